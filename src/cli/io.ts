@@ -1,0 +1,13 @@
+// What a command may touch of the outside world, so tests can run commands in-process with their own streams.
+export interface Io {
+  cwd: string;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  color: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+/** A usage error: the user asked for something the tool cannot do as asked. Exit code 2. */
+export class UsageError extends Error {}
+
+export const EXIT = { ok: 0, findings: 1, usage: 2 } as const;

@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// Entry point: parse arguments, dispatch to a command, map every failure to an exit code. Kept thin: the commands
+// own their logic, and an unexpected error is a tool failure (exit 2) with a short message, not a stack trace.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { check } from './check.js';
+import { newFile } from './new.js';
+import { EXIT, UsageError, type Io } from './io.js';
+import { ConfigError, type Preset } from '../config/config.js';
+
+const HELP = `Usage: validate-workflow [paths...] [options]
+       validate-workflow new plan "<title>" | new handoff --session <s> [--desc <d>] [--plan <p>] | new ledger --session <s> --plan <p>
+
+Lints AI-agent workflow files (plans, task handoffs, ledgers) against the implement_plan_micro convention.
+
+Options:
+  --format <stylish|json>       output format (default: stylish)
+  --preset <recommended|strict> rule preset (default: the config's, else recommended)
+  --config <file>               config file (default: validate-workflow.config.json, or "validateWorkflow" in package.json)
+  --max-warnings <n>            exit 1 when there are more than n warnings
+  --quiet                       report errors only
+  --no-history                  judge the files as they are now, without replaying git history
+  -h, --help                    show this help
+  -v, --version                 show the version
+
+Exit codes: 0 no errors, 1 errors (or too many warnings), 2 usage error or tool failure.
+`;
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got "${value}")`);
+  return value as T;
+}
+
+export function run(argv: string[], io: Io): number {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        format: { type: 'string' },
+        preset: { type: 'string' },
+        config: { type: 'string' },
+        'max-warnings': { type: 'string' },
+        quiet: { type: 'boolean' },
+        'no-history': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+        session: { type: 'string' },
+        plan: { type: 'string' },
+        desc: { type: 'string' },
+        out: { type: 'string' },
+      },
+    });
+    if (values.help) {
+      io.stdout(HELP);
+      return EXIT.ok;
+    }
+    if (values.version) {
+      io.stdout(`${version()}\n`);
+      return EXIT.ok;
+    }
+    if (positionals[0] === 'new') {
+      return newFile({ kind: positionals[1] ?? '', title: positionals.slice(2).join(' ') || undefined, session: values.session, plan: values.plan, desc: values.desc, out: values.out }, io);
+    }
+    for (const flag of ['session', 'plan', 'desc', 'out'] as const) {
+      if (values[flag] !== undefined) throw new UsageError(`--${flag} belongs to the new command`);
+    }
+    let maxWarnings: number | undefined;
+    if (values['max-warnings'] !== undefined) {
+      maxWarnings = Number(values['max-warnings']);
+      if (!Number.isInteger(maxWarnings) || maxWarnings < 0) throw new UsageError(`--max-warnings needs a whole number (got "${values['max-warnings']}")`);
+    }
+    return check(
+      {
+        paths: positionals,
+        format: oneOf(values.format, ['stylish', 'json'] as const, '--format') ?? 'stylish',
+        preset: oneOf<Preset>(values.preset, ['recommended', 'strict'], '--preset'),
+        config: values.config,
+        maxWarnings,
+        quiet: values.quiet ?? false,
+      },
+      io,
+    );
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    if (err instanceof UsageError || err instanceof ConfigError || e.code?.startsWith('ERR_PARSE_ARGS')) {
+      io.stderr(`validate-workflow: ${e.message}\n${err instanceof ConfigError ? '' : 'Run validate-workflow --help for usage.\n'}`);
+      return EXIT.usage;
+    }
+    io.stderr(`validate-workflow: internal error: ${e.message}\n${io.env.VALIDATE_WORKFLOW_DEBUG ? `${e.stack}\n` : 'Set VALIDATE_WORKFLOW_DEBUG=1 for the stack trace, and please report it.\n'}`);
+    return EXIT.usage;
+  }
+}
+
+const io: Io = {
+  cwd: process.cwd(),
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+  env: process.env,
+};
+process.exitCode = run(process.argv.slice(2), io);

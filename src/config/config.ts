@@ -1,0 +1,119 @@
+// The configuration: validate-workflow.config.json (or "validateWorkflow" in package.json), checked with
+// schemas/config.schema.json. A bad config is a usage error (exit 2) that names the bad key.
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { validate } from '../schemas/validate.js';
+
+export type Preset = 'recommended' | 'strict';
+export type RuleSetting = 'off' | 'warn' | 'error';
+
+export interface Paths {
+  plans: string[];
+  handoffs: string[];
+  ledgers: string[];
+  searchable: string[];
+}
+
+export interface Config {
+  preset: Preset;
+  rules: Record<string, RuleSetting>;
+  paths: Paths;
+  ignore: string[];
+  maxFileBytes: number;
+  agents: string[];
+  confirmers: string[] | null;
+  requireSignedConfirmations: boolean;
+  /** Where the config came from, for messages; null for the defaults. */
+  source: string | null;
+}
+
+export const DEFAULT_PATHS: Paths = {
+  plans: ['thoughts/shared/plans/**/*.md', 'thoughts/plans/**/*.md'],
+  handoffs: ['thoughts/handoffs/**/*.{md,yaml,yml}', 'thoughts/shared/handoffs/**/*.{md,yaml,yml}'],
+  ledgers: ['thoughts/ledgers/CONTINUITY_*.md'],
+  searchable: ['thoughts/searchable/**'],
+};
+
+/** Identities of coding agents, so their commits cannot confirm manual verification (used by history rules). */
+export const DEFAULT_AGENTS = [
+  'noreply@anthropic.com',
+  '*[bot]@users.noreply.github.com',
+  'Claude',
+  'Codex',
+  'Copilot',
+  '*codex*@openai.com',
+];
+
+export const CONFIG_FILE = 'validate-workflow.config.json';
+
+export class ConfigError extends Error {}
+
+export function defaultConfig(): Config {
+  return {
+    preset: 'recommended',
+    rules: {},
+    paths: structuredClone(DEFAULT_PATHS),
+    ignore: [],
+    maxFileBytes: 1024 * 1024,
+    agents: [...DEFAULT_AGENTS],
+    confirmers: null,
+    requireSignedConfirmations: false,
+    source: null,
+  };
+}
+
+function parseJson(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`${where}: not valid JSON (${(err as Error).message})`);
+  }
+}
+
+/** Raw config object and where it came from, or null when the repository has none. */
+function findRaw(root: string, explicit: string | undefined): { raw: unknown; where: string } | null {
+  if (explicit) {
+    const file = resolve(explicit);
+    if (!existsSync(file)) throw new ConfigError(`config file not found: ${explicit}`);
+    return { raw: parseJson(readFileSync(file, 'utf8'), explicit), where: explicit };
+  }
+  const file = join(root, CONFIG_FILE);
+  if (existsSync(file)) return { raw: parseJson(readFileSync(file, 'utf8'), CONFIG_FILE), where: CONFIG_FILE };
+  const pkg = join(root, 'package.json');
+  if (existsSync(pkg)) {
+    const data = parseJson(readFileSync(pkg, 'utf8'), 'package.json') as Record<string, unknown> | null;
+    if (data && typeof data === 'object' && 'validateWorkflow' in data) return { raw: data.validateWorkflow, where: 'package.json#validateWorkflow' };
+  }
+  return null;
+}
+
+export function configFromObject(raw: unknown, where: string, knownRules: ReadonlySet<string>): Config {
+  const errors = validate('config', raw);
+  if (errors.length) {
+    const lines = errors.map((e) => `  ${e.pointer || '/'}: ${e.message}`);
+    throw new ConfigError(`invalid configuration in ${where}:\n${lines.join('\n')}`);
+  }
+  const data = raw as Partial<Omit<Config, 'paths'>> & { paths?: Partial<Paths> };
+  const unknown = Object.keys(data.rules ?? {}).filter((id) => !knownRules.has(id));
+  if (unknown.length) {
+    throw new ConfigError(`invalid configuration in ${where}:\n${unknown.map((id) => `  /rules/${id}: unknown rule id`).join('\n')}`);
+  }
+  const base = defaultConfig();
+  return {
+    preset: data.preset ?? base.preset,
+    rules: data.rules ?? {},
+    paths: { ...base.paths, ...data.paths },
+    ignore: data.ignore ?? [],
+    maxFileBytes: data.maxFileBytes ?? base.maxFileBytes,
+    agents: data.agents ?? base.agents,
+    confirmers: data.confirmers ?? null,
+    requireSignedConfirmations: data.requireSignedConfirmations ?? false,
+    source: where,
+  };
+}
+
+export function loadConfig(root: string, explicit: string | undefined, knownRules: ReadonlySet<string>): Config {
+  const found = findRaw(root, explicit);
+  if (!found) return defaultConfig();
+  return configFromObject(found.raw, found.where, knownRules);
+}

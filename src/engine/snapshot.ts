@@ -1,0 +1,38 @@
+// Runs the snapshot rules over a workspace: severities from preset and config, inline disables, one sorted list.
+import type { Config } from '../config/config.js';
+import type { Workspace, WorkflowFile } from '../model/types.js';
+import type { Rule, RuleContext } from '../rules/types.js';
+import { compareFindings, type Finding } from './finding.js';
+
+export function severityOf(rule: Rule, config: Config): 'off' | 'warn' | 'error' {
+  return config.rules[rule.meta.id] ?? rule.meta.severities[config.preset];
+}
+
+function disabledIn(file: WorkflowFile | undefined, ruleId: string): boolean {
+  // History rules judge what was committed; a comment in today's file cannot excuse yesterday's commit.
+  if (!file || ruleId.startsWith('history/')) return false;
+  return file.disables.some((d) => d.ruleIds.includes(ruleId));
+}
+
+export function runSnapshot(ws: Workspace, rules: readonly Rule[], config: Config, knownRules: ReadonlySet<string>): Finding[] {
+  const ctx: RuleContext = { preset: config.preset, config, knownRules };
+  const files = new Map<string, WorkflowFile>([...ws.plans, ...ws.handoffs, ...ws.ledgers].map((f) => [f.path, f]));
+  const out: Finding[] = [];
+  for (const rule of rules) {
+    const level = severityOf(rule, config);
+    if (level === 'off' || !rule.snapshot) continue;
+    for (const raw of rule.snapshot(ws, ctx)) {
+      if (raw.file && disabledIn(files.get(raw.file), rule.meta.id)) continue;
+      out.push({
+        ruleId: rule.meta.id,
+        severity: raw.info ? 'info' : level === 'error' ? 'error' : 'warning',
+        file: raw.file,
+        line: raw.line,
+        column: raw.column ?? (raw.line === null ? null : 1),
+        message: raw.message,
+        fix: raw.fix ?? rule.meta.fix,
+      });
+    }
+  }
+  return out.sort(compareFindings);
+}

@@ -1,0 +1,84 @@
+// Questions rules ask of the model, answered once here so every rule answers them the same way.
+import type { CheckItem, Handoff, Phase, Plan, PlanMode, Position, PositionMap, Task, Workspace } from './types.js';
+
+export function tasksOf(plan: Plan): Task[] {
+  return plan.phases.flatMap((p) => p.tasks);
+}
+
+/** Declared mode, or the seed's table: 4+ tasks or context_critical -> orchestration, else direct. */
+export function tableMode(plan: Plan): PlanMode {
+  return tasksOf(plan).length >= 4 || plan.frontmatter?.context_critical === true ? 'orchestration' : 'direct';
+}
+
+export function effectiveMode(plan: Plan): PlanMode {
+  const declared = plan.frontmatter?.mode;
+  return declared === 'direct' || declared === 'orchestration' ? declared : tableMode(plan);
+}
+
+export function criteria(phase: Phase): CheckItem[] {
+  return [...phase.automated, ...phase.manual];
+}
+
+/** verified(n): every automated and manual item checked or N/A; a phase without criteria needs its tasks done. */
+export function phaseVerified(phase: Phase): boolean {
+  const items = criteria(phase);
+  if (items.length > 0) return items.every((i) => i.checked || i.na);
+  return phase.tasks.every((t) => t.checked) && phase.other.every((o) => o.checked || o.na);
+}
+
+/** Every checked checkbox of a phase (task items, steps, criteria, other), in document order. */
+export function checkedBoxes(phase: Phase): (Position & { text: string })[] {
+  const boxes: (Position & { text: string })[] = [];
+  for (const t of phase.tasks) {
+    if (t.source === 'item' && t.checked) boxes.push({ line: t.line, column: t.column, text: `Task ${t.number}: ${t.title}` });
+    for (const s of t.steps) if (s.checked && !s.na) boxes.push(s);
+  }
+  for (const i of [...criteria(phase), ...phase.other]) if (i.checked && !i.na) boxes.push(i);
+  return boxes.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+export function phaseLabel(phase: Phase): string {
+  if (phase.number === null) return 'The plan';
+  return `Phase ${phase.number}${phase.title ? ` (${phase.title})` : ''}`;
+}
+
+export function handoffTask(h: Handoff): number | null {
+  return h.task ?? h.fileTask;
+}
+
+/** Task handoffs linked to a plan. */
+export function handoffsOfPlan(ws: Workspace, plan: Plan): Handoff[] {
+  return ws.handoffs.filter((h) => h.isTask && ws.links.get(h.path) === plan.path);
+}
+
+export function sessionKey(h: Handoff): string {
+  return `${h.root}/${h.session ?? ''}`;
+}
+
+/** Task handoffs grouped by session folder, each group in task order. */
+export function taskHandoffsBySession(ws: Workspace): Map<string, Handoff[]> {
+  const groups = new Map<string, Handoff[]>();
+  for (const h of ws.handoffs) {
+    if (!h.isTask || h.session === null || handoffTask(h) === null) continue;
+    const list = groups.get(sessionKey(h)) ?? [];
+    list.push(h);
+    groups.set(sessionKey(h), list);
+  }
+  for (const list of groups.values()) list.sort((a, b) => handoffTask(a)! - handoffTask(b)! || (a.path < b.path ? -1 : 1));
+  return groups;
+}
+
+export function positionOf(positions: PositionMap, pointer: string, fallback: Position = { line: 1, column: 1 }): Position {
+  let p = pointer;
+  while (p) {
+    const hit = positions[p];
+    if (hit) return hit;
+    p = p.slice(0, p.lastIndexOf('/'));
+  }
+  return fallback;
+}
+
+export function planOf(ws: Workspace, path: string): Plan | undefined {
+  const target = ws.links.get(path);
+  return target ? ws.plans.find((p) => p.path === target) : undefined;
+}

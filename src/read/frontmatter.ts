@@ -1,0 +1,34 @@
+// YAML frontmatter of a Markdown file, with positions in the file's own line numbers.
+import type { Root } from 'mdast';
+import type { PositionMap, ReadProblem } from '../model/types.js';
+import { frontmatterNode } from './markdown.js';
+import { readYaml } from './yaml.js';
+
+export interface Frontmatter {
+  /** null when the file has no frontmatter or it could not be read. */
+  data: Record<string, unknown> | null;
+  problems: ReadProblem[];
+  positions: PositionMap;
+  line: number;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function readFrontmatter(root: Root): Frontmatter {
+  const node = frontmatterNode(root);
+  if (!node) return { data: null, problems: [], positions: {}, line: 1 };
+  const start = node.position?.start.line ?? 1;
+  // The YAML text starts on the line after the opening `---`.
+  const yaml = readYaml(node.value, start);
+  const problems = [...yaml.problems];
+  const doc = yaml.documents[0];
+  let data: Record<string, unknown> | null = null;
+  if (problems.length === 0) {
+    if (isRecord(doc)) data = doc;
+    else if (doc === null || doc === undefined) data = {};
+    else problems.push({ line: start, column: 1, message: 'Frontmatter must be a YAML mapping of keys to values.' });
+  }
+  return { data, problems, positions: yaml.positions, line: start };
+}

@@ -1,0 +1,70 @@
+// The one remark processor every Markdown reader shares: parse only, nothing is serialized.
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkFrontmatter from 'remark-frontmatter';
+import remarkGfm from 'remark-gfm';
+import type { Root, RootContent, Heading, ListItem, Html, Yaml } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import type { Node } from 'unist';
+
+const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm);
+
+export function parseMarkdown(text: string): Root {
+  return processor.parse(text) as Root;
+}
+
+export function frontmatterNode(root: Root): Yaml | null {
+  const first = root.children[0];
+  return first && first.type === 'yaml' ? first : null;
+}
+
+export function textOf(node: Node): string {
+  return toString(node).trim();
+}
+
+export function lineOf(node: { position?: { start: { line: number; column: number } } }): { line: number; column: number } {
+  return { line: node.position?.start.line ?? 1, column: node.position?.start.column ?? 1 };
+}
+
+/** The text of a list item's own first paragraph (not of its nested lists). */
+export function itemText(item: ListItem): string {
+  const para = item.children.find((c) => c.type === 'paragraph');
+  return para ? textOf(para) : '';
+}
+
+export function isHeading(node: RootContent): node is Heading {
+  return node.type === 'heading';
+}
+
+export function htmlComments(root: Root): Html[] {
+  const out: Html[] = [];
+  const walk = (nodes: RootContent[]): void => {
+    for (const node of nodes) {
+      if (node.type === 'html') out.push(node);
+      if ('children' in node) walk(node.children as RootContent[]);
+    }
+  };
+  walk(root.children);
+  return out;
+}
+
+/** Top-level sections: each heading with the nodes up to the next heading of the same or a higher level. */
+export interface Section {
+  heading: Heading;
+  title: string;
+  nodes: RootContent[];
+}
+
+export function sections(root: Root, depth: number): Section[] {
+  const out: Section[] = [];
+  let current: Section | null = null;
+  for (const node of root.children) {
+    if (node.type === 'heading' && node.depth <= depth) {
+      current = node.depth === depth ? { heading: node, title: textOf(node), nodes: [] } : null;
+      if (current) out.push(current);
+      continue;
+    }
+    current?.nodes.push(node);
+  }
+  return out;
+}

@@ -1,0 +1,16 @@
+// `--format json`: exactly the object of section 7 of the convention.
+import type { Finding } from '../engine/finding.js';
+import type { Summary } from './summary.js';
+
+export function formatJson(findings: Finding[], summary: Summary): string {
+  const results = findings.map((f) => {
+    const r: Record<string, unknown> = { ruleId: f.ruleId, severity: f.severity, file: f.file, line: f.line, column: f.column, message: f.message };
+    if (f.fix) r.fix = f.fix;
+    if (f.commit) {
+      r.commit = f.commit;
+      r.subject = f.subject ?? '';
+    }
+    return r;
+  });
+  return `${JSON.stringify({ version: 1, results, summary }, null, 2)}\n`;
+}

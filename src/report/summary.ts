@@ -1,0 +1,14 @@
+import type { Finding } from '../engine/finding.js';
+
+export interface Summary {
+  errors: number;
+  warnings: number;
+  infos: number;
+  files: number;
+  commits: number;
+}
+
+export function summarize(findings: Finding[], files: number, commits: number): Summary {
+  const count = (s: Finding['severity']) => findings.filter((f) => f.severity === s).length;
+  return { errors: count('error'), warnings: count('warning'), infos: count('info'), files, commits };
+}

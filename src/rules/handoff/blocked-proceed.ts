@@ -1,0 +1,37 @@
+import type { Rule, RawFinding } from '../types.js';
+import type { Handoff } from '../../model/types.js';
+import { handoffTask, planOf, positionOf, taskHandoffsBySession, tasksOf } from '../../model/queries.js';
+
+function resolved(h: Handoff): boolean {
+  const r = h.resolution;
+  return r !== null && r !== undefined && r !== '' && !(Array.isArray(r) && r.length === 0);
+}
+
+export const rule: Rule = {
+  meta: {
+    id: 'handoff/blocked-proceed',
+    severities: { recommended: 'error', strict: 'error' },
+    formula: 'F(proceed_on_mismatch) <- not user_guidance',
+    description:
+      'After a blocked task handoff, no later task of the session progresses (a later handoff, or a later task checked in the plan) unless the record shows the user\'s guidance: a `resolution:` in the blocked handoff (or, in history, a `Guidance-by:` commit trailer).',
+    fix: 'Ask the user how to proceed and record the answer as `resolution:` in the blocked handoff.',
+  },
+  snapshot: (ws) => {
+    const out: RawFinding[] = [];
+    for (const [, list] of taskHandoffsBySession(ws)) {
+      const blocked = list.find((h) => h.status === 'blocked' && !resolved(h));
+      if (!blocked) continue;
+      const n = handoffTask(blocked)!;
+      const where = `task ${n} is blocked (${blocked.path}) with no recorded resolution`;
+      const later = list.filter((h) => handoffTask(h)! > n);
+      for (const h of later) out.push({ file: h.path, ...positionOf(h.positions, '/status'), message: `Task ${handoffTask(h)} proceeded although ${where}.` });
+      const plan = planOf(ws, blocked.path);
+      if (!plan) continue;
+      const withHandoff = new Set(later.map(handoffTask));
+      for (const t of tasksOf(plan).filter((t) => t.checked && t.number > n && !withHandoff.has(t.number))) {
+        out.push({ file: plan.path, line: t.line, column: t.column, message: `Task ${t.number} is checked although ${where}.` });
+      }
+    }
+    return out;
+  },
+};

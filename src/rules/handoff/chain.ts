@@ -1,0 +1,44 @@
+import { posix } from 'node:path';
+import type { Rule, RawFinding } from '../types.js';
+import type { Handoff, Workspace } from '../../model/types.js';
+import { handoffTask, positionOf, taskHandoffsBySession } from '../../model/queries.js';
+
+function sameFile(ref: string, from: Handoff, target: Handoff): boolean {
+  const clean = ref.trim().replace(/^\.\//, '');
+  return [clean, posix.join(posix.dirname(from.path), clean)].some((c) => posix.normalize(c) === target.path);
+}
+
+function exists(ws: Workspace, ref: string, from: Handoff): boolean {
+  return ws.handoffs.some((h) => sameFile(ref, from, h));
+}
+
+export const rule: Rule = {
+  meta: {
+    id: 'handoff/chain',
+    severities: { recommended: 'warn', strict: 'error' },
+    formula: '[h_n]:complete(task_n) -> [h_{n+1}]:context(task_{n+1})',
+    description:
+      'The handoff of task n>1 names the handoff of task n-1 in `previous:`, and that handoff exists. In `recommended` a handoff without a `previous` key passes when the handoff of task n-1 exists in the same session (dialects that do not write the key); `strict` requires the key.',
+    fix: 'Set `previous:` to the file name of the handoff of the task before (in the same session).',
+  },
+  snapshot: (ws, ctx) => {
+    const out: RawFinding[] = [];
+    for (const [, list] of taskHandoffsBySession(ws)) {
+      for (const h of list) {
+        const n = handoffTask(h)!;
+        if (n <= 1) continue;
+        const pred = list.find((p) => handoffTask(p) === n - 1);
+        const at = { file: h.path, ...positionOf(h.positions, '/previous') };
+        if (h.previous) {
+          if (pred && sameFile(h.previous, h, pred)) continue;
+          if (!exists(ws, h.previous, h)) out.push({ ...at, message: `\`previous: ${h.previous}\` names a handoff that does not exist.` });
+          else out.push({ ...at, message: `\`previous: ${h.previous}\` is not the handoff of task ${n - 1}${pred ? ` (${posix.basename(pred.path)})` : ''}.` });
+          continue;
+        }
+        if (!pred) out.push({ ...at, message: `Task ${n} has no \`previous:\` and session "${h.session}" has no handoff of task ${n - 1}.` });
+        else if (ctx.preset === 'strict') out.push({ ...at, message: `Task ${n} does not name the handoff of task ${n - 1} in \`previous:\` (${posix.basename(pred.path)}).` });
+      }
+    }
+    return out;
+  },
+};

@@ -1,0 +1,34 @@
+import type { Rule, RawFinding } from '../types.js';
+import { positionOf } from '../../model/queries.js';
+
+const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+export const rule: Rule = {
+  meta: {
+    id: 'handoff/path',
+    severities: { recommended: 'warn', strict: 'error' },
+    formula: 'handoff_path: "thoughts/handoffs/<session>/task-[NN]-[desc].md"',
+    description: 'A task handoff lives at `<handoffs>/<session>/task-NN-<desc>.md`: NN zero-padded to two digits, desc in kebab-case, and NN equal to the `task` key.',
+    fix: 'Rename the file to `task-NN-<kebab-case-desc>.md` with NN matching its `task` key.',
+  },
+  snapshot: (ws) => {
+    const out: RawFinding[] = [];
+    // Handoffs outside a session folder are layout/paths' concern; one finding per mistake is enough.
+    for (const h of ws.handoffs.filter((h) => h.isTask && h.session !== null)) {
+      const name = h.path.slice(h.path.lastIndexOf('/') + 1);
+      const at = { file: h.path, line: 1, column: 1 };
+      const m = /^task-(\d+)-(.+)\.md$/.exec(name);
+      if (!m) {
+        out.push({ ...at, message: `Task handoff "${name}" is not named task-NN-<desc>.md.` });
+        continue;
+      }
+      const [, nn, desc] = m as unknown as [string, string, string];
+      if (nn.length < 2 || (nn.length > 2 && nn.startsWith('0'))) out.push({ ...at, message: `Task number "${nn}" in "${name}" is not zero-padded to two digits.` });
+      if (!KEBAB.test(desc)) out.push({ ...at, message: `Description "${desc}" in "${name}" is not kebab-case (lower-case words joined by hyphens).` });
+      if (h.task !== null && h.task !== Number(nn)) {
+        out.push({ file: h.path, ...positionOf(h.positions, '/task'), message: `File name says task ${Number(nn)} but the \`task\` key says ${h.task}.` });
+      }
+    }
+    return out;
+  },
+};

@@ -1,0 +1,49 @@
+// The rule catalog. Order here is the order of the docs index, not of execution (rules are independent).
+import type { Rule } from './types.js';
+import { rule as planSchema } from './plan/schema.js';
+import { rule as planAutomated } from './plan/phase-automated-criteria.js';
+import { rule as planManual } from './plan/phase-manual-criteria.js';
+import { rule as planNumbering } from './plan/task-numbering.js';
+import { rule as planMode } from './plan/mode.js';
+import { rule as planPhaseOrder } from './plan/phase-order.js';
+import { rule as planManualBeforeAutomated } from './plan/manual-before-automated.js';
+import { rule as handoffSchema } from './handoff/schema.js';
+import { rule as handoffPath } from './handoff/path.js';
+import { rule as handoffMissing } from './handoff/missing.js';
+import { rule as handoffOnePerTask } from './handoff/one-per-task.js';
+import { rule as handoffChain } from './handoff/chain.js';
+import { rule as handoffValidated } from './handoff/validated.js';
+import { rule as handoffBlockedProceed } from './handoff/blocked-proceed.js';
+import { rule as ledgerSchema } from './ledger/schema.js';
+import { rule as ledgerSync } from './ledger/sync.js';
+import { rule as ledgerState } from './ledger/state.js';
+import { rule as layoutPaths } from './layout/paths.js';
+import { rule as disableDirective } from './disable/directive.js';
+
+export const RULES: readonly Rule[] = [
+  planSchema,
+  planAutomated,
+  planManual,
+  planNumbering,
+  planMode,
+  planPhaseOrder,
+  planManualBeforeAutomated,
+  handoffSchema,
+  handoffPath,
+  handoffMissing,
+  handoffOnePerTask,
+  handoffChain,
+  handoffValidated,
+  handoffBlockedProceed,
+  ledgerSchema,
+  ledgerSync,
+  ledgerState,
+  layoutPaths,
+  disableDirective,
+];
+
+export const RULE_IDS: ReadonlySet<string> = new Set(RULES.map((r) => r.meta.id));
+
+export function ruleById(id: string): Rule | undefined {
+  return RULES.find((r) => r.meta.id === id);
+}

@@ -1,0 +1,22 @@
+import type { Rule, RawFinding } from '../types.js';
+
+export const rule: Rule = {
+  meta: {
+    id: 'layout/paths',
+    severities: { recommended: 'warn', strict: 'error' },
+    formula: 'handoff_path: "thoughts/handoffs/<session>/..."',
+    description:
+      'Handoffs live in a session folder (`thoughts/handoffs/<session>/`), never directly in the handoffs folder, and nothing is written under `thoughts/searchable/` (a generated mirror in HumanLayer setups).',
+    fix: 'Move the file into a session folder, or out of thoughts/searchable/.',
+  },
+  snapshot: (ws) => {
+    const out: RawFinding[] = [];
+    for (const h of ws.handoffs.filter((h) => h.session === null)) {
+      out.push({ file: h.path, line: 1, column: 1, message: `Handoff sits directly in ${h.root}/ instead of a session folder ${h.root}/<session>/.` });
+    }
+    for (const s of ws.strays) {
+      out.push({ file: s.path, line: 1, column: 1, message: 'File is under thoughts/searchable/, a generated mirror; write the original under thoughts/shared/ instead.' });
+    }
+    return out;
+  },
+};

@@ -1,0 +1,42 @@
+import type { Rule, RawFinding } from '../types.js';
+import { positionOf } from '../../model/queries.js';
+
+export const rule: Rule = {
+  meta: {
+    id: 'ledger/state',
+    severities: { recommended: 'error', strict: 'error' },
+    formula: '<>(all_complete | abandoned)',
+    description:
+      'The ledger state is consistent: at most one item in progress (`[→]`), no task both done and pending, and status `complete` only when every item is done. Every item done while the status is still `active` is an info.',
+    fix: 'Keep one `[→]` item, one line per task, and set `status: complete` only when all are `[x]`.',
+  },
+  snapshot: (ws) => {
+    const out: RawFinding[] = [];
+    for (const ledger of ws.ledgers.filter((l) => l.readable)) {
+      const at = (line: number, column: number) => ({ file: ledger.path, line, column });
+      const running = ledger.items.filter((i) => i.state === 'in-progress');
+      for (const extra of running.slice(1)) {
+        out.push({ ...at(extra.line, extra.column), message: `Second item in progress ("${extra.text}"); "${running[0]!.text}" (line ${running[0]!.line}) is already in progress.` });
+      }
+      const byTask = new Map<number, (typeof ledger.items)[number]>();
+      for (const item of ledger.items) {
+        if (item.task === null) continue;
+        const other = byTask.get(item.task);
+        if (other && other.state !== item.state) {
+          out.push({ ...at(item.line, item.column), message: `Task ${item.task} is ${item.state} here but ${other.state} at line ${other.line}.` });
+        }
+        if (!other) byTask.set(item.task, item);
+      }
+      const allDone = ledger.items.length > 0 && ledger.items.every((i) => i.state === 'done');
+      const status = positionOf(ledger.positions, '/status');
+      if (ledger.status === 'complete' && !allDone) {
+        const open = ledger.items.filter((i) => i.state !== 'done').length;
+        out.push({ ...at(status.line, status.column), message: `Ledger status is complete but ${open} item(s) are not done.` });
+      }
+      if (ledger.status === 'active' && allDone) {
+        out.push({ ...at(status.line, status.column), info: true, message: 'Every item is done but the ledger status is still active.', fix: 'Set `status: complete`.' });
+      }
+    }
+    return out;
+  },
+};

@@ -1,0 +1,24 @@
+import type { Rule } from '../types.js';
+import { positionOf, tasksOf } from '../../model/queries.js';
+
+export const rule: Rule = {
+  meta: {
+    id: 'plan/mode',
+    severities: { recommended: 'warn', strict: 'error' },
+    formula: 'O(orchestration) <- tasks >= 4; P(direct) <- tasks <= 3; O(respect_user_preference)',
+    description:
+      'A plan that declares `mode: direct` although it has 4 or more tasks (or is context_critical) must record that this is the user\'s preference with `mode_set_by: user`. Without a `mode` key the mode follows the table: 4+ tasks or context_critical means orchestration, else direct.',
+    fix: 'Use `mode: orchestration`, or add `mode_set_by: user` if the user asked for direct mode.',
+  },
+  snapshot: (ws) =>
+    ws.plans
+      .filter((p) => p.readable && p.frontmatter?.mode === 'direct' && p.frontmatter?.mode_set_by !== 'user')
+      .flatMap((plan) => {
+        const tasks = tasksOf(plan).length;
+        const critical = plan.frontmatter?.context_critical === true;
+        if (tasks < 4 && !critical) return [];
+        const why = critical ? 'is context_critical' : `has ${tasks} tasks`;
+        const pos = positionOf(plan.positions, '/mode');
+        return [{ file: plan.path, ...pos, message: `Plan declares \`mode: direct\` but ${why}; the table requires orchestration unless the user chose direct mode.` }];
+      }),
+};

@@ -1,0 +1,90 @@
+// Every schema check goes through ajv against the JSON Schema files in schemas/, so the files users see in their
+// editor (config `$schema`) are the same ones the tool enforces.
+import { readFileSync } from 'node:fs';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+
+export type SchemaName = 'plan' | 'handoff' | 'ledger' | 'config';
+
+export interface SchemaError {
+  /** JSON pointer of the offending value (for `required`, the missing property itself). */
+  pointer: string;
+  message: string;
+}
+
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+const compiled = new Map<SchemaName, ValidateFunction>();
+
+export function schemaPath(name: SchemaName): URL {
+  return new URL(`../../schemas/${name}.schema.json`, import.meta.url);
+}
+
+function validator(name: SchemaName): ValidateFunction {
+  let fn = compiled.get(name);
+  if (!fn) {
+    fn = ajv.compile(JSON.parse(readFileSync(schemaPath(name), 'utf8')));
+    compiled.set(name, fn);
+  }
+  return fn;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'object') return 'a mapping';
+  return `${typeof value} ${String(value)}`;
+}
+
+function valueAt(data: unknown, pointer: string): unknown {
+  let cur: unknown = data;
+  for (const part of pointer.split('/').slice(1)) {
+    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+    cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[key] : undefined;
+  }
+  return cur;
+}
+
+function fieldName(pointer: string): string {
+  return pointer ? `\`${pointer.slice(1).replace(/\//g, '.')}\`` : 'the document';
+}
+
+function toSchemaError(err: ErrorObject, data: unknown): SchemaError | null {
+  const at = err.instancePath;
+  switch (err.keyword) {
+    case 'required': {
+      const missing = (err.params as { missingProperty: string }).missingProperty;
+      return { pointer: `${at}/${missing}`, message: `missing required field ${fieldName(`${at}/${missing}`)}` };
+    }
+    case 'type':
+      return { pointer: at, message: `${fieldName(at)} must be ${String((err.params as { type: string | string[] }).type).replace(/,/g, ' or ')}, not ${describe(valueAt(data, at))}` };
+    case 'enum':
+    case 'const': {
+      const allowed = (err.params as { allowedValues?: unknown[]; allowedValue?: unknown }).allowedValues ?? [(err.params as { allowedValue?: unknown }).allowedValue];
+      return { pointer: at, message: `${fieldName(at)} must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, not ${describe(valueAt(data, at))}` };
+    }
+    case 'additionalProperties': {
+      const extra = (err.params as { additionalProperty: string }).additionalProperty;
+      return { pointer: `${at}/${extra}`, message: `unknown key ${fieldName(`${at}/${extra}`)}` };
+    }
+    case 'if':
+    case 'anyOf':
+      // The branch's own errors say what is wrong; these summaries add nothing.
+      return null;
+    default:
+      return { pointer: at, message: `${fieldName(at)} ${err.message ?? 'is invalid'}` };
+  }
+}
+
+export function validate(name: SchemaName, data: unknown): SchemaError[] {
+  const fn = validator(name);
+  if (fn(data)) return [];
+  const out: SchemaError[] = [];
+  const seen = new Set<string>();
+  for (const err of fn.errors ?? []) {
+    const e = toSchemaError(err, data);
+    if (!e || seen.has(`${e.pointer}\0${e.message}`)) continue;
+    seen.add(`${e.pointer}\0${e.message}`);
+    out.push(e);
+  }
+  return out;
+}

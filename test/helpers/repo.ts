@@ -1,0 +1,69 @@
+// Real repositories in temporary folders, and the real CLI: tests see what a user sees.
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+import { defaultConfig, type Config } from '../../src/config/config.js';
+import { lintRepository } from '../../src/engine/lint.js';
+import type { Finding } from '../../src/engine/finding.js';
+
+export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+export function git(cwd: string, ...args: string[]): string {
+  const res = spawnSync('git', args, { cwd, encoding: 'utf8' });
+  if (res.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${res.stderr}`);
+  return res.stdout;
+}
+
+/** A fresh git repository with the given files (text or bytes), optionally committed. */
+export function makeRepo(files: Record<string, string | Uint8Array>, opts: { commit?: boolean } = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'vw-test-'));
+  made.push(dir);
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'config', 'user.name', 'Test Human');
+  git(dir, 'config', 'user.email', 'human@example.com');
+  git(dir, 'config', 'commit.gpgsign', 'false');
+  writeFiles(dir, files);
+  if (opts.commit) {
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'initial');
+  }
+  return dir;
+}
+
+export function writeFiles(dir: string, files: Record<string, string | Uint8Array>): void {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): CliResult {
+  const res = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
+  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
+}
+
+/** The engine in-process, for tests that assert many findings and need no process boundary. */
+export function lint(dir: string, overrides: Partial<Config> = {}): Finding[] {
+  return lintRepository(dir, { ...defaultConfig(), ...overrides }, true).findings;
+}
+
+export function ruleIds(findings: Finding[]): string[] {
+  return [...new Set(findings.map((f) => f.ruleId))].sort();
+}
+
+export function of(findings: Finding[], ruleId: string): Finding[] {
+  return findings.filter((f) => f.ruleId === ruleId);
+}

@@ -1,0 +1,169 @@
+// The CLI as a user meets it: exit codes, output formats, options, configuration errors, discovery.
+import { readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeRepo, runCli } from './helpers/repo.js';
+
+const PLAN_OK = `# Plan
+## Phase 1: Schema
+- [x] Task 1: Add users table
+### Success Criteria:
+#### Automated Verification:
+- [x] Migration applies: \`npm run migrate\`
+#### Manual Verification:
+- [ ] Tables visible in the admin console
+`;
+
+/** A plan with one warning (no manual criteria) and nothing else. */
+const PLAN_WARN = `# Plan
+## Phase 1: Schema
+- [ ] Task 1: Add users table
+#### Automated Verification:
+- [ ] Migration applies
+`;
+
+/** A plan with one error: a manual item checked before the automated one. */
+const PLAN_ERROR = `# Plan
+## Phase 1: Schema
+- [ ] Task 1: Add users table
+#### Automated Verification:
+- [ ] Migration applies
+#### Manual Verification:
+- [x] Tables visible
+`;
+
+const plan = (text: string) => ({ 'thoughts/shared/plans/p.md': text });
+
+describe('validate-workflow CLI', () => {
+  it('prints its version and help with exit 0', () => {
+    const dir = makeRepo({});
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(runCli(dir, ['--version'])).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
+    const help = runCli(dir, ['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: validate-workflow');
+    expect(help.stdout).toContain('--max-warnings');
+  });
+
+  it('says so and exits 0 when there is no workflow file at all', () => {
+    const res = runCli(makeRepo({ 'README.md': '# hi\n' }), []);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/no workflow files found \(looked for thoughts\/shared\/plans/);
+  });
+
+  it('exits 0 with a one-line summary on a clean repository', () => {
+    const res = runCli(makeRepo(plan(PLAN_OK)), []);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe('✔ no problems (1 workflow file checked)\n');
+  });
+
+  it('groups stylish output by file with line:col, severity, message and rule id, and exits 1 on errors', () => {
+    const res = runCli(makeRepo(plan(PLAN_ERROR)), []);
+    expect(res.code).toBe(1);
+    const lines = res.stdout.split('\n');
+    expect(lines[0]).toBe('thoughts/shared/plans/p.md');
+    expect(lines[1]).toMatch(/^ {2}7:1 {2}error {4}Manual item "Tables visible" is checked while 1 automated item\(s\) .* {2}plan\/manual-before-automated$/);
+    expect(res.stdout).toContain('✖ 1 problem (1 error, 0 warnings) in 1 workflow file checked');
+  });
+
+  it('writes the JSON object of the convention', () => {
+    const res = runCli(makeRepo(plan(PLAN_ERROR)), ['--format', 'json']);
+    expect(res.code).toBe(1);
+    const out = JSON.parse(res.stdout);
+    expect(Object.keys(out)).toEqual(['version', 'results', 'summary']);
+    expect(out.version).toBe(1);
+    expect(out.summary).toEqual({ errors: 1, warnings: 0, infos: 0, files: 1, commits: 0 });
+    expect(out.results).toEqual([
+      expect.objectContaining({ ruleId: 'plan/manual-before-automated', severity: 'error', file: 'thoughts/shared/plans/p.md', line: 7, column: 1, fix: expect.any(String) }),
+    ]);
+  });
+
+  it('passes warnings unless --max-warnings is exceeded; --quiet drops them', () => {
+    const dir = makeRepo(plan(PLAN_WARN));
+    const res = runCli(dir, []);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('warning  Phase 1 (Schema) has no manual verification item.');
+    expect(runCli(dir, ['--max-warnings', '1']).code).toBe(0);
+    const over = runCli(dir, ['--max-warnings', '0']);
+    expect(over.code).toBe(1);
+    expect(over.stdout).toContain('1 warnings exceed --max-warnings 0');
+    const quiet = runCli(dir, ['--quiet', '--format', 'json']);
+    expect(JSON.parse(quiet.stdout).results).toEqual([]);
+  });
+
+  it('--preset strict turns recommended warnings into errors', () => {
+    const res = runCli(makeRepo(plan(PLAN_WARN)), ['--preset', 'strict', '--format', 'json']);
+    expect(res.code).toBe(1);
+    expect(JSON.parse(res.stdout).results[0]).toMatchObject({ ruleId: 'plan/phase-manual-criteria', severity: 'error' });
+  });
+
+  it('treats bad options and bad configuration as usage errors (exit 2) without a stack trace', () => {
+    const dir = makeRepo(plan(PLAN_OK));
+    for (const args of [['--bogus'], ['--format', 'xml'], ['--preset', 'lax'], ['--max-warnings', 'many'], ['no/such/path']]) {
+      const res = runCli(dir, args);
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.stderr).toMatch(/^validate-workflow: /);
+      expect(res.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('names the path of a bad config key and exits 2', () => {
+    const dir = makeRepo({ ...plan(PLAN_OK), 'validate-workflow.config.json': JSON.stringify({ preset: 'lax', rules: { 'plan/mode': 'loud', 'plan/nope': 'off' }, colour: true }) });
+    const res = runCli(dir, []);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('invalid configuration in validate-workflow.config.json');
+    expect(res.stderr).toContain('/preset: `preset` must be one of "recommended", "strict"');
+    expect(res.stderr).toContain('/rules/plan~1mode');
+    expect(res.stderr).toContain('/colour: unknown key');
+    const notJson = makeRepo({ ...plan(PLAN_OK), 'validate-workflow.config.json': '{ preset: ' });
+    expect(runCli(notJson, [])).toMatchObject({ code: 2, stderr: expect.stringContaining('not valid JSON') });
+    const unknownRule = makeRepo({ ...plan(PLAN_OK), 'validate-workflow.config.json': '{"rules":{"plan/nope":"off"}}' });
+    expect(runCli(unknownRule, [])).toMatchObject({ code: 2, stderr: expect.stringContaining('/rules/plan/nope: unknown rule id') });
+  });
+
+  it('applies rule overrides from validate-workflow.config.json, --config, or package.json', () => {
+    const off = JSON.stringify({ rules: { 'plan/manual-before-automated': 'off' } });
+    expect(runCli(makeRepo({ ...plan(PLAN_ERROR), 'validate-workflow.config.json': off }), []).code).toBe(0);
+    expect(runCli(makeRepo({ ...plan(PLAN_ERROR), 'cfg/vw.json': off }), ['--config', 'cfg/vw.json']).code).toBe(0);
+    expect(runCli(makeRepo({ ...plan(PLAN_ERROR), 'package.json': JSON.stringify({ name: 'x', validateWorkflow: JSON.parse(off) }) }), []).code).toBe(0);
+    const warn = JSON.stringify({ rules: { 'plan/manual-before-automated': 'warn' } });
+    const res = runCli(makeRepo({ ...plan(PLAN_ERROR), 'validate-workflow.config.json': warn }), ['--format', 'json']);
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout).results[0].severity).toBe('warning');
+  });
+
+  it('narrows the report to the given paths but still reads the whole workspace', () => {
+    const dir = makeRepo({ 'thoughts/shared/plans/a.md': PLAN_ERROR, 'thoughts/shared/plans/b.md': PLAN_OK });
+    expect(runCli(dir, ['thoughts/shared/plans/b.md']).code).toBe(0);
+    const res = runCli(dir, ['thoughts/shared/plans/a.md', '--format', 'json']);
+    expect(res.code).toBe(1);
+    expect(JSON.parse(res.stdout).summary.files).toBe(1);
+    // Relative to the working directory, like any command-line tool.
+    expect(runCli(join(dir, 'thoughts'), ['shared/plans/b.md']).code).toBe(0);
+  });
+
+  it('skips files git ignores', () => {
+    const dir = makeRepo({ ...plan(PLAN_OK), 'thoughts/shared/plans/scratch.md': PLAN_ERROR, '.gitignore': 'scratch.md\n' });
+    expect(runCli(dir, ['--format', 'json'])).toMatchObject({ code: 0 });
+  });
+
+  it('reads thoughts/ through a symbolic link into a separate repository', () => {
+    const thoughts = makeRepo({ 'shared/plans/p.md': PLAN_ERROR, '.gitignore': 'shared/plans/ignored.md\n', 'shared/plans/ignored.md': PLAN_ERROR });
+    const dir = makeRepo({ 'README.md': '# app\n' });
+    symlinkSync(thoughts, join(dir, 'thoughts'));
+    const res = runCli(dir, ['--format', 'json']);
+    expect(res.code).toBe(1);
+    const files = JSON.parse(res.stdout).results.map((r: { file: string }) => r.file);
+    expect(files).toEqual(['thoughts/shared/plans/p.md']);
+  });
+
+  it('works outside a git repository', () => {
+    const dir = makeRepo({ ...plan(PLAN_ERROR), '.gitignore': 'thoughts/\n' });
+    expect(runCli(dir, []).stdout).toContain('no workflow files found');
+    rmSync(join(dir, '.git'), { recursive: true });
+    // Without git there is no .gitignore to honour: the plan is read.
+    const res = runCli(dir, ['--format', 'json']);
+    expect(res.code).toBe(1);
+    expect(JSON.parse(res.stdout).results[0].ruleId).toBe('plan/manual-before-automated');
+  });
+});

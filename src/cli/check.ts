@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { loadConfig, type Preset } from '../config/config.js';
 import { repositoryRoot } from '../read/discover.js';
-import { lintRepository } from '../engine/lint.js';
+import { lintRepositoryParallel } from '../engine/lint.js';
 import type { Finding } from '../engine/finding.js';
 import { RULE_IDS } from '../rules/index.js';
 import { summarize } from '../report/summary.js';
@@ -31,14 +31,14 @@ function within(file: string | null, scopes: string[]): boolean {
   return scopes.some((s) => s === '' || file === s || file.startsWith(`${s}/`));
 }
 
-export function check(opts: CheckOptions, io: Io): number {
+export async function check(opts: CheckOptions, io: Io): Promise<number> {
   const inGit = repositoryRoot(io.cwd);
   const root = inGit ?? io.cwd;
   const config = loadConfig(root, opts.config ? resolve(io.cwd, opts.config) : undefined, RULE_IDS);
   if (opts.preset) config.preset = opts.preset;
   const scopes = opts.paths.map((p) => toRepoPath(root, io.cwd, p));
 
-  const result = lintRepository(root, config, inGit !== null);
+  const result = await lintRepositoryParallel(root, config, inGit !== null);
   const inScope = result.discovered.filter((d) => within(d.path, scopes));
   if (inScope.length === 0) {
     const where = [...config.paths.plans, ...config.paths.handoffs, ...config.paths.ledgers].join(', ');

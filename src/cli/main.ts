@@ -37,7 +37,7 @@ function oneOf<T extends string>(value: string | undefined, allowed: readonly T[
   return value as T;
 }
 
-export function run(argv: string[], io: Io): number {
+export async function run(argv: string[], io: Io): Promise<number> {
   try {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -76,7 +76,7 @@ export function run(argv: string[], io: Io): number {
       maxWarnings = Number(values['max-warnings']);
       if (!Number.isInteger(maxWarnings) || maxWarnings < 0) throw new UsageError(`--max-warnings needs a whole number (got "${values['max-warnings']}")`);
     }
-    return check(
+    return await check(
       {
         paths: positionals,
         format: oneOf(values.format, ['stylish', 'json'] as const, '--format') ?? 'stylish',
@@ -105,4 +105,4 @@ const io: Io = {
   color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
   env: process.env,
 };
-process.exitCode = run(process.argv.slice(2), io);
+process.exitCode = await run(process.argv.slice(2), io);

@@ -9,8 +9,9 @@ export function severityOf(rule: Rule, config: Config): 'off' | 'warn' | 'error'
 }
 
 function disabledIn(file: WorkflowFile | undefined, ruleId: string): boolean {
-  // History rules judge what was committed; a comment in today's file cannot excuse yesterday's commit.
-  if (!file || ruleId.startsWith('history/')) return false;
+  // History rules judge what was committed; a comment in today's file cannot excuse yesterday's commit. And a
+  // disable cannot silence the rule that reports disables, or a reasonless disable would hide itself.
+  if (!file || ruleId.startsWith('history/') || ruleId === 'disable/directive') return false;
   return file.disables.some((d) => d.ruleIds.includes(ruleId));
 }
 

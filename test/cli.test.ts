@@ -166,4 +166,25 @@ describe('validate-workflow CLI', () => {
     expect(res.code).toBe(1);
     expect(JSON.parse(res.stdout).results[0].ruleId).toBe('plan/manual-before-automated');
   });
+
+  it('reads a large workspace on several threads with the same findings as one thread', () => {
+    const files: Record<string, string> = {};
+    const n = 150;
+    const tasks = Array.from({ length: n }, (_, i) => `- [x] Task ${i + 1}: Step ${i + 1}`).join('\n');
+    files['thoughts/shared/plans/big.md'] = `---\nmode: orchestration\n---\n# Big\n## Phase 1: All\n${tasks}\n#### Automated Verification:\n- [x] npm test\n#### Manual Verification:\n- [ ] Looks right\n`;
+    for (let i = 1; i <= n; i++) {
+      // Task 77's handoff is missing its verification: the one error, wherever its file is read.
+      const verification = i === 77 ? '[]' : '[{check: npm test, result: pass}]';
+      files[`thoughts/handoffs/s/task-${String(i).padStart(2, '0')}-step-${i}.md`] =
+        `---\nstatus: complete\ntask: ${i}\ntask_desc: Step ${i}\nplan: thoughts/shared/plans/big.md\nfiles_modified: [a.ts]\nverification_results: ${verification}\ncontext_for_next: none\n---\n# Step ${i}\n`;
+    }
+    const dir = makeRepo(files);
+    const parallel = runCli(dir, ['--format', 'json'], { VALIDATE_WORKFLOW_JOBS: '2' });
+    const single = runCli(dir, ['--format', 'json'], { VALIDATE_WORKFLOW_JOBS: '1' });
+    expect(parallel.code).toBe(1);
+    expect(parallel.stdout).toBe(single.stdout);
+    const out = JSON.parse(parallel.stdout);
+    expect(out.summary).toMatchObject({ errors: 1, files: n + 1 });
+    expect(out.results[0]).toMatchObject({ ruleId: 'handoff/validated', line: 82 });
+  });
 });

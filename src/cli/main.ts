@@ -3,8 +3,6 @@
 // own their logic, and an unexpected error is a tool failure (exit 2) with a short message, not a stack trace.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { check } from './check.js';
-import { newFile } from './new.js';
 import { EXIT, UsageError, type Io } from './io.js';
 import { ConfigError, type Preset } from '../config/config.js';
 
@@ -66,6 +64,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       return EXIT.ok;
     }
     if (positionals[0] === 'new') {
+      const { newFile } = await import('./new.js');
       return newFile({ kind: positionals[1] ?? '', title: positionals.slice(2).join(' ') || undefined, session: values.session, plan: values.plan, desc: values.desc, out: values.out }, io);
     }
     for (const flag of ['session', 'plan', 'desc', 'out'] as const) {
@@ -76,6 +75,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
       maxWarnings = Number(values['max-warnings']);
       if (!Number.isInteger(maxWarnings) || maxWarnings < 0) throw new UsageError(`--max-warnings needs a whole number (got "${values['max-warnings']}")`);
     }
+    // Loaded on demand: --help and --version should not pay for the Markdown parser.
+    const { check } = await import('./check.js');
     return await check(
       {
         paths: positionals,

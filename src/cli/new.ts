@@ -2,6 +2,7 @@
 // handoff and the session filled in. Never overwrites an existing file.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
+import { stringify } from 'yaml';
 import { loadConfig } from '../config/config.js';
 import { discover, repositoryRoot } from '../read/discover.js';
 import { readWorkspace } from '../read/workspace.js';
@@ -39,9 +40,9 @@ export function kebab(text: string): string {
     .replace(/-+$/, '');
 }
 
-/** YAML-safe scalar: quote when the text would otherwise be read as something else. */
+/** The text as a YAML scalar, quoted only when YAML would otherwise read it as something else. */
 function scalar(text: string): string {
-  return /^[\w./ -]+$/.test(text) && !/^[-\d]/.test(text) && !/: /.test(text) ? text : JSON.stringify(text);
+  return stringify(text, { lineWidth: 0 }).trimEnd();
 }
 
 function pickPlan(ws: Workspace, ref: string | undefined, session: string | undefined): Plan | null {
@@ -91,7 +92,8 @@ export function newFile(opts: NewOptions, io: Io): number {
         task: String(task),
         task_total: String(plan ? Math.max(tasksOf(plan).length, task) : task),
         task_desc: scalar(desc),
-        plan: plan ? plan.path : (opts.plan ?? 'TODO path of the plan'),
+        title: desc,
+        plan: plan ? scalar(plan.path) : (opts.plan ? scalar(opts.plan) : 'TODO path of the plan'),
         previous_line: last ? `previous: ${posix.basename(last.path)}\n` : '',
       }),
       io,
@@ -105,7 +107,7 @@ export function newFile(opts: NewOptions, io: Io): number {
     const tasks = tasksOf(plan);
     const state = tasks.length ? tasks.map((t) => `- [${t.checked ? 'x' : ' '}] Task ${t.number}: ${t.title}`).join('\n') : '- [ ] Task 1: TODO';
     const path = opts.out ?? `thoughts/ledgers/CONTINUITY_CLAUDE-${opts.session}.md`;
-    return write(root, path, fill(template('ledger'), { session: scalar(opts.session), plan: plan.path, state }), io);
+    return write(root, path, fill(template('ledger'), { session: scalar(opts.session), title: opts.session, plan: scalar(plan.path), state }), io);
   }
 
   throw new UsageError(`new needs one of plan, handoff, ledger (got ${opts.kind || 'nothing'})`);

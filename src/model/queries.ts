@@ -37,8 +37,12 @@ export function checkedBoxes(phase: Phase): (Position & { text: string })[] {
   return boxes.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
+export function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 export function phaseLabel(phase: Phase): string {
-  if (phase.number === null) return 'The plan';
+  if (phase.number === null) return 'the plan';
   return `Phase ${phase.number}${phase.title ? ` (${phase.title})` : ''}`;
 }
 

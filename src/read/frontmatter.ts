@@ -28,7 +28,12 @@ export function readFrontmatter(root: Root): Frontmatter {
   if (problems.length === 0) {
     if (isRecord(doc)) data = doc;
     else if (doc === null || doc === undefined) data = {};
-    else problems.push({ line: start, column: 1, message: 'Frontmatter must be a YAML mapping of keys to values.' });
+    else {
+      // Point at the content that has the wrong shape (a list item, a bare word), not at the `---` above it.
+      const at = yaml.starts[0] ?? { line: start, column: 1 };
+      const shape = Array.isArray(doc) ? 'a YAML list' : `a single ${typeof doc} value`;
+      problems.push({ ...at, message: `Frontmatter must be a YAML mapping of keys to values (\`key: value\` lines), not ${shape}.` });
+    }
   }
   return { data, problems, positions: yaml.positions, line: start };
 }

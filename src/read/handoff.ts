@@ -112,7 +112,8 @@ function sectionValue(field: string, nodes: RootContent[]): unknown {
     return text;
   }
   const items = listItems(nodes);
-  if (field === 'files_modified') return items.map((i) => i.code ?? i.text);
+  // implement_task writes `path/to/file.ts:45-67`: the line range says where in the file, not which file.
+  if (field === 'files_modified') return items.map((i) => (i.code === null ? i.text : i.code.replace(/:\d+(?:-\d+)?$/, '')));
   if (field === 'verification_results') {
     return items.map((i) => ({ check: i.text, result: i.checked === null ? 'reported' : i.checked ? 'pass' : 'not run' }));
   }
@@ -155,13 +156,23 @@ function fromBody(root: Root, into: Fields): void {
   }
 }
 
+/** Fields the schema holds as one text, which some dialects write as a list of lines (v3 YAML `next:`). */
+const TEXT_FIELDS = ['task_desc', 'context_for_next'];
+
+function asText(value: unknown): unknown {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value.join('\n') : value;
+}
+
 function build(loc: HandoffLocation, fields: Fields, problems: ReadProblem[], disables: Handoff['disables']): Handoff {
-  const v = fields.values;
+  const v = { ...fields.values };
+  for (const field of TEXT_FIELDS) if (field in v) v[field] = asText(v[field]);
   const dialect = dialectOf(loc.fileName);
   const isTask = loc.fileTask !== null || 'task' in v;
   const status = normalizeStatus(v.status);
   const normalized: Record<string, unknown> = { kind: isTask ? 'task' : 'session', dialect };
   for (const [field, value] of Object.entries(v)) if (value !== undefined) normalized[field] = value;
+  // Hand-written and body-marker handoffs carry their number only in the `task-NN` file name.
+  if (!('task' in v) && loc.fileTask !== null) normalized.task = loc.fileTask;
   if (status) normalized.status = status;
   return {
     kind: 'handoff',
@@ -193,7 +204,9 @@ export function readHandoffText(path: string, root: string, text: string): Hando
     const yaml = readYaml(text, 0);
     const problems = [...yaml.problems];
     const docs = yaml.documents.filter((d) => d !== null && d !== undefined);
-    if (problems.length === 0 && docs.some((d) => !isRecord(d))) problems.push({ line: 1, column: 1, message: 'A YAML handoff must be one or two YAML mappings.' });
+    // Point at the document with the wrong shape (often the body after the frontmatter), not at the top of the file.
+    const bad = yaml.documents.findIndex((d) => d !== null && d !== undefined && !isRecord(d));
+    if (problems.length === 0 && bad >= 0) problems.push({ ...(yaml.starts[bad] ?? { line: 1, column: 1 }), message: 'A YAML handoff must be one or two YAML mappings.' });
     // v3 handoffs: the first document is frontmatter, the second the body; the frontmatter wins on a shared key.
     const merged = Object.assign({}, ...docs.filter(isRecord).reverse()) as Record<string, unknown>;
     if (isRecord(merged.files) && !('files_modified' in merged)) {

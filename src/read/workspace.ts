@@ -26,12 +26,21 @@ export function readBytes(item: Discovered, bytes: Uint8Array, maxBytes: number)
   const decoded = decode(bytes, maxBytes);
   let problem: ReadProblem | null = decoded.ok ? null : decoded.problem;
   if (decoded.ok && decoded.text.trim() === '') problem = { line: 1, column: 1, message: 'File is empty.' };
-  if (!problem && decoded.ok) return readText(item, decoded.text);
+  if (!problem && decoded.ok) {
+    // The parsers recurse: pathological nesting (thousands of `>` quotes or `[` brackets) overflows the stack
+    // inside remark or yaml. That is still a file that could not be parsed, a finding of its kind, not exit 2.
+    try {
+      return readText(item, decoded.text);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      problem = { line: 1, column: 1, message: `File could not be parsed (${why}); simplify its structure (nesting is the usual cause).` };
+    }
+  }
   const model = readText(item, '');
   return { ...model, readable: false, problems: [problem!] };
 }
 
-function readOne(root: string, item: Discovered, maxBytes: number): WorkflowFile {
+export function readOne(root: string, item: Discovered, maxBytes: number): WorkflowFile {
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(join(root, item.path));
@@ -68,7 +77,9 @@ export function buildWorkspace(root: string, files: WorkflowFile[], strays: Disc
   for (const handoff of handoffs) {
     const plan = (handoff.planRef && resolvePlanRef(handoff.planRef, handoff.path, byPath)) || (handoff.session && sessionPlan.get(handoff.session)) || null;
     if (plan) links.set(handoff.path, plan);
-    else if (handoff.isTask) unlinked.push(handoff);
+    // A handoff whose frontmatter could not be read may well name its plan; its schema finding already says what
+    // is wrong, and calling it unlinked would be a second, misleading finding about the same file.
+    else if (handoff.isTask && handoff.readable && handoff.problems.length === 0) unlinked.push(handoff);
   }
   return {
     root,

@@ -1,5 +1,5 @@
 // YAML (frontmatter, YAML handoffs) -> plain data plus a JSON-pointer -> line map, so schema errors point at lines.
-import { parseAllDocuments, LineCounter, Parser, isMap, isSeq, isScalar, isPair, type Node as YamlNode } from 'yaml';
+import { parseAllDocuments, LineCounter, Parser, Scalar, isMap, isSeq, isScalar, isPair, visit, type Document, type Node as YamlNode } from 'yaml';
 import type { PositionMap, ReadProblem } from '../model/types.js';
 
 export interface YamlRead {
@@ -8,6 +8,8 @@ export interface YamlRead {
   problems: ReadProblem[];
   positions: PositionMap;
   comments: { text: string; line: number; column: number }[];
+  /** Per document, where its content starts (null for an empty document): where a wrong shape is reported. */
+  starts: ({ line: number; column: number } | null)[];
 }
 
 function escapePointer(key: string): string {
@@ -27,13 +29,24 @@ export function readYaml(text: string, lineOffset = 0): YamlRead {
     return { line: p.line + lineOffset, column: p.col };
   };
 
+  // yaml reports a repeated key as "Map keys must be unique" at the second key; this says which key and where the
+  // first one is, keyed by the offset yaml reports.
+  const duplicates = new Map<number, { key: string; first: number }>();
+
   const walk = (node: unknown, pointer: string): void => {
     if (isMap(node)) {
+      const seen = new Map<string, number>();
       for (const pair of node.items) {
         if (!isPair(pair)) continue;
         const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
         const child = `${pointer}/${escapePointer(key)}`;
         const range = (pair.key as YamlNode | null)?.range;
+        if (range) {
+          // Offsets, not lines: a line is only worth computing for the rare duplicate.
+          const first = seen.get(key);
+          if (first !== undefined) duplicates.set(range[0], { key, first });
+          else seen.set(key, range[0]);
+        }
         if (range && !positions[child]) positions[child] = at(range[0]);
         walk(pair.value, child);
       }
@@ -48,17 +61,68 @@ export function readYaml(text: string, lineOffset = 0): YamlRead {
   };
 
   const documents: unknown[] = [];
+  const starts: YamlRead['starts'] = [];
   const list = Array.isArray(docs) ? docs : [docs];
   for (const doc of list) {
-    for (const err of doc.errors) {
-      const pos = at(err.pos[0]);
-      problems.push({ ...pos, message: `Invalid YAML: ${firstLine(err.message)}` });
-    }
     walk(doc.contents, '');
-    documents.push(doc.errors.length ? null : doc.toJS({ maxAliasCount: 100 }));
+    for (const err of doc.errors) {
+      const dup = err.code === 'DUPLICATE_KEY' ? duplicates.get(err.pos[0]) : undefined;
+      // `task_desc: Fix: the parser` is the mistake behind most of these; yaml's own words do not say so.
+      const hint = err.code === 'BLOCK_AS_IMPLICIT_KEY' ? ' (a value that contains ": " must be quoted)' : '';
+      const message = dup ? `duplicate key \`${dup.key}\` (first set on line ${at(dup.first).line})` : firstLine(err.message) + hint;
+      problems.push({ ...at(unclosedStart(doc, text, err.pos[0]) ?? err.pos[0]), message: `Invalid YAML: ${message}` });
+    }
+    const range = (doc.contents as YamlNode | null)?.range;
+    starts.push(range ? at(range[0]) : null);
+    if (doc.errors.length) {
+      documents.push(null);
+      continue;
+    }
+    // Parsing succeeds for a dangling alias or an alias bomb; turning them into data throws, so that is where a
+    // document can still fail, and it must become a located problem like any other bad YAML.
+    try {
+      documents.push(doc.toJS({ maxAliasCount: 100 }));
+    } catch (err) {
+      problems.push(aliasProblem(doc, err, at));
+      documents.push(null);
+    }
   }
 
-  return { documents, problems, positions, comments: yamlComments(text, at) };
+  return { documents, problems, positions, comments: yamlComments(text, at), starts };
+}
+
+/**
+ * yaml reports an unclosed quoted value or flow collection (`"abc`, `[a, b`) where the text runs out, often lines
+ * later; the user has to look where it opens. Returns that offset, or null when the error is not of that kind.
+ */
+function unclosedStart(doc: Document.Parsed, text: string, offset: number): number | null {
+  let best: number | null = null;
+  visit(doc, (_key, node) => {
+    const n = node as YamlNode;
+    if (!n.range || n.range[1] !== offset || (best !== null && n.range[0] <= best)) return;
+    const closer =
+      isScalar(n) && n.type === Scalar.QUOTE_DOUBLE ? '"' : isScalar(n) && n.type === Scalar.QUOTE_SINGLE ? "'" : isSeq(n) && n.flow ? ']' : isMap(n) && n.flow ? '}' : null;
+    if (closer && text[n.range[1] - 1] !== closer) best = n.range[0];
+  });
+  return best;
+}
+
+function aliasProblem(doc: Document.Parsed, err: unknown, at: (offset: number) => { line: number; column: number }): ReadProblem {
+  const aliases: { source: string; offset: number; resolved: boolean }[] = [];
+  visit(doc, {
+    Alias: (_key, node) => {
+      aliases.push({ source: node.source, offset: node.range?.[0] ?? 0, resolved: node.resolve(doc) !== undefined });
+    },
+  });
+  const dangling = aliases.find((a) => !a.resolved);
+  if (dangling) {
+    return { ...at(dangling.offset), message: `Invalid YAML: alias \`*${dangling.source}\` refers to no anchor \`&${dangling.source}\` set before it` };
+  }
+  const first = aliases[0];
+  const why = err instanceof Error ? err.message : String(err);
+  return first
+    ? { ...at(first.offset), message: `Invalid YAML: aliases expand to too many values (${why}); write the values out` }
+    : { ...at(doc.range[0]), message: `Invalid YAML: ${firstLine(why)}` };
 }
 
 function firstLine(message: string): string {

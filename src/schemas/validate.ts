@@ -11,7 +11,8 @@ export interface SchemaError {
   message: string;
 }
 
-const ajv = new Ajv2020({ allErrors: true, strict: false });
+// verbose: the error carries its schema, so an anyOf can be reported once with the schema's own description.
+const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
 const compiled = new Map<SchemaName, ValidateFunction>();
 
 export function schemaPath(name: SchemaName): URL {
@@ -66,9 +67,12 @@ function toSchemaError(err: ErrorObject, data: unknown): SchemaError | null {
       const extra = (err.params as { additionalProperty: string }).additionalProperty;
       return { pointer: `${at}/${extra}`, message: `unknown key ${fieldName(`${at}/${extra}`)}` };
     }
+    case 'anyOf': {
+      const description = (err.parentSchema as { description?: string } | undefined)?.description;
+      return { pointer: at, message: `${fieldName(at)} must be ${description ?? 'one of the allowed shapes'}, not ${describe(valueAt(data, at))}` };
+    }
     case 'if':
-    case 'anyOf':
-      // The branch's own errors say what is wrong; these summaries add nothing.
+      // The branch's own errors say what is wrong; this summary adds nothing.
       return null;
     default:
       return { pointer: at, message: `${fieldName(at)} ${err.message ?? 'is invalid'}` };
@@ -80,7 +84,10 @@ export function validate(name: SchemaName, data: unknown): SchemaError[] {
   if (fn(data)) return [];
   const out: SchemaError[] = [];
   const seen = new Set<string>();
+  // The branches of a failed anyOf each report their own mismatch; the anyOf error itself says it once.
+  const failedAnyOf = (fn.errors ?? []).filter((e) => e.keyword === 'anyOf').map((e) => `${e.schemaPath}/`);
   for (const err of fn.errors ?? []) {
+    if (failedAnyOf.some((prefix) => err.schemaPath.startsWith(prefix))) continue;
     const e = toSchemaError(err, data);
     if (!e || seen.has(`${e.pointer}\0${e.message}`)) continue;
     seen.add(`${e.pointer}\0${e.message}`);

@@ -1,12 +1,22 @@
 import type { Rule, RawFinding } from '../types.js';
+import type { Handoff } from '../../model/types.js';
 import { effectiveMode, handoffTask, handoffsOfPlan, tasksOf } from '../../model/queries.js';
+
+/** Results an agent writes when a check did not pass; `[ ]` items of a TDD checklist read as "not run". */
+const NOT_PASSED = new Set(['fail', 'failed', 'failure', 'error', 'not run', 'not_run', 'skipped', 'pending']);
+
+function verified(h: Handoff): boolean {
+  const results = h.verification.map((v) => (typeof v === 'object' && v !== null && 'result' in v ? String((v as { result: unknown }).result).trim().toLowerCase() : 'reported'));
+  return results.length > 0 && results.every((r) => !NOT_PASSED.has(r));
+}
 
 export const rule: Rule = {
   meta: {
     id: 'handoff/validated',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'proceed(task) <-> exists h. [h]:validated',
-    description: 'In orchestration mode a task is checked complete in the plan only when its handoff has status complete and non-empty verification results.',
+    description:
+      'In orchestration mode a task is checked complete in the plan only when its handoff has status complete and verification results that are not empty and record no failed or skipped check.',
     fix: 'Uncheck the task until its handoff reports status complete with the verification that was run.',
   },
   snapshot: (ws) => {
@@ -14,11 +24,17 @@ export const rule: Rule = {
     for (const plan of ws.plans.filter((p) => p.readable && effectiveMode(p) === 'orchestration')) {
       const handoffs = handoffsOfPlan(ws, plan);
       for (const task of tasksOf(plan).filter((t) => t.checked)) {
-        const mine = handoffs.filter((h) => handoffTask(h) === task.number);
-        if (mine.length === 0) continue; // handoff/missing says so
-        if (mine.some((h) => h.status === 'complete' && h.verification.length > 0)) continue;
+        // An unreadable handoff is handoff/schema's finding; a missing one is handoff/missing's.
+        const mine = handoffs.filter((h) => h.readable && handoffTask(h) === task.number);
+        if (mine.length === 0) continue;
+        if (mine.some((h) => h.status === 'complete' && verified(h))) continue;
         const h = mine[0]!;
-        const why = h.status !== 'complete' ? `its handoff has status ${h.status ?? String(h.normalized.status ?? 'unset')}` : 'its handoff has no verification results';
+        const why =
+          h.status !== 'complete'
+            ? `its handoff has status ${h.status ?? String(h.normalized.status ?? 'unset')}`
+            : h.verification.length === 0
+              ? 'its handoff has no verification results'
+              : 'its handoff records a verification that failed or was not run';
         out.push({ file: plan.path, line: task.line, column: task.column, message: `Task ${task.number} is checked complete but ${why} (${h.path}).` });
       }
     }

@@ -27,11 +27,12 @@ export const rule: Rule = {
         }
         if (!other) byTask.set(item.task, item);
       }
-      const allDone = ledger.items.length > 0 && ledger.items.every((i) => i.state === 'done');
+      const open = ledger.items.filter((i) => i.state !== 'done');
+      const allDone = ledger.items.length > 0 && open.length === 0;
       const status = positionOf(ledger.positions, '/status');
-      if (ledger.status === 'complete' && !allDone) {
-        const open = ledger.items.filter((i) => i.state !== 'done').length;
-        out.push({ ...at(status.line, status.column), message: `Ledger status is complete but ${open} item(s) are not done.` });
+      // "complete only when every task is done" holds vacuously for an empty state; there is nothing open to name.
+      if (ledger.status === 'complete' && open.length > 0) {
+        out.push({ ...at(status.line, status.column), message: `Ledger status is complete but ${open.length} item(s) are not done (first: "${open[0]!.text}", line ${open[0]!.line}).` });
       }
       if (ledger.status === 'active' && allDone) {
         out.push({ ...at(status.line, status.column), info: true, message: 'Every item is done but the ledger status is still active.', fix: 'Set `status: complete`.' });

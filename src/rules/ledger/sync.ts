@@ -14,7 +14,7 @@ export const rule: Rule = {
     for (const ledger of ws.ledgers.filter((l) => l.readable)) {
       const plan = planOf(ws, ledger.path);
       const taskItems = ledger.items.filter((i) => i.task !== null);
-      if (!plan || taskItems.length === 0) continue;
+      if (!plan || !plan.readable || taskItems.length === 0) continue;
       const planTasks = new Map(tasksOf(plan).map((t) => [t.number, t]));
       for (const item of taskItems) {
         const task = planTasks.get(item.task!);

@@ -1,5 +1,5 @@
 import type { Rule } from '../types.js';
-import { phaseLabel } from '../../model/queries.js';
+import { capitalize, phaseLabel } from '../../model/queries.js';
 
 export const rule: Rule = {
   meta: {
@@ -15,6 +15,6 @@ export const rule: Rule = {
       .flatMap((plan) =>
         plan.phases
           .filter((phase) => phase.manual.length === 0)
-          .map((phase) => ({ file: plan.path, line: phase.line, column: phase.column, message: `${phaseLabel(phase)} has no manual verification item.` })),
+          .map((phase) => ({ file: plan.path, line: phase.line, column: phase.column, message: `${capitalize(phaseLabel(phase))} has no manual verification item.` })),
       ),
 };

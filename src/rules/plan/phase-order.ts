@@ -13,9 +13,10 @@ export const rule: Rule = {
     const out: RawFinding[] = [];
     for (const plan of ws.plans.filter((p) => p.readable)) {
       for (let i = 1; i < plan.phases.length; i++) {
-        const prev = plan.phases[i - 1]!;
+        // Every earlier phase, not only n-1: an empty phase between them must not launder an unverified one.
+        const prev = plan.phases.slice(0, i).find((p) => !phaseVerified(p));
         const phase = plan.phases[i]!;
-        if (phaseVerified(prev)) continue;
+        if (!prev) continue;
         const first = checkedBoxes(phase)[0];
         if (!first) continue;
         out.push({

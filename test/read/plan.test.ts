@@ -1,0 +1,179 @@
+// readPlanText on each plan dialect: which headings open phases, which checkboxes are tasks, steps and criteria,
+// what counts as checked, and where each came from. The dialect fixtures are read as they are; the short texts
+// pin one reading rule each.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readPlanText } from '../../src/read/plan.js';
+import type { CheckItem, Plan } from '../../src/model/types.js';
+import { validate } from '../../src/schemas/validate.js';
+
+function fixture(path: string): string {
+  return readFileSync(new URL(`../fixtures/dialects/${path}`, import.meta.url), 'utf8');
+}
+
+function lineOf(text: string, needle: string): number {
+  return text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+}
+
+const brief = (items: CheckItem[]) => items.map((i) => ({ text: i.text, checked: i.checked, na: i.na }));
+
+describe('HumanLayer create_plan', () => {
+  const path = 'thoughts/shared/plans/2026-01-08-ENG-1478-oauth-token-refresh.md';
+  const text = fixture(`humanlayer/${path}`);
+  const plan = readPlanText(path, text);
+
+  it('reads `## Phase N: Title` headings as phases, and nothing inside code blocks', () => {
+    expect(plan.title).toBe('OAuth Token Refresh Implementation Plan');
+    expect(plan.phases.map((p) => ({ number: p.number, title: p.title, line: p.line }))).toEqual([
+      { number: 1, title: 'Persist refresh tokens', line: lineOf(text, '## Phase 1:') },
+      { number: 2, title: 'Refresh before expiry', line: lineOf(text, '## Phase 2:') },
+    ]);
+    // The fenced example in Phase 1 holds a `## Phase 9`, a `- [x] Task 1` and a manual item: none of them count.
+    expect(plan.phases.flatMap((p) => p.tasks)).toEqual([]);
+    expect(plan.phases.flatMap((p) => p.other)).toEqual([]);
+  });
+
+  it('reads `#### Automated Verification:` and `#### Manual Verification:` under `### Success Criteria:` per phase', () => {
+    const [one, two] = plan.phases;
+    expect(brief(one!.automated)).toEqual([
+      { text: 'Migration applies cleanly: make -C hld migrate', checked: true, na: false },
+      { text: 'Unit tests pass: make -C hld test', checked: true, na: false },
+      { text: 'Type checking passes: make -C hld check', checked: true, na: false },
+    ]);
+    expect(one!.manual.map((m) => m.checked)).toEqual([true, true]);
+    expect(brief(two!.automated).map((a) => a.checked)).toEqual([true, false]);
+    expect(two!.manual.map((m) => m.text)).toEqual([
+      'A session left open overnight still answers in the morning',
+      'Revoking the grant at the provider shows the re-login prompt',
+    ]);
+    expect(two!.automated[1]!.line).toBe(lineOf(text, '- [ ] Integration tests pass'));
+  });
+
+  it('keeps the frontmatter and validates against the plan schema', () => {
+    expect(plan.problems).toEqual([]);
+    expect(plan.frontmatter).toMatchObject({ researcher: 'allison', topic: 'OAuth token refresh Implementation Plan', status: 'draft' });
+    expect(validate('plan', plan.normalized)).toEqual([]);
+  });
+});
+
+describe('Continuous-Claude plan-agent', () => {
+  const path = 'thoughts/shared/plans/2026-02-03-api-rate-limiting.md';
+  const text = fixture(`continuous-claude/${path}`);
+  const plan = readPlanText(path, text);
+
+  it('has one implicit phase when no heading names a phase', () => {
+    expect(plan.phases).toHaveLength(1);
+    expect(plan.phases[0]).toMatchObject({ number: null, title: '' });
+  });
+
+  it('reads `### Task N:` headings as tasks whose own checkboxes are steps; a task is complete when every step is', () => {
+    const tasks = plan.phases[0]!.tasks;
+    expect(tasks.map((t) => ({ number: t.number, title: t.title, checked: t.checked, source: t.source, steps: t.steps.map((s) => s.checked) }))).toEqual([
+      { number: 1, title: 'Token bucket', checked: true, source: 'heading', steps: [true, true, true] },
+      { number: 2, title: 'Redis store', checked: true, source: 'heading', steps: [true, true, true] },
+      { number: 3, title: 'Express middleware', checked: false, source: 'heading', steps: [true, false, false] },
+      { number: 4, title: 'Per-key configuration', checked: false, source: 'heading', steps: [false, false] },
+    ]);
+    expect(tasks[2]!.line).toBe(lineOf(text, '### Task 3:'));
+  });
+
+  it('gives the plan-level `## Success Criteria` to the (last) phase, with N/A items marked', () => {
+    const phase = plan.phases[0]!;
+    expect(phase.automated.map((a) => a.text)).toEqual(['All tests pass: npm test', 'Types check: npx tsc --noEmit', 'Lint passes: npm run lint']);
+    expect(brief(phase.manual)).toEqual([
+      { text: 'hey -n 200 https://staging.example.com/api/search gets 429 after the limit', checked: false, na: false },
+      { text: 'N/A: no dashboard changes in this plan', checked: false, na: true },
+    ]);
+    expect(validate('plan', plan.normalized)).toEqual([]);
+  });
+
+  it('counts an N/A step as done, and a task heading without steps as not done', () => {
+    const p = readPlanText('p.md', ['### Task 1: Docs', '- [x] Write the page', '- [ ] N/A: no screenshots', '### Task 2: Release', 'Tag it.', ''].join('\n'));
+    expect(p.phases[0]!.tasks.map((t) => [t.number, t.checked])).toEqual([
+      [1, true],
+      [2, false],
+    ]);
+  });
+
+  it('gives plan-level criteria after the phases to the last phase', () => {
+    const p = readPlanText(
+      'p.md',
+      ['## Phase 1: A', '- [ ] Task 1: a', '## Phase 2: B', '- [ ] Task 2: b', '## Success Criteria', '### Automated Verification', '- [ ] `npm test`', '### Manual Verification', '- [ ] Looks right', ''].join('\n'),
+    );
+    expect(p.phases.map((ph) => [ph.number, ph.automated.length, ph.manual.length])).toEqual([
+      [1, 0, 0],
+      [2, 1, 1],
+    ]);
+  });
+});
+
+describe('canonical micro-spec', () => {
+  const path = 'thoughts/shared/plans/2026-11-20-auth.md';
+  const text = fixture(`canonical/${path}`);
+  const plan: Plan = readPlanText(path, text);
+
+  it('reads `- [ ] Task N:` items under `## Phase N:`, numbered across the plan', () => {
+    expect(plan.phases.map((p) => p.tasks.map((t) => [t.number, t.title, t.checked, t.source]))).toEqual([
+      [
+        [1, 'Add users table', true, 'item'],
+        [2, 'Add sessions table', true, 'item'],
+      ],
+      [
+        [3, 'Add login endpoint', true, 'item'],
+        [4, 'Add logout endpoint', false, 'item'],
+        [5, 'Expire idle sessions', false, 'item'],
+      ],
+    ]);
+    expect(plan.phases[1]!.tasks[0]!.line).toBe(lineOf(text, '- [x] Task 3:'));
+    expect(plan.frontmatter).toEqual({ mode: 'orchestration', context_critical: false });
+    expect(plan.normalized).toMatchObject({ mode: 'orchestration', context_critical: false });
+  });
+
+  it('marks an `N/A` manual item as not applicable', () => {
+    expect(brief(plan.phases[0]!.manual)).toEqual([{ text: 'N/A: no user-visible change in this phase', checked: false, na: true }]);
+    expect(brief(plan.phases[1]!.manual).every((m) => !m.na)).toBe(true);
+  });
+
+  it('reads `[x]` and `[X]` as checked, `[ ]` as open', () => {
+    const p = readPlanText('p.md', ['## Phase 1: A', '- [x] Task 1: a', '- [X] Task 2: b', '- [ ] Task 3: c', ''].join('\n'));
+    expect(p.phases[0]!.tasks.map((t) => t.checked)).toEqual([true, true, false]);
+  });
+});
+
+describe('headings the reader recognises', () => {
+  it('opens phases at `##` and `###`, with `:`, `.`, `-` or nothing after the number', () => {
+    const p = readPlanText(
+      'p.md',
+      ['# Plan', '## Phase 1: Colon', '## Phase 2. Dot', '### Phase 3 - Dash', '## Phase 4', '#### Phase 5: too deep', '## Phases overview', ''].join('\n'),
+    );
+    expect(p.phases.map((ph) => [ph.number, ph.title])).toEqual([
+      [1, 'Colon'],
+      [2, 'Dot'],
+      [3, 'Dash'],
+      [4, ''],
+    ]);
+  });
+
+  it('reads criteria headings at levels 3 to 5 and not at level 2', () => {
+    const levels = (depth: number) =>
+      readPlanText('p.md', ['## Phase 1: A', `${'#'.repeat(depth)} Automated Verification`, '- [ ] `npm test`', `${'#'.repeat(depth)} Manual Verification:`, '- [ ] Looks right', ''].join('\n')).phases[0]!;
+    for (const depth of [3, 4, 5]) expect([levels(depth).automated.length, levels(depth).manual.length], `level ${depth}`).toEqual([1, 1]);
+    expect([levels(2).automated.length, levels(2).manual.length]).toEqual([0, 0]);
+  });
+
+  it('ends a criteria section at the next heading of its level or above', () => {
+    const p = readPlanText(
+      'p.md',
+      ['## Phase 1: A', '#### Automated Verification:', '- [x] `npm test`', '#### Manual Verification:', '- [ ] Looks right', '### Notes', '- [x] Told the team', ''].join('\n'),
+    );
+    const phase = p.phases[0]!;
+    expect([phase.automated.length, phase.manual.length]).toEqual([1, 1]);
+    expect(phase.other.map((o) => o.text)).toEqual(['Told the team']);
+  });
+
+  it('reports bad frontmatter YAML as a problem at its line, and still reads the body', () => {
+    const p = readPlanText('p.md', ['---', 'topic: Auth: login', '---', '## Phase 1: A', '- [ ] Task 1: a', ''].join('\n'));
+    expect(p.problems.map((x) => x.line)).toEqual([2]);
+    expect(p.phases[0]!.tasks).toHaveLength(1);
+  });
+});

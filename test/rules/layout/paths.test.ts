@@ -1,0 +1,52 @@
+// layout/paths: handoffs live in thoughts/handoffs/<session>/ (the seed's handoff_path), and nothing is written
+// under thoughts/searchable/ (HumanLayer's generated mirror).
+import { describe, expect, it } from 'vitest';
+import { PLAN, cliFindings, describeRunnerContract, findings, handoffChain, md, plan, strict, taskHandoff } from '../fixtures.js';
+
+const ID = 'layout/paths';
+
+describe(ID, () => {
+  it('passes handoffs in session folders under either handoffs root', () => {
+    const files = { [PLAN]: plan(), ...handoffChain(2), 'thoughts/shared/handoffs/auth-2/2026-11-20_10-00-00_auth.md': md('# Handoff', 'x') };
+    expect(findings(files, ID)).toEqual([]);
+    expect(findings(files, ID, strict())).toEqual([]);
+  });
+
+  it('reports a handoff directly in the handoffs folder, whatever its dialect', () => {
+    const files = {
+      'thoughts/handoffs/task-01-add-users.md': taskHandoff(1),
+      'thoughts/shared/handoffs/2026-11-20_10-00-00_auth.md': md('# Handoff', 'x'),
+      'thoughts/handoffs/session.yaml': md('goal: x'),
+    };
+    expect(findings(files, ID)).toEqual([
+      expect.objectContaining({ file: 'thoughts/handoffs/session.yaml', line: 1, severity: 'warning', message: 'Handoff sits directly in thoughts/handoffs/ instead of a session folder thoughts/handoffs/<session>/.' }),
+      expect.objectContaining({ file: 'thoughts/handoffs/task-01-add-users.md', line: 1, severity: 'warning' }),
+      expect.objectContaining({ file: 'thoughts/shared/handoffs/2026-11-20_10-00-00_auth.md', message: expect.stringContaining('directly in thoughts/shared/handoffs/') }),
+    ]);
+    expect(findings(files, ID, strict()).map((f) => f.severity)).toEqual(['error', 'error', 'error']);
+  });
+
+  it('reports any file under thoughts/searchable/', () => {
+    const files = { [PLAN]: plan(), 'thoughts/searchable/shared/plans/2026-11-20-auth.md': plan(), 'thoughts/searchable/notes.txt': 'x' };
+    expect(findings(files, ID)).toEqual([
+      expect.objectContaining({ file: 'thoughts/searchable/notes.txt', line: 1, message: expect.stringContaining('under thoughts/searchable/, a generated mirror') }),
+      expect.objectContaining({ file: 'thoughts/searchable/shared/plans/2026-11-20-auth.md', line: 1 }),
+    ]);
+  });
+
+  it('does not report files git ignores', () => {
+    const files = { '.gitignore': 'thoughts/searchable/\n', 'thoughts/searchable/notes.md': 'x', [PLAN]: plan() };
+    expect(findings(files, ID)).toEqual([]);
+  });
+
+  it('through the CLI: a warning exits 0 in recommended, and 1 with --preset strict or --max-warnings 0', () => {
+    const files = { 'thoughts/handoffs/task-01-a.md': taskHandoff(1) };
+    const rec = cliFindings(files, ID);
+    expect(rec.code).toBe(0);
+    expect(rec.results).toEqual([expect.objectContaining({ severity: 'warning', file: 'thoughts/handoffs/task-01-a.md' })]);
+    expect(cliFindings(files, ID, ['--preset', 'strict'])).toMatchObject({ code: 1, results: [expect.objectContaining({ severity: 'error' })] });
+    expect(cliFindings(files, ID, ['--max-warnings', '0']).code).toBe(1);
+  });
+});
+
+describeRunnerContract(ID, { 'thoughts/handoffs/task-01-a.md': taskHandoff(1), 'thoughts/handoffs/b.md': md('# Handoff') }, { recommended: 'warning', strict: 'error' });

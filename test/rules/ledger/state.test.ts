@@ -1,0 +1,65 @@
+// ledger/state: <>(all_complete | abandoned). One item in progress at most (`[→]`, `[->]`, `[>]`), one state per
+// task, and `status: complete` only when every item is done.
+import { describe, expect, it } from 'vitest';
+import { LEDGER, describeRunnerContract, findings, ledger, lineOf, strict } from '../fixtures.js';
+
+const ID = 'ledger/state';
+
+describe(ID, () => {
+  it('passes one item in progress in an active ledger', () => {
+    expect(findings({ [LEDGER]: ledger({ state: ['- [x] Task 1: a', '- [→] Task 2: b', '- [ ] Task 3: c'] }) }, ID)).toEqual([]);
+  });
+
+  it('reports a second in-progress item, whichever marker it uses', () => {
+    for (const marker of ['[→]', '[->]', '[>]']) {
+      const text = ledger({ state: ['- [x] Task 1: a', '- [→] Task 2: b', `- ${marker} Task 3: c`] });
+      expect(findings({ [LEDGER]: text }, ID), marker).toEqual([
+        expect.objectContaining({
+          file: LEDGER,
+          line: lineOf(text, 'Task 3'),
+          severity: 'error',
+          message: `Second item in progress ("Task 3: c"); "Task 2: b" (line ${lineOf(text, 'Task 2')}) is already in progress.`,
+        }),
+      ]);
+    }
+  });
+
+  it('reports a task that is both done and pending', () => {
+    const text = ledger({ state: ['- [x] Task 1: a', '- [ ] Task 2: b', '- [x] Task 2: b'] });
+    expect(findings({ [LEDGER]: text }, ID, strict())).toEqual([
+      expect.objectContaining({ line: lineOf(text, 'Task 2', 2), severity: 'error', message: `Task 2 is done here but pending at line ${lineOf(text, 'Task 2')}.` }),
+    ]);
+  });
+
+  it('reports `status: complete` while items are open, at the status line', () => {
+    const text = ledger({ status: 'complete', state: ['- [x] Task 1: a', '- [→] Task 2: b', '- [ ] Task 3: c'] });
+    expect(findings({ [LEDGER]: text }, ID)).toEqual([
+      expect.objectContaining({ line: lineOf(text, 'status: complete'), message: `Ledger status is complete but 2 item(s) are not done (first: "Task 2: b", line ${lineOf(text, 'Task 2')}).` }),
+    ]);
+  });
+
+  it('passes `status: complete` when every item is done, and `abandoned` with open items', () => {
+    expect(findings({ [LEDGER]: ledger({ status: 'complete', state: ['- [x] Task 1: a', '- [X] Task 2: b'] }) }, ID)).toEqual([]);
+    expect(findings({ [LEDGER]: ledger({ status: 'abandoned', state: ['- [x] Task 1: a', '- [ ] Task 2: b'] }) }, ID)).toEqual([]);
+  });
+
+  it('does not claim open items when the state lists none', () => {
+    expect(findings({ [LEDGER]: ledger({ status: 'complete', state: [] }) }, ID)).toEqual([]);
+  });
+
+  it('notes every item done while the status is still active as an info, in both presets', () => {
+    const text = ledger({ state: ['- [x] Task 1: a', '- [x] Task 2: b'] });
+    for (const preset of ['recommended', 'strict'] as const) {
+      expect(findings({ [LEDGER]: text }, ID, { preset })).toEqual([
+        expect.objectContaining({ line: lineOf(text, 'status: active'), severity: 'info', message: 'Every item is done but the ledger status is still active.', fix: 'Set `status: complete`.' }),
+      ]);
+    }
+  });
+
+  it('reads the state labels of the continuity dialect', () => {
+    const text = ledger({ state: ['- Done: Task 1: a', '- Now: Task 2: b', '- Current: Task 3: c'] });
+    expect(findings({ [LEDGER]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, 'Task 3'), message: expect.stringContaining('Second item in progress') })]);
+  });
+});
+
+describeRunnerContract(ID, { [LEDGER]: ledger({ state: ['- [→] Task 1: a', '- [->] Task 2: b'] }) }, { recommended: 'error', strict: 'error' });

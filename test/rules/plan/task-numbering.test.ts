@@ -1,0 +1,72 @@
+// plan/task-numbering: task numbers run across the whole plan (the seed's "Task N/Total"), phase numbers too; each
+// starts at 1, unique and consecutive.
+import { describe, expect, it } from 'vitest';
+import { PLAN, describeRunnerContract, findings, lineOf, md, plan, strict } from '../fixtures.js';
+
+const ID = 'plan/task-numbering';
+
+const restartsPerPhase = md(
+  '# P',
+  '## Phase 1: Schema',
+  '- [ ] Task 1: Add users table',
+  '- [ ] Task 2: Add sessions table',
+  '## Phase 2: Endpoints',
+  '- [ ] Task 1: Add login endpoint',
+  '- [ ] Task 2: Add logout endpoint',
+);
+
+describe(ID, () => {
+  it('passes tasks and phases numbered 1, 2, 3, ... across the plan', () => {
+    expect(findings({ [PLAN]: plan({ tasksPerPhase: [2, 3, 1] }) }, ID)).toEqual([]);
+  });
+
+  it('reports task numbers that restart in each phase, at each repeated task', () => {
+    const got = findings({ [PLAN]: restartsPerPhase }, ID);
+    expect(got).toEqual([
+      expect.objectContaining({
+        file: PLAN,
+        line: lineOf(restartsPerPhase, 'Task 1: Add login'),
+        severity: 'error',
+        message: 'Task 1 appears again (first at line 3); expected Task 3. Task numbers run across the whole plan, not per phase.',
+      }),
+      expect.objectContaining({ line: lineOf(restartsPerPhase, 'Task 2: Add logout'), message: expect.stringContaining('Task 2 appears again (first at line 4)') }),
+    ]);
+  });
+
+  it('is an error in strict too', () => {
+    expect(findings({ [PLAN]: restartsPerPhase }, ID, strict()).map((f) => f.severity)).toEqual(['error', 'error']);
+  });
+
+  it('reports tasks that do not start at 1', () => {
+    const text = md('# P', '## Phase 1: A', '- [ ] Task 2: a', '- [ ] Task 3: b');
+    expect(findings({ [PLAN]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, 'Task 2'), message: 'Task numbers must start at 1, found Task 2.' })]);
+  });
+
+  it('reports a gap once, at the task after it', () => {
+    const text = md('# P', '## Phase 1: A', '- [ ] Task 1: a', '- [ ] Task 3: c', '- [ ] Task 4: d');
+    expect(findings({ [PLAN]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, 'Task 3'), message: 'Task 3 follows Task 1; expected Task 2.' })]);
+  });
+
+  it('numbers heading tasks (plan-agent dialect) the same way', () => {
+    const ok = md('# P', '### Task 1: a', '- [ ] step', '### Task 2: b', '- [ ] step');
+    expect(findings({ [PLAN]: ok }, ID)).toEqual([]);
+    const dup = md('# P', '### Task 1: a', '- [ ] step', '### Task 1: b', '- [ ] step');
+    expect(findings({ [PLAN]: dup }, ID)).toEqual([expect.objectContaining({ line: lineOf(dup, 'Task 1: b'), message: expect.stringContaining('Task 1 appears again') })]);
+  });
+
+  it('reports phase numbers that repeat, skip or do not start at 1', () => {
+    const text = md('# P', '## Phase 2: A', '- [ ] Task 1: a', '## Phase 2: B', '- [ ] Task 2: b', '## Phase 4: C', '- [ ] Task 3: c');
+    expect(findings({ [PLAN]: text }, ID)).toEqual([
+      expect.objectContaining({ line: lineOf(text, 'Phase 2: A'), message: 'Phase numbers must start at 1, found Phase 2.' }),
+      expect.objectContaining({ line: lineOf(text, 'Phase 2: B'), message: 'Phase 2 appears again (first at line 2); expected Phase 3.' }),
+      expect.objectContaining({ line: lineOf(text, 'Phase 4'), message: 'Phase 4 follows Phase 2; expected Phase 3.' }),
+    ]);
+  });
+
+  it('does not read a numbered item without a checkbox, or a task inside criteria, as a task', () => {
+    const text = md('# P', '## Phase 1: A', '- [ ] Task 1: a', '- Task 7: just a note', '#### Automated Verification:', '- [ ] Task 9: not a task, a check');
+    expect(findings({ [PLAN]: text }, ID)).toEqual([]);
+  });
+});
+
+describeRunnerContract(ID, { [PLAN]: restartsPerPhase }, { recommended: 'error', strict: 'error' });

@@ -201,7 +201,7 @@ export function readHandoffText(path: string, root: string, text: string): Hando
   const loc = handoffLocation(path, root);
   const fields: Fields = { values: {}, positions: {} };
   if (/\.ya?ml$/i.test(path)) {
-    const yaml = readYaml(text, 0);
+    const yaml = readYaml(text, 0, { comments: true });
     const problems = [...yaml.problems];
     const docs = yaml.documents.filter((d) => d !== null && d !== undefined);
     // Point at the document with the wrong shape (often the body after the frontmatter), not at the top of the file.

@@ -19,7 +19,7 @@ function escapePointer(key: string): string {
 /**
  * @param lineOffset lines before the YAML text in its file (frontmatter starts after the `---` line)
  */
-export function readYaml(text: string, lineOffset = 0): YamlRead {
+export function readYaml(text: string, lineOffset = 0, opts: { comments?: boolean } = {}): YamlRead {
   const counter = new LineCounter();
   const docs = parseAllDocuments(text, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
   const positions: PositionMap = {};
@@ -88,7 +88,8 @@ export function readYaml(text: string, lineOffset = 0): YamlRead {
     }
   }
 
-  return { documents, problems, positions, comments: yamlComments(text, at), starts };
+  // Only YAML files carry disables in `#` comments (Markdown uses HTML comments), and the CST walk is not free.
+  return { documents, problems, positions, comments: opts.comments ? yamlComments(text, at) : [], starts };
 }
 
 /**

@@ -26,7 +26,8 @@ export const rule: Rule = {
     for (const [, list] of taskHandoffsBySession(ws)) {
       for (const h of list) {
         const n = handoffTask(h)!;
-        if (n <= 1) continue;
+        // With broken frontmatter `previous:` is unknown, not absent; handoff/schema reports the file.
+        if (n <= 1 || h.problems.length > 0) continue;
         const pred = list.find((p) => handoffTask(p) === n - 1);
         const at = { file: h.path, ...positionOf(h.positions, '/previous') };
         if (h.previous) {

@@ -24,8 +24,8 @@ export const rule: Rule = {
     for (const plan of ws.plans.filter((p) => p.readable && effectiveMode(p) === 'orchestration')) {
       const handoffs = handoffsOfPlan(ws, plan);
       for (const task of tasksOf(plan).filter((t) => t.checked)) {
-        // An unreadable handoff is handoff/schema's finding; a missing one is handoff/missing's.
-        const mine = handoffs.filter((h) => h.readable && handoffTask(h) === task.number);
+        // A handoff that could not be read or parsed is handoff/schema's finding; a missing one is handoff/missing's.
+        const mine = handoffs.filter((h) => h.readable && h.problems.length === 0 && handoffTask(h) === task.number);
         if (mine.length === 0) continue;
         if (mine.some((h) => h.status === 'complete' && verified(h))) continue;
         const h = mine[0]!;

@@ -48,6 +48,14 @@ describe(ID, () => {
     expect(findings(files, ID)).toEqual([]);
   });
 
+  it('leaves a handoff with broken frontmatter to handoff/schema', () => {
+    const broken = `---\nstatus: complete\ntask: 2\nplan: ${PLAN}\ncontext_for_next: note: unquoted\n---\n# Step 2\n`;
+    const files = { [PLAN]: fourTasks, ...handoffChain(1), [handoffPath(2)]: broken };
+    expect(findings(files, ID)).toEqual([]);
+    expect(findings(files, 'handoff/chain')).toEqual([]);
+    expect(findings(files, 'handoff/schema')).toEqual([expect.objectContaining({ file: handoffPath(2), line: 5, message: expect.stringContaining('Invalid YAML') })]);
+  });
+
   it('names a status it could not normalize', () => {
     const files = { [PLAN]: fourTasks, ...handoffChain(2, (t) => (t === 1 ? { status: 'TODO' } : {})) };
     expect(findings(files, ID)).toEqual([expect.objectContaining({ message: expect.stringContaining('its handoff has status TODO') })]);

@@ -6,17 +6,62 @@ import type { Code, Heading, RootContent } from 'mdast';
 import { parseMarkdown, textOf } from '../src/read/markdown.js';
 import { RULES } from '../src/rules/index.js';
 import { lint, makeRepo } from './helpers/repo.js';
-import type { Preset } from '../src/config/config.js';
+import { defaultConfig, type Preset } from '../src/config/config.js';
+import { parse as parseYaml } from 'yaml';
+import { rmSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { judgeHistory } from '../src/history/engine.js';
+import { git, writeFiles } from './helpers/repo.js';
+import type { Finding } from '../src/engine/finding.js';
+
+function identity(text: string): { name: string; email: string } {
+  const m = /^(.*)<(.*)>$/.exec(text.trim());
+  return m ? { name: m[1]!.trim(), email: m[2]!.trim() } : { name: text.trim(), email: 'someone@example.com' };
+}
+
+/** Play a history example into a fresh repository and judge its history. */
+async function playHistory(ex: Example): Promise<Finding[]> {
+  const dir = makeRepo({});
+  let run: Extract<Step, { kind: 'run' }> = { kind: 'run' };
+  for (const step of ex.steps) {
+    if (step.kind === 'write') writeFiles(dir, { [step.path]: step.text });
+    else if (step.kind === 'delete') rmSync(join(dir, step.path));
+    else if (step.kind === 'run') run = step;
+    else {
+      const a = identity(step.author ?? 'Test Human <human@example.com>');
+      const c = identity(step.committer ?? step.author ?? 'Test Human <human@example.com>');
+      git(dir, 'add', '-A');
+      git(dir, '-c', `user.name=${c.name}`, '-c', `user.email=${c.email}`, 'commit', '-q', '--allow-empty', '--author', `${a.name} <${a.email}>`, '-m', step.message);
+    }
+  }
+  let where = dir;
+  if (run.shallow) {
+    where = mkdtempSync(join(tmpdir(), 'vw-shallow-'));
+    git(where, 'clone', '-q', '--depth', '1', `file://${dir}`, '.');
+  }
+  const config = { ...defaultConfig(), preset: ex.preset };
+  const [from, to] = run.range ? run.range.split('..') : [undefined, undefined];
+  return (await judgeHistory(where, { config, from: from || null, to: to || undefined })).findings;
+}
 
 interface Example {
   files: Record<string, string>;
   preset: Preset;
+  /** History pages: the example as a sequence of steps (write files, delete files, commit, run). */
+  steps: Step[];
 }
+
+type Step =
+  | { kind: 'write'; path: string; text: string }
+  | { kind: 'delete'; path: string }
+  | { kind: 'commit'; message: string; author?: string; committer?: string }
+  | { kind: 'run'; range?: string; shallow?: boolean };
 
 /** Code blocks with `file=<path>` in their meta under a `## Failing example` / `## Passing example` heading. */
 function examples(page: string): { failing: Example; passing: Example } {
   const root = parseMarkdown(page);
-  const out = { failing: { files: {}, preset: 'recommended' } as Example, passing: { files: {}, preset: 'recommended' } as Example };
+  const out = { failing: { files: {}, preset: 'recommended', steps: [] } as Example, passing: { files: {}, preset: 'recommended', steps: [] } as Example };
   let current: Example | null = null;
   for (const node of root.children as RootContent[]) {
     if (node.type === 'heading' && (node as Heading).depth === 2) {
@@ -25,11 +70,22 @@ function examples(page: string): { failing: Example; passing: Example } {
       continue;
     }
     if (!current || node.type !== 'code') continue;
-    const meta = (node as Code).meta ?? '';
+    const code = node as Code;
+    const meta = code.meta ?? '';
     const file = /(?:^|\s)file=(\S+)/.exec(meta)?.[1];
     const preset = /(?:^|\s)preset=(\S+)/.exec(meta)?.[1];
     if (preset === 'strict') current.preset = 'strict';
-    if (file) current.files[file] = `${(node as Code).value}\n`;
+    if (code.lang === 'commit' || code.lang === 'run') {
+      const data = (parseYaml(code.value) ?? {}) as Record<string, unknown>;
+      current.steps.push(code.lang === 'commit' ? { kind: 'commit', message: String(data.message ?? 'change'), author: data.author as string | undefined, committer: data.committer as string | undefined } : { kind: 'run', range: data.range as string | undefined, shallow: data.shallow === true });
+      continue;
+    }
+    if (!file) continue;
+    if (/(?:^|\s)delete(?:\s|$)/.test(meta)) current.steps.push({ kind: 'delete', path: file });
+    else {
+      current.files[file] = `${code.value}\n`;
+      current.steps.push({ kind: 'write', path: file, text: `${code.value}\n` });
+    }
   }
   return out;
 }
@@ -45,12 +101,20 @@ describe('docs/rules pages', () => {
         expect(page).toContain(`# ${id}`);
         expect(page).toContain(rule.meta.formula);
         const ex = examples(page);
-        expect(Object.keys(ex.failing.files).length).toBeGreaterThan(0);
-        expect(Object.keys(ex.passing.files).length).toBeGreaterThan(0);
+        expect(ex.failing.steps.length).toBeGreaterThan(0);
+        expect(ex.passing.steps.length).toBeGreaterThan(0);
       });
-      it('failing example is reported by the rule, passing example is not', () => {
+      it('failing example is reported by the rule, passing example is not', async () => {
         if (!existsSync(path)) return expect.fail(`docs/rules/${id}.md is missing`);
         const ex = examples(readFileSync(path, 'utf8'));
+        if (id.startsWith('history/')) {
+          expect(ex.failing.steps.some((s) => s.kind === 'commit') || ex.failing.steps.some((s) => s.kind === 'run'), 'a history example commits').toBe(true);
+          const failingH = (await playHistory(ex.failing)).filter((f) => f.ruleId === id && f.severity !== 'info');
+          expect(failingH.length, `failing example of ${id} produced no ${id} finding`).toBeGreaterThan(0);
+          const passingH = (await playHistory(ex.passing)).filter((f) => f.ruleId === id && f.severity !== 'info');
+          expect(passingH, `passing example of ${id}`).toEqual([]);
+          return;
+        }
         const failing = lint(makeRepo(ex.failing.files), { preset: ex.failing.preset }).filter((f) => f.ruleId === id && f.severity !== 'info');
         expect(failing.length, `failing example of ${id} produced no ${id} finding`).toBeGreaterThan(0);
         const passing = lint(makeRepo(ex.passing.files), { preset: ex.passing.preset }).filter((f) => f.ruleId === id && f.severity !== 'info');

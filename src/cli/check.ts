@@ -1,11 +1,13 @@
-// The default command: read the repository's workflow files, judge them, report, and pick the exit code.
-import { existsSync } from 'node:fs';
+// The default command and its history doors: read the workflow files, judge them (snapshot rules over the files,
+// transition rules over history, the index or a range), report, and pick the exit code.
+import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
-import { loadConfig, type Preset } from '../config/config.js';
+import { loadConfig, type Config, type Preset } from '../config/config.js';
 import { repositoryRoot } from '../read/discover.js';
 import { lintRepositoryParallel } from '../engine/lint.js';
-import type { Finding } from '../engine/finding.js';
-import { RULE_IDS } from '../rules/index.js';
+import { runSnapshot } from '../engine/snapshot.js';
+import { compareFindings, type Finding } from '../engine/finding.js';
+import { RULES, RULE_IDS } from '../rules/index.js';
 import { summarize } from '../report/summary.js';
 import { formatJson } from '../report/json.js';
 import { formatStylish } from '../report/stylish.js';
@@ -18,6 +20,9 @@ export interface CheckOptions {
   config?: string;
   maxWarnings?: number;
   quiet: boolean;
+  history: boolean;
+  /** Which door: the whole repository, the index (pre-commit), a message (commit-msg), or a range (pre-push, PRs). */
+  door: { kind: 'repository' } | { kind: 'staged' } | { kind: 'commit-msg'; file: string } | { kind: 'range'; from: string | null; to: string };
 }
 
 function toRepoPath(root: string, cwd: string, path: string): string {
@@ -31,6 +36,60 @@ function within(file: string | null, scopes: string[]): boolean {
   return scopes.some((s) => s === '' || file === s || file.startsWith(`${s}/`));
 }
 
+/** `A..B`, `A...B` or `..B`; a missing or all-zero A means "from the beginning" (a push to an empty remote). */
+export function parseRange(range: string): { from: string | null; to: string } {
+  const m = /^(.*?)\.\.\.?(.*)$/.exec(range);
+  if (!m || !m[2]) throw new UsageError(`--range needs <from>..<to> (got "${range}")`);
+  return { from: m[1] || null, to: m[2] };
+}
+
+function commentFree(message: string): string {
+  // Git strips these lines after the hook runs; they are not part of the message.
+  return message
+    .split('\n')
+    .filter((l) => !l.startsWith('#'))
+    .join('\n')
+    .trim();
+}
+
+interface Judged {
+  findings: Finding[];
+  /** The workflow files judged (for the summary, and to say so when there are none). */
+  files: string[];
+  commits: number;
+  /** Something was there to judge (files now, or commits in history). */
+  anything: boolean;
+}
+
+async function judge(opts: CheckOptions, root: string, inGit: boolean, config: Config): Promise<Judged> {
+  const door = opts.door;
+  const presetOverride = opts.preset;
+  if (door.kind === 'repository') {
+    const snap = await lintRepositoryParallel(root, config, inGit);
+    const files = snap.discovered.map((d) => d.path);
+    if (!inGit || !opts.history) return { findings: snap.findings, files, commits: 0, anything: files.length > 0 };
+    const { judgeHistory } = await import('../history/engine.js');
+    const hist = await judgeHistory(root, { config, presetOverride });
+    return { findings: [...snap.findings, ...hist.findings], files, commits: hist.commits, anything: files.length > 0 || hist.commits > 0 };
+  }
+  if (!inGit) throw new UsageError(`${door.kind === 'range' ? '--range' : door.kind === 'staged' ? '--staged' : 'commit-msg'} needs a git repository`);
+  const engine = await import('../history/engine.js');
+  if (door.kind === 'range') {
+    const hist = await engine.judgeHistory(root, { config, presetOverride, from: door.from, to: door.to });
+    return { findings: hist.findings, files: [], commits: hist.commits, anything: true };
+  }
+  let message: string | undefined;
+  if (door.kind === 'commit-msg') {
+    if (!existsSync(door.file)) throw new UsageError(`no such message file: ${door.file}`);
+    message = commentFree(readFileSync(door.file, 'utf8'));
+  }
+  const pending = engine.judgePending(root, { config, presetOverride, stage: door.kind, message });
+  // The snapshot rules judge the files as the commit would make them, reported for the files it changes.
+  const changed = new Set(pending.changed);
+  const snapshot = runSnapshot(pending.after.workspace(root), RULES, config, RULE_IDS).filter((f) => f.file !== null && changed.has(f.file));
+  return { findings: [...pending.findings, ...snapshot], files: [...changed], commits: 0, anything: true };
+}
+
 export async function check(opts: CheckOptions, io: Io): Promise<number> {
   const inGit = repositoryRoot(io.cwd);
   const root = inGit ?? io.cwd;
@@ -38,9 +97,9 @@ export async function check(opts: CheckOptions, io: Io): Promise<number> {
   if (opts.preset) config.preset = opts.preset;
   const scopes = opts.paths.map((p) => toRepoPath(root, io.cwd, p));
 
-  const result = await lintRepositoryParallel(root, config, inGit !== null);
-  const inScope = result.discovered.filter((d) => within(d.path, scopes));
-  if (inScope.length === 0) {
+  const judged = await judge(opts, root, inGit !== null, config);
+  const files = judged.files.filter((f) => within(f, scopes));
+  if (!judged.anything || (scopes.length > 0 && files.length === 0 && opts.door.kind === 'repository')) {
     const where = [...config.paths.plans, ...config.paths.handoffs, ...config.paths.ledgers].join(', ');
     const note = `validate-workflow: no workflow files found${scopes.length ? ` under ${opts.paths.join(', ')}` : ''} (looked for ${where}).\n`;
     if (opts.format === 'json') {
@@ -49,10 +108,9 @@ export async function check(opts: CheckOptions, io: Io): Promise<number> {
     } else io.stdout(note);
     return EXIT.ok;
   }
-
-  let findings: Finding[] = result.findings.filter((f) => within(f.file, scopes));
+  let findings = judged.findings.filter((f) => within(f.file, scopes)).sort(compareFindings);
   if (opts.quiet) findings = findings.filter((f) => f.severity === 'error');
-  const summary = summarize(findings, inScope.length, 0);
+  const summary = summarize(findings, files.length, judged.commits);
   io.stdout(opts.format === 'json' ? formatJson(findings, summary) : formatStylish(findings, summary, { color: io.color }));
 
   if (summary.errors > 0) return EXIT.findings;

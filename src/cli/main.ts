@@ -5,8 +5,10 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { EXIT, UsageError, type Io } from './io.js';
 import { ConfigError, type Preset } from '../config/config.js';
+import type { CheckOptions } from './check.js';
 
 const HELP = `Usage: validate-workflow [paths...] [options]
+       validate-workflow --staged | --range <from>..<to> | commit-msg <message-file>
        validate-workflow new plan "<title>" | new handoff --session <s> [--desc <d>] [--plan <p>] | new ledger --session <s> --plan <p>
 
 Lints AI-agent workflow files (plans, task handoffs, ledgers) against the implement_plan_micro convention.
@@ -18,6 +20,9 @@ Options:
   --max-warnings <n>            exit 1 when there are more than n warnings
   --quiet                       report errors only
   --no-history                  judge the files as they are now, without replaying git history
+  --staged                      pre-commit: judge the change from HEAD to the index (the index, not the working tree)
+  --range <from>..<to>          pre-push and pull requests: judge the commits in the range, from merge-base(from, to)
+  commit-msg <file>             commit-msg hook: the staged change with the message's trailers (Confirmed-by, ...)
   -h, --help                    show this help
   -v, --version                 show the version
 
@@ -47,6 +52,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
         'max-warnings': { type: 'string' },
         quiet: { type: 'boolean' },
         'no-history': { type: 'boolean' },
+        staged: { type: 'boolean' },
+        range: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
         session: { type: 'string' },
@@ -76,10 +83,21 @@ export async function run(argv: string[], io: Io): Promise<number> {
       if (!Number.isInteger(maxWarnings) || maxWarnings < 0) throw new UsageError(`--max-warnings needs a whole number (got "${values['max-warnings']}")`);
     }
     // Loaded on demand: --help and --version should not pay for the Markdown parser.
-    const { check } = await import('./check.js');
+    const { check, parseRange } = await import('./check.js');
+    let door: CheckOptions['door'] = { kind: 'repository' };
+    let paths = positionals;
+    if (positionals[0] === 'commit-msg') {
+      if (!positionals[1]) throw new UsageError('commit-msg needs the message file: validate-workflow commit-msg "$1"');
+      door = { kind: 'commit-msg', file: positionals[1] };
+      paths = positionals.slice(2);
+    } else if (values.staged && values.range) throw new UsageError('--staged and --range cannot be combined');
+    else if (values.staged) door = { kind: 'staged' };
+    else if (values.range) door = { kind: 'range', ...parseRange(values.range) };
     return await check(
       {
-        paths: positionals,
+        paths,
+        history: !values['no-history'],
+        door,
         format: oneOf(values.format, ['stylish', 'json'] as const, '--format') ?? 'stylish',
         preset: oneOf<Preset>(values.preset, ['recommended', 'strict'], '--preset'),
         config: values.config,

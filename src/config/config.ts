@@ -36,13 +36,17 @@ export const DEFAULT_PATHS: Paths = {
 
 /** Identities of coding agents, so their commits cannot confirm manual verification (used by history rules). */
 export const DEFAULT_AGENTS = [
+  // Claude Code's `Co-authored-by: Claude <noreply@anthropic.com>` line.
   'noreply@anthropic.com',
+  // GitHub Apps and bots (Dependabot, Claude/Codex GitHub apps, Copilot's review bot).
   '*[bot]@users.noreply.github.com',
+  // The Copilot coding agent commits as `Copilot <NNN+Copilot@users.noreply.github.com>`.
+  '*+Copilot@users.noreply.github.com',
+  'codex@openai.com',
   'Claude',
   'Codex',
   'Copilot',
-  '*codex*@openai.com',
-];
+]
 
 export const CONFIG_FILE = 'validate-workflow.config.json';
 

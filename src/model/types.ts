@@ -109,6 +109,8 @@ export interface Handoff extends SourceFile {
   resolution: unknown;
   /** The object validated by schemas/handoff.schema.json (raw values where they could not be normalized). */
   normalized: Record<string, unknown>;
+  /** The frontmatter as written, which history requires never to change once committed. */
+  frontmatter: Record<string, unknown> | null;
 }
 
 export type LedgerItemState = 'done' | 'in-progress' | 'pending';

@@ -163,7 +163,7 @@ function asText(value: unknown): unknown {
   return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value.join('\n') : value;
 }
 
-function build(loc: HandoffLocation, fields: Fields, problems: ReadProblem[], disables: Handoff['disables']): Handoff {
+function build(loc: HandoffLocation, fields: Fields, problems: ReadProblem[], disables: Handoff['disables'], frontmatter: Record<string, unknown> | null): Handoff {
   const v = { ...fields.values };
   for (const field of TEXT_FIELDS) if (field in v) v[field] = asText(v[field]);
   const dialect = dialectOf(loc.fileName);
@@ -194,6 +194,7 @@ function build(loc: HandoffLocation, fields: Fields, problems: ReadProblem[], di
     verification: Array.isArray(v.verification_results) ? v.verification_results : [],
     resolution: v.resolution ?? null,
     normalized,
+    frontmatter,
   };
 }
 
@@ -214,13 +215,15 @@ export function readHandoffText(path: string, root: string, text: string): Hando
       merged.files_modified = [...asArray(files.modified), ...asArray(files.created)];
     }
     fromKeys(merged, yaml.positions, fields);
-    return build(loc, fields, problems, yamlDisables(yaml.comments));
+    // The first YAML document is the v3 handoff's frontmatter; history judges rewrites of it.
+    const first = docs[0];
+    return build(loc, fields, problems, yamlDisables(yaml.comments), isRecord(first) ? first : null);
   }
   const tree = parseMarkdown(text);
   const fm = readFrontmatter(tree);
   if (fm.data) fromKeys(fm.data, fm.positions, fields);
   fromBody(tree, fields);
-  return build(loc, fields, [...fm.problems], markdownDisables(tree));
+  return build(loc, fields, [...fm.problems], markdownDisables(tree), fm.data);
 }
 
 function asArray(value: unknown): unknown[] {

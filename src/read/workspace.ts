@@ -52,7 +52,7 @@ export function readOne(root: string, item: Discovered, maxBytes: number): Workf
 }
 
 /** Resolve a plan reference as written in a handoff or ledger to the path of a known plan. */
-export function resolvePlanRef(ref: string, from: string, plans: Map<string, Plan>): string | null {
+export function resolvePlanRef(ref: string, from: string, plans: { has(path: string): boolean; keys(): Iterable<string> }): string | null {
   const clean = ref.trim().replace(/^\.\//, '');
   const candidates = [posix.normalize(clean), posix.normalize(posix.join(posix.dirname(from), clean))];
   for (const c of candidates) if (plans.has(c)) return c;

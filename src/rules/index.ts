@@ -19,6 +19,14 @@ import { rule as ledgerSync } from './ledger/sync.js';
 import { rule as ledgerState } from './ledger/state.js';
 import { rule as layoutPaths } from './layout/paths.js';
 import { rule as disableDirective } from './disable/directive.js';
+import { rule as historyHandoffDeleted } from './history/handoff-deleted.js';
+import { rule as historyHandoffRewritten } from './history/handoff-rewritten.js';
+import { rule as historyTaskOrder } from './history/task-order.js';
+import { rule as historyBatchedTasks } from './history/batched-tasks.js';
+import { rule as historyPhaseOrder } from './history/phase-order.js';
+import { rule as historyManualConfirmation } from './history/manual-confirmation.js';
+import { rule as historySelfExemption } from './history/self-exemption.js';
+import { rule as historyIncomplete } from './history/incomplete.js';
 
 export const RULES: readonly Rule[] = [
   planSchema,
@@ -40,6 +48,14 @@ export const RULES: readonly Rule[] = [
   ledgerState,
   layoutPaths,
   disableDirective,
+  historyHandoffDeleted,
+  historyHandoffRewritten,
+  historyTaskOrder,
+  historyBatchedTasks,
+  historyPhaseOrder,
+  historyManualConfirmation,
+  historySelfExemption,
+  historyIncomplete,
 ];
 
 export const RULE_IDS: ReadonlySet<string> = new Set(RULES.map((r) => r.meta.id));

@@ -2,6 +2,9 @@
 // A rule never reads a file, calls git or parses text; the runner owns severity, disables and output.
 import type { Config, Preset, RuleSetting } from '../config/config.js';
 import type { Workspace } from '../model/types.js';
+import type { Commit, Event, Identity } from '../model/history.js';
+import type { Snapshot } from '../history/snapshot.js';
+import type { Confirmation } from '../history/trust.js';
 
 export interface RuleMeta {
   id: string;
@@ -29,7 +32,24 @@ export interface RuleContext {
   knownRules: ReadonlySet<string>;
 }
 
+/**
+ * One commit's transition: the snapshots before and after it, the events between them, and the commit's metadata.
+ * `stage` says which door it came through: the full history, a pre-commit (no message yet), or commit-msg.
+ */
+export interface TransitionContext extends RuleContext {
+  stage: 'history' | 'staged' | 'commit-msg';
+  commit: Commit;
+  events: readonly Event[];
+  before: Snapshot;
+  after: Snapshot;
+  /** Identities of the commit (author, committer, co-authors) that match the `agents` patterns. */
+  agents: readonly Identity[];
+  /** Whether a human's `Confirmed-by` counts for this commit (signature checked only when asked). */
+  confirmation(): Confirmation;
+}
+
 export interface Rule {
   meta: RuleMeta;
   snapshot?(ws: Workspace, ctx: RuleContext): RawFinding[];
+  transition?(ctx: TransitionContext): RawFinding[];
 }

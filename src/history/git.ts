@@ -1,0 +1,47 @@
+// The few git processes the history needs. Streams (log, cat-file) are spawned directly so output is consumed as it
+// arrives; one-off questions go through simple-git.
+import { spawn, spawnSync } from 'node:child_process';
+import { simpleGit, type SimpleGit } from 'simple-git';
+
+export function git(root: string): SimpleGit {
+  return simpleGit({ baseDir: root, trimmed: true });
+}
+
+/** Synchronous one-off, for the hook paths where every millisecond of start-up counts. */
+export function gitSync(root: string, args: string[], input?: string): { ok: boolean; out: string } {
+  const res = spawnSync('git', ['-c', 'core.quotepath=off', ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 1 << 30 });
+  return { ok: res.status === 0, out: res.stdout ?? '' };
+}
+
+/** Run git and hand each chunk of stdout to `onData`; resolves when git exits 0. */
+export function gitStream(root: string, args: string[], onData: (chunk: string) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['-c', 'core.quotepath=off', ...args], { cwd: root });
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', onData);
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`git ${args[0]} failed: ${err.trim()}`))));
+  });
+}
+
+/** Contents of many blobs through one `git cat-file --batch` process. */
+export function readBlobs(root: string, ids: string[]): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  if (ids.length === 0) return out;
+  const res = spawnSync('git', ['cat-file', '--batch'], { cwd: root, input: `${ids.join('\n')}\n`, maxBuffer: 1 << 31 >>> 0 });
+  const buf = res.stdout as Buffer;
+  let pos = 0;
+  for (const id of ids) {
+    const nl = buf.indexOf(0x0a, pos);
+    if (nl < 0) break;
+    const header = buf.subarray(pos, nl).toString('utf8').split(' ');
+    pos = nl + 1;
+    if (header[1] === 'missing') continue;
+    const size = Number(header[2]);
+    out.set(id, buf.subarray(pos, pos + size));
+    pos += size + 1;
+  }
+  return out;
+}

@@ -1,0 +1,122 @@
+// The workspace as one commit (or the index) holds it: a map of path -> blob, with models parsed on demand from the
+// shared store. Transition rules ask it questions; it never reads the working tree.
+import { CONFIG_FILE, configFromObject, defaultConfig, type Config } from '../config/config.js';
+import type { Handoff, Ledger, Plan, WorkflowFile, Workspace } from '../model/types.js';
+import { buildWorkspace, resolvePlanRef } from '../read/workspace.js';
+import type { Discovered } from '../read/discover.js';
+import type { ModelStore } from './store.js';
+
+export const BASELINE_FILE = 'validate-workflow.baseline.json';
+export const TRUST_FILES = [CONFIG_FILE, 'package.json', BASELINE_FILE];
+
+/** What a snapshot needs of its path -> blob map. */
+export interface FileMap {
+  get(path: string): string | undefined;
+  keys(): Iterable<string>;
+}
+
+/** A map seen with a few paths changed on top (undefined: removed), without copying the base. */
+export class Overlay implements FileMap {
+  constructor(
+    private readonly base: FileMap,
+    private readonly top: Map<string, string | undefined>,
+  ) {}
+
+  get(path: string): string | undefined {
+    return this.top.has(path) ? this.top.get(path) : this.base.get(path);
+  }
+
+  *keys(): Iterable<string> {
+    for (const k of this.base.keys()) if (!this.top.has(k) || this.top.get(k) !== undefined) yield k;
+    for (const [k, v] of this.top) if (v !== undefined && this.base.get(k) === undefined) yield k;
+  }
+}
+
+export class Snapshot {
+  private planPaths: Set<string> | null = null;
+  private kindPaths = new Map<string, string[]>();
+
+  constructor(
+    readonly files: FileMap,
+    readonly store: ModelStore,
+  ) {}
+
+  model(path: string): WorkflowFile | null {
+    const blob = this.files.get(path);
+    return blob ? this.store.get(blob, path) : null;
+  }
+
+  kindOf(path: string): Discovered['kind'] | null {
+    return this.store.classify(path)?.kind ?? null;
+  }
+
+  paths(kind: Discovered['kind']): string[] {
+    let list = this.kindPaths.get(kind);
+    if (!list) {
+      list = [...this.files.keys()].filter((p) => this.kindOf(p) === kind);
+      this.kindPaths.set(kind, list);
+    }
+    return list;
+  }
+
+  plan(path: string): Plan | null {
+    const m = this.model(path);
+    return m?.kind === 'plan' ? m : null;
+  }
+
+  private plans(): Set<string> {
+    this.planPaths ??= new Set(this.paths('plan'));
+    return this.planPaths;
+  }
+
+  ledgerOfSession(session: string): Ledger | null {
+    for (const path of this.paths('ledger')) {
+      const l = this.model(path);
+      if (l?.kind === 'ledger' && l.session === session) return l;
+    }
+    return null;
+  }
+
+  planOfLedger(l: Ledger): Plan | null {
+    const path = l.planRef ? resolvePlanRef(l.planRef, l.path, this.plans()) : null;
+    return path ? this.plan(path) : null;
+  }
+
+  planOfHandoff(h: Handoff): Plan | null {
+    const direct = h.planRef ? resolvePlanRef(h.planRef, h.path, this.plans()) : null;
+    if (direct) return this.plan(direct);
+    const ledger = h.session ? this.ledgerOfSession(h.session) : null;
+    return ledger ? this.planOfLedger(ledger) : null;
+  }
+
+  /** The trust settings this snapshot holds: its config file, else package.json's key, else the defaults. */
+  config(knownRules: ReadonlySet<string>): Config {
+    const own = this.files.get(CONFIG_FILE);
+    try {
+      if (own) return configFromObject(JSON.parse(this.store.text(own)), CONFIG_FILE, knownRules);
+      const pkg = this.files.get('package.json');
+      if (pkg) {
+        const data = JSON.parse(this.store.text(pkg)) as Record<string, unknown>;
+        if (data && typeof data === 'object' && 'validateWorkflow' in data) return configFromObject(data.validateWorkflow, 'package.json', knownRules);
+      }
+    } catch {
+      // A config that was broken in some old commit binds nobody; the defaults judge that commit's successor.
+    }
+    return defaultConfig();
+  }
+
+  workspace(root: string): Workspace {
+    const files: WorkflowFile[] = [];
+    const strays: Discovered[] = [];
+    for (const path of this.files.keys()) {
+      const item = this.store.classify(path);
+      if (!item) continue;
+      if (item.kind === 'searchable') strays.push(item);
+      else {
+        const m = this.model(path);
+        if (m) files.push(m);
+      }
+    }
+    return buildWorkspace(root, files, strays);
+  }
+}

@@ -1,0 +1,58 @@
+// The history model: commits as the trace sees them, and the events between two snapshots of the workspace.
+import type { LedgerItemState } from './types.js';
+
+export interface Identity {
+  name: string;
+  email: string;
+}
+
+export interface Trailer {
+  key: string;
+  value: string;
+}
+
+export interface Commit {
+  sha: string;
+  /** Parents as the trace sees them (rewritten to the nearest ancestors that touch workflow files). */
+  parents: string[];
+  author: Identity;
+  committer: Identity;
+  time: number;
+  subject: string;
+  trailers: Trailer[];
+}
+
+/** A file as it changed in one commit, against the commit's first parent. */
+export interface Change {
+  status: 'A' | 'M' | 'D' | 'R';
+  path: string;
+  /** For renames: where the file was. */
+  from: string | null;
+  oldBlob: string | null;
+  newBlob: string | null;
+}
+
+export type ItemKind = 'task' | 'step' | 'automated' | 'manual' | 'other';
+
+interface At {
+  /** The file the event is about, and the line in the version the event is judged on. */
+  file: string;
+  line: number;
+}
+
+export type Event =
+  | (At & { type: 'item-checked'; kind: ItemKind; phase: number; text: string; checked: boolean })
+  | (At & { type: 'task-completed'; phase: number; task: number; completed: boolean })
+  | (At & { type: 'item-removed'; kind: ItemKind; phase: number; text: string })
+  | (At & { type: 'item-made-na'; kind: ItemKind; phase: number; text: string })
+  | (At & { type: 'item-added-na'; kind: ItemKind; phase: number; text: string })
+  | (At & { type: 'mode-set-by-user' })
+  | (At & { type: 'handoff-added' })
+  | (At & { type: 'handoff-deleted' })
+  | (At & { type: 'handoff-renamed'; from: string })
+  | (At & { type: 'handoff-frontmatter-changed'; keys: string[] })
+  | (At & { type: 'ledger-item'; task: number; from: LedgerItemState | null; to: LedgerItemState | null })
+  | (At & { type: 'disable-added'; ruleIds: string[] })
+  | (At & { type: 'trust-file-changed'; what: 'config' | 'baseline' });
+
+export type EventType = Event['type'];

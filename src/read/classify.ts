@@ -1,0 +1,32 @@
+// Which kind of workflow file a repository path is, by the configured globs, without touching the file system:
+// history asks this of paths that only exist in old commits or in the index.
+import picomatch from 'picomatch';
+import type { Paths } from '../config/config.js';
+import type { Discovered } from './discover.js';
+
+export type Classifier = (path: string) => Discovered | null;
+
+export function classifier(paths: Paths): Classifier {
+  const order: [Discovered['kind'], string[]][] = [
+    ['handoff', paths.handoffs],
+    ['ledger', paths.ledgers],
+    ['plan', paths.plans],
+    ['searchable', paths.searchable],
+  ];
+  const matchers = order.flatMap(([kind, globs]) => globs.map((glob) => ({ kind, root: picomatch.scan(glob).base, match: picomatch(glob, { dot: false }) })));
+  const memo = new Map<string, Discovered | null>();
+  return (path) => {
+    let hit = memo.get(path);
+    if (hit !== undefined) return hit;
+    const m = matchers.find((x) => x.match(path));
+    hit = m ? { path, kind: m.kind, root: m.root } : null;
+    memo.set(path, hit);
+    return hit;
+  };
+}
+
+/** Static folders of the globs: the pathspecs that limit `git log` to workflow files. */
+export function pathspecs(paths: Paths): string[] {
+  const bases = [...paths.plans, ...paths.handoffs, ...paths.ledgers].map((g) => picomatch.scan(g).base).filter(Boolean);
+  return [...new Set(bases)];
+}

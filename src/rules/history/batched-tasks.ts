@@ -1,0 +1,26 @@
+import type { Rule, RawFinding } from '../types.js';
+import { effectiveMode } from '../../model/queries.js';
+
+export const rule: Rule = {
+  meta: {
+    id: 'history/batched-tasks',
+    severities: { recommended: 'warn', strict: 'error' },
+    formula: 'F(batch_tasks)',
+    description: 'In orchestration mode no single commit completes two or more tasks of a plan: one agent per task, one commit per task, each with its handoff.',
+    fix: 'Commit each task on its own, with its handoff and its plan check-off.',
+  },
+  transition: (ctx) => {
+    const out: RawFinding[] = [];
+    const byPlan = new Map<string, { task: number; line: number }[]>();
+    for (const e of ctx.events) {
+      if (e.type !== 'task-completed' || !e.completed) continue;
+      byPlan.set(e.file, [...(byPlan.get(e.file) ?? []), { task: e.task, line: e.line }]);
+    }
+    for (const [file, done] of byPlan) {
+      const plan = ctx.after.plan(file);
+      if (done.length < 2 || !plan || effectiveMode(plan) !== 'orchestration') continue;
+      out.push({ file, line: done[1]!.line, message: `One commit completes ${done.length} tasks (${done.map((d) => `Task ${d.task}`).join(', ')}).` });
+    }
+    return out;
+  },
+};

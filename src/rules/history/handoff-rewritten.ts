@@ -1,0 +1,17 @@
+import type { Rule } from '../types.js';
+
+export const rule: Rule = {
+  meta: {
+    id: 'history/handoff-rewritten',
+    severities: { recommended: 'warn', strict: 'error' },
+    formula: '[h]:context(n) -> [][h]:context(n)',
+    description: "A committed handoff's frontmatter (status, task, verification results, context for next) never changes afterwards; appending to its body is allowed.",
+    fix: 'Revert the frontmatter change; record what changed in the next handoff, or append a note to this one\'s body.',
+  },
+  transition: (ctx) =>
+    ctx.events.flatMap((e) =>
+      e.type === 'handoff-frontmatter-changed'
+        ? [{ file: e.file, line: e.line, message: `Frontmatter of committed handoff ${e.file} was rewritten (${e.keys.map((k) => `\`${k}\``).join(', ')}).` }]
+        : [],
+    ),
+};

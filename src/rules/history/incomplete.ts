@@ -1,0 +1,13 @@
+import type { Rule } from '../types.js';
+
+// Reported by the history engine itself (it is about the repository, not about a commit's events).
+export const rule: Rule = {
+  meta: {
+    id: 'history/incomplete',
+    severities: { recommended: 'error', strict: 'error' },
+    formula: '—',
+    description:
+      'History rules cannot be judged: the clone is shallow, or the base of a range is missing. Never a silent pass. A repository without commits, or a push to an empty remote, is not incomplete: history starts empty.',
+    fix: 'Fetch the whole history: `git fetch --unshallow`, or `fetch-depth: 0` in actions/checkout.',
+  },
+};

@@ -1,0 +1,52 @@
+import type { Rule, RawFinding } from '../types.js';
+import type { Plan } from '../../model/types.js';
+import { tasksOf } from '../../model/queries.js';
+
+interface Step {
+  plan: Plan;
+  task: number;
+  how: 'starts' | 'completes';
+  file: string;
+  line: number;
+}
+
+export const rule: Rule = {
+  meta: {
+    id: 'history/task-order',
+    severities: { recommended: 'error', strict: 'error' },
+    formula: 'forall i<j. completed(task_i) before started(task_j)',
+    description:
+      'For i < j, task j neither starts (its first in-progress mark in the ledger, its handoff, or its check-off) while task i is still open, nor completes while task i is open. One commit that completes i and starts or completes j is not this rule\'s concern (batching is history/batched-tasks).',
+    fix: 'Finish task i (check it in the plan, with its handoff) before starting task j.',
+  },
+  transition: (ctx) => {
+    const steps: Step[] = [];
+    for (const e of ctx.events) {
+      if (e.type === 'task-completed' && e.completed) {
+        const plan = ctx.after.plan(e.file);
+        if (plan) steps.push({ plan, task: e.task, how: 'completes', file: e.file, line: e.line });
+      } else if (e.type === 'handoff-added') {
+        const h = ctx.after.model(e.file);
+        const task = h?.kind === 'handoff' && h.isTask ? (h.task ?? h.fileTask) : null;
+        const plan = h?.kind === 'handoff' ? ctx.after.planOfHandoff(h) : null;
+        if (plan && task !== null) steps.push({ plan, task, how: 'starts', file: e.file, line: e.line });
+      } else if (e.type === 'ledger-item' && (e.from === null || e.from === 'pending') && e.to !== 'pending') {
+        const l = ctx.after.model(e.file);
+        const plan = l?.kind === 'ledger' ? ctx.after.planOfLedger(l) : null;
+        if (plan) steps.push({ plan, task: e.task, how: 'starts', file: e.file, line: e.line });
+      }
+    }
+    const out: RawFinding[] = [];
+    const reported = new Set<string>();
+    // Completions first: when a commit both starts and completes task j, the completion is the finding.
+    for (const s of [...steps].sort((a, b) => (a.how === b.how ? 0 : a.how === 'completes' ? -1 : 1))) {
+      const k = `${s.plan.path}|${s.task}`;
+      if (reported.has(k)) continue;
+      const open = tasksOf(s.plan).filter((t) => t.number < s.task && !t.checked);
+      if (open.length === 0) continue;
+      reported.add(k);
+      out.push({ file: s.file, line: s.line, message: `Task ${s.task} ${s.how} while Task ${open.map((t) => t.number).join(', Task ')} of ${s.plan.path} ${open.length > 1 ? 'are' : 'is'} still open.` });
+    }
+    return out;
+  },
+};

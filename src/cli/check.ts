@@ -76,7 +76,12 @@ async function judge(opts: CheckOptions, root: string, inGit: boolean, config: C
   const engine = await import('../history/engine.js');
   if (door.kind === 'range') {
     const hist = await engine.judgeHistory(root, { config, presetOverride, from: door.from, to: door.to });
-    return { findings: hist.findings, files: [], commits: hist.commits, anything: true };
+    const changed = new Set(hist.changed ?? []);
+    const snapshot =
+      hist.store && changed.size
+        ? runSnapshot(engine.snapshotAt(root, door.to, config, hist.store).workspace(root), RULES, config, RULE_IDS).filter((f) => f.file !== null && changed.has(f.file))
+        : [];
+    return { findings: [...hist.findings, ...snapshot], files: [...changed], commits: hist.commits, anything: true };
   }
   let message: string | undefined;
   if (door.kind === 'commit-msg') {

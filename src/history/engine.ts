@@ -13,6 +13,7 @@ import { gitSync } from './git.js';
 import { readTrace, parseTrailers, type TraceEntry } from './log.js';
 import { BASELINE_FILE, Overlay, Snapshot, TRUST_FILES } from './snapshot.js';
 import { ModelStore } from './store.js';
+import { jobs } from '../read/parallel.js';
 import { agentIdentities, confirmation, type Confirmation } from './trust.js';
 
 export type Stage = TransitionContext['stage'];
@@ -26,6 +27,14 @@ export interface HistoryOptions {
 export interface HistoryResult {
   findings: Finding[];
   commits: number;
+  /** Workflow files the judged commits changed. */
+  changed?: string[];
+  store?: ModelStore;
+}
+
+/** The workspace as a commit holds it, for the snapshot findings of a range. */
+export function snapshotAt(root: string, commit: string, config: Config, store: ModelStore): Snapshot {
+  return new Snapshot(filesAt(root, commit, config, store.classify), store);
 }
 
 const ZERO = /^0+$/;
@@ -191,6 +200,7 @@ export async function judgeHistory(root: string, opts: HistoryOptions & { from?:
   const store = newStore(root, config);
   const revs = [to];
   let initial = new Map<string, string>();
+  let initialSha: string | null = null;
   if (opts.from && !ZERO.test(opts.from)) {
     if (!gitSync(root, ['rev-parse', '--verify', '-q', `${opts.from}^{commit}`]).ok) {
       return { findings: [incomplete(`The range base ${opts.from} is not in this repository (fetch it, or fetch the whole history).`)], commits: 0 };
@@ -200,22 +210,34 @@ export async function judgeHistory(root: string, opts: HistoryOptions & { from?:
       const sha = base.out.trim();
       revs.push(`^${sha}`);
       initial = filesAt(root, sha, config, store.classify);
+      initialSha = sha;
     }
   }
   const trace = await readTrace(root, revs, [...pathspecs(config.paths), ...TRUST_FILES]);
-  store.load([
+  const refs = [
     ...[...initial].map(([path, blob]) => ({ path, blob })),
     ...trace.flatMap((t) => t.changes.filter((c) => c.newBlob).map((c) => ({ path: c.path, blob: c.newBlob! }))),
-  ]);
-  return { findings: fold(root, trace, initial, store, opts), commits: trace.length };
+  ];
+  await store.loadParallel(refs, jobs(refs.length));
+    const changed = [...new Set(trace.flatMap((t) => t.changes.map((c) => c.path)))].filter((p) => store.classify(p));
+  return { findings: fold(root, trace, initialSha, initial, store, opts), commits: trace.length, changed, store };
 }
 
-function fold(root: string, trace: TraceEntry[], initial: Map<string, string>, store: ModelStore, opts: HistoryOptions): Finding[] {
+function fold(root: string, trace: TraceEntry[], initialSha: string | null, initial: Map<string, string>, store: ModelStore, opts: HistoryOptions): Finding[] {
   const children = new Map<string, number>();
   const inTrace = new Set(trace.map((t) => t.commit.sha));
   for (const t of trace) for (const p of t.commit.parents) if (inTrace.has(p)) children.set(p, (children.get(p) ?? 0) + 1);
   const states = new Map<string, Map<string, string>>();
-  const stateOf = (sha: string | undefined) => (sha && states.get(sha)) || initial;
+  // A parent outside the trace (the range base, or a commit an earlier run judged) is read from git once.
+  const outside = new Map<string, Map<string, string>>();
+  const stateOf = (sha: string | undefined): Map<string, string> => {
+    if (!sha) return new Map();
+    const known = states.get(sha) ?? outside.get(sha);
+    if (known) return known;
+    const files = sha === initialSha ? initial : filesAt(root, sha, opts.config, store.classify);
+    outside.set(sha, files);
+    return files;
+  };
   const release = (sha: string) => {
     const left = (children.get(sha) ?? 0) - 1;
     children.set(sha, left);
@@ -236,8 +258,7 @@ function fold(root: string, trace: TraceEntry[], initial: Map<string, string>, s
     let events = eventsBetween(changes, beforeSnap, afterSnap);
     // A merge has events only where it differs from every parent (git's combined diff).
     for (const other of commit.parents.slice(1)) {
-      const otherState = states.get(other);
-      if (!otherState) continue;
+      const otherState = stateOf(other);
       const otherSnap = new Snapshot(otherState, store);
       const keys = new Set(eventsBetween(diffFiles(otherState, new Map([...afterSnap.files.keys()].map((k) => [k, afterSnap.files.get(k)!]))), otherSnap, afterSnap).map(eventKey));
       events = events.filter((e) => keys.has(eventKey(e)));

@@ -1,6 +1,8 @@
 // Models of file versions, keyed by blob id and path: each distinct content is parsed once, however many commits
 // hold it. Versions are loaded in batches through one `git cat-file --batch`.
+import { Worker } from 'node:worker_threads';
 import type { WorkflowFile } from '../model/types.js';
+import type { Discovered } from '../read/discover.js';
 import type { Classifier } from '../read/classify.js';
 import { readBytes } from '../read/workspace.js';
 import { readBlobs } from './git.js';
@@ -29,6 +31,38 @@ export class ModelStore {
       if (!bytes) continue;
       this.models.set(key(r.blob, r.path), readBytes(item, bytes, this.maxBytes));
     }
+  }
+
+  /** Like load, split over `jobs` threads (this one included) when there is enough to parse. */
+  async loadParallel(refs: { blob: string; path: string }[], jobs: number): Promise<void> {
+    const seen = new Set<string>();
+    const todo: { blob: string; item: Discovered }[] = [];
+    for (const r of refs) {
+      const k = key(r.blob, r.path);
+      const item = this.classify(r.path);
+      if (!item || item.kind === 'searchable' || this.models.has(k) || seen.has(k)) continue;
+      seen.add(k);
+      todo.push({ blob: r.blob, item });
+    }
+    if (jobs <= 1 || todo.length < 200) {
+      this.load(todo.map((t) => ({ blob: t.blob, path: t.item.path })));
+      return;
+    }
+    const shares: (typeof todo)[] = Array.from({ length: jobs }, () => []);
+    todo.forEach((t, i) => shares[i % jobs]!.push(t));
+    const results = shares.slice(1).map(
+      (share) =>
+        new Promise<void>((resolve, reject) => {
+          const worker = new Worker(new URL('./blob-worker.js', import.meta.url), { workerData: { root: this.root, refs: share, maxBytes: this.maxBytes } });
+          worker.once('message', (models: (WorkflowFile | null)[]) => {
+            models.forEach((m, i) => m && this.models.set(key(share[i]!.blob, share[i]!.item.path), m));
+            resolve();
+          });
+          worker.once('error', reject);
+        }),
+    );
+    this.load(shares[0]!.map((t) => ({ blob: t.blob, path: t.item.path })));
+    await Promise.all(results);
   }
 
   add(blob: string, path: string, model: WorkflowFile): void {

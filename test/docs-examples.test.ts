@@ -42,7 +42,7 @@ async function playHistory(ex: Example): Promise<Finding[]> {
   }
   const config = { ...defaultConfig(), preset: ex.preset };
   const [from, to] = run.range ? run.range.split('..') : [undefined, undefined];
-  return (await judgeHistory(where, { config, from: from || null, to: to || undefined })).findings;
+  return (await judgeHistory(where, { config, presetOverride: ex.preset, from: from || null, to: to || undefined })).findings;
 }
 
 interface Example {

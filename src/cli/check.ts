@@ -65,12 +65,12 @@ async function judge(opts: CheckOptions, root: string, inGit: boolean, config: C
   const door = opts.door;
   const presetOverride = opts.preset;
   if (door.kind === 'repository') {
-    const snap = await lintRepositoryParallel(root, config, inGit);
-    const files = snap.discovered.map((d) => d.path);
-    if (!inGit || !opts.history) return { findings: snap.findings, files, commits: 0, anything: files.length > 0 };
+    // Keep only the findings and paths: the models of the working tree are not needed while history is judged.
+    const { findings, files } = await lintRepositoryParallel(root, config, inGit).then((r) => ({ findings: r.findings, files: r.discovered.map((d) => d.path) }));
+    if (!inGit || !opts.history) return { findings, files, commits: 0, anything: files.length > 0 };
     const { judgeHistory } = await import('../history/engine.js');
     const hist = await judgeHistory(root, { config, presetOverride });
-    return { findings: [...snap.findings, ...hist.findings], files, commits: hist.commits, anything: files.length > 0 || hist.commits > 0 };
+    return { findings: [...findings, ...hist.findings], files, commits: hist.commits, anything: files.length > 0 || hist.commits > 0 };
   }
   if (!inGit) throw new UsageError(`${door.kind === 'range' ? '--range' : door.kind === 'staged' ? '--staged' : 'commit-msg'} needs a git repository`);
   const engine = await import('../history/engine.js');

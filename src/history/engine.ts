@@ -1,6 +1,7 @@
 // One engine, three doors: the fold over the trace (full history or a range), the pre-commit transition (HEAD ->
 // index) and the commit-msg transition (the same, with the message's trailers). Every door runs the same
 // transition function: (snapshot before, snapshot after, commit) -> findings.
+import { performance } from 'node:perf_hooks';
 import { CONFIG_FILE, type Config } from '../config/config.js';
 import type { Change, Commit, Event, Identity } from '../model/history.js';
 import { classifier, pathspecs, type Classifier } from '../read/classify.js';
@@ -12,7 +13,7 @@ import { eventKey, fileEvents } from './events.js';
 import { gitSync } from './git.js';
 import { readTrace, parseTrailers, type TraceEntry } from './log.js';
 import { BASELINE_FILE, Overlay, Snapshot, TRUST_FILES } from './snapshot.js';
-import { ModelStore } from './store.js';
+import { ModelStore, key } from './store.js';
 import { jobs } from '../read/parallel.js';
 import { agentIdentities, confirmation, type Confirmation } from './trust.js';
 
@@ -30,6 +31,8 @@ export interface HistoryResult {
   /** Workflow files the judged commits changed. */
   changed?: string[];
   store?: ModelStore;
+  /** path -> blob after the last judged commit. */
+  state?: Map<string, string>;
 }
 
 /** The workspace as a commit holds it, for the snapshot findings of a range. */
@@ -38,6 +41,11 @@ export function snapshotAt(root: string, commit: string, config: Config, store: 
 }
 
 const ZERO = /^0+$/;
+/** New file versions parsed per chunk of the fold. */
+const CHUNK = 1500;
+/** A chunk smaller than a worker's threshold is still worth the pool once the pool is running. */
+const PARALLEL_ANYWAY = 1000;
+
 
 export function newStore(root: string, config: Config): ModelStore {
   return new ModelStore(root, classifier(config.paths), config.maxFileBytes);
@@ -144,7 +152,7 @@ export function judgeTransition(
     preset: trust.preset,
     config: trust,
     knownRules: RULE_IDS,
-    confirmation: () => (conf ??= confirmation(commit, trust, trust.preset, signed)),
+    confirmation: () => (conf ??= strictOnlyManual(confirmation(commit, trust, trust.preset, signed), events, trust.preset)),
   };
   const out: Finding[] = [];
   for (const rule of RULES as Rule[]) {
@@ -154,6 +162,14 @@ export function judgeTransition(
     for (const raw of rule.transition(ctx)) out.push(toFinding(rule, raw, level, commit));
   }
   return out;
+}
+
+/** In `strict` a confirmation commit changes nothing but manual checkboxes, so nothing else rides on the human's word. */
+function strictOnlyManual(c: Confirmation, events: Event[], preset: Config['preset']): Confirmation {
+  if (!c.ok || preset !== 'strict') return c;
+  const other = events.find((e) => !(e.type === 'item-checked' && e.kind === 'manual'));
+  if (!other) return c;
+  return { ok: false, by: c.by, reason: `in \`strict\` a confirmation commit changes nothing but manual checkboxes, and this one also has a ${other.type} event in ${other.file}` };
 }
 
 function toFinding(rule: Rule, raw: RawFinding, level: 'warn' | 'error', commit: Commit | null): Finding {
@@ -213,41 +229,83 @@ export async function judgeHistory(root: string, opts: HistoryOptions & { from?:
       initialSha = sha;
     }
   }
+  const timing = process.env.VALIDATE_WORKFLOW_TIMING ? (label: string, ms: number) => process.stderr.write(`timing ${label}: ${ms.toFixed(0)} ms\n`) : () => {};
+  let t0 = performance.now();
   const trace = await readTrace(root, revs, [...pathspecs(config.paths), ...TRUST_FILES]);
-  const refs = [
-    ...[...initial].map(([path, blob]) => ({ path, blob })),
-    ...trace.flatMap((t) => t.changes.filter((c) => c.newBlob).map((c) => ({ path: c.path, blob: c.newBlob! }))),
-  ];
-  await store.loadParallel(refs, jobs(refs.length));
-    const changed = [...new Set(trace.flatMap((t) => t.changes.map((c) => c.path)))].filter((p) => store.classify(p));
-  return { findings: fold(root, trace, initialSha, initial, store, opts), commits: trace.length, changed, store };
+  timing(`trace (${trace.length} commits)`, performance.now() - t0);
+  const folder = new Folder(root, trace, initialSha, initial, store, opts);
+  // Parse and fold in chunks: each chunk's new contents are parsed on every core, then folded, then the models no
+  // live snapshot refers to are dropped, so memory stays bounded by the workspace, not by the history.
+  const initialRefs = [...initial].map(([path, blob]) => ({ path, blob }));
+  let parseMs = 0;
+  let foldMs = 0;
+  let i = 0;
+  let parsed = 0;
+  while (i < trace.length) {
+    const refs: { path: string; blob: string }[] = i === 0 ? initialRefs : [];
+    let j = i;
+    while (j < trace.length && refs.length < CHUNK) {
+      for (const c of trace[j]!.changes) if (c.newBlob) refs.push({ path: c.path, blob: c.newBlob });
+      j++;
+    }
+    let t = performance.now();
+    parsed += await store.loadParallel(refs, jobs(Math.max(refs.length, trace.length > CHUNK ? PARALLEL_ANYWAY : 0)));
+    parseMs += performance.now() - t;
+    t = performance.now();
+    for (; i < j; i++) folder.step(trace[i]!);
+    store.retain(folder.liveKeys());
+    foldMs += performance.now() - t;
+  }
+  await store.close();
+  timing(`parse (${parsed} distinct versions)`, parseMs);
+  timing('fold and rules', foldMs);
+  const changed = [...new Set(trace.flatMap((t) => t.changes.map((c) => c.path)))].filter((p) => store.classify(p));
+  const findings = folder.findings;
+  return { findings, commits: trace.length, changed, store, state: folder.last };
 }
 
-function fold(root: string, trace: TraceEntry[], initialSha: string | null, initial: Map<string, string>, store: ModelStore, opts: HistoryOptions): Finding[] {
-  const children = new Map<string, number>();
-  const inTrace = new Set(trace.map((t) => t.commit.sha));
-  for (const t of trace) for (const p of t.commit.parents) if (inTrace.has(p)) children.set(p, (children.get(p) ?? 0) + 1);
-  const states = new Map<string, Map<string, string>>();
+/** The fold over the trace, one commit at a time, keeping only the snapshots later commits still need. */
+class Folder {
+  readonly findings: Finding[] = [];
+  private readonly children = new Map<string, number>();
+  private readonly inTrace: Set<string>;
+  private readonly states = new Map<string, Map<string, string>>();
   // A parent outside the trace (the range base, or a commit an earlier run judged) is read from git once.
-  const outside = new Map<string, Map<string, string>>();
-  const stateOf = (sha: string | undefined): Map<string, string> => {
-    if (!sha) return new Map();
-    const known = states.get(sha) ?? outside.get(sha);
-    if (known) return known;
-    const files = sha === initialSha ? initial : filesAt(root, sha, opts.config, store.classify);
-    outside.set(sha, files);
-    return files;
-  };
-  const release = (sha: string) => {
-    const left = (children.get(sha) ?? 0) - 1;
-    children.set(sha, left);
-    if (left <= 0) states.delete(sha);
-  };
+  private readonly outside = new Map<string, Map<string, string>>();
+  last: Map<string, string> = new Map();
 
-  const findings: Finding[] = [];
-  for (const { commit, changes } of trace) {
+  constructor(
+    private readonly root: string,
+    trace: TraceEntry[],
+    private readonly initialSha: string | null,
+    private readonly initial: Map<string, string>,
+    private readonly store: ModelStore,
+    private readonly opts: HistoryOptions,
+  ) {
+    this.inTrace = new Set(trace.map((t) => t.commit.sha));
+    for (const t of trace) for (const p of t.commit.parents) if (this.inTrace.has(p)) this.children.set(p, (this.children.get(p) ?? 0) + 1);
+  }
+
+  private stateOf(sha: string | undefined): Map<string, string> {
+    if (!sha) return new Map();
+    const known = this.states.get(sha) ?? this.outside.get(sha);
+    if (known) return known;
+    const files = sha === this.initialSha ? this.initial : filesAt(this.root, sha, this.opts.config, this.store.classify);
+    this.outside.set(sha, files);
+    return files;
+  }
+
+  /** Model keys the snapshots still alive refer to: everything else may leave the store. */
+  liveKeys(): Set<string> {
+    const live = new Set<string>();
+    for (const state of [...this.states.values(), ...this.outside.values(), this.last]) for (const [path, blob] of state) live.add(key(blob, path));
+    return live;
+  }
+
+  step({ commit, changes }: TraceEntry): void {
+    const { store, root } = this;
     const first = commit.parents[0];
-    const base = stateOf(first);
+    const base = this.stateOf(first);
     const top = new Map<string, string | undefined>();
     for (const c of changes) {
       if (c.from) top.set(c.from, undefined);
@@ -258,22 +316,28 @@ function fold(root: string, trace: TraceEntry[], initialSha: string | null, init
     let events = eventsBetween(changes, beforeSnap, afterSnap);
     // A merge has events only where it differs from every parent (git's combined diff).
     for (const other of commit.parents.slice(1)) {
-      const otherState = stateOf(other);
-      const otherSnap = new Snapshot(otherState, store);
-      const keys = new Set(eventsBetween(diffFiles(otherState, new Map([...afterSnap.files.keys()].map((k) => [k, afterSnap.files.get(k)!]))), otherSnap, afterSnap).map(eventKey));
+      if (events.length === 0) break;
+      const otherState = this.stateOf(other);
+      const afterFiles = new Map([...afterSnap.files.keys()].map((k) => [k, afterSnap.files.get(k)!]));
+      const keys = new Set(eventsBetween(diffFiles(otherState, afterFiles), new Snapshot(otherState, store), afterSnap).map(eventKey));
       events = events.filter((e) => keys.has(eventKey(e)));
     }
-    if (events.length) findings.push(...judgeTransition(root, 'history', commit, beforeSnap, afterSnap, events, opts, () => verifyCommit(root, commit.sha)));
+    if (events.length) this.findings.push(...judgeTransition(root, 'history', commit, beforeSnap, afterSnap, events, this.opts, () => verifyCommit(root, commit.sha)));
     // Reuse the parent's map when this commit is its only remaining child; copy when branches share it.
-    const next = first && states.has(first) && children.get(first) === 1 ? base : new Map(base);
+    const next = first && this.states.has(first) && this.children.get(first) === 1 ? base : new Map(base);
     for (const [path, blob] of top) {
       if (blob === undefined) next.delete(path);
       else next.set(path, blob);
     }
-    for (const p of commit.parents) if (inTrace.has(p)) release(p);
-    if ((children.get(commit.sha) ?? 0) > 0) states.set(commit.sha, next);
+    for (const p of commit.parents) {
+      if (!this.inTrace.has(p)) continue;
+      const left = (this.children.get(p) ?? 0) - 1;
+      this.children.set(p, left);
+      if (left <= 0) this.states.delete(p);
+    }
+    if ((this.children.get(commit.sha) ?? 0) > 0) this.states.set(commit.sha, next);
+    this.last = next;
   }
-  return findings;
 }
 
 function identity(root: string, variable: 'GIT_AUTHOR_IDENT' | 'GIT_COMMITTER_IDENT'): Identity {

@@ -33,8 +33,13 @@ export class ModelStore {
     }
   }
 
-  /** Like load, split over `jobs` threads (this one included) when there is enough to parse. */
-  async loadParallel(refs: { blob: string; path: string }[], jobs: number): Promise<void> {
+  private pool: Worker[] = [];
+
+  /**
+   * Like load, split over `jobs` threads (this one included); the workers stay up for the next chunk.
+   * @returns how many versions were parsed
+   */
+  async loadParallel(refs: { blob: string; path: string }[], jobs: number): Promise<number> {
     const seen = new Set<string>();
     const todo: { blob: string; item: Discovered }[] = [];
     for (const r of refs) {
@@ -44,25 +49,44 @@ export class ModelStore {
       seen.add(k);
       todo.push({ blob: r.blob, item });
     }
-    if (jobs <= 1 || todo.length < 200) {
+    if (jobs <= 1 || todo.length < 50) {
       this.load(todo.map((t) => ({ blob: t.blob, path: t.item.path })));
-      return;
+      return todo.length;
+    }
+    while (this.pool.length < jobs - 1) {
+      const worker = new Worker(new URL('./blob-worker.js', import.meta.url), { workerData: { root: this.root, maxBytes: this.maxBytes } });
+      worker.unref();
+      this.pool.push(worker);
     }
     const shares: (typeof todo)[] = Array.from({ length: jobs }, () => []);
     todo.forEach((t, i) => shares[i % jobs]!.push(t));
-    const results = shares.slice(1).map(
-      (share) =>
+    const results = this.pool.slice(0, jobs - 1).map(
+      (worker, w) =>
         new Promise<void>((resolve, reject) => {
-          const worker = new Worker(new URL('./blob-worker.js', import.meta.url), { workerData: { root: this.root, refs: share, maxBytes: this.maxBytes } });
+          const share = shares[w + 1]!;
+          const onError = (err: Error) => reject(err);
+          worker.once('error', onError);
           worker.once('message', (models: (WorkflowFile | null)[]) => {
+            worker.off('error', onError);
             models.forEach((m, i) => m && this.models.set(key(share[i]!.blob, share[i]!.item.path), m));
             resolve();
           });
-          worker.once('error', reject);
+          worker.postMessage(share);
         }),
     );
     this.load(shares[0]!.map((t) => ({ blob: t.blob, path: t.item.path })));
     await Promise.all(results);
+    return todo.length;
+  }
+
+  /** Keep only these models: the ones live snapshots still refer to. */
+  retain(live: Set<string>): void {
+    for (const k of this.models.keys()) if (!live.has(k)) this.models.delete(k);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.pool.map((w) => w.terminate()));
+    this.pool = [];
   }
 
   add(blob: string, path: string, model: WorkflowFile): void {

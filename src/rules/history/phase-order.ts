@@ -23,9 +23,14 @@ export const rule: Rule = {
       if (!starts || seen.has(`${e.file}|${e.phase}`)) continue;
       seen.add(`${e.file}|${e.phase}`);
       const after = ctx.after.plan(e.file);
-      const before = ctx.before.plan(e.file) ?? after;
-      if (!after || !before) continue;
+      if (!after) continue;
+      const before = ctx.before.plan(e.file);
       const ai = phaseIndex(after, e.phase);
+      // A plan that arrives with a later phase already checked verified nothing before this commit.
+      if (!before) {
+        if (ai > 0) out.push({ file: e.file, line: e.line, message: `First check-off in ${phaseLabel(after.phases[ai]!)} comes in the commit that adds the plan, before ${phaseLabel(after.phases[0]!)} was verified.` });
+        continue;
+      }
       const bi = phaseIndex(before, e.phase);
       // Only the commit that first checks something in the phase is judged; later ones build on it.
       if (bi >= 0 && checkedBoxes(before.phases[bi]!).length > 0) continue;

@@ -1,0 +1,61 @@
+// The cache under .git/validate-workflow/ (never committed): parsed models by blob id and path, and the history
+// findings up to the last judged commit, so a later run parses only new contents and folds only new commits.
+// Anything unreadable, from another version, or made under other settings is ignored and rebuilt.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Finding } from '../engine/finding.js';
+import type { WorkflowFile } from '../model/types.js';
+import { gitSync } from './git.js';
+
+const FORMAT = 1;
+
+export interface CacheData {
+  format: number;
+  /** Tool version and the settings the cached results depend on. */
+  key: string;
+  head: string | null;
+  commits: number;
+  findings: Finding[];
+  state: [string, string][];
+  models: Record<string, WorkflowFile>;
+}
+
+export function cacheKey(parts: unknown[]): string {
+  return createHash('sha1').update(JSON.stringify(parts)).digest('hex');
+}
+
+/** git's blob id of some bytes: the same key whether the content comes from the working tree or a commit. */
+export function blobId(bytes: Uint8Array): string {
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+export function cacheFile(root: string): string | null {
+  const res = gitSync(root, ['rev-parse', '--git-common-dir']);
+  if (!res.ok) return null;
+  return join(resolve(root, res.out.trim()), 'validate-workflow', 'cache.json');
+}
+
+export function loadCache(file: string | null, key: string): CacheData | null {
+  if (!file) return null;
+  try {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as CacheData;
+    if (data.format !== FORMAT || data.key !== key || !Array.isArray(data.state) || !Array.isArray(data.findings) || typeof data.models !== 'object') return null;
+    return data;
+  } catch {
+    return null;
+  }
+}
+
+export function saveCache(file: string | null, data: Omit<CacheData, 'format'>): void {
+  if (!file) return;
+  try {
+    mkdirSync(join(file, '..'), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ format: FORMAT, ...data }));
+    // Rename is atomic: a concurrent run reads the old cache or the new one, never half of one.
+    renameSync(tmp, file);
+  } catch {
+    // A read-only .git or a full disk costs speed, not correctness.
+  }
+}

@@ -8,6 +8,10 @@ import { lintRepositoryParallel } from '../engine/lint.js';
 import { runSnapshot } from '../engine/snapshot.js';
 import { compareFindings, type Finding } from '../engine/finding.js';
 import { RULES, RULE_IDS } from '../rules/index.js';
+import type { WorkflowFile } from '../model/types.js';
+import { cacheFile, cacheKey, loadCache, saveCache } from '../history/cache.js';
+import { gitSync } from '../history/git.js';
+import { key } from '../history/store.js';
 import { summarize } from '../report/summary.js';
 import { formatJson } from '../report/json.js';
 import { formatStylish } from '../report/stylish.js';
@@ -61,17 +65,52 @@ interface Judged {
   anything: boolean;
 }
 
+/**
+ * The repository door: the working tree with the snapshot rules, and the history of HEAD, both through the cache
+ * under .git/ so an unchanged repository is judged from what the last run learned.
+ */
+async function judgeRepository(root: string, inGit: boolean, config: Config, opts: CheckOptions): Promise<Judged> {
+  const cachePath = inGit ? cacheFile(root) : null;
+  const ck = cacheKey([config.paths, config.maxFileBytes, opts.preset ?? null]);
+  const cache = loadCache(cachePath, ck);
+  const known = new Map(Object.entries(cache?.models ?? {}));
+  const lint = await lintRepositoryParallel(root, config, inGit, known);
+  const files = lint.discovered.map((d) => d.path);
+  const findings = lint.findings;
+  const treeModels = lint.models;
+  if (!inGit || !opts.history) {
+    saveCache(cachePath, { key: ck, head: cache?.head ?? null, commits: cache?.commits ?? 0, findings: cache?.findings ?? [], state: cache?.state ?? [], models: Object.fromEntries(treeModels) });
+    return { findings, files, commits: 0, anything: files.length > 0 };
+  }
+  const head = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
+  const sha = head.ok ? head.out.trim() : null;
+  let hist: { findings: Finding[]; commits: number; state: Map<string, string>; models: Map<string, WorkflowFile> };
+  if (sha && cache?.head === sha) {
+    hist = { findings: cache.findings, commits: cache.commits, state: new Map(cache.state), models: known };
+  } else {
+    const { judgeHistory } = await import('../history/engine.js');
+    const since = sha && cache?.head && gitSync(root, ['merge-base', '--is-ancestor', cache.head, sha]).ok ? { sha: cache.head, state: new Map(cache.state), findings: cache.findings, commits: cache.commits } : undefined;
+    const seed = new Map([...known, ...treeModels]);
+    const r = await judgeHistory(root, { config, presetOverride: opts.preset, seed, since });
+    hist = { findings: r.findings, commits: r.commits, state: r.state ?? new Map(), models: r.store?.models ?? new Map() };
+  }
+  // Keep the models of HEAD's files and of the working tree: what the next run is most likely to meet again.
+  const keep: Record<string, WorkflowFile> = Object.fromEntries(treeModels);
+  for (const [path, blob] of hist.state) {
+    const k = key(blob, path);
+    const m = hist.models.get(k) ?? known.get(k);
+    if (m) keep[k] = m;
+  }
+  if (!hist.findings.some((f) => f.ruleId === 'history/incomplete')) {
+    saveCache(cachePath, { key: ck, head: sha, commits: hist.commits, findings: hist.findings, state: [...hist.state], models: keep });
+  }
+  return { findings: [...findings, ...hist.findings], files, commits: hist.commits, anything: files.length > 0 || hist.commits > 0 };
+}
+
 async function judge(opts: CheckOptions, root: string, inGit: boolean, config: Config): Promise<Judged> {
   const door = opts.door;
   const presetOverride = opts.preset;
-  if (door.kind === 'repository') {
-    // Keep only the findings and paths: the models of the working tree are not needed while history is judged.
-    const { findings, files } = await lintRepositoryParallel(root, config, inGit).then((r) => ({ findings: r.findings, files: r.discovered.map((d) => d.path) }));
-    if (!inGit || !opts.history) return { findings, files, commits: 0, anything: files.length > 0 };
-    const { judgeHistory } = await import('../history/engine.js');
-    const hist = await judgeHistory(root, { config, presetOverride });
-    return { findings: [...findings, ...hist.findings], files, commits: hist.commits, anything: files.length > 0 || hist.commits > 0 };
-  }
+  if (door.kind === 'repository') return judgeRepository(root, inGit, config, opts);
   if (!inGit) throw new UsageError(`${door.kind === 'range' ? '--range' : door.kind === 'staged' ? '--staged' : 'commit-msg'} needs a git repository`);
   const engine = await import('../history/engine.js');
   if (door.kind === 'range') {
@@ -79,7 +118,7 @@ async function judge(opts: CheckOptions, root: string, inGit: boolean, config: C
     const changed = new Set(hist.changed ?? []);
     const snapshot =
       hist.store && changed.size
-        ? runSnapshot(engine.snapshotAt(root, door.to, config, hist.store).workspace(root), RULES, config, RULE_IDS).filter((f) => f.file !== null && changed.has(f.file))
+        ? runSnapshot(engine.snapshotAt(root, door.to, config, hist.store).workspace(root), RULES, config, RULE_IDS, changed).filter((f) => f.file !== null)
         : [];
     return { findings: [...hist.findings, ...snapshot], files: [...changed], commits: hist.commits, anything: true };
   }
@@ -88,10 +127,13 @@ async function judge(opts: CheckOptions, root: string, inGit: boolean, config: C
     if (!existsSync(door.file)) throw new UsageError(`no such message file: ${door.file}`);
     message = commentFree(readFileSync(door.file, 'utf8'));
   }
-  const pending = engine.judgePending(root, { config, presetOverride, stage: door.kind, message });
+  // The hooks read the cache (never write it): unchanged files are not parsed again on every commit.
+  const cache = loadCache(cacheFile(root), cacheKey([config.paths, config.maxFileBytes, opts.preset ?? null]));
+  const seed = new Map(Object.entries(cache?.models ?? {}));
+  const pending = engine.judgePending(root, { config, presetOverride, stage: door.kind, message, seed });
   // The snapshot rules judge the files as the commit would make them, reported for the files it changes.
   const changed = new Set(pending.changed);
-  const snapshot = runSnapshot(pending.after.workspace(root), RULES, config, RULE_IDS).filter((f) => f.file !== null && changed.has(f.file));
+  const snapshot = runSnapshot(pending.after.workspace(root), RULES, config, RULE_IDS, changed).filter((f) => f.file !== null);
   return { findings: [...pending.findings, ...snapshot], files: [...changed], commits: 0, anything: true };
 }
 

@@ -125,3 +125,5 @@ const io: Io = {
   env: process.env,
 };
 process.exitCode = await run(process.argv.slice(2), io);
+// The bench reads peak memory this way: the process's own high-water mark, worker threads included.
+if (process.env.VALIDATE_WORKFLOW_TIMING) process.stderr.write(`timing peak rss: ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`);

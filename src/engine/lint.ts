@@ -1,11 +1,15 @@
 // One call from a repository root to findings: discovery, reading and the snapshot rules. The CLI, the tests and
-// (later) the hooks all come through here.
+// the hooks all come through here.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Config } from '../config/config.js';
 import { discover, type Discovered } from '../read/discover.js';
 import { buildWorkspace, readOne } from '../read/workspace.js';
 import { jobs, readAll } from '../read/parallel.js';
 import { RULES, RULE_IDS } from '../rules/index.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
+import { blobId } from '../history/cache.js';
+import { key } from '../history/store.js';
 import { runSnapshot } from './snapshot.js';
 import type { Finding } from './finding.js';
 
@@ -29,9 +33,34 @@ export function lintRepository(root: string, config: Config, inGit: boolean): Li
   return judge(root, discovered, readable(discovered).map((d) => readOne(root, d, config.maxFileBytes)), config);
 }
 
-/** Reads on every core when the workspace is large enough to pay for the workers. */
-export async function lintRepositoryParallel(root: string, config: Config, inGit: boolean): Promise<LintResult> {
+/**
+ * Reads on every core when the workspace is large enough to pay for the workers. `known` holds models by
+ * `blob:path` (from the cache); files whose content hashes to a known blob are not parsed again.
+ * @returns also every model by `blob:path`, for the cache and for history, which meets the same contents again
+ */
+export async function lintRepositoryParallel(root: string, config: Config, inGit: boolean, known: Map<string, WorkflowFile> = new Map()): Promise<LintResult & { models: Map<string, WorkflowFile> }> {
   const discovered = discover(root, config, inGit);
   const items = readable(discovered);
-  return judge(root, discovered, await readAll(root, items, config.maxFileBytes, jobs(items.length)), config);
+  const models = new Map<string, WorkflowFile>();
+  const files: (WorkflowFile | null)[] = [];
+  const misses: { at: number; item: Discovered; key: string | null }[] = [];
+  items.forEach((item, at) => {
+    let id: string | null = null;
+    try {
+      id = blobId(readFileSync(join(root, item.path)));
+    } catch {
+      // Unreadable: readOne turns it into a finding below.
+    }
+    const k = id ? key(id, item.path) : null;
+    const hit = k ? known.get(k) : undefined;
+    if (hit && k) models.set(k, hit);
+    files.push(hit ?? null);
+    if (!hit) misses.push({ at, item, key: k });
+  });
+  const parsed = await readAll(root, misses.map((m) => m.item), config.maxFileBytes, jobs(misses.length));
+  misses.forEach((m, i) => {
+    files[m.at] = parsed[i]!;
+    if (m.key) models.set(m.key, parsed[i]!);
+  });
+  return { ...judge(root, discovered, files as WorkflowFile[], config), models };
 }

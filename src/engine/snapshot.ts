@@ -15,14 +15,15 @@ function disabledIn(file: WorkflowFile | undefined, ruleId: string): boolean {
   return file.disables.some((d) => d.ruleIds.includes(ruleId));
 }
 
-export function runSnapshot(ws: Workspace, rules: readonly Rule[], config: Config, knownRules: ReadonlySet<string>): Finding[] {
-  const ctx: RuleContext = { preset: config.preset, config, knownRules };
+export function runSnapshot(ws: Workspace, rules: readonly Rule[], config: Config, knownRules: ReadonlySet<string>, focus?: ReadonlySet<string>): Finding[] {
+  const ctx: RuleContext = { preset: config.preset, config, knownRules, focus };
   const files = new Map<string, WorkflowFile>([...ws.plans, ...ws.handoffs, ...ws.ledgers].map((f) => [f.path, f]));
   const out: Finding[] = [];
   for (const rule of rules) {
     const level = severityOf(rule, config);
     if (level === 'off' || !rule.snapshot) continue;
     for (const raw of rule.snapshot(ws, ctx)) {
+      if (focus && raw.file !== null && !focus.has(raw.file)) continue;
       if (raw.file && disabledIn(files.get(raw.file), rule.meta.id)) continue;
       out.push({
         ruleId: rule.meta.id,

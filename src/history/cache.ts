@@ -2,8 +2,9 @@
 // findings up to the last judged commit, so a later run parses only new contents and folds only new commits.
 // Anything unreadable, from another version, or made under other settings is ignored and rebuilt.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Finding } from '../engine/finding.js';
 import type { WorkflowFile } from '../model/types.js';
 import { gitSync } from './git.js';
@@ -21,8 +22,15 @@ export interface CacheData {
   models: Record<string, WorkflowFile>;
 }
 
+/** The tool itself is part of the key: a rebuilt reader may read the same bytes differently. */
+function toolStamp(): string {
+  const here = fileURLToPath(import.meta.url);
+  const files = ['../read/plan.js', '../read/handoff.js', '../read/ledger.js', '../read/yaml.js', '../package.json'].map((f) => resolve(dirname(here), f));
+  return files.map((f) => (existsSync(f) ? statSync(f).mtimeMs : 0)).join(',');
+}
+
 export function cacheKey(parts: unknown[]): string {
-  return createHash('sha1').update(JSON.stringify(parts)).digest('hex');
+  return createHash('sha1').update(JSON.stringify([toolStamp(), ...parts])).digest('hex');
 }
 
 /** git's blob id of some bytes: the same key whether the content comes from the working tree or a commit. */

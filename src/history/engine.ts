@@ -4,6 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { CONFIG_FILE, type Config } from '../config/config.js';
 import type { Change, Commit, Event, Identity } from '../model/history.js';
+import type { WorkflowFile } from '../model/types.js';
 import { classifier, pathspecs, type Classifier } from '../read/classify.js';
 import { RULES, RULE_IDS } from '../rules/index.js';
 import type { RawFinding, Rule, TransitionContext } from '../rules/types.js';
@@ -23,6 +24,10 @@ export interface HistoryOptions {
   /** The current config: paths to classify files; its preset is used only when the CLI forced one. */
   config: Config;
   presetOverride?: Config['preset'];
+  /** Models already parsed (the working tree, the cache), by `blob:path`. */
+  seed?: Map<string, WorkflowFile>;
+  /** An earlier run judged history up to `sha`: continue from there. */
+  since?: { sha: string; state: Map<string, string>; findings: Finding[]; commits: number };
 }
 
 export interface HistoryResult {
@@ -214,9 +219,15 @@ export async function judgeHistory(root: string, opts: HistoryOptions & { from?:
   }
   const config = opts.config;
   const store = newStore(root, config);
+  for (const [k, m] of opts.seed ?? []) store.seed.set(k, m);
   const revs = [to];
   let initial = new Map<string, string>();
   let initialSha: string | null = null;
+  if (opts.since && !opts.from) {
+    revs.push(`^${opts.since.sha}`);
+    initial = opts.since.state;
+    initialSha = opts.since.sha;
+  }
   if (opts.from && !ZERO.test(opts.from)) {
     if (!gitSync(root, ['rev-parse', '--verify', '-q', `${opts.from}^{commit}`]).ok) {
       return { findings: [incomplete(`The range base ${opts.from} is not in this repository (fetch it, or fetch the whole history).`)], commits: 0 };
@@ -261,7 +272,9 @@ export async function judgeHistory(root: string, opts: HistoryOptions & { from?:
   timing('fold and rules', foldMs);
   const changed = [...new Set(trace.flatMap((t) => t.changes.map((c) => c.path)))].filter((p) => store.classify(p));
   const findings = folder.findings;
-  return { findings, commits: trace.length, changed, store, state: folder.last };
+  const state = trace.length ? folder.last : initial;
+  if (opts.since && !opts.from) return { findings: [...opts.since.findings, ...findings], commits: opts.since.commits + trace.length, changed, store, state };
+  return { findings, commits: trace.length, changed, store, state };
 }
 
 /** The fold over the trace, one commit at a time, keeping only the snapshots later commits still need. */
@@ -359,6 +372,7 @@ export interface PendingResult extends HistoryResult {
 export function judgePending(root: string, opts: HistoryOptions & { stage: 'staged' | 'commit-msg'; message?: string }): PendingResult {
   const config = opts.config;
   const store = newStore(root, config);
+  for (const [k, m] of opts.seed ?? []) store.seed.set(k, m);
   const hasHead = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']).ok;
   const beforeFiles = hasHead ? filesAt(root, 'HEAD', config, store.classify) : new Map<string, string>();
   const afterFiles = filesAt(root, null, config, store.classify);

@@ -30,13 +30,28 @@ function flatten(plan: Plan): Flat[] {
   return out;
 }
 
-function diffItems(file: string, before: Flat[], after: Flat[]): Event[] {
+/** A line of the old version and where the same checkbox stands in the new one. */
+type Anchor = [before: number, after: number];
+
+/**
+ * Where a removed item stood, as a line of the new version (findings point into the commit's own version): the line
+ * of the nearest checkbox that survived the commit, by its distance in the old version (the earlier one on a tie).
+ */
+function removedAt(line: number, anchors: Anchor[]): number {
+  let best: Anchor | null = null;
+  for (const a of anchors) {
+    if (!best || Math.abs(a[0] - line) < Math.abs(best[0] - line) || (Math.abs(a[0] - line) === Math.abs(best[0] - line) && a[0] < best[0])) best = a;
+  }
+  return best ? best[1] : 1;
+}
+
+function diffItems(file: string, before: Flat[], after: Flat[], extraAnchors: Anchor[] = []): Event[] {
   const events: Event[] = [];
   const groups = new Set([...before, ...after].map((f) => f.group));
+  const all: [Flat | null, Flat | null][] = [];
   for (const g of groups) {
     const b = before.filter((f) => f.group === g);
     const a = after.filter((f) => f.group === g);
-    const pairs: [Flat | null, Flat | null][] = [];
     const freeB = new Set(b.map((_, i) => i));
     const freeA: number[] = [];
     a.forEach((item, ai) => {
@@ -44,25 +59,26 @@ function diffItems(file: string, before: Flat[], after: Flat[]): Event[] {
       if (bi === undefined) freeA.push(ai);
       else {
         freeB.delete(bi);
-        pairs.push([b[bi]!, item]);
+        all.push([b[bi]!, item]);
       }
     });
     // Leftovers pair up in order: an item whose text was edited where it stood.
     const restB = [...freeB];
-    freeA.forEach((ai, k) => pairs.push([restB[k] !== undefined ? b[restB[k]!]! : null, a[ai]!]));
-    for (const bi of restB.slice(freeA.length)) pairs.push([b[bi]!, null]);
+    freeA.forEach((ai, k) => all.push([restB[k] !== undefined ? b[restB[k]!]! : null, a[ai]!]));
+    for (const bi of restB.slice(freeA.length)) all.push([b[bi]!, null]);
+  }
+  const anchors: Anchor[] = [...extraAnchors, ...all.flatMap(([x, y]): Anchor[] => (x && y ? [[x.line, y.line]] : []))];
 
-    for (const [x, y] of pairs) {
-      if (x && !y) {
-        events.push({ type: 'item-removed', file, line: x.line, kind: x.kind, phase: x.phase, text: x.text });
-        continue;
-      }
-      if (!y) continue;
-      if (!x && y.na) events.push({ type: 'item-added-na', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text });
-      if (x && !x.na && y.na) events.push({ type: 'item-made-na', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text });
-      const was = x ? x.checked : false;
-      if (y.checked !== was && !y.na) events.push({ type: 'item-checked', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text, checked: y.checked });
+  for (const [x, y] of all) {
+    if (x && !y) {
+      events.push({ type: 'item-removed', file, line: removedAt(x.line, anchors), kind: x.kind, phase: x.phase, text: x.text });
+      continue;
     }
+    if (!y) continue;
+    if (!x && y.na) events.push({ type: 'item-added-na', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text });
+    if (x && !x.na && y.na) events.push({ type: 'item-made-na', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text });
+    const was = x ? x.checked : false;
+    if (y.checked !== was && !y.na) events.push({ type: 'item-checked', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text, checked: y.checked });
   }
   return events;
 }
@@ -73,7 +89,10 @@ function addedDisables(file: string, before: Disable[], after: Disable[]): Event
 }
 
 function planEvents(file: string, before: Plan | null, after: Plan): Event[] {
-  const events = diffItems(file, before ? flatten(before) : [], flatten(after));
+  // Task lines that survive the commit also anchor where a removed criterion stood.
+  const afterTasks = new Map(after.phases.flatMap((p) => p.tasks).map((t) => [t.number, t.line]));
+  const taskAnchors: Anchor[] = (before?.phases ?? []).flatMap((p) => p.tasks).flatMap((t): Anchor[] => (afterTasks.has(t.number) ? [[t.line, afterTasks.get(t.number)!]] : []));
+  const events = diffItems(file, before ? flatten(before) : [], flatten(after), taskAnchors);
   const was = new Map((before?.phases ?? []).flatMap((p) => p.tasks).map((t) => [t.number, t.checked]));
   after.phases.forEach((phase, i) => {
     for (const t of phase.tasks) {
@@ -136,6 +155,8 @@ export function fileEvents(path: string, before: WorkflowFile | null, after: Wor
   if (after) events.push(...addedDisables(path, before?.disables ?? [], after.disables));
   if (!after) {
     if (before?.kind === 'handoff') events.push({ type: 'handoff-deleted', file: path, line: 1 });
+    // A deleted plan takes its verification items with it (a rename is not a deletion: it never gets here).
+    if (before?.kind === 'plan' && before.readable) events.push(...diffItems(path, flatten(before).filter((f) => f.kind === 'automated' || f.kind === 'manual'), []));
     return events;
   }
   if (after.kind === 'plan') events.push(...planEvents(path, before?.kind === 'plan' && before.readable ? before : null, after));

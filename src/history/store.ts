@@ -11,6 +11,8 @@ export const key = (blob: string, path: string) => `${blob}:${path}`;
 
 export class ModelStore {
   readonly models = new Map<string, WorkflowFile>();
+  /** Models parsed elsewhere (the working tree, the cache): consulted first, never evicted. */
+  readonly seed = new Map<string, WorkflowFile>();
   readonly texts = new Map<string, string>();
 
   constructor(
@@ -21,7 +23,7 @@ export class ModelStore {
 
   /** Parse every (blob, path) not yet known, in one batch. */
   load(refs: { blob: string; path: string }[]): void {
-    const todo = refs.filter((r) => this.classify(r.path) && r.path !== '' && !this.models.has(key(r.blob, r.path)));
+    const todo = refs.filter((r) => this.classify(r.path) && r.path !== '' && !this.has(key(r.blob, r.path)));
     if (todo.length === 0) return;
     const blobs = readBlobs(this.root, [...new Set(todo.map((r) => r.blob))]);
     for (const r of todo) {
@@ -45,7 +47,7 @@ export class ModelStore {
     for (const r of refs) {
       const k = key(r.blob, r.path);
       const item = this.classify(r.path);
-      if (!item || item.kind === 'searchable' || this.models.has(k) || seen.has(k)) continue;
+      if (!item || item.kind === 'searchable' || this.has(k) || seen.has(k)) continue;
       seen.add(k);
       todo.push({ blob: r.blob, item });
     }
@@ -54,7 +56,8 @@ export class ModelStore {
       return todo.length;
     }
     while (this.pool.length < jobs - 1) {
-      const worker = new Worker(new URL('./blob-worker.js', import.meta.url), { workerData: { root: this.root, maxBytes: this.maxBytes } });
+      // A bounded heap makes the worker collect garbage early: the parser allocates far more than it keeps.
+      const worker = new Worker(new URL('./blob-worker.js', import.meta.url), { workerData: { root: this.root, maxBytes: this.maxBytes }, resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 } });
       worker.unref();
       this.pool.push(worker);
     }
@@ -79,6 +82,10 @@ export class ModelStore {
     return todo.length;
   }
 
+  has(k: string): boolean {
+    return this.seed.has(k) || this.models.has(k);
+  }
+
   /** Keep only these models: the ones live snapshots still refer to. */
   retain(live: Set<string>): void {
     for (const k of this.models.keys()) if (!live.has(k)) this.models.delete(k);
@@ -95,8 +102,8 @@ export class ModelStore {
 
   get(blob: string, path: string): WorkflowFile | null {
     const k = key(blob, path);
-    if (!this.models.has(k)) this.load([{ blob, path }]);
-    return this.models.get(k) ?? null;
+    if (!this.has(k)) this.load([{ blob, path }]);
+    return this.seed.get(k) ?? this.models.get(k) ?? null;
   }
 
   /** Raw text of a non-workflow file version (the config, package.json), cached by blob. */

@@ -50,9 +50,20 @@ export function handoffTask(h: Handoff): number | null {
   return h.task ?? h.fileTask;
 }
 
-/** Task handoffs linked to a plan. */
+const byPlan = new WeakMap<Workspace, Map<string, Handoff[]>>();
+
+/** Task handoffs linked to a plan (indexed once per workspace: rules ask this for every plan). */
 export function handoffsOfPlan(ws: Workspace, plan: Plan): Handoff[] {
-  return ws.handoffs.filter((h) => h.isTask && ws.links.get(h.path) === plan.path);
+  let index = byPlan.get(ws);
+  if (!index) {
+    index = new Map();
+    for (const h of ws.handoffs) {
+      const target = h.isTask ? ws.links.get(h.path) : undefined;
+      if (target) index.set(target, [...(index.get(target) ?? []), h]);
+    }
+    byPlan.set(ws, index);
+  }
+  return index.get(plan.path) ?? [];
 }
 
 export function sessionKey(h: Handoff): string {

@@ -30,6 +30,8 @@ export interface RuleContext {
   preset: Preset;
   config: Config;
   knownRules: ReadonlySet<string>;
+  /** When set, only findings in these files will be reported: per-file checks may skip the others. */
+  focus?: ReadonlySet<string>;
 }
 
 /**

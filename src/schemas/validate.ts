@@ -1,6 +1,8 @@
 // Every schema check goes through ajv against the JSON Schema files in schemas/, so the files users see in their
 // editor (config `$schema`) are the same ones the tool enforces.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 
 export type SchemaName = 'plan' | 'handoff' | 'ledger' | 'config';
@@ -19,10 +21,14 @@ export function schemaPath(name: SchemaName): URL {
   return new URL(`../../schemas/${name}.schema.json`, import.meta.url);
 }
 
+const requireHere = createRequire(import.meta.url);
+
 function validator(name: SchemaName): ValidateFunction {
   let fn = compiled.get(name);
   if (!fn) {
-    fn = ajv.compile(JSON.parse(readFileSync(schemaPath(name), 'utf8')));
+    // The build compiles each schema ahead of time (scripts/build-schemas.mjs); from src/ there is none.
+    const built = fileURLToPath(new URL(`./${name}.validate.cjs`, import.meta.url));
+    fn = existsSync(built) ? (requireHere(built) as { default: ValidateFunction }).default : ajv.compile(JSON.parse(readFileSync(schemaPath(name), 'utf8')));
     compiled.set(name, fn);
   }
   return fn;

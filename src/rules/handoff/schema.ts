@@ -21,8 +21,8 @@ export const rule: Rule = {
       'The handoff parses and its normalized model satisfies schemas/handoff.schema.json. Task handoffs need status, task_desc, files_modified, verification_results and context_for_next, a task number (the `task` key, an integer, or `task-NN` in the file name), and a blocker when blocked; session handoffs of the other dialects are held to the lighter part of the schema.',
     fix: 'Add or correct the field in the frontmatter (or its section in the body).',
   },
-  snapshot: (ws) =>
-    ws.handoffs.flatMap((h) =>
+  snapshot: (ws, ctx) =>
+    ws.handoffs.filter((h) => !ctx.focus || ctx.focus.has(h.path)).flatMap((h) =>
       schemaFindings(judged(h), 'handoff', (field) =>
         field === 'blocker' ? 'status is blocked but no `blocker` says what blocks the task' : `task handoff is missing \`${field}\``,
       ),

@@ -9,5 +9,5 @@ export const rule: Rule = {
     description: 'The plan parses (its frontmatter is valid YAML, the file is UTF-8 text) and its normalized model satisfies schemas/plan.schema.json.',
     fix: 'Fix the YAML or the field named in the message.',
   },
-  snapshot: (ws) => ws.plans.flatMap((plan) => schemaFindings(plan, 'plan')),
+  snapshot: (ws, ctx) => ws.plans.filter((p) => !ctx.focus || ctx.focus.has(p.path)).flatMap((plan) => schemaFindings(plan, 'plan')),
 };

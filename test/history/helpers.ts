@@ -1,0 +1,256 @@
+// Real git histories for the history tests: a repository in a temporary folder, commits made with chosen authors,
+// committers and trailers, and the three ways to judge them (the engine in-process, the CLI, the hook doors).
+// Not a test file itself.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, expect } from 'vitest';
+import { loadConfig, type Preset } from '../../src/config/config.js';
+import type { Finding } from '../../src/engine/finding.js';
+import { judgeHistory } from '../../src/history/engine.js';
+import { RULE_IDS } from '../../src/rules/index.js';
+import { CLI, makeRepo, runCli, writeFiles } from '../helpers/repo.js';
+import { LEDGER, PLAN, handoffPath, ledger, lineOf, md, taskHandoff } from '../rules/fixtures.js';
+
+export { LEDGER, PLAN, handoffPath, ledger, lineOf, md, taskHandoff };
+
+export interface Who {
+  name: string;
+  email: string;
+}
+
+export const ANA: Who = { name: 'Ana Human', email: 'ana@example.com' };
+export const BOB: Who = { name: 'Bob Builder', email: 'bob@example.com' };
+/** Claude Code as the author of a commit. */
+export const CLAUDE: Who = { name: 'Claude', email: 'noreply@anthropic.com' };
+export const CONFIG = 'validate-workflow.config.json';
+
+export const ident = (w: Who) => `${w.name} <${w.email}>`;
+
+const scratch: string[] = [];
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A temporary folder that is not a repository (message files, keys, clones). */
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'vw-hist-'));
+  scratch.push(dir);
+  return dir;
+}
+
+export interface CommitOpts {
+  author?: Who;
+  /** Defaults to the author. */
+  committer?: Who;
+  coAuthors?: Who[];
+  confirmedBy?: Who[];
+  /** Further trailer lines (`Key: value`). */
+  trailers?: string[];
+  /** Paths to delete in this commit. */
+  remove?: string[];
+  /** `[from, to]` pairs moved with `git mv`. */
+  rename?: [string, string][];
+  /** Extra arguments for `git commit` (`-S`, `--allow-empty`). */
+  args?: string[];
+  /** Extra `-c key=value` settings for this commit only. */
+  gitConfig?: string[];
+}
+
+export function message(subject: string, opts: CommitOpts = {}): string {
+  const trailers = [
+    ...(opts.coAuthors ?? []).map((w) => `Co-authored-by: ${ident(w)}`),
+    ...(opts.confirmedBy ?? []).map((w) => `Confirmed-by: ${ident(w)}`),
+    ...(opts.trailers ?? []),
+  ];
+  return trailers.length ? `${subject}\n\nMore words about it.\n\n${trailers.join('\n')}\n` : `${subject}\n`;
+}
+
+/** A repository whose commits are made with explicit identities and steadily increasing dates. */
+export class Repo {
+  private clock = 1_800_000_000;
+
+  constructor(readonly dir: string) {}
+
+  static create(): Repo {
+    return new Repo(makeRepo({}));
+  }
+
+  git(...args: string[]): string {
+    return this.gitWith({}, args);
+  }
+
+  gitWith(env: NodeJS.ProcessEnv, args: string[], input?: string): string {
+    const res = spawnSync('git', args, { cwd: this.dir, encoding: 'utf8', input, env: { ...process.env, ...env } });
+    if (res.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${res.stderr}`);
+    return res.stdout;
+  }
+
+  sha(rev = 'HEAD'): string {
+    return this.git('rev-parse', rev).trim();
+  }
+
+  write(files: Record<string, string>): void {
+    writeFiles(this.dir, files);
+  }
+
+  /** Write, delete and rename, then stage everything. */
+  stage(files: Record<string, string> = {}, opts: Pick<CommitOpts, 'remove' | 'rename'> = {}): void {
+    for (const [from, to] of opts.rename ?? []) {
+      mkdirSync(dirname(join(this.dir, to)), { recursive: true });
+      this.git('mv', from, to);
+    }
+    for (const path of opts.remove ?? []) this.git('rm', '-q', path);
+    this.write(files);
+    this.git('add', '-A');
+  }
+
+  env(author: Who, committer: Who = author): NodeJS.ProcessEnv {
+    const date = `${++this.clock} +0000`;
+    return {
+      GIT_AUTHOR_NAME: author.name,
+      GIT_AUTHOR_EMAIL: author.email,
+      GIT_AUTHOR_DATE: date,
+      GIT_COMMITTER_NAME: committer.name,
+      GIT_COMMITTER_EMAIL: committer.email,
+      GIT_COMMITTER_DATE: date,
+    };
+  }
+
+  /** Commit what is staged; returns the full sha. */
+  commitStaged(subject: string, opts: CommitOpts = {}): string {
+    const author = opts.author ?? ANA;
+    const cfg = (opts.gitConfig ?? []).flatMap((c) => ['-c', c]);
+    this.gitWith(this.env(author, opts.committer ?? author), [...cfg, 'commit', '-q', ...(opts.args ?? []), '-F', '-'], message(subject, opts));
+    return this.sha();
+  }
+
+  /** Write the files (plus deletions and renames) and commit them; returns the full sha. */
+  commit(subject: string, files: Record<string, string> = {}, opts: CommitOpts = {}): string {
+    this.stage(files, opts);
+    return this.commitStaged(subject, opts);
+  }
+
+  /** Content of a file at a commit, to compute the line a finding must carry. */
+  show(rev: string, path: string): string {
+    return this.git('show', `${rev}:${path}`);
+  }
+}
+
+// --- Workflow files -------------------------------------------------------------------------------------------
+
+export interface PlanSpec {
+  frontmatter?: string[];
+  /** Tasks per phase (numbered across the plan); default two phases of two tasks: orchestration mode. */
+  phases?: number[];
+  /** Checked task numbers. */
+  tasks?: number[];
+  /** Phases whose automated item is checked. */
+  auto?: number[];
+  /** Phases whose manual item is checked. */
+  manual?: number[];
+  /** Phases whose manual item reads `N/A ...`. */
+  naManual?: number[];
+  /** Phases without a manual item. */
+  noManual?: number[];
+  /** Phases with a second manual item (`Phase n logs are clean`). */
+  secondManual?: number[];
+  /** A line appended at the end (a disable comment, say). */
+  tail?: string;
+}
+
+export const TASK = (n: number) => `Task ${n}: Do step ${n}`;
+export const AUTO = (p: number) => `Phase ${p} tests pass`;
+export const MANUAL = (p: number) => `Phase ${p} works in the browser`;
+export const MANUAL2 = (p: number) => `Phase ${p} logs are clean`;
+
+/** The canonical plan of the convention (section 3), its boxes set as the spec says. */
+export function planDoc(s: PlanSpec = {}): string {
+  const box = (on: boolean | undefined) => (on ? '[x]' : '[ ]');
+  const lines: string[] = [];
+  if (s.frontmatter) lines.push('---', ...s.frontmatter, '---');
+  lines.push('# Auth flow Implementation Plan', '');
+  let task = 0;
+  (s.phases ?? [2, 2]).forEach((count, i) => {
+    const n = i + 1;
+    lines.push(`## Phase ${n}: Part ${n}`, '');
+    for (let k = 0; k < count; k++) {
+      task++;
+      lines.push(`- ${box(s.tasks?.includes(task))} ${TASK(task)}`);
+    }
+    lines.push('', '### Success Criteria:', '', '#### Automated Verification:', '', `- ${box(s.auto?.includes(n))} ${AUTO(n)}: \`npm test\``, '');
+    if (!s.noManual?.includes(n)) {
+      lines.push('#### Manual Verification:', '');
+      if (s.naManual?.includes(n)) lines.push(`- [ ] N/A: ${MANUAL(n)} (no UI in this phase)`);
+      else lines.push(`- ${box(s.manual?.includes(n))} ${MANUAL(n)}`);
+      if (s.secondManual?.includes(n)) lines.push(`- ${box(s.manual?.includes(n))} ${MANUAL2(n)}`);
+      lines.push('');
+    }
+  });
+  if (s.tail) lines.push(s.tail);
+  return md(...lines);
+}
+
+/** The session ledger for a four-task plan: `done` tasks checked, `doing` in progress. */
+export function ledgerDoc(done: number[] = [], doing: number | null = null, total = 4, status = 'active'): string {
+  const state: string[] = [];
+  for (let t = 1; t <= total; t++) state.push(`- [${done.includes(t) ? 'x' : doing === t ? '→' : ' '}] ${TASK(t)}`);
+  return ledger({ state, status });
+}
+
+// --- Judging --------------------------------------------------------------------------------------------------
+
+/** The engine in-process over the repository's history (its config read as the CLI reads it). */
+export async function judge(dir: string, opts: { preset?: Preset; from?: string | null; to?: string } = {}): Promise<{ findings: Finding[]; commits: number }> {
+  const config = loadConfig(dir, undefined, RULE_IDS);
+  if (opts.preset) config.preset = opts.preset;
+  return judgeHistory(dir, { config, presetOverride: opts.preset, from: opts.from, to: opts.to });
+}
+
+export async function historyFindings(dir: string, ruleId: string, preset?: Preset): Promise<Finding[]> {
+  return (await judge(dir, { preset })).findings.filter((f) => f.ruleId === ruleId);
+}
+
+export interface CliJson {
+  code: number | null;
+  results: Finding[];
+  summary: { errors: number; warnings: number; infos: number; files: number; commits: number };
+  stderr: string;
+}
+
+/** The real CLI with `--format json`. */
+export function cli(dir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): CliJson {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  const res = runCli(dir, ['--format', 'json', ...args], env);
+  let out: { results: Finding[]; summary: CliJson['summary'] };
+  try {
+    out = JSON.parse(res.stdout);
+  } catch {
+    throw new Error(`no JSON from validate-workflow ${args.join(' ')} (exit ${res.code}):\n${res.stdout}\n${res.stderr}`);
+  }
+  return { code: res.code, results: out.results, summary: out.summary, stderr: res.stderr };
+}
+
+/** A commit message written to a file, as git hands it to the commit-msg hook. */
+export function messageFile(subject: string, opts: CommitOpts = {}): string {
+  const file = join(tempDir(), 'COMMIT_EDITMSG');
+  writeFileSync(file, `${message(subject, opts)}# Please enter the commit message for your changes.\n`);
+  return file;
+}
+
+/** Findings that are problems (errors and warnings), without infos. */
+export const problems = (list: Finding[]) => list.filter((f) => f.severity !== 'info');
+export const errors = (list: Finding[]) => list.filter((f) => f.severity === 'error');
+export const historyOnly = (list: Finding[]) => list.filter((f) => f.ruleId.startsWith('history/'));
+export const ids = (list: Finding[]) => [...new Set(list.map((f) => f.ruleId))].sort();
+
+/** Exactly one finding of the rule: at this commit, file and line, with the commit's own subject. */
+export function expectOne(list: Finding[], ruleId: string, where: { repo: Repo; commit: string; file: string; line: number; severity?: Finding['severity'] }): Finding {
+  const hits = list.filter((f) => f.ruleId === ruleId);
+  expect(hits, `findings of ${ruleId} in ${JSON.stringify(list, null, 1)}`).toHaveLength(1);
+  const subject = where.repo.git('log', '-1', '--format=%s', where.commit).trim();
+  expect(hits[0]).toMatchObject({ ruleId, commit: where.commit, subject, file: where.file, line: where.line, ...(where.severity ? { severity: where.severity } : {}) });
+  expect(where.commit).toMatch(/^[0-9a-f]{40}$/);
+  return hits[0]!;
+}

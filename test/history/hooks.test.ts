@@ -1,0 +1,125 @@
+// The hook doors as git runs them: the CLI installed as pre-commit (`--staged`) and commit-msg hooks through
+// core.hooksPath, and real `git commit` calls. A refused commit leaves HEAD where it was; an accepted one passes the
+// full run afterwards too. The identities come from git (author via --author, exported to the hooks by git itself).
+import { spawnSync } from 'node:child_process';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI } from '../helpers/repo.js';
+import {
+  ANA,
+  CLAUDE,
+  LEDGER,
+  PLAN,
+  Repo,
+  cli,
+  handoffPath,
+  historyOnly,
+  ident,
+  ledgerDoc,
+  planDoc,
+  taskHandoff,
+  tempDir,
+  type Who,
+} from './helpers.js';
+
+function hooked(): Repo {
+  const repo = Repo.create();
+  const dir = tempDir();
+  const hook = (name: string, args: string) => {
+    const file = join(dir, name);
+    writeFileSync(file, `#!/bin/sh\nexec "${process.execPath}" "${CLI}" ${args}\n`);
+    chmodSync(file, 0o755);
+  };
+  hook('pre-commit', '--staged');
+  hook('commit-msg', 'commit-msg "$1"');
+  repo.git('config', 'core.hooksPath', dir);
+  // Ana is the one at the keyboard; an agent shows up through --author or a Co-authored-by line.
+  repo.git('config', 'user.name', ANA.name);
+  repo.git('config', 'user.email', ANA.email);
+  return repo;
+}
+
+/** `git commit` as a person types it (hooks run); returns the exit code and git's output. */
+function gitCommit(repo: Repo, args: string[]): { code: number | null; out: string } {
+  const res = spawnSync('git', ['commit', '-q', ...args], { cwd: repo.dir, encoding: 'utf8' });
+  return { code: res.status, out: `${res.stdout}${res.stderr}` };
+}
+
+const asAuthor = (w: Who) => `--author=${ident(w)}`;
+
+/** Plan and ledger by Ana, tasks 1 and 2 by Claude, phase 1's automated item checked (hooks bypassed). */
+function ready(): Repo {
+  const repo = hooked();
+  repo.commit('Plan', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA, args: ['--no-verify'] });
+  repo.commit('Task 1', { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) }, { author: CLAUDE, args: ['--no-verify'] });
+  repo.commit('Task 2', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: CLAUDE, args: ['--no-verify'] });
+  return repo;
+}
+
+describe('installed hooks', () => {
+  it("commit-msg refuses an agent's manual check-off and keeps HEAD", () => {
+    const repo = ready();
+    const head = repo.sha();
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
+    const res = gitCommit(repo, [asAuthor(CLAUDE), '-m', 'Phase 1 verified']);
+    expect(res.code).not.toBe(0);
+    expect(res.out).toContain('history/manual-confirmation');
+    expect(repo.sha()).toBe(head);
+  });
+
+  it("commit-msg refuses a check-off whose trailer names someone else than the committing human", () => {
+    const repo = ready();
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
+    const res = gitCommit(repo, ['-m', 'Phase 1 verified', '--trailer', 'Confirmed-by: Bob Builder <bob@example.com>']);
+    expect(res.code).not.toBe(0);
+    expect(res.out).toContain('neither the author nor the committer');
+  });
+
+  it("commit-msg accepts Ana's own confirmation (git commit --trailer), and the full run agrees", () => {
+    const repo = ready();
+    const head = repo.sha();
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
+    const res = gitCommit(repo, ['-m', 'Confirm phase 1', '--trailer', `Confirmed-by: ${ident(ANA)}`]);
+    expect(res).toMatchObject({ code: 0 });
+    expect(repo.git('rev-parse', 'HEAD~1').trim()).toBe(head);
+    const full = cli(repo.dir);
+    expect(full.code).toBe(0);
+    expect(historyOnly(full.results)).toEqual([]);
+  });
+
+  it('pre-commit refuses a deleted handoff before any message is written', () => {
+    const repo = ready();
+    const head = repo.sha();
+    repo.stage({}, { remove: [handoffPath(1)] });
+    const res = gitCommit(repo, [asAuthor(CLAUDE), '-m', 'Tidy up']);
+    expect(res.code).not.toBe(0);
+    expect(res.out).toContain('history/handoff-deleted');
+    expect(repo.sha()).toBe(head);
+  });
+
+  it('pre-commit lets a manual check-off through (confirmation is commit-msg\'s job)', () => {
+    const repo = ready();
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
+    const staged = cli(repo.dir, ['--staged'], repo.env(CLAUDE));
+    expect(staged.code).toBe(0);
+    expect(historyOnly(staged.results)).toEqual([]);
+  });
+
+  it('a task commit passes both hooks once the earlier phase is verified, and not before', () => {
+    const repo = ready();
+    const head = repo.sha();
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1] }), [handoffPath(3)]: taskHandoff(3), [LEDGER]: ledgerDoc([1, 2, 3]) });
+    // Phase 2 may not start before phase 1 is verified: pre-commit refuses it already.
+    const early = gitCommit(repo, [asAuthor(CLAUDE), '-m', 'Task 3']);
+    expect(early.code).not.toBe(0);
+    expect(early.out).toContain('history/phase-order');
+    expect(repo.sha()).toBe(head);
+    repo.git('reset', '-q', '--hard', head);
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
+    expect(gitCommit(repo, ['-m', 'Confirm phase 1', '--trailer', `Confirmed-by: ${ident(ANA)}`]).code).toBe(0);
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1], manual: [1] }), [handoffPath(3)]: taskHandoff(3), [LEDGER]: ledgerDoc([1, 2, 3]) });
+    expect(gitCommit(repo, [asAuthor(CLAUDE), '-m', 'Task 3', '--trailer', `Co-authored-by: ${ident(CLAUDE)}`])).toMatchObject({ code: 0 });
+    expect(cli(repo.dir).code).toBe(0);
+  });
+});

@@ -1,0 +1,182 @@
+// history/self-exemption: an agent's commit may not loosen the rules that bind it (config, baseline, disable
+// comments, `mode_set_by: user`, N/A markers, deleted verification items or criteria sections) unless a human vouches
+// for it with a valid `Confirmed-by`. Each loosening is tried by the agent alone, by a human with the agent as
+// co-author, with a valid and an invalid trailer, and by a human alone.
+import { describe, expect, it } from 'vitest';
+import {
+  ANA,
+  AUTO,
+  BOB,
+  CLAUDE,
+  CONFIG,
+  LEDGER,
+  MANUAL,
+  MANUAL2,
+  PLAN,
+  Repo,
+  cli,
+  expectOne,
+  historyFindings,
+  ledgerDoc,
+  lineOf,
+  planDoc,
+  type CommitOpts,
+  type PlanSpec,
+} from './helpers.js';
+
+const RULE = 'history/self-exemption';
+const FM = ['mode: orchestration'];
+const BASE: PlanSpec = { frontmatter: FM, secondManual: [1] };
+
+interface Loosening {
+  name: string;
+  /** Files the loosening commit writes (and deletes). */
+  files: () => Record<string, string>;
+  remove?: string[];
+  /** Where the finding must point, in the commit's version of the file. */
+  at: () => { file: string; line: number };
+  /** Files of the starting point besides the plan and the ledger. */
+  before?: Record<string, string>;
+}
+
+const plan = (spec: PlanSpec) => planDoc({ ...BASE, ...spec });
+
+const LOOSENINGS: Loosening[] = [
+  {
+    name: 'changes the config',
+    before: { [CONFIG]: JSON.stringify({ rules: { 'plan/mode': 'error' } }, null, 2) },
+    files: () => ({ [CONFIG]: JSON.stringify({ preset: 'recommended', rules: { 'history/manual-confirmation': 'off' } }, null, 2) }),
+    at: () => ({ file: CONFIG, line: 1 }),
+  },
+  {
+    name: 'adds a config file',
+    files: () => ({ [CONFIG]: JSON.stringify({ agents: [] }) }),
+    at: () => ({ file: CONFIG, line: 1 }),
+  },
+  {
+    name: 'changes the validateWorkflow key of package.json',
+    before: { 'package.json': JSON.stringify({ name: 'app', validateWorkflow: { rules: { 'plan/mode': 'error' } } }, null, 2) },
+    files: () => ({ 'package.json': JSON.stringify({ name: 'app', validateWorkflow: { rules: { 'plan/mode': 'off' } } }, null, 2) }),
+    at: () => ({ file: 'package.json', line: 1 }),
+  },
+  {
+    name: 'changes the baseline',
+    before: { 'validate-workflow.baseline.json': '{"findings": []}\n' },
+    files: () => ({ 'validate-workflow.baseline.json': '{"findings": [{"ruleId": "history/manual-confirmation"}]}\n' }),
+    at: () => ({ file: 'validate-workflow.baseline.json', line: 1 }),
+  },
+  {
+    name: 'adds a disable comment',
+    files: () => ({ [PLAN]: plan({ tail: '<!-- validate-workflow-disable plan/manual-before-automated -- flaky -->' }) }),
+    at: () => ({ file: PLAN, line: lineOf(plan({ tail: '<!-- validate-workflow-disable plan/manual-before-automated -- flaky -->' }), 'validate-workflow-disable') }),
+  },
+  {
+    name: 'adds `mode_set_by: user`',
+    files: () => ({ [PLAN]: plan({ frontmatter: ['mode: direct', 'mode_set_by: user'] }) }),
+    at: () => ({ file: PLAN, line: lineOf(plan({ frontmatter: ['mode: direct', 'mode_set_by: user'] }), 'mode_set_by') }),
+  },
+  {
+    name: 'turns a manual item into N/A',
+    files: () => ({ [PLAN]: plan({ naManual: [1] }) }),
+    at: () => ({ file: PLAN, line: lineOf(plan({ naManual: [1] }), `N/A: ${MANUAL(1)}`) }),
+  },
+  {
+    name: 'deletes a manual verification item',
+    files: () => ({ [PLAN]: plan({ secondManual: [] }) }),
+    // The item is gone: the finding points at the nearest checkbox that survived, in the new version.
+    at: () => ({ file: PLAN, line: lineOf(plan({ secondManual: [] }), MANUAL(1)) }),
+  },
+  {
+    name: "deletes phase 2's manual criteria section",
+    files: () => ({ [PLAN]: plan({ noManual: [2] }) }),
+    at: () => ({ file: PLAN, line: lineOf(plan({ noManual: [2] }), AUTO(2)) }),
+  },
+  {
+    name: 'deletes the plan',
+    files: () => ({}),
+    remove: [PLAN],
+    // The plan is gone: one finding for the file, at line 1.
+    at: () => ({ file: PLAN, line: 1 }),
+  },
+];
+
+function start(l: Loosening): Repo {
+  const repo = Repo.create();
+  repo.commit('Plan the auth flow', { [PLAN]: plan({}), [LEDGER]: ledgerDoc(), ...(l.before ?? {}) }, { author: ANA });
+  return repo;
+}
+
+const WHO: Record<string, { opts: CommitOpts; flagged: boolean }> = {
+  'the agent alone': { opts: { author: CLAUDE }, flagged: true },
+  'a human with the agent as co-author': { opts: { author: BOB, coAuthors: [CLAUDE] }, flagged: true },
+  "the agent, naming a human who neither authored nor committed it": { opts: { author: CLAUDE, confirmedBy: [ANA] }, flagged: true },
+  'the agent, naming itself': { opts: { author: CLAUDE, confirmedBy: [CLAUDE] }, flagged: true },
+  "a human with the agent as co-author and the human's Confirmed-by": { opts: { author: BOB, coAuthors: [CLAUDE], confirmedBy: [BOB] }, flagged: false },
+  "the agent as author, committed by a human with the human's Confirmed-by": { opts: { author: CLAUDE, committer: ANA, confirmedBy: [ANA] }, flagged: false },
+  'a human alone (no trailer needed)': { opts: { author: BOB }, flagged: false },
+};
+
+describe.each(LOOSENINGS)('an agent commit that $name', (l) => {
+  for (const [who, { opts, flagged }] of Object.entries(WHO)) {
+    it(`${flagged ? 'is reported' : 'is allowed'} when made by ${who}`, async () => {
+      const repo = start(l);
+      const commit = repo.commit('Loosen the rules', l.files(), { ...opts, remove: l.remove });
+      const found = await historyFindings(repo.dir, RULE);
+      if (!flagged) {
+        expect(found).toEqual([]);
+        return;
+      }
+      const f = expectOne(found, RULE, { repo, commit, ...l.at(), severity: 'error' });
+      // The agent is named once, even when it is both author and committer.
+      expect(f.message.split('Claude <noreply@anthropic.com>')).toHaveLength(2);
+    });
+  }
+
+  it('is an error in strict too, where even a co-authored confirmation does not count', async () => {
+    const repo = start(l);
+    const commit = repo.commit('Loosen the rules', l.files(), { author: BOB, coAuthors: [CLAUDE], confirmedBy: [BOB], remove: l.remove });
+    expectOne(await historyFindings(repo.dir, RULE, 'strict'), RULE, { repo, commit, ...l.at(), severity: 'error' });
+  });
+});
+
+describe('what is not a loosening', () => {
+  it('a package.json change outside the validateWorkflow key', async () => {
+    const repo = Repo.create();
+    repo.commit('Plan', { [PLAN]: plan({}), [LEDGER]: ledgerDoc(), 'package.json': JSON.stringify({ name: 'app', version: '1.0.0', validateWorkflow: { preset: 'strict' } }) }, { author: ANA });
+    repo.commit('Bump', { 'package.json': JSON.stringify({ name: 'app', version: '1.1.0', validateWorkflow: { preset: 'strict' } }) }, { author: CLAUDE });
+    expect(await historyFindings(repo.dir, RULE)).toEqual([]);
+  });
+
+  it('adding a plan, tasks or criteria, checking automated items, editing an item text', async () => {
+    const repo = Repo.create();
+    repo.commit('Plan', { [PLAN]: plan({}), [LEDGER]: ledgerDoc() }, { author: CLAUDE });
+    repo.commit('More criteria', { [PLAN]: plan({ secondManual: [1, 2], tasks: [1], auto: [1] }) }, { author: CLAUDE });
+    repo.commit('Reword', { [PLAN]: plan({ secondManual: [1, 2], tasks: [1], auto: [1] }).replace(MANUAL2(2), 'Phase 2 logs show no errors') }, { author: CLAUDE });
+    expect(await historyFindings(repo.dir, RULE)).toEqual([]);
+  });
+
+  it('an agent that keeps a disable comment the human added', async () => {
+    const repo = Repo.create();
+    const tail = '<!-- validate-workflow-disable plan/mode -- the user wants direct -->';
+    repo.commit('Plan', { [PLAN]: plan({ tail }), [LEDGER]: ledgerDoc() }, { author: ANA });
+    repo.commit('Task 1', { [PLAN]: plan({ tail, tasks: [1] }) }, { author: CLAUDE });
+    expect(await historyFindings(repo.dir, RULE)).toEqual([]);
+  });
+});
+
+describe('through the CLI', () => {
+  it('the agent-made loosening fails the run (exit 1), the confirmed one passes', () => {
+    const tail = '<!-- validate-workflow-disable plan/manual-before-automated -- flaky -->';
+    const bad = Repo.create();
+    bad.commit('Plan', { [PLAN]: plan({}), [LEDGER]: ledgerDoc() }, { author: ANA });
+    const commit = bad.commit('Quiet the linter', { [PLAN]: plan({ tail }) }, { author: CLAUDE });
+    const res = cli(bad.dir);
+    expect(res.code).toBe(1);
+    expect(res.results.filter((f) => f.ruleId === RULE).map((f) => f.commit)).toEqual([commit]);
+
+    const ok = Repo.create();
+    ok.commit('Plan', { [PLAN]: plan({}), [LEDGER]: ledgerDoc() }, { author: ANA });
+    ok.commit('Quiet the linter', { [PLAN]: plan({ tail }) }, { author: BOB, coAuthors: [CLAUDE], confirmedBy: [BOB] });
+    expect(cli(ok.dir).results.filter((f) => f.ruleId === RULE)).toEqual([]);
+  });
+});

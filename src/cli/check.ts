@@ -8,7 +8,8 @@ import { lintRepositoryParallel } from '../engine/lint.js';
 import { runSnapshot } from '../engine/snapshot.js';
 import { compareFindings, type Finding } from '../engine/finding.js';
 import { RULES, RULE_IDS } from '../rules/index.js';
-import type { WorkflowFile } from '../model/types.js';
+import type { WorkflowFile, Workspace } from '../model/types.js';
+import type { TimelineEntry } from '../model/history.js';
 import { cacheFile, cacheKey, loadCache, saveCache } from '../history/cache.js';
 import { gitSync } from '../history/git.js';
 import { key } from '../history/store.js';
@@ -63,6 +64,9 @@ interface Judged {
   commits: number;
   /** Something was there to judge (files now, or commits in history). */
   anything: boolean;
+  /** For the review report: the workspace judged and what history says of its tasks and manual items. */
+  workspace?: Workspace;
+  timeline?: TimelineEntry[];
 }
 
 /**
@@ -79,20 +83,20 @@ async function judgeRepository(root: string, inGit: boolean, config: Config, opt
   const findings = lint.findings;
   const treeModels = lint.models;
   if (!inGit || !opts.history) {
-    saveCache(cachePath, { key: ck, head: cache?.head ?? null, commits: cache?.commits ?? 0, findings: cache?.findings ?? [], state: cache?.state ?? [], models: Object.fromEntries(treeModels) });
-    return { findings, files, commits: 0, anything: files.length > 0 };
+    saveCache(cachePath, { key: ck, head: cache?.head ?? null, commits: cache?.commits ?? 0, findings: cache?.findings ?? [], timeline: cache?.timeline ?? [], state: cache?.state ?? [], models: Object.fromEntries(treeModels) });
+    return { findings, files, commits: 0, anything: files.length > 0, workspace: lint.workspace, timeline: [] };
   }
   const head = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
   const sha = head.ok ? head.out.trim() : null;
-  let hist: { findings: Finding[]; commits: number; state: Map<string, string>; models: Map<string, WorkflowFile> };
+  let hist: { findings: Finding[]; commits: number; state: Map<string, string>; models: Map<string, WorkflowFile>; timeline: TimelineEntry[] };
   if (sha && cache?.head === sha) {
-    hist = { findings: cache.findings, commits: cache.commits, state: new Map(cache.state), models: known };
+    hist = { findings: cache.findings, commits: cache.commits, state: new Map(cache.state), models: known, timeline: cache.timeline };
   } else {
     const { judgeHistory } = await import('../history/engine.js');
-    const since = sha && cache?.head && gitSync(root, ['merge-base', '--is-ancestor', cache.head, sha]).ok ? { sha: cache.head, state: new Map(cache.state), findings: cache.findings, commits: cache.commits } : undefined;
+    const since = sha && cache?.head && gitSync(root, ['merge-base', '--is-ancestor', cache.head, sha]).ok ? { sha: cache.head, state: new Map(cache.state), findings: cache.findings, commits: cache.commits, timeline: cache.timeline } : undefined;
     const seed = new Map([...known, ...treeModels]);
     const r = await judgeHistory(root, { config, presetOverride: opts.preset, seed, since });
-    hist = { findings: r.findings, commits: r.commits, state: r.state ?? new Map(), models: r.store?.models ?? new Map() };
+    hist = { findings: r.findings, commits: r.commits, state: r.state ?? new Map(), models: r.store?.models ?? new Map(), timeline: r.timeline ?? [] };
   }
   // Keep the models of HEAD's files and of the working tree: what the next run is most likely to meet again.
   const keep: Record<string, WorkflowFile> = Object.fromEntries(treeModels);
@@ -102,9 +106,9 @@ async function judgeRepository(root: string, inGit: boolean, config: Config, opt
     if (m) keep[k] = m;
   }
   if (!hist.findings.some((f) => f.ruleId === 'history/incomplete')) {
-    saveCache(cachePath, { key: ck, head: sha, commits: hist.commits, findings: hist.findings, state: [...hist.state], models: keep });
+    saveCache(cachePath, { key: ck, head: sha, commits: hist.commits, findings: hist.findings, timeline: hist.timeline, state: [...hist.state], models: keep });
   }
-  return { findings: [...findings, ...hist.findings], files, commits: hist.commits, anything: files.length > 0 || hist.commits > 0 };
+  return { findings: [...findings, ...hist.findings], files, commits: hist.commits, anything: files.length > 0 || hist.commits > 0, workspace: lint.workspace, timeline: hist.timeline };
 }
 
 async function judge(opts: CheckOptions, root: string, inGit: boolean, config: Config): Promise<Judged> {

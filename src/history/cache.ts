@@ -7,9 +7,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Finding } from '../engine/finding.js';
 import type { WorkflowFile } from '../model/types.js';
+import type { TimelineEntry } from '../model/history.js';
 import { gitSync } from './git.js';
 
-const FORMAT = 1;
+const FORMAT = 2;
 
 export interface CacheData {
   format: number;
@@ -18,6 +19,7 @@ export interface CacheData {
   head: string | null;
   commits: number;
   findings: Finding[];
+  timeline: TimelineEntry[];
   state: [string, string][];
   models: Record<string, WorkflowFile>;
 }
@@ -48,7 +50,7 @@ export function loadCache(file: string | null, key: string): CacheData | null {
   if (!file) return null;
   try {
     const data = JSON.parse(readFileSync(file, 'utf8')) as CacheData;
-    if (data.format !== FORMAT || data.key !== key || !Array.isArray(data.state) || !Array.isArray(data.findings) || typeof data.models !== 'object') return null;
+    if (data.format !== FORMAT || data.key !== key || !Array.isArray(data.state) || !Array.isArray(data.findings) || !Array.isArray(data.timeline) || typeof data.models !== 'object') return null;
     return data;
   } catch {
     return null;

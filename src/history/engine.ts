@@ -3,7 +3,7 @@
 // transition function: (snapshot before, snapshot after, commit) -> findings.
 import { performance } from 'node:perf_hooks';
 import { CONFIG_FILE, type Config } from '../config/config.js';
-import type { Change, Commit, Event, Identity } from '../model/history.js';
+import type { Change, Commit, Event, Identity, TimelineEntry } from '../model/history.js';
 import type { WorkflowFile } from '../model/types.js';
 import { classifier, pathspecs, type Classifier } from '../read/classify.js';
 import { RULES, RULE_IDS } from '../rules/index.js';
@@ -27,7 +27,7 @@ export interface HistoryOptions {
   /** Models already parsed (the working tree, the cache), by `blob:path`. */
   seed?: Map<string, WorkflowFile>;
   /** An earlier run judged history up to `sha`: continue from there. */
-  since?: { sha: string; state: Map<string, string>; findings: Finding[]; commits: number };
+  since?: { sha: string; state: Map<string, string>; findings: Finding[]; commits: number; timeline?: TimelineEntry[] };
 }
 
 export interface HistoryResult {
@@ -38,6 +38,8 @@ export interface HistoryResult {
   store?: ModelStore;
   /** path -> blob after the last judged commit. */
   state?: Map<string, string>;
+  /** Task completions and manual check-offs with their commits, for the review report. */
+  timeline?: TimelineEntry[];
 }
 
 /** The workspace as a commit holds it, for the snapshot findings of a range. */
@@ -273,13 +275,17 @@ export async function judgeHistory(root: string, opts: HistoryOptions & { from?:
   const changed = [...new Set(trace.flatMap((t) => t.changes.map((c) => c.path)))].filter((p) => store.classify(p));
   const findings = folder.findings;
   const state = trace.length ? folder.last : initial;
-  if (opts.since && !opts.from) return { findings: [...opts.since.findings, ...findings], commits: opts.since.commits + trace.length, changed, store, state };
-  return { findings, commits: trace.length, changed, store, state };
+  if (opts.since && !opts.from) {
+    const s = opts.since;
+    return { findings: [...s.findings, ...findings], commits: s.commits + trace.length, changed, store, state, timeline: [...(s.timeline ?? []), ...folder.timeline] };
+  }
+  return { findings, commits: trace.length, changed, store, state, timeline: folder.timeline };
 }
 
 /** The fold over the trace, one commit at a time, keeping only the snapshots later commits still need. */
 class Folder {
   readonly findings: Finding[] = [];
+  readonly timeline: TimelineEntry[] = [];
   private readonly children = new Map<string, number>();
   private readonly inTrace: Set<string>;
   private readonly states = new Map<string, Map<string, string>>();
@@ -315,6 +321,24 @@ class Folder {
     return live;
   }
 
+  private record(commit: Commit, events: Event[], before: Snapshot): void {
+    let conf: Confirmation | null = null;
+    let relayed = false;
+    for (const e of events) {
+      const base = { plan: e.file, commit: commit.sha, subject: commit.subject, author: commit.author };
+      if (e.type === 'task-completed' && e.completed) this.timeline.push({ ...base, kind: 'task-completed', phase: e.phase, task: e.task, text: null, confirmedBy: null, relayed: false });
+      if (e.type === 'item-checked' && e.kind === 'manual' && e.checked) {
+        if (!conf) {
+          const trust = before.config(RULE_IDS);
+          if (this.opts.presetOverride) trust.preset = this.opts.presetOverride;
+          conf = strictOnlyManual(confirmation(commit, trust, trust.preset, () => verifyCommit(this.root, commit.sha)), events, trust.preset);
+          relayed = conf.ok && agentIdentities(commit, trust).length > 0;
+        }
+        this.timeline.push({ ...base, kind: 'manual-checked', phase: e.phase, task: null, text: e.text, confirmedBy: conf.ok ? conf.by : null, relayed });
+      }
+    }
+  }
+
   step({ commit, changes }: TraceEntry): void {
     const { store, root } = this;
     const first = commit.parents[0];
@@ -335,7 +359,10 @@ class Folder {
       const keys = new Set(eventsBetween(diffFiles(otherState, afterFiles), new Snapshot(otherState, store), afterSnap).map(eventKey));
       events = events.filter((e) => keys.has(eventKey(e)));
     }
-    if (events.length) this.findings.push(...judgeTransition(root, 'history', commit, beforeSnap, afterSnap, events, this.opts, () => verifyCommit(root, commit.sha)));
+    if (events.length) {
+      this.findings.push(...judgeTransition(root, 'history', commit, beforeSnap, afterSnap, events, this.opts, () => verifyCommit(root, commit.sha)));
+      this.record(commit, events, beforeSnap);
+    }
     // Reuse the parent's map when this commit is its only remaining child; copy when branches share it.
     const next = first && this.states.has(first) && this.children.get(first) === 1 ? base : new Map(base);
     for (const [path, blob] of top) {

@@ -74,7 +74,7 @@ export function confirmation(commit: Commit, config: Config, preset: Preset, sig
     const label = `${by.name} <${by.email}>`;
     if (matches(config.agents, by)) last = { ok: false, by, reason: `${label} matches the \`agents\` patterns: an agent cannot confirm` };
     else if (config.confirmers && !matches(config.confirmers, by)) last = { ok: false, by, reason: `${label} is not listed in \`confirmers\`` };
-    else if (false) last = { ok: false, by, reason: `${label} is neither the author nor the committer of the commit` };
+    else if (!same(by, commit.author) && !same(by, commit.committer)) last = { ok: false, by, reason: `${label} is neither the author nor the committer of the commit` };
     // Strict: the agent may not even relay the human's word, whether as co-author, author or committer.
     else if (preset === 'strict' && agentIdentities(commit, config).length > 0) last = { ok: false, by, reason: 'in `strict` a confirmation commit may not be authored, committed or co-authored by an agent' };
     else if (config.requireSignedConfirmations && !signed()) last = { ok: false, by, reason: 'the commit has no good signature and `requireSignedConfirmations` is set' };

@@ -56,3 +56,19 @@ export type Event =
   | (At & { type: 'trust-file-changed'; what: 'config' | 'baseline' });
 
 export type EventType = Event['type'];
+
+/** What the review report shows per plan: which commit completed each task, who confirmed each manual item. */
+export interface TimelineEntry {
+  kind: 'task-completed' | 'manual-checked';
+  plan: string;
+  phase: number;
+  task: number | null;
+  text: string | null;
+  commit: string;
+  subject: string;
+  author: Identity;
+  /** For manual items: the human whose confirmation counted, or null when none did. */
+  confirmedBy: Identity | null;
+  /** The confirmation counted although an agent co-authored the commit (recommended relays the human's word). */
+  relayed: boolean;
+}

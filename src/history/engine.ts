@@ -12,7 +12,7 @@ import { severityOf } from '../engine/snapshot.js';
 import type { Finding } from '../engine/finding.js';
 import { eventKey, fileEvents } from './events.js';
 import { gitSync } from './git.js';
-import { readTrace, parseTrailers, type TraceEntry } from './log.js';
+import { parseRaw, readTrace, parseTrailers, type TraceEntry } from './log.js';
 import { BASELINE_FILE, Overlay, Snapshot, TRUST_FILES } from './snapshot.js';
 import { ModelStore, key } from './store.js';
 import { jobs } from '../read/parallel.js';
@@ -403,10 +403,14 @@ export function judgePending(root: string, opts: HistoryOptions & { stage: 'stag
   const hasHead = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']).ok;
   const beforeFiles = hasHead ? filesAt(root, 'HEAD', config, store.classify) : new Map<string, string>();
   const afterFiles = filesAt(root, null, config, store.classify);
-  const changes = diffFiles(beforeFiles, afterFiles);
+  // Renames as the commit will record them (`-M`), so the hooks see what the full run will see afterwards.
+  const relevantChange = (c: Change) => relevant(store.classify, c.path) || (c.from !== null && relevant(store.classify, c.from));
+  const changes = hasHead
+    ? parseRaw(gitSync(root, ['diff', '--cached', '-M', '--raw', '-z', '--no-abbrev', 'HEAD', '--', ...pathspecs(config.paths), ...TRUST_FILES]).out).filter(relevantChange)
+    : diffFiles(beforeFiles, afterFiles);
   const before = new Snapshot(beforeFiles, store);
   const after = new Snapshot(afterFiles, store);
-  store.load(changes.flatMap((c) => [c.oldBlob ? { path: c.path, blob: c.oldBlob } : null, c.newBlob ? { path: c.path, blob: c.newBlob } : null]).filter((x): x is { path: string; blob: string } => x !== null));
+  store.load(changes.flatMap((c) => [c.oldBlob ? { path: c.from ?? c.path, blob: c.oldBlob } : null, c.newBlob ? { path: c.path, blob: c.newBlob } : null]).filter((x): x is { path: string; blob: string } => x !== null));
   const message = opts.message ?? '';
   const trailers = message ? parseTrailers(gitSync(root, ['interpret-trailers', '--parse'], message).out) : [];
   const commit: Commit = {

@@ -20,6 +20,30 @@ export function parseTrailers(block: string): Trailer[] {
   return out;
 }
 
+/** `--raw -z --no-abbrev` output -> changes; renames (R) keep where the file was, copies (C) count as added. */
+export function parseRaw(raw: string): Change[] {
+  const changes: Change[] = [];
+  const tokens = raw.replace(/^[\0\n]+/, '').split('\0');
+  const zero = /^0+$/;
+  for (let i = 0; i < tokens.length; i++) {
+    const meta = tokens[i]!.replace(/^\n/, '');
+    if (!meta.startsWith(':')) continue;
+    const [, , oldBlob, newBlob, status] = meta.slice(1).split(' ') as [string, string, string, string, string];
+    const kind = status[0]!;
+    if (kind === 'R' || kind === 'C') {
+      const from = tokens[++i]!;
+      const to = tokens[++i]!;
+      if (kind === 'C') changes.push({ status: 'A', path: to, from: null, oldBlob: null, newBlob });
+      else changes.push({ status: 'R', path: to, from, oldBlob, newBlob });
+      continue;
+    }
+    const path = tokens[++i]!;
+    const st = kind === 'A' || kind === 'D' ? kind : 'M';
+    changes.push({ status: st, path, from: null, oldBlob: zero.test(oldBlob) ? null : oldBlob, newBlob: zero.test(newBlob) ? null : newBlob });
+  }
+  return changes;
+}
+
 function parseRecord(record: string): TraceEntry {
   const fields = record.split('\x1f');
   const [sha, parents, an, ae, cn, ce, ct, subject, trailers] = fields as [string, string, string, string, string, string, string, string, string];
@@ -35,25 +59,7 @@ function parseRecord(record: string): TraceEntry {
     subject,
     trailers: parseTrailers(trailers),
   };
-  const changes: Change[] = [];
-  const tokens = raw.replace(/^[\0\n]+/, '').split('\0');
-  for (let i = 0; i < tokens.length; i++) {
-    const meta = tokens[i]!.replace(/^\n/, '');
-    if (!meta.startsWith(':')) continue;
-    const [, , oldBlob, newBlob, status] = meta.slice(1).split(' ') as [string, string, string, string, string];
-    const zero = /^0+$/;
-    const kind = status[0]!;
-    if (kind === 'R' || kind === 'C') {
-      const from = tokens[++i]!;
-      const to = tokens[++i]!;
-      if (kind === 'C') changes.push({ status: 'A', path: to, from: null, oldBlob: null, newBlob });
-      else changes.push({ status: 'R', path: to, from, oldBlob, newBlob });
-      continue;
-    }
-    const path = tokens[++i]!;
-    const st = kind === 'A' || kind === 'D' ? kind : 'M';
-    changes.push({ status: st, path, from: null, oldBlob: zero.test(oldBlob) ? null : oldBlob, newBlob: zero.test(newBlob) ? null : newBlob });
-  }
+  const changes = parseRaw(raw);
   return { commit, changes };
 }
 

@@ -176,7 +176,7 @@ function ids(list: Finding[]): string[] {
 
 // Known gaps in the pending door (src/history/engine.ts judgePending, owned by the lead): each test states the right
 // behaviour and is marked `fails` while the gap is open. When one starts to pass, vitest reports it: drop `.fails`.
-describe('parity gaps (expected to fail until judgePending is fixed)', () => {
+describe('parity of renames and amends', () => {
   function ready(): Repo {
     const repo = Repo.create();
     planned(repo);
@@ -195,7 +195,7 @@ describe('parity gaps (expected to fail until judgePending is fixed)', () => {
     return { msg: keys(msg.results), staged: keys(staged.results), full: keys(full) };
   }
 
-  it.fails('a plan renamed by the agent: the hooks see a new plan with checked manual items (false manual-confirmation)', () => {
+  it('a plan renamed by the agent: the hooks see the rename, not a new plan with checked manual items', () => {
     const repo = ready();
     repo.stage({}, { rename: [[PLAN, 'thoughts/shared/plans/2026-11-21-auth-flow.md']] });
     const d = doors(repo, 'Rename the plan', { author: CLAUDE });
@@ -203,7 +203,7 @@ describe('parity gaps (expected to fail until judgePending is fixed)', () => {
     expect(d.msg).toEqual(d.full);
   });
 
-  it.fails('a renamed handoff: the hooks name the old path, the full run the new one', () => {
+  it('a renamed handoff: the hooks and the full run name the same path', () => {
     const repo = ready();
     repo.stage({}, { rename: [[handoffPath(1), handoffPath(1, 'users-table')]] });
     const d = doors(repo, 'Rename handoff 1', { author: CLAUDE });
@@ -212,6 +212,7 @@ describe('parity gaps (expected to fail until judgePending is fixed)', () => {
     expect(d.staged).toEqual(d.full);
   });
 
+  // Known gap: an amend replaces HEAD, so the hooks should judge HEAD^ -> index; they judge HEAD -> index.
   it.fails('git commit --amend: the hooks judge HEAD -> index, the full run HEAD^ -> the new commit', () => {
     const repo = Repo.create();
     planned(repo);

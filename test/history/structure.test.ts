@@ -280,6 +280,26 @@ describe('--range', () => {
     expect(res.summary.commits).toBe(2);
   });
 
+  it('a branch commit whose parent lies below the base is judged against its own parent, not the base', () => {
+    const repo = Repo.create();
+    const c1 = planned(repo);
+    const c2 = task(repo, 1, [1]);
+    repo.git('checkout', '-q', '-b', 'side', c1);
+    const text = planDoc({ auto: [1], manual: [1] });
+    const b1 = repo.commit('Side: check phase 1', { [PLAN]: text }, { author: CLAUDE });
+    repo.git('checkout', '-q', 'main');
+    repo.gitWith(repo.env(BOB), ['merge', '-q', '--no-ff', '-m', 'Merge side', 'side']);
+    const merged = repo.show('HEAD', PLAN);
+    expect(merged).toContain(`[x] ${TASK(1)}`);
+    expect(merged).toContain(`[x] ${MANUAL(1)}`);
+    const res = cli(repo.dir, ['--range', `${c2}..HEAD`]);
+    expect(res.summary.commits).toBe(2);
+    // b1 unchecks nothing (its parent c1 had no task checked) and checks the manual item: that alone is reported.
+    const hist = historyOnly(res.results);
+    expect(hist.map((f) => [f.ruleId, f.commit])).toEqual([['history/manual-confirmation', b1]]);
+    expect(hist[0]).toMatchObject({ file: PLAN, line: lineOf(text, MANUAL(1)) });
+  });
+
   it('a missing base is history/incomplete (exit 1), never a silent pass', () => {
     const { repo } = ranged();
     const missing = 'deadbeefdeadbeefdeadbeefdeadbeefdeadbeef';

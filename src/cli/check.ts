@@ -1,6 +1,6 @@
 // The default command and its history doors: read the workflow files, judge them (snapshot rules over the files,
 // transition rules over history, the index or a range), report, and pick the exit code.
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { loadConfig, type Config, type Preset } from '../config/config.js';
 import { repositoryRoot } from '../read/discover.js';
@@ -16,11 +16,20 @@ import { key } from '../history/store.js';
 import { summarize } from '../report/summary.js';
 import { formatJson } from '../report/json.js';
 import { formatStylish } from '../report/stylish.js';
+import { formatSarif } from '../report/sarif.js';
+import { formatGithub } from '../report/github.js';
+import { formatMarkdown } from '../report/markdown.js';
+import type { Summary } from '../report/summary.js';
 import { EXIT, UsageError, type Io } from './io.js';
+
+export const FORMATS = ['stylish', 'json', 'sarif', 'github', 'markdown'] as const;
+export type Format = (typeof FORMATS)[number];
 
 export interface CheckOptions {
   paths: string[];
-  format: 'stylish' | 'json';
+  format: Format;
+  /** Also append the markdown report to $GITHUB_STEP_SUMMARY. */
+  summary: boolean;
   preset?: Preset;
   config?: string;
   maxWarnings?: number;
@@ -120,11 +129,9 @@ async function judge(opts: CheckOptions, root: string, inGit: boolean, config: C
   if (door.kind === 'range') {
     const hist = await engine.judgeHistory(root, { config, presetOverride, from: door.from, to: door.to });
     const changed = new Set(hist.changed ?? []);
-    const snapshot =
-      hist.store && changed.size
-        ? runSnapshot(engine.snapshotAt(root, door.to, config, hist.store).workspace(root), RULES, config, RULE_IDS, changed).filter((f) => f.file !== null)
-        : [];
-    return { findings: [...hist.findings, ...snapshot], files: [...changed], commits: hist.commits, anything: true };
+    const workspace = hist.store ? engine.snapshotAt(root, door.to, config, hist.store).workspace(root) : undefined;
+    const snapshot = workspace && changed.size ? runSnapshot(workspace, RULES, config, RULE_IDS, changed).filter((f) => f.file !== null) : [];
+    return { findings: [...hist.findings, ...snapshot], files: [...changed], commits: hist.commits, anything: true, workspace, timeline: hist.timeline };
   }
   let message: string | undefined;
   if (door.kind === 'commit-msg') {
@@ -141,6 +148,30 @@ async function judge(opts: CheckOptions, root: string, inGit: boolean, config: C
   return { findings: [...pending.findings, ...snapshot], files: [...changed], commits: 0, anything: true };
 }
 
+/** Where rule pages can be read: the published package's files, at this version. */
+export function docsBase(): string {
+  return `https://unpkg.com/validate-workflow@${toolVersion()}`;
+}
+
+export function toolVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
+function render(format: Format, findings: Finding[], summary: Summary, io: Io, markdown: () => string): string {
+  switch (format) {
+    case 'json':
+      return formatJson(findings, summary);
+    case 'sarif':
+      return formatSarif(findings, RULES, { version: toolVersion(), docsBase: docsBase() });
+    case 'github':
+      return formatGithub(findings, { reportHint: 'run `npx validate-workflow` locally, or see the job summary' });
+    case 'markdown':
+      return markdown();
+    default:
+      return formatStylish(findings, summary, { color: io.color });
+  }
+}
+
 export async function check(opts: CheckOptions, io: Io): Promise<number> {
   const inGit = repositoryRoot(io.cwd);
   const root = inGit ?? io.cwd;
@@ -153,20 +184,28 @@ export async function check(opts: CheckOptions, io: Io): Promise<number> {
   if (!judged.anything || (scopes.length > 0 && files.length === 0 && opts.door.kind === 'repository')) {
     const where = [...config.paths.plans, ...config.paths.handoffs, ...config.paths.ledgers].join(', ');
     const note = `validate-workflow: no workflow files found${scopes.length ? ` under ${opts.paths.join(', ')}` : ''} (looked for ${where}).\n`;
-    if (opts.format === 'json') {
+    if (opts.format !== 'stylish') {
       io.stderr(note);
-      io.stdout(formatJson([], summarize([], 0, 0)));
+      io.stdout(render(opts.format, [], summarize([], 0, 0), io, () => `## validate-workflow review\n\n${note}`));
     } else io.stdout(note);
     return EXIT.ok;
   }
   let findings = judged.findings.filter((f) => within(f.file, scopes)).sort(compareFindings);
   if (opts.quiet) findings = findings.filter((f) => f.severity === 'error');
   const summary = summarize(findings, files.length, judged.commits);
-  io.stdout(opts.format === 'json' ? formatJson(findings, summary) : formatStylish(findings, summary, { color: io.color }));
+  const markdown = () => formatMarkdown({ findings, summary, workspace: judged.workspace ?? null, timeline: judged.timeline ?? [], rules: RULES, docsBase: docsBase() });
+  io.stdout(render(opts.format, findings, summary, io, markdown));
+  if (opts.summary) {
+    const target = io.env.GITHUB_STEP_SUMMARY;
+    if (!target) io.stderr('validate-workflow: --summary: GITHUB_STEP_SUMMARY is not set, no summary written.\n');
+    else appendFileSync(target, `${markdown()}\n`);
+  }
 
   if (summary.errors > 0) return EXIT.findings;
   if (opts.maxWarnings !== undefined && summary.warnings > opts.maxWarnings) {
-    if (opts.format !== 'json') io.stdout(`validate-workflow: ${summary.warnings} warnings exceed --max-warnings ${opts.maxWarnings}.\n`);
+    const note = `validate-workflow: ${summary.warnings} warnings exceed --max-warnings ${opts.maxWarnings}.\n`;
+    if (opts.format === 'stylish') io.stdout(note);
+    else io.stderr(note);
     return EXIT.findings;
   }
   return EXIT.ok;

@@ -9,12 +9,15 @@ import type { CheckOptions } from './check.js';
 
 const HELP = `Usage: validate-workflow [paths...] [options]
        validate-workflow --staged | --range <from>..<to> | commit-msg <message-file>
+       validate-workflow explain <rule-id>
        validate-workflow new plan "<title>" | new handoff --session <s> [--desc <d>] [--plan <p>] | new ledger --session <s> --plan <p>
 
 Lints AI-agent workflow files (plans, task handoffs, ledgers) against the implement_plan_micro convention.
 
 Options:
-  --format <stylish|json>       output format (default: stylish)
+  --format <stylish|json|sarif|github|markdown>
+                                output format (default: stylish)
+  --summary                     also append the markdown review report to $GITHUB_STEP_SUMMARY
   --preset <recommended|strict> rule preset (default: the config's, else recommended)
   --config <file>               config file (default: validate-workflow.config.json, or "validateWorkflow" in package.json)
   --max-warnings <n>            exit 1 when there are more than n warnings
@@ -53,6 +56,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
         quiet: { type: 'boolean' },
         'no-history': { type: 'boolean' },
         staged: { type: 'boolean' },
+        summary: { type: 'boolean' },
         range: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -70,6 +74,15 @@ export async function run(argv: string[], io: Io): Promise<number> {
       io.stdout(`${version()}\n`);
       return EXIT.ok;
     }
+    if (positionals[0] === 'explain') {
+      const { explain } = await import('./explain.js');
+      const id = positionals[1];
+      if (!id) throw new UsageError('explain needs a rule id: validate-workflow explain plan/phase-order');
+      const page = explain(id);
+      if (page === null) throw new UsageError(`unknown rule id: ${id}`);
+      io.stdout(page.endsWith('\n') ? page : `${page}\n`);
+      return EXIT.ok;
+    }
     if (positionals[0] === 'new') {
       const { newFile } = await import('./new.js');
       return newFile({ kind: positionals[1] ?? '', title: positionals.slice(2).join(' ') || undefined, session: values.session, plan: values.plan, desc: values.desc, out: values.out }, io);
@@ -83,7 +96,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       if (!Number.isInteger(maxWarnings) || maxWarnings < 0) throw new UsageError(`--max-warnings needs a whole number (got "${values['max-warnings']}")`);
     }
     // Loaded on demand: --help and --version should not pay for the Markdown parser.
-    const { check, parseRange } = await import('./check.js');
+    const { check, parseRange, FORMATS } = await import('./check.js');
     let door: CheckOptions['door'] = { kind: 'repository' };
     let paths = positionals;
     if (positionals[0] === 'commit-msg') {
@@ -98,7 +111,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
         paths,
         history: !values['no-history'],
         door,
-        format: oneOf(values.format, ['stylish', 'json'] as const, '--format') ?? 'stylish',
+        format: oneOf(values.format, FORMATS, '--format') ?? 'stylish',
+        summary: values.summary ?? false,
         preset: oneOf<Preset>(values.preset, ['recommended', 'strict'], '--preset'),
         config: values.config,
         maxWarnings,

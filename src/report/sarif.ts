@@ -67,7 +67,8 @@ function trimSlash(base: string): string {
 // rather than make the whole log invalid.
 function absolute(uri: string): boolean {
   try {
-    return new URL(uri).href.length > 0;
+    new URL(uri);
+    return true;
   } catch {
     return false;
   }

@@ -11,11 +11,12 @@ import { firstSentence, formatSarif, pathToUri } from '../../src/report/sarif.js
 import { RULES } from '../../src/rules/index.js';
 import type { Rule } from '../../src/rules/types.js';
 import { BAD_NAME, STRAY, family, shallowFindings, violations, type Violations } from './fixtures.js';
+import { runCli } from '../helpers/repo.js';
 
 const require = createRequire(import.meta.url);
 // The schema as Microsoft publishes it (SARIF 2.1.0 rtm.5, the version code scanning documents), from the dev
-// dependency @microsoft/jest-sarif: nothing is fetched at run time.
-const SCHEMA_FILE = require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json');
+// dependency @microsoft/jest-sarif, copied into test/fixtures/sarif/: nothing is fetched at run time.
+const SCHEMA_FILE = fileURLToPath(new URL('../fixtures/sarif/sarif-2.1.0-rtm.5.json', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 const DOCS = 'https://github.com/example/validate-workflow/blob/main';
@@ -229,5 +230,19 @@ describe('formatSarif', () => {
     expectValid(validate, out);
     expect(out.runs[0].results[0].locations[0].physicalLocation.region).toEqual({ startLine: 1 });
     expect(out.runs[0].results[0].message.text).toBe('Unreadable. Fix it.');
+  });
+});
+
+describe('validate-workflow --format sarif', () => {
+  it('prints a log of a history with violations that validates against the official schema, commits included', () => {
+    const res = runCli(v.repo.dir, ['--format', 'sarif']);
+    expect(res.code).toBe(1);
+    const log = JSON.parse(res.stdout);
+    const validate = sarifValidator();
+    expect(validate(log), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+    const results = log.runs[0].results as { ruleId: string; properties?: { commit?: string } }[];
+    const manual = results.find((r) => r.ruleId === 'history/manual-confirmation');
+    expect(manual?.properties?.commit).toBe(v.manualCommit);
+    expect(results.find((r) => r.ruleId === 'history/handoff-deleted')?.properties?.commit).toBe(v.deleteCommit);
   });
 });

@@ -18,7 +18,7 @@ export function jobs(count: number, env: NodeJS.ProcessEnv = process.env): numbe
 
 function inWorker(root: string, items: Discovered[], maxBytes: number): Promise<WorkflowFile[]> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./read-worker.js', import.meta.url), { workerData: { root, items, maxBytes }, resourceLimits: { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 } });
+    const worker = new Worker(new URL('./read-worker.js', import.meta.url), { workerData: { root, items, maxBytes } });
     worker.once('message', (files: WorkflowFile[]) => resolve(files));
     worker.once('error', reject);
     worker.once('exit', (code) => {

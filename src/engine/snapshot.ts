@@ -1,7 +1,7 @@
 // Runs the snapshot rules over a workspace: severities from preset and config, inline disables, one sorted list.
 import type { Config } from '../config/config.js';
 import type { Workspace, WorkflowFile } from '../model/types.js';
-import type { Rule, RuleContext } from '../rules/types.js';
+import type { RawFinding, Rule, RuleContext } from '../rules/types.js';
 import { compareFindings, type Finding } from './finding.js';
 
 export function severityOf(rule: Rule, config: Config): 'off' | 'warn' | 'error' {
@@ -15,6 +15,24 @@ function disabledIn(file: WorkflowFile | undefined, ruleId: string): boolean {
   return file.disables.some((d) => d.ruleIds.includes(ruleId));
 }
 
+/** A rule's raw finding as reports see it; history findings also name their commit. */
+export function toFinding(rule: Rule, raw: RawFinding, level: 'warn' | 'error', commit?: { sha: string; subject: string }): Finding {
+  const f: Finding = {
+    ruleId: rule.meta.id,
+    severity: raw.info ? 'info' : level === 'error' ? 'error' : 'warning',
+    file: raw.file,
+    line: raw.line,
+    column: raw.column ?? (raw.line === null ? null : 1),
+    message: raw.message,
+    fix: raw.fix ?? rule.meta.fix,
+  };
+  if (commit?.sha) {
+    f.commit = commit.sha;
+    f.subject = commit.subject;
+  }
+  return f;
+}
+
 export function runSnapshot(ws: Workspace, rules: readonly Rule[], config: Config, knownRules: ReadonlySet<string>, focus?: ReadonlySet<string>): Finding[] {
   const ctx: RuleContext = { preset: config.preset, config, knownRules, focus };
   const files = new Map<string, WorkflowFile>([...ws.plans, ...ws.handoffs, ...ws.ledgers].map((f) => [f.path, f]));
@@ -25,15 +43,7 @@ export function runSnapshot(ws: Workspace, rules: readonly Rule[], config: Confi
     for (const raw of rule.snapshot(ws, ctx)) {
       if (focus && raw.file !== null && !focus.has(raw.file)) continue;
       if (raw.file && disabledIn(files.get(raw.file), rule.meta.id)) continue;
-      out.push({
-        ruleId: rule.meta.id,
-        severity: raw.info ? 'info' : level === 'error' ? 'error' : 'warning',
-        file: raw.file,
-        line: raw.line,
-        column: raw.column ?? (raw.line === null ? null : 1),
-        message: raw.message,
-        fix: raw.fix ?? rule.meta.fix,
-      });
+      out.push(toFinding(rule, raw, level));
     }
   }
   return out.sort(compareFindings);

@@ -7,8 +7,8 @@ import type { Change, Commit, Event, Identity, TimelineEntry } from '../model/hi
 import type { WorkflowFile } from '../model/types.js';
 import { classifier, pathspecs, type Classifier } from '../read/classify.js';
 import { RULES, RULE_IDS } from '../rules/index.js';
-import type { RawFinding, Rule, TransitionContext } from '../rules/types.js';
-import { severityOf } from '../engine/snapshot.js';
+import type { Rule, TransitionContext } from '../rules/types.js';
+import { severityOf, toFinding } from '../engine/snapshot.js';
 import type { Finding } from '../engine/finding.js';
 import { eventKey, fileEvents } from './events.js';
 import { gitSync } from './git.js';
@@ -177,23 +177,6 @@ function strictOnlyManual(c: Confirmation, events: Event[], preset: Config['pres
   const other = events.find((e) => !(e.type === 'item-checked' && e.kind === 'manual'));
   if (!other) return c;
   return { ok: false, by: c.by, reason: `in \`strict\` a confirmation commit changes nothing but manual checkboxes, and this one also has a ${other.type} event in ${other.file}` };
-}
-
-function toFinding(rule: Rule, raw: RawFinding, level: 'warn' | 'error', commit: Commit | null): Finding {
-  const f: Finding = {
-    ruleId: rule.meta.id,
-    severity: raw.info ? 'info' : level === 'error' ? 'error' : 'warning',
-    file: raw.file,
-    line: raw.line,
-    column: raw.column ?? (raw.line === null ? null : 1),
-    message: raw.message,
-    fix: raw.fix ?? rule.meta.fix,
-  };
-  if (commit && commit.sha) {
-    f.commit = commit.sha;
-    f.subject = commit.subject;
-  }
-  return f;
 }
 
 export function incomplete(message: string): Finding {

@@ -16,6 +16,7 @@ import { key } from '../history/store.js';
 import { summarize } from '../report/summary.js';
 import { formatJson } from '../report/json.js';
 import { formatStylish } from '../report/stylish.js';
+import { applyBaseline, BASELINE_FILE, writeBaseline } from '../engine/baseline.js';
 import { formatSarif } from '../report/sarif.js';
 import { formatGithub } from '../report/github.js';
 import { formatMarkdown } from '../report/markdown.js';
@@ -35,6 +36,8 @@ export interface CheckOptions {
   maxWarnings?: number;
   quiet: boolean;
   history: boolean;
+  /** Record today's findings as the baseline instead of reporting them. */
+  baselineWrite?: boolean;
   /** Which door: the whole repository, the index (pre-commit), a message (commit-msg), or a range (pre-push, PRs). */
   door: { kind: 'repository' } | { kind: 'staged' } | { kind: 'commit-msg'; file: string } | { kind: 'range'; from: string | null; to: string };
 }
@@ -87,7 +90,7 @@ async function judgeRepository(root: string, inGit: boolean, config: Config, opt
   const ck = cacheKey([config.paths, config.maxFileBytes, opts.preset ?? null]);
   const cache = loadCache(cachePath, ck);
   const known = new Map(Object.entries(cache?.models ?? {}));
-  const lint = await lintRepositoryParallel(root, config, inGit, known);
+  const lint = await lintRepositoryParallel(root, config, inGit, known, { baseline: !opts.baselineWrite });
   const files = lint.discovered.map((d) => d.path);
   const findings = lint.findings;
   const treeModels = lint.models;
@@ -117,7 +120,9 @@ async function judgeRepository(root: string, inGit: boolean, config: Config, opt
   if (!hist.findings.some((f) => f.ruleId === 'history/incomplete')) {
     saveCache(cachePath, { key: ck, head: sha, commits: hist.commits, findings: hist.findings, timeline: hist.timeline, state: [...hist.state], models: keep });
   }
-  return { findings: [...findings, ...hist.findings], files, commits: hist.commits, anything: files.length > 0 || hist.commits > 0, workspace: lint.workspace, timeline: hist.timeline };
+  // The snapshot pass applied its part of the baseline; history entries are judged here, against history findings.
+  const histFindings = opts.baselineWrite ? hist.findings : applyBaseline(root, hist.findings, { config, scope: (ruleId) => ruleId.startsWith('history/') });
+  return { findings: [...findings, ...histFindings], files, commits: hist.commits, anything: files.length > 0 || hist.commits > 0, workspace: lint.workspace, timeline: hist.timeline };
 }
 
 async function judge(opts: CheckOptions, root: string, inGit: boolean, config: Config): Promise<Judged> {
@@ -131,7 +136,9 @@ async function judge(opts: CheckOptions, root: string, inGit: boolean, config: C
     const changed = new Set(hist.changed ?? []);
     const workspace = hist.store ? engine.snapshotAt(root, door.to, config, hist.store).workspace(root) : undefined;
     const snapshot = workspace && changed.size ? runSnapshot(workspace, RULES, config, RULE_IDS, changed).filter((f) => f.file !== null) : [];
-    return { findings: [...hist.findings, ...snapshot], files: [...changed], commits: hist.commits, anything: true, workspace, timeline: hist.timeline };
+    // Only entries of the files the range changed can be judged here; the others would all look stale.
+    const found = applyBaseline(root, [...hist.findings, ...snapshot], { config, scope: (_id, file) => changed.has(file) });
+    return { findings: found, files: [...changed], commits: hist.commits, anything: true, workspace, timeline: hist.timeline };
   }
   let message: string | undefined;
   if (door.kind === 'commit-msg') {
@@ -145,7 +152,8 @@ async function judge(opts: CheckOptions, root: string, inGit: boolean, config: C
   // The snapshot rules judge the files as the commit would make them, reported for the files it changes.
   const changed = new Set(pending.changed);
   const snapshot = runSnapshot(pending.after.workspace(root), RULES, config, RULE_IDS, changed).filter((f) => f.file !== null);
-  return { findings: [...pending.findings, ...snapshot], files: [...changed], commits: 0, anything: true };
+  const found = applyBaseline(root, [...pending.findings, ...snapshot], { config, scope: (_id, file) => changed.has(file) });
+  return { findings: found, files: [...changed], commits: 0, anything: true };
 }
 
 /** Where rule pages can be read: the published package's files, at this version. */
@@ -180,6 +188,12 @@ export async function check(opts: CheckOptions, io: Io): Promise<number> {
   const scopes = opts.paths.map((p) => toRepoPath(root, io.cwd, p));
 
   const judged = await judge(opts, root, inGit !== null, config);
+  if (opts.baselineWrite) {
+    if (opts.door.kind !== 'repository' || scopes.length) throw new UsageError('--baseline-write records the whole repository: drop paths, --staged, --range and commit-msg');
+    const { entries } = writeBaseline(root, judged.findings);
+    io.stdout(`validate-workflow: wrote ${BASELINE_FILE} with ${entries} entr${entries === 1 ? 'y' : 'ies'} (${judged.findings.length} findings); later runs report only what is new.\n`);
+    return EXIT.ok;
+  }
   const files = judged.files.filter((f) => within(f, scopes));
   if (!judged.anything || (scopes.length > 0 && files.length === 0 && opts.door.kind === 'repository')) {
     const where = [...config.paths.plans, ...config.paths.handoffs, ...config.paths.ledgers].join(', ');

@@ -9,6 +9,9 @@ import type { CheckOptions } from './check.js';
 
 const HELP = `Usage: validate-workflow [paths...] [options]
        validate-workflow --staged | --range <from>..<to> | commit-msg <message-file>
+       validate-workflow init [--force] [--claude]
+       validate-workflow confirm <plan> --phase N
+       validate-workflow status [--session S] [--format json]
        validate-workflow explain <rule-id>
        validate-workflow new plan "<title>" | new handoff --session <s> [--desc <d>] [--plan <p>] | new ledger --session <s> --plan <p>
 
@@ -18,6 +21,8 @@ Options:
   --format <stylish|json|sarif|github|markdown>
                                 output format (default: stylish)
   --summary                     also append the markdown review report to $GITHUB_STEP_SUMMARY
+  --baseline-write              record today's findings in validate-workflow.baseline.json; later runs report
+                                only what is new, and entries that no longer match
   --preset <recommended|strict> rule preset (default: the config's, else recommended)
   --config <file>               config file (default: validate-workflow.config.json, or "validateWorkflow" in package.json)
   --max-warnings <n>            exit 1 when there are more than n warnings
@@ -31,6 +36,16 @@ Options:
 
 Exit codes: 0 no errors, 1 errors (or too many warnings), 2 usage error or tool failure.
 `;
+
+function readStdin(): Promise<string> {
+  return new Promise((resolve) => {
+    let data = '';
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (chunk: string) => (data += chunk));
+    process.stdin.on('end', () => resolve(data));
+    process.stdin.on('error', () => resolve(data));
+  });
+}
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -57,6 +72,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
         'no-history': { type: 'boolean' },
         staged: { type: 'boolean' },
         summary: { type: 'boolean' },
+        'baseline-write': { type: 'boolean' },
+        force: { type: 'boolean' },
+        claude: { type: 'boolean' },
+        phase: { type: 'string' },
         range: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -83,12 +102,30 @@ export async function run(argv: string[], io: Io): Promise<number> {
       io.stdout(page.endsWith('\n') ? page : `${page}\n`);
       return EXIT.ok;
     }
+    if (positionals[0] === 'init') {
+      const { init } = await import('./init.js');
+      return await init({ force: values.force ?? false, claude: values.claude ?? false }, io);
+    }
+    if (positionals[0] === 'confirm') {
+      const phase = Number(values.phase);
+      if (!positionals[1] || !Number.isInteger(phase) || phase < 1) throw new UsageError('confirm needs a plan and a phase: validate-workflow confirm <plan> --phase N');
+      const { confirm } = await import('./confirm.js');
+      return await confirm({ plan: positionals[1], phase }, io);
+    }
+    if (positionals[0] === 'status') {
+      const { status } = await import('./status.js');
+      return await status({ session: values.session, format: oneOf(values.format, ['stylish', 'json'] as const, '--format') ?? 'stylish' }, io);
+    }
+    if (positionals[0] === 'claude-hook') {
+      const { claudeHook } = await import('./claude-hook.js');
+      return await claudeHook(await readStdin(), io);
+    }
     if (positionals[0] === 'new') {
       const { newFile } = await import('./new.js');
       return newFile({ kind: positionals[1] ?? '', title: positionals.slice(2).join(' ') || undefined, session: values.session, plan: values.plan, desc: values.desc, out: values.out }, io);
     }
-    for (const flag of ['session', 'plan', 'desc', 'out'] as const) {
-      if (values[flag] !== undefined) throw new UsageError(`--${flag} belongs to the new command`);
+    for (const flag of ['session', 'plan', 'desc', 'out', 'force', 'claude', 'phase'] as const) {
+      if (values[flag] !== undefined) throw new UsageError(`--${flag} belongs to another command (see --help)`);
     }
     let maxWarnings: number | undefined;
     if (values['max-warnings'] !== undefined) {
@@ -110,6 +147,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       {
         paths,
         history: !values['no-history'],
+        baselineWrite: values['baseline-write'] ?? false,
         door,
         format: oneOf(values.format, FORMATS, '--format') ?? 'stylish',
         summary: values.summary ?? false,

@@ -6,12 +6,27 @@ import type { Config } from '../config/config.js';
 import { discover, type Discovered } from '../read/discover.js';
 import { buildWorkspace, readOne } from '../read/workspace.js';
 import { jobs, readAll } from '../read/parallel.js';
-import { RULES, RULE_IDS } from '../rules/index.js';
+import { RULES, RULE_IDS, ruleById } from '../rules/index.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
 import { blobId } from '../history/cache.js';
 import { key } from '../history/store.js';
 import { runSnapshot } from './snapshot.js';
 import type { Finding } from './finding.js';
+import { applyBaseline } from './baseline.js';
+
+export interface LintOptions {
+  /** Apply validate-workflow.baseline.json when it exists (default true); false for `--baseline-write`. */
+  baseline?: boolean;
+}
+
+/**
+ * The baseline entries the snapshot pass judges: its own rules', and those of ids no rule has any more (which can
+ * only be stale). History entries are left to the history pass, which has their findings.
+ */
+export function snapshotEntry(ruleId: string): boolean {
+  const rule = ruleById(ruleId);
+  return !rule || rule.snapshot !== undefined;
+}
 
 export interface LintResult {
   discovered: Discovered[];
@@ -19,18 +34,19 @@ export interface LintResult {
   findings: Finding[];
 }
 
-function judge(root: string, discovered: Discovered[], files: WorkflowFile[], config: Config): LintResult {
+function judge(root: string, discovered: Discovered[], files: WorkflowFile[], config: Config, opts: LintOptions): LintResult {
   const strays = discovered.filter((d) => d.kind === 'searchable');
   const workspace = buildWorkspace(root, files, strays);
-  return { discovered, workspace, findings: runSnapshot(workspace, RULES, config, RULE_IDS) };
+  const findings = runSnapshot(workspace, RULES, config, RULE_IDS);
+  return { discovered, workspace, findings: opts.baseline === false ? findings : applyBaseline(root, findings, { config, scope: snapshotEntry }) };
 }
 
 const readable = (discovered: Discovered[]) => discovered.filter((d) => d.kind !== 'searchable');
 
 /** Single-threaded: for tests and small workspaces. */
-export function lintRepository(root: string, config: Config, inGit: boolean): LintResult {
+export function lintRepository(root: string, config: Config, inGit: boolean, opts: LintOptions = {}): LintResult {
   const discovered = discover(root, config, inGit);
-  return judge(root, discovered, readable(discovered).map((d) => readOne(root, d, config.maxFileBytes)), config);
+  return judge(root, discovered, readable(discovered).map((d) => readOne(root, d, config.maxFileBytes)), config, opts);
 }
 
 /**
@@ -38,7 +54,7 @@ export function lintRepository(root: string, config: Config, inGit: boolean): Li
  * `blob:path` (from the cache); files whose content hashes to a known blob are not parsed again.
  * @returns also every model by `blob:path`, for the cache and for history, which meets the same contents again
  */
-export async function lintRepositoryParallel(root: string, config: Config, inGit: boolean, known: Map<string, WorkflowFile> = new Map()): Promise<LintResult & { models: Map<string, WorkflowFile> }> {
+export async function lintRepositoryParallel(root: string, config: Config, inGit: boolean, known: Map<string, WorkflowFile> = new Map(), opts: LintOptions = {}): Promise<LintResult & { models: Map<string, WorkflowFile> }> {
   const discovered = discover(root, config, inGit);
   const items = readable(discovered);
   const models = new Map<string, WorkflowFile>();
@@ -62,5 +78,5 @@ export async function lintRepositoryParallel(root: string, config: Config, inGit
     files[m.at] = parsed[i]!;
     if (m.key) models.set(m.key, parsed[i]!);
   });
-  return { ...judge(root, discovered, files as WorkflowFile[], config), models };
+  return { ...judge(root, discovered, files as WorkflowFile[], config, opts), models };
 }

@@ -27,6 +27,7 @@ import { rule as historyPhaseOrder } from './history/phase-order.js';
 import { rule as historyManualConfirmation } from './history/manual-confirmation.js';
 import { rule as historySelfExemption } from './history/self-exemption.js';
 import { rule as historyIncomplete } from './history/incomplete.js';
+import { rule as baselineStale } from './baseline/stale.js';
 
 export const RULES: readonly Rule[] = [
   planSchema,
@@ -56,6 +57,7 @@ export const RULES: readonly Rule[] = [
   historyManualConfirmation,
   historySelfExemption,
   historyIncomplete,
+  baselineStale,
 ];
 
 export const RULE_IDS: ReadonlySet<string> = new Set(RULES.map((r) => r.meta.id));

@@ -1,0 +1,227 @@
+// `validate-workflow status [--session S]`: the seed's recovery view ("[compaction ; read_ledger ; list_handoffs ;
+// read_last]resume"), for a human coming back to a session or for an agent's SessionStart hook after compaction:
+// the session's ledger state, its handoffs and the last one's context for the next task, the next task, the manual
+// checks waiting for a human and the blocked handoffs waiting for guidance. It only reads the working tree.
+import { statSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import picomatch from 'picomatch';
+import { loadConfig, type Config } from '../config/config.js';
+import { discover, repositoryRoot } from '../read/discover.js';
+import { readWorkspace } from '../read/workspace.js';
+import { handoffTask, tasksOf } from '../model/queries.js';
+import type { Handoff, HandoffStatus, Ledger, LedgerItemState, Phase, Plan, Workspace } from '../model/types.js';
+import { RULE_IDS } from '../rules/index.js';
+import { EXIT, UsageError, type Io } from './io.js';
+
+export interface StatusOptions {
+  session?: string;
+  format: 'stylish' | 'json';
+}
+
+export interface LedgerLine {
+  task: number | null;
+  text: string;
+  line: number;
+}
+
+/**
+ * `status --format json`: one object, documented in docs/confirm.md. Paths are repository-relative with `/`.
+ * Lists are empty (never absent) when there is nothing to show; `session`, `ledger`, `plan`, `lastHandoff` and
+ * `nextTask` are null when they cannot be known.
+ */
+export interface StatusData {
+  version: 1;
+  session: string | null;
+  /** Why this session: named with --session, or the most recently modified active ledger. */
+  selectedBy: 'option' | 'latest-active-ledger' | null;
+  ledger: {
+    path: string;
+    status: string | null;
+    done: LedgerLine[];
+    inProgress: LedgerLine[];
+    pending: LedgerLine[];
+  } | null;
+  plan: string | null;
+  /** The session's handoff folder, where the next handoff goes. */
+  handoffDir: string | null;
+  handoffs: { path: string; task: number | null; status: HandoffStatus | null }[];
+  lastHandoff: { path: string; task: number | null; status: HandoffStatus | null; contextForNext: string | null } | null;
+  /** In progress in the ledger, else its first pending item, else the plan's first unchecked task; null when all are done. */
+  nextTask: { task: number | null; text: string; source: 'ledger-in-progress' | 'ledger-pending' | 'plan' } | null;
+  /** Phases whose automated verification passed and whose manual items wait for a human (`validate-workflow confirm`). */
+  manualChecks: { plan: string; phase: number | null; items: { text: string; line: number }[]; command: string }[];
+  /** Blocked handoffs without a `resolution`: the agent must stop and wait for the user's guidance. */
+  blocked: { path: string; task: number | null; blocker: string | null }[];
+}
+
+function mtime(root: string, path: string): number {
+  try {
+    return statSync(join(root, path)).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** The ledger the agent most recently wrote among the active ones: the session that is most likely being resumed. */
+function latestActive(root: string, ws: Workspace): Ledger | null {
+  const active = ws.ledgers.filter((l) => l.status === 'active' && l.session);
+  active.sort((a, b) => mtime(root, b.path) - mtime(root, a.path) || (a.path < b.path ? 1 : -1));
+  return active[0] ?? null;
+}
+
+function text(value: unknown): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  return typeof value === 'string' ? value.trim() : JSON.stringify(value);
+}
+
+function byTask(a: Handoff, b: Handoff): number {
+  const ta = handoffTask(a);
+  const tb = handoffTask(b);
+  if (ta !== null && tb !== null && ta !== tb) return ta - tb;
+  // Without task numbers (HumanLayer's `YYYY-MM-DD_HH-MM-SS_*` names), the name's timestamp orders them.
+  if ((ta === null) !== (tb === null)) return ta === null ? -1 : 1;
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+/** Automated verification passed (or, without automated items, every task done): the seed's "present_manual; wait". */
+function readyForManual(phase: Phase): boolean {
+  if (phase.automated.length > 0) return phase.automated.every((i) => i.checked || i.na);
+  return phase.tasks.length > 0 && phase.tasks.every((t) => t.checked);
+}
+
+function manualChecks(plans: Plan[]): StatusData['manualChecks'] {
+  const out: StatusData['manualChecks'] = [];
+  for (const plan of plans) {
+    for (const phase of plan.phases) {
+      const items = phase.manual.filter((i) => !i.checked && !i.na);
+      if (items.length === 0 || !readyForManual(phase)) continue;
+      out.push({
+        plan: plan.path,
+        phase: phase.number,
+        items: items.map((i) => ({ text: i.text, line: i.line })),
+        command: `npx validate-workflow confirm ${plan.path} --phase ${phase.number ?? 1}`,
+      });
+    }
+  }
+  return out;
+}
+
+function ledgerLines(ledger: Ledger, state: LedgerItemState): LedgerLine[] {
+  return ledger.items.filter((i) => i.state === state).map((i) => ({ task: i.task, text: i.text, line: i.line }));
+}
+
+export function statusData(root: string, session?: string, config?: Config): StatusData {
+  const cfg = config ?? loadConfig(root, undefined, RULE_IDS);
+  const ws = readWorkspace(root, discover(root, cfg, repositoryRoot(root) !== null), cfg);
+  let ledger: Ledger | null;
+  let selectedBy: StatusData['selectedBy'] = null;
+  if (session !== undefined) {
+    ledger = ws.ledgers.find((l) => l.session === session) ?? null;
+    if (!ledger && !ws.handoffs.some((h) => h.session === session)) {
+      const known = [...new Set([...ws.ledgers.map((l) => l.session), ...ws.handoffs.map((h) => h.session)].filter((s): s is string => s !== null))].sort();
+      throw new UsageError(`no ledger or handoffs for session "${session}"${known.length ? ` (sessions: ${known.join(', ')})` : ''}`);
+    }
+    selectedBy = 'option';
+  } else {
+    ledger = latestActive(root, ws);
+    if (ledger) selectedBy = 'latest-active-ledger';
+  }
+  const name = session ?? ledger?.session ?? null;
+
+  const handoffs = name === null ? [] : ws.handoffs.filter((h) => h.session === name).sort(byTask);
+  const planPath = (ledger && ws.links.get(ledger.path)) ?? handoffs.map((h) => ws.links.get(h.path)).find((p) => p !== undefined) ?? null;
+  const plan = planPath ? (ws.plans.find((p) => p.path === planPath) ?? null) : null;
+  const last = handoffs.at(-1) ?? null;
+  // Where the next handoff goes: beside the last one, else under the first configured handoffs folder.
+  const base = picomatch.scan(cfg.paths.handoffs[0] ?? 'thoughts/handoffs/**').base || 'thoughts/handoffs';
+  const dir = last ? posix.dirname(last.path) : name !== null ? `${base}/${name}` : null;
+
+  let nextTask: StatusData['nextTask'] = null;
+  const inProgress = ledger?.items.find((i) => i.state === 'in-progress');
+  const pending = ledger?.items.find((i) => i.state === 'pending');
+  if (inProgress) nextTask = { task: inProgress.task, text: inProgress.text, source: 'ledger-in-progress' };
+  else if (pending) nextTask = { task: pending.task, text: pending.text, source: 'ledger-pending' };
+  else if (plan) {
+    const open = tasksOf(plan).find((t) => !t.checked);
+    if (open) nextTask = { task: open.number, text: `Task ${open.number}: ${open.title}`, source: 'plan' };
+  }
+
+  // Without a session there is nothing to scope by: the whole repository's waiting checks and blocks are shown.
+  const scope = name === null ? ws.handoffs : handoffs;
+  return {
+    version: 1,
+    session: name,
+    selectedBy,
+    ledger: ledger ? { path: ledger.path, status: ledger.status, done: ledgerLines(ledger, 'done'), inProgress: ledgerLines(ledger, 'in-progress'), pending: ledgerLines(ledger, 'pending') } : null,
+    plan: plan?.path ?? null,
+    handoffDir: dir,
+    handoffs: handoffs.map((h) => ({ path: h.path, task: handoffTask(h), status: h.status })),
+    lastHandoff: last ? { path: last.path, task: handoffTask(last), status: last.status, contextForNext: text(last.normalized.context_for_next) } : null,
+    nextTask,
+    manualChecks: manualChecks(plan ? [plan] : name === null ? ws.plans : []),
+    blocked: scope.filter((h) => h.status === 'blocked' && text(h.resolution) === null).map((h) => ({ path: h.path, task: handoffTask(h), blocker: text(h.normalized.blocker) })),
+  };
+}
+
+function indent(block: string, by: string): string {
+  return block
+    .split('\n')
+    .map((l) => `${by}${l}`)
+    .join('\n');
+}
+
+const MARK: Record<LedgerItemState, string> = { done: '[x]', 'in-progress': '[→]', pending: '[ ]' };
+
+export function renderStatus(d: StatusData): string {
+  const out: string[] = [];
+  if (d.session === null) {
+    out.push('No active session: no ledger (thoughts/ledgers/CONTINUITY_*.md) has `status: active`. Name one with --session.');
+  } else {
+    out.push(`Session ${d.session}${d.selectedBy === 'latest-active-ledger' ? ' (the most recently modified active ledger)' : ''}`);
+    out.push(d.ledger ? `Ledger: ${d.ledger.path} (status: ${d.ledger.status ?? 'not set'})` : 'Ledger: none for this session');
+    out.push(`Plan: ${d.plan ?? 'not linked (the ledger and handoffs name no plan that exists)'}`);
+  }
+  if (d.ledger) {
+    const l = d.ledger;
+    out.push('', `State: ${l.done.length} done, ${l.inProgress.length} in progress, ${l.pending.length} pending`);
+    const all = [...l.done.map((i) => ({ ...i, s: 'done' as const })), ...l.inProgress.map((i) => ({ ...i, s: 'in-progress' as const })), ...l.pending.map((i) => ({ ...i, s: 'pending' as const }))].sort((a, b) => a.line - b.line);
+    for (const i of all) out.push(`  ${MARK[i.s]} ${i.text}`);
+  }
+  if (d.session !== null) {
+    out.push('', `Handoffs${d.handoffDir ? ` in ${d.handoffDir}/` : ''}: ${d.handoffs.length || 'none yet'}`);
+    for (const h of d.handoffs) out.push(`  ${posix.basename(h.path)}  ${h.status ?? 'status unknown'}`);
+    if (d.lastHandoff) {
+      const h = d.lastHandoff;
+      const what = [h.task !== null ? `task ${h.task}` : null, h.status ?? 'status unknown'].filter(Boolean).join(', ');
+      out.push(`Last handoff: ${h.path} (${what})`);
+      out.push(h.contextForNext ? `  Context for next:\n${indent(h.contextForNext, '    ')}` : '  Context for next: (none written)');
+    }
+    const n = d.nextTask;
+    const how = n?.source === 'ledger-in-progress' ? 'in progress in the ledger' : n?.source === 'ledger-pending' ? 'next pending in the ledger' : 'first unchecked in the plan';
+    out.push('', n ? `Next task: ${n.text} (${how})` : 'Next task: none, every task is done');
+  }
+  out.push('', `Manual checks waiting for a human: ${d.manualChecks.length ? '' : 'none'}`.trimEnd());
+  for (const m of d.manualChecks) {
+    out.push(`  ${m.phase === null ? 'The plan' : `Phase ${m.phase}`} of ${m.plan}:`);
+    for (const i of m.items) out.push(`    - [ ] ${i.text}`);
+    out.push(`    A human confirms them with: ${m.command}`);
+  }
+  out.push('', `Blocked, waiting for guidance: ${d.blocked.length ? '' : 'none'}`.trimEnd());
+  for (const b of d.blocked) {
+    out.push(`  ${b.path}${b.task !== null ? ` (task ${b.task})` : ''}${b.blocker ? `: ${b.blocker}` : ''}`);
+  }
+  if (d.blocked.length) out.push('  Stop and ask the user; record their answer as `resolution:` in the handoff (or a `Guidance-by:` commit trailer) before going on.');
+  return `${out.join('\n')}\n`;
+}
+
+/** The recovery view as text, for a terminal or a SessionStart hook. Throws UsageError for an unknown session. */
+export function statusView(root: string, session?: string): string {
+  return renderStatus(statusData(root, session));
+}
+
+export async function status(opts: StatusOptions, io: Io): Promise<number> {
+  const root = repositoryRoot(io.cwd) ?? io.cwd;
+  const data = statusData(root, opts.session);
+  io.stdout(opts.format === 'json' ? `${JSON.stringify(data, null, 2)}\n` : renderStatus(data));
+  return EXIT.ok;
+}

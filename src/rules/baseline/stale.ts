@@ -1,0 +1,14 @@
+import type { Rule } from '../types.js';
+
+// Reported by the baseline itself (src/engine/baseline.ts) after the other rules ran: it judges the baseline file
+// against their findings, not the workflow files.
+export const rule: Rule = {
+  meta: {
+    id: 'baseline/stale',
+    severities: { recommended: 'warn', strict: 'warn' },
+    formula: '—',
+    description:
+      'An entry of `validate-workflow.baseline.json` counts more findings of a rule in a file than remain. The baseline records the findings a repository had when it adopted the tool, so that later runs report only new ones; once some are fixed, the entry must shrink, or a new violation could take the fixed one\'s place unnoticed.',
+    fix: 'Run `npx validate-workflow --baseline-write` to record the counts as they are now, and commit validate-workflow.baseline.json.',
+  },
+};

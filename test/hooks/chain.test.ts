@@ -1,0 +1,273 @@
+// Repositories that already have hooks: a plain .git/hooks/pre-commit, a core.hooksPath folder, a husky setup of
+// their own (with and without lint-staged), HumanLayer's pre-commit with its `.old` chain, and a thoughts/ that links
+// into a separate thoughts repository. After `init` and the prepare script, both the old hooks and ours run.
+// The package is installed once (packed tarball, husky, lint-staged); each repository links that node_modules.
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CLAUDE, ident } from '../history/helpers.js';
+import { commit, git, identity, init, must, npm, pack, run, tempDir, tree, type Run } from './setup.js';
+
+let shared = '';
+
+beforeAll(() => {
+  const tarball = pack();
+  shared = tempDir('vw-shared-');
+  writeFileSync(join(shared, 'package.json'), '{ "name": "shared", "private": true }\n');
+  npm(shared, 'i', '-D', tarball, 'husky@9.1.7', 'lint-staged@16.4.0');
+}, 240_000);
+
+/** A new repository with package.json and the shared node_modules; `prepare` runs what init's prepare script runs. */
+function project(pkg: Record<string, unknown> = {}): string {
+  const dir = tempDir();
+  git(dir, 'init', '-q', '-b', 'main');
+  identity(dir);
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'app', version: '1.0.0', private: true, ...pkg }, null, 2)}\n`);
+  writeFileSync(join(dir, '.gitignore'), 'node_modules\n');
+  symlinkSync(join(shared, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
+function initOk(dir: string): Run {
+  const res = init(dir);
+  expect(res.code, res.out).toBe(0);
+  return res;
+}
+
+/** `npm run prepare`: the script init wrote (`husky || true`), which points git at .husky/_. */
+function prepare(dir: string): void {
+  npm(dir, 'run', 'prepare');
+  expect(git(dir, 'config', 'core.hooksPath').trim()).toBe('.husky/_');
+}
+
+/** An executable hook that appends its name (and arguments) to a marker file outside the repository. */
+function markerHook(path: string, marker: string, name: string): void {
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, `#!/bin/sh\necho "${name}" >> '${marker}'\n`, { mode: 0o755 });
+}
+
+function marks(marker: string): string[] {
+  return existsSync(marker) ? readFileSync(marker, 'utf8').trim().split('\n') : [];
+}
+
+/** A plan whose task numbering is wrong: the pre-commit check refuses it (plan/task-numbering). */
+const BAD_PLAN = '# Broken Implementation Plan\n\n## Phase 1: A\n\n- [ ] Task 1: a\n- [ ] Task 3: b\n';
+
+function commitFile(dir: string, path: string, text: string, args: string[] = []): Run {
+  mkdirSync(join(dir, path, '..'), { recursive: true });
+  writeFileSync(join(dir, path), text);
+  git(dir, 'add', '-A');
+  return commit(dir, ['-m', `Change ${path}`, ...args]);
+}
+
+/**
+ * Both hooks run: a clean commit passes both, and a bad plan is refused by ours. A chained hook runs before ours (so
+ * ours judges the index it leaves); a block in the user's own husky hook runs before the rest of it (so an early
+ * `exit 0` there cannot skip the gate), and a refusal then stops the rest.
+ */
+function expectBothRun(dir: string, marker: string, expected: string[], oursFirst = false): void {
+  const ok = commitFile(dir, 'README.md', 'hello\n');
+  expect(ok.code, ok.out).toBe(0);
+  expect(marks(marker)).toEqual(expected);
+  const head = git(dir, 'rev-parse', 'HEAD');
+  const bad = commitFile(dir, 'thoughts/shared/plans/broken.md', BAD_PLAN);
+  expect(bad.code).not.toBe(0);
+  expect(bad.out).toContain('plan/task-numbering');
+  expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
+  expect(marks(marker).filter((m) => m === 'pre-commit').length).toBe(oursFirst ? 1 : 2);
+  git(dir, 'reset', '-q', '--hard');
+  git(dir, 'clean', '-qfd', 'thoughts/shared/plans');
+}
+
+function expectRerunChangesNothing(dir: string, also: string[] = []): void {
+  const snapshot = () => JSON.stringify([tree(dir), ...also.map((d) => tree(d))]);
+  const before = snapshot();
+  const again = initOk(dir);
+  expect(again.stdout).toContain('Nothing to change');
+  expect(snapshot()).toEqual(before);
+}
+
+describe('init with hooks already there', () => {
+  it('chains a plain .git/hooks/pre-commit (git stops running it once husky owns core.hooksPath)', () => {
+    const dir = project();
+    const marker = join(tempDir(), 'marker');
+    markerHook(join(dir, '.git/hooks/pre-commit'), marker, 'pre-commit');
+    const res = initOk(dir);
+    expect(res.stdout).toMatch(/created\s+\.husky\/pre-commit: chains \.git\/hooks\/pre-commit/);
+    prepare(dir);
+    expectBothRun(dir, marker, ['pre-commit']);
+    expectRerunChangesNothing(dir);
+  });
+
+  it('chains the hooks of an earlier core.hooksPath folder, commit-msg and its argument included', () => {
+    const dir = project();
+    const marker = join(tempDir(), 'marker');
+    markerHook(join(dir, '.githooks/pre-commit'), marker, 'pre-commit');
+    writeFileSync(join(dir, '.githooks/commit-msg'), `#!/bin/sh\necho "commit-msg $(head -n1 "$1")" >> '${marker}'\n`, { mode: 0o755 });
+    git(dir, 'config', 'core.hooksPath', '.githooks');
+    const res = initOk(dir);
+    expect(res.stdout).toContain('chains .githooks/pre-commit');
+    expect(res.stdout).toContain('chains .githooks/commit-msg');
+    prepare(dir);
+    expectBothRun(dir, marker, ['pre-commit', 'commit-msg Change README.md']);
+    expectRerunChangesNothing(dir);
+  });
+
+  it("keeps a user's own .husky/pre-commit and puts a block in front of it", () => {
+    const dir = project({ scripts: { prepare: 'husky' } });
+    const marker = join(tempDir(), 'marker');
+    mkdirSync(join(dir, '.husky'));
+    const theirs = `echo pre-commit >> '${marker}'\n`;
+    writeFileSync(join(dir, '.husky/pre-commit'), theirs);
+    must(dir, join(dir, 'node_modules/.bin/husky'), []);
+    const res = initOk(dir);
+    expect(res.stdout).toMatch(/updated\s+\.husky\/pre-commit: your hook kept/);
+    expect(readFileSync(join(dir, '.husky/pre-commit'), 'utf8')).toContain(theirs);
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    // Their bare `husky` stays theirs; init says why it breaks `npm ci --omit=dev`.
+    expect(pkg.scripts.prepare).toBe('husky');
+    expect(res.stdout).toContain('husky || true');
+    expectBothRun(dir, marker, ['pre-commit'], true);
+    expectRerunChangesNothing(dir);
+  });
+
+  it('hands git\'s pre-push ref lines to every hook: the chained one, ours, and the rest of the user\'s', () => {
+    const dir = project({ scripts: { prepare: 'husky' } });
+    const marker = join(tempDir(), 'marker');
+    writeFileSync(join(dir, '.git/hooks/pre-push'), `#!/bin/sh\nwhile read -r ref sha rest; do echo "old $ref" >> '${marker}'; done\n`, { mode: 0o755 });
+    mkdirSync(join(dir, '.husky'));
+    writeFileSync(join(dir, '.husky/pre-push'), `while read -r ref sha rest; do echo "user $ref" >> '${marker}'; done\n`);
+    const res = initOk(dir);
+    expect(res.stdout).toMatch(/updated\s+\.husky\/pre-push: your hook kept; a validate-workflow block runs first \(chains \.git\/hooks\/pre-push\)/);
+    prepare(dir);
+    const remote = tempDir('vw-remote-');
+    git(remote, 'init', '-q', '--bare');
+    git(dir, 'remote', 'add', 'origin', remote);
+    expect(commitFile(dir, 'README.md', 'hello\n').code).toBe(0);
+    const ok = run(dir, 'git', ['push', '-q', 'origin', 'main']);
+    expect(ok.code, ok.out).toBe(0);
+    expect(marks(marker)).toEqual(['old refs/heads/main', 'user refs/heads/main']);
+    const bad = commitFile(dir, 'thoughts/shared/plans/broken.md', BAD_PLAN, ['--no-verify']);
+    expect(bad.code, bad.out).toBe(0);
+    const refused = run(dir, 'git', ['push', 'origin', 'main']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.out).toContain('plan/task-numbering');
+    // The chained hook ran first; the refusal stopped the rest of the user's hook.
+    expect(marks(marker)).toEqual(['old refs/heads/main', 'user refs/heads/main', 'old refs/heads/main']);
+    expectRerunChangesNothing(dir);
+  });
+
+  it('runs lint-staged once when the user hook already runs it: the block checks directly', () => {
+    const marker = join(tempDir(), 'marker');
+    const task = join(tempDir(), 'task.cjs');
+    writeFileSync(task, `require('fs').appendFileSync(${JSON.stringify(marker)}, 'lint-staged ' + process.argv.slice(2).length + '\\n');\n`);
+    const dir = project({ scripts: { prepare: 'husky' }, 'lint-staged': { '*.md': `node ${task}` } });
+    mkdirSync(join(dir, '.husky'));
+    writeFileSync(join(dir, '.husky/pre-commit'), 'lint-staged\n');
+    must(dir, join(dir, 'node_modules/.bin/husky'), []);
+    const res = initOk(dir);
+    expect(res.stdout).toContain('runs lint-staged itself');
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    expect(pkg['lint-staged']).toEqual({ '*.md': `node ${task}` });
+    const ok = commitFile(dir, 'README.md', 'hello\n');
+    expect(ok.code, ok.out).toBe(0);
+    expect(marks(marker)).toEqual(['lint-staged 1']);
+    const bad = commitFile(dir, 'thoughts/shared/plans/broken.md', BAD_PLAN);
+    expect(bad.code).not.toBe(0);
+    expect(bad.out).toContain('plan/task-numbering');
+    expectRerunChangesNothing(dir);
+  });
+});
+
+/** A one-task plan whose automated item passed; its manual item is the only thing left, for a human. */
+function thoughtsPlan(manual: boolean): string {
+  return `# Auth flow Implementation Plan\n\n## Phase 1: Part 1\n\n- [ ] Task 1: Do step 1\n\n### Success Criteria:\n\n#### Automated Verification:\n\n- [x] Phase 1 tests pass: \`npm test\`\n\n#### Manual Verification:\n\n- [${manual ? 'x' : ' '}] Phase 1 works in the browser\n`;
+}
+
+describe('HumanLayer layouts: thoughts/ in a separate repository', () => {
+  /** A thoughts repository with a plan by Ana, as `humanlayer thoughts sync` would have committed it. */
+  function thoughtsRepo(prefix: string): { repo: string; plan: string } {
+    const repo = tempDir('vw-thoughts-');
+    git(repo, 'init', '-q', '-b', 'main');
+    identity(repo);
+    const plan = `${prefix}/shared/plans/2026-11-20-auth.md`;
+    mkdirSync(join(repo, plan, '..'), { recursive: true });
+    writeFileSync(join(repo, plan), thoughtsPlan(false));
+    git(repo, 'add', '-A');
+    must(repo, 'git', ['commit', '-q', '--no-verify', '-m', 'Plan']);
+    return { repo, plan };
+  }
+
+  function agentCheckOff(repo: string, plan: string): Run {
+    writeFileSync(join(repo, plan), thoughtsPlan(true));
+    git(repo, 'add', '-A');
+    return commit(repo, [`--author=${ident(CLAUDE)}`, '-m', 'Phase 1 verified']);
+  }
+
+  it("keeps HumanLayer's pre-commit and its .old chain, and judges commits in the thoughts repository", () => {
+    const { repo, plan } = thoughtsRepo('repos/app');
+    const dir = project();
+    const marker = join(tempDir(), 'marker');
+    // HumanLayer's own hook (as `humanlayer thoughts init` writes it), which chains to pre-commit.old.
+    const hooks = join(dir, '.git/hooks');
+    writeFileSync(
+      join(hooks, 'pre-commit'),
+      `#!/bin/bash\n# HumanLayer thoughts protection - prevent committing thoughts directory\n\nif git diff --cached --name-only | grep -q "^thoughts/"; then\n    echo "Cannot commit thoughts/ to code repository"\n    exit 1\nfi\n\nif [ -f "${hooks}/pre-commit.old" ]; then\n    "${hooks}/pre-commit.old" "$@"\nfi\n`,
+      { mode: 0o755 },
+    );
+    markerHook(join(hooks, 'pre-commit.old'), marker, 'pre-commit');
+    markerHook(join(hooks, 'post-commit'), marker, 'post-commit');
+    mkdirSync(join(dir, 'thoughts'));
+    symlinkSync(join(repo, 'repos/app/shared'), join(dir, 'thoughts/shared'));
+    // thoughts/ never goes into the code repository (HumanLayer's hook refuses it); ignoring it keeps `add -A` honest.
+    appendFileSync(join(dir, '.gitignore'), 'thoughts/\n');
+    const res = initOk(dir);
+    expect(res.stdout).toContain('chains .git/hooks/pre-commit');
+    expect(res.stdout).toContain('chains .git/hooks/post-commit');
+    expect(res.stdout).toContain('no skeleton created');
+    expect(res.stdout).toContain(`${repo}: .git/hooks/commit-msg`);
+    prepare(dir);
+    const ok = commitFile(dir, 'README.md', 'hello\n');
+    expect(ok.code, ok.out).toBe(0);
+    expect(marks(marker)).toEqual(['pre-commit', 'post-commit']);
+    // In the thoughts repository: the agent's check-off is refused, a human's confirmation goes in.
+    const head = git(repo, 'rev-parse', 'HEAD');
+    const refused = agentCheckOff(repo, plan);
+    expect(refused.code).not.toBe(0);
+    expect(refused.out).toContain('history/manual-confirmation');
+    expect(git(repo, 'rev-parse', 'HEAD')).toBe(head);
+    const confirmed = commit(repo, ['-m', 'Phase 1 verified', '-m', 'Confirmed-by: Ana Human <ana@example.com>']);
+    expect(confirmed.code, confirmed.out).toBe(0);
+    expectRerunChangesNothing(dir, [repo]);
+  });
+
+  it('installs the hooks where thoughts/ itself links, chaining the hook that repository had', () => {
+    const { repo, plan } = thoughtsRepo('app');
+    const marker = join(tempDir(), 'marker');
+    markerHook(join(repo, '.git/hooks/pre-commit'), marker, 'pre-commit');
+    const dir = project();
+    symlinkSync(join(repo, 'app'), join(dir, 'thoughts'));
+    const res = initOk(dir);
+    expect(res.stdout).toMatch(/moved\s+.*pre-commit: to pre-commit\.pre-validate-workflow/);
+    const config = JSON.parse(readFileSync(join(dir, '.git/validate-workflow', readdirOne(join(dir, '.git/validate-workflow'))), 'utf8'));
+    expect(config.paths.plans).toEqual(['app/shared/plans/**/*.md', 'app/plans/**/*.md']);
+    expect(config.paths.ledgers).toEqual(['app/ledgers/CONTINUITY_*.md']);
+    const refused = agentCheckOff(repo, plan);
+    expect(refused.code).not.toBe(0);
+    expect(refused.out).toContain('history/manual-confirmation');
+    expect(marks(marker)).toEqual(['pre-commit']);
+    expectRerunChangesNothing(dir, [repo]);
+    // A second code repository sharing the thoughts repository adds its own line; the first one's stays.
+    const other = project();
+    symlinkSync(join(repo, 'app'), join(other, 'thoughts'));
+    initOk(other);
+    const hook = readFileSync(join(repo, '.git/hooks/pre-commit'), 'utf8');
+    expect(hook.match(/^vw_project /gm)).toHaveLength(2);
+  });
+});
+
+function readdirOne(dir: string): string {
+  const names = readdirSync(dir).filter((n) => n.startsWith('thoughts-'));
+  expect(names).toHaveLength(1);
+  return names[0]!;
+}

@@ -1,0 +1,200 @@
+// A new user's path, end to end: `npm i -D <packed tarball>`, `npx validate-workflow init`, `npm install`, then real
+// commits and pushes through the hooks init wrote. One repository is installed for the whole file; each test works
+// in a clone of it that shares its node_modules, so the tests do not depend on each other's commits.
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CLAUDE, LEDGER, PLAN, handoffPath, ident, ledgerDoc, planDoc, taskHandoff } from '../history/helpers.js';
+import { clone, commit, freshRepo, git, init, must, npm, pack, run, state, tempDir, tree, vw, type Run } from './setup.js';
+
+let base = '';
+let firstInit: Run;
+
+beforeAll(() => {
+  const tarball = pack();
+  base = freshRepo();
+  npm(base, 'i', '-D', tarball);
+  firstInit = init(base);
+  // What init tells the user to do next; it installs husky and lint-staged and runs the prepare script.
+  npm(base, 'install');
+  git(base, 'add', '-A');
+  must(base, 'git', ['commit', '-q', '-m', 'Set up validate-workflow']);
+}, 240_000);
+
+const AS_CLAUDE = `--author=${ident(CLAUDE)}`;
+
+function write(dir: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    must(dir, 'mkdir', ['-p', join(dir, path, '..')]);
+    writeFileSync(join(dir, path), text);
+  }
+}
+
+function stage(dir: string, files: Record<string, string>): void {
+  write(dir, files);
+  git(dir, 'add', '-A');
+}
+
+/**
+ * Plan and ledger by Ana, tasks 1 and 2 by Claude with their handoffs, phase 1's automated item checked. Through the
+ * hooks when asked (they must let a clean protocol through); otherwise with --no-verify, to save each test a few
+ * seconds of hooks that are not its subject.
+ */
+function ready(dir: string, hooks = false): void {
+  const skip = hooks ? [] : ['--no-verify'];
+  stage(dir, { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() });
+  expectOk(commit(dir, [...skip, '-m', 'Plan the auth flow']));
+  stage(dir, { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) });
+  expectOk(commit(dir, [...skip, AS_CLAUDE, '-m', 'Task 1']));
+  stage(dir, { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) });
+  expectOk(commit(dir, [...skip, AS_CLAUDE, '-m', 'Task 2']));
+}
+
+function expectOk(res: Run): void {
+  expect(res.code, res.out).toBe(0);
+}
+
+/** Phase 1's manual item checked: the change only a human may make. */
+const checkOff = () => ({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
+
+describe('init in a fresh repository', () => {
+  it('says what it did, pins husky and lint-staged, and sets a prepare script that survives --omit=dev', () => {
+    expect(firstInit.code, firstInit.out).toBe(0);
+    for (const file of ['.husky/pre-commit', '.husky/commit-msg', '.husky/pre-push', 'validate-workflow.config.json', '.github/workflows/validate-workflow.yml', 'thoughts/shared/plans/.gitkeep', 'thoughts/handoffs/.gitkeep', 'thoughts/ledgers/.gitkeep']) {
+      expect(firstInit.stdout).toMatch(new RegExp(`created\\s+${file.replace(/\./g, '\\.')}`));
+      expect(existsSync(join(base, file)), file).toBe(true);
+    }
+    expect(firstInit.stdout).toContain('npm install');
+    const pkg = JSON.parse(readFileSync(join(base, 'package.json'), 'utf8'));
+    expect(pkg.devDependencies).toMatchObject({ husky: '9.1.7', 'lint-staged': '16.4.0' });
+    expect(pkg.devDependencies['validate-workflow']).toMatch(/^file:/);
+    expect(pkg.scripts.prepare).toBe('husky || true');
+    expect(Object.values(pkg['lint-staged'])).toEqual(['validate-workflow --staged .']);
+    const config = JSON.parse(readFileSync(join(base, 'validate-workflow.config.json'), 'utf8'));
+    expect(config.$schema).toBe('./node_modules/validate-workflow/schemas/config.schema.json');
+    expect(existsSync(join(base, config.$schema))).toBe(true);
+    const ci = readFileSync(join(base, '.github/workflows/validate-workflow.yml'), 'utf8');
+    expect(ci).toContain('fetch-depth: 0');
+    expect(ci).toContain('npx validate-workflow --format github --summary');
+    for (const hook of ['pre-commit', 'commit-msg', 'pre-push']) {
+      const text = readFileSync(join(base, '.husky', hook), 'utf8');
+      // husky 9: plain scripts; the v4-8 sourcing line is deprecated and fails in husky 10.
+      expect(text).not.toContain('husky.sh');
+      expect(text).toContain(`node_modules/validate-workflow/hooks/${hook}`);
+      expect(existsSync(join(base, 'node_modules/validate-workflow/hooks', hook))).toBe(true);
+    }
+    expect(git(base, 'config', 'core.hooksPath').trim()).toBe('.husky/_');
+  });
+
+  it('changes nothing when run a second time, and says so', () => {
+    const dir = clone(base);
+    const before = tree(dir);
+    const again = init(dir);
+    expect(again.code, again.out).toBe(0);
+    expect(again.stdout).toContain('Nothing to change');
+    expect(again.stdout).not.toMatch(/^\s+(created|updated|moved)\s/m);
+    expect(tree(dir)).toEqual(before);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+  });
+});
+
+describe('the hooks init installed', () => {
+  it("refuse an agent's manual check-off with a clear message, and touch nothing", () => {
+    const dir = clone(base);
+    ready(dir, true);
+    stage(dir, checkOff());
+    // Around it, what hooks must not disturb: a partly staged file, an unstaged change, an untracked file.
+    write(dir, { 'notes.md': 'staged line\n' });
+    git(dir, 'add', 'notes.md');
+    write(dir, { 'notes.md': 'staged line\nunstaged line\n', '.gitignore': 'node_modules\n# unstaged\n', 'scratch.txt': 'untracked\n' });
+    const before = state(dir);
+    const res = commit(dir, [AS_CLAUDE, '-m', 'Phase 1 verified']);
+    expect(res.code).not.toBe(0);
+    expect(res.out).toContain('history/manual-confirmation');
+    expect(res.out).toContain('Confirmed-by');
+    expect(res.out).toContain('commit refused');
+    expect(state(dir)).toEqual(before);
+    expect(readFileSync(join(dir, 'notes.md'), 'utf8')).toBe('staged line\nunstaged line\n');
+    expect(git(dir, 'show', ':notes.md')).toBe('staged line\n');
+  });
+
+  it("accept the same change as a human's confirmation commit, and the full run agrees", () => {
+    const dir = clone(base);
+    ready(dir);
+    stage(dir, checkOff());
+    const head = git(dir, 'rev-parse', 'HEAD');
+    const res = commit(dir, ['-m', 'Phase 1 verified', '-m', 'Confirmed-by: Ana Human <ana@example.com>']);
+    expectOk(res);
+    expect(git(dir, 'rev-parse', 'HEAD^')).toBe(head);
+    expect(git(dir, 'log', '-1', '--format=%an <%ae> / %cn <%ce>').trim()).toBe('Ana Human <ana@example.com> / Ana Human <ana@example.com>');
+    const full = vw(dir);
+    expect(full.code, full.out).toBe(0);
+  });
+
+  it('check a commit that only deletes a handoff (lint-staged lists no deleted file)', () => {
+    const dir = clone(base);
+    ready(dir);
+    git(dir, 'rm', '-q', handoffPath(1));
+    const before = state(dir);
+    // pre-commit on its own (commit-msg would catch it too): the hook as git runs it, through husky's runner.
+    const hook = run(dir, join(dir, '.husky/_/pre-commit'), []);
+    expect(hook.code, hook.out).toBe(1);
+    expect(hook.out).toContain('history/handoff-deleted');
+    const res = commit(dir, [AS_CLAUDE, '-m', 'Tidy up']);
+    expect(res.code).not.toBe(0);
+    expect(res.out).toContain('history/handoff-deleted');
+    expect(state(dir)).toEqual(before);
+  });
+
+  it('refuse a push of a bad history made with --no-verify, which the full run catches too', () => {
+    const dir = clone(base);
+    const remote = tempDir('vw-remote-');
+    git(remote, 'init', '-q', '--bare');
+    git(dir, 'remote', 'set-url', 'origin', remote);
+    ready(dir);
+    // An empty remote: the whole history is judged from the start, and it is clean.
+    const first = run(dir, 'git', ['push', '-q', '-u', 'origin', 'main']);
+    expectOk(first);
+    const pushed = git(dir, 'rev-parse', 'HEAD').trim();
+    stage(dir, checkOff());
+    expectOk(commit(dir, ['--no-verify', AS_CLAUDE, '-m', 'Phase 1 verified']));
+    const full = vw(dir);
+    expect(full.code, full.out).toBe(1);
+    expect(full.out).toContain('history/manual-confirmation');
+
+    const push = run(dir, 'git', ['push', 'origin', 'main']);
+    expect(push.code).not.toBe(0);
+    expect(push.out).toContain('history/manual-confirmation');
+    expect(push.out).toContain('push of refs/heads/main');
+    expect(git(remote, 'rev-parse', 'main').trim()).toBe(pushed);
+    // A new branch is judged from where it leaves the remote's default branch.
+    const branch = run(dir, 'git', ['push', 'origin', 'HEAD:refs/heads/feature']);
+    expect(branch.code).not.toBe(0);
+    expect(branch.out).toContain('history/manual-confirmation');
+    expect(run(remote, 'git', ['rev-parse', '--verify', '-q', 'refs/heads/feature']).code).not.toBe(0);
+    // A new branch holding only commits the remote already has: nothing new to judge.
+    expect(run(dir, 'git', ['push', '-q', 'origin', 'HEAD~1:refs/heads/clean']).code).toBe(0);
+    // A deletion pushes no commits: nothing to judge.
+    expectOk(run(dir, 'git', ['push', '-q', 'origin', '--delete', 'clean']));
+  });
+
+  it('are off with HUSKY=0 (the documented escape), which the full run still catches', () => {
+    const dir = clone(base);
+    ready(dir);
+    stage(dir, checkOff());
+    expectOk(commit(dir, [AS_CLAUDE, '-m', 'Phase 1 verified'], { HUSKY: '0' }));
+    const full = vw(dir);
+    expect(full.code, full.out).toBe(1);
+    expect(full.out).toContain('history/manual-confirmation');
+  });
+
+  it('fail closed when the package is gone from node_modules', () => {
+    const dir = clone(base);
+    rmSync(join(dir, 'node_modules'));
+    must(dir, 'mkdir', ['node_modules']);
+    stage(dir, { 'README.md': 'hello\n' });
+    const res = commit(dir, ['-m', 'Readme']);
+    expect(res.code).not.toBe(0);
+    expect(res.out).toContain('run npm install');
+  });
+});

@@ -1,0 +1,174 @@
+// What the hook tests share: this package packed as npm would publish it, installed into fresh repositories the way
+// a user installs it, and real `git commit` / `git push` calls whose hooks are the ones `init` wrote. Not a test file.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+
+export const PROJECT = fileURLToPath(new URL('../..', import.meta.url));
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+export function tempDir(prefix = 'vw-hooks-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+/**
+ * The environment of every process a test starts: nothing of the test runner's own git or husky state leaks in
+ * (GIT_DIR from an enclosing hook would point git at the wrong repository; HUSKY=0 would switch the hooks off).
+ */
+export function env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (/^GIT_/.test(k) || k === 'HUSKY' || k === 'VALIDATE_WORKFLOW_BIN' || k === 'VALIDATE_WORKFLOW_CONFIG' || k === 'VALIDATE_WORKFLOW_LINT_STAGED') continue;
+    // `npm test` exports its own settings as npm_config_*; the installs below must behave as a user's would.
+    if (/^npm_/.test(k) && !/^npm_config_(cache|registry|userconfig)$/.test(k)) continue;
+    out[k] = v;
+  }
+  return { ...out, NO_COLOR: '1', ...extra };
+}
+
+export interface Run {
+  code: number | null;
+  out: string;
+  stdout: string;
+  stderr: string;
+}
+
+export function run(cwd: string, cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string } = {}): Run {
+  const res = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: env(opts.env), input: opts.input, maxBuffer: 1 << 28 });
+  if (res.error) throw res.error;
+  return { code: res.status, out: `${res.stdout}${res.stderr}`, stdout: res.stdout, stderr: res.stderr };
+}
+
+/** A command that must succeed. */
+export function must(cwd: string, cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string } = {}): string {
+  const res = run(cwd, cmd, args, opts);
+  if (res.code !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${res.code}) in ${cwd}:\n${res.out}`);
+  return res.stdout;
+}
+
+export const git = (cwd: string, ...args: string[]) => must(cwd, 'git', args);
+
+/** Quiet, offline-first npm: the packages the tests need are in the npm cache after the first run. */
+const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+
+/**
+ * This package as a tarball, as `npm publish` would ship it. dist/ must be built already (`npm test` builds first):
+ * packing runs no scripts, so it never rebuilds dist/ under the feet of test files running in parallel.
+ */
+export function pack(): string {
+  if (!existsSync(join(PROJECT, 'dist', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  const dest = tempDir('vw-pack-');
+  const out = must(PROJECT, 'npm', ['pack', '--ignore-scripts', '--pack-destination', dest, '--json', '--loglevel=error']);
+  const [info] = JSON.parse(out) as { filename: string }[];
+  return join(dest, info!.filename);
+}
+
+/** A fresh repository with a package.json, Ana at the keyboard, no commits. */
+export function freshRepo(): string {
+  const dir = tempDir();
+  git(dir, 'init', '-q', '-b', 'main');
+  identity(dir);
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'app', version: '1.0.0', private: true }, null, 2)}\n`);
+  // No trailing slash: clones link node_modules/ to the installed one, and a link is not a folder to git.
+  writeFileSync(join(dir, '.gitignore'), 'node_modules\n');
+  return dir;
+}
+
+export function identity(dir: string): void {
+  git(dir, 'config', 'user.name', 'Ana Human');
+  git(dir, 'config', 'user.email', 'ana@example.com');
+  git(dir, 'config', 'commit.gpgsign', 'false');
+}
+
+export function npm(dir: string, ...args: string[]): string {
+  return must(dir, 'npm', [...args, ...NPM_FLAGS]);
+}
+
+const RUNNER = join(tempDir('vw-runner-'), 'init.mjs');
+writeFileSync(
+  RUNNER,
+  `const [mod, ...args] = process.argv.slice(2);
+const { init } = await import(mod);
+const io = { cwd: process.cwd(), stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t), color: false, env: process.env };
+process.exitCode = await init({ force: args.includes('--force'), claude: args.includes('--claude') }, io);
+`,
+);
+
+/**
+ * `npx validate-workflow init` in a repository where the package is installed. Until the CLI dispatches `init`,
+ * the installed package's own dist/cli/init.js is called the same way (still the packed code, not this checkout).
+ */
+export function init(dir: string, ...args: string[]): Run {
+  const main = readFileSync(join(dir, 'node_modules', 'validate-workflow', 'dist', 'cli', 'main.js'), 'utf8');
+  if (/['"]\.\/init\.js['"]/.test(main)) return run(dir, 'npx', ['--no-install', 'validate-workflow', 'init', ...args]);
+  return run(dir, process.execPath, [RUNNER, join(dir, 'node_modules', 'validate-workflow', 'dist', 'cli', 'init.js'), ...args]);
+}
+
+/** `npx validate-workflow ...` as a user types it. */
+export function vw(dir: string, ...args: string[]): Run {
+  return run(dir, 'npx', ['--no-install', 'validate-workflow', ...args]);
+}
+
+/**
+ * A clone of an installed repository that shares its node_modules (a symbolic link: no second install), with the
+ * husky setup `npm install` would run (`npm run prepare`, the script init wrote).
+ */
+export function clone(base: string): string {
+  const dir = tempDir();
+  git(dir, 'clone', '-q', base, '.');
+  identity(dir);
+  symlinkSync(join(base, 'node_modules'), join(dir, 'node_modules'));
+  npm(dir, 'run', 'prepare');
+  return dir;
+}
+
+/** `git commit` as a person types it: hooks run. */
+export function commit(dir: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Run {
+  return run(dir, 'git', ['commit', '-q', ...args], { env: extraEnv });
+}
+
+/**
+ * Everything init could touch, as path -> content hash (and the executable bit): the work tree (without .git/ and
+ * node_modules/), the hooks folder and git's config. Two equal trees mean nothing was written.
+ */
+export function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (abs: string, rel: string) => {
+    for (const name of readdirSync(abs).sort()) {
+      const path = join(abs, name);
+      const key = rel ? `${rel}/${name}` : name;
+      if (key === '.git' || key === 'node_modules') continue;
+      const st = lstatSync(path);
+      if (st.isSymbolicLink()) out[key] = `link:${readlinkSync(path)}`;
+      else if (st.isDirectory()) walk(path, key);
+      else out[key] = `${createHash('sha1').update(readFileSync(path)).digest('hex')}${st.mode & 0o111 ? ' x' : ''}`;
+    }
+  };
+  walk(dir, '');
+  const hooks = join(dir, '.git', 'hooks');
+  if (existsSync(hooks)) for (const name of readdirSync(hooks).sort()) if (statSync(join(hooks, name)).isFile()) out[`.git/hooks/${name}`] = createHash('sha1').update(readFileSync(join(hooks, name))).digest('hex');
+  out['.git/config'] = readFileSync(join(dir, '.git', 'config'), 'utf8');
+  return out;
+}
+
+/** What a refused commit must leave exactly as it was: HEAD, the index, the work tree, the stash. */
+export function state(dir: string): Record<string, string> {
+  return {
+    head: git(dir, 'rev-parse', 'HEAD'),
+    status: git(dir, 'status', '--porcelain=v1', '-uall'),
+    staged: git(dir, 'diff', '--cached', '--binary'),
+    unstaged: git(dir, 'diff', '--binary'),
+    stash: git(dir, 'stash', 'list'),
+    files: JSON.stringify(tree(dir)),
+  };
+}

@@ -12,6 +12,7 @@ import { rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { judgeHistory } from '../src/history/engine.js';
+import { judgePackHistory } from '../src/packs/run.js';
 import { git, writeFiles } from './helpers/repo.js';
 import type { Finding } from '../src/engine/finding.js';
 
@@ -42,7 +43,8 @@ async function playHistory(ex: Example): Promise<Finding[]> {
   }
   const config = { ...defaultConfig(), preset: ex.preset };
   const [from, to] = run.range ? run.range.split('..') : [undefined, undefined];
-  return (await judgeHistory(where, { config, presetOverride: ex.preset, from: from || null, to: to || undefined })).findings;
+  const core = (await judgeHistory(where, { config, presetOverride: ex.preset, from: from || null, to: to || undefined })).findings;
+  return [...core, ...(await judgePackHistory(where, config))];
 }
 
 interface Example {
@@ -107,7 +109,7 @@ describe('docs/rules pages', () => {
       it('failing example is reported by the rule, passing example is not', async () => {
         if (!existsSync(path)) return expect.fail(`docs/rules/${id}.md is missing`);
         const ex = examples(readFileSync(path, 'utf8'));
-        if (id.startsWith('history/')) {
+        if (id.startsWith('history/') || RULES.find((r) => r.meta.id === id)?.packTransition) {
           expect(ex.failing.steps.some((s) => s.kind === 'commit') || ex.failing.steps.some((s) => s.kind === 'run'), 'a history example commits').toBe(true);
           const failingH = (await playHistory(ex.failing)).filter((f) => f.ruleId === id && f.severity !== 'info');
           expect(failingH.length, `failing example of ${id} produced no ${id} finding`).toBeGreaterThan(0);

@@ -91,7 +91,7 @@ async function judgeRepository(root: string, inGit: boolean, config: Config, opt
   const cache = loadCache(cachePath, ck);
   const known = new Map(Object.entries(cache?.models ?? {}));
   const lint = await lintRepositoryParallel(root, config, inGit, known, { baseline: !opts.baselineWrite });
-  const files = lint.discovered.map((d) => d.path);
+  const files = [...lint.discovered.map((d) => d.path), ...lint.packFiles];
   const findings = lint.findings;
   const treeModels = lint.models;
   if (!inGit || !opts.history) {
@@ -108,6 +108,12 @@ async function judgeRepository(root: string, inGit: boolean, config: Config, opt
     const since = sha && cache?.head && gitSync(root, ['merge-base', '--is-ancestor', cache.head, sha]).ok ? { sha: cache.head, state: new Map(cache.state), findings: cache.findings, commits: cache.commits, timeline: cache.timeline } : undefined;
     const seed = new Map([...known, ...treeModels]);
     const r = await judgeHistory(root, { config, presetOverride: opts.preset, seed, since });
+    // Pack files have their own history rules (append-only, accumulate-only); they join the cached findings.
+    if (!r.findings.some((f) => f.ruleId === 'history/incomplete')) {
+      const { judgePackHistory } = await import('../packs/run.js');
+      const revs = since ? ['HEAD', `^${since.sha}`] : ['HEAD'];
+      r.findings.push(...(await judgePackHistory(root, config, revs)));
+    }
     hist = { findings: r.findings, commits: r.commits, state: r.state ?? new Map(), models: r.store?.models ?? new Map(), timeline: r.timeline ?? [] };
   }
   // Keep the models of HEAD's files and of the working tree: what the next run is most likely to meet again.

@@ -23,6 +23,8 @@ export interface Config {
   agents: string[];
   confirmers: string[] | null;
   requireSignedConfirmations: boolean;
+  /** Rule packs: `false` switches a pack off; `memory` needs `{ root }` to be on. */
+  packs: { ralph?: boolean; 'soong-plans'?: boolean | { maxNameLength?: number }; memory?: false | { root: string } };
   /** Where the config came from, for messages; null for the defaults. */
   source: string | null;
 }
@@ -62,6 +64,7 @@ export function defaultConfig(): Config {
     agents: [...DEFAULT_AGENTS],
     confirmers: null,
     requireSignedConfirmations: false,
+    packs: {},
     source: null,
   };
 }
@@ -112,6 +115,7 @@ export function configFromObject(raw: unknown, where: string, knownRules: Readon
     agents: data.agents ?? base.agents,
     confirmers: data.confirmers ?? null,
     requireSignedConfirmations: data.requireSignedConfirmations ?? false,
+    packs: data.packs ?? {},
     source: where,
   };
 }

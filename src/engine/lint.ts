@@ -13,6 +13,7 @@ import { key } from '../history/store.js';
 import { runSnapshot } from './snapshot.js';
 import type { Finding } from './finding.js';
 import { applyBaseline } from './baseline.js';
+import { readPackWorkspace, runPackSnapshot } from '../packs/run.js';
 
 export interface LintOptions {
   /** Apply validate-workflow.baseline.json when it exists (default true); false for `--baseline-write`. */
@@ -30,15 +31,20 @@ export function snapshotEntry(ruleId: string): boolean {
 
 export interface LintResult {
   discovered: Discovered[];
+  /** Files of the rule packs that were read (ralph sessions, soong plans, memory). */
+  packFiles: string[];
   workspace: Workspace;
   findings: Finding[];
 }
 
-function judge(root: string, discovered: Discovered[], files: WorkflowFile[], config: Config, opts: LintOptions): LintResult {
+function judge(root: string, discovered: Discovered[], files: WorkflowFile[], config: Config, opts: LintOptions, inGit: boolean): LintResult {
   const strays = discovered.filter((d) => d.kind === 'searchable');
   const workspace = buildWorkspace(root, files, strays);
-  const findings = runSnapshot(workspace, RULES, config, RULE_IDS);
-  return { discovered, workspace, findings: opts.baseline === false ? findings : applyBaseline(root, findings, { config, scope: snapshotEntry }) };
+  // Rule packs judge their own files with their own readers; the runner, severities and baseline are shared.
+  const packs = readPackWorkspace(root, config, inGit);
+  const findings = [...runSnapshot(workspace, RULES, config, RULE_IDS), ...runPackSnapshot(packs, config)];
+  const packFiles = [...packs.values()].flatMap((files) => files.map((f) => f.path));
+  return { discovered, packFiles, workspace, findings: opts.baseline === false ? findings : applyBaseline(root, findings, { config, scope: snapshotEntry }) };
 }
 
 const readable = (discovered: Discovered[]) => discovered.filter((d) => d.kind !== 'searchable');
@@ -46,7 +52,7 @@ const readable = (discovered: Discovered[]) => discovered.filter((d) => d.kind !
 /** Single-threaded: for tests and small workspaces. */
 export function lintRepository(root: string, config: Config, inGit: boolean, opts: LintOptions = {}): LintResult {
   const discovered = discover(root, config, inGit);
-  return judge(root, discovered, readable(discovered).map((d) => readOne(root, d, config.maxFileBytes)), config, opts);
+  return judge(root, discovered, readable(discovered).map((d) => readOne(root, d, config.maxFileBytes)), config, opts, inGit);
 }
 
 /**
@@ -78,5 +84,5 @@ export async function lintRepositoryParallel(root: string, config: Config, inGit
     files[m.at] = parsed[i]!;
     if (m.key) models.set(m.key, parsed[i]!);
   });
-  return { ...judge(root, discovered, files as WorkflowFile[], config, opts), models };
+  return { ...judge(root, discovered, files as WorkflowFile[], config, opts, inGit), models };
 }

@@ -1,5 +1,8 @@
 // The rule catalog. Order here is the order of the docs index, not of execution (rules are independent).
 import type { Rule } from './types.js';
+import { ralphRules } from './ralph/index.js';
+import { soongRules } from './soong-plans/index.js';
+import { memoryRules } from './memory/index.js';
 import { rule as planSchema } from './plan/schema.js';
 import { rule as planAutomated } from './plan/phase-automated-criteria.js';
 import { rule as planManual } from './plan/phase-manual-criteria.js';
@@ -58,6 +61,9 @@ export const RULES: readonly Rule[] = [
   historySelfExemption,
   historyIncomplete,
   baselineStale,
+  ...ralphRules,
+  ...soongRules,
+  ...memoryRules,
 ];
 
 export const RULE_IDS: ReadonlySet<string> = new Set(RULES.map((r) => r.meta.id));

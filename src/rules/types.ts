@@ -5,6 +5,7 @@ import type { Workspace } from '../model/types.js';
 import type { Commit, Event, Identity } from '../model/history.js';
 import type { Snapshot } from '../history/snapshot.js';
 import type { Confirmation } from '../history/trust.js';
+import type { PackChange, PackWorkspace } from '../packs/types.js';
 
 export interface RuleMeta {
   id: string;
@@ -54,4 +55,8 @@ export interface Rule {
   meta: RuleMeta;
   snapshot?(ws: Workspace, ctx: RuleContext): RawFinding[];
   transition?(ctx: TransitionContext): RawFinding[];
+  /** Rule packs: judge the pack files of the working tree. */
+  packSnapshot?(packs: PackWorkspace, ctx: RuleContext): RawFinding[];
+  /** Rule packs: judge one commit's change to one pack file. */
+  packTransition?(change: PackChange, ctx: RuleContext): RawFinding[];
 }

@@ -1,0 +1,4 @@
+// The memory pack's rules, in catalog order.
+import type { Rule } from '../types.js';
+
+export const memoryRules: readonly Rule[] = [];

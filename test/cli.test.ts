@@ -187,4 +187,11 @@ describe('validate-workflow CLI', () => {
     expect(out.summary).toMatchObject({ errors: 1, files: n + 1 });
     expect(out.results[0]).toMatchObject({ ruleId: 'handoff/validated', line: 82 });
   });
+
+  it('judges rule-pack files in a repository without commits (pack history starts empty)', () => {
+    const res = runCli(makeRepo({ '.soong-agent/plans/Bad Name.md': '# plan\n' }), ['--format', 'json']);
+    expect(res.stderr).not.toContain('internal error');
+    expect(res.code).toBe(1);
+    expect(JSON.parse(res.stdout).results.map((r: { ruleId: string }) => r.ruleId)).toContain('soong-plans/file-name');
+  });
 });

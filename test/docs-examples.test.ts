@@ -5,8 +5,10 @@ import { describe, expect, it } from 'vitest';
 import type { Code, Heading, RootContent } from 'mdast';
 import { parseMarkdown, textOf } from '../src/read/markdown.js';
 import { RULES } from '../src/rules/index.js';
-import { lint, makeRepo } from './helpers/repo.js';
-import { defaultConfig, type Preset } from '../src/config/config.js';
+import { makeRepo } from './helpers/repo.js';
+import { loadConfig, type Preset } from '../src/config/config.js';
+import { lintRepository } from '../src/engine/lint.js';
+import { RULE_IDS } from '../src/rules/index.js';
 import { parse as parseYaml } from 'yaml';
 import { rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,15 @@ import { judgeHistory } from '../src/history/engine.js';
 import { judgePackHistory } from '../src/packs/run.js';
 import { git, writeFiles } from './helpers/repo.js';
 import type { Finding } from '../src/engine/finding.js';
+
+function configOf(dir: string) {
+  return loadConfig(dir, undefined, RULE_IDS);
+}
+
+function lintExample(ex: Example): Finding[] {
+  const dir = makeRepo(ex.files);
+  return lintRepository(dir, { ...configOf(dir), preset: ex.preset }, true).findings;
+}
 
 function identity(text: string): { name: string; email: string } {
   const m = /^(.*)<(.*)>$/.exec(text.trim());
@@ -41,7 +52,8 @@ async function playHistory(ex: Example): Promise<Finding[]> {
     where = mkdtempSync(join(tmpdir(), 'vw-shallow-'));
     git(where, 'clone', '-q', '--depth', '1', `file://${dir}`, '.');
   }
-  const config = { ...defaultConfig(), preset: ex.preset };
+  // An example may carry its own validate-workflow.config.json (packs that are off by default need it).
+  const config = { ...configOf(dir), preset: ex.preset };
   const [from, to] = run.range ? run.range.split('..') : [undefined, undefined];
   const core = (await judgeHistory(where, { config, presetOverride: ex.preset, from: from || null, to: to || undefined })).findings;
   return [...core, ...(await judgePackHistory(where, config))];
@@ -117,9 +129,9 @@ describe('docs/rules pages', () => {
           expect(passingH, `passing example of ${id}`).toEqual([]);
           return;
         }
-        const failing = lint(makeRepo(ex.failing.files), { preset: ex.failing.preset }).filter((f) => f.ruleId === id && f.severity !== 'info');
+        const failing = lintExample(ex.failing).filter((f) => f.ruleId === id && f.severity !== 'info');
         expect(failing.length, `failing example of ${id} produced no ${id} finding`).toBeGreaterThan(0);
-        const passing = lint(makeRepo(ex.passing.files), { preset: ex.passing.preset }).filter((f) => f.ruleId === id && f.severity !== 'info');
+        const passing = lintExample(ex.passing).filter((f) => f.ruleId === id && f.severity !== 'info');
         expect(passing, `passing example of ${id}`).toEqual([]);
       });
     });

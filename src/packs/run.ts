@@ -10,7 +10,7 @@ import type { Finding } from '../engine/finding.js';
 import { severityOf, toFinding } from '../engine/snapshot.js';
 import { RULES, RULE_IDS } from '../rules/index.js';
 import type { RuleContext } from '../rules/types.js';
-import { readBlobs } from '../history/git.js';
+import { gitSync, readBlobs } from '../history/git.js';
 import { readTrace } from '../history/log.js';
 import type { PackChange, PackDef, PackFile, PackWorkspace } from './types.js';
 import { PACKS } from './registry.js';
@@ -70,6 +70,8 @@ export async function judgePackHistory(root: string, config: Config, revs: strin
   const matchers = packs.map(({ def, globs }) => ({ def, match: picomatch(globs, { dot: true }) }));
   const bases = [...new Set(packs.flatMap((p) => p.globs.map((g) => picomatch.scan(g).base).filter(Boolean)))];
   if (bases.length === 0) return [];
+  // A repository without commits has no pack history yet (and git log would refuse the revision).
+  if (!gitSync(root, ['rev-parse', '--verify', '-q', `${revs[0]}^{commit}`]).ok) return [];
   const trace = await readTrace(root, revs, bases);
   const wanted: string[] = [];
   for (const t of trace) for (const c of t.changes) for (const b of [c.oldBlob, c.newBlob]) if (b) wanted.push(b);

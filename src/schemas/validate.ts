@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 
-export type SchemaName = 'plan' | 'handoff' | 'ledger' | 'config';
+export type SchemaName = 'plan' | 'handoff' | 'ledger' | 'config' | 'memory-unit' | 'ralph-status';
 
 export interface SchemaError {
   /** JSON pointer of the offending value (for `required`, the missing property itself). */

@@ -1,0 +1,21 @@
+import type { Rule, RawFinding } from '../types.js';
+import { memoryFiles } from '../../packs/memory/pack.js';
+
+export const rule: Rule = {
+  meta: {
+    id: 'memory/jsonl',
+    severities: { recommended: 'error', strict: 'error' },
+    formula: '[](line(l) in truth_source -> valid_json(l))',
+    description: 'Every non-blank line of a JSONL truth source (`memory/deltas.jsonl`, `memory/cold/*.jsonl`, `memory/hot_context_versions.jsonl`) is one valid JSON value.',
+    fix: 'Make each line one complete JSON value (one object per line, no pretty-printing, no trailing commas).',
+  },
+  packSnapshot: (packs) => {
+    const out: RawFinding[] = [];
+    for (const { path, model } of memoryFiles(packs)) {
+      for (const l of model.lines) {
+        if (l.error !== undefined) out.push({ file: path, line: l.line, message: `Line ${l.line} is not valid JSON: ${l.error}` });
+      }
+    }
+    return out;
+  },
+};

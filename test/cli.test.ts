@@ -1,8 +1,8 @@
 // The CLI as a user meets it: exit codes, output formats, options, configuration errors, discovery.
-import { readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, runCli } from './helpers/repo.js';
+import { git, makeRepo, runCli } from './helpers/repo.js';
 
 const PLAN_OK = `# Plan
 ## Phase 1: Schema
@@ -193,5 +193,17 @@ describe('validate-workflow CLI', () => {
     expect(res.stderr).not.toContain('internal error');
     expect(res.code).toBe(1);
     expect(JSON.parse(res.stdout).results.map((r: { ruleId: string }) => r.ruleId)).toContain('soong-plans/file-name');
+  });
+
+  it('judges pack history in a --range (what pre-push runs): an edited decisions.ndjson line names its commit', () => {
+    const path = '.workflow/.maestro/ralph-20260112-csv/decisions.ndjson';
+    const line = (verdict: string) => JSON.stringify({ id: 'DEC-1', timestamp: '2026-01-12T16:06:50Z', source: 'ralph', node_id: 'post-verify', type: 'quality-gate', verdict, confidence_score: 88, close_call: false, summary: 'Checks pass.' });
+    const dir = makeRepo({ [path]: `${line('proceed')}\n` }, { commit: true });
+    writeFileSync(join(dir, path), `${line('fix')}\n`);
+    git(dir, 'commit', '-qam', 'Rewrite a decision');
+    const head = git(dir, 'rev-parse', 'HEAD').trim();
+    const res = runCli(dir, ['--range', 'HEAD~1..HEAD', '--format', 'json']);
+    expect(res.code).toBe(1);
+    expect(JSON.parse(res.stdout).results).toEqual([expect.objectContaining({ ruleId: 'ralph/decisions-appended', file: path, commit: head })]);
   });
 });

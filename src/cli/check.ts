@@ -4,7 +4,8 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { loadConfig, type Config, type Preset } from '../config/config.js';
 import { repositoryRoot } from '../read/discover.js';
-import { lintRepositoryParallel } from '../engine/lint.js';
+import { lintRepositoryParallel, snapshotEntry } from '../engine/lint.js';
+import { judgePackHistory } from '../packs/run.js';
 import { runSnapshot } from '../engine/snapshot.js';
 import { compareFindings, type Finding } from '../engine/finding.js';
 import { RULES, RULE_IDS } from '../rules/index.js';
@@ -110,7 +111,6 @@ async function judgeRepository(root: string, inGit: boolean, config: Config, opt
     const r = await judgeHistory(root, { config, presetOverride: opts.preset, seed, since });
     // Pack files have their own history rules (append-only, accumulate-only); they join the cached findings.
     if (!r.findings.some((f) => f.ruleId === 'history/incomplete')) {
-      const { judgePackHistory } = await import('../packs/run.js');
       const revs = since ? ['HEAD', `^${since.sha}`] : ['HEAD'];
       r.findings.push(...(await judgePackHistory(root, config, revs)));
     }
@@ -127,7 +127,7 @@ async function judgeRepository(root: string, inGit: boolean, config: Config, opt
     saveCache(cachePath, { key: ck, head: sha, commits: hist.commits, findings: hist.findings, timeline: hist.timeline, state: [...hist.state], models: keep });
   }
   // The snapshot pass applied its part of the baseline; history entries are judged here, against history findings.
-  const histFindings = opts.baselineWrite ? hist.findings : applyBaseline(root, hist.findings, { config, scope: (ruleId) => ruleId.startsWith('history/') });
+  const histFindings = opts.baselineWrite ? hist.findings : applyBaseline(root, hist.findings, { config, scope: (ruleId) => !snapshotEntry(ruleId) });
   return { findings: [...findings, ...histFindings], files, commits: hist.commits, anything: files.length > 0 || hist.commits > 0, workspace: lint.workspace, timeline: hist.timeline };
 }
 
@@ -143,7 +143,8 @@ async function judge(opts: CheckOptions, root: string, inGit: boolean, config: C
     const workspace = hist.store ? engine.snapshotAt(root, door.to, config, hist.store).workspace(root) : undefined;
     const snapshot = workspace && changed.size ? runSnapshot(workspace, RULES, config, RULE_IDS, changed).filter((f) => f.file !== null) : [];
     // Only entries of the files the range changed can be judged here; the others would all look stale.
-    const found = applyBaseline(root, [...hist.findings, ...snapshot], { config, scope: (_id, file) => changed.has(file) });
+    const packs = hist.findings.some((f) => f.ruleId === 'history/incomplete') ? [] : await judgePackHistory(root, config, door.from && !/^0+$/.test(door.from) ? [door.to, `^${door.from}`] : [door.to]);
+    const found = applyBaseline(root, [...hist.findings, ...packs, ...snapshot], { config, scope: (_id, file) => changed.has(file) });
     return { findings: found, files: [...changed], commits: hist.commits, anything: true, workspace, timeline: hist.timeline };
   }
   let message: string | undefined;

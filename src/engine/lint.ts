@@ -26,7 +26,7 @@ export interface LintOptions {
  */
 export function snapshotEntry(ruleId: string): boolean {
   const rule = ruleById(ruleId);
-  return !rule || rule.snapshot !== undefined;
+  return !rule || rule.snapshot !== undefined || (rule.packSnapshot !== undefined && rule.packTransition === undefined);
 }
 
 export interface LintResult {

@@ -16,7 +16,7 @@ import { parseRaw, readTrace, parseTrailers, type TraceEntry } from './log.js';
 import { BASELINE_FILE, Overlay, Snapshot, TRUST_FILES } from './snapshot.js';
 import { ModelStore, key } from './store.js';
 import { jobs } from '../read/parallel.js';
-import { agentIdentities, confirmation, type Confirmation } from './trust.js';
+import { agentIdentities, confirmation, parseIdentity, type Confirmation } from './trust.js';
 
 export type Stage = TransitionContext['stage'];
 
@@ -364,10 +364,9 @@ class Folder {
 }
 
 function identity(root: string, variable: 'GIT_AUTHOR_IDENT' | 'GIT_COMMITTER_IDENT'): Identity {
+  // `git var` prints `Name <email> timestamp zone`; the identity is the part up to the closing `>`.
   const raw = gitSync(root, ['var', variable]).out.trim();
-  const lt = raw.indexOf('<');
-  const gt = raw.indexOf('>', lt);
-  return lt < 0 ? { name: raw, email: '' } : { name: raw.slice(0, lt).trim(), email: raw.slice(lt + 1, gt) };
+  return parseIdentity(raw.slice(0, raw.lastIndexOf('>') + 1)) ?? { name: raw, email: '' };
 }
 
 export interface PendingResult extends HistoryResult {

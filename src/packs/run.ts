@@ -1,6 +1,5 @@
 // Reading pack files and running pack rules: the snapshot of the working tree, and the history of pack files
 // (one streamed `git log` over the packs' folders, blobs read in one batch).
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fg from 'fast-glob';
@@ -13,17 +12,11 @@ import type { RuleContext } from '../rules/types.js';
 import { gitSync, readBlobs } from '../history/git.js';
 import { readTrace } from '../history/log.js';
 import type { PackChange, PackDef, PackFile, PackWorkspace } from './types.js';
+import { gitIgnored } from '../read/discover.js';
 import { PACKS } from './registry.js';
 
 function active(config: Config): { def: PackDef; globs: string[] }[] {
   return PACKS.map((def) => ({ def, globs: def.globs(config) })).filter((p) => p.globs.length > 0);
-}
-
-/** Paths git would ignore, in one `git check-ignore` over stdin. */
-function gitIgnored(root: string, paths: string[], inGit: boolean): Set<string> {
-  if (!inGit || paths.length === 0) return new Set();
-  const res = spawnSync('git', ['check-ignore', '--stdin', '-z'], { cwd: root, input: paths.join('\0'), encoding: 'utf8' });
-  return new Set((res.stdout ?? '').split('\0').filter(Boolean));
 }
 
 /** The pack files of the working tree (git-ignored files are left out). */
@@ -31,7 +24,7 @@ export function readPackWorkspace(root: string, config: Config, inGit: boolean):
   const ws: PackWorkspace = new Map();
   for (const { def, globs } of active(config)) {
     const paths = fg.sync(globs, { cwd: root, dot: true, onlyFiles: true, followSymbolicLinks: true, ignore: ['**/node_modules/**', '**/.git/**'] }).sort();
-    const ignored = gitIgnored(root, paths, inGit);
+    const ignored = inGit ? gitIgnored(root, paths) : new Set<string>();
     const files: PackFile[] = [];
     for (const path of paths) {
       if (ignored.has(path)) continue;

@@ -25,7 +25,7 @@ function globBase(glob: string): string {
 }
 
 /** Paths git would ignore. Paths behind a symbolic link are asked of the repository the link points into. */
-function gitIgnored(root: string, paths: string[]): Set<string> {
+export function gitIgnored(root: string, paths: string[]): Set<string> {
   const ignored = new Set<string>();
   if (paths.length === 0) return ignored;
   const groups = new Map<string, { rel: string; path: string }[]>();

@@ -3,11 +3,10 @@
 // that is merely unusual (BOM, CRLF, spaces and non-ASCII letters in its path) is read like any other: its planted
 // violations are reported at the right lines and nothing else is. Each case is a repository tree in
 // test/fixtures/bad-input/<case>/, copied byte for byte into a fresh git repository and judged by the real CLI.
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, runCli } from './helpers/repo.js';
+import { makeRepo, readTree, runCli } from './helpers/repo.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/bad-input/', import.meta.url));
 
@@ -18,15 +17,7 @@ const YAML_HANDOFF = 'thoughts/handoffs/s1/session.yaml';
 
 /** A fixture's files, repository-relative with `/` separators, as bytes: nothing may be decoded or normalized. */
 function fixture(name: string): Record<string, Uint8Array> {
-  const files: Record<string, Uint8Array> = {};
-  const walk = (dir: string, prefix: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isDirectory()) walk(join(dir, entry.name), `${prefix}${entry.name}/`);
-      else if (entry.isFile()) files[`${prefix}${entry.name}`] = readFileSync(join(dir, entry.name));
-    }
-  };
-  walk(join(FIXTURES, name), '');
-  return files;
+  return readTree(join(FIXTURES, name));
 }
 
 interface Expected {

@@ -2,28 +2,18 @@
 // as it sits in a user's repository. A clean fixture must lint without a single error or warning (a reader that
 // misread one heading, checkbox or key would show up here as a spurious finding); a `-planted` fixture holds one
 // protocol violation per file and must give exactly those findings, at the file and line a maintainer would point to.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Preset } from '../src/config/config.js';
 import type { Finding } from '../src/engine/finding.js';
-import { lint, makeRepo, runCli } from './helpers/repo.js';
+import { lint, makeRepo, readTree, runCli } from './helpers/repo.js';
 
 const ROOT = fileURLToPath(new URL('./fixtures/dialects/', import.meta.url));
 
 function filesOf(name: string): Record<string, string> {
-  const base = join(ROOT, name);
-  const out: Record<string, string> = {};
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else out[relative(base, path).split(sep).join('/')] = readFileSync(path, 'utf8');
-    }
-  };
-  walk(base);
-  return out;
+  return readTree(join(ROOT, name), 'utf8');
 }
 
 /**

@@ -1,5 +1,5 @@
 // Real repositories in temporary folders, and the real CLI: tests see what a user sees.
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -42,6 +42,21 @@ export function writeFiles(dir: string, files: Record<string, string | Uint8Arra
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), content);
   }
+}
+
+/** Every file below `dir`, keyed by its path relative to `dir` with `/` separators: a fixture tree for makeRepo. */
+export function readTree(dir: string): Record<string, Uint8Array>;
+export function readTree(dir: string, encoding: 'utf8'): Record<string, string>;
+export function readTree(dir: string, encoding?: 'utf8'): Record<string, string | Uint8Array> {
+  const files: Record<string, string | Uint8Array> = {};
+  const walk = (abs: string, prefix: string): void => {
+    for (const entry of readdirSync(abs, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(abs, entry.name), `${prefix}${entry.name}/`);
+      else if (entry.isFile()) files[`${prefix}${entry.name}`] = encoding ? readFileSync(join(abs, entry.name), encoding) : readFileSync(join(abs, entry.name));
+    }
+  };
+  walk(dir, '');
+  return files;
 }
 
 export interface CliResult {

@@ -1,10 +1,9 @@
 // The memory pack (seed 001, Plan2 memory store): JSONL truth sources, memory units, stage versions, the derived
 // index, and append-only history, in real temporary git repositories.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { git, lint, makeRepo, of, writeFiles } from '../helpers/repo.js';
+import { git, lint, makeRepo, of, readTree, writeFiles } from '../helpers/repo.js';
 import { defaultConfig, loadConfig, type Config } from '../../src/config/config.js';
 import { RULE_IDS } from '../../src/rules/index.js';
 import { judgePackHistory } from '../../src/packs/run.js';
@@ -15,17 +14,7 @@ const ON: Partial<Config> = { packs: { memory: { root: ROOT } } };
 const M = `${ROOT}/memory`;
 
 function fixture(name: string): Record<string, string> {
-  const root = fileURLToPath(new URL(`../fixtures/packs/memory/${name}`, import.meta.url));
-  const files: Record<string, string> = {};
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir)) {
-      const p = join(dir, entry);
-      if (statSync(p).isDirectory()) walk(p);
-      else files[relative(root, p)] = readFileSync(p, 'utf8');
-    }
-  };
-  walk(root);
-  return files;
+  return readTree(fileURLToPath(new URL(`../fixtures/packs/memory/${name}`, import.meta.url)), 'utf8');
 }
 
 const memoryFindings = (fs: ReturnType<typeof lint>) => fs.filter((f) => f.ruleId.startsWith('memory/'));

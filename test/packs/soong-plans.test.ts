@@ -1,25 +1,13 @@
 // The soong-plans pack: plan file names under .soong-agent/plans/ as the soong agent core validates them (seed 003).
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { lint, makeRepo, of } from '../helpers/repo.js';
+import { lint, makeRepo, of, readTree } from '../helpers/repo.js';
 import { brokenChecks } from '../../src/rules/soong-plans/file-name.js';
 
 const ID = 'soong-plans/file-name';
 
 function fixture(name: string): Record<string, string> {
-  const root = fileURLToPath(new URL(`../fixtures/packs/soong-plans/${name}`, import.meta.url));
-  const files: Record<string, string> = {};
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir)) {
-      const p = join(dir, entry);
-      if (statSync(p).isDirectory()) walk(p);
-      else files[relative(root, p)] = readFileSync(p, 'utf8');
-    }
-  };
-  walk(root);
-  return files;
+  return readTree(fileURLToPath(new URL(`../fixtures/packs/soong-plans/${name}`, import.meta.url)), 'utf8');
 }
 
 describe('soong-plans pack', () => {

@@ -82,13 +82,18 @@ interface Judged {
   timeline?: TimelineEntry[];
 }
 
+/** What cached results depend on besides the tool: the hooks must compute the same key the full run wrote. */
+function settingsKey(config: Config, opts: CheckOptions): string {
+  return cacheKey([config.paths, config.maxFileBytes, opts.preset ?? null]);
+}
+
 /**
  * The repository door: the working tree with the snapshot rules, and the history of HEAD, both through the cache
  * under .git/ so an unchanged repository is judged from what the last run learned.
  */
 async function judgeRepository(root: string, inGit: boolean, config: Config, opts: CheckOptions): Promise<Judged> {
   const cachePath = inGit ? cacheFile(root) : null;
-  const ck = cacheKey([config.paths, config.maxFileBytes, opts.preset ?? null]);
+  const ck = settingsKey(config, opts);
   const cache = loadCache(cachePath, ck);
   const known = new Map(Object.entries(cache?.models ?? {}));
   const lint = await lintRepositoryParallel(root, config, inGit, known, { baseline: !opts.baselineWrite });
@@ -153,7 +158,7 @@ async function judge(opts: CheckOptions, root: string, inGit: boolean, config: C
     message = commentFree(readFileSync(door.file, 'utf8'));
   }
   // The hooks read the cache (never write it): unchanged files are not parsed again on every commit.
-  const cache = loadCache(cacheFile(root), cacheKey([config.paths, config.maxFileBytes, opts.preset ?? null]));
+  const cache = loadCache(cacheFile(root), settingsKey(config, opts));
   const seed = new Map(Object.entries(cache?.models ?? {}));
   const pending = engine.judgePending(root, { config, presetOverride, stage: door.kind, message, seed });
   // The snapshot rules judge the files as the commit would make them, reported for the files it changes.

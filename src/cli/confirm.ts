@@ -18,7 +18,7 @@ import { phaseVerified } from '../model/queries.js';
 import type { CheckItem, Phase, Plan, Position } from '../model/types.js';
 import type { Identity } from '../model/history.js';
 import { matches } from '../history/trust.js';
-import { RULE_IDS } from '../rules/index.js';
+import { RULE_IDS } from '../engine/catalog.js';
 import { EXIT, type Io } from './io.js';
 
 export interface ConfirmOptions {

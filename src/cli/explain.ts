@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { BlockContent, DefinitionContent, List, ListItem, PhrasingContent, Root, RootContent, Table } from 'mdast';
 import { parseMarkdown } from '../read/markdown.js';
-import { ruleById } from '../rules/index.js';
+import { ruleById } from '../engine/catalog.js';
 import type { Rule } from '../rules/types.js';
 
 const CODE_INDENT = '    ';

@@ -7,7 +7,7 @@ import { loadConfig } from '../config/config.js';
 import { discover, repositoryRoot } from '../read/discover.js';
 import { readWorkspace } from '../read/workspace.js';
 import { handoffTask, tasksOf } from '../model/queries.js';
-import { RULE_IDS } from '../rules/index.js';
+import { RULE_IDS } from '../engine/catalog.js';
 import type { Plan, Workspace } from '../model/types.js';
 import { EXIT, UsageError, type Io } from './io.js';
 

@@ -10,7 +10,7 @@ import { discover, repositoryRoot } from '../read/discover.js';
 import { readWorkspace } from '../read/workspace.js';
 import { handoffTask, tasksOf } from '../model/queries.js';
 import type { Handoff, HandoffStatus, Ledger, LedgerItemState, Phase, Plan, Workspace } from '../model/types.js';
-import { RULE_IDS } from '../rules/index.js';
+import { RULE_IDS } from '../engine/catalog.js';
 import { EXIT, UsageError, type Io } from './io.js';
 
 export interface StatusOptions {

@@ -3,6 +3,8 @@ export type Severity = 'error' | 'warning' | 'info';
 
 export interface Finding {
   ruleId: string;
+  /** The rule's message name (not in the JSON contract: for tests and for telling findings apart). */
+  messageId?: string;
   severity: Severity;
   /** Repository-relative with `/` separators; null for a finding about the repository as a whole. */
   file: string | null;

@@ -6,7 +6,7 @@ import type { Config } from '../config/config.js';
 import { discover, type Discovered } from '../read/discover.js';
 import { buildWorkspace, readOne } from '../read/workspace.js';
 import { jobs, readAll } from '../read/parallel.js';
-import { RULES, RULE_IDS, ruleById } from '../rules/index.js';
+import { RULES, RULE_IDS, ruleById } from './catalog.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
 import { blobId } from '../history/cache.js';
 import { key } from '../history/store.js';

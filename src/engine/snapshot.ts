@@ -1,36 +1,17 @@
 // Runs the snapshot rules over a workspace: severities from preset and config, inline disables, one sorted list.
 import type { Config } from '../config/config.js';
 import type { Workspace, WorkflowFile } from '../model/types.js';
-import type { RawFinding, Rule, RuleContext } from '../rules/types.js';
+import type { Rule, RuleContext } from '../rules/types.js';
 import { compareFindings, type Finding } from './finding.js';
+import { severityOf, toFinding } from './findings.js';
 
-export function severityOf(rule: Rule, config: Config): 'off' | 'warn' | 'error' {
-  return config.rules[rule.meta.id] ?? rule.meta.severities[config.preset];
-}
+export { severityOf, toFinding };
 
 function disabledIn(file: WorkflowFile | undefined, ruleId: string): boolean {
   // History rules judge what was committed; a comment in today's file cannot excuse yesterday's commit. And a
   // disable cannot silence the rule that reports disables, or a reasonless disable would hide itself.
   if (!file || ruleId.startsWith('history/') || ruleId === 'disable/directive') return false;
   return file.disables.some((d) => d.ruleIds.includes(ruleId));
-}
-
-/** A rule's raw finding as reports see it; history findings also name their commit. */
-export function toFinding(rule: Rule, raw: RawFinding, level: 'warn' | 'error', commit?: { sha: string; subject: string }): Finding {
-  const f: Finding = {
-    ruleId: rule.meta.id,
-    severity: raw.info ? 'info' : level === 'error' ? 'error' : 'warning',
-    file: raw.file,
-    line: raw.line,
-    column: raw.column ?? (raw.line === null ? null : 1),
-    message: raw.message,
-    fix: raw.fix ?? rule.meta.fix,
-  };
-  if (commit?.sha) {
-    f.commit = commit.sha;
-    f.subject = commit.subject;
-  }
-  return f;
 }
 
 export function runSnapshot(ws: Workspace, rules: readonly Rule[], config: Config, knownRules: ReadonlySet<string>, focus?: ReadonlySet<string>): Finding[] {

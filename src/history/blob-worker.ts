@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Discovered } from '../read/discover.js';
 import { readBytes } from '../read/workspace.js';
-import { readBlobs } from './git.js';
+import { readBlobs } from '../shared/git.js';
 
 const { root, maxBytes } = workerData as { root: string; maxBytes: number };
 parentPort!.on('message', (refs: { blob: string; item: Discovered }[]) => {

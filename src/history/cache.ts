@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { Finding } from '../engine/finding.js';
 import type { WorkflowFile } from '../model/types.js';
 import type { TimelineEntry } from '../model/history.js';
-import { gitSync } from './git.js';
+import { blobId, gitSync } from '../shared/git.js';
 
 const FORMAT = 2;
 
@@ -36,9 +36,7 @@ export function cacheKey(parts: unknown[]): string {
 }
 
 /** git's blob id of some bytes: the same key whether the content comes from the working tree or a commit. */
-export function blobId(bytes: Uint8Array): string {
-  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
-}
+export { blobId };
 
 export function cacheFile(root: string): string | null {
   const res = gitSync(root, ['rev-parse', '--git-common-dir']);

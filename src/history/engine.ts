@@ -6,12 +6,12 @@ import { CONFIG_FILE, type Config } from '../config/config.js';
 import type { Change, Commit, Event, Identity, TimelineEntry } from '../model/history.js';
 import type { WorkflowFile } from '../model/types.js';
 import { classifier, pathspecs, type Classifier } from '../read/classify.js';
-import { RULES, RULE_IDS } from '../rules/index.js';
+import { RULES, RULE_IDS } from '../engine/catalog.js';
 import type { Rule, TransitionContext } from '../rules/types.js';
 import { severityOf, toFinding } from '../engine/snapshot.js';
 import type { Finding } from '../engine/finding.js';
-import { eventKey, fileEvents } from './events.js';
-import { gitSync } from './git.js';
+import { diffFiles, eventKey, eventsBetween, fileEvents } from './events.js';
+import { gitSync } from '../shared/git.js';
 import { parseRaw, readTrace, parseTrailers, type TraceEntry } from './log.js';
 import { BASELINE_FILE, Overlay, Snapshot, TRUST_FILES } from './snapshot.js';
 import { ModelStore, key } from './store.js';
@@ -79,60 +79,6 @@ export function filesAt(root: string, treeish: string | null, config: Config, cl
     if (relevant(classify, path)) files.set(path, blob);
   }
   return files;
-}
-
-function trustEvents(change: Change, before: Snapshot, after: Snapshot): Event[] {
-  if (change.path === CONFIG_FILE) return [{ type: 'trust-file-changed', file: change.path, line: 1, what: 'config' }];
-  if (change.path === BASELINE_FILE) return [{ type: 'trust-file-changed', file: change.path, line: 1, what: 'baseline' }];
-  if (change.path === 'package.json') {
-    const key = (s: Snapshot) => {
-      const blob = s.files.get('package.json');
-      if (!blob) return undefined;
-      try {
-        return JSON.stringify((JSON.parse(s.store.text(blob)) as Record<string, unknown>).validateWorkflow);
-      } catch {
-        return undefined;
-      }
-    };
-    if (key(before) !== key(after)) return [{ type: 'trust-file-changed', file: change.path, line: 1, what: 'config' }];
-  }
-  return [];
-}
-
-/** Events of a set of changes between two snapshots. */
-export function eventsBetween(changes: Change[], before: Snapshot, after: Snapshot): Event[] {
-  const events: Event[] = [];
-  for (const c of changes) {
-    if (TRUST_FILES.includes(c.path)) {
-      events.push(...trustEvents(c, before, after));
-      continue;
-    }
-    const kind = after.kindOf(c.path) ?? before.kindOf(c.from ?? c.path);
-    if (!kind || kind === 'searchable') continue;
-    const old = before.model(c.from ?? c.path);
-    const now = c.status === 'D' ? null : after.model(c.path);
-    if (c.status === 'D' && kind === 'handoff') {
-      events.push({ type: 'handoff-deleted', file: c.path, line: 1 });
-      continue;
-    }
-    if (c.status === 'R' && after.kindOf(c.path) !== 'handoff' && before.kindOf(c.from!) === 'handoff') {
-      events.push({ type: 'handoff-deleted', file: c.from!, line: 1 });
-      continue;
-    }
-    events.push(...fileEvents(c.path, old, now, c.status === 'R' ? c.from : null));
-  }
-  return events;
-}
-
-/** Changes between two path -> blob maps (no rename detection: used for the index and for merge parents). */
-export function diffFiles(before: Map<string, string>, after: Map<string, string>): Change[] {
-  const out: Change[] = [];
-  for (const [path, blob] of after) {
-    const was = before.get(path);
-    if (was !== blob) out.push({ status: was ? 'M' : 'A', path, from: null, oldBlob: was ?? null, newBlob: blob });
-  }
-  for (const [path, blob] of before) if (!after.has(path)) out.push({ status: 'D', path, from: null, oldBlob: blob, newBlob: null });
-  return out;
 }
 
 export function judgeTransition(

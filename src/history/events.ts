@@ -4,6 +4,9 @@
 import type { Event, ItemKind } from '../model/history.js';
 import type { CheckItem, Disable, Handoff, Ledger, Plan, WorkflowFile } from '../model/types.js';
 import { positionOf } from '../model/queries.js';
+import type { Change } from '../model/history.js';
+import { CONFIG_FILE } from '../config/config.js';
+import { BASELINE_FILE, TRUST_FILES, type Snapshot } from './snapshot.js';
 
 interface Flat {
   group: string;
@@ -173,4 +176,58 @@ export function fileEvents(path: string, before: WorkflowFile | null, after: Wor
 export function eventKey(e: Event): string {
   const { line: _line, ...rest } = e;
   return stable(rest);
+}
+
+function trustEvents(change: Change, before: Snapshot, after: Snapshot): Event[] {
+  if (change.path === CONFIG_FILE) return [{ type: 'trust-file-changed', file: change.path, line: 1, what: 'config' }];
+  if (change.path === BASELINE_FILE) return [{ type: 'trust-file-changed', file: change.path, line: 1, what: 'baseline' }];
+  if (change.path === 'package.json') {
+    const key = (s: Snapshot) => {
+      const blob = s.files.get('package.json');
+      if (!blob) return undefined;
+      try {
+        return JSON.stringify((JSON.parse(s.store.text(blob)) as Record<string, unknown>).validateWorkflow);
+      } catch {
+        return undefined;
+      }
+    };
+    if (key(before) !== key(after)) return [{ type: 'trust-file-changed', file: change.path, line: 1, what: 'config' }];
+  }
+  return [];
+}
+
+/** Events of a set of changes between two snapshots. */
+export function eventsBetween(changes: Change[], before: Snapshot, after: Snapshot): Event[] {
+  const events: Event[] = [];
+  for (const c of changes) {
+    if (TRUST_FILES.includes(c.path)) {
+      events.push(...trustEvents(c, before, after));
+      continue;
+    }
+    const kind = after.kindOf(c.path) ?? before.kindOf(c.from ?? c.path);
+    if (!kind || kind === 'searchable') continue;
+    const old = before.model(c.from ?? c.path);
+    const now = c.status === 'D' ? null : after.model(c.path);
+    if (c.status === 'D' && kind === 'handoff') {
+      events.push({ type: 'handoff-deleted', file: c.path, line: 1 });
+      continue;
+    }
+    if (c.status === 'R' && after.kindOf(c.path) !== 'handoff' && before.kindOf(c.from!) === 'handoff') {
+      events.push({ type: 'handoff-deleted', file: c.from!, line: 1 });
+      continue;
+    }
+    events.push(...fileEvents(c.path, old, now, c.status === 'R' ? c.from : null));
+  }
+  return events;
+}
+
+/** Changes between two path -> blob maps (no rename detection: used for the index and for merge parents). */
+export function diffFiles(before: Map<string, string>, after: Map<string, string>): Change[] {
+  const out: Change[] = [];
+  for (const [path, blob] of after) {
+    const was = before.get(path);
+    if (was !== blob) out.push({ status: was ? 'M' : 'A', path, from: null, oldBlob: was ?? null, newBlob: blob });
+  }
+  for (const [path, blob] of before) if (!after.has(path)) out.push({ status: 'D', path, from: null, oldBlob: blob, newBlob: null });
+  return out;
 }

@@ -1,7 +1,7 @@
 // The trace: one streamed `git log` over the workflow paths, oldest first in topological order, with each commit's
 // metadata, its trailers as git parses them, and the raw changes against its first parent.
 import type { Change, Commit, Identity, Trailer } from '../model/history.js';
-import { gitStream } from './git.js';
+import { gitStream } from '../shared/git.js';
 
 export interface TraceEntry {
   commit: Commit;

@@ -4,7 +4,18 @@ import { CONFIG_FILE, configFromObject, defaultConfig, type Config } from '../co
 import type { Handoff, Ledger, Plan, WorkflowFile, Workspace } from '../model/types.js';
 import { buildWorkspace, resolvePlanRef } from '../read/workspace.js';
 import type { Discovered } from '../read/discover.js';
-import type { ModelStore } from './store.js';
+import type { Classifier } from '../read/classify.js';
+
+/**
+ * Where a snapshot's models come from: a git-backed store in history and the hooks, an in-memory one for the rule
+ * tester and the Claude Code hook's edits. Rules see snapshots, never the source's way of getting bytes.
+ */
+export interface ModelSource {
+  readonly classify: Classifier;
+  get(blob: string, path: string): WorkflowFile | null;
+  /** Raw text of a non-workflow file version (the config, package.json, the baseline). */
+  text(blob: string): string;
+}
 
 export const BASELINE_FILE = 'validate-workflow.baseline.json';
 export const TRUST_FILES = [CONFIG_FILE, 'package.json', BASELINE_FILE];
@@ -38,7 +49,7 @@ export class Snapshot {
 
   constructor(
     readonly files: FileMap,
-    readonly store: ModelStore,
+    readonly store: ModelSource,
   ) {}
 
   model(path: string): WorkflowFile | null {

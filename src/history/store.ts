@@ -5,7 +5,7 @@ import type { WorkflowFile } from '../model/types.js';
 import type { Discovered } from '../read/discover.js';
 import type { Classifier } from '../read/classify.js';
 import { readBytes } from '../read/workspace.js';
-import { readBlobs } from './git.js';
+import { readBlobs } from '../shared/git.js';
 
 export const key = (blob: string, path: string) => `${blob}:${path}`;
 

@@ -7,15 +7,15 @@ import picomatch from 'picomatch';
 import type { Config } from '../config/config.js';
 import type { Finding } from '../engine/finding.js';
 import { severityOf, toFinding } from '../engine/snapshot.js';
-import { RULES, RULE_IDS } from '../rules/index.js';
+import { RULES, RULE_IDS } from '../engine/catalog.js';
 import type { RuleContext } from '../rules/types.js';
-import { gitSync, readBlobs } from '../history/git.js';
+import { gitSync, readBlobs } from '../shared/git.js';
 import { readTrace } from '../history/log.js';
-import type { PackChange, PackDef, PackFile, PackWorkspace } from './types.js';
+import type { PackChange, Pack, PackFile, PackWorkspace } from './types.js';
 import { gitIgnored } from '../read/discover.js';
 import { PACKS } from './registry.js';
 
-function active(config: Config): { def: PackDef; globs: string[] }[] {
+function active(config: Config): { def: Pack; globs: string[] }[] {
   return PACKS.map((def) => ({ def, globs: def.globs(config) })).filter((p) => p.globs.length > 0);
 }
 

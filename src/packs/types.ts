@@ -1,11 +1,12 @@
-// Rule packs for the other systems in the seeds (ralph sessions, soong plans, append-only memory). A pack reads its
-// own files into its own models; its rules are ordinary rule modules that judge those models (snapshot) or one
-// commit's change to one of its files (history). The core engine, reports and docs serve them unchanged.
+// A rule pack is one object, the way an ESLint plugin is: the files it owns (globs), how it reads one version of
+// one of them (never throwing: problems are findings), its rules, and the JSON Schema fragment of its config key.
+// The engine runs a pack's rules exactly as it runs the core's (same severities, disables, baseline, doors).
 import type { ReadProblem } from '../model/types.js';
 import type { Commit } from '../model/history.js';
 import type { Config } from '../config/config.js';
+import type { Rule } from '../rules/types.js';
 
-export type PackId = 'ralph' | 'soong-plans' | 'memory';
+export type PackId = string;
 
 /** One file of a pack as read: its model, or the problem that kept it from being read. */
 export interface PackFile<M = unknown> {
@@ -16,12 +17,17 @@ export interface PackFile<M = unknown> {
   problems: ReadProblem[];
 }
 
-export interface PackDef {
+export interface Pack {
   id: PackId;
+  /** One line for the docs index and `--print-config`. */
+  description: string;
   /** Globs (repository-relative) of the pack's files under this config; [] when the pack is off. */
   globs(config: Config): string[];
   /** Parse one file version; never throws (problems are findings). */
   read(path: string, bytes: Uint8Array): PackFile;
+  rules: readonly Rule[];
+  /** JSON Schema of `packs.<id>` in the config (false switches any pack off). */
+  configSchema: Record<string, unknown>;
 }
 
 /** Every pack file of a snapshot, by pack. */

@@ -1,8 +1,6 @@
-// The rule catalog. Order here is the order of the docs index, not of execution (rules are independent).
+// The core rule families. Order here is the order of the docs index, not of execution (rules are independent).
+// Packs bring their own rules (src/packs/<name>/); the engine's catalog joins both.
 import type { Rule } from './types.js';
-import { ralphRules } from './ralph/index.js';
-import { soongRules } from './soong-plans/index.js';
-import { memoryRules } from './memory/index.js';
 import { rule as planSchema } from './plan/schema.js';
 import { rule as planAutomated } from './plan/phase-automated-criteria.js';
 import { rule as planManual } from './plan/phase-manual-criteria.js';
@@ -32,7 +30,7 @@ import { rule as historySelfExemption } from './history/self-exemption.js';
 import { rule as historyIncomplete } from './history/incomplete.js';
 import { rule as baselineStale } from './baseline/stale.js';
 
-export const RULES: readonly Rule[] = [
+export const CORE_RULES: readonly Rule[] = [
   planSchema,
   planAutomated,
   planManual,
@@ -61,13 +59,4 @@ export const RULES: readonly Rule[] = [
   historySelfExemption,
   historyIncomplete,
   baselineStale,
-  ...ralphRules,
-  ...soongRules,
-  ...memoryRules,
 ];
-
-export const RULE_IDS: ReadonlySet<string> = new Set(RULES.map((r) => r.meta.id));
-
-export function ruleById(id: string): Rule | undefined {
-  return RULES.find((r) => r.meta.id === id);
-}

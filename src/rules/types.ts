@@ -15,14 +15,24 @@ export interface RuleMeta {
   description: string;
   /** The short fix, shown after each finding unless the finding gives its own. */
   fix: string;
+  /**
+   * Every sentence the rule can say, by name, with `{{placeholders}}` (ESLint's `messages`): findings name a
+   * message, so the CLI, the reports and the Claude Code hook print the same words and tests assert the id.
+   * Fix texts a finding gives instead of `fix` live here too.
+   */
+  messages: Record<string, string>;
 }
 
 export interface RawFinding {
   file: string | null;
   line: number | null;
   column?: number | null;
-  message: string;
-  fix?: string;
+  /** A key of the rule's `meta.messages`. */
+  messageId: string;
+  /** Values for the message's (and the fix's) `{{placeholders}}`. */
+  data?: Record<string, string | number>;
+  /** A key of `meta.messages` holding this finding's own fix, instead of `meta.fix`. */
+  fixId?: string;
   /** A note rather than a problem: reported as `info` whatever the rule's severity. */
   info?: boolean;
 }

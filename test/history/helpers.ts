@@ -9,7 +9,7 @@ import { afterAll, expect } from 'vitest';
 import { loadConfig, type Preset } from '../../src/config/config.js';
 import type { Finding } from '../../src/engine/finding.js';
 import { judgeHistory } from '../../src/history/engine.js';
-import { RULE_IDS } from '../../src/rules/index.js';
+import { RULE_IDS } from '../../src/engine/catalog.js';
 import { CLI, makeRepo, runCli, writeFiles } from '../helpers/repo.js';
 import { LEDGER, PLAN, handoffPath, ledger, lineOf, md, taskHandoff } from '../rules/fixtures.js';
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { git, lint, makeRepo, of, readTree, writeFiles } from '../helpers/repo.js';
 import { defaultConfig, loadConfig, type Config } from '../../src/config/config.js';
-import { RULE_IDS } from '../../src/rules/index.js';
+import { RULE_IDS } from '../../src/engine/catalog.js';
 import { judgePackHistory } from '../../src/packs/run.js';
 import { stageVersionProblem } from '../../src/rules/memory/stage-version.js';
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { explain, renderForTerminal } from '../../src/cli/explain.js';
 import { parseMarkdown } from '../../src/read/markdown.js';
-import { RULES } from '../../src/rules/index.js';
+import { RULES } from '../../src/engine/catalog.js';
 
 const page = (id: string) => readFileSync(new URL(`../../docs/rules/${id}.md`, import.meta.url), 'utf8');
 

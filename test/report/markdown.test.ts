@@ -17,7 +17,7 @@ import type { TimelineEntry } from '../../src/model/history.js';
 import type { Workspace } from '../../src/model/types.js';
 import { DEFAULT_MAX_BYTES, SUMMARY_LIMIT, cell, codeSpan, escapeProse, escapeText, formatMarkdown } from '../../src/report/markdown.js';
 import { summarize, type Summary } from '../../src/report/summary.js';
-import { RULES, ruleById } from '../../src/rules/index.js';
+import { RULES, ruleById } from '../../src/engine/catalog.js';
 import { ANA, AUTO, CLAUDE, MANUAL, MANUAL2, PLAN, Repo, TASK, handoffPath, md, planDoc, taskHandoff } from '../history/helpers.js';
 
 const DOCS = 'https://github.com/example/validate-workflow/blob/main';

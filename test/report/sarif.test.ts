@@ -8,7 +8,7 @@ import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/engine/finding.js';
 import { firstSentence, formatSarif, pathToUri } from '../../src/report/sarif.js';
-import { RULES } from '../../src/rules/index.js';
+import { RULES } from '../../src/engine/catalog.js';
 import type { Rule } from '../../src/rules/types.js';
 import { BAD_NAME, STRAY, family, shallowFindings, violations, type Violations } from './fixtures.js';
 import { runCli } from '../helpers/repo.js';

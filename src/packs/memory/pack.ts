@@ -2,7 +2,7 @@
 // (deltas, cold storage by category, hot context versions) and the derived SQLite index, which is rebuilt from them
 // and so never belongs in the repository. On only when the config names the root (`packs.memory.root`).
 import type { Config } from '../../config/config.js';
-import type { PackDef, PackFile } from '../types.js';
+import type { Pack, PackFile } from '../types.js';
 
 export type MemorySource = 'deltas' | 'cold' | 'hot' | 'index';
 
@@ -66,7 +66,7 @@ export function parseJsonl(text: string): JsonlLine[] {
   return out;
 }
 
-export const memoryPack: PackDef = {
+export const memoryPack: Omit<Pack, 'rules' | 'description' | 'configSchema'> = {
   id: 'memory',
   globs: memoryGlobs,
   read: (path, bytes): PackFile<MemoryModel> => {

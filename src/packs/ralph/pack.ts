@@ -4,7 +4,7 @@
 import { parseDocument, LineCounter } from 'yaml';
 import type { PositionMap, ReadProblem } from '../../model/types.js';
 import { readYaml } from '../../read/yaml.js';
-import type { PackDef, PackFile } from '../types.js';
+import type { Pack, PackFile } from '../types.js';
 
 export interface RalphStatusModel {
   kind: 'status';
@@ -87,7 +87,7 @@ function readDecisions(path: string, text: string): PackFile<RalphDecisionsModel
   return { pack: 'ralph', path, model: { kind: 'decisions', lines }, problems };
 }
 
-export const ralphPack: PackDef = {
+export const ralphPack: Omit<Pack, 'rules' | 'description' | 'configSchema'> = {
   id: 'ralph',
   globs: (config) => (config.packs.ralph === false ? [] : [STATUS_GLOB, DECISIONS_GLOB]),
   read: (path, bytes) => {

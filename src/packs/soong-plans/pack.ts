@@ -2,7 +2,7 @@
 // only validates the file name the model chose. Every file under the folder is read (so broken names are seen);
 // the content is ordinary Markdown and is not judged.
 import type { Config } from '../../config/config.js';
-import type { PackDef } from '../types.js';
+import type { Pack } from '../types.js';
 
 export const SOONG_PLANS_DIR = '.soong-agent/plans/';
 
@@ -11,7 +11,7 @@ export interface SoongPlanModel {
   name: string;
 }
 
-export const soongPack: PackDef = {
+export const soongPack: Omit<Pack, 'rules' | 'description' | 'configSchema'> = {
   id: 'soong-plans',
   globs: (config: Config) => (config.packs['soong-plans'] === false ? [] : ['.soong-agent/plans/**']),
   read: (path) => ({

@@ -1,6 +1,7 @@
 // The few git processes the history needs. Streams (log, cat-file) are spawned directly so output is consumed as it
 // arrives; one-off questions go through simple-git.
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { simpleGit, type SimpleGit } from 'simple-git';
 
 export function git(root: string): SimpleGit {
@@ -44,4 +45,9 @@ export function readBlobs(root: string, ids: string[]): Map<string, Buffer> {
     pos += size + 1;
   }
   return out;
+}
+
+/** The id git gives these bytes as a blob (`git hash-object`): content and cache keys agree with git's own. */
+export function blobId(bytes: Uint8Array): string {
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }

@@ -8,7 +8,7 @@ import { blobId } from '../shared/git.js';
 import { Snapshot, type ModelSource } from './snapshot.js';
 
 export class MemorySource implements ModelSource {
-  private readonly bytes = new Map<string, Uint8Array>();
+  private readonly bytes_ = new Map<string, Uint8Array>();
   private readonly models = new Map<string, WorkflowFile>();
 
   constructor(
@@ -22,7 +22,7 @@ export class MemorySource implements ModelSource {
   put(content: string | Uint8Array): string {
     const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
     const id = blobId(bytes);
-    this.bytes.set(id, bytes);
+    this.bytes_.set(id, bytes);
     return id;
   }
 
@@ -30,7 +30,7 @@ export class MemorySource implements ModelSource {
     const k = `${blob}:${path}`;
     const known = this.models.get(k);
     if (known) return known;
-    const bytes = this.bytes.get(blob);
+    const bytes = this.bytes_.get(blob);
     if (!bytes) return this.fallback?.get(blob, path) ?? null;
     const item = this.classify(path);
     if (!item || item.kind === 'searchable') return null;
@@ -40,9 +40,13 @@ export class MemorySource implements ModelSource {
   }
 
   text(blob: string): string {
-    const bytes = this.bytes.get(blob);
+    const bytes = this.bytes_.get(blob);
     if (bytes) return Buffer.from(bytes).toString('utf8');
     return this.fallback?.text(blob) ?? '';
+  }
+
+  bytes(blob: string): Uint8Array | null {
+    return this.bytes_.get(blob) ?? this.fallback?.bytes(blob) ?? null;
   }
 
   /** A snapshot of these files (path -> content). */

@@ -15,6 +15,8 @@ export interface ModelSource {
   get(blob: string, path: string): WorkflowFile | null;
   /** Raw text of a non-workflow file version (the config, package.json, the baseline). */
   text(blob: string): string;
+  /** Raw bytes of a version (pack files, which their packs read). */
+  bytes(blob: string): Uint8Array | null;
 }
 
 export const BASELINE_FILE = 'validate-workflow.baseline.json';
@@ -55,6 +57,16 @@ export class Snapshot {
   model(path: string): WorkflowFile | null {
     const blob = this.files.get(path);
     return blob ? this.store.get(blob, path) : null;
+  }
+
+  /** Raw bytes of the version of `path` this snapshot holds. */
+  bytes(path: string): Uint8Array | null {
+    const blob = this.files.get(path);
+    return blob ? this.store.bytes(blob) : null;
+  }
+
+  bytesOf(blob: string): Uint8Array | null {
+    return this.store.bytes(blob);
   }
 
   kindOf(path: string): Discovered['kind'] | null {

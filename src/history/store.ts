@@ -106,6 +106,18 @@ export class ModelStore {
     return this.seed.get(k) ?? this.models.get(k) ?? null;
   }
 
+  readonly raw = new Map<string, Uint8Array>();
+
+  bytes(blob: string): Uint8Array | null {
+    let b = this.raw.get(blob);
+    if (b === undefined) {
+      b = readBlobs(this.root, [blob]).get(blob);
+      if (b === undefined) return null;
+      this.raw.set(blob, b);
+    }
+    return b;
+  }
+
   /** Raw text of a non-workflow file version (the config, package.json), cached by blob. */
   text(blob: string): string {
     let t = this.texts.get(blob);

@@ -1,0 +1,257 @@
+// THE runner. Every door (the full run's fold, --range, --staged, commit-msg, the Claude Code hook, the rule tester)
+// is a way to build a pair of snapshots (before, after) and commit metadata; this module runs every rule kind over
+// them (core snapshot, core transition, pack snapshot, pack transition) with one policy: severities and trust from
+// the parent commit (the `before` snapshot), inline disables from the version judged, one message catalogue.
+import type { Config, Preset } from '../config/config.js';
+import type { Change, Commit, Event, Identity } from '../model/history.js';
+import type { WorkflowFile, Workspace } from '../model/types.js';
+import type { Snapshot } from '../history/snapshot.js';
+import { diffFiles, eventsBetween } from '../history/events.js';
+import { agentIdentities, confirmation, type Confirmation } from '../history/trust.js';
+import type { RawFinding, Rule, RuleContext, TransitionContext } from '../rules/types.js';
+import type { Pack, PackChange, PackFile, PackWorkspace } from '../packs/types.js';
+import { PACKS } from '../packs/registry.js';
+import { RULES, RULE_IDS } from './catalog.js';
+import { compareFindings, type Finding } from './finding.js';
+import { severityOf, toFinding } from './findings.js';
+import picomatch from 'picomatch';
+
+export type Stage = TransitionContext['stage'];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Packs: which files are whose, and their models in a snapshot
+
+interface ActivePack {
+  pack: Pack;
+  match: (path: string) => boolean;
+  /** Static folders of the globs: pathspecs for git. */
+  bases: string[];
+}
+
+export function activePacks(config: Config): ActivePack[] {
+  const out: ActivePack[] = [];
+  for (const pack of PACKS) {
+    const globs = pack.globs(config);
+    if (globs.length === 0) continue;
+    out.push({ pack, match: picomatch(globs, { dot: true }), bases: [...new Set(globs.map((g) => picomatch.scan(g).base).filter(Boolean))] });
+  }
+  return out;
+}
+
+/** The pack whose globs hold this path, under this config. */
+export function packOf(active: readonly ActivePack[], path: string): Pack | null {
+  return active.find((a) => a.match(path))?.pack ?? null;
+}
+
+/** Pack files of a snapshot, read with their packs' readers. */
+export function packWorkspace(snapshot: Snapshot, config: Config): PackWorkspace {
+  const ws: PackWorkspace = new Map();
+  const active = activePacks(config);
+  if (active.length === 0) return ws;
+  for (const path of snapshot.files.keys()) {
+    const pack = packOf(active, path);
+    if (!pack) continue;
+    const file = readPackFile(pack, snapshot, path);
+    if (!file) continue;
+    const list = ws.get(pack.id);
+    if (list) list.push(file);
+    else ws.set(pack.id, [file]);
+  }
+  for (const list of ws.values()) list.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return ws;
+}
+
+function readPackFile(pack: Pack, snapshot: Snapshot, path: string): PackFile | null {
+  const bytes = snapshot.bytes(path);
+  if (!bytes) return null;
+  try {
+    return pack.read(path, bytes);
+  } catch (err) {
+    return { pack: pack.id, path, model: null, problems: [{ line: 1, column: 1, message: `File could not be read: ${(err as Error).message}` }] };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Snapshot rules
+
+export interface SnapshotInput {
+  workspace: Workspace;
+  packs?: PackWorkspace;
+  /** Severities and preset: the parent commit's at a door, the working tree's in a plain run. */
+  config: Config;
+  /** Default: every rule of the catalog. */
+  rules?: readonly Rule[];
+  /** When set, only findings in these files are kept (per-file checks may skip the others). */
+  focus?: ReadonlySet<string>;
+}
+
+function disabledIn(file: WorkflowFile | undefined, ruleId: string): boolean {
+  // History rules judge what was committed; a comment in today's file cannot excuse yesterday's commit. And a
+  // disable cannot silence the rule that reports disables, or a reasonless disable would hide itself.
+  if (!file || ruleId.startsWith('history/') || ruleId === 'disable/directive') return false;
+  return file.disables.some((d) => d.ruleIds.includes(ruleId));
+}
+
+export function judgeSnapshot(input: SnapshotInput): Finding[] {
+  const { workspace: ws, config, focus } = input;
+  const ctx: RuleContext = { preset: config.preset, config, knownRules: RULE_IDS, focus };
+  const files = new Map<string, WorkflowFile>([...ws.plans, ...ws.handoffs, ...ws.ledgers].map((f) => [f.path, f]));
+  const packs = input.packs ?? new Map();
+  const out: Finding[] = [];
+  for (const rule of input.rules ?? RULES) {
+    if (!rule.snapshot && !rule.packSnapshot) continue;
+    const level = severityOf(rule, config);
+    if (level === 'off') continue;
+    const raws: RawFinding[] = [];
+    if (rule.snapshot) raws.push(...rule.snapshot(ws, ctx));
+    if (rule.packSnapshot && packs.size > 0) raws.push(...rule.packSnapshot(packs, ctx));
+    for (const raw of raws) {
+      if (focus && raw.file !== null && !focus.has(raw.file)) continue;
+      if (raw.file && disabledIn(files.get(raw.file), rule.meta.id)) continue;
+      out.push(toFinding(rule, raw, level));
+    }
+  }
+  return out.sort(compareFindings);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Transitions
+
+export interface TransitionInput {
+  stage: Stage;
+  commit: Commit;
+  before: Snapshot;
+  after: Snapshot;
+  /** Path-level changes between the two; computed from the snapshots when left out (no rename detection). */
+  changes?: readonly Change[];
+  /** Events already computed (the fold filters a merge's events against its other parents). */
+  events?: readonly Event[];
+  /** Whether the commit carries a good signature; asked only when a confirmation needs it. */
+  signed?: () => boolean;
+  /** A preset forced on the command line; severities otherwise come from the parent commit. */
+  presetOverride?: Preset;
+  rules?: readonly Rule[];
+}
+
+export interface TransitionResult {
+  findings: Finding[];
+  events: readonly Event[];
+  /** The confirmation the commit carries (computed only when asked), for the review report's timeline. */
+  confirmation: () => Confirmation;
+  agents: readonly Identity[];
+  /** The parent commit's settings, which judged this commit. */
+  trust: Config;
+}
+
+/** The settings a commit is judged by: its parent's (a commit cannot vouch for itself). */
+export function trustOf(before: Snapshot, presetOverride?: Preset): Config {
+  const trust = before.config(RULE_IDS);
+  if (presetOverride) trust.preset = presetOverride;
+  return trust;
+}
+
+/** In `strict` a confirmation commit changes nothing but manual checkboxes, so nothing else rides on the human's word. */
+function strictOnlyManual(c: Confirmation, events: readonly Event[], preset: Preset): Confirmation {
+  if (!c.ok || preset !== 'strict') return c;
+  const other = events.find((e) => !(e.type === 'item-checked' && e.kind === 'manual'));
+  if (!other) return c;
+  return { ok: false, by: c.by, reason: `in \`strict\` a confirmation commit changes nothing but manual checkboxes, and this one also has a ${other.type} event in ${other.file}` };
+}
+
+export function judgeTransition(input: TransitionInput): TransitionResult {
+  const { stage, commit, before, after } = input;
+  const trust = trustOf(before, input.presetOverride);
+  const changes = input.changes ?? diffFiles(mapOf(before), mapOf(after));
+  const events = input.events ?? eventsBetween([...changes], before, after);
+  const agents = agentIdentities(commit, trust);
+  let conf: Confirmation | null = null;
+  const confirm = () => (conf ??= strictOnlyManual(confirmation(commit, trust, trust.preset, input.signed ?? (() => false)), events, trust.preset));
+  const ctx: TransitionContext = { stage, commit, events, before, after, agents, preset: trust.preset, config: trust, knownRules: RULE_IDS, confirmation: confirm };
+  const packChanges = packChangesOf(changes, before, after, commit, trust);
+  const out: Finding[] = [];
+  for (const rule of input.rules ?? RULES) {
+    if (!rule.transition && !rule.packTransition) continue;
+    const level = severityOf(rule, trust);
+    if (level === 'off') continue;
+    if (rule.transition && events.length > 0) for (const raw of rule.transition(ctx)) out.push(toFinding(rule, raw, level, commit));
+    if (rule.packTransition) for (const change of packChanges) for (const raw of rule.packTransition(change, ctx)) out.push(toFinding(rule, raw, level, commit));
+  }
+  return { findings: out, events, confirmation: confirm, agents, trust };
+}
+
+function mapOf(s: Snapshot): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const path of s.files.keys()) m.set(path, s.files.get(path)!);
+  return m;
+}
+
+function packChangesOf(changes: readonly Change[], before: Snapshot, after: Snapshot, commit: Commit, config: Config): PackChange[] {
+  const active = activePacks(config);
+  if (active.length === 0) return [];
+  const out: PackChange[] = [];
+  for (const c of changes) {
+    const pack = packOf(active, c.path) ?? (c.from !== null ? packOf(active, c.from) : null);
+    if (!pack) continue;
+    const oldPath = c.from ?? c.path;
+    const oldBytes = c.oldBlob ? before.bytesOf(c.oldBlob) : null;
+    const newBytes = c.newBlob && c.status !== 'D' ? after.bytesOf(c.newBlob) : null;
+    out.push({
+      pack: pack.id,
+      path: c.path,
+      before: oldBytes ? safeRead(pack, oldPath, oldBytes) : null,
+      after: newBytes ? safeRead(pack, c.path, newBytes) : null,
+      beforeText: oldBytes ? Buffer.from(oldBytes).toString('utf8') : null,
+      afterText: newBytes ? Buffer.from(newBytes).toString('utf8') : null,
+      commit,
+    });
+  }
+  return out;
+}
+
+function safeRead(pack: Pack, path: string, bytes: Uint8Array): PackFile {
+  try {
+    return pack.read(path, bytes);
+  } catch (err) {
+    return { pack: pack.id, path, model: null, problems: [{ line: 1, column: 1, message: `File could not be read: ${(err as Error).message}` }] };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// A change at a door: its transition findings plus every snapshot finding it introduces
+
+/** What makes two snapshot findings the same problem, wherever its line moved. */
+function identity(f: Finding): string {
+  return `${f.ruleId}\0${f.file ?? ''}\0${f.message}`;
+}
+
+/**
+ * The snapshot findings present after the change and absent before it, wherever they land: a staged plan change
+ * that puts the ledger out of sync is refused at pre-commit, not first in CI (convention section 6). Findings are
+ * counted per identity, so a second copy of a problem that already existed is new too.
+ */
+export function introduced(before: readonly Finding[], after: readonly Finding[]): Finding[] {
+  const seen = new Map<string, number>();
+  for (const f of before) seen.set(identity(f), (seen.get(identity(f)) ?? 0) + 1);
+  const out: Finding[] = [];
+  for (const f of after) {
+    const k = identity(f);
+    const left = seen.get(k) ?? 0;
+    if (left > 0) seen.set(k, left - 1);
+    else out.push(f);
+  }
+  return out;
+}
+
+export interface ChangeInput extends TransitionInput {
+  /** Repository root: workspaces resolve plan references against it. */
+  root: string;
+}
+
+/** One change as a hook sees it: transition findings, and the snapshot findings the change introduces. */
+export function judgeChange(input: ChangeInput): TransitionResult {
+  const result = judgeTransition(input);
+  const trust = result.trust;
+  const snap = (s: Snapshot) => judgeSnapshot({ workspace: s.workspace(input.root), packs: packWorkspace(s, trust), config: trust, rules: input.rules });
+  const added = introduced(snap(input.before), snap(input.after));
+  return { ...result, findings: [...result.findings, ...added].sort(compareFindings) };
+}

@@ -4,20 +4,13 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { loadConfig, type Config, type Preset } from '../config/config.js';
 import { repositoryRoot } from '../read/discover.js';
-import { lintRepositoryParallel, snapshotEntry } from '../engine/lint.js';
-import { judgePackHistory } from '../packs/run.js';
-import { runSnapshot } from '../engine/snapshot.js';
 import { compareFindings, type Finding } from '../engine/finding.js';
 import { RULES, RULE_IDS } from '../engine/catalog.js';
-import type { WorkflowFile, Workspace } from '../model/types.js';
-import type { TimelineEntry } from '../model/history.js';
-import { cacheFile, cacheKey, loadCache, saveCache } from '../history/cache.js';
-import { gitSync } from '../shared/git.js';
-import { key } from '../history/store.js';
+import { judgePending, judgeRange, judgeRepository, type Judged } from '../engine/doors.js';
 import { summarize } from '../report/summary.js';
 import { formatJson } from '../report/json.js';
 import { formatStylish } from '../report/stylish.js';
-import { applyBaseline, BASELINE_FILE, writeBaseline } from '../engine/baseline.js';
+import { BASELINE_FILE, writeBaseline } from '../engine/baseline.js';
 import { formatSarif } from '../report/sarif.js';
 import { formatGithub } from '../report/github.js';
 import { formatMarkdown } from '../report/markdown.js';
@@ -70,102 +63,17 @@ function commentFree(message: string): string {
     .trim();
 }
 
-interface Judged {
-  findings: Finding[];
-  /** The workflow files judged (for the summary, and to say so when there are none). */
-  files: string[];
-  commits: number;
-  /** Something was there to judge (files now, or commits in history). */
-  anything: boolean;
-  /** For the review report: the workspace judged and what history says of its tasks and manual items. */
-  workspace?: Workspace;
-  timeline?: TimelineEntry[];
-}
-
-/** What cached results depend on besides the tool: the hooks must compute the same key the full run wrote. */
-function settingsKey(config: Config, opts: CheckOptions): string {
-  return cacheKey([config.paths, config.maxFileBytes, opts.preset ?? null]);
-}
-
-/**
- * The repository door: the working tree with the snapshot rules, and the history of HEAD, both through the cache
- * under .git/ so an unchanged repository is judged from what the last run learned.
- */
-async function judgeRepository(root: string, inGit: boolean, config: Config, opts: CheckOptions): Promise<Judged> {
-  const cachePath = inGit ? cacheFile(root) : null;
-  const ck = settingsKey(config, opts);
-  const cache = loadCache(cachePath, ck);
-  const known = new Map(Object.entries(cache?.models ?? {}));
-  const lint = await lintRepositoryParallel(root, config, inGit, known, { baseline: !opts.baselineWrite });
-  const files = [...lint.discovered.map((d) => d.path), ...lint.packFiles];
-  const findings = lint.findings;
-  const treeModels = lint.models;
-  if (!inGit || !opts.history) {
-    saveCache(cachePath, { key: ck, head: cache?.head ?? null, commits: cache?.commits ?? 0, findings: cache?.findings ?? [], timeline: cache?.timeline ?? [], state: cache?.state ?? [], models: Object.fromEntries(treeModels) });
-    return { findings, files, commits: 0, anything: files.length > 0, workspace: lint.workspace, timeline: [] };
-  }
-  const head = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
-  const sha = head.ok ? head.out.trim() : null;
-  let hist: { findings: Finding[]; commits: number; state: Map<string, string>; models: Map<string, WorkflowFile>; timeline: TimelineEntry[] };
-  if (sha && cache?.head === sha) {
-    hist = { findings: cache.findings, commits: cache.commits, state: new Map(cache.state), models: known, timeline: cache.timeline };
-  } else {
-    const { judgeHistory } = await import('../history/engine.js');
-    const since = sha && cache?.head && gitSync(root, ['merge-base', '--is-ancestor', cache.head, sha]).ok ? { sha: cache.head, state: new Map(cache.state), findings: cache.findings, commits: cache.commits, timeline: cache.timeline } : undefined;
-    const seed = new Map([...known, ...treeModels]);
-    const r = await judgeHistory(root, { config, presetOverride: opts.preset, seed, since });
-    // Pack files have their own history rules (append-only, accumulate-only); they join the cached findings.
-    if (!r.findings.some((f) => f.ruleId === 'history/incomplete')) {
-      const revs = since ? ['HEAD', `^${since.sha}`] : ['HEAD'];
-      r.findings.push(...(await judgePackHistory(root, config, revs)));
-    }
-    hist = { findings: r.findings, commits: r.commits, state: r.state ?? new Map(), models: r.store?.models ?? new Map(), timeline: r.timeline ?? [] };
-  }
-  // Keep the models of HEAD's files and of the working tree: what the next run is most likely to meet again.
-  const keep: Record<string, WorkflowFile> = Object.fromEntries(treeModels);
-  for (const [path, blob] of hist.state) {
-    const k = key(blob, path);
-    const m = hist.models.get(k) ?? known.get(k);
-    if (m) keep[k] = m;
-  }
-  if (!hist.findings.some((f) => f.ruleId === 'history/incomplete')) {
-    saveCache(cachePath, { key: ck, head: sha, commits: hist.commits, findings: hist.findings, timeline: hist.timeline, state: [...hist.state], models: keep });
-  }
-  // The snapshot pass applied its part of the baseline; history entries are judged here, against history findings.
-  const histFindings = opts.baselineWrite ? hist.findings : applyBaseline(root, hist.findings, { config, scope: (ruleId) => !snapshotEntry(ruleId) });
-  return { findings: [...findings, ...histFindings], files, commits: hist.commits, anything: files.length > 0 || hist.commits > 0, workspace: lint.workspace, timeline: hist.timeline };
-}
-
 async function judge(opts: CheckOptions, root: string, inGit: boolean, config: Config): Promise<Judged> {
   const door = opts.door;
-  const presetOverride = opts.preset;
-  if (door.kind === 'repository') return judgeRepository(root, inGit, config, opts);
+  if (door.kind === 'repository') return judgeRepository(root, inGit, { config, presetOverride: opts.preset, history: opts.history, baselineWrite: opts.baselineWrite });
   if (!inGit) throw new UsageError(`${door.kind === 'range' ? '--range' : door.kind === 'staged' ? '--staged' : 'commit-msg'} needs a git repository`);
-  const engine = await import('../history/engine.js');
-  if (door.kind === 'range') {
-    const hist = await engine.judgeHistory(root, { config, presetOverride, from: door.from, to: door.to });
-    const changed = new Set(hist.changed ?? []);
-    const workspace = hist.store ? engine.snapshotAt(root, door.to, config, hist.store).workspace(root) : undefined;
-    const snapshot = workspace && changed.size ? runSnapshot(workspace, RULES, config, RULE_IDS, changed).filter((f) => f.file !== null) : [];
-    // Only entries of the files the range changed can be judged here; the others would all look stale.
-    const packs = hist.findings.some((f) => f.ruleId === 'history/incomplete') ? [] : await judgePackHistory(root, config, door.from && !/^0+$/.test(door.from) ? [door.to, `^${door.from}`] : [door.to]);
-    const found = applyBaseline(root, [...hist.findings, ...packs, ...snapshot], { config, scope: (_id, file) => changed.has(file) });
-    return { findings: found, files: [...changed], commits: hist.commits, anything: true, workspace, timeline: hist.timeline };
-  }
+  if (door.kind === 'range') return judgeRange(root, config, door, opts.preset);
   let message: string | undefined;
   if (door.kind === 'commit-msg') {
     if (!existsSync(door.file)) throw new UsageError(`no such message file: ${door.file}`);
     message = commentFree(readFileSync(door.file, 'utf8'));
   }
-  // The hooks read the cache (never write it): unchanged files are not parsed again on every commit.
-  const cache = loadCache(cacheFile(root), settingsKey(config, opts));
-  const seed = new Map(Object.entries(cache?.models ?? {}));
-  const pending = engine.judgePending(root, { config, presetOverride, stage: door.kind, message, seed });
-  // The snapshot rules judge the files as the commit would make them, reported for the files it changes.
-  const changed = new Set(pending.changed);
-  const snapshot = runSnapshot(pending.after.workspace(root), RULES, config, RULE_IDS, changed).filter((f) => f.file !== null);
-  const found = applyBaseline(root, [...pending.findings, ...snapshot], { config, scope: (_id, file) => changed.has(file) });
-  return { findings: found, files: [...changed], commits: 0, anything: true };
+  return judgePending(root, config, { stage: door.kind, message, presetOverride: opts.preset });
 }
 
 /** Where rule pages can be read: the published package's files, at this version. */

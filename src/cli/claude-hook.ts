@@ -4,37 +4,37 @@
 // because `sed -i` or `git rm` never pass an Edit hook; SessionStart hands the agent the recovery view.
 // This hook only catches mistakes early. The git hooks and CI are the gates, so every failure here fails open:
 // exit 0, no decision, a note on stderr (Claude Code shows stderr of a successful hook only in its debug log).
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
-import { loadConfig, type Config } from '../config/config.js';
-import { classifier, pathspecs, type Classifier } from '../read/classify.js';
-import { discover, repositoryRoot, type Discovered } from '../read/discover.js';
+import { CONFIG_FILE, loadConfig, type Config } from '../config/config.js';
+import { classifier, pathspecs } from '../read/classify.js';
+import { discover, repositoryRoot } from '../read/discover.js';
 import { ledgerSessionFromName } from '../read/paths.js';
-import { fileEvents } from '../history/events.js';
-import { gitSync, readBlobs } from '../shared/git.js';
-import { parseRaw } from '../history/log.js';
-import { severityOf, runSnapshot } from '../engine/snapshot.js';
-import { RULES, RULE_IDS } from '../engine/catalog.js';
-import { effectiveMode } from '../model/queries.js';
-import type { Event } from '../model/history.js';
-import type { WorkflowFile, Workspace } from '../model/types.js';
-import type { Rule } from '../rules/types.js';
+import { gitSync } from '../shared/git.js';
+import { parseIdentity } from '../shared/identity.js';
+import type { Commit } from '../model/history.js';
+import type { Snapshot } from '../history/snapshot.js';
+import { RULE_IDS } from '../engine/catalog.js';
+import type { Finding } from '../engine/finding.js';
 import type { Io } from './io.js';
 
 /**
- * The Markdown parser and the history engine, loaded only once a payload turns out to concern workflow files: most
- * edits an agent makes are to other files, and Claude Code waits for this hook before each one.
+ * The engine, loaded only once a payload turns out to concern workflow files: most edits an agent makes are to
+ * other files, and Claude Code waits for this hook before each one.
  */
 async function loadEngine() {
-  const [workspace, engine, snapshot, status] = await Promise.all([
-    import('../read/workspace.js'),
-    import('../history/engine.js'),
+  const [fold, snapshot, memory, judge, history, log, status, catalog] = await Promise.all([
+    import('../history/fold.js'),
     import('../history/snapshot.js'),
+    import('../history/memory.js'),
+    import('../engine/judge.js'),
+    import('../engine/history.js'),
+    import('../history/log.js'),
     import('./status.js'),
+    import('../engine/catalog.js'),
   ]);
-  return { ...workspace, ...engine, ...snapshot, ...status };
+  return { ...fold, ...snapshot, ...memory, ...judge, ...history, ...log, ...status, ...catalog };
 }
 type Engine = Awaited<ReturnType<typeof loadEngine>>;
 
@@ -54,23 +54,10 @@ interface EditSpec {
   replace_all: boolean;
 }
 
-/** Something the git hooks would refuse, with what to do about it, for the edit door and for the tree door. */
-interface Violation {
-  /** Identity across two judgements (what the edit adds, what a repeated Stop already said). */
-  key: string;
-  /** The rule the git hooks judge it by, shown so `validate-workflow explain <id>` can be asked. */
-  ruleId: string;
-  what: string;
-  /** The fix when refusing an edit (nothing is on disk yet) and when the change is already in the working tree. */
-  fixEdit: string;
-  fixTree: string;
-}
-
 /** Thrown for payloads that do not look like Claude Code's: reported on stderr, then the hook allows. */
 class BadInput extends Error {}
 
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit']);
-const ruleById = (id: string): Rule => RULES.find((r) => r.meta.id === id)!;
 
 export async function claudeHook(input: string, io: Io): Promise<number> {
   try {
@@ -193,34 +180,96 @@ function readDisk(root: string, rel: string): Buffer | null {
   }
 }
 
-/**
- * The committed version of a file: from the repository that holds it, which is not the project's own when
- * `thoughts/` links into a separate thoughts repository (HumanLayer's layout).
- */
-function headBytes(root: string, rel: string): Buffer | null {
-  let repo = root;
-  let path = rel;
-  const real = realish(join(root, rel));
-  const realRoot = realish(root);
-  if (!real.startsWith(realRoot + sep)) {
-    const other = repositoryRoot(existingDir(dirname(real)));
-    if (!other) return null;
-    repo = other;
-    path = relative(realish(other), real).split(sep).join('/');
-  }
-  const res = spawnSync('git', ['cat-file', 'blob', `HEAD:${path}`], { cwd: repo, maxBuffer: 1 << 30 });
-  return res.status === 0 ? (res.stdout as Buffer) : null;
-}
-
 function existingDir(dir: string): string {
   let d = dir;
   while (!existsSync(d) && dirname(d) !== d) d = dirname(d);
   return d;
 }
 
-function model(h: Engine, item: Discovered, bytes: Buffer | null, config: Config): WorkflowFile | null {
-  return bytes === null ? null : h.readBytes(item, bytes, config.maxFileBytes);
+// ---------------------------------------------------------------------------------------------------------------
+// The commit the agent's work would become, judged by the engine like the git hooks judge it
+
+/**
+ * How the git hooks would see the agent's commit: made by the configured git user, with the `Co-authored-by`
+ * trailer Claude Code adds to its commits, and no `Confirmed-by` (a confirmation is a human's own commit).
+ */
+function agentCommit(root: string): Commit {
+  // `git var` prints `Name <email> timestamp zone`; the identity is the part up to the closing `>`.
+  const who = (v: string) => {
+    const raw = gitSync(root, ['var', v]).out.trim();
+    return parseIdentity(raw.slice(0, raw.lastIndexOf('>') + 1)) ?? { name: raw, email: '' };
+  };
+  return {
+    sha: '',
+    parents: [],
+    author: who('GIT_AUTHOR_IDENT'),
+    committer: who('GIT_COMMITTER_IDENT'),
+    time: Math.floor(Date.now() / 1000),
+    subject: '',
+    trailers: [{ key: 'Co-authored-by', value: 'Claude <noreply@anthropic.com>' }],
+  };
 }
+
+/** The settings of HEAD (never the working tree's: an agent could widen the globs first, then check a box). */
+function headSettings(e: Engine, root: string): Config {
+  return e.headSnapshot(root, loadConfig(root, undefined, RULE_IDS)).config(RULE_IDS);
+}
+
+interface Tree {
+  head: Snapshot;
+  /** The working tree: HEAD with every changed or untracked workflow, trust and pack file as it is on disk. */
+  now: Snapshot;
+  memory: InstanceType<Engine['MemorySource']>;
+  top: Map<string, string | undefined>;
+  headFiles: Map<string, string>;
+  relevant: (path: string) => boolean;
+}
+
+function workingTree(e: Engine, root: string, config: Config): Tree {
+  const tracked = e.trackedPacks(config);
+  const head = e.headSnapshot(root, config, tracked);
+  const headFiles = new Map<string, string>();
+  for (const p of head.files.keys()) headFiles.set(p, head.files.get(p)!);
+  const classify = classifier(config.paths);
+  const relevant = (p: string) => e.TRUST_FILES.includes(p) || (classify(p) !== null && classify(p)!.kind !== 'searchable') || tracked.match(p);
+  const memory = new e.MemorySource(classify, config.maxFileBytes, head.store);
+  const top = new Map<string, string | undefined>();
+  const specs = [...pathspecs(config.paths), ...e.TRUST_FILES, ...tracked.pathspecs];
+  const hasHead = headFiles.size > 0 || gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']).ok;
+  const paths = new Set<string>();
+  if (hasHead) for (const c of e.parseRaw(gitSync(root, ['diff', '--raw', '-z', '--no-abbrev', '--no-renames', 'HEAD', '--', ...specs]).out)) paths.add(c.path);
+  else for (const p of gitSync(root, ['ls-files', '-z', '--', ...specs]).out.split('\0')) if (p) paths.add(p);
+  for (const p of gitSync(root, ['ls-files', '--others', '--exclude-standard', '-z', '--', ...specs]).out.split('\0')) if (p) paths.add(p);
+  for (const p of paths) {
+    if (!relevant(p)) continue;
+    const bytes = readDisk(root, p);
+    top.set(p, bytes === null ? undefined : memory.put(bytes));
+  }
+  const now = new e.Snapshot(new e.Overlay(headFiles, top), memory);
+  return { head, now, memory, top, headFiles, relevant };
+}
+
+/** The working tree with one file replaced by its content after the edit. */
+function withEdit(e: Engine, tree: Tree, rel: string, text: string) {
+  const top = new Map(tree.top);
+  top.set(rel, tree.memory.put(text));
+  return new e.Snapshot(new e.Overlay(tree.headFiles, top), tree.memory);
+}
+
+/**
+ * What the git hooks would refuse of a commit from HEAD to `after`: its error findings. `atEdit` marks those an
+ * Edit is refused for: how the change was made (transition rules), and snapshot rules about the order of steps.
+ */
+function refused(e: Engine, root: string, tree: Tree, after: Snapshot, commit: Commit): { finding: Finding; atEdit: boolean }[] {
+  const result = e.judgeChange({ root, stage: 'commit-msg', commit, before: tree.head, after });
+  const fromSnapshot = new Set(result.introduced);
+  return result.findings
+    .filter((f) => f.severity === 'error')
+    .map((finding) => ({ finding, atEdit: !fromSnapshot.has(finding) || e.ruleById(finding.ruleId)?.meta.editGate === true }));
+}
+
+const keyOf = (f: Finding) => `${f.ruleId}|${f.file ?? ''}|${f.message}`;
+const line = (f: Finding) => `- ${f.message} ${f.fix ?? ''} (${f.ruleId})`.replace(/ +\(/, ' (');
 
 async function preToolUse(root: string, cwd: string, payload: Payload, io: Io): Promise<number> {
   const tool = payload.tool_name;
@@ -230,183 +279,43 @@ async function preToolUse(root: string, cwd: string, payload: Payload, io: Io): 
   const rec = input as Record<string, unknown>;
   const rel = repoPath(root, cwd, str(rec.file_path, 'file_path'));
   if (rel === null) return 0;
-  const config = loadConfig(root, undefined, RULE_IDS);
-  const classify = classifier(config.paths);
-  const item = classify(rel);
-  if (!item || item.kind === 'searchable') return 0;
   const spec = editsOf(tool, rec);
+  // Cheap test first: only workflow, trust and pack files concern the engine.
+  const loose = loadConfig(root, undefined, RULE_IDS);
+  const looseKind = classifier(loose.paths)(rel);
+  if (!(looseKind && looseKind.kind !== 'searchable') && rel !== CONFIG_FILE && rel !== 'validate-workflow.baseline.json' && rel !== 'package.json' && !mayBePackFile(rel)) return 0;
   const nowBytes = readDisk(root, rel);
   const afterText = 'content' in spec ? spec.content : applyEdits(nowBytes === null ? null : nowBytes.toString('utf8'), spec);
   if (afterText === null || (nowBytes !== null && afterText === nowBytes.toString('utf8'))) return 0;
-
-  const h = await loadEngine();
-  const trust = trustConfig(h, root, config);
-  const head = model(h, item, headBytes(root, rel), config);
-  const now = model(h, item, nowBytes, config);
-  const after = model(h, item, Buffer.from(afterText, 'utf8'), config)!;
+  const e = await loadEngine();
+  const config = headSettings(e, root);
+  const tree = workingTree(e, root, config);
+  if (!tree.relevant(rel)) return 0;
+  const commit = agentCommit(root);
   // Only what this edit adds is refused: a violation already in the working tree (made through Bash, or by a
   // human) is the Stop check's business, and refusing every later edit of the file for it would wedge the agent.
-  const ws = lazyWorkspace(h, root, config);
-  const already = new Set(judge(rel, head, now, trust, () => ws(rel, now)).map((v) => v.key));
-  const added = judge(rel, head, after, trust, () => ws(rel, after)).filter((v) => !already.has(v.key));
-  if (added.length === 0) return 0;
-  const reason = [
-    `validate-workflow refused this ${tool} of ${rel}:`,
-    ...added.map((v) => `- ${v.what} ${v.fixEdit} (${v.ruleId})`),
-    'Make the edit without these changes; the git hooks would refuse a commit with them.',
-  ].join('\n');
+  const before = refused(e, root, tree, tree.now, commit).map((r) => r.finding);
+  const after = refused(e, root, tree, withEdit(e, tree, rel, afterText), commit);
+  const added = new Set(e.introduced(before, after.map((r) => r.finding)));
+  // Consistency between files (a ledger out of sync with its plan) is restored over several edits: judged at Stop.
+  const denied = after.filter((r) => r.atEdit && added.has(r.finding)).map((r) => r.finding);
+  if (denied.length === 0) return 0;
+  const reason = [`validate-workflow refused this ${tool} of ${rel}:`, ...denied.map(line), 'Make the edit without these changes; the git hooks would refuse a commit with them.'].join('\n');
   io.stdout(`${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } })}\n`);
   return 0;
 }
 
-/**
- * The workspace on disk, read once when a task check-off needs it, with one file replaced by the version being
- * judged (null: absent).
- */
-function lazyWorkspace(h: Engine, root: string, config: Config): (path: string, replacement: WorkflowFile | null) => Workspace {
-  let files: Map<string, WorkflowFile> | null = null;
-  const strays: Discovered[] = [];
-  return (path, replacement) => {
-    if (!files) {
-      files = new Map();
-      for (const d of discover(root, config, true)) {
-        if (d.kind === 'searchable') strays.push(d);
-        else files.set(d.path, h.readOne(root, d, config.maxFileBytes));
-      }
-    }
-    const list = [...files.values()].filter((f) => f.path !== path);
-    if (replacement) list.push(replacement);
-    return h.buildWorkspace(root, list, strays);
-  };
+/** Pack files live in folders of their own; the engine decides, this only avoids loading it for ordinary files. */
+function mayBePackFile(rel: string): boolean {
+  return rel.startsWith('.workflow/') || rel.startsWith('.soong-agent/') || rel.endsWith('.jsonl') || rel.endsWith('.ndjson');
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// Judging one file's change against HEAD
-
-/** Severities and presets as HEAD holds them, like the engine: a change cannot loosen the rules that judge it. */
-function trustConfig(h: Engine, root: string, config: Config): Config {
-  const store = h.newStore(root, config);
-  const hasHead = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']).ok;
-  return new h.Snapshot(hasHead ? h.filesAt(root, 'HEAD', config, store.classify) : new Map(), store).config(RULE_IDS);
-}
-
-function on(trust: Config, ruleId: string): boolean {
-  return severityOf(ruleById(ruleId), trust) !== 'off';
-}
-
-/** Sessions whose ledger names this plan, for the `new handoff --session` hint. */
-function sessionOf(ws: Workspace, plan: string): string | null {
-  const l = ws.ledgers.find((x) => ws.links.get(x.path) === plan && x.session);
-  return l?.session ?? null;
-}
-
-/**
- * What a change of one file from its HEAD version does that the git hooks refuse: manual items checked, a committed
- * handoff deleted, emptied or with its frontmatter rewritten, and (orchestration mode, per handoff/missing) tasks
- * checked with no handoff in the workspace.
- */
-function judge(path: string, head: WorkflowFile | null, now: WorkflowFile | null, trust: Config, workspace: () => Workspace): Violation[] {
-  const out: Violation[] = [];
-  if (head?.kind === 'handoff' && head.readable && now && !now.readable && on(trust, 'history/handoff-deleted')) {
-    out.push({
-      key: `emptied|${path}`,
-      ruleId: 'history/handoff-deleted',
-      what: `The committed handoff ${path} is left empty or unreadable.`,
-      fixEdit: 'A committed handoff stays as it is; to add something, append it to its body.',
-      fixTree: `Restore it: \`git restore --source=HEAD --staged --worktree -- ${path}\`.`,
-    });
-    return out;
-  }
-  const events: Event[] = fileEvents(path, head, now, null);
-  const completed: Extract<Event, { type: 'task-completed' }>[] = [];
-  for (const e of events) {
-    if (e.type === 'item-checked' && e.kind === 'manual' && e.checked && on(trust, 'history/manual-confirmation')) {
-      out.push({
-        key: `manual|${e.file}|${e.phase}|${e.text}`,
-        ruleId: 'history/manual-confirmation',
-        what: `The manual verification item "${e.text}" (Phase ${e.phase}) of ${e.file} is checked.`,
-        fixEdit: `Manual items are checked by a human, never by an agent: leave it unchecked and tell the user Phase ${e.phase} is ready for manual verification (they confirm with \`npx validate-workflow confirm ${e.file} --phase ${e.phase}\`).`,
-        fixTree: `Uncheck it again, and tell the user Phase ${e.phase} is ready for manual verification (they confirm with \`npx validate-workflow confirm ${e.file} --phase ${e.phase}\`).`,
-      });
-    } else if (e.type === 'handoff-deleted' && on(trust, 'history/handoff-deleted')) {
-      out.push({
-        key: `deleted|${e.file}`,
-        ruleId: 'history/handoff-deleted',
-        what: `The committed handoff ${e.file} is deleted or moved.`,
-        fixEdit: 'Committed handoffs stay at their path.',
-        fixTree: `Restore it at its path: \`git restore --source=HEAD --staged --worktree -- ${e.file}\`.`,
-      });
-    } else if (e.type === 'handoff-frontmatter-changed' && on(trust, 'history/handoff-rewritten')) {
-      for (const k of e.keys) {
-        out.push({
-          key: `rewritten|${e.file}|${k}`,
-          ruleId: 'history/handoff-rewritten',
-          what: `The frontmatter key \`${k}\` of the committed handoff ${e.file} is changed.`,
-          fixEdit: 'A committed handoff keeps its frontmatter: record what changed in the next handoff, or append a note to this one\'s body.',
-          fixTree: `Put the frontmatter back as committed (\`git show HEAD:${e.file}\`); record what changed in the next handoff, or in a note appended to this one's body.`,
-        });
-      }
-    } else if (e.type === 'task-completed' && e.completed) completed.push(e);
-  }
-  if (completed.length && now?.kind === 'plan' && effectiveMode(now) === 'orchestration' && on(trust, 'handoff/missing')) {
-    const ws = workspace();
-    // The rule itself decides (linking, mode, inline disables); this only keeps the tasks the change checked.
-    const missing = runSnapshot(ws, [ruleById('handoff/missing')], trust, RULE_IDS, new Set([path])).filter((f) => f.severity !== 'info');
-    const session = sessionOf(ws, path);
-    for (const e of completed) {
-      if (!missing.some((f) => f.line === e.line)) continue;
-      out.push({
-        key: `missing|${e.file}|${e.task}`,
-        ruleId: 'handoff/missing',
-        what: `Task ${e.task} of ${e.file} is checked complete, but no task handoff covers it (the plan is in orchestration mode).`,
-        fixEdit: `Write the task handoff first (\`npx validate-workflow new handoff --session ${session ?? '<session>'}\`), then check the task.`,
-        fixTree: `Write the task handoff (\`npx validate-workflow new handoff --session ${session ?? '<session>'}\`), or uncheck the task.`,
-      });
-    }
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Stop and PostToolUse: the working tree against HEAD
-
-/** Workflow files whose working-tree content differs from HEAD (untracked ones included), with their HEAD blobs. */
-function changedFiles(root: string, config: Config, classify: Classifier): { path: string; item: Discovered; oldBlob: string | null; deleted: boolean }[] {
-  const specs = pathspecs(config.paths);
-  if (specs.length === 0) return [];
-  const hasHead = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']).ok;
-  const out: { path: string; item: Discovered; oldBlob: string | null; deleted: boolean }[] = [];
-  const add = (path: string, oldBlob: string | null, deleted: boolean) => {
-    const item = classify(path);
-    if (item && item.kind !== 'searchable') out.push({ path, item, oldBlob, deleted });
-  };
-  if (hasHead) {
-    const raw = gitSync(root, ['diff', '--raw', '-z', '--no-abbrev', '--no-renames', 'HEAD', '--', ...specs]);
-    for (const c of parseRaw(raw.out)) add(c.path, c.oldBlob, c.status === 'D');
-  } else {
-    for (const p of gitSync(root, ['ls-files', '-z', '--', ...specs]).out.split('\0')) if (p) add(p, null, false);
-  }
-  for (const p of gitSync(root, ['ls-files', '--others', '--exclude-standard', '-z', '--', ...specs]).out.split('\0')) if (p) add(p, null, false);
-  return out;
-}
-
-async function treeViolations(root: string): Promise<Violation[]> {
-  const config = loadConfig(root, undefined, RULE_IDS);
-  const classify = classifier(config.paths);
-  const changed = changedFiles(root, config, classify);
-  if (changed.length === 0) return [];
-  const h = await loadEngine();
-  const trust = trustConfig(h, root, config);
-  const blobs = readBlobs(root, changed.flatMap((c) => (c.oldBlob ? [c.oldBlob] : [])));
-  let ws: Workspace | null = null;
-  const workspace = () => (ws ??= lazyWorkspace(h, root, config)('', null));
-  const out: Violation[] = [];
-  for (const c of changed) {
-    const head = c.oldBlob ? model(h, c.item, blobs.get(c.oldBlob) ?? null, config) : null;
-    const now = c.deleted ? null : model(h, c.item, readDisk(root, c.path), config);
-    out.push(...judge(c.path, head, now, trust, workspace));
-  }
-  return out;
+async function treeViolations(root: string): Promise<Finding[]> {
+  const e = await loadEngine();
+  const config = headSettings(e, root);
+  const tree = workingTree(e, root, config);
+  if (tree.top.size === 0) return [];
+  return refused(e, root, tree, tree.now, agentCommit(root)).map((r) => r.finding);
 }
 
 interface HookState {
@@ -452,14 +361,14 @@ async function treeCheck(root: string, session: string, door: 'stop' | 'post', s
   const file = stateFile(root);
   const state = readState(file);
   const mine = state[session] ?? { at: Date.now() };
-  const signature = found.length ? createHash('sha256').update(found.map((v) => v.key).sort().join('\n')).digest('hex').slice(0, 16) : undefined;
+  const signature = found.length ? createHash('sha256').update(found.map(keyOf).sort().join('\n')).digest('hex').slice(0, 16) : undefined;
   const last = mine[door];
   mine[door] = signature;
   mine.at = Date.now();
   state[session] = mine;
   if (signature !== last) writeState(file, state);
   if (!signature) return 0;
-  const list = found.map((v) => `- ${v.what} ${v.fixTree} (${v.ruleId})`);
+  const list = found.map(line);
   if (door === 'post') {
     if (signature === last) return 0;
     const reason = ['validate-workflow: that command left workflow files the git hooks will refuse to commit:', ...list].join('\n');

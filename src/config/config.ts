@@ -23,8 +23,11 @@ export interface Config {
   agents: string[];
   confirmers: string[] | null;
   requireSignedConfirmations: boolean;
-  /** Rule packs: `false` switches a pack off; `memory` needs `{ root }` to be on. */
-  packs: { ralph?: boolean; 'soong-plans'?: boolean | { maxNameLength?: number }; memory?: false | { root: string } };
+  /**
+   * Rule packs, by pack id: `false` switches a pack off. Each pack declares its key's JSON Schema and reads it with
+   * its own accessor (src/packs/<id>/config.ts); the core does not know their shapes.
+   */
+  packs: Record<string, unknown>;
   /** Where the config came from, for messages; null for the defaults. */
   source: string | null;
 }

@@ -247,11 +247,16 @@ export interface ChangeInput extends TransitionInput {
   root: string;
 }
 
+export interface ChangeResult extends TransitionResult {
+  /** The part of `findings` that are snapshot findings the change introduces (the rest are transition findings). */
+  introduced: Finding[];
+}
+
 /** One change as a hook sees it: transition findings, and the snapshot findings the change introduces. */
-export function judgeChange(input: ChangeInput): TransitionResult {
+export function judgeChange(input: ChangeInput): ChangeResult {
   const result = judgeTransition(input);
   const trust = result.trust;
   const snap = (s: Snapshot) => judgeSnapshot({ workspace: s.workspace(input.root), packs: packWorkspace(s, trust), config: trust, rules: input.rules });
   const added = introduced(snap(input.before), snap(input.after));
-  return { ...result, findings: [...result.findings, ...added].sort(compareFindings) };
+  return { ...result, findings: [...result.findings, ...added].sort(compareFindings), introduced: added };
 }

@@ -3,17 +3,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/config.js';
-import { discover, type Discovered } from '../read/discover.js';
+import { discover, gitIgnored, type Discovered } from '../read/discover.js';
 import { buildWorkspace, readOne } from '../read/workspace.js';
 import { jobs, readAll } from '../read/parallel.js';
-import { RULES, RULE_IDS, ruleById } from './catalog.js';
+import { ruleById } from './catalog.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
-import { blobId } from '../history/cache.js';
+import { blobId } from '../shared/git.js';
 import { key } from '../history/store.js';
-import { runSnapshot } from './snapshot.js';
+import { activePacks, judgeSnapshot } from './judge.js';
+import fg from 'fast-glob';
+import type { PackFile, PackWorkspace } from '../packs/types.js';
 import type { Finding } from './finding.js';
 import { applyBaseline } from './baseline.js';
-import { readPackWorkspace, runPackSnapshot } from '../packs/run.js';
 
 export interface LintOptions {
   /** Apply validate-workflow.baseline.json when it exists (default true); false for `--baseline-write`. */
@@ -42,9 +43,29 @@ function judge(root: string, discovered: Discovered[], files: WorkflowFile[], co
   const workspace = buildWorkspace(root, files, strays);
   // Rule packs judge their own files with their own readers; the runner, severities and baseline are shared.
   const packs = readPackWorkspace(root, config, inGit);
-  const findings = [...runSnapshot(workspace, RULES, config, RULE_IDS), ...runPackSnapshot(packs, config)];
+  const findings = judgeSnapshot({ workspace, packs, config });
   const packFiles = [...packs.values()].flatMap((files) => files.map((f) => f.path));
   return { discovered, packFiles, workspace, findings: opts.baseline === false ? findings : applyBaseline(root, findings, { config, scope: snapshotEntry }) };
+}
+
+/** The pack files of the working tree (git-ignored files are left out), read with their packs' readers. */
+export function readPackWorkspace(root: string, config: Config, inGit: boolean): PackWorkspace {
+  const ws: PackWorkspace = new Map();
+  for (const { pack } of activePacks(config)) {
+    const paths = fg.sync(pack.globs(config), { cwd: root, dot: true, onlyFiles: true, followSymbolicLinks: true, ignore: ['**/node_modules/**', '**/.git/**'] }).sort();
+    const ignored = inGit ? gitIgnored(root, paths) : new Set<string>();
+    const files: PackFile[] = [];
+    for (const path of paths) {
+      if (ignored.has(path)) continue;
+      try {
+        files.push(pack.read(path, readFileSync(join(root, path))));
+      } catch (err) {
+        files.push({ pack: pack.id, path, model: null, problems: [{ line: 1, column: 1, message: `File could not be read: ${(err as Error).message}` }] });
+      }
+    }
+    if (files.length) ws.set(pack.id, files);
+  }
+  return ws;
 }
 
 const readable = (discovered: Discovered[]) => discovered.filter((d) => d.kind !== 'searchable');

@@ -3,13 +3,9 @@
 // `requireSignedConfirmations` the commit must also carry a good signature.
 import type { Commit, Identity } from '../model/history.js';
 import type { Config, Preset } from '../config/config.js';
+import { parseIdentity } from '../shared/identity.js';
 
-export function parseIdentity(text: string): Identity | null {
-  const lt = text.lastIndexOf('<');
-  const gt = text.lastIndexOf('>');
-  if (lt < 0 || gt < lt) return null;
-  return { name: text.slice(0, lt).trim(), email: text.slice(lt + 1, gt).trim() };
-}
+export { parseIdentity };
 
 function globMatch(pattern: string, value: string): boolean {
   const parts = pattern.toLowerCase().split('*');

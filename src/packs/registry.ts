@@ -1,15 +1,8 @@
-// The packs that exist: adding a pack is its folder plus one line here.
-// (Interim: the pack folders are being made self-contained; until then their rules are attached here.)
+// The packs that exist: adding a pack is its folder (src/packs/<name>/index.ts exporting one Pack) plus one line here
+// (and its config fragment in schemas/config.schema.json, which test/packs/config-schema.test.ts holds to this list).
 import type { Pack } from './types.js';
-import { ralphPack } from './ralph/pack.js';
-import { soongPack } from './soong-plans/pack.js';
-import { memoryPack } from './memory/pack.js';
-import { ralphRules } from '../rules/ralph/index.js';
-import { soongRules } from '../rules/soong-plans/index.js';
-import { memoryRules } from '../rules/memory/index.js';
+import { ralph } from './ralph/index.js';
+import { soongPlans } from './soong-plans/index.js';
+import { memory } from './memory/index.js';
 
-export const PACKS: readonly Pack[] = [
-  { ...ralphPack, description: 'maestro-flow ralph sessions', rules: ralphRules, configSchema: {} },
-  { ...soongPack, description: 'soong agent plan file names', rules: soongRules, configSchema: {} },
-  { ...memoryPack, description: 'append-only JSONL memory', rules: memoryRules, configSchema: {} },
-];
+export const PACKS: readonly Pack[] = [ralph, soongPlans, memory];

@@ -1,6 +1,8 @@
 // `--format github`: GitHub Actions workflow commands, one per finding, which the runner turns into annotations on
 // the pull request's files. See docs/formats/github.md.
 import type { Finding } from '../engine/finding.js';
+import type { Formatter } from './formatter.js';
+import { plural } from '../shared/text.js';
 
 export interface GithubOptions {
   /** Where the reader finds every finding when some were not annotated, e.g. "run `npx validate-workflow` or see the job summary". */
@@ -51,10 +53,6 @@ function plain(f: Finding): string {
   return escapeData(`${pos} ${f.severity} ${f.ruleId}: ${text(f)}`);
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
 export function formatGithub(findings: Finding[], opts: GithubOptions): string {
   const total: Record<Command, number> = { error: 0, warning: 0, notice: 0 };
   for (const f of findings) total[COMMAND[f.severity]]++;
@@ -85,3 +83,8 @@ export function formatGithub(findings: Finding[], opts: GithubOptions): string {
   }
   return lines.length ? `${lines.join('\n')}\n` : '';
 }
+
+/** In a CI log, where the reader finds what was not annotated. */
+const REPORT_HINT = 'run `npx validate-workflow` locally, or see the job summary';
+
+export const github: Formatter = { name: 'github', format: (input) => formatGithub(input.findings, { reportHint: REPORT_HINT }) };

@@ -1,6 +1,7 @@
 // `--format json`: exactly the object of section 7 of the convention.
 import type { Finding } from '../engine/finding.js';
 import type { Summary } from './summary.js';
+import type { Formatter } from './formatter.js';
 
 export function formatJson(findings: Finding[], summary: Summary): string {
   const results = findings.map((f) => {
@@ -14,3 +15,5 @@ export function formatJson(findings: Finding[], summary: Summary): string {
   });
   return `${JSON.stringify({ version: 1, results, summary }, null, 2)}\n`;
 }
+
+export const json: Formatter = { name: 'json', format: (input) => formatJson(input.findings, input.summary) };

@@ -7,6 +7,8 @@ import type { CheckItem, Handoff, Phase, Plan, Task, Workspace } from '../model/
 import { effectiveMode, handoffTask, handoffsOfPlan, phaseVerified, tasksOf } from '../model/queries.js';
 import type { Rule } from '../rules/types.js';
 import type { Summary } from './summary.js';
+import type { Formatter } from './formatter.js';
+import { plural } from '../shared/text.js';
 
 /** GitHub refuses a step summary larger than this. */
 export const SUMMARY_LIMIT = 1024 * 1024;
@@ -90,10 +92,6 @@ function cellCode(text: string): string {
 }
 
 // --- Words ----------------------------------------------------------------------------------------------------
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
 
 const short = (sha: string) => sha.slice(0, 7);
 
@@ -412,3 +410,9 @@ export function formatMarkdown(input: MarkdownInput): string {
   }
   return `${[...head, ...body, ...tail].join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
+
+export const markdown: Formatter = {
+  name: 'markdown',
+  // Nothing judged: the report is the heading and why, so a job summary still says the step ran.
+  format: (input) => (input.note !== undefined ? `## validate-workflow review\n\n${input.note}` : formatMarkdown(input)),
+};

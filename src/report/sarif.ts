@@ -2,6 +2,7 @@
 // See docs/formats/sarif.md for what each field carries and why.
 import type { Finding } from '../engine/finding.js';
 import type { Rule } from '../rules/types.js';
+import type { Formatter } from './formatter.js';
 
 export interface SarifOptions {
   /** The tool's version (package.json). */
@@ -136,3 +137,5 @@ export function formatSarif(findings: Finding[], rules: readonly Rule[], opts: S
   };
   return `${JSON.stringify({ $schema: SCHEMA_URI, version: '2.1.0', runs: [run] }, null, 2)}\n`;
 }
+
+export const sarif: Formatter = { name: 'sarif', format: (input) => formatSarif(input.findings, input.rules, { version: input.version, docsBase: input.docsBase }) };

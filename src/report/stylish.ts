@@ -1,16 +1,14 @@
 // `--format stylish` (the default): findings grouped by file, `line:col severity message rule-id`, then counts.
 import type { Finding } from '../engine/finding.js';
 import type { Summary } from './summary.js';
+import type { Formatter } from './formatter.js';
+import { plural } from '../shared/text.js';
 
 export interface StylishOptions {
   color: boolean;
 }
 
 const paint = (on: boolean, code: string, text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
 
 export function formatStylish(findings: Finding[], summary: Summary, opts: StylishOptions): string {
   const lines: string[] = [];
@@ -43,3 +41,5 @@ export function formatStylish(findings: Finding[], summary: Summary, opts: Styli
   }
   return `${lines.join('\n')}\n`;
 }
+
+export const stylish: Formatter = { name: 'stylish', format: (input) => formatStylish(input.findings, input.summary, { color: input.color }) };

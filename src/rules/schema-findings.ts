@@ -5,13 +5,31 @@ import { positionOf } from '../model/queries.js';
 import { validate, type SchemaName } from '../schemas/validate.js';
 import type { RawFinding } from './types.js';
 
-export function schemaFindings(file: WorkflowFile, schema: SchemaName, describeMissing: (field: string) => string = (f) => `missing required field \`${f}\``): RawFinding[] {
+/**
+ * The messages every schema rule can say. The texts of read problems and schema errors are written by the reader
+ * and by schemas/validate.ts (one sentence per problem), so they come through as data.
+ */
+export const SCHEMA_MESSAGES = {
+  /** The file could not be read or parsed (bad YAML, binary, not UTF-8, too large). */
+  unreadable: '{{problem}}',
+  /** A schema error other than a missing field (a wrong type, an unknown key, a value not allowed). */
+  invalid: '{{error}}',
+  missingField: 'missing required field `{{field}}`',
+} as const;
+
+/** Which message a missing required field gets: rules word it for their kind of file. */
+export type MissingField = (field: string) => Pick<RawFinding, 'messageId' | 'data'>;
+
+const missingField: MissingField = (field) => ({ messageId: 'missingField', data: { field } });
+
+export function schemaFindings(file: WorkflowFile, schema: SchemaName, describeMissing: MissingField = missingField): RawFinding[] {
   if (file.problems.length) {
-    return file.problems.map((p) => ({ file: file.path, line: p.line, column: p.column, message: p.message }));
+    return file.problems.map((p) => ({ file: file.path, line: p.line, column: p.column, messageId: 'unreadable', data: { problem: p.message } }));
   }
   return validate(schema, file.normalized).map((e) => {
     const pos = positionOf(file.positions, e.pointer);
     const missing = e.message.startsWith('missing required field') ? e.pointer.slice(e.pointer.lastIndexOf('/') + 1) : null;
-    return { file: file.path, line: pos.line, column: pos.column, message: missing ? describeMissing(missing) : e.message };
+    const said = missing ? describeMissing(missing) : { messageId: 'invalid', data: { error: e.message } };
+    return { file: file.path, line: pos.line, column: pos.column, ...said };
   });
 }

@@ -21,6 +21,13 @@ export interface RuleMeta {
    * Fix texts a finding gives instead of `fix` live here too.
    */
   messages: Record<string, string>;
+  /**
+   * The Claude Code hook refuses an Edit that introduces this snapshot finding, because the finding is about the
+   * order of the agent's steps (a task checked before its handoff exists). Other snapshot findings are about
+   * consistency between files, which an agent restores over several edits: they are judged when it stops.
+   * Transition findings (how a change was made) are always refused at the edit.
+   */
+  editGate?: boolean;
 }
 
 export interface RawFinding {

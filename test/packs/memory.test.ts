@@ -7,7 +7,7 @@ import { git, lint, makeRepo, of, readTree, writeFiles } from '../helpers/repo.j
 import { defaultConfig, loadConfig, type Config } from '../../src/config/config.js';
 import { RULE_IDS } from '../../src/engine/catalog.js';
 import { judgePackHistory } from '../../src/packs/run.js';
-import { stageVersionProblem } from '../../src/rules/memory/stage-version.js';
+import { stageVersionProblem } from '../../src/packs/memory/rules/stage-version.js';
 
 const ROOT = 'chats/design-review';
 const ON: Partial<Config> = { packs: { memory: { root: ROOT } } };

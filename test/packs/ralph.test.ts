@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/config.js';
 import { judgePackHistory } from '../../src/packs/run.js';
-import { ralphPack } from '../../src/packs/ralph/pack.js';
+import { ralph } from '../../src/packs/ralph/index.js';
 import { git, lint, makeRepo, of, writeFiles } from '../helpers/repo.js';
 
 const DIR = '.workflow/.maestro/ralph-20260112-143015';
@@ -39,18 +39,18 @@ async function history(...versions: Record<string, string>[]) {
 
 describe('ralph pack: reading', () => {
   it('is on when its files exist, off with packs.ralph = false', () => {
-    expect(ralphPack.globs(defaultConfig())).toEqual(['.workflow/.maestro/ralph-*/status.json', '.workflow/.maestro/ralph-*/decisions.ndjson']);
-    expect(ralphPack.globs({ ...defaultConfig(), packs: { ralph: false } })).toEqual([]);
+    expect(ralph.globs(defaultConfig())).toEqual(['.workflow/.maestro/ralph-*/status.json', '.workflow/.maestro/ralph-*/decisions.ndjson']);
+    expect(ralph.globs({ ...defaultConfig(), packs: { ralph: false } })).toEqual([]);
     const dir = makeRepo({ [STATUS]: status((s) => (s.status = 'bogus')) });
     expect(of(lint(dir, { packs: { ralph: false } }), 'ralph/schema')).toEqual([]);
   });
 
   it('gives keys their lines and never throws on a corrupt file', () => {
-    const f = ralphPack.read(STATUS, Buffer.from('{\n  "status": "running",\n  "steps": [\n}\n'));
+    const f = ralph.read(STATUS, Buffer.from('{\n  "status": "running",\n  "steps": [\n}\n'));
     expect(f.model).toBeNull();
     expect(f.problems[0]!.line).toBe(4);
     expect(f.problems[0]!.message).toMatch(/^E010/);
-    const d = ralphPack.read(DECISIONS, Buffer.from('{"id":"DEC-1"}\n{oops\n'));
+    const d = ralph.read(DECISIONS, Buffer.from('{"id":"DEC-1"}\n{oops\n'));
     expect(d.problems.map((p) => p.line)).toEqual([2]);
   });
 });

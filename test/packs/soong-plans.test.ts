@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { lint, makeRepo, of, readTree } from '../helpers/repo.js';
-import { brokenChecks } from '../../src/rules/soong-plans/file-name.js';
+import { brokenChecks } from '../../src/packs/soong-plans/rules/file-name.js';
 
 const ID = 'soong-plans/file-name';
 

@@ -15,6 +15,10 @@ export const rule: Rule = {
     description:
       'After a blocked task handoff, no later task of the session progresses (a later handoff, or a later task checked in the plan) unless the record shows the user\'s guidance: a `resolution:` in the blocked handoff (or, in history, a `Guidance-by:` commit trailer).',
     fix: 'Ask the user how to proceed and record the answer as `resolution:` in the blocked handoff.',
+    messages: {
+      proceeded: 'Task {{task}} proceeded although task {{blocked}} is blocked ({{blockedFile}}) with no recorded resolution.',
+      checked: 'Task {{task}} is checked although task {{blocked}} is blocked ({{blockedFile}}) with no recorded resolution.',
+    },
   },
   snapshot: (ws) => {
     const out: RawFinding[] = [];
@@ -22,14 +26,14 @@ export const rule: Rule = {
       const blocked = list.find((h) => h.status === 'blocked' && !resolved(h));
       if (!blocked) continue;
       const n = handoffTask(blocked)!;
-      const where = `task ${n} is blocked (${blocked.path}) with no recorded resolution`;
+      const where = { blocked: n, blockedFile: blocked.path };
       const later = list.filter((h) => handoffTask(h)! > n);
-      for (const h of later) out.push({ file: h.path, ...positionOf(h.positions, '/status'), message: `Task ${handoffTask(h)} proceeded although ${where}.` });
+      for (const h of later) out.push({ file: h.path, ...positionOf(h.positions, '/status'), messageId: 'proceeded', data: { task: handoffTask(h)!, ...where } });
       const plan = planOf(ws, blocked.path);
       if (!plan) continue;
       const withHandoff = new Set(later.map(handoffTask));
       for (const t of tasksOf(plan).filter((t) => t.checked && t.number > n && !withHandoff.has(t.number))) {
-        out.push({ file: plan.path, line: t.line, column: t.column, message: `Task ${t.number} is checked although ${where}.` });
+        out.push({ file: plan.path, line: t.line, column: t.column, messageId: 'checked', data: { task: t.number, ...where } });
       }
     }
     return out;

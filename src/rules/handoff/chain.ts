@@ -20,6 +20,13 @@ export const rule: Rule = {
     description:
       'The handoff of task n>1 names the handoff of task n-1 in `previous:`, and that handoff exists. In `recommended` a handoff without a `previous` key passes when the handoff of task n-1 exists in the same session (dialects that do not write the key); `strict` requires the key.',
     fix: 'Set `previous:` to the file name of the handoff of the task before (in the same session).',
+    messages: {
+      previousMissing: '`previous: {{previous}}` names a handoff that does not exist.',
+      previousWrong: '`previous: {{previous}}` is not the handoff of task {{expected}} ({{predecessor}}).',
+      previousWrongNoPredecessor: '`previous: {{previous}}` is not the handoff of task {{expected}}.',
+      noPredecessor: 'Task {{task}} has no `previous:` and session "{{session}}" has no handoff of task {{expected}}.',
+      previousUnset: 'Task {{task}} does not name the handoff of task {{expected}} in `previous:` ({{predecessor}}).',
+    },
   },
   snapshot: (ws, ctx) => {
     const out: RawFinding[] = [];
@@ -32,12 +39,13 @@ export const rule: Rule = {
         const at = { file: h.path, ...positionOf(h.positions, '/previous') };
         if (h.previous) {
           if (pred && sameFile(h.previous, h, pred)) continue;
-          if (!exists(ws, h.previous, h)) out.push({ ...at, message: `\`previous: ${h.previous}\` names a handoff that does not exist.` });
-          else out.push({ ...at, message: `\`previous: ${h.previous}\` is not the handoff of task ${n - 1}${pred ? ` (${posix.basename(pred.path)})` : ''}.` });
+          if (!exists(ws, h.previous, h)) out.push({ ...at, messageId: 'previousMissing', data: { previous: h.previous } });
+          else if (pred) out.push({ ...at, messageId: 'previousWrong', data: { previous: h.previous, expected: n - 1, predecessor: posix.basename(pred.path) } });
+          else out.push({ ...at, messageId: 'previousWrongNoPredecessor', data: { previous: h.previous, expected: n - 1 } });
           continue;
         }
-        if (!pred) out.push({ ...at, message: `Task ${n} has no \`previous:\` and session "${h.session}" has no handoff of task ${n - 1}.` });
-        else if (ctx.preset === 'strict') out.push({ ...at, message: `Task ${n} does not name the handoff of task ${n - 1} in \`previous:\` (${posix.basename(pred.path)}).` });
+        if (!pred) out.push({ ...at, messageId: 'noPredecessor', data: { task: n, session: String(h.session), expected: n - 1 } });
+        else if (ctx.preset === 'strict') out.push({ ...at, messageId: 'previousUnset', data: { task: n, expected: n - 1, predecessor: posix.basename(pred.path) } });
       }
     }
     return out;

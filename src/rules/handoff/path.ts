@@ -10,6 +10,12 @@ export const rule: Rule = {
     formula: 'handoff_path: "thoughts/handoffs/<session>/task-[NN]-[desc].md"',
     description: 'A task handoff lives at `<handoffs>/<session>/task-NN-<desc>.md`: NN zero-padded to two digits, desc in kebab-case, and NN equal to the `task` key.',
     fix: 'Rename the file to `task-NN-<kebab-case-desc>.md` with NN matching its `task` key.',
+    messages: {
+      badName: 'Task handoff "{{name}}" is not named task-NN-<desc>.md.',
+      notPadded: 'Task number "{{number}}" in "{{name}}" is not zero-padded to two digits.',
+      notKebab: 'Description "{{desc}}" in "{{name}}" is not kebab-case (lower-case words joined by hyphens).',
+      taskMismatch: 'File name says task {{fileTask}} but the `task` key says {{task}}.',
+    },
   },
   snapshot: (ws) => {
     const out: RawFinding[] = [];
@@ -19,14 +25,14 @@ export const rule: Rule = {
       const at = { file: h.path, line: 1, column: 1 };
       const m = /^task-(\d+)-(.+)\.md$/.exec(name);
       if (!m) {
-        out.push({ ...at, message: `Task handoff "${name}" is not named task-NN-<desc>.md.` });
+        out.push({ ...at, messageId: 'badName', data: { name } });
         continue;
       }
       const [, nn, desc] = m as unknown as [string, string, string];
-      if (nn.length < 2 || (nn.length > 2 && nn.startsWith('0'))) out.push({ ...at, message: `Task number "${nn}" in "${name}" is not zero-padded to two digits.` });
-      if (!KEBAB.test(desc)) out.push({ ...at, message: `Description "${desc}" in "${name}" is not kebab-case (lower-case words joined by hyphens).` });
+      if (nn.length < 2 || (nn.length > 2 && nn.startsWith('0'))) out.push({ ...at, messageId: 'notPadded', data: { number: nn, name } });
+      if (!KEBAB.test(desc)) out.push({ ...at, messageId: 'notKebab', data: { desc, name } });
       if (h.task !== null && h.task !== Number(nn)) {
-        out.push({ file: h.path, ...positionOf(h.positions, '/task'), message: `File name says task ${Number(nn)} but the \`task\` key says ${h.task}.` });
+        out.push({ file: h.path, ...positionOf(h.positions, '/task'), messageId: 'taskMismatch', data: { fileTask: Number(nn), task: h.task } });
       }
     }
     return out;

@@ -18,6 +18,11 @@ export const rule: Rule = {
     description:
       'In orchestration mode a task is checked complete in the plan only when its handoff has status complete and verification results that are not empty and record no failed or skipped check.',
     fix: 'Uncheck the task until its handoff reports status complete with the verification that was run.',
+    messages: {
+      notComplete: 'Task {{task}} is checked complete but its handoff has status {{status}} ({{handoff}}).',
+      noVerification: 'Task {{task}} is checked complete but its handoff has no verification results ({{handoff}}).',
+      notVerified: 'Task {{task}} is checked complete but its handoff records a verification that failed or was not run ({{handoff}}).',
+    },
   },
   snapshot: (ws) => {
     const out: RawFinding[] = [];
@@ -29,13 +34,11 @@ export const rule: Rule = {
         if (mine.length === 0) continue;
         if (mine.some((h) => h.status === 'complete' && verified(h))) continue;
         const h = mine[0]!;
-        const why =
-          h.status !== 'complete'
-            ? `its handoff has status ${h.status ?? String(h.normalized.status ?? 'unset')}`
-            : h.verification.length === 0
-              ? 'its handoff has no verification results'
-              : 'its handoff records a verification that failed or was not run';
-        out.push({ file: plan.path, line: task.line, column: task.column, message: `Task ${task.number} is checked complete but ${why} (${h.path}).` });
+        const at = { file: plan.path, line: task.line, column: task.column };
+        const data = { task: task.number, handoff: h.path };
+        if (h.status !== 'complete') out.push({ ...at, messageId: 'notComplete', data: { ...data, status: h.status ?? String(h.normalized.status ?? 'unset') } });
+        else if (h.verification.length === 0) out.push({ ...at, messageId: 'noVerification', data });
+        else out.push({ ...at, messageId: 'notVerified', data });
       }
     }
     return out;

@@ -8,6 +8,9 @@ export const rule: Rule = {
     formula: 'F(batch_tasks)',
     description: 'In orchestration mode no single commit completes two or more tasks of a plan: one agent per task, one commit per task, each with its handoff.',
     fix: 'Commit each task on its own, with its handoff and its plan check-off.',
+    messages: {
+      batched: 'One commit completes {{count}} tasks ({{tasks}}).',
+    },
   },
   transition: (ctx) => {
     const out: RawFinding[] = [];
@@ -19,7 +22,7 @@ export const rule: Rule = {
     for (const [file, done] of byPlan) {
       const plan = ctx.after.plan(file);
       if (done.length < 2 || !plan || effectiveMode(plan) !== 'orchestration') continue;
-      out.push({ file, line: done[1]!.line, message: `One commit completes ${done.length} tasks (${done.map((d) => `Task ${d.task}`).join(', ')}).` });
+      out.push({ file, line: done[1]!.line, messageId: 'batched', data: { count: done.length, tasks: done.map((d) => `Task ${d.task}`).join(', ') } });
     }
     return out;
   },

@@ -1,4 +1,4 @@
-import type { Rule } from '../types.js';
+import type { RawFinding, Rule } from '../types.js';
 
 export const rule: Rule = {
   meta: {
@@ -7,11 +7,15 @@ export const rule: Rule = {
     formula: '[](handoff_created(h) -> []exists_on_disk(h))',
     description: 'A committed handoff is never deleted or renamed: it is the record that survives compaction, and the next agent and the reviewer read it by its path.',
     fix: 'Restore the handoff at its original path (`git restore --source=<commit>^ -- <path>`).',
+    messages: {
+      deleted: 'Handoff {{file}} was deleted.',
+      renamed: 'Handoff {{from}} was renamed to {{file}}.',
+    },
   },
   transition: (ctx) =>
-    ctx.events.flatMap((e) => {
-      if (e.type === 'handoff-deleted') return [{ file: e.file, line: e.line, message: `Handoff ${e.file} was deleted.` }];
-      if (e.type === 'handoff-renamed') return [{ file: e.file, line: e.line, message: `Handoff ${e.from} was renamed to ${e.file}.` }];
+    ctx.events.flatMap((e): RawFinding[] => {
+      if (e.type === 'handoff-deleted') return [{ file: e.file, line: e.line, messageId: 'deleted', data: { file: e.file } }];
+      if (e.type === 'handoff-renamed') return [{ file: e.file, line: e.line, messageId: 'renamed', data: { from: e.from, file: e.file } }];
       return [];
     }),
 };

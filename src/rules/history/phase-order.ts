@@ -14,6 +14,10 @@ export const rule: Rule = {
     description:
       'The commit that first checks an item of phase n comes after the commit that completed the verification of every earlier phase (all its automated and manual items checked or N/A). The same commit finishing phase n-1 and starting phase n is too early.',
     fix: 'Verify the earlier phase in its own commit (a human confirms its manual items) before starting the next phase.',
+    messages: {
+      startedWithPlan: 'First check-off in {{phase}} comes in the commit that adds the plan, before {{first}} was verified.',
+      startedEarly: 'First check-off in {{phase}} comes before {{open}} was verified.',
+    },
   },
   transition: (ctx) => {
     const out: RawFinding[] = [];
@@ -28,7 +32,7 @@ export const rule: Rule = {
       const ai = phaseIndex(after, e.phase);
       // A plan that arrives with a later phase already checked verified nothing before this commit.
       if (!before) {
-        if (ai > 0) out.push({ file: e.file, line: e.line, message: `First check-off in ${phaseLabel(after.phases[ai]!)} comes in the commit that adds the plan, before ${phaseLabel(after.phases[0]!)} was verified.` });
+        if (ai > 0) out.push({ file: e.file, line: e.line, messageId: 'startedWithPlan', data: { phase: phaseLabel(after.phases[ai]!), first: phaseLabel(after.phases[0]!) } });
         continue;
       }
       const bi = phaseIndex(before, e.phase);
@@ -37,7 +41,7 @@ export const rule: Rule = {
       const upTo = bi >= 0 ? bi : ai;
       const open = before.phases.slice(0, upTo).find((p) => !phaseVerified(p));
       if (!open) continue;
-      out.push({ file: e.file, line: e.line, message: `First check-off in ${phaseLabel(after.phases[ai]!)} comes before ${phaseLabel(open)} was verified.` });
+      out.push({ file: e.file, line: e.line, messageId: 'startedEarly', data: { phase: phaseLabel(after.phases[ai]!), open: phaseLabel(open) } });
     }
     return out;
   },

@@ -18,6 +18,11 @@ export const rule: Rule = {
     description:
       'For i < j, task j neither starts (its first in-progress mark in the ledger, its handoff, or its check-off) while task i is still open, nor completes while task i is open. One commit that completes i and starts or completes j is not this rule\'s concern (batching is history/batched-tasks).',
     fix: 'Finish task i (check it in the plan, with its handoff) before starting task j.',
+    messages: {
+      // {{open}}: "Task 1" or "Task 1, Task 2"; {{isAre}}: "is" or "are" to match.
+      startsWhileOpen: 'Task {{task}} starts while {{open}} of {{plan}} {{isAre}} still open.',
+      completesWhileOpen: 'Task {{task}} completes while {{open}} of {{plan}} {{isAre}} still open.',
+    },
   },
   transition: (ctx) => {
     const steps: Step[] = [];
@@ -45,7 +50,12 @@ export const rule: Rule = {
       const open = tasksOf(s.plan).filter((t) => t.number < s.task && !t.checked);
       if (open.length === 0) continue;
       reported.add(k);
-      out.push({ file: s.file, line: s.line, message: `Task ${s.task} ${s.how} while Task ${open.map((t) => t.number).join(', Task ')} of ${s.plan.path} ${open.length > 1 ? 'are' : 'is'} still open.` });
+      out.push({
+        file: s.file,
+        line: s.line,
+        messageId: s.how === 'starts' ? 'startsWhileOpen' : 'completesWhileOpen',
+        data: { task: s.task, open: open.map((t) => `Task ${t.number}`).join(', '), plan: s.plan.path, isAre: open.length > 1 ? 'are' : 'is' },
+      });
     }
     return out;
   },

@@ -8,14 +8,18 @@ export const rule: Rule = {
     description:
       'Handoffs live in a session folder (`thoughts/handoffs/<session>/`), never directly in the handoffs folder, and nothing is written under `thoughts/searchable/` (a generated mirror in HumanLayer setups).',
     fix: 'Move the file into a session folder, or out of thoughts/searchable/.',
+    messages: {
+      noSessionFolder: 'Handoff sits directly in {{root}}/ instead of a session folder {{root}}/<session>/.',
+      searchable: 'File is under thoughts/searchable/, a generated mirror; write the original under thoughts/shared/ instead.',
+    },
   },
   snapshot: (ws) => {
     const out: RawFinding[] = [];
     for (const h of ws.handoffs.filter((h) => h.session === null)) {
-      out.push({ file: h.path, line: 1, column: 1, message: `Handoff sits directly in ${h.root}/ instead of a session folder ${h.root}/<session>/.` });
+      out.push({ file: h.path, line: 1, column: 1, messageId: 'noSessionFolder', data: { root: h.root } });
     }
     for (const s of ws.strays) {
-      out.push({ file: s.path, line: 1, column: 1, message: 'File is under thoughts/searchable/, a generated mirror; write the original under thoughts/shared/ instead.' });
+      out.push({ file: s.path, line: 1, column: 1, messageId: 'searchable' });
     }
     return out;
   },

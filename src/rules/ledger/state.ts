@@ -9,6 +9,13 @@ export const rule: Rule = {
     description:
       'The ledger state is consistent: at most one item in progress (`[→]`), no task both done and pending, and status `complete` only when every item is done. Every item done while the status is still `active` is an info.',
     fix: 'Keep one `[→]` item, one line per task, and set `status: complete` only when all are `[x]`.',
+    messages: {
+      secondInProgress: 'Second item in progress ("{{item}}"); "{{first}}" (line {{firstLine}}) is already in progress.',
+      conflictingStates: 'Task {{task}} is {{state}} here but {{otherState}} at line {{otherLine}}.',
+      completeWithOpen: 'Ledger status is complete but {{open}} item(s) are not done (first: "{{first}}", line {{firstLine}}).',
+      allDoneStillActive: 'Every item is done but the ledger status is still active.',
+      allDoneStillActiveFix: 'Set `status: complete`.',
+    },
   },
   snapshot: (ws) => {
     const out: RawFinding[] = [];
@@ -16,14 +23,14 @@ export const rule: Rule = {
       const at = (line: number, column: number) => ({ file: ledger.path, line, column });
       const running = ledger.items.filter((i) => i.state === 'in-progress');
       for (const extra of running.slice(1)) {
-        out.push({ ...at(extra.line, extra.column), message: `Second item in progress ("${extra.text}"); "${running[0]!.text}" (line ${running[0]!.line}) is already in progress.` });
+        out.push({ ...at(extra.line, extra.column), messageId: 'secondInProgress', data: { item: extra.text, first: running[0]!.text, firstLine: running[0]!.line } });
       }
       const byTask = new Map<number, (typeof ledger.items)[number]>();
       for (const item of ledger.items) {
         if (item.task === null) continue;
         const other = byTask.get(item.task);
         if (other && other.state !== item.state) {
-          out.push({ ...at(item.line, item.column), message: `Task ${item.task} is ${item.state} here but ${other.state} at line ${other.line}.` });
+          out.push({ ...at(item.line, item.column), messageId: 'conflictingStates', data: { task: item.task, state: item.state, otherState: other.state, otherLine: other.line } });
         }
         if (!other) byTask.set(item.task, item);
       }
@@ -32,10 +39,10 @@ export const rule: Rule = {
       const status = positionOf(ledger.positions, '/status');
       // "complete only when every task is done" holds vacuously for an empty state; there is nothing open to name.
       if (ledger.status === 'complete' && open.length > 0) {
-        out.push({ ...at(status.line, status.column), message: `Ledger status is complete but ${open.length} item(s) are not done (first: "${open[0]!.text}", line ${open[0]!.line}).` });
+        out.push({ ...at(status.line, status.column), messageId: 'completeWithOpen', data: { open: open.length, first: open[0]!.text, firstLine: open[0]!.line } });
       }
       if (ledger.status === 'active' && allDone) {
-        out.push({ ...at(status.line, status.column), info: true, message: 'Every item is done but the ledger status is still active.', fix: 'Set `status: complete`.' });
+        out.push({ ...at(status.line, status.column), info: true, messageId: 'allDoneStillActive', fixId: 'allDoneStillActiveFix' });
       }
     }
     return out;

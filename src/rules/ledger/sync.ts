@@ -8,6 +8,12 @@ export const rule: Rule = {
     formula: 'O(update_ledger) <- task_complete',
     description: 'A ledger and the plan it names agree on which tasks are done: a task checked in the plan is `[x]` in the ledger state, and a task `[x]` in the ledger is checked in the plan.',
     fix: 'Update the ledger `## State` (or the plan) so both say the same.',
+    messages: {
+      unknownTask: 'Ledger lists Task {{task}}, which {{plan}} does not have.',
+      doneButUnchecked: 'Ledger marks Task {{task}} done but the plan has it unchecked ({{plan}}:{{planLine}}).',
+      checkedButNotDone: 'Plan checks Task {{task}} complete ({{plan}}:{{planLine}}) but the ledger marks it {{state}}.',
+      checkedButUnlisted: 'Plan checks Task {{task}} complete ({{plan}}:{{planLine}}) but the ledger state does not list it.',
+    },
   },
   snapshot: (ws) => {
     const out: RawFinding[] = [];
@@ -19,17 +25,17 @@ export const rule: Rule = {
       for (const item of taskItems) {
         const task = planTasks.get(item.task!);
         if (!task) {
-          out.push({ file: ledger.path, line: item.line, column: item.column, message: `Ledger lists Task ${item.task}, which ${plan.path} does not have.` });
+          out.push({ file: ledger.path, line: item.line, column: item.column, messageId: 'unknownTask', data: { task: item.task!, plan: plan.path } });
         } else if (item.state === 'done' && !task.checked) {
-          out.push({ file: ledger.path, line: item.line, column: item.column, message: `Ledger marks Task ${item.task} done but the plan has it unchecked (${plan.path}:${task.line}).` });
+          out.push({ file: ledger.path, line: item.line, column: item.column, messageId: 'doneButUnchecked', data: { task: item.task!, plan: plan.path, planLine: task.line } });
         } else if (item.state !== 'done' && task.checked) {
-          out.push({ file: ledger.path, line: item.line, column: item.column, message: `Plan checks Task ${item.task} complete (${plan.path}:${task.line}) but the ledger marks it ${item.state}.` });
+          out.push({ file: ledger.path, line: item.line, column: item.column, messageId: 'checkedButNotDone', data: { task: item.task!, plan: plan.path, planLine: task.line, state: item.state } });
         }
       }
       const listed = new Set(taskItems.map((i) => i.task));
       const state = positionOf(ledger.positions, '/state');
       for (const task of tasksOf(plan).filter((t) => t.checked && !listed.has(t.number))) {
-        out.push({ file: ledger.path, ...state, message: `Plan checks Task ${task.number} complete (${plan.path}:${task.line}) but the ledger state does not list it.` });
+        out.push({ file: ledger.path, ...state, messageId: 'checkedButUnlisted', data: { task: task.number, plan: plan.path, planLine: task.line } });
       }
     }
     return out;

@@ -8,6 +8,10 @@ export const rule: Rule = {
     formula: '[](automated_pass -> <>manual_verify); O(exists v.[v]:pass(auto)) <- pre_manual',
     description: 'No manual verification item is checked while an automated item of the same phase is still unchecked.',
     fix: 'Run and check the automated items first; manual verification comes after them.',
+    messages: {
+      manualBeforeAutomated:
+        'Manual item "{{manual}}" is checked while {{open}} automated item(s) of {{phase}} are not (first: "{{first}}", line {{firstLine}}).',
+    },
   },
   snapshot: (ws) => {
     const out: RawFinding[] = [];
@@ -20,7 +24,8 @@ export const rule: Rule = {
             file: plan.path,
             line: manual.line,
             column: manual.column,
-            message: `Manual item "${manual.text}" is checked while ${open.length} automated item(s) of ${phaseLabel(phase)} are not (first: "${open[0]!.text}", line ${open[0]!.line}).`,
+            messageId: 'manualBeforeAutomated',
+            data: { manual: manual.text, open: open.length, phase: phaseLabel(phase), first: open[0]!.text, firstLine: open[0]!.line },
           });
         }
       }

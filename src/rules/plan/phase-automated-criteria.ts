@@ -8,6 +8,9 @@ export const rule: Rule = {
     formula: 'forall phase. has_auto_criteria(phase)',
     description: 'Every phase has at least one automated verification item (plan-level criteria count for the last phase).',
     fix: 'Add `#### Automated Verification:` with at least one `- [ ]` item to the phase.',
+    messages: {
+      noAutomated: '{{phase}} has no automated verification item.',
+    },
   },
   snapshot: (ws) =>
     ws.plans
@@ -15,6 +18,6 @@ export const rule: Rule = {
       .flatMap((plan) =>
         plan.phases
           .filter((phase) => phase.automated.length === 0)
-          .map((phase) => ({ file: plan.path, line: phase.line, column: phase.column, message: `${capitalize(phaseLabel(phase))} has no automated verification item.` })),
+          .map((phase) => ({ file: plan.path, line: phase.line, column: phase.column, messageId: 'noAutomated', data: { phase: capitalize(phaseLabel(phase)) } })),
       ),
 };

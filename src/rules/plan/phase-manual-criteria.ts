@@ -8,6 +8,9 @@ export const rule: Rule = {
     formula: 'forall phase. has_manual_criteria(phase)',
     description: 'Every phase has at least one manual verification item; an item reading `N/A ...` counts as present.',
     fix: 'Add `#### Manual Verification:` with at least one `- [ ]` item, or `- [ ] N/A: <why>`.',
+    messages: {
+      noManual: '{{phase}} has no manual verification item.',
+    },
   },
   snapshot: (ws) =>
     ws.plans
@@ -15,6 +18,6 @@ export const rule: Rule = {
       .flatMap((plan) =>
         plan.phases
           .filter((phase) => phase.manual.length === 0)
-          .map((phase) => ({ file: plan.path, line: phase.line, column: phase.column, message: `${capitalize(phaseLabel(phase))} has no manual verification item.` })),
+          .map((phase) => ({ file: plan.path, line: phase.line, column: phase.column, messageId: 'noManual', data: { phase: capitalize(phaseLabel(phase)) } })),
       ),
 };

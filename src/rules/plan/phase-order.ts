@@ -8,6 +8,9 @@ export const rule: Rule = {
     formula: '[](phase(n) -> P(phase(n-1) & verified(n-1)))',
     description: 'No item of phase n (task, step or criterion) is checked while phase n-1 is not fully verified: all its automated and manual items checked or N/A.',
     fix: 'Finish and verify the earlier phase first (a human confirms its manual items), or uncheck the item.',
+    messages: {
+      checkedBeforeVerified: '"{{item}}" in {{phase}} is checked while {{earlier}} is not verified.',
+    },
   },
   snapshot: (ws) => {
     const out: RawFinding[] = [];
@@ -23,7 +26,8 @@ export const rule: Rule = {
           file: plan.path,
           line: first.line,
           column: first.column,
-          message: `"${first.text}" in ${phaseLabel(phase)} is checked while ${phaseLabel(prev)} is not verified.`,
+          messageId: 'checkedBeforeVerified',
+          data: { item: first.text, phase: phaseLabel(phase), earlier: phaseLabel(prev) },
         });
       }
     }

@@ -1,0 +1,121 @@
+// The doors of the default command, each only a way to build (before, after) for the one runner (judge.ts):
+// - the repository: the working tree's snapshot rules, and the fold over HEAD's history (through the cache);
+// - a range (pre-push, pull requests): the fold over `from..to`, plus the snapshot findings the range introduces;
+// - the pending commit (pre-commit, commit-msg): HEAD -> the index, plus the snapshot findings it introduces.
+import type { Config, Preset } from '../config/config.js';
+import type { TimelineEntry } from '../model/history.js';
+import type { WorkflowFile, Workspace } from '../model/types.js';
+import { cacheFile, cacheKey, loadCache, saveCache } from '../history/cache.js';
+import { pendingCommit } from '../history/fold.js';
+import { Snapshot } from '../history/snapshot.js';
+import { key } from '../history/store.js';
+import { gitSync } from '../shared/git.js';
+import { applyBaseline } from './baseline.js';
+import { compareFindings, type Finding } from './finding.js';
+import { judgeHistory, trackedPacks } from './history.js';
+import { introduced, judgeChange, judgeSnapshot, packWorkspace, trustOf } from './judge.js';
+import { lintRepositoryParallel, snapshotEntry } from './lint.js';
+
+export interface Judged {
+  findings: Finding[];
+  /** The workflow files judged (for the summary, and to say so when there are none). */
+  files: string[];
+  commits: number;
+  /** Something was there to judge (files now, or commits in history). */
+  anything: boolean;
+  /** For the review report: the workspace judged and what history says of its tasks and manual items. */
+  workspace?: Workspace;
+  timeline?: TimelineEntry[];
+}
+
+/**
+ * What cached results depend on besides the tool: the resolved settings that decide what is read and how it is
+ * judged, never how a flag was spelled (`--preset recommended` and no flag under a recommended config agree).
+ */
+export function settingsKey(config: Config): string {
+  return cacheKey([config.paths, config.maxFileBytes, config.preset, config.packs]);
+}
+
+export interface RepositoryOptions {
+  config: Config;
+  presetOverride?: Preset;
+  history: boolean;
+  /** `--baseline-write`: report everything, the baseline is being rewritten. */
+  baselineWrite?: boolean;
+}
+
+/**
+ * The repository door: the working tree with the snapshot rules, and the history of HEAD, both through the cache
+ * under .git/ so an unchanged repository is judged from what the last run learned.
+ */
+export async function judgeRepository(root: string, inGit: boolean, opts: RepositoryOptions): Promise<Judged> {
+  const { config } = opts;
+  const cachePath = inGit ? cacheFile(root) : null;
+  const ck = settingsKey(config);
+  const cache = loadCache(cachePath, ck);
+  const known = new Map(Object.entries(cache?.models ?? {}));
+  const lint = await lintRepositoryParallel(root, config, inGit, known, { baseline: !opts.baselineWrite });
+  const files = [...lint.discovered.map((d) => d.path), ...lint.packFiles];
+  const treeModels = lint.models;
+  if (!inGit || !opts.history) {
+    saveCache(cachePath, { key: ck, head: cache?.head ?? null, commits: cache?.commits ?? 0, findings: cache?.findings ?? [], timeline: cache?.timeline ?? [], state: cache?.state ?? [], models: Object.fromEntries(treeModels) });
+    return { findings: lint.findings, files, commits: 0, anything: files.length > 0, workspace: lint.workspace, timeline: [] };
+  }
+  const head = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
+  const sha = head.ok ? head.out.trim() : null;
+  let hist: { findings: Finding[]; commits: number; state: Map<string, string>; models: Map<string, WorkflowFile>; timeline: TimelineEntry[]; incomplete: boolean };
+  if (sha && cache?.head === sha) {
+    hist = { findings: cache.findings, commits: cache.commits, state: new Map(cache.state), models: known, timeline: cache.timeline, incomplete: false };
+  } else {
+    const since = sha && cache?.head && gitSync(root, ['merge-base', '--is-ancestor', cache.head, sha]).ok ? { sha: cache.head, state: new Map(cache.state), findings: cache.findings, commits: cache.commits, timeline: cache.timeline } : undefined;
+    const r = await judgeHistory(root, { config, presetOverride: opts.presetOverride, seed: new Map([...known, ...treeModels]), since });
+    hist = { findings: r.findings, commits: r.commits, state: r.state, models: r.store?.models ?? new Map(), timeline: r.timeline, incomplete: r.incomplete };
+  }
+  // Keep the models of HEAD's files and of the working tree: what the next run is most likely to meet again.
+  const keep: Record<string, WorkflowFile> = Object.fromEntries(treeModels);
+  for (const [path, blob] of hist.state) {
+    const k = key(blob, path);
+    const m = hist.models.get(k) ?? known.get(k);
+    if (m) keep[k] = m;
+  }
+  if (!hist.incomplete) saveCache(cachePath, { key: ck, head: sha, commits: hist.commits, findings: hist.findings, timeline: hist.timeline, state: [...hist.state], models: keep });
+  // The snapshot pass applied its part of the baseline; history entries are judged here, against history findings.
+  const histFindings = opts.baselineWrite ? hist.findings : applyBaseline(root, hist.findings, { config, scope: (ruleId) => !snapshotEntry(ruleId) });
+  return { findings: [...lint.findings, ...histFindings], files, commits: hist.commits, anything: files.length > 0 || hist.commits > 0, workspace: lint.workspace, timeline: hist.timeline };
+}
+
+/**
+ * The range door (pre-push, pull requests): every commit of `from..to` judged from merge-base(from, to), and the
+ * snapshot findings present at `to` and absent at the base, wherever they land.
+ */
+export async function judgeRange(root: string, config: Config, range: { from: string | null; to: string }, presetOverride?: Preset): Promise<Judged> {
+  const hist = await judgeHistory(root, { config, presetOverride, from: range.from, to: range.to });
+  const changed = new Set(hist.changed);
+  if (hist.incomplete || !hist.store) return { findings: hist.findings, files: [...changed], commits: hist.commits, anything: true };
+  const store = hist.store;
+  const { filesAt } = await import('../history/fold.js');
+  const tracked = trackedPacks(config);
+  const base = range.from && !/^0+$/.test(range.from) ? gitSync(root, ['merge-base', range.from, range.to]) : null;
+  const before = new Snapshot(base?.ok ? filesAt(root, base.out.trim(), config, store.classify, tracked) : new Map(), store);
+  const after = new Snapshot(hist.state, store);
+  const trust = trustOf(before, presetOverride);
+  const snap = (s: Snapshot) => judgeSnapshot({ workspace: s.workspace(root), packs: packWorkspace(s, trust), config: trust });
+  const added = introduced(snap(before), snap(after));
+  // Only entries of the files the range changed can be judged here; the others would all look stale.
+  const found = applyBaseline(root, [...hist.findings, ...added], { config, scope: (_id, file) => changed.has(file) });
+  return { findings: found, files: [...changed], commits: hist.commits, anything: true, workspace: after.workspace(root), timeline: hist.timeline };
+}
+
+/**
+ * The pending commit (pre-commit; commit-msg with the message): HEAD -> the index. The hooks read the cache, never
+ * write it: unchanged files are not parsed again on every commit.
+ */
+export function judgePending(root: string, config: Config, opts: { stage: 'staged' | 'commit-msg'; message?: string; presetOverride?: Preset }): Judged {
+  const cache = loadCache(cacheFile(root), settingsKey(config));
+  const seed = new Map(Object.entries(cache?.models ?? {}));
+  const pending = pendingCommit(root, config, { message: opts.message, seed, tracked: trackedPacks(config) });
+  const judged = judgeChange({ root, stage: opts.stage, ...pending, presetOverride: opts.presetOverride });
+  const changed = new Set(pending.changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));
+  const found = applyBaseline(root, judged.findings, { config, scope: (_id, file) => changed.has(file) });
+  return { findings: found.sort(compareFindings), files: [...changed], commits: 0, anything: true };
+}

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Preset } from '../src/config/config.js';
-import type { Finding } from '../src/engine/finding.js';
+import type { Finding } from '../src/model/finding.js';
 import { lint, makeRepo, readTree, runCli } from './helpers/repo.js';
 
 const ROOT = fileURLToPath(new URL('./fixtures/dialects/', import.meta.url));

@@ -13,10 +13,9 @@ import { parse as parseYaml } from 'yaml';
 import { rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { judgeHistory } from '../src/history/engine.js';
-import { judgePackHistory } from '../src/packs/run.js';
+import { judgeHistory } from '../src/engine/history.js';
 import { git, writeFiles } from './helpers/repo.js';
-import type { Finding } from '../src/engine/finding.js';
+import type { Finding } from '../src/model/finding.js';
 
 function configOf(dir: string) {
   return loadConfig(dir, undefined, RULE_IDS);
@@ -55,8 +54,9 @@ async function playHistory(ex: Example): Promise<Finding[]> {
   // An example may carry its own validate-workflow.config.json (packs that are off by default need it).
   const config = { ...configOf(dir), preset: ex.preset };
   const [from, to] = run.range ? run.range.split('..') : [undefined, undefined];
+  // The one fold judges core and pack history alike.
   const core = (await judgeHistory(where, { config, presetOverride: ex.preset, from: from || null, to: to || undefined })).findings;
-  return [...core, ...(await judgePackHistory(where, config))];
+  return core;
 }
 
 interface Example {

@@ -4,21 +4,17 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { loadConfig, type Config, type Preset } from '../config/config.js';
 import { repositoryRoot } from '../read/discover.js';
-import { compareFindings, type Finding } from '../engine/finding.js';
+import { compareFindings, type Finding } from '../model/finding.js';
 import { RULES, RULE_IDS } from '../engine/catalog.js';
 import { judgePending, judgeRange, judgeRepository, type Judged } from '../engine/doors.js';
 import { summarize } from '../report/summary.js';
-import { formatJson } from '../report/json.js';
-import { formatStylish } from '../report/stylish.js';
 import { BASELINE_FILE, writeBaseline } from '../engine/baseline.js';
-import { formatSarif } from '../report/sarif.js';
-import { formatGithub } from '../report/github.js';
-import { formatMarkdown } from '../report/markdown.js';
-import type { Summary } from '../report/summary.js';
+import { FORMATS, FORMATTERS, type Format, type ReportInput } from '../report/index.js';
+import { toolVersion } from '../shared/version.js';
 import { EXIT, UsageError, type Io } from './io.js';
+import { defineCommand, oneOf } from './command.js';
 
-export const FORMATS = ['stylish', 'json', 'sarif', 'github', 'markdown'] as const;
-export type Format = (typeof FORMATS)[number];
+export { FORMATS, type Format };
 
 export interface CheckOptions {
   paths: string[];
@@ -81,23 +77,9 @@ export function docsBase(): string {
   return `https://unpkg.com/validate-workflow@${toolVersion()}`;
 }
 
-export function toolVersion(): string {
-  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-}
-
-function render(format: Format, findings: Finding[], summary: Summary, io: Io, markdown: () => string): string {
-  switch (format) {
-    case 'json':
-      return formatJson(findings, summary);
-    case 'sarif':
-      return formatSarif(findings, RULES, { version: toolVersion(), docsBase: docsBase() });
-    case 'github':
-      return formatGithub(findings, { reportHint: 'run `npx validate-workflow` locally, or see the job summary' });
-    case 'markdown':
-      return markdown();
-    default:
-      return formatStylish(findings, summary, { color: io.color });
-  }
+/** What was found, in the format asked for: a lookup in the formatters (src/report/index.ts). */
+function render(format: Format, report: Pick<ReportInput, 'findings' | 'summary' | 'workspace' | 'timeline' | 'note'>, io: Io): string {
+  return FORMATTERS[format].format({ ...report, rules: RULES, version: toolVersion(), docsBase: docsBase(), color: io.color });
 }
 
 export async function check(opts: CheckOptions, io: Io): Promise<number> {
@@ -120,19 +102,19 @@ export async function check(opts: CheckOptions, io: Io): Promise<number> {
     const note = `validate-workflow: no workflow files found${scopes.length ? ` under ${opts.paths.join(', ')}` : ''} (looked for ${where}).\n`;
     if (opts.format !== 'stylish') {
       io.stderr(note);
-      io.stdout(render(opts.format, [], summarize([], 0, 0), io, () => `## validate-workflow review\n\n${note}`));
+      io.stdout(render(opts.format, { findings: [], summary: summarize([], 0, 0), workspace: null, timeline: [], note }, io));
     } else io.stdout(note);
     return EXIT.ok;
   }
   let findings = judged.findings.filter((f) => within(f.file, scopes)).sort(compareFindings);
   if (opts.quiet) findings = findings.filter((f) => f.severity === 'error');
   const summary = summarize(findings, files.length, judged.commits);
-  const markdown = () => formatMarkdown({ findings, summary, workspace: judged.workspace ?? null, timeline: judged.timeline ?? [], rules: RULES, docsBase: docsBase() });
-  io.stdout(render(opts.format, findings, summary, io, markdown));
+  const report = { findings, summary, workspace: judged.workspace ?? null, timeline: judged.timeline ?? [] };
+  io.stdout(render(opts.format, report, io));
   if (opts.summary) {
     const target = io.env.GITHUB_STEP_SUMMARY;
     if (!target) io.stderr('validate-workflow: --summary: GITHUB_STEP_SUMMARY is not set, no summary written.\n');
-    else appendFileSync(target, `${markdown()}\n`);
+    else appendFileSync(target, `${render('markdown', report, io)}\n`);
   }
 
   if (summary.errors > 0) return EXIT.findings;
@@ -144,3 +126,81 @@ export async function check(opts: CheckOptions, io: Io): Promise<number> {
   }
   return EXIT.ok;
 }
+
+// --- the command ----------------------------------------------------------------------------------------------------
+
+const OPTIONS = {
+  format: { type: 'string' },
+  summary: { type: 'boolean' },
+  'baseline-write': { type: 'boolean' },
+  preset: { type: 'string' },
+  config: { type: 'string' },
+  'max-warnings': { type: 'string' },
+  quiet: { type: 'boolean' },
+  'no-history': { type: 'boolean' },
+  staged: { type: 'boolean' },
+  range: { type: 'string' },
+} as const;
+
+const USAGE = `Usage: validate-workflow [check] [paths...] [options]
+       validate-workflow --staged | --range <from>..<to> | commit-msg <message-file>
+
+Judges the workflow files (plans, task handoffs, ledgers) and their git history; the default command.
+paths narrow the report to files under them (the whole workspace is still read).
+
+Options:
+  --format <${FORMATS.join('|')}>
+                                output format (default: stylish)
+  --summary                     also append the markdown review report to $GITHUB_STEP_SUMMARY
+  --baseline-write              record today's findings in validate-workflow.baseline.json; later runs report
+                                only what is new, and entries that no longer match
+  --preset <recommended|strict> rule preset (default: the config's, else recommended)
+  --config <file>               config file (default: validate-workflow.config.json, or "validateWorkflow" in package.json)
+  --max-warnings <n>            exit 1 when there are more than n warnings
+  --quiet                       report errors only
+  --no-history                  judge the files as they are now, without replaying git history
+  --staged                      pre-commit: judge the change from HEAD to the index (the index, not the working tree)
+  --range <from>..<to>          pre-push and pull requests: judge the commits in the range, from merge-base(from, to)
+  commit-msg <file>             commit-msg hook: the staged change with the message's trailers (Confirmed-by, ...)
+  -h, --help                    show this help
+
+Exit codes: 0 no errors, 1 errors (or too many warnings), 2 usage error or tool failure.
+`;
+
+export const command = defineCommand({
+  name: 'check',
+  summary: 'judge the workflow files and their history (the default command; also --staged, --range, commit-msg)',
+  usage: USAGE,
+  options: OPTIONS,
+  action: ({ values, positionals }, io) => {
+    let maxWarnings: number | undefined;
+    if (values['max-warnings'] !== undefined) {
+      maxWarnings = Number(values['max-warnings']);
+      if (!Number.isInteger(maxWarnings) || maxWarnings < 0) throw new UsageError(`--max-warnings needs a whole number (got "${values['max-warnings']}")`);
+    }
+    let door: CheckOptions['door'] = { kind: 'repository' };
+    let paths = positionals;
+    if (positionals[0] === 'commit-msg') {
+      if (!positionals[1]) throw new UsageError('commit-msg needs the message file: validate-workflow commit-msg "$1"');
+      door = { kind: 'commit-msg', file: positionals[1] };
+      paths = positionals.slice(2);
+    } else if (values.staged && values.range) throw new UsageError('--staged and --range cannot be combined');
+    else if (values.staged) door = { kind: 'staged' };
+    else if (values.range) door = { kind: 'range', ...parseRange(values.range) };
+    return check(
+      {
+        paths,
+        history: !values['no-history'],
+        baselineWrite: values['baseline-write'] ?? false,
+        door,
+        format: oneOf(values.format, FORMATS, '--format') ?? 'stylish',
+        summary: values.summary ?? false,
+        preset: oneOf<Preset>(values.preset, ['recommended', 'strict'], '--preset'),
+        config: values.config,
+        maxWarnings,
+        quiet: values.quiet ?? false,
+      },
+      io,
+    );
+  },
+});

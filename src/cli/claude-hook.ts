@@ -16,7 +16,7 @@ import { parseIdentity } from '../shared/identity.js';
 import type { Commit } from '../model/history.js';
 import type { Snapshot } from '../history/snapshot.js';
 import { RULE_IDS } from '../engine/catalog.js';
-import type { Finding } from '../engine/finding.js';
+import type { Finding } from '../model/finding.js';
 import type { Io } from './io.js';
 
 /**
@@ -411,3 +411,14 @@ async function sessionStart(root: string, claudeSession: string, io: Io): Promis
   io.stdout(`${JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext } })}\n`);
   return 0;
 }
+
+// --- the command (imports here, at the end, keep this block apart from the hook's logic above) ---------------------
+import { defineCommand, readStdin } from './command.js';
+
+export const command = defineCommand({
+  name: 'claude-hook',
+  summary: "the Claude Code hook: reads the hook's JSON payload on standard input (see docs/claude-hook.md)",
+  usage: 'Usage: validate-workflow claude-hook < payload.json\n\nRun by Claude Code (init --claude installs it); see docs/claude-hook.md.\n',
+  options: {},
+  action: async (_parsed, io) => claudeHook(await readStdin(), io),
+});

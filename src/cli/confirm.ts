@@ -19,7 +19,8 @@ import type { CheckItem, Phase, Plan, Position } from '../model/types.js';
 import type { Identity } from '../model/history.js';
 import { matches } from '../history/trust.js';
 import { RULE_IDS } from '../engine/catalog.js';
-import { EXIT, type Io } from './io.js';
+import { EXIT, UsageError, type Io } from './io.js';
+import { defineCommand } from './command.js';
 
 export interface ConfirmOptions {
   /** Path of the plan, relative to the working directory (or absolute). */
@@ -345,3 +346,25 @@ export async function confirm(opts: ConfirmOptions, io: Io): Promise<number> {
     throw err;
   }
 }
+
+export const command = defineCommand({
+  name: 'confirm',
+  summary: "a human confirms a phase's manual verification items (commits them with Confirmed-by)",
+  usage: `Usage: validate-workflow confirm <plan> --phase N
+
+Shows the phase's manual verification items, asks about each on the terminal, and commits only the confirmed
+checkboxes with a Confirmed-by: trailer. Runs only interactively: an agent or a script cannot confirm.
+
+Options:
+  --phase <N>  the phase whose manual items to confirm
+  -h, --help   show this help
+`,
+  options: {
+    phase: { type: 'string' },
+  },
+  action: ({ values, positionals }, io) => {
+    const phase = Number(values.phase);
+    if (!positionals[0] || !Number.isInteger(phase) || phase < 1) throw new UsageError('confirm needs a plan and a phase: validate-workflow confirm <plan> --phase N');
+    return confirm({ plan: positionals[0], phase }, io);
+  },
+});

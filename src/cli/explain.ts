@@ -5,6 +5,8 @@ import type { BlockContent, DefinitionContent, List, ListItem, PhrasingContent, 
 import { parseMarkdown } from '../read/markdown.js';
 import { ruleById } from '../engine/catalog.js';
 import type { Rule } from '../rules/types.js';
+import { EXIT, UsageError } from './io.js';
+import { defineCommand } from './command.js';
 
 const CODE_INDENT = '    ';
 
@@ -167,3 +169,25 @@ export function explain(ruleId: string): string | null {
   }
   return renderForTerminal(parseMarkdown(text));
 }
+
+export const command = defineCommand({
+  name: 'explain',
+  summary: "print a rule's page: what it checks, why, and how to fix it",
+  usage: `Usage: validate-workflow explain <rule-id>
+
+Prints the documentation page of a rule (docs/rules/<rule-id>.md) for the terminal, e.g.
+validate-workflow explain plan/phase-order
+
+Options:
+  -h, --help  show this help
+`,
+  options: {},
+  action: ({ positionals }, io) => {
+    const id = positionals[0];
+    if (!id) throw new UsageError('explain needs a rule id: validate-workflow explain plan/phase-order');
+    const page = explain(id);
+    if (page === null) throw new UsageError(`unknown rule id: ${id}`);
+    io.stdout(page.endsWith('\n') ? page : `${page}\n`);
+    return EXIT.ok;
+  },
+});

@@ -10,6 +10,7 @@ import { handoffTask, tasksOf } from '../model/queries.js';
 import { RULE_IDS } from '../engine/catalog.js';
 import type { Plan, Workspace } from '../model/types.js';
 import { EXIT, UsageError, type Io } from './io.js';
+import { defineCommand } from './command.js';
 
 export interface NewOptions {
   kind: string;
@@ -112,3 +113,30 @@ export function newFile(opts: NewOptions, io: Io): number {
 
   throw new UsageError(`new needs one of plan, handoff, ledger (got ${opts.kind || 'nothing'})`);
 }
+
+export const command = defineCommand({
+  name: 'new',
+  summary: 'a plan, handoff or ledger from the templates, with the next task number and links filled in',
+  usage: `Usage: validate-workflow new plan "<title>" [--out <path>]
+       validate-workflow new handoff --session <s> [--desc <d>] [--plan <p>] [--out <path>]
+       validate-workflow new ledger --session <s> --plan <p> [--out <path>]
+
+Writes a file from templates/ with the next task number, the previous handoff and the session filled in. Never
+overwrites an existing file.
+
+Options:
+  --session <name>  the session (the folder under thoughts/handoffs/, the ledger's name)
+  --plan <path>     the plan the handoff or ledger belongs to
+  --desc <text>     the task's description (default: the task's title in the plan)
+  --out <path>      where to write the file (default: the convention's path)
+  -h, --help        show this help
+`,
+  options: {
+    session: { type: 'string' },
+    plan: { type: 'string' },
+    desc: { type: 'string' },
+    out: { type: 'string' },
+  },
+  action: ({ values, positionals }, io) =>
+    newFile({ kind: positionals[0] ?? '', title: positionals.slice(1).join(' ') || undefined, session: values.session, plan: values.plan, desc: values.desc, out: values.out }, io),
+});

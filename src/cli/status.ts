@@ -12,6 +12,7 @@ import { handoffTask, tasksOf } from '../model/queries.js';
 import type { Handoff, HandoffStatus, Ledger, LedgerItemState, Phase, Plan, Workspace } from '../model/types.js';
 import { RULE_IDS } from '../engine/catalog.js';
 import { EXIT, UsageError, type Io } from './io.js';
+import { defineCommand, oneOf } from './command.js';
 
 export interface StatusOptions {
   session?: string;
@@ -225,3 +226,23 @@ export async function status(opts: StatusOptions, io: Io): Promise<number> {
   io.stdout(opts.format === 'json' ? `${JSON.stringify(data, null, 2)}\n` : renderStatus(data));
   return EXIT.ok;
 }
+
+export const command = defineCommand({
+  name: 'status',
+  summary: "the recovery view: a session's ledger, handoffs, next task and what waits for a human",
+  usage: `Usage: validate-workflow status [--session S] [--format stylish|json]
+
+The recovery view of a session: its ledger state, its handoffs and the last one's context for the next task, the
+next task, the manual checks waiting for a human and the blocked handoffs waiting for guidance.
+
+Options:
+  --session <name>         the session (default: the most recently modified active ledger)
+  --format <stylish|json>  output format (default: stylish; json is documented in docs/confirm.md)
+  -h, --help               show this help
+`,
+  options: {
+    session: { type: 'string' },
+    format: { type: 'string' },
+  },
+  action: ({ values }, io) => status({ session: values.session, format: oneOf(values.format, ['stylish', 'json'] as const, '--format') ?? 'stylish' }, io),
+});

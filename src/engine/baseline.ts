@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { ConfigError, type Config } from '../config/config.js';
 import { BASELINE_FILE } from '../history/snapshot.js';
 import { rule as staleRule } from '../rules/baseline/stale.js';
-import { compareFindings, type Finding } from './finding.js';
+import { compareFindings, type Finding } from '../model/finding.js';
 import { severityOf } from './snapshot.js';
 
 export { BASELINE_FILE };

@@ -11,7 +11,7 @@ import { Snapshot } from '../history/snapshot.js';
 import { key } from '../history/store.js';
 import { gitSync } from '../shared/git.js';
 import { applyBaseline } from './baseline.js';
-import { compareFindings, type Finding } from './finding.js';
+import { compareFindings, type Finding } from '../model/finding.js';
 import { judgeHistory, trackedPacks } from './history.js';
 import { introduced, judgeChange, judgeSnapshot, packWorkspace, trustOf } from './judge.js';
 import { lintRepositoryParallel, snapshotEntry } from './lint.js';

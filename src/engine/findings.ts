@@ -3,7 +3,7 @@
 // same words.
 import type { Config } from '../config/config.js';
 import type { RawFinding, Rule } from '../rules/types.js';
-import type { Finding } from './finding.js';
+import type { Finding } from '../model/finding.js';
 
 export function severityOf(rule: Rule, config: Config): 'off' | 'warn' | 'error' {
   return config.rules[rule.meta.id] ?? rule.meta.severities[config.preset];

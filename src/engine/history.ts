@@ -6,7 +6,7 @@ import type { WorkflowFile } from '../model/types.js';
 import { foldHistory, type Step, type Tracked } from '../history/fold.js';
 import type { ModelStore } from '../history/store.js';
 import { ruleById } from './catalog.js';
-import type { Finding } from './finding.js';
+import type { Finding } from '../model/finding.js';
 import { toFinding } from './findings.js';
 import { activePacks, judgeTransition, type TransitionResult } from './judge.js';
 

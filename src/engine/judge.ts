@@ -12,7 +12,7 @@ import type { RawFinding, Rule, RuleContext, TransitionContext } from '../rules/
 import type { Pack, PackChange, PackFile, PackWorkspace } from '../packs/types.js';
 import { PACKS } from '../packs/registry.js';
 import { RULES, RULE_IDS } from './catalog.js';
-import { compareFindings, type Finding } from './finding.js';
+import { compareFindings, type Finding } from '../model/finding.js';
 import { severityOf, toFinding } from './findings.js';
 import picomatch from 'picomatch';
 

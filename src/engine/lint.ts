@@ -13,7 +13,7 @@ import { key } from '../history/store.js';
 import { activePacks, judgeSnapshot } from './judge.js';
 import fg from 'fast-glob';
 import type { PackFile, PackWorkspace } from '../packs/types.js';
-import type { Finding } from './finding.js';
+import type { Finding } from '../model/finding.js';
 import { applyBaseline } from './baseline.js';
 
 export interface LintOptions {

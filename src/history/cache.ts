@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Finding } from '../engine/finding.js';
+import type { Finding } from '../model/finding.js';
 import type { WorkflowFile } from '../model/types.js';
 import type { TimelineEntry } from '../model/history.js';
 import { blobId, gitSync } from '../shared/git.js';

@@ -1,4 +1,4 @@
-// The finding as every report sees it (section 7 of the convention): the runner turns a rule's RawFinding into this.
+// The finding as every report sees it (section 7 of the convention): the engine turns a rule's RawFinding into this.
 export type Severity = 'error' | 'warning' | 'info';
 
 export interface Finding {

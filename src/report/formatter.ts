@@ -1,5 +1,5 @@
 // The one interface every output format implements: a pure function from what a run found to the text it prints.
-import type { Finding } from '../engine/finding.js';
+import type { Finding } from '../model/finding.js';
 import type { TimelineEntry } from '../model/history.js';
 import type { Workspace } from '../model/types.js';
 import type { Rule } from '../rules/types.js';

@@ -1,6 +1,6 @@
 // `--format github`: GitHub Actions workflow commands, one per finding, which the runner turns into annotations on
 // the pull request's files. See docs/formats/github.md.
-import type { Finding } from '../engine/finding.js';
+import type { Finding } from '../model/finding.js';
 import type { Formatter } from './formatter.js';
 import { plural } from '../shared/text.js';
 

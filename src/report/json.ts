@@ -1,5 +1,5 @@
 // `--format json`: exactly the object of section 7 of the convention.
-import type { Finding } from '../engine/finding.js';
+import type { Finding } from '../model/finding.js';
 import type { Summary } from './summary.js';
 import type { Formatter } from './formatter.js';
 

@@ -1,7 +1,7 @@
 // `--format markdown`: the review report of the agent's work for a pull request or a GitHub job summary. A reviewer
 // reads it without the repository at hand, so every plan is shown task by task with the commit and handoff behind
 // each task, and the manual items with who confirmed them; the findings follow, grouped by rule, each with its fix.
-import type { Finding, Severity } from '../engine/finding.js';
+import type { Finding, Severity } from '../model/finding.js';
 import type { Identity, TimelineEntry } from '../model/history.js';
 import type { CheckItem, Handoff, Phase, Plan, Task, Workspace } from '../model/types.js';
 import { effectiveMode, handoffTask, handoffsOfPlan, phaseVerified, tasksOf } from '../model/queries.js';

@@ -1,6 +1,6 @@
 // `--format sarif`: SARIF 2.1.0 for GitHub code scanning (github/codeql-action/upload-sarif) and other SARIF viewers.
 // See docs/formats/sarif.md for what each field carries and why.
-import type { Finding } from '../engine/finding.js';
+import type { Finding } from '../model/finding.js';
 import type { Rule } from '../rules/types.js';
 import type { Formatter } from './formatter.js';
 

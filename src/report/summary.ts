@@ -1,4 +1,4 @@
-import type { Finding } from '../engine/finding.js';
+import type { Finding } from '../model/finding.js';
 
 export interface Summary {
   errors: number;

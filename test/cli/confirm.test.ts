@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, git, makeRepo, runCli, writeFiles } from '../helpers/repo.js';
 import { checkItems } from '../../src/cli/confirm.js';
 import { readPlanText } from '../../src/read/plan.js';
-import type { Finding } from '../../src/engine/finding.js';
+import type { Finding } from '../../src/model/finding.js';
 
 const PLAN = 'thoughts/shared/plans/2026-11-20-auth.md';
 const CONFIRM_JS = fileURLToPath(new URL('../../dist/cli/confirm.js', import.meta.url));

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { applyBaseline, writeBaseline, BASELINE_FILE } from '../../src/engine/baseline.js';
 import { lintRepository } from '../../src/engine/lint.js';
 import { ConfigError, defaultConfig, type Config } from '../../src/config/config.js';
-import type { Finding } from '../../src/engine/finding.js';
+import type { Finding } from '../../src/model/finding.js';
 import { makeRepo, runCli, writeFiles } from '../helpers/repo.js';
 import { md } from '../rules/fixtures.js';
 

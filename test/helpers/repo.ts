@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
 import { defaultConfig, type Config } from '../../src/config/config.js';
 import { lintRepository } from '../../src/engine/lint.js';
-import type { Finding } from '../../src/engine/finding.js';
+import type { Finding } from '../../src/model/finding.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const made: string[] = [];

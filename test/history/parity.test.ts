@@ -4,7 +4,7 @@
 // the full run's findings for that commit; `--staged` equals it minus the rules that need the message
 // (confirmation and self-exemption are left to commit-msg by design).
 import { describe, expect, it } from 'vitest';
-import type { Finding } from '../../src/engine/finding.js';
+import type { Finding } from '../../src/model/finding.js';
 import {
   ANA,
   BOB,

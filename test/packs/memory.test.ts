@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { git, lint, makeRepo, of, readTree, writeFiles } from '../helpers/repo.js';
-import { defaultConfig, loadConfig, type Config } from '../../src/config/config.js';
+import { CONFIG_FILE, defaultConfig, loadConfig, type Config } from '../../src/config/config.js';
+import { packHistory } from './history.js';
 import { RULE_IDS } from '../../src/engine/catalog.js';
-import { judgePackHistory } from '../../src/packs/run.js';
 import { stageVersionProblem } from '../../src/packs/memory/rules/stage-version.js';
 
 const ROOT = 'chats/design-review';
@@ -88,17 +88,24 @@ describe('memory pack: history (append-only truth sources)', () => {
     return git(dir, 'rev-parse', 'HEAD').trim();
   }
   const config = { ...defaultConfig(), ...ON } as Config;
-
-  it('appending lines is clean; the pack is off in history without config', async () => {
+  // Each commit is judged by its parent's settings, so the store's root is committed first.
+  const CONFIG = { [CONFIG_FILE]: `${JSON.stringify(ON)}\n` };
+  function repo(): string {
     const dir = makeRepo({});
+    commit(dir, CONFIG, 'configure the memory pack');
+    return dir;
+  }
+
+  it('appending lines is clean', async () => {
+    const dir = repo();
     commit(dir, { [`${M}/deltas.jsonl`]: `${unit('u-1')}\n` }, 'first delta');
     commit(dir, { [`${M}/deltas.jsonl`]: `${unit('u-1')}\n${unit('u-2')}\n`, [`${M}/cold/facts.jsonl`]: `${unit('u-3')}\n` }, 'second delta');
     commit(dir, { [`${M}/cold/facts.jsonl`]: `${unit('u-3')}\n${unit('u-4')}\n` }, 'more facts');
-    expect(await judgePackHistory(dir, config)).toEqual([]);
+    expect(await packHistory(dir, config)).toEqual([]);
   });
 
   it('an edited line, a removed line and a deleted file are errors naming the commit', async () => {
-    const dir = makeRepo({});
+    const dir = repo();
     commit(dir, { [`${M}/deltas.jsonl`]: `${unit('u-1')}\n${unit('u-2')}\n`, [`${M}/hot_context_versions.jsonl`]: '{"version":"combat@v20260115-01"}\n' }, 'deltas');
     const edit = commit(dir, { [`${M}/deltas.jsonl`]: `${unit('u-1', { confidence: 0.9 })}\n${unit('u-2')}\n${unit('u-3')}\n` }, 'tweak a delta');
     const cut = commit(dir, { [`${M}/deltas.jsonl`]: `${unit('u-1', { confidence: 0.9 })}\n` }, 'drop deltas');
@@ -106,7 +113,7 @@ describe('memory pack: history (append-only truth sources)', () => {
     git(dir, 'commit', '-q', '-m', 'drop hot context');
     const del = git(dir, 'rev-parse', 'HEAD').trim();
 
-    const f = of(await judgePackHistory(dir, config), 'memory/append-only');
+    const f = of(await packHistory(dir, config), 'memory/append-only');
     expect(f.map((x) => [x.commit, x.file, x.line])).toEqual([
       [edit, `${M}/deltas.jsonl`, 1],
       [cut, `${M}/deltas.jsonl`, 1],
@@ -115,6 +122,13 @@ describe('memory pack: history (append-only truth sources)', () => {
     expect(f[0]!.message).toContain(edit.slice(0, 7));
     expect(f[1]!.message).toMatch(/removed lines 2-3/);
     expect(f.every((x) => x.severity === 'error')).toBe(true);
-    expect(await judgePackHistory(dir, defaultConfig())).toEqual([]);
+  });
+
+  it('the pack is off in history without config', async () => {
+    const dir = makeRepo({});
+    commit(dir, { [`${M}/deltas.jsonl`]: `${unit('u-1')}\n${unit('u-2')}\n` }, 'deltas');
+    commit(dir, { [`${M}/deltas.jsonl`]: `${unit('u-2')}\n` }, 'drop a delta');
+    expect(await packHistory(dir, defaultConfig())).toEqual([]);
+    expect(await packHistory(dir, config)).toEqual([]);
   });
 });

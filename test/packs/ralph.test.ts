@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/config.js';
-import { judgePackHistory } from '../../src/packs/run.js';
 import { ralph } from '../../src/packs/ralph/index.js';
 import { git, lint, makeRepo, of, writeFiles } from '../helpers/repo.js';
+import { packHistory } from './history.js';
 
 const DIR = '.workflow/.maestro/ralph-20260112-143015';
 const STATUS = `${DIR}/status.json`;
@@ -34,7 +34,7 @@ async function history(...versions: Record<string, string>[]) {
     git(dir, 'add', '-A');
     git(dir, 'commit', '-q', '-m', `tick ${n + 1}`);
   });
-  return judgePackHistory(dir, defaultConfig());
+  return packHistory(dir);
 }
 
 describe('ralph pack: reading', () => {

@@ -2,7 +2,7 @@
 // exactly as the CLI judges it: the findings every report format is tested on. Not a test file itself.
 import { join } from 'node:path';
 import { defaultConfig } from '../../src/config/config.js';
-import type { Finding } from '../../src/engine/finding.js';
+import type { Finding } from '../../src/model/finding.js';
 import { lintRepository } from '../../src/engine/lint.js';
 import { ANA, CLAUDE, LEDGER, PLAN, Repo, handoffPath, judge, ledgerDoc, planDoc, taskHandoff, tempDir } from '../history/helpers.js';
 import { ledger } from '../rules/fixtures.js';

@@ -1,7 +1,7 @@
 // `--format github`: workflow commands read back the way the Actions runner reads them (split at `::`, `,` and `=`,
 // then unescaped), GitHub's 10-errors/10-warnings annotation limit, and a real repository's findings.
 import { describe, expect, it } from 'vitest';
-import type { Finding } from '../../src/engine/finding.js';
+import type { Finding } from '../../src/model/finding.js';
 import { ANNOTATION_LIMIT, escapeData, escapeProperty, formatGithub } from '../../src/report/github.js';
 import { STRAY, family, shallowFindings, violations } from './fixtures.js';
 

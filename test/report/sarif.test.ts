@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Finding } from '../../src/engine/finding.js';
+import type { Finding } from '../../src/model/finding.js';
 import { firstSentence, formatSarif, pathToUri } from '../../src/report/sarif.js';
 import { RULES } from '../../src/engine/catalog.js';
 import type { Rule } from '../../src/rules/types.js';

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import type { Config, Preset, RuleSetting } from '../../src/config/config.js';
-import type { Finding } from '../../src/engine/finding.js';
+import type { Finding } from '../../src/model/finding.js';
 import { CLI, lint, makeRepo, of, runCli } from '../helpers/repo.js';
 
 export type Files = Record<string, string | Uint8Array>;

@@ -1,0 +1,172 @@
+// The doors agree (one engine): for each scripted change, the verdict of pre-commit + commit-msg equals what the full
+// run adds after the commit (snapshot findings wherever they land, transition findings, pack rules of both kinds),
+// and the Claude Code hook's Stop door blocks exactly for what the hooks would refuse, with the same rule ids and
+// messages. The change is made by a human with Claude as co-author, the commit the Claude Code hook imagines.
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/model/finding.js';
+import { CLI } from '../helpers/repo.js';
+import { ANA, CLAUDE, LEDGER, PLAN, Repo, cli, handoffPath, ledgerDoc, messageFile, planDoc, taskHandoff, type CommitOpts } from '../history/helpers.js';
+
+const RALPH = '.workflow/.maestro/ralph-20260112-143015';
+const STATUS = `${RALPH}/status.json`;
+const DECISIONS = `${RALPH}/decisions.ndjson`;
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/packs/ralph/clean/${name}`, import.meta.url), 'utf8');
+const DELTAS = 'memory/deltas.jsonl';
+const CONFIG = 'validate-workflow.config.json';
+const memoryConfig = (rules: Record<string, string> = {}) => `${JSON.stringify({ packs: { memory: { root: '.' } }, rules }, null, 2)}\n`;
+const delta = (n: number, text = `fact ${n}`) => JSON.stringify({ id: `d${n}`, op: 'add', content: text });
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+function status(mutate: (s: Json) => void = () => {}): string {
+  const s = JSON.parse(fixture(STATUS)) as Json;
+  mutate(s);
+  return `${JSON.stringify(s, null, 2)}\n`;
+}
+
+const WHO: CommitOpts = { author: ANA, coAuthors: [CLAUDE] };
+
+interface Scenario {
+  name: string;
+  /** The committed history before the change; the full run over it is the "before" of the verdict. */
+  setup: (repo: Repo) => void;
+  files: Record<string, string>;
+  remove?: string[];
+  /** Rule ids the verdict must hold, so no scenario passes vacuously. */
+  expected: string[];
+}
+
+function planned(repo: Repo): void {
+  repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
+}
+
+function taskOne(repo: Repo): void {
+  planned(repo);
+  repo.commit('Task 1: Do step 1', { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) }, WHO);
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: 'a clean task commit', setup: planned, files: { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) }, expected: [] },
+  {
+    name: 'a plan change that puts the ledger out of sync (the finding lands on a file the commit did not touch)',
+    setup: planned,
+    files: { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1) },
+    expected: ['ledger/sync'],
+  },
+  { name: 'a handoff deletion', setup: taskOne, files: {}, remove: [handoffPath(1)], expected: ['history/handoff-deleted'] },
+  {
+    name: 'a manual check-off without a confirmation',
+    setup: (repo) => {
+      taskOne(repo);
+      repo.commit('Task 2: Do step 2', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, WHO);
+    },
+    files: { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) },
+    expected: ['history/manual-confirmation'],
+  },
+  {
+    name: 'a pack file change that breaks a pack snapshot rule (ralph: two running steps)',
+    setup: (repo) => repo.commit('Ralph session', { [STATUS]: status(), [DECISIONS]: fixture(DECISIONS) }, { author: ANA }),
+    files: {
+      [STATUS]: status((s) => {
+        for (const step of s.steps as Json[]) step.status = 'running';
+      }),
+    },
+    expected: ['ralph/active-step'],
+  },
+  {
+    name: 'a pack file change that breaks a pack history rule (memory: an appended log edited)',
+    setup: (repo) => repo.commit('Memory', { [CONFIG]: memoryConfig(), [DELTAS]: `${delta(1)}\n${delta(2)}\n` }, { author: ANA }),
+    files: { [DELTAS]: `${delta(1, 'fact one, rewritten')}\n${delta(2)}\n` },
+    expected: ['memory/append-only'],
+  },
+];
+
+const key = (f: Finding) => `${f.ruleId} | ${f.file ?? '-'} | ${f.message}`;
+const problems = (list: Finding[]) => list.filter((f) => f.severity !== 'info');
+const keys = (list: Finding[]) => [...new Set(problems(list).map(key))].sort();
+
+/** The full run's problems after the commit that were not there before it. */
+function added(before: Finding[], after: Finding[]): Finding[] {
+  const had = new Set(problems(before).map(key));
+  return problems(after).filter((f) => !had.has(key(f)));
+}
+
+function claudeHook(dir: string, payload: Record<string, unknown>): string {
+  const res = spawnSync(process.execPath, [CLI, 'claude-hook'], { cwd: dir, input: JSON.stringify({ session_id: 's1', cwd: dir, ...payload }), encoding: 'utf8' });
+  expect(res.status).toBe(0);
+  return res.stdout;
+}
+
+describe.each(SCENARIOS)('the doors agree: $name', (s) => {
+  it('pre-commit + commit-msg give the verdict the full run gives after the commit, and Stop blocks for exactly the refused findings', () => {
+    const repo = Repo.create();
+    s.setup(repo);
+    const beforeRun = cli(repo.dir);
+    // The Claude Code hook sees the change in the working tree, before anything is staged.
+    repo.write(s.files);
+    for (const path of s.remove ?? []) rmSync(join(repo.dir, path));
+    const stop = claudeHook(repo.dir, { hook_event_name: 'Stop', stop_hook_active: false });
+
+    repo.stage({}, {});
+    const env = repo.env(ANA);
+    const staged = cli(repo.dir, ['--staged'], env);
+    const msg = cli(repo.dir, ['commit-msg', messageFile('The change', WHO)], env);
+    repo.commitStaged('The change', WHO);
+    const afterRun = cli(repo.dir);
+
+    const full = added(beforeRun.results, afterRun.results);
+    const hooks = [...staged.results, ...msg.results];
+    expect(keys(hooks)).toEqual(keys(full));
+    for (const id of s.expected) expect(full.map((f) => f.ruleId)).toContain(id);
+    if (s.expected.length === 0) expect(keys(full)).toEqual([]);
+    const refuses = full.some((f) => f.severity === 'error');
+    expect(Math.max(staged.code ?? 0, msg.code ?? 0)).toBe(refuses ? 1 : 0);
+
+    const errors = full.filter((f) => f.severity === 'error');
+    if (errors.length === 0) expect(stop).toBe('');
+    else {
+      const reason = (JSON.parse(stop) as { decision: string; reason: string }).reason;
+      for (const f of errors) expect(reason).toContain(`${f.message}`), expect(reason).toContain(`(${f.ruleId})`);
+      const listed = reason.split('\n').filter((l) => l.startsWith('- ')).length;
+      expect(listed).toBe(errors.length);
+    }
+  });
+});
+
+describe('severities of pack history come from the parent commit', () => {
+  it('a commit that turns a pack rule on is judged by the parent (off); the next one by its own settings', () => {
+    const repo = Repo.create();
+    repo.commit('Memory, append-only off for now', { [CONFIG]: memoryConfig({ 'memory/append-only': 'off' }), [DELTAS]: `${delta(1)}\n${delta(2)}\n` }, { author: ANA });
+    repo.stage({ [CONFIG]: memoryConfig(), [DELTAS]: `${delta(1, 'edited under the old settings')}\n${delta(2)}\n` });
+    const env = repo.env(ANA);
+    const ruled = (list: Finding[]) => list.filter((f) => f.ruleId === 'memory/append-only');
+    expect(ruled(cli(repo.dir, ['--staged'], env).results)).toEqual([]);
+    const first = repo.commitStaged('Turn append-only on');
+    expect(ruled(cli(repo.dir).results).filter((f) => f.commit === first)).toEqual([]);
+
+    repo.stage({ [DELTAS]: `${delta(1, 'edited under the old settings')}\n${delta(2, 'edited under the new ones')}\n` });
+    const staged = ruled(cli(repo.dir, ['--staged'], repo.env(ANA)).results);
+    expect(staged).toHaveLength(1);
+    const second = repo.commitStaged('Edit another line');
+    const full = ruled(cli(repo.dir).results).filter((f) => f.commit === second);
+    expect(full.map(key)).toEqual(staged.map(key));
+  });
+});
+
+describe('the Claude Code hook refuses an edit with the rule messages the hooks print', () => {
+  it('denies a manual check-off with the text of history/manual-confirmation', () => {
+    const repo = Repo.create();
+    taskOne(repo);
+    repo.commit('Task 2: Do step 2', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, WHO);
+    const after = planDoc({ tasks: [1, 2], auto: [1], manual: [1] });
+    const out = claudeHook(repo.dir, { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: `${repo.dir}/${PLAN}`, content: after } });
+    const reason = (JSON.parse(out) as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason;
+    repo.stage({ [PLAN]: after });
+    const msg = cli(repo.dir, ['commit-msg', messageFile('Check it', WHO)], repo.env(ANA)).results.filter((f) => f.severity === 'error');
+    expect(msg.map((f) => f.ruleId)).toEqual(['history/manual-confirmation']);
+    expect(reason).toContain(`${msg[0]!.message}`);
+    expect(reason).toContain('(history/manual-confirmation)');
+  });
+});

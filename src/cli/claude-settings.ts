@@ -3,6 +3,7 @@
 // once (recognised by the hook script's name, wherever the user moved them), and a second run writes nothing.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { isRecord } from '../shared/text.js';
 
 /** The snippet ships with the package, two folders above this module in both src/ and dist/. */
 const SNIPPET = new URL('../../hooks/claude/settings.json', import.meta.url);
@@ -24,10 +25,6 @@ interface MatcherGroup {
 type Settings = Record<string, unknown> & { hooks?: Record<string, MatcherGroup[]> };
 
 export class ClaudeSettingsError extends Error {}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function ours(group: unknown): boolean {
   return isRecord(group) && Array.isArray(group.hooks) && group.hooks.some((h) => isRecord(h) && typeof h.command === 'string' && OURS.test(h.command));

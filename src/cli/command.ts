@@ -50,7 +50,8 @@ export function parseCommand<const O extends OptionsSpec>(command: { name: strin
     const code = (err as { code?: string }).code;
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       const unknown = firstUnknown(options, args);
-      if (unknown) throw new UnknownOptionError(unknown, command.name, suggestFlag(unknown, Object.keys(options)));
+      // --help and --version are left out: every command has them, and `--session` is not a typo of `--version`.
+      if (unknown) throw new UnknownOptionError(unknown, command.name, suggestFlag(unknown, Object.keys(command.options)));
     }
     if (code?.startsWith('ERR_PARSE_ARGS')) throw new UsageError((err as Error).message);
     throw err;

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, realpathSync, statSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { gitInteractive, gitSync } from '../shared/git.js';
 import { createInterface } from 'node:readline';
 import { loadConfig, type Config } from '../config/config.js';
 import { repositoryRoot } from '../read/discover.js';
@@ -19,6 +19,8 @@ import type { CheckItem, Phase, Plan, Position } from '../model/types.js';
 import type { Identity } from '../model/history.js';
 import { matches } from '../history/trust.js';
 import { RULE_IDS } from '../engine/catalog.js';
+import { formatIdentity, parseIdentity } from '../shared/identity.js';
+import { plural } from '../shared/text.js';
 import { EXIT, UsageError, type Io } from './io.js';
 import { defineCommand } from './command.js';
 
@@ -33,16 +35,7 @@ class Refusal extends Error {}
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
-function git(cwd: string, args: string[], input?: string): { ok: boolean; out: string; err: string } {
-  const res = spawnSync('git', ['-c', 'core.quotepath=off', ...args], { cwd, encoding: 'utf8', input });
-  return { ok: res.status === 0, out: res.stdout ?? '', err: res.stderr ?? '' };
-}
-
-/** `Name <email> 1700000000 +0000` (git var) -> identity. */
-function identityOf(ident: string): Identity | null {
-  const m = /^(.*?) ?<([^>]*)>/.exec(ident.trim());
-  return m ? { name: m[1]!.trim(), email: m[2]!.trim() } : null;
-}
+const git = (cwd: string, args: string[], input?: string) => gitSync(cwd, args, input);
 
 /**
  * Author and committer as the commit will record them. `git var` answers with the config and the GIT_AUTHOR_* /
@@ -52,15 +45,15 @@ function identityOf(ident: string): Identity | null {
 function identities(repo: string): { author: Identity; committer: Identity } {
   const author = git(repo, ['var', 'GIT_AUTHOR_IDENT']);
   const committer = git(repo, ['var', 'GIT_COMMITTER_IDENT']);
-  const a = author.ok ? identityOf(author.out) : null;
-  const c = committer.ok ? identityOf(committer.out) : null;
+  const a = author.ok ? parseIdentity(author.out) : null;
+  const c = committer.ok ? parseIdentity(committer.out) : null;
   if (!a || !c || !a.email || !a.name) {
     throw new Refusal('git does not know who you are: set `git config user.name "Your Name"` and `git config user.email you@example.com`, then run confirm again.');
   }
   return { author: a, committer: c };
 }
 
-const label = (who: Identity) => `${who.name} <${who.email}>`;
+const label = formatIdentity;
 
 /** Offset in `text` of the space inside the `[ ]` of the list item whose bullet is at `pos`. */
 function boxOffset(text: string, starts: number[], pos: Position): number {
@@ -325,18 +318,18 @@ export async function confirm(opts: ConfirmOptions, io: Io): Promise<number> {
       const msgFile = join(dir, 'COMMIT_MSG');
       writeFileSync(msgFile, commitMessage(p.phase, confirmed, p.author));
       // Hooks run (they judge this commit too) and may talk to the terminal; a signing agent may ask for a passphrase.
-      const res = spawnSync('git', ['commit', '-q', '--cleanup=whitespace', ...(p.config.requireSignedConfirmations ? ['-S'] : []), '-F', msgFile], { cwd: p.repo, stdio: ['inherit', 'pipe', 'pipe'], encoding: 'utf8' });
-      if (res.stdout) io.stdout(res.stdout);
-      if (res.status !== 0) {
+      const res = gitInteractive(p.repo, ['commit', '-q', '--cleanup=whitespace', ...(p.config.requireSignedConfirmations ? ['-S'] : []), '-F', msgFile]);
+      if (res.out) io.stdout(res.out);
+      if (!res.ok) {
         restore();
-        throw new Refusal(`git commit failed, nothing was committed:\n${(res.stderr ?? '').trim()}`);
+        throw new Refusal(`git commit failed, nothing was committed:\n${res.err.trim()}`);
       }
-      if (res.stderr) io.stderr(res.stderr);
+      if (res.err) io.stderr(res.err);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
     const sha = git(p.repo, ['rev-parse', '--short', 'HEAD']).out.trim();
-    io.stdout(`Committed ${sha} "Confirm ${phaseName(p.phase).replace('the plan', 'Phase 1')} manual verification": ${confirmed.length} item${confirmed.length === 1 ? '' : 's'} checked, Confirmed-by: ${label(p.author)}.\n`);
+    io.stdout(`Committed ${sha} "Confirm ${phaseName(p.phase).replace('the plan', 'Phase 1')} manual verification": ${plural(confirmed.length, 'item')} checked, Confirmed-by: ${label(p.author)}.\n`);
     return EXIT.ok;
   } catch (err) {
     if (err instanceof Refusal) {

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT, UsageError, type Io } from './io.js';
 import { ConfigError } from '../config/config.js';
-import { closest, suggestFlag, UnknownOptionError, type Command } from './command.js';
+import { closest, UnknownOptionError, type Command } from './command.js';
 import { toolVersion } from '../shared/version.js';
 
 /** Every command by its word, loaded on demand: --help and --version should not pay for the Markdown parser. */

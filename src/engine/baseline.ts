@@ -9,7 +9,8 @@ import { ConfigError, type Config } from '../config/config.js';
 import { BASELINE_FILE } from '../history/snapshot.js';
 import { rule as staleRule } from '../rules/baseline/stale.js';
 import { compareFindings, type Finding } from '../model/finding.js';
-import { severityOf } from './snapshot.js';
+import { formatMessage, severityOf, toFinding } from './findings.js';
+import { isRecord } from '../shared/text.js';
 
 export { BASELINE_FILE };
 
@@ -94,10 +95,6 @@ export function readBaseline(root: string): Baseline | null {
   return data as Baseline;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * The findings the baseline does not cover, plus one `baseline/stale` finding per entry that counts more findings
  * than remain. Without a baseline file the findings come back unchanged.
@@ -137,7 +134,7 @@ export function applyBaseline(root: string, findings: Finding[], opts: BaselineO
   for (const f of findings) {
     if (suppressed.has(f)) continue;
     const g = grown.get(f);
-    out.push(g ? { ...f, message: `${f.message} (${BASELINE_FILE} allows ${g.allowed} ${f.ruleId} finding${g.allowed === 1 ? '' : 's'} in this file; there are ${g.now} now)` } : f);
+    out.push(g ? { ...f, message: formatMessage(staleRule.meta.messages.grown!, { message: f.message, allowed: g.allowed, rule: f.ruleId, findings: g.allowed === 1 ? 'finding' : 'findings', now: g.now }) } : f);
   }
   return [...out, ...stale].sort(compareFindings);
 }
@@ -148,13 +145,5 @@ function staleLevel(config: Config | undefined): 'off' | 'warn' | 'error' {
 
 function staleFinding(file: string, ruleId: string, allowed: number, now: number, level: 'warn' | 'error'): Finding {
   const remains = now === 0 ? 'none remains' : `${now} remain${now === 1 ? 's' : ''}`;
-  return {
-    ruleId: STALE_RULE,
-    severity: level === 'error' ? 'error' : 'warning',
-    file,
-    line: null,
-    column: null,
-    message: `${BASELINE_FILE} allows ${allowed} ${ruleId} finding${allowed === 1 ? '' : 's'} in this file but ${remains}: the baseline can shrink, so a new one cannot take the fixed one's place unnoticed.`,
-    fix: staleRule.meta.fix,
-  };
+  return toFinding(staleRule, { file, line: null, messageId: 'stale', data: { allowed, rule: ruleId, findings: allowed === 1 ? 'finding' : 'findings', remains } }, level);
 }

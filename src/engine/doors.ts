@@ -6,10 +6,10 @@ import type { Config, Preset } from '../config/config.js';
 import type { TimelineEntry } from '../model/history.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
 import { cacheFile, cacheKey, loadCache, saveCache } from '../history/cache.js';
-import { pendingCommit } from '../history/fold.js';
+import { filesAt, pendingCommit } from '../history/fold.js';
 import { Snapshot } from '../history/snapshot.js';
 import { key } from '../history/store.js';
-import { gitSync } from '../shared/git.js';
+import { ask } from '../shared/git.js';
 import { applyBaseline } from './baseline.js';
 import { compareFindings, type Finding } from '../model/finding.js';
 import { judgeHistory, trackedPacks } from './history.js';
@@ -61,13 +61,13 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
     saveCache(cachePath, { key: ck, head: cache?.head ?? null, commits: cache?.commits ?? 0, findings: cache?.findings ?? [], timeline: cache?.timeline ?? [], state: cache?.state ?? [], models: Object.fromEntries(treeModels) });
     return { findings: lint.findings, files, commits: 0, anything: files.length > 0, workspace: lint.workspace, timeline: [] };
   }
-  const head = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
+  const head = await ask(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
   const sha = head.ok ? head.out.trim() : null;
   let hist: { findings: Finding[]; commits: number; state: Map<string, string>; models: Map<string, WorkflowFile>; timeline: TimelineEntry[]; incomplete: boolean };
   if (sha && cache?.head === sha) {
     hist = { findings: cache.findings, commits: cache.commits, state: new Map(cache.state), models: known, timeline: cache.timeline, incomplete: false };
   } else {
-    const since = sha && cache?.head && gitSync(root, ['merge-base', '--is-ancestor', cache.head, sha]).ok ? { sha: cache.head, state: new Map(cache.state), findings: cache.findings, commits: cache.commits, timeline: cache.timeline } : undefined;
+    const since = sha && cache?.head && (await ask(root, ['merge-base', '--is-ancestor', cache.head, sha])).ok ? { sha: cache.head, state: new Map(cache.state), findings: cache.findings, commits: cache.commits, timeline: cache.timeline } : undefined;
     const r = await judgeHistory(root, { config, presetOverride: opts.presetOverride, seed: new Map([...known, ...treeModels]), since });
     hist = { findings: r.findings, commits: r.commits, state: r.state, models: r.store?.models ?? new Map(), timeline: r.timeline, incomplete: r.incomplete };
   }
@@ -93,9 +93,8 @@ export async function judgeRange(root: string, config: Config, range: { from: st
   const changed = new Set(hist.changed);
   if (hist.incomplete || !hist.store) return { findings: hist.findings, files: [...changed], commits: hist.commits, anything: true };
   const store = hist.store;
-  const { filesAt } = await import('../history/fold.js');
   const tracked = trackedPacks(config);
-  const base = range.from && !/^0+$/.test(range.from) ? gitSync(root, ['merge-base', range.from, range.to]) : null;
+  const base = range.from && !/^0+$/.test(range.from) ? await ask(root, ['merge-base', range.from, range.to]) : null;
   const before = new Snapshot(base?.ok ? filesAt(root, base.out.trim(), config, store.classify, tracked) : new Map(), store);
   const after = new Snapshot(hist.state, store);
   const trust = trustOf(before, presetOverride);

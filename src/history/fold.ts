@@ -7,7 +7,7 @@ import type { Change, Commit, Event } from '../model/history.js';
 import type { WorkflowFile } from '../model/types.js';
 import { classifier, pathspecs, type Classifier } from '../read/classify.js';
 import { jobs } from '../read/parallel.js';
-import { gitSync } from '../shared/git.js';
+import { ask, gitSync } from '../shared/git.js';
 import { parseIdentity } from '../shared/identity.js';
 import { diffFiles, eventKey, eventsBetween } from './events.js';
 import { parseRaw, parseTrailers, readTrace, type TraceEntry } from './log.js';
@@ -108,12 +108,12 @@ export function verifyCommit(root: string, sha: string): boolean {
 export async function foldHistory(root: string, opts: FoldOptions): Promise<FoldResult> {
   const to = opts.to ?? 'HEAD';
   const none = (incomplete: string | null): FoldResult => ({ commits: 0, changed: [], store: null, state: new Map(), incomplete });
-  if (!gitSync(root, ['rev-parse', '--verify', '-q', `${to}^{commit}`]).ok) {
+  if (!(await ask(root, ['rev-parse', '--verify', '-q', `${to}^{commit}`])).ok) {
     // No commits yet (or an unborn branch): history starts empty and there is nothing to judge.
     if (to === 'HEAD') return none(null);
     return none(`The range end ${to} is not a commit in this repository.`);
   }
-  if (gitSync(root, ['rev-parse', '--is-shallow-repository']).out.trim() === 'true') {
+  if ((await ask(root, ['rev-parse', '--is-shallow-repository'])).out.trim() === 'true') {
     return none('This is a shallow clone: the history rules cannot judge commits they cannot see.');
   }
   const config = opts.config;
@@ -129,10 +129,10 @@ export async function foldHistory(root: string, opts: FoldOptions): Promise<Fold
     initialSha = opts.since.sha;
   }
   if (opts.from && !ZERO.test(opts.from)) {
-    if (!gitSync(root, ['rev-parse', '--verify', '-q', `${opts.from}^{commit}`]).ok) {
+    if (!(await ask(root, ['rev-parse', '--verify', '-q', `${opts.from}^{commit}`])).ok) {
       return none(`The range base ${opts.from} is not in this repository (fetch it, or fetch the whole history).`);
     }
-    const base = gitSync(root, ['merge-base', opts.from, to]);
+    const base = await ask(root, ['merge-base', opts.from, to]);
     if (base.ok) {
       const sha = base.out.trim();
       revs.push(`^${sha}`);

@@ -1,23 +1,20 @@
 // Which files are workflow files: the configured globs, minus what git ignores. Globs follow symbolic links,
 // so a HumanLayer `thoughts/` that links into a separate repository is read through the link.
-import { spawnSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import fg from 'fast-glob';
 import picomatch from 'picomatch';
 import type { Kind } from '../model/types.js';
 import type { Config } from '../config/config.js';
+import { gitSync, repositoryRoot } from '../shared/git.js';
+
+export { repositoryRoot };
 
 export interface Discovered {
   path: string;
   kind: Kind | 'searchable';
   /** For handoffs: the static base of the glob that found it (`thoughts/handoffs`); sessions are folders below it. */
   root: string;
-}
-
-export function repositoryRoot(cwd: string): string | null {
-  const out = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd, encoding: 'utf8' });
-  return out.status === 0 ? out.stdout.trim() : null;
 }
 
 function globBase(glob: string): string {
@@ -45,9 +42,9 @@ export function gitIgnored(root: string, paths: string[]): Set<string> {
     groups.set(repo, list);
   }
   for (const [repo, list] of groups) {
-    const res = spawnSync('git', ['check-ignore', '--stdin', '-z'], { cwd: repo, input: list.map((l) => l.rel).join('\0'), encoding: 'utf8' });
+    const res = gitSync(repo, ['check-ignore', '--stdin', '-z'], list.map((l) => l.rel).join('\0'));
     if (res.status !== 0 && res.status !== 1) continue;
-    const hits = new Set(res.stdout.split('\0').filter(Boolean));
+    const hits = new Set(res.out.split('\0').filter(Boolean));
     for (const l of list) if (hits.has(l.rel)) ignored.add(l.path);
   }
   return ignored;

@@ -1,17 +1,43 @@
-// The few git processes the history needs. Streams (log, cat-file) are spawned directly so output is consumed as it
-// arrives; one-off questions go through simple-git.
+// The one place git is run. One-off questions asked where the caller can wait go through simple-git (`ask`); the
+// streamed `git log` and the `cat-file --batch` reader are spawned here so output is consumed as it arrives; and
+// `gitSync` answers the questions asked in the middle of a synchronous judgement (a parent commit's tree when the
+// fold meets it, a blob a rule's snapshot needs, the index at pre-commit), where an await would have to reach into
+// every rule.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { simpleGit, type SimpleGit } from 'simple-git';
 
 export function git(root: string): SimpleGit {
-  return simpleGit({ baseDir: root, trimmed: true });
+  // simple-git counts a non-zero exit as an error only when git also wrote to stderr; `rev-parse --verify -q` and
+  // `merge-base --is-ancestor` answer "no" with a bare exit 1, which must not read as "yes".
+  return simpleGit({ baseDir: root, errors: (error, result) => (result.exitCode === 0 ? undefined : (error ?? Buffer.from(`git exited with ${result.exitCode}`))) });
+}
+
+/** An async one-off question (simple-git): its output, and whether git exited 0. */
+export async function ask(root: string, args: string[]): Promise<{ ok: boolean; out: string }> {
+  try {
+    return { ok: true, out: await git(root).raw(['-c', 'core.quotepath=off', ...args]) };
+  } catch {
+    return { ok: false, out: '' };
+  }
+}
+
+/** The top folder of the repository holding `cwd`, or null outside one. */
+export function repositoryRoot(cwd: string): string | null {
+  const res = gitSync(cwd, ['rev-parse', '--show-toplevel']);
+  return res.ok ? res.out.trim() : null;
 }
 
 /** Synchronous one-off, for the hook paths where every millisecond of start-up counts. */
-export function gitSync(root: string, args: string[], input?: string): { ok: boolean; out: string } {
+export function gitSync(root: string, args: string[], input?: string): { ok: boolean; out: string; status: number | null; err: string } {
   const res = spawnSync('git', ['-c', 'core.quotepath=off', ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 1 << 30 });
-  return { ok: res.status === 0, out: res.stdout ?? '' };
+  return { ok: res.status === 0, out: res.stdout ?? '', status: res.status, err: res.stderr ?? '' };
+}
+
+/** `git commit` with the user's terminal on stdin (a signing key's passphrase prompt must reach them). */
+export function gitInteractive(root: string, args: string[]): { ok: boolean; out: string; err: string } {
+  const res = spawnSync('git', args, { cwd: root, stdio: ['inherit', 'pipe', 'pipe'], encoding: 'utf8' });
+  return { ok: res.status === 0, out: res.stdout ?? '', err: res.stderr ?? '' };
 }
 
 /** Run git and hand each chunk of stdout to `onData`; resolves when git exits 0. */

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Config, Preset } from '../../src/config/config.js';
 import type { Finding } from '../../src/model/finding.js';
-import { ruleById } from '../../src/engine/catalog.js';
+import { RULES, ruleById } from '../../src/engine/catalog.js';
 import {
   runSnapshotCase,
   runTransitionCase,
@@ -48,6 +48,20 @@ export interface Cases {
 /** The rule's findings on one case, snapshot or transition by the case's shape. */
 export function run(rule: Rule | readonly Rule[], test: SnapshotCase | TransitionCase): Finding[] {
   return 'files' in test ? runSnapshotCase(rule, test) : runTransitionCase(rule, test);
+}
+
+/** One catalog rule's findings on these files, in memory (placeholders checked filled). */
+export function findings(files: Record<string, string | Uint8Array>, ruleId: string, config: Partial<Config> = {}): Finding[] {
+  const found = runSnapshotCase(ruleOf(ruleId), { files, config });
+  expectFilled(found);
+  return found;
+}
+
+/** Every snapshot rule of the catalog on these files, in memory: for tests of how rules meet (disables, links). */
+export function lintFiles(files: Record<string, string | Uint8Array>, config: Partial<Config> = {}): Finding[] {
+  const found = runSnapshotCase(RULES, { files, config });
+  expectFilled(found);
+  return found;
 }
 
 /** A rule of the catalog by id (pack rules included). */
@@ -134,7 +148,8 @@ function withDisable(files: Record<string, string | Uint8Array>, path: string, r
  * its meta says), `rules: {id: off|warn|error}` overrides, and an inline disable (with and without a reason)
  * silencing it in that file only, the reasonless one reported by disable/directive.
  */
-export function describeRuleContract(rule: Rule, files: Record<string, string | Uint8Array>, severities: Record<Preset, 'warning' | 'error'>): void {
+export function describeRuleContract(ruleOrId: Rule | string, files: Record<string, string | Uint8Array>, severities: Record<Preset, 'warning' | 'error'>): void {
+  const rule = typeof ruleOrId === 'string' ? ruleOf(ruleOrId) : ruleOrId;
   const id = rule.meta.id;
   const judge = (config: Partial<Config> = {}, f = files) => runSnapshotCase(rule, { files: f, config });
   const problems = (list: Finding[]) => list.filter((f) => f.severity !== 'info');

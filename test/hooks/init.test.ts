@@ -3,7 +3,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { init, lintStagedGlob, LINT_STAGED_TASK, PREPARE, type InitOptions } from '../../src/cli/init.js';
+import { init, lintStagedGlob, LINT_STAGED_TASK, PREPARE, type InitOptions } from '../../src/cli/init/index.js';
 import { DEFAULT_PATHS } from '../../src/config/config.js';
 import type { Io } from '../../src/cli/io.js';
 import { git, identity, tempDir, tree } from './setup.js';

@@ -110,7 +110,7 @@ process.exitCode = await init({ force: args.includes('--force'), claude: args.in
  */
 export function init(dir: string, ...args: string[]): Run {
   const main = readFileSync(join(dir, 'node_modules', 'validate-workflow', 'dist', 'cli', 'main.js'), 'utf8');
-  if (/['"]\.\/init\.js['"]/.test(main)) return run(dir, 'npx', ['--no-install', 'validate-workflow', 'init', ...args]);
+  if (/['"]\.\/init(?:\.js|\/index\.js)['"]/.test(main)) return run(dir, 'npx', ['--no-install', 'validate-workflow', 'init', ...args]);
   return run(dir, process.execPath, [RUNNER, join(dir, 'node_modules', 'validate-workflow', 'dist', 'cli', 'init.js'), ...args]);
 }
 

@@ -1,11 +1,8 @@
 // Shared builders for the rule tests: canonical files (section 3 of the convention) that each test bends in one
-// place, plus the severity / config / inline-disable checks every rule must pass. Not a test file itself.
-import { existsSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+// place. Pure text: the rule tests judge them in memory (test/helpers/rule-tester.ts), the few CLI tests through
+// test/rules/cli.ts. Not a test file itself.
 import { stringify } from 'yaml';
 import type { Config, Preset, RuleSetting } from '../../src/config/config.js';
-import type { Finding } from '../../src/model/finding.js';
-import { CLI, lint, makeRepo, of, runCli } from '../helpers/repo.js';
 
 export type Files = Record<string, string | Uint8Array>;
 
@@ -27,11 +24,6 @@ export function lineOf(text: string, needle: string, nth = 1): number {
     if (lines[i]!.includes(needle) && ++seen === nth) return i + 1;
   }
   throw new Error(`"${needle}" (#${nth}) not found in:\n${text}`);
-}
-
-/** The findings of one rule after linting a fresh repository with these files. */
-export function findings(files: Files, ruleId: string, overrides: Partial<Config> = {}): Finding[] {
-  return of(lint(makeRepo(files), overrides), ruleId);
 }
 
 export function strict(): Partial<Config> {
@@ -135,64 +127,4 @@ export function withDisable(files: Files, path: string, ruleId: string, reason: 
   const text = files[path];
   if (typeof text !== 'string') throw new Error(`no text file ${path} in fixture`);
   return { ...files, [path]: text + disableComment(path, ruleId, reason) };
-}
-
-/**
- * The runner's contract for one rule, checked on a fixture the rule reports: its severity in each preset of the
- * catalog, `rules: {id: off|warn|error}` overrides, and an inline disable (with and without a reason) silencing it
- * in that file only.
- */
-export function describeRunnerContract(ruleId: string, files: Files, severities: Record<Preset, 'warning' | 'error'>): void {
-  describe(`${ruleId}: presets, config and inline disables`, () => {
-    const problems = (list: Finding[]) => list.filter((f) => f.severity !== 'info');
-
-    for (const preset of ['recommended', 'strict'] as const) {
-      it(`reports ${severities[preset]} in ${preset}`, () => {
-        const got = problems(findings(files, ruleId, { preset }));
-        expect(got.length).toBeGreaterThan(0);
-        for (const f of got) expect(f.severity).toBe(severities[preset]);
-      });
-    }
-
-    it('is silenced by rules: {id: off} and re-levelled by warn / error', () => {
-      const dir = makeRepo(files);
-      expect(of(lint(dir, setting(ruleId, 'off')), ruleId)).toEqual([]);
-      expect(of(lint(dir, setting(ruleId, 'off', 'strict')), ruleId)).toEqual([]);
-      const warned = problems(of(lint(dir, setting(ruleId, 'warn', 'strict')), ruleId));
-      expect(warned.length).toBeGreaterThan(0);
-      expect(new Set(warned.map((f) => f.severity))).toEqual(new Set(['warning']));
-      const errored = problems(of(lint(dir, setting(ruleId, 'error')), ruleId));
-      expect(errored.length).toBe(warned.length);
-      expect(new Set(errored.map((f) => f.severity))).toEqual(new Set(['error']));
-    });
-
-    it('is silenced in the file by an inline disable with a reason, and nowhere else', () => {
-      const before = findings(files, ruleId);
-      const target = before.find((f) => f.file && typeof files[f.file] === 'string')!.file!;
-      const after = findings(withDisable(files, target, ruleId, 'tracked in ISSUE-12'), ruleId);
-      expect(after.filter((f) => f.file === target)).toEqual([]);
-      expect(after).toEqual(before.filter((f) => f.file !== target));
-      expect(findings(withDisable(files, target, ruleId, 'tracked in ISSUE-12'), 'disable/directive')).toEqual([]);
-    });
-
-    it('is silenced by an inline disable without a reason, which disable/directive reports', () => {
-      const before = findings(files, ruleId);
-      const target = before.find((f) => f.file && typeof files[f.file] === 'string')!.file!;
-      const dir = makeRepo(withDisable(files, target, ruleId, null));
-      const all = lint(dir);
-      expect(of(all, ruleId).filter((f) => f.file === target)).toEqual([]);
-      expect(of(all, 'disable/directive')).toEqual([
-        expect.objectContaining({ file: target, severity: 'warning', message: expect.stringContaining(`${ruleId} gives no reason`) }),
-      ]);
-    });
-  });
-}
-
-/** The real CLI (dist/cli/main.js, built by `npm run build`); JSON results of one rule plus the exit code. */
-export function cliFindings(files: Files, ruleId: string, args: string[] = []): { code: number | null; results: Finding[] } {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before the CLI tests`);
-  const dir = makeRepo(files);
-  const res = runCli(dir, ['--format', 'json', '--no-history', ...args]);
-  const out = JSON.parse(res.stdout) as { results: Finding[] };
-  return { code: res.code, results: out.results.filter((r) => r.ruleId === ruleId) };
 }

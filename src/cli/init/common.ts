@@ -1,6 +1,6 @@
 // What every job of `init` shares: its options, the report of what it did, the file helpers that make it idempotent
 // (write only what differs, in the file's own indentation), and the pieces of hook scripts more than one job writes.
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join, relative, sep } from 'node:path';
 import { CONFIG_FILE, DEFAULT_PATHS, type Paths } from '../../config/config.js';
@@ -15,113 +15,12 @@ export interface InitOptions {
 
 /** The hooks validate-workflow ships (hooks/<name> in the package). */
 export const OUR_HOOKS = ['pre-commit', 'commit-msg', 'pre-push'];
-/** The hooks husky 9 runs (its .husky/_/ stubs); a hook of another name stops running once husky owns hooksPath. */
-const HUSKY_HOOKS = ['pre-commit', 'pre-merge-commit', 'prepare-commit-msg', 'commit-msg', 'post-commit', 'applypatch-msg', 'pre-applypatch', 'post-applypatch', 'pre-rebase', 'post-rewrite', 'post-checkout', 'post-merge', 'pre-push', 'pre-auto-gc'];
-/** Hooks git feeds on stdin: a chain has to hand the same lines to every hook it runs. */
-const STDIN_HOOKS = new Set(['pre-push', 'post-rewrite']);
-/** Marks a whole file as ours (a wrapper init may rewrite); blocks mark our lines inside a user's hook. */
-const MARK = 'written by `validate-workflow init`';
-const BLOCK_START = '# >>> validate-workflow >>>';
-const BLOCK_END = '# <<< validate-workflow <<<';
-/** Where init moves a thoughts repository's own hook, so its wrapper can run it (a name no other tool uses). */
-const MOVED_SUFFIX = '.pre-validate-workflow';
-const SKELETON = ['thoughts/shared/plans', 'thoughts/handoffs', 'thoughts/ledgers'];
-
-const CI_WORKFLOW = `# Written by \`validate-workflow init\`. Hooks can be skipped (--no-verify, HUSKY=0); this job judges the whole
-# history again on every push and pull request, so a skipped hook still cannot land a violation.
-name: workflow protocol
-on: [pull_request, push]
-permissions:
-  contents: read
-jobs:
-  validate-workflow:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
-        with:
-          # History rules judge every commit; a shallow clone is reported (history/incomplete), never passed.
-          fetch-depth: 0
-          # A pull request is judged on its own head, never on the merge commit GitHub synthesizes.
-          ref: \${{ github.event.pull_request.head.sha || github.sha }}
-      - uses: actions/setup-node@v4
-        with:
-          node-version: 20
-      - run: npm ci
-      # Annotations on the changed files, and the review report (tasks, handoffs, manual items) in the job summary.
-      - run: npx validate-workflow --format github --summary
-`;
 /** Hooks git feeds on stdin: a chain has to hand the same lines to every hook it runs. */
 export const STDIN_HOOKS = new Set(['pre-push', 'post-rewrite']);
 /** Marks a whole file as ours (a wrapper init may rewrite); blocks mark our lines inside a user's hook. */
-const MARK = 'written by `validate-workflow init`';
-const BLOCK_START = '# >>> validate-workflow >>>';
-const BLOCK_END = '# <<< validate-workflow <<<';
-/** Where init moves a thoughts repository's own hook, so its wrapper can run it (a name no other tool uses). */
-const MOVED_SUFFIX = '.pre-validate-workflow';
-const SKELETON = ['thoughts/shared/plans', 'thoughts/handoffs', 'thoughts/ledgers'];
-
-const CI_WORKFLOW = `# Written by \`validate-workflow init\`. Hooks can be skipped (--no-verify, HUSKY=0); this job judges the whole
-# history again on every push and pull request, so a skipped hook still cannot land a violation.
-name: workflow protocol
-on: [pull_request, push]
-permissions:
-  contents: read
-jobs:
-  validate-workflow:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
-        with:
-          # History rules judge every commit; a shallow clone is reported (history/incomplete), never passed.
-          fetch-depth: 0
-          # A pull request is judged on its own head, never on the merge commit GitHub synthesizes.
-          ref: \${{ github.event.pull_request.head.sha || github.sha }}
-      - uses: actions/setup-node@v4
-        with:
-          node-version: 20
-      - run: npm ci
-      # Annotations on the changed files, and the review report (tasks, handoffs, manual items) in the job summary.
-      - run: npx validate-workflow --format github --summary
-`;
-/** Marks a whole file as ours (a wrapper init may rewrite); blocks mark our lines inside a user's hook. */
 export const MARK = 'written by `validate-workflow init`';
-const BLOCK_START = '# >>> validate-workflow >>>';
-const BLOCK_END = '# <<< validate-workflow <<<';
-/** Where init moves a thoughts repository's own hook, so its wrapper can run it (a name no other tool uses). */
-const MOVED_SUFFIX = '.pre-validate-workflow';
-const SKELETON = ['thoughts/shared/plans', 'thoughts/handoffs', 'thoughts/ledgers'];
-
-const CI_WORKFLOW = `# Written by \`validate-workflow init\`. Hooks can be skipped (--no-verify, HUSKY=0); this job judges the whole
-# history again on every push and pull request, so a skipped hook still cannot land a violation.
-name: workflow protocol
-on: [pull_request, push]
-permissions:
-  contents: read
-jobs:
-  validate-workflow:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
-        with:
-          # History rules judge every commit; a shallow clone is reported (history/incomplete), never passed.
-          fetch-depth: 0
-          # A pull request is judged on its own head, never on the merge commit GitHub synthesizes.
-          ref: \${{ github.event.pull_request.head.sha || github.sha }}
-      - uses: actions/setup-node@v4
-        with:
-          node-version: 20
-      - run: npm ci
-      # Annotations on the changed files, and the review report (tasks, handoffs, manual items) in the job summary.
-      - run: npx validate-workflow --format github --summary
-`;
 
 export type Status = 'created' | 'updated' | 'unchanged' | 'kept' | 'moved' | 'note';
-
-interface Step {
-  status: Status;
-  what: string;
-  detail?: string;
-}
 
 interface Step {
   status: Status;

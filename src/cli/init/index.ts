@@ -20,7 +20,7 @@ import { CONFIG_FILE } from '../../config/config.js';
 import { isRecord } from '../../shared/text.js';
 import { EXIT, type Io } from '../io.js';
 import { defineCommand } from '../command.js';
-import { git, jsonIndent, posixRel, put, read, Report, workflowPaths, type InitOptions } from './common.js';
+import { git, posixRel, put, read, Report, workflowPaths, jsonIndent, type InitOptions } from './common.js';
 import { installHuskyHooks } from './husky.js';
 import { editPackage } from './package-json.js';
 import { addLintStaged } from './lint-staged.js';
@@ -34,45 +34,6 @@ export { LINT_STAGED_TASK, lintStagedGlob } from './lint-staged.js';
 export { WORKFLOW_FILE } from './ci-workflow.js';
 
 export const SCHEMA_REF = './node_modules/validate-workflow/schemas/config.schema.json';
-export const WORKFLOW_FILE = '.github/workflows/validate-workflow.yml';
-
-/** The hooks validate-workflow ships (hooks/<name> in the package). */
-const OUR_HOOKS = ['pre-commit', 'commit-msg', 'pre-push'];
-/** The hooks husky 9 runs (its .husky/_/ stubs); a hook of another name stops running once husky owns hooksPath. */
-const HUSKY_HOOKS = ['pre-commit', 'pre-merge-commit', 'prepare-commit-msg', 'commit-msg', 'post-commit', 'applypatch-msg', 'pre-applypatch', 'post-applypatch', 'pre-rebase', 'post-rewrite', 'post-checkout', 'post-merge', 'pre-push', 'pre-auto-gc'];
-/** Hooks git feeds on stdin: a chain has to hand the same lines to every hook it runs. */
-const STDIN_HOOKS = new Set(['pre-push', 'post-rewrite']);
-/** Marks a whole file as ours (a wrapper init may rewrite); blocks mark our lines inside a user's hook. */
-const MARK = 'written by `validate-workflow init`';
-const BLOCK_START = '# >>> validate-workflow >>>';
-const BLOCK_END = '# <<< validate-workflow <<<';
-/** Where init moves a thoughts repository's own hook, so its wrapper can run it (a name no other tool uses). */
-const MOVED_SUFFIX = '.pre-validate-workflow';
-const SKELETON = ['thoughts/shared/plans', 'thoughts/handoffs', 'thoughts/ledgers'];
-
-const CI_WORKFLOW = `# Written by \`validate-workflow init\`. Hooks can be skipped (--no-verify, HUSKY=0); this job judges the whole
-# history again on every push and pull request, so a skipped hook still cannot land a violation.
-name: workflow protocol
-on: [pull_request, push]
-permissions:
-  contents: read
-jobs:
-  validate-workflow:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
-        with:
-          # History rules judge every commit; a shallow clone is reported (history/incomplete), never passed.
-          fetch-depth: 0
-          # A pull request is judged on its own head, never on the merge commit GitHub synthesizes.
-          ref: \${{ github.event.pull_request.head.sha || github.sha }}
-      - uses: actions/setup-node@v4
-        with:
-          node-version: 20
-      - run: npm ci
-      # Annotations on the changed files, and the review report (tasks, handoffs, manual items) in the job summary.
-      - run: npx validate-workflow --format github --summary
-`;
 
 // --- the command --------------------------------------------------------------------------------------------------
 

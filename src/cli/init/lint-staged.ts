@@ -8,64 +8,8 @@ import { jsonIndent, read, type Report } from './common.js';
 
 /** `.` keeps the report whole: lint-staged appends the staged files, and paths would narrow the report to them. */
 export const LINT_STAGED_TASK = 'validate-workflow --staged .';
-export const SCHEMA_REF = './node_modules/validate-workflow/schemas/config.schema.json';
-export const WORKFLOW_FILE = '.github/workflows/validate-workflow.yml';
-
-/** The hooks validate-workflow ships (hooks/<name> in the package). */
-const OUR_HOOKS = ['pre-commit', 'commit-msg', 'pre-push'];
-/** The hooks husky 9 runs (its .husky/_/ stubs); a hook of another name stops running once husky owns hooksPath. */
-const HUSKY_HOOKS = ['pre-commit', 'pre-merge-commit', 'prepare-commit-msg', 'commit-msg', 'post-commit', 'applypatch-msg', 'pre-applypatch', 'post-applypatch', 'pre-rebase', 'post-rewrite', 'post-checkout', 'post-merge', 'pre-push', 'pre-auto-gc'];
-/** Hooks git feeds on stdin: a chain has to hand the same lines to every hook it runs. */
-const STDIN_HOOKS = new Set(['pre-push', 'post-rewrite']);
-/** Marks a whole file as ours (a wrapper init may rewrite); blocks mark our lines inside a user's hook. */
-const MARK = 'written by `validate-workflow init`';
-const BLOCK_START = '# >>> validate-workflow >>>';
-const BLOCK_END = '# <<< validate-workflow <<<';
-/** Where init moves a thoughts repository's own hook, so its wrapper can run it (a name no other tool uses). */
-const MOVED_SUFFIX = '.pre-validate-workflow';
-const SKELETON = ['thoughts/shared/plans', 'thoughts/handoffs', 'thoughts/ledgers'];
-
-const CI_WORKFLOW = `# Written by \`validate-workflow init\`. Hooks can be skipped (--no-verify, HUSKY=0); this job judges the whole
-# history again on every push and pull request, so a skipped hook still cannot land a violation.
-name: workflow protocol
-on: [pull_request, push]
-permissions:
-  contents: read
-jobs:
-  validate-workflow:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
-        with:
-          # History rules judge every commit; a shallow clone is reported (history/incomplete), never passed.
-          fetch-depth: 0
-          # A pull request is judged on its own head, never on the merge commit GitHub synthesizes.
-          ref: \${{ github.event.pull_request.head.sha || github.sha }}
-      - uses: actions/setup-node@v4
-        with:
-          node-version: 20
-      - run: npm ci
-      # Annotations on the changed files, and the review report (tasks, handoffs, manual items) in the job summary.
-      - run: npx validate-workflow --format github --summary
-`;
 
 const LINT_STAGED_FILES = ['.lintstagedrc', '.lintstagedrc.json', '.lintstagedrc.yaml', '.lintstagedrc.yml', '.lintstagedrc.mjs', '.lintstagedrc.mts', '.lintstagedrc.js', '.lintstagedrc.ts', '.lintstagedrc.cjs', '.lintstagedrc.cts', 'lint-staged.config.mjs', 'lint-staged.config.mts', 'lint-staged.config.js', 'lint-staged.config.ts', 'lint-staged.config.cjs', 'lint-staged.config.cts'];
-
-/** The configured workflow globs (the config file's, package.json's, else the defaults), without loading rules. */
-function workflowPaths(root: string, pkg: Record<string, unknown>): { paths: Paths; raw: Record<string, unknown> } {
-  let raw: unknown = null;
-  const file = read(join(root, CONFIG_FILE));
-  if (file !== null) {
-    try {
-      raw = JSON.parse(file);
-    } catch {
-      raw = null;
-    }
-  } else if (isRecord(pkg.validateWorkflow)) raw = pkg.validateWorkflow;
-  const obj = isRecord(raw) ? raw : {};
-  const given = isRecord(obj.paths) ? (obj.paths as Partial<Paths>) : {};
-  return { paths: { ...structuredClone(DEFAULT_PATHS), ...given }, raw: obj };
-}
 
 /**
  * The lint-staged glob: the top folder of every workflow glob (so the task runs when any workflow file is staged),

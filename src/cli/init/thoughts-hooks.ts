@@ -8,31 +8,6 @@ import { git, MARK, OUR_HOOKS, parseChains, posixRel, put, read, shQuote, STDIN_
 
 /** Where init moves a thoughts repository's own hook, so its wrapper can run it (a name no other tool uses). */
 const MOVED_SUFFIX = '.pre-validate-workflow';
-const SKELETON = ['thoughts/shared/plans', 'thoughts/handoffs', 'thoughts/ledgers'];
-
-const CI_WORKFLOW = `# Written by \`validate-workflow init\`. Hooks can be skipped (--no-verify, HUSKY=0); this job judges the whole
-# history again on every push and pull request, so a skipped hook still cannot land a violation.
-name: workflow protocol
-on: [pull_request, push]
-permissions:
-  contents: read
-jobs:
-  validate-workflow:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
-        with:
-          # History rules judge every commit; a shallow clone is reported (history/incomplete), never passed.
-          fetch-depth: 0
-          # A pull request is judged on its own head, never on the merge commit GitHub synthesizes.
-          ref: \${{ github.event.pull_request.head.sha || github.sha }}
-      - uses: actions/setup-node@v4
-        with:
-          node-version: 20
-      - run: npm ci
-      # Annotations on the changed files, and the review report (tasks, handoffs, manual items) in the job summary.
-      - run: npx validate-workflow --format github --summary
-`;
 
 interface Link {
   /** The link in the code repository (`thoughts`, or `thoughts/shared` in HumanLayer's layout). */

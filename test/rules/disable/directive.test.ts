@@ -3,7 +3,9 @@
 // an exemption is the user's recorded choice, so it must say why.
 import { describe, expect, it } from 'vitest';
 import { lint, makeRepo, of } from '../../helpers/repo.js';
-import { HANDOFFS, LEDGER, PLAN, cliFindings, findings, ledger, lineOf, md, plan, setting, strict, taskHandoff } from '../fixtures.js';
+import { findings } from '../../helpers/rule-tester.js';
+import { cliFindings } from '../cli.js';
+import { HANDOFFS, LEDGER, PLAN, ledger, lineOf, md, plan, setting, strict, taskHandoff } from '../fixtures.js';
 
 const ID = 'disable/directive';
 

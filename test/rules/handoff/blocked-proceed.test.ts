@@ -1,7 +1,8 @@
 // handoff/blocked-proceed: F(proceed_on_mismatch) <- not user_guidance. After a blocked handoff, no later task of
 // the session progresses unless the blocked handoff records the user's answer in `resolution:`.
 import { describe, expect, it } from 'vitest';
-import { LEDGER, PLAN, type Files, describeRunnerContract, findings, handoffChain, handoffPath, ledger, lineOf, plan, strict, taskHandoff } from '../fixtures.js';
+import { findings, describeRuleContract } from '../../helpers/rule-tester.js';
+import { LEDGER, PLAN, type Files, handoffChain, handoffPath, ledger, lineOf, plan, strict, taskHandoff } from '../fixtures.js';
 
 const ID = 'handoff/blocked-proceed';
 
@@ -69,4 +70,4 @@ describe(ID, () => {
   });
 });
 
-describeRunnerContract(ID, proceeded, { recommended: 'error', strict: 'error' });
+describeRuleContract(ID, proceeded, { recommended: 'error', strict: 'error' });

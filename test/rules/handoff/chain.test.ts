@@ -1,7 +1,8 @@
 // handoff/chain: [h_n]:complete(task_n) -> [h_{n+1}]:context(task_{n+1}); the seed's O(read_previous_handoff).
 // recommended accepts dialects that write no `previous:` key when the predecessor exists; strict wants the key.
 import { describe, expect, it } from 'vitest';
-import { PLAN, describeRunnerContract, findings, handoffChain, handoffName, handoffPath, lineOf, plan, strict, taskHandoff } from '../fixtures.js';
+import { findings, describeRuleContract } from '../../helpers/rule-tester.js';
+import { PLAN, handoffChain, handoffName, handoffPath, lineOf, plan, strict, taskHandoff } from '../fixtures.js';
 
 const ID = 'handoff/chain';
 
@@ -72,4 +73,4 @@ describe(ID, () => {
   });
 });
 
-describeRunnerContract(ID, { ...handoffChain(1), [handoffPath(2)]: taskHandoff(2, { previous: 'task-01-gone.md' }) }, { recommended: 'warning', strict: 'error' });
+describeRuleContract(ID, { ...handoffChain(1), [handoffPath(2)]: taskHandoff(2, { previous: 'task-01-gone.md' }) }, { recommended: 'warning', strict: 'error' });

@@ -1,7 +1,9 @@
 // handoff/missing: O(create_handoff) <- agent_completes, in orchestration mode (declared, or by the seed's table:
 // 4+ tasks or context critical). Handoffs link to the plan by `plan:` or through their session's ledger.
 import { describe, expect, it } from 'vitest';
-import { LEDGER, PLAN, cliFindings, describeRunnerContract, findings, handoffChain, handoffPath, ledger, lineOf, md, plan, strict, taskHandoff } from '../fixtures.js';
+import { findings, describeRuleContract } from '../../helpers/rule-tester.js';
+import { cliFindings } from '../cli.js';
+import { LEDGER, PLAN, handoffChain, handoffPath, ledger, lineOf, md, plan, strict, taskHandoff } from '../fixtures.js';
 
 const ID = 'handoff/missing';
 
@@ -101,4 +103,4 @@ describe(ID, () => {
   });
 });
 
-describeRunnerContract(ID, { [PLAN]: fourTasks, ...handoffChain(1) }, { recommended: 'error', strict: 'error' });
+describeRuleContract(ID, { [PLAN]: fourTasks, ...handoffChain(1) }, { recommended: 'error', strict: 'error' });

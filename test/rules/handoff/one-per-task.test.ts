@@ -1,7 +1,8 @@
 // handoff/one-per-task: forall task. one_agent_per_task(task); F(batch_tasks). One task handoff per task and
 // session, and no handoff claims several tasks.
 import { describe, expect, it } from 'vitest';
-import { HANDOFFS, PLAN, describeRunnerContract, findings, handoffChain, handoffPath, lineOf, plan, strict, taskHandoff } from '../fixtures.js';
+import { findings, describeRuleContract } from '../../helpers/rule-tester.js';
+import { HANDOFFS, PLAN, handoffChain, handoffPath, lineOf, plan, strict, taskHandoff } from '../fixtures.js';
 
 const ID = 'handoff/one-per-task';
 
@@ -54,4 +55,4 @@ describe(ID, () => {
   });
 });
 
-describeRunnerContract(ID, duplicate, { recommended: 'error', strict: 'error' });
+describeRuleContract(ID, duplicate, { recommended: 'error', strict: 'error' });

@@ -1,7 +1,8 @@
 // handoff/path: the seed's handoff_path "thoughts/handoffs/<session>/task-[NN]-[desc].md", and section 4's "the two
 // must agree" for the file name's NN and the `task` key.
 import { describe, expect, it } from 'vitest';
-import { HANDOFFS, PLAN, describeRunnerContract, findings, lineOf, md, plan, strict, taskHandoff } from '../fixtures.js';
+import { findings, describeRuleContract } from '../../helpers/rule-tester.js';
+import { HANDOFFS, PLAN, lineOf, md, plan, strict, taskHandoff } from '../fixtures.js';
 
 const ID = 'handoff/path';
 
@@ -63,4 +64,4 @@ describe(ID, () => {
   });
 });
 
-describeRunnerContract(ID, { [`${HANDOFFS}/task-3-Add_Login.md`]: taskHandoff(3), [`${HANDOFFS}/task-04-x.md`]: taskHandoff(5) }, { recommended: 'warning', strict: 'error' });
+describeRuleContract(ID, { [`${HANDOFFS}/task-3-Add_Login.md`]: taskHandoff(3), [`${HANDOFFS}/task-04-x.md`]: taskHandoff(5) }, { recommended: 'warning', strict: 'error' });

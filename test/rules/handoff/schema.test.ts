@@ -2,7 +2,8 @@
 // verification_results, context_for_next], blocker when blocked) for task handoffs in every dialect; session
 // handoffs of the other dialects are held to the lighter part only.
 import { describe, expect, it } from 'vitest';
-import { HANDOFFS, PLAN, describeRunnerContract, findings, handoffPath, lineOf, md, plan, strict, taskHandoff } from '../fixtures.js';
+import { findings, describeRuleContract } from '../../helpers/rule-tester.js';
+import { HANDOFFS, PLAN, handoffPath, lineOf, md, plan, strict, taskHandoff } from '../fixtures.js';
 
 const ID = 'handoff/schema';
 const H1 = handoffPath(1);
@@ -112,7 +113,7 @@ describe(ID, () => {
   });
 });
 
-describeRunnerContract(ID, { [PLAN]: plan(), [H1]: taskHandoff(1, { status: 'TODO' }), [handoffPath(2)]: taskHandoff(2, { files_modified: undefined }) }, { recommended: 'error', strict: 'error' });
+describeRuleContract(ID, { [PLAN]: plan(), [H1]: taskHandoff(1, { status: 'TODO' }), [handoffPath(2)]: taskHandoff(2, { files_modified: undefined }) }, { recommended: 'error', strict: 'error' });
 
 describe('handoff/schema messages', () => {
   it('reports a bad verification entry once, saying what shape it must have', async () => {

@@ -1,7 +1,8 @@
 // handoff/validated: proceed(task) <-> exists h. [h]:validated. In orchestration mode a task is checked in the
 // plan only when its handoff says complete with verification results.
 import { describe, expect, it } from 'vitest';
-import { HANDOFFS, PLAN, describeRunnerContract, findings, handoffChain, handoffPath, lineOf, md, plan, strict, taskHandoff } from '../fixtures.js';
+import { findings, describeRuleContract } from '../../helpers/rule-tester.js';
+import { HANDOFFS, PLAN, handoffChain, handoffPath, lineOf, md, plan, strict, taskHandoff } from '../fixtures.js';
 
 const ID = 'handoff/validated';
 
@@ -90,4 +91,4 @@ describe(ID, () => {
   });
 });
 
-describeRunnerContract(ID, { [PLAN]: fourTasks, ...handoffChain(2, (t) => (t === 2 ? { status: 'partial' } : {})) }, { recommended: 'error', strict: 'error' });
+describeRuleContract(ID, { [PLAN]: fourTasks, ...handoffChain(2, (t) => (t === 2 ? { status: 'partial' } : {})) }, { recommended: 'error', strict: 'error' });

@@ -1,7 +1,9 @@
 // layout/paths: handoffs live in thoughts/handoffs/<session>/ (the seed's handoff_path), and nothing is written
 // under thoughts/searchable/ (HumanLayer's generated mirror).
 import { describe, expect, it } from 'vitest';
-import { PLAN, cliFindings, describeRunnerContract, findings, handoffChain, md, plan, strict, taskHandoff } from '../fixtures.js';
+import { findings, describeRuleContract } from '../../helpers/rule-tester.js';
+import { cliFindings } from '../cli.js';
+import { PLAN, handoffChain, md, plan, strict, taskHandoff } from '../fixtures.js';
 
 const ID = 'layout/paths';
 
@@ -49,4 +51,4 @@ describe(ID, () => {
   });
 });
 
-describeRunnerContract(ID, { 'thoughts/handoffs/task-01-a.md': taskHandoff(1), 'thoughts/handoffs/b.md': md('# Handoff') }, { recommended: 'warning', strict: 'error' });
+describeRuleContract(ID, { 'thoughts/handoffs/task-01-a.md': taskHandoff(1), 'thoughts/handoffs/b.md': md('# Handoff') }, { recommended: 'warning', strict: 'error' });

@@ -1,7 +1,8 @@
 // ledger/schema: continuity ledgers need `## Goal` and `## State` (Open Questions and Working Set optional) and a
 // status of active | complete | abandoned.
 import { describe, expect, it } from 'vitest';
-import { LEDGER, PLAN, describeRunnerContract, findings, ledger, lineOf, md, plan, strict } from '../fixtures.js';
+import { findings, describeRuleContract } from '../../helpers/rule-tester.js';
+import { LEDGER, PLAN, ledger, lineOf, md, plan, strict } from '../fixtures.js';
 
 const ID = 'ledger/schema';
 
@@ -42,4 +43,4 @@ describe(ID, () => {
   });
 });
 
-describeRunnerContract(ID, { [LEDGER]: md('---', 'session: auth-1', 'status: paused', '---', '## State', '- [ ] Task 1: a') }, { recommended: 'error', strict: 'error' });
+describeRuleContract(ID, { [LEDGER]: md('---', 'session: auth-1', 'status: paused', '---', '## State', '- [ ] Task 1: a') }, { recommended: 'error', strict: 'error' });

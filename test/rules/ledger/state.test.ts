@@ -1,7 +1,8 @@
 // ledger/state: <>(all_complete | abandoned). One item in progress at most (`[→]`, `[->]`, `[>]`), one state per
 // task, and `status: complete` only when every item is done.
 import { describe, expect, it } from 'vitest';
-import { LEDGER, describeRunnerContract, findings, ledger, lineOf, strict } from '../fixtures.js';
+import { findings, describeRuleContract } from '../../helpers/rule-tester.js';
+import { LEDGER, ledger, lineOf, strict } from '../fixtures.js';
 
 const ID = 'ledger/state';
 
@@ -62,4 +63,4 @@ describe(ID, () => {
   });
 });
 
-describeRunnerContract(ID, { [LEDGER]: ledger({ state: ['- [→] Task 1: a', '- [->] Task 2: b'] }) }, { recommended: 'error', strict: 'error' });
+describeRuleContract(ID, { [LEDGER]: ledger({ state: ['- [→] Task 1: a', '- [->] Task 2: b'] }) }, { recommended: 'error', strict: 'error' });

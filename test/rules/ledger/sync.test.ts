@@ -1,7 +1,8 @@
 // ledger/sync: O(update_ledger) <- task_complete; the seed's tracking lines `- [x] Task N: description` in the plan
 // and `[x] Task N` in the ledger say the same.
 import { describe, expect, it } from 'vitest';
-import { LEDGER, PLAN, describeRunnerContract, findings, ledger, lineOf, md, plan, strict } from '../fixtures.js';
+import { findings, describeRuleContract } from '../../helpers/rule-tester.js';
+import { LEDGER, PLAN, ledger, lineOf, md, plan, strict } from '../fixtures.js';
 
 const ID = 'ledger/sync';
 
@@ -78,4 +79,4 @@ describe(ID, () => {
   });
 });
 
-describeRunnerContract(ID, { [PLAN]: threeDone, [LEDGER]: ledger({ state: ['- [x] Task 1: a', '- [ ] Task 2: b', '- [x] Task 3: c', '- [x] Task 4: d'] }) }, { recommended: 'error', strict: 'error' });
+describeRuleContract(ID, { [PLAN]: threeDone, [LEDGER]: ledger({ state: ['- [x] Task 1: a', '- [ ] Task 2: b', '- [x] Task 3: c', '- [x] Task 4: d'] }) }, { recommended: 'error', strict: 'error' });

@@ -1,56 +1,55 @@
 // plan/mode: the seed's mode table (1-3 tasks and not context critical: direct; 4+ or context critical:
 // orchestration) with "User preference overrides" recorded as `mode_set_by: user`.
 import { describe, expect, it } from 'vitest';
-import { PLAN, cliFindings, describeRunnerContract, findings, lineOf, md, plan, strict } from '../fixtures.js';
+import { describeRuleContract, ruleOf, ruleTester } from '../../helpers/rule-tester.js';
+import { cliFindings } from '../cli.js';
+import { PLAN, lineOf, md, plan } from '../fixtures.js';
 
 const ID = 'plan/mode';
+const rule = ruleOf(ID);
 
 const directWithFour = plan({ frontmatter: ['context_critical: false', 'mode: direct'], tasksPerPhase: [2, 2] });
 
-describe(ID, () => {
-  it('reports `mode: direct` on a plan with 4 tasks, at the mode key', () => {
-    expect(findings({ [PLAN]: directWithFour }, ID)).toEqual([
-      expect.objectContaining({
-        file: PLAN,
-        line: lineOf(directWithFour, 'mode: direct'),
-        severity: 'warning',
-        message: expect.stringContaining('declares `mode: direct` but has 4 tasks'),
-      }),
-    ]);
-    expect(findings({ [PLAN]: directWithFour }, ID, strict())).toEqual([expect.objectContaining({ severity: 'error' })]);
-  });
+ruleTester(rule, {
+  valid: [
+    { name: 'the user preference: `mode_set_by: user` allows direct mode', files: { [PLAN]: plan({ frontmatter: ['mode: direct', 'mode_set_by: user', 'context_critical: true'], tasksPerPhase: [3, 3] }) } },
+    { name: '`mode: direct` with 3 tasks', files: { [PLAN]: plan({ frontmatter: ['mode: direct'], tasksPerPhase: [2, 1] }) } },
+    { name: '`mode: orchestration` with any count', files: { [PLAN]: plan({ frontmatter: ['mode: orchestration'], tasksPerPhase: [1] }) } },
+    { name: 'without a mode key the table decides (many tasks)', files: { [PLAN]: plan({ tasksPerPhase: [5, 5] }) } },
+    { name: 'without a mode key the table decides (context critical)', files: { [PLAN]: plan({ frontmatter: ['context_critical: true'], tasksPerPhase: [1] }) } },
+  ],
+  invalid: [
+    {
+      name: '`mode: direct` on a plan with 4 tasks, at the mode key',
+      files: { [PLAN]: directWithFour },
+      errors: [
+        {
+          messageId: 'directWithManyTasks',
+          file: PLAN,
+          line: lineOf(directWithFour, 'mode: direct'),
+          severity: 'warning',
+          data: { tasks: 4 },
+          message: 'Plan declares `mode: direct` but has 4 tasks; the table requires orchestration unless the user chose direct mode.',
+        },
+      ],
+    },
+    { name: 'an error in strict', files: { [PLAN]: directWithFour }, config: { preset: 'strict' }, errors: [{ messageId: 'directWithManyTasks', severity: 'error' }] },
+    {
+      name: '`mode: direct` on a context_critical plan with few tasks',
+      files: { [PLAN]: plan({ frontmatter: ['mode: direct', 'context_critical: true'], tasksPerPhase: [1] }) },
+      errors: [{ messageId: 'directWhenCritical', line: 2, message: /is context_critical/ }],
+    },
+    { name: '`mode_set_by: agent` is not the user preference', files: { [PLAN]: plan({ frontmatter: ['mode: direct', 'mode_set_by: agent'], tasksPerPhase: [4] }) }, errors: [{ messageId: 'directWithManyTasks', line: 2 }] },
+    {
+      name: 'heading tasks count (plan-agent dialect)',
+      files: { [PLAN]: md('---', 'mode: direct', '---', '# P', ...[1, 2, 3, 4].flatMap((n) => [`### Task ${n}: t${n}`, '- [ ] step'])) },
+      errors: [{ messageId: 'directWithManyTasks', line: 2, data: { tasks: 4 } }],
+    },
+  ],
+});
 
-  it('reports `mode: direct` on a context_critical plan with few tasks', () => {
-    const text = plan({ frontmatter: ['mode: direct', 'context_critical: true'], tasksPerPhase: [1] });
-    expect(findings({ [PLAN]: text }, ID)).toEqual([expect.objectContaining({ line: 2, message: expect.stringContaining('is context_critical') })]);
-  });
-
-  it('respects the user preference: `mode_set_by: user` allows direct mode', () => {
-    const text = plan({ frontmatter: ['mode: direct', 'mode_set_by: user', 'context_critical: true'], tasksPerPhase: [3, 3] });
-    expect(findings({ [PLAN]: text }, ID)).toEqual([]);
-  });
-
-  it('does not take `mode_set_by: agent` as the user preference', () => {
-    const text = plan({ frontmatter: ['mode: direct', 'mode_set_by: agent'], tasksPerPhase: [4] });
-    expect(findings({ [PLAN]: text }, ID)).toEqual([expect.objectContaining({ line: 2 })]);
-  });
-
-  it('passes `mode: direct` with 3 tasks, and `mode: orchestration` with any count', () => {
-    expect(findings({ [PLAN]: plan({ frontmatter: ['mode: direct'], tasksPerPhase: [2, 1] }) }, ID)).toEqual([]);
-    expect(findings({ [PLAN]: plan({ frontmatter: ['mode: orchestration'], tasksPerPhase: [1] }) }, ID)).toEqual([]);
-  });
-
-  it('without a mode key the table decides, so there is nothing to report', () => {
-    expect(findings({ [PLAN]: plan({ tasksPerPhase: [5, 5] }) }, ID)).toEqual([]);
-    expect(findings({ [PLAN]: plan({ frontmatter: ['context_critical: true'], tasksPerPhase: [1] }) }, ID)).toEqual([]);
-  });
-
-  it('counts heading tasks (plan-agent dialect)', () => {
-    const text = md('---', 'mode: direct', '---', '# P', ...[1, 2, 3, 4].flatMap((n) => [`### Task ${n}: t${n}`, '- [ ] step']));
-    expect(findings({ [PLAN]: text }, ID)).toEqual([expect.objectContaining({ line: 2, message: expect.stringContaining('has 4 tasks') })]);
-  });
-
-  it('reads the level from validate-workflow.config.json through the CLI', () => {
+describe(`${ID} through the CLI`, () => {
+  it('reads the level from validate-workflow.config.json', () => {
     const config = JSON.stringify({ rules: { [ID]: 'error' } });
     const { code, results } = cliFindings({ [PLAN]: directWithFour, 'validate-workflow.config.json': config }, ID);
     expect(code).toBe(1);
@@ -60,4 +59,4 @@ describe(ID, () => {
   });
 });
 
-describeRunnerContract(ID, { [PLAN]: directWithFour }, { recommended: 'warning', strict: 'error' });
+describeRuleContract(rule, { [PLAN]: directWithFour }, { recommended: 'warning', strict: 'error' });

@@ -1,7 +1,8 @@
 // plan/phase-order: [](phase(n) -> P(phase(n-1) & verified(n-1))). Any checkbox of phase n counts as progress;
 // verified(n-1) means every automated and manual item of phase n-1 is checked or N/A.
 import { describe, expect, it } from 'vitest';
-import { PLAN, describeRunnerContract, findings, lineOf, md, plan, strict } from '../fixtures.js';
+import { findings, describeRuleContract } from '../../helpers/rule-tester.js';
+import { PLAN, lineOf, md, plan, strict } from '../fixtures.js';
 
 const ID = 'plan/phase-order';
 
@@ -99,7 +100,7 @@ describe(ID, () => {
   });
 });
 
-describeRunnerContract(ID, { [PLAN]: twoPhases({}) }, { recommended: 'error', strict: 'error' });
+describeRuleContract(ID, { [PLAN]: twoPhases({}) }, { recommended: 'error', strict: 'error' });
 
 describe(`${ID} across several phases`, () => {
   it('looks past an empty phase to an earlier unverified one', () => {

@@ -2,7 +2,9 @@
 // the normalized model must satisfy schemas/plan.schema.json.
 import { describe, expect, it } from 'vitest';
 import { lint, makeRepo, ruleIds } from '../../helpers/repo.js';
-import { PLAN, cliFindings, describeRunnerContract, findings, lineOf, md, plan, strict } from '../fixtures.js';
+import { findings, describeRuleContract } from '../../helpers/rule-tester.js';
+import { cliFindings } from '../cli.js';
+import { PLAN, lineOf, md, plan, strict } from '../fixtures.js';
 
 const ID = 'plan/schema';
 
@@ -85,4 +87,4 @@ describe(ID, () => {
   });
 });
 
-describeRunnerContract(ID, { [PLAN]: md('---', 'mode: fast', '---', '# Plan', '## Phase 1: A', '- [ ] Task 1: a') }, { recommended: 'error', strict: 'error' });
+describeRuleContract(ID, { [PLAN]: md('---', 'mode: fast', '---', '# Plan', '## Phase 1: A', '- [ ] Task 1: a') }, { recommended: 'error', strict: 'error' });

@@ -1,7 +1,8 @@
 // plan/task-numbering: task numbers run across the whole plan (the seed's "Task N/Total"), phase numbers too; each
 // starts at 1, unique and consecutive.
 import { describe, expect, it } from 'vitest';
-import { PLAN, describeRunnerContract, findings, lineOf, md, plan, strict } from '../fixtures.js';
+import { findings, describeRuleContract } from '../../helpers/rule-tester.js';
+import { PLAN, lineOf, md, plan, strict } from '../fixtures.js';
 
 const ID = 'plan/task-numbering';
 
@@ -69,4 +70,4 @@ describe(ID, () => {
   });
 });
 
-describeRunnerContract(ID, { [PLAN]: restartsPerPhase }, { recommended: 'error', strict: 'error' });
+describeRuleContract(ID, { [PLAN]: restartsPerPhase }, { recommended: 'error', strict: 'error' });

@@ -44,6 +44,8 @@ ${commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`).join('\n')}
 
 Run validate-workflow <command> --help for the options of one command; -v, --version shows the version.
 
+The default command, check:
+
 ${check.usage}`;
 }
 

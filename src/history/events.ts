@@ -155,7 +155,7 @@ function ledgerEvents(file: string, before: Ledger | null, after: Ledger): Event
 export function fileEvents(path: string, before: WorkflowFile | null, after: WorkflowFile | null, renamedFrom: string | null): Event[] {
   if (after && !after.readable) {
     // A committed handoff left empty or unreadable is gone as surely as a deleted one: its record cannot be read.
-    return before?.kind === 'handoff' && before.readable ? [{ type: 'handoff-deleted', file: path, line: 1 }] : [];
+    return before?.kind === 'handoff' && before.readable ? [{ type: 'handoff-deleted', file: path, line: 1, emptied: true }] : [];
   }
   const events: Event[] = [];
   if (after) events.push(...addedDisables(path, before?.disables ?? [], after.disables));

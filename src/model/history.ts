@@ -48,7 +48,7 @@ export type Event =
   | (At & { type: 'item-added-na'; kind: ItemKind; phase: number; text: string })
   | (At & { type: 'mode-set-by-user' })
   | (At & { type: 'handoff-added' })
-  | (At & { type: 'handoff-deleted' })
+  | (At & { type: 'handoff-deleted'; /** Left empty or unreadable rather than removed. */ emptied?: boolean })
   | (At & { type: 'handoff-renamed'; from: string })
   | (At & { type: 'handoff-frontmatter-changed'; keys: string[] })
   | (At & { type: 'ledger-item'; task: number; from: LedgerItemState | null; to: LedgerItemState | null })

@@ -97,6 +97,7 @@ describe('applyBaseline through lintRepository', () => {
     expect(problems(judged(dir))).toEqual([
       {
         ruleId: 'baseline/stale',
+        messageId: 'stale',
         severity: 'warning',
         file: A,
         line: null,

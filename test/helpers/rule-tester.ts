@@ -64,6 +64,11 @@ export function lintFiles(files: Record<string, string | Uint8Array>, config: Pa
   return found;
 }
 
+/** The findings of one rule among many. */
+export function of(found: readonly Finding[], ruleId: string): Finding[] {
+  return found.filter((f) => f.ruleId === ruleId);
+}
+
 /** A rule of the catalog by id (pack rules included). */
 export function ruleOf(id: string): Rule {
   const rule = ruleById(id);

@@ -1,6 +1,5 @@
 // The memory pack (seed 001, Plan2 memory store): JSONL truth sources, memory units, stage versions, the derived
 // index, and append-only history, in real temporary git repositories.
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { git, lint, makeRepo, of, readTree, writeFiles } from '../helpers/repo.js';

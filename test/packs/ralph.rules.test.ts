@@ -49,6 +49,19 @@ ruleTester(rule('ralph/schema'), {
     },
     { name: 'not an object', files: { [STATUS]: '[1, 2]\n' }, errors: [{ messageId: 'notObject', line: 1, message: 'E010: status.json must be a JSON object.' }] },
     {
+      name: 'each schema violation is one finding',
+      files: session((s) => {
+        s.quality_mode = 'thorough';
+        s.steps[2].completion_status = 'FINISHED';
+        s.steps[3].command_scope = 'user';
+        s.scope_verdict = 'huge';
+        s.planning_mode = 'mixed';
+        s.steps[7].status = 'done';
+        s.status = 'stopped';
+      }),
+      errors: Array<string>(7).fill('invalid'),
+    },
+    {
       name: 'an enumeration broken, at its key',
       files: session((s) => (s.quality_mode = 'thorough')),
       errors: [{ messageId: 'invalid', line: lineOf(status(), '"quality_mode"'), message: /^E010: `quality_mode` must be one of .*\.$/ }],
@@ -79,6 +92,8 @@ ruleTester(rule('ralph/active-step'), {
       files: session((s) => ((s.steps[5].status = 'pending'), (s.active_step_index = 6))),
       errors: [{ messageId: 'notRunning', message: 'E008: active_step_index 6 points at step 6 (decision:post-review), which is pending, not running.' }],
     },
+    { name: 'the index moved off the running step', files: session((s) => (s.active_step_index = 6)), errors: ['notRunning', 'runningNotActive'] },
+    { name: 'the index past the end, a step running', files: session((s) => (s.active_step_index = 40)), errors: ['noSuchStep', 'runningNotActive'] },
   ],
 });
 
@@ -113,9 +128,28 @@ ruleTester(rule('ralph/completion-confirmed'), {
   ],
 });
 
+/** Every step done and confirmed (the quality-test step skipped); the decomposition still open. */
+const done = (s: Json) => {
+  s.status = 'completed';
+  s.active_step_index = null;
+  for (const st of s.steps) Object.assign(st, { status: 'completed', completion_confirmed: true, completion_status: st.decision ? null : 'DONE', load: st.decision ? null : st.load });
+  Object.assign(s.steps[7], { status: 'skipped', completion_confirmed: false, completion_status: null });
+};
+
 ruleTester(rule('ralph/session-complete'), {
-  valid: [clean],
+  valid: [
+    clean,
+    {
+      name: 'every non-skipped step confirmed, every sub-goal done',
+      files: session((s) => {
+        done(s);
+        s.task_decomposition_all_done = true;
+        for (const g of s.task_decomposition) Object.assign(g, { status: 'done', completion_confirmed: true, completed_at: '2026-01-12T18:00:00Z' });
+      }),
+    },
+  ],
   invalid: [
+    { name: 'the decomposition still open', files: session(done), errors: ['decompositionOpen'] },
     {
       files: session((s) => (s.status = 'completed')),
       errors: [
@@ -139,6 +173,7 @@ ruleTester(rule('ralph/last-step'), {
   valid: [clean, { name: 'without the trailing post-milestone decision', files: session((s) => s.steps.pop()) }],
   invalid: [
     { files: session((s) => s.steps.splice(10)), errors: [{ messageId: 'notMilestone', message: 'The chain ends with step 9 (decision:post-goal-audit), not with milestone-complete.' }] },
+    { name: 'a step after post-milestone', files: session((s) => s.steps.push({ ...s.steps[9], index: 12 })), errors: ['notMilestone'] },
   ],
 });
 
@@ -167,6 +202,7 @@ ruleTester(rule('ralph/command-scope'), {
 ruleTester(rule('ralph/decision-inline'), {
   valid: [clean],
   invalid: [
+    { name: 'loaded', files: session((s) => (s.steps[4].load = s.steps[3].load)), errors: ['loaded'] },
     {
       files: session((s) => (s.steps[4].command_scope = 'global')),
       errors: [{ messageId: 'loaded', message: 'step 4 (decision:post-verify) is a decision step but has command_scope "global": it was loaded like an execution step.' }],
@@ -198,21 +234,21 @@ ruleTester(rule('ralph/decisions-appended'), {
       before: session(),
       after: session(undefined, `${CLEAN_DECISIONS.replace('"proceed"', '"fix"')}{"id":"DEC-3","type":"goal-gate","source":"other","node_id":"x","unmet_count":0,"unmet_ids":[]}\n`),
       errors: [
-        { messageId: 'lineEdited', line: 1, message: 'Commit c0ffee0 edits committed line 1 of decisions.ndjson: decisions are only appended.' },
-        { messageId: 'badAppend', line: 2, message: 'Commit c0ffee0 appends line 2 of decisions.ndjson that has source "other", not "ralph".' },
+        { messageId: 'lineEdited', line: 1, message: 'The commit edits committed line 1 of decisions.ndjson: decisions are only appended.' },
+        { messageId: 'badAppend', line: 2, message: 'The commit appends line 2 of decisions.ndjson that has source "other", not "ralph".' },
       ],
     },
     {
       name: 'a committed line removed',
       before: session(undefined, `${CLEAN_DECISIONS}${goal('2')}\n`),
       after: session(),
-      errors: [{ messageId: 'lineRemoved', line: 2, message: 'Commit c0ffee0 removes committed line 2 of decisions.ndjson: decisions are only appended.' }],
+      errors: [{ messageId: 'lineRemoved', line: 2, message: 'The commit removes committed line 2 of decisions.ndjson: decisions are only appended.' }],
     },
     {
       name: 'the log deleted',
       before: session(),
       after: { [STATUS]: status() },
-      errors: [{ messageId: 'fileRemoved', line: null, message: 'Commit c0ffee0 removes decisions.ndjson with 1 committed decision(s).' }],
+      errors: [{ messageId: 'fileRemoved', line: null, message: 'The commit removes decisions.ndjson with 1 committed decision(s).' }],
     },
   ],
 });
@@ -238,10 +274,10 @@ ruleTester(rule('ralph/decomposition-accumulates'), {
         s.task_decomposition.pop();
       }),
       errors: [
-        { messageId: 'fieldRemoved', message: 'Commit c0ffee0 removes G1.boundary (was "reports page only").' },
-        { messageId: 'fieldChanged', message: 'Commit c0ffee0 changes G1.done_when: "The CSV download holds every visible row with headers" → "The CSV download works".' },
-        { messageId: 'backwards', message: 'Commit c0ffee0 moves G1.status backwards: "done" → "pending".' },
-        { messageId: 'goalRemoved', message: 'Commit c0ffee0 removes sub-goal G2 from task_decomposition.' },
+        { messageId: 'fieldRemoved', message: 'The commit removes G1.boundary (was "reports page only").' },
+        { messageId: 'fieldChanged', message: 'The commit changes G1.done_when: "The CSV download holds every visible row with headers" → "The CSV download works".' },
+        { messageId: 'backwards', message: 'The commit moves G1.status backwards: "done" → "pending".' },
+        { messageId: 'goalRemoved', message: 'The commit removes sub-goal G2 from task_decomposition.' },
       ],
     },
   ],
@@ -256,13 +292,13 @@ ruleTester(rule('ralph/step-release'), {
       name: 'an execution step reopened',
       before: session(),
       after: reopen(2),
-      errors: [{ messageId: 'notDecision', message: 'Commit c0ffee0 sets step 2 (maestro-execute) from completed back to pending; only a decision step is released back to pending.' }],
+      errors: [{ messageId: 'notDecision', message: 'The commit sets step 2 (maestro-execute) from completed back to pending; only a decision step is released back to pending.' }],
     },
     {
       name: 'a decision step reopened without the release',
       before: session(),
       after: reopen(4),
-      errors: [{ messageId: 'notReleased', message: 'Commit c0ffee0 sets step 4 (decision:post-verify) from completed back to pending without the re-evaluation release (retry_count + 1).' }],
+      errors: [{ messageId: 'notReleased', message: 'The commit sets step 4 (decision:post-verify) from completed back to pending without the re-evaluation release (retry_count + 1).' }],
     },
   ],
 });

@@ -1,5 +1,6 @@
-// The ralph pack: a session written as the seed's schema example validates clean; each rule catches its planted
-// violation (snapshot rules on the working tree, history rules on real commits).
+// The ralph pack at its doors: reading, the working tree through lint (a session written as the seed's schema
+// example validates clean, files are read where they lie) and real commits through the history door. Each rule's
+// logic and words are tested in memory in ralph.rules.test.ts.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/config.js';
@@ -55,7 +56,7 @@ describe('ralph pack: reading', () => {
   });
 });
 
-describe('ralph pack: snapshot rules', () => {
+describe('ralph pack: the working tree', () => {
   it('a status.json written as the seed schema example validates clean', () => {
     const findings = lint(makeRepo({ [STATUS]: CLEAN_STATUS, [DECISIONS]: CLEAN_DECISIONS }));
     expect(findings.filter((f) => f.ruleId.startsWith('ralph/'))).toEqual([]);
@@ -82,79 +83,6 @@ describe('ralph pack: snapshot rules', () => {
     expect(bad.every((f) => f.message.startsWith('E010') && f.severity === 'error')).toBe(true);
     const qm = CLEAN_STATUS.split('\n').findIndex((l) => l.includes('"quality_mode"')) + 1;
     expect(bad.find((f) => f.message.includes('quality_mode'))!.line).toBe(qm);
-  });
-
-  it('ralph/active-step: E008 when a step other than steps[active_step_index] runs, or the index is not on a running step', () => {
-    expect(of(lintStatus((s) => (s.steps[7].status = 'running')), 'ralph/active-step')[0]!.message).toMatch(/^E008: step 7/);
-    expect(of(lintStatus((s) => (s.active_step_index = null)), 'ralph/active-step')).toHaveLength(1);
-    expect(of(lintStatus((s) => (s.active_step_index = 6)), 'ralph/active-step')).toHaveLength(2);
-    expect(of(lintStatus((s) => (s.active_step_index = 40)), 'ralph/active-step')).toHaveLength(2);
-  });
-
-  it('ralph/stale-active-step: W005 (warning) when the index points at a completed step', () => {
-    const f = of(lintStatus((s) => ((s.steps[5].status = 'pending'), (s.active_step_index = 3))), 'ralph/stale-active-step');
-    expect(f).toHaveLength(1);
-    expect(f[0]!.severity).toBe('warning');
-    expect(f[0]!.message).toMatch(/^W005/);
-    expect(of(lintStatus((s) => ((s.steps[5].status = 'pending'), (s.active_step_index = 3))), 'ralph/active-step')).toEqual([]);
-  });
-
-  it('ralph/completion-confirmed: only on completed steps; DONE or DONE_WITH_CONCERNS on execution steps; none on decision steps', () => {
-    expect(of(lintStatus((s) => (s.steps[7].completion_confirmed = true)), 'ralph/completion-confirmed')).toHaveLength(1);
-    expect(of(lintStatus((s) => (s.steps[2].completion_status = 'NEEDS_RETRY')), 'ralph/completion-confirmed')).toHaveLength(1);
-    expect(of(lintStatus((s) => (s.steps[4].completion_status = 'DONE')), 'ralph/completion-confirmed')).toHaveLength(1);
-  });
-
-  it('ralph/session-complete: completed only when every non-skipped step is confirmed and the decomposition is all done', () => {
-    expect(of(lintStatus((s) => (s.status = 'completed')), 'ralph/session-complete')).toHaveLength(2);
-    const done = (s: Json) => {
-      s.status = 'completed';
-      s.active_step_index = null;
-      for (const st of s.steps) Object.assign(st, { status: 'completed', completion_confirmed: true, completion_status: st.decision ? null : 'DONE', load: st.decision ? null : st.load });
-      s.steps[7].status = 'skipped';
-      s.steps[7].completion_confirmed = false;
-      s.steps[7].completion_status = null;
-    };
-    expect(of(lintStatus(done), 'ralph/session-complete').map((f) => f.message)).toEqual(['The session is completed but task_decomposition_all_done is not true.']);
-    const all = lintStatus((s) => {
-      done(s);
-      s.task_decomposition_all_done = true;
-      for (const g of s.task_decomposition) Object.assign(g, { status: 'done', completion_confirmed: true, completed_at: '2026-01-12T18:00:00Z' });
-    });
-    expect(all.filter((f) => f.ruleId.startsWith('ralph/'))).toEqual([]);
-  });
-
-  it('ralph/last-step: the chain ends with milestone-complete (a trailing post-milestone decision is allowed)', () => {
-    expect(of(lintStatus((s) => s.steps.splice(10)), 'ralph/last-step')).toHaveLength(1);
-    expect(of(lintStatus((s) => s.steps.pop()), 'ralph/last-step')).toEqual([]);
-    expect(of(lintStatus((s) => s.steps.push({ ...s.steps[9], index: 12 })), 'ralph/last-step')).toHaveLength(1);
-  });
-
-  it('ralph/post-goal-audit: a decomposed session has a post-goal-audit decision step', () => {
-    const f = of(lintStatus((s) => s.steps.splice(9, 1)), 'ralph/post-goal-audit');
-    expect(f).toHaveLength(1);
-    expect(of(lintStatus((s) => ((s.task_decomposition = null), s.steps.splice(9, 1))), 'ralph/post-goal-audit')).toEqual([]);
-  });
-
-  it('ralph/retries: retry_count <= max_retries', () => {
-    expect(of(lintStatus((s) => (s.steps[6].retry_count = 3)), 'ralph/retries')[0]!.message).toMatch(/retry_count 3, above max_retries 2/);
-  });
-
-  it('ralph/step-index: steps[i].index == i', () => {
-    expect(of(lintStatus((s) => (s.steps[8].index = 9)), 'ralph/step-index')).toHaveLength(1);
-  });
-
-  it('ralph/command-scope: E006 for a step whose skill is missing', () => {
-    expect(of(lintStatus((s) => (s.steps[7].command_scope = 'missing')), 'ralph/command-scope')[0]!.message).toMatch(/^E006/);
-  });
-
-  it('ralph/decision-inline: decision steps are not loaded through ralph next', () => {
-    expect(of(lintStatus((s) => (s.steps[4].load = s.steps[3].load)), 'ralph/decision-inline')).toHaveLength(1);
-  });
-
-  it('ralph/exit2-pause: E010 when consec_exit2_count reached 2 and the session still runs', () => {
-    expect(of(lintStatus((s) => (s.consec_exit2_count = 2)), 'ralph/exit2-pause')[0]!.message).toMatch(/^E010/);
-    expect(of(lintStatus((s) => ((s.consec_exit2_count = 2), (s.status = 'paused'))), 'ralph/exit2-pause')).toEqual([]);
   });
 
   it('ralph/decisions-appended (snapshot): every line is a JSON object with the seed fields', () => {

@@ -1,6 +1,6 @@
 // The fixtures every rule test bends must be clean on their own, or a rule's "no finding" assertion proves nothing.
 import { describe, expect, it } from 'vitest';
-import { lint, makeRepo } from '../helpers/repo.js';
+import { lintFiles } from '../helpers/rule-tester.js';
 import { LEDGER, PLAN, handoffChain, ledger, plan } from './fixtures.js';
 
 describe('rule test fixtures', () => {
@@ -10,8 +10,7 @@ describe('rule test fixtures', () => {
       ...handoffChain(3),
       [LEDGER]: ledger({ state: ['- [x] Task 1: Do step 1', '- [x] Task 2: Do step 2', '- [x] Task 3: Do step 3', '- [→] Task 4: Do step 4'] }),
     };
-    const dir = makeRepo(files);
-    expect(lint(dir)).toEqual([]);
-    expect(lint(dir, { preset: 'strict' })).toEqual([]);
+    expect(lintFiles(files)).toEqual([]);
+    expect(lintFiles(files, { preset: 'strict' })).toEqual([]);
   });
 });

@@ -2,8 +2,7 @@
 // its file; section 5 wants a reason, known ids, and never a history/* id. The seed's O(respect_user_preference):
 // an exemption is the user's recorded choice, so it must say why.
 import { describe, expect, it } from 'vitest';
-import { lint, makeRepo, of } from '../../helpers/repo.js';
-import { findings } from '../../helpers/rule-tester.js';
+import { findings, lintFiles, of } from '../../helpers/rule-tester.js';
 import { cliFindings } from '../cli.js';
 import { HANDOFFS, LEDGER, PLAN, ledger, lineOf, md, plan, setting, strict, taskHandoff } from '../fixtures.js';
 
@@ -17,20 +16,20 @@ function planWith(comment: string): string {
 describe(ID, () => {
   it('passes a directive that names a known rule and gives a reason; the rule is silenced in the file', () => {
     const text = planWith('<!-- validate-workflow-disable plan/phase-manual-criteria -- phase 2 is a pure refactor -->');
-    const all = lint(makeRepo({ [PLAN]: text }));
+    const all = lintFiles({ [PLAN]: text });
     expect(of(all, ID)).toEqual([]);
     expect(of(all, 'plan/phase-manual-criteria')).toEqual([]);
-    expect(of(lint(makeRepo({ [PLAN]: planWith('') })), 'plan/phase-manual-criteria')).toHaveLength(1);
+    expect(of(lintFiles({ [PLAN]: planWith('') }), 'plan/phase-manual-criteria')).toHaveLength(1);
   });
 
   it('warns about a directive without a reason, which still silences the rule', () => {
     const text = planWith('<!-- validate-workflow-disable plan/phase-manual-criteria -->');
-    const all = lint(makeRepo({ [PLAN]: text }));
+    const all = lintFiles({ [PLAN]: text });
     expect(of(all, 'plan/phase-manual-criteria')).toEqual([]);
     expect(of(all, ID)).toEqual([
-      expect.objectContaining({ file: PLAN, line: lineOf(text, 'validate-workflow-disable'), column: 1, severity: 'warning', message: 'Disable of plan/phase-manual-criteria gives no reason.' }),
+      expect.objectContaining({ file: PLAN, line: lineOf(text, 'validate-workflow-disable'), column: 1, severity: 'warning', messageId: 'noReason', message: 'Disable of plan/phase-manual-criteria gives no reason.' }),
     ]);
-    expect(findings({ [PLAN]: planWith('<!-- validate-workflow-disable plan/phase-manual-criteria -- -->') }, ID)).toEqual([expect.objectContaining({ message: expect.stringContaining('gives no reason') })]);
+    expect(findings({ [PLAN]: planWith('<!-- validate-workflow-disable plan/phase-manual-criteria -- -->') }, ID)).toEqual([expect.objectContaining({ messageId: 'noReason', message: expect.stringContaining('gives no reason') })]);
   });
 
   it('covers the whole file, findings before the comment included', () => {
@@ -40,7 +39,7 @@ describe(ID, () => {
 
   it('silences several rules named with commas or spaces', () => {
     const text = planWith('<!-- validate-workflow-disable plan/phase-manual-criteria, plan/task-numbering plan/mode -- migration plan -->').replace('Task 2: b', 'Task 7: b');
-    const all = lint(makeRepo({ [PLAN]: text }));
+    const all = lintFiles({ [PLAN]: text });
     expect(of(all, 'plan/phase-manual-criteria')).toEqual([]);
     expect(of(all, 'plan/task-numbering')).toEqual([]);
     expect(of(all, ID)).toEqual([]);
@@ -55,27 +54,27 @@ describe(ID, () => {
   it('warns that a history/* rule cannot be disabled inline', () => {
     const text = planWith('<!-- validate-workflow-disable history/manual-confirmation -- the human is on holiday -->');
     expect(findings({ [PLAN]: text }, ID)).toEqual([
-      expect.objectContaining({ line: 2, severity: 'warning', message: 'history/manual-confirmation cannot be disabled inline; history rules judge what was committed.' }),
+      expect.objectContaining({ line: 2, severity: 'warning', messageId: 'historyRule', message: 'history/manual-confirmation cannot be disabled inline; history rules judge what was committed.' }),
     ]);
   });
 
   it('warns about an unknown rule id, and about a directive that names no rule', () => {
     expect(findings({ [PLAN]: planWith('<!-- validate-workflow-disable plan/phase-manual -- typo -->') }, ID)).toEqual([
-      expect.objectContaining({ line: 2, message: 'Disable names unknown rule plan/phase-manual.' }),
+      expect.objectContaining({ line: 2, messageId: 'unknownRule', message: 'Disable names unknown rule plan/phase-manual.' }),
     ]);
-    expect(findings({ [PLAN]: planWith('<!-- validate-workflow-disable -- everything -->') }, ID)).toEqual([expect.objectContaining({ line: 2, message: 'Disable comment names no rule.' })]);
+    expect(findings({ [PLAN]: planWith('<!-- validate-workflow-disable -- everything -->') }, ID)).toEqual([expect.objectContaining({ line: 2, messageId: 'noRule', message: 'Disable comment names no rule.' })]);
   });
 
   it('reads `# validate-workflow-disable` comments in YAML handoffs', () => {
     const path = `${HANDOFFS}/task-3-login.yaml`;
     const body = md('status: complete', 'task: 3', 'task_desc: Login', 'files_modified: []', 'verification_results: []', 'context_for_next: x');
     expect(findings({ [path]: body }, 'handoff/path')).toHaveLength(1);
-    const silenced = lint(makeRepo({ [path]: `# validate-workflow-disable handoff/path -- v3 YAML handoffs keep their name\n${body}` }));
+    const silenced = lintFiles({ [path]: `# validate-workflow-disable handoff/path -- v3 YAML handoffs keep their name\n${body}` });
     expect(of(silenced, 'handoff/path')).toEqual([]);
     expect(of(silenced, ID)).toEqual([]);
-    const noReason = lint(makeRepo({ [path]: `${body}# validate-workflow-disable handoff/path\n` }));
+    const noReason = lintFiles({ [path]: `${body}# validate-workflow-disable handoff/path\n` });
     expect(of(noReason, 'handoff/path')).toEqual([]);
-    expect(of(noReason, ID)).toEqual([expect.objectContaining({ file: path, line: 7, message: 'Disable of handoff/path gives no reason.' })]);
+    expect(of(noReason, ID)).toEqual([expect.objectContaining({ file: path, line: 7, messageId: 'noReason', message: 'Disable of handoff/path gives no reason.' })]);
   });
 
   it('reads directives in Markdown handoffs and ledgers too', () => {
@@ -86,31 +85,31 @@ describe(ID, () => {
       [handoff]: `${taskHandoff(3)}\n<!-- validate-workflow-disable handoff/path -->\n`,
       [LEDGER]: `${twoRunning}<!-- validate-workflow-disable ledger/state -- parallel spike, agreed with the user -->\n`,
     };
-    const all = lint(makeRepo(files));
+    const all = lintFiles(files);
     expect(of(all, 'handoff/path')).toEqual([]);
     expect(of(all, 'ledger/state')).toEqual([]);
-    expect(of(all, ID)).toEqual([expect.objectContaining({ file: handoff, message: 'Disable of handoff/path gives no reason.' })]);
+    expect(of(all, ID)).toEqual([expect.objectContaining({ file: handoff, messageId: 'noReason', message: 'Disable of handoff/path gives no reason.' })]);
   });
 
   it('ignores the directive text inside a code block or inline code', () => {
     const text = planWith('```\n<!-- validate-workflow-disable plan/phase-manual-criteria -->\n```\n\nWrite `<!-- validate-workflow-disable plan/phase-manual-criteria -->` to silence a rule.');
-    const all = lint(makeRepo({ [PLAN]: text }));
+    const all = lintFiles({ [PLAN]: text });
     expect(of(all, ID)).toEqual([]);
     expect(of(all, 'plan/phase-manual-criteria')).toHaveLength(1);
   });
 
   it('cannot silence itself: a reasonless disable that names disable/directive is still reported', () => {
     const text = planWith('<!-- validate-workflow-disable disable/directive, plan/phase-manual-criteria -->');
-    const all = lint(makeRepo({ [PLAN]: text }));
+    const all = lintFiles({ [PLAN]: text });
     expect(of(all, 'plan/phase-manual-criteria')).toEqual([]);
-    expect(of(all, ID)).toEqual([expect.objectContaining({ line: 2, message: 'Disable of disable/directive, plan/phase-manual-criteria gives no reason.' })]);
+    expect(of(all, ID)).toEqual([expect.objectContaining({ line: 2, messageId: 'noReason', message: 'Disable of disable/directive, plan/phase-manual-criteria gives no reason.' })]);
   });
 
   it('is a warning in both presets, and config can raise or turn it off (the disable still applies)', () => {
     const files = { [PLAN]: planWith('<!-- validate-workflow-disable plan/phase-manual-criteria -->') };
     expect(findings(files, ID, strict())).toEqual([expect.objectContaining({ severity: 'warning' })]);
     expect(findings(files, ID, setting(ID, 'error'))).toEqual([expect.objectContaining({ severity: 'error' })]);
-    const off = lint(makeRepo(files), setting(ID, 'off', 'strict'));
+    const off = lintFiles(files, setting(ID, 'off', 'strict'));
     expect(of(off, ID)).toEqual([]);
     expect(of(off, 'plan/phase-manual-criteria')).toEqual([]);
   });

@@ -17,7 +17,7 @@ describe(ID, () => {
         file: handoffPath(3),
         line: lineOf(text, 'status:'),
         severity: 'error',
-        message: `Task 3 proceeded although task 2 is blocked (${handoffPath(2)}) with no recorded resolution.`,
+        messageId: 'proceeded', message: `Task 3 proceeded although task 2 is blocked (${handoffPath(2)}) with no recorded resolution.`,
       }),
     ]);
     expect(findings(proceeded, ID, strict())).toEqual([expect.objectContaining({ severity: 'error' })]);
@@ -49,7 +49,7 @@ describe(ID, () => {
     const text = plan({ tasksPerPhase: [2, 2], checked: [1, 4], verified: [1] });
     const files = { [PLAN]: text, ...handoffChain(2, (t) => (t === 2 ? blocked : {})) };
     expect(findings(files, ID)).toEqual([
-      expect.objectContaining({ file: PLAN, line: lineOf(text, 'Task 4:'), message: `Task 4 is checked although task 2 is blocked (${handoffPath(2)}) with no recorded resolution.` }),
+      expect.objectContaining({ file: PLAN, line: lineOf(text, 'Task 4:'), messageId: 'checked', message: `Task 4 is checked although task 2 is blocked (${handoffPath(2)}) with no recorded resolution.` }),
     ]);
   });
 

@@ -18,8 +18,8 @@ describe(ID, () => {
   it('reports each checked task without a handoff, at the task in the plan', () => {
     const got = findings({ [PLAN]: fourTasks, ...handoffChain(1) }, ID);
     expect(got).toEqual([
-      expect.objectContaining({ file: PLAN, line: lineOf(fourTasks, 'Task 2:'), severity: 'error', message: 'Task 2 is checked complete but has no task handoff.' }),
-      expect.objectContaining({ file: PLAN, line: lineOf(fourTasks, 'Task 3:'), message: 'Task 3 is checked complete but has no task handoff.' }),
+      expect.objectContaining({ file: PLAN, line: lineOf(fourTasks, 'Task 2:'), severity: 'error', messageId: 'noHandoff', message: 'Task 2 is checked complete but has no task handoff.' }),
+      expect.objectContaining({ file: PLAN, line: lineOf(fourTasks, 'Task 3:'), messageId: 'noHandoff', message: 'Task 3 is checked complete but has no task handoff.' }),
     ]);
     expect(findings({ [PLAN]: fourTasks, ...handoffChain(1) }, ID, strict()).map((f) => f.severity)).toEqual(['error', 'error']);
   });
@@ -56,7 +56,7 @@ describe(ID, () => {
   it('does not count a handoff that belongs to another plan', () => {
     const other = 'thoughts/shared/plans/2026-11-21-billing.md';
     const files = { [PLAN]: fourTasks, [other]: plan(), ...handoffChain(3, (t) => (t === 2 ? { plan: other } : {})) };
-    expect(findings(files, ID)).toEqual([expect.objectContaining({ file: PLAN, message: 'Task 2 is checked complete but has no task handoff.' })]);
+    expect(findings(files, ID)).toEqual([expect.objectContaining({ file: PLAN, messageId: 'noHandoff', message: 'Task 2 is checked complete but has no task handoff.' })]);
   });
 
   it('treats a heading task as complete when all its steps are checked', () => {
@@ -76,7 +76,7 @@ describe(ID, () => {
       '#### Manual Verification',
       '- [ ] N/A: no UI',
     );
-    expect(findings({ [PLAN]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, '### Task 1'), message: 'Task 1 is checked complete but has no task handoff.' })]);
+    expect(findings({ [PLAN]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, '### Task 1'), messageId: 'noHandoff', message: 'Task 1 is checked complete but has no task handoff.' })]);
   });
 
   it('names handoffs it cannot link to any plan in one info, whatever the preset', () => {
@@ -90,7 +90,7 @@ describe(ID, () => {
           file: handoffPath(1, 'a', 'lost'),
           line: 1,
           severity: 'info',
-          message: expect.stringContaining(`2 task handoff(s) name no plan that exists and have no session ledger naming one (${handoffPath(1, 'a', 'lost')}, ${handoffPath(2, 'b', 'lost')})`),
+          messageId: 'unlinked', message: expect.stringContaining(`2 task handoff(s) name no plan that exists and have no session ledger naming one (${handoffPath(1, 'a', 'lost')}, ${handoffPath(2, 'b', 'lost')})`),
         }),
       ]);
     }

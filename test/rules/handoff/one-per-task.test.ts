@@ -23,7 +23,7 @@ describe(ID, () => {
         file: handoffPath(2),
         line: 1,
         severity: 'error',
-        message: `Task 2 already has a handoff in session "auth-1": ${HANDOFFS}/task-02-step-2-again.md.`,
+        messageId: 'duplicate', message: `Task 2 already has a handoff in session "auth-1": ${HANDOFFS}/task-02-step-2-again.md.`,
       }),
     ]);
     expect(findings(duplicate, ID, strict())).toEqual([expect.objectContaining({ severity: 'error' })]);
@@ -44,7 +44,7 @@ describe(ID, () => {
       const text = taskHandoff(3, { task });
       const path = handoffPath(3);
       expect(findings({ [path]: text }, ID), JSON.stringify(task)).toEqual([
-        expect.objectContaining({ file: path, line: lineOf(text, 'task:'), message: `Handoff claims several tasks (${JSON.stringify(task)}); each task gets its own agent and handoff.` }),
+        expect.objectContaining({ file: path, line: lineOf(text, 'task:'), messageId: 'severalTasks', message: `Handoff claims several tasks (${JSON.stringify(task)}); each task gets its own agent and handoff.` }),
       ]);
     }
   });

@@ -29,7 +29,7 @@ describe(ID, () => {
   it('reports a status word outside the four statuses at the status line', () => {
     const text = taskHandoff(1, { status: 'TODO' });
     expect(findings({ [H1]: text }, ID)).toEqual([
-      expect.objectContaining({ file: H1, line: lineOf(text, 'status:'), severity: 'error', message: expect.stringContaining('`status` must be one of "complete", "partial", "blocked", "failed"') }),
+      expect.objectContaining({ file: H1, line: lineOf(text, 'status:'), severity: 'error', messageId: 'invalid', message: expect.stringContaining('`status` must be one of "complete", "partial", "blocked", "failed"') }),
     ]);
   });
 
@@ -41,9 +41,9 @@ describe(ID, () => {
 
   it('requires a blocker when the status is blocked, and takes `blocker: null` as none', () => {
     const missing = taskHandoff(1, { status: 'blocked', blocker: undefined });
-    expect(findings({ [H1]: missing }, ID)).toEqual([expect.objectContaining({ message: 'status is blocked but no `blocker` says what blocks the task' })]);
+    expect(findings({ [H1]: missing }, ID)).toEqual([expect.objectContaining({ messageId: 'missingBlocker', message: 'status is blocked but no `blocker` says what blocks the task' })]);
     const nulled = taskHandoff(1, { status: 'blocked' });
-    expect(findings({ [H1]: nulled }, ID)).toEqual([expect.objectContaining({ line: lineOf(nulled, 'blocker: null'), message: 'status is blocked but no `blocker` says what blocks the task' })]);
+    expect(findings({ [H1]: nulled }, ID)).toEqual([expect.objectContaining({ line: lineOf(nulled, 'blocker: null'), messageId: 'missingBlocker', message: 'status is blocked but no `blocker` says what blocks the task' })]);
     expect(findings({ [H1]: taskHandoff(1, { status: 'blocked', blocker: 'The users table already exists in prod.' }) }, ID)).toEqual([]);
   });
 
@@ -51,9 +51,9 @@ describe(ID, () => {
     const text = taskHandoff(3, { task: '3', files_modified: 'src/a.ts', context_for_next: 42 });
     const got = findings({ [handoffPath(3)]: text }, ID);
     expect(got).toEqual([
-      expect.objectContaining({ line: lineOf(text, 'task: "3"'), message: expect.stringContaining('`task` must be integer') }),
-      expect.objectContaining({ line: lineOf(text, 'files_modified:'), message: expect.stringContaining('`files_modified` must be array') }),
-      expect.objectContaining({ line: lineOf(text, 'context_for_next:'), message: expect.stringContaining('`context_for_next` must be string') }),
+      expect.objectContaining({ line: lineOf(text, 'task: "3"'), messageId: 'invalid', message: expect.stringContaining('`task` must be integer') }),
+      expect.objectContaining({ line: lineOf(text, 'files_modified:'), messageId: 'invalid', message: expect.stringContaining('`files_modified` must be array') }),
+      expect.objectContaining({ line: lineOf(text, 'context_for_next:'), messageId: 'invalid', message: expect.stringContaining('`context_for_next` must be string') }),
     ]);
   });
 
@@ -61,12 +61,12 @@ describe(ID, () => {
     const text = md('---', 'status: complete', 'task: 1', 'files_modified: [src/a.ts', '---', '# Task Handoff: a');
     const got = findings({ [H1]: text }, ID);
     expect(got.length).toBeGreaterThan(0);
-    expect(got[0]).toMatchObject({ file: H1, severity: 'error', message: expect.stringContaining('Invalid YAML') });
+    expect(got[0]).toMatchObject({ file: H1, severity: 'error', messageId: 'unreadable', message: expect.stringContaining('Invalid YAML') });
     expect(got[0]!.line).toBeGreaterThanOrEqual(lineOf(text, 'files_modified'));
   });
 
   it('reports a binary handoff', () => {
-    expect(findings({ [H1]: Buffer.from([0x2d, 0x00]) }, ID)).toEqual([expect.objectContaining({ file: H1, line: 1, message: expect.stringContaining('binary') })]);
+    expect(findings({ [H1]: Buffer.from([0x2d, 0x00]) }, ID)).toEqual([expect.objectContaining({ file: H1, line: 1, messageId: 'unreadable', message: expect.stringContaining('binary') })]);
   });
 
   it('reads the implement_task dialect: sections, a body status marker and the number from the file name', () => {
@@ -86,7 +86,7 @@ describe(ID, () => {
     );
     expect(findings({ [`${HANDOFFS}/task-03-add-login.md`]: text }, ID)).toEqual([]);
     const noContext = text.slice(0, text.indexOf('## Next Task Context'));
-    expect(findings({ [`${HANDOFFS}/task-03-add-login.md`]: noContext }, ID)).toEqual([expect.objectContaining({ message: 'task handoff is missing `context_for_next`' })]);
+    expect(findings({ [`${HANDOFFS}/task-03-add-login.md`]: noContext }, ID)).toEqual([expect.objectContaining({ messageId: 'missingField', message: 'task handoff is missing `context_for_next`' })]);
   });
 
   it('holds a handoff with a task key to the task schema whatever its name', () => {
@@ -109,17 +109,16 @@ describe(ID, () => {
     const text = md('goal: Ship auth', 'next: [a, b', 'done: true');
     const got = findings({ [`${HANDOFFS}/session.yaml`]: text }, ID);
     expect(got.length).toBeGreaterThan(0);
-    expect(got[0]).toMatchObject({ file: `${HANDOFFS}/session.yaml`, message: expect.stringContaining('Invalid YAML') });
+    expect(got[0]).toMatchObject({ file: `${HANDOFFS}/session.yaml`, messageId: 'unreadable', message: expect.stringContaining('Invalid YAML') });
   });
 });
 
 describeRuleContract(ID, { [PLAN]: plan(), [H1]: taskHandoff(1, { status: 'TODO' }), [handoffPath(2)]: taskHandoff(2, { files_modified: undefined }) }, { recommended: 'error', strict: 'error' });
 
 describe('handoff/schema messages', () => {
-  it('reports a bad verification entry once, saying what shape it must have', async () => {
-    const { findings, taskHandoff, handoffPath } = await import('../fixtures.js');
+  it('reports a bad verification entry once, saying what shape it must have', () => {
     const text = taskHandoff(1, { verification_results: [1] });
     const found = findings({ [handoffPath(1)]: text }, 'handoff/schema');
-    expect(found).toEqual([expect.objectContaining({ message: '`verification_results.0` must be a string, or a mapping with `check` and `result`, not number 1' })]);
+    expect(found).toEqual([expect.objectContaining({ messageId: 'invalid', message: '`verification_results.0` must be a string, or a mapping with `check` and `result`, not number 1' })]);
   });
 });

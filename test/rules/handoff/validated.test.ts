@@ -20,7 +20,7 @@ describe(ID, () => {
         file: PLAN,
         line: lineOf(fourTasks, 'Task 2:'),
         severity: 'error',
-        message: `Task 2 is checked complete but its handoff has status partial (${handoffPath(2)}).`,
+        messageId: 'notComplete', message: `Task 2 is checked complete but its handoff has status partial (${handoffPath(2)}).`,
       }),
     ]);
     expect(findings(files, ID, strict())).toEqual([expect.objectContaining({ severity: 'error' })]);
@@ -29,19 +29,19 @@ describe(ID, () => {
   it('reports a checked task whose handoff has no verification results', () => {
     const files = { [PLAN]: fourTasks, ...handoffChain(2, (t) => (t === 1 ? { verification_results: [] } : {})) };
     expect(findings(files, ID)).toEqual([
-      expect.objectContaining({ line: lineOf(fourTasks, 'Task 1:'), message: `Task 1 is checked complete but its handoff has no verification results (${handoffPath(1)}).` }),
+      expect.objectContaining({ line: lineOf(fourTasks, 'Task 1:'), messageId: 'noVerification', message: `Task 1 is checked complete but its handoff has no verification results (${handoffPath(1)}).` }),
     ]);
   });
 
   it('reports a handoff whose verification records a failed or skipped check', () => {
     const failed = { [PLAN]: fourTasks, ...handoffChain(2, (t) => (t === 2 ? { verification_results: [{ check: 'npm test', result: 'pass' }, { check: 'npm run e2e', result: 'failed' }] } : {})) };
     expect(findings(failed, ID)).toEqual([
-      expect.objectContaining({ line: lineOf(fourTasks, 'Task 2:'), message: `Task 2 is checked complete but its handoff records a verification that failed or was not run (${handoffPath(2)}).` }),
+      expect.objectContaining({ line: lineOf(fourTasks, 'Task 2:'), messageId: 'notVerified', message: `Task 2 is checked complete but its handoff records a verification that failed or was not run (${handoffPath(2)}).` }),
     ]);
     // A TDD checklist left unchecked reads as "not run".
     const tdd = md('# Task Handoff: Do step 2', '', '**Status:** Done', '', '## Files Modified', '- `src/b.ts`', '', '## TDD Verification', '- [ ] `npm test` passes', '', '## Next Task Context', 'Nothing.');
     const files = { [PLAN]: fourTasks, ...handoffChain(1), [`${HANDOFFS}/task-02-do-step-2.md`]: tdd.replace('# Task', `---\nplan: ${PLAN}\n---\n# Task`) };
-    expect(findings(files, ID)).toEqual([expect.objectContaining({ message: expect.stringContaining('failed or was not run') })]);
+    expect(findings(files, ID)).toEqual([expect.objectContaining({ messageId: 'notVerified', message: expect.stringContaining('failed or was not run') })]);
   });
 
   it('leaves an unreadable handoff to handoff/schema', () => {
@@ -54,12 +54,12 @@ describe(ID, () => {
     const files = { [PLAN]: fourTasks, ...handoffChain(1), [handoffPath(2)]: broken };
     expect(findings(files, ID)).toEqual([]);
     expect(findings(files, 'handoff/chain')).toEqual([]);
-    expect(findings(files, 'handoff/schema')).toEqual([expect.objectContaining({ file: handoffPath(2), line: 5, message: expect.stringContaining('Invalid YAML') })]);
+    expect(findings(files, 'handoff/schema')).toEqual([expect.objectContaining({ file: handoffPath(2), line: 5, messageId: 'unreadable', message: expect.stringContaining('Invalid YAML') })]);
   });
 
   it('names a status it could not normalize', () => {
     const files = { [PLAN]: fourTasks, ...handoffChain(2, (t) => (t === 1 ? { status: 'TODO' } : {})) };
-    expect(findings(files, ID)).toEqual([expect.objectContaining({ message: expect.stringContaining('its handoff has status TODO') })]);
+    expect(findings(files, ID)).toEqual([expect.objectContaining({ messageId: 'notComplete', message: expect.stringContaining('its handoff has status TODO') })]);
   });
 
   it('does not judge unchecked tasks', () => {
@@ -82,7 +82,7 @@ describe(ID, () => {
     expect(findings(files, ID)).toEqual([]);
     const unverified = dialect.replace('- [x] `npm test` passes', 'None run.');
     const bad = { [PLAN]: fourTasks, ...handoffChain(1), [`${HANDOFFS}/task-02-do-step-2.md`]: unverified.replace('# Task', `---\nplan: ${PLAN}\n---\n# Task`) };
-    expect(findings(bad, ID)).toEqual([expect.objectContaining({ message: expect.stringContaining('has no verification results') })]);
+    expect(findings(bad, ID)).toEqual([expect.objectContaining({ messageId: 'noVerification', message: expect.stringContaining('has no verification results') })]);
   });
 
   it('passes when one of two handoffs of the task is validated (duplicates are handoff/one-per-task)', () => {

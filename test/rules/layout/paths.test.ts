@@ -21,9 +21,9 @@ describe(ID, () => {
       'thoughts/handoffs/session.yaml': md('goal: x'),
     };
     expect(findings(files, ID)).toEqual([
-      expect.objectContaining({ file: 'thoughts/handoffs/session.yaml', line: 1, severity: 'warning', message: 'Handoff sits directly in thoughts/handoffs/ instead of a session folder thoughts/handoffs/<session>/.' }),
+      expect.objectContaining({ file: 'thoughts/handoffs/session.yaml', line: 1, severity: 'warning', messageId: 'noSessionFolder', message: 'Handoff sits directly in thoughts/handoffs/ instead of a session folder thoughts/handoffs/<session>/.' }),
       expect.objectContaining({ file: 'thoughts/handoffs/task-01-add-users.md', line: 1, severity: 'warning' }),
-      expect.objectContaining({ file: 'thoughts/shared/handoffs/2026-11-20_10-00-00_auth.md', message: expect.stringContaining('directly in thoughts/shared/handoffs/') }),
+      expect.objectContaining({ file: 'thoughts/shared/handoffs/2026-11-20_10-00-00_auth.md', messageId: 'noSessionFolder', message: expect.stringContaining('directly in thoughts/shared/handoffs/') }),
     ]);
     expect(findings(files, ID, strict()).map((f) => f.severity)).toEqual(['error', 'error', 'error']);
   });
@@ -31,14 +31,14 @@ describe(ID, () => {
   it('reports any file under thoughts/searchable/', () => {
     const files = { [PLAN]: plan(), 'thoughts/searchable/shared/plans/2026-11-20-auth.md': plan(), 'thoughts/searchable/notes.txt': 'x' };
     expect(findings(files, ID)).toEqual([
-      expect.objectContaining({ file: 'thoughts/searchable/notes.txt', line: 1, message: expect.stringContaining('under thoughts/searchable/, a generated mirror') }),
+      expect.objectContaining({ file: 'thoughts/searchable/notes.txt', line: 1, messageId: 'searchable', message: expect.stringContaining('under thoughts/searchable/, a generated mirror') }),
       expect.objectContaining({ file: 'thoughts/searchable/shared/plans/2026-11-20-auth.md', line: 1 }),
     ]);
   });
 
-  it('does not report files git ignores', () => {
+  it('does not report files git ignores (a real repository: discovery asks git)', () => {
     const files = { '.gitignore': 'thoughts/searchable/\n', 'thoughts/searchable/notes.md': 'x', [PLAN]: plan() };
-    expect(findings(files, ID)).toEqual([]);
+    expect(cliFindings(files, ID)).toEqual({ code: 0, results: [] });
   });
 
   it('through the CLI: a warning exits 0 in recommended, and 1 with --preset strict or --max-warnings 0', () => {

@@ -19,7 +19,7 @@ describe(ID, () => {
   it('does not compare a ledger with a plan that could not be read', () => {
     const text = ledger({ state: ['- [ ] Task 1: a'] });
     expect(findings({ [PLAN]: '', [LEDGER]: text }, ID)).toEqual([]);
-    expect(findings({ [PLAN]: '# Plan\n## Phase 1: A\n', [LEDGER]: text }, ID)).toEqual([expect.objectContaining({ message: expect.stringContaining('Ledger lists Task 1') })]);
+    expect(findings({ [PLAN]: '# Plan\n## Phase 1: A\n', [LEDGER]: text }, ID)).toEqual([expect.objectContaining({ messageId: 'unknownTask', message: expect.stringContaining('Ledger lists Task 1') })]);
   });
 
   it('reports a task checked in the plan but pending in the ledger, at the ledger item', () => {
@@ -29,32 +29,32 @@ describe(ID, () => {
         file: LEDGER,
         line: lineOf(text, 'Task 3'),
         severity: 'error',
-        message: `Plan checks Task 3 complete (${PLAN}:${lineOf(threeDone, 'Task 3:')}) but the ledger marks it pending.`,
+        messageId: 'checkedButNotDone', message: `Plan checks Task 3 complete (${PLAN}:${lineOf(threeDone, 'Task 3:')}) but the ledger marks it pending.`,
       }),
     ]);
   });
 
   it('reports a task checked in the plan but in progress in the ledger', () => {
     const text = ledger({ state: ['- [x] Task 1: a', '- [x] Task 2: b', '- [→] Task 3: c'] });
-    expect(findings({ [PLAN]: threeDone, [LEDGER]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, 'Task 3'), message: expect.stringContaining('the ledger marks it in-progress') })]);
+    expect(findings({ [PLAN]: threeDone, [LEDGER]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, 'Task 3'), messageId: 'checkedButNotDone', message: expect.stringContaining('the ledger marks it in-progress') })]);
   });
 
   it('reports a task done in the ledger but unchecked in the plan', () => {
     const text = ledger({ state: ['- [x] Task 1: a', '- [x] Task 2: b', '- [x] Task 3: c', '- [x] Task 4: d'] });
     expect(findings({ [PLAN]: threeDone, [LEDGER]: text }, ID, strict())).toEqual([
-      expect.objectContaining({ line: lineOf(text, 'Task 4'), severity: 'error', message: `Ledger marks Task 4 done but the plan has it unchecked (${PLAN}:${lineOf(threeDone, 'Task 4:')}).` }),
+      expect.objectContaining({ line: lineOf(text, 'Task 4'), severity: 'error', messageId: 'doneButUnchecked', message: `Ledger marks Task 4 done but the plan has it unchecked (${PLAN}:${lineOf(threeDone, 'Task 4:')}).` }),
     ]);
   });
 
   it('reports a task the plan does not have', () => {
     const text = ledger({ state: ['- [x] Task 1: a', '- [x] Task 2: b', '- [x] Task 3: c', '- [ ] Task 9: z'] });
-    expect(findings({ [PLAN]: threeDone, [LEDGER]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, 'Task 9'), message: `Ledger lists Task 9, which ${PLAN} does not have.` })]);
+    expect(findings({ [PLAN]: threeDone, [LEDGER]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, 'Task 9'), messageId: 'unknownTask', message: `Ledger lists Task 9, which ${PLAN} does not have.` })]);
   });
 
   it('reports a checked plan task the ledger does not list, at `## State`', () => {
     const text = ledger({ state: ['- [x] Task 1: a', '- [x] Task 2: b', '- [ ] Task 4: d'] });
     expect(findings({ [PLAN]: threeDone, [LEDGER]: text }, ID)).toEqual([
-      expect.objectContaining({ line: lineOf(text, '## State'), message: expect.stringContaining('Plan checks Task 3 complete') }),
+      expect.objectContaining({ line: lineOf(text, '## State'), messageId: 'checkedButUnlisted', message: expect.stringContaining('Plan checks Task 3 complete') }),
     ]);
   });
 
@@ -63,12 +63,12 @@ describe(ID, () => {
     const agree = ledger({ state: ['- [x] Task 1: a', '- [→] Task 2: b'] });
     expect(findings({ [PLAN]: planText, [LEDGER]: agree }, ID)).toEqual([]);
     const disagree = ledger({ state: ['- [x] Task 1: a', '- [x] Task 2: b'] });
-    expect(findings({ [PLAN]: planText, [LEDGER]: disagree }, ID)).toEqual([expect.objectContaining({ line: lineOf(disagree, 'Task 2'), message: expect.stringContaining('Ledger marks Task 2 done') })]);
+    expect(findings({ [PLAN]: planText, [LEDGER]: disagree }, ID)).toEqual([expect.objectContaining({ line: lineOf(disagree, 'Task 2'), messageId: 'doneButUnchecked', message: expect.stringContaining('Ledger marks Task 2 done') })]);
   });
 
   it('reads Done / Now / Next labels of the continuity dialect', () => {
     const text = ledger({ state: ['- Done:', '  - Task 1: a', '  - Task 2: b', '- Now: Task 3: c'] });
-    expect(findings({ [PLAN]: threeDone, [LEDGER]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, 'Task 3'), message: expect.stringContaining('marks it in-progress') })]);
+    expect(findings({ [PLAN]: threeDone, [LEDGER]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, 'Task 3'), messageId: 'checkedButNotDone', message: expect.stringContaining('marks it in-progress') })]);
   });
 
   it('skips a ledger whose plan it cannot find, and one that lists no tasks', () => {

@@ -33,7 +33,7 @@ describe(ID, () => {
         file: PLAN,
         line: lineOf(text, 'Task 2'),
         severity: 'error',
-        message: '"Task 2: Add login endpoint" in Phase 2 (Endpoints) is checked while Phase 1 (Schema) is not verified.',
+        messageId: 'checkedBeforeVerified', message: '"Task 2: Add login endpoint" in Phase 2 (Endpoints) is checked while Phase 1 (Schema) is not verified.',
       }),
     ]);
     expect(findings({ [PLAN]: text }, ID, strict())).toEqual([expect.objectContaining({ severity: 'error' })]);
@@ -59,7 +59,7 @@ describe(ID, () => {
 
   it('counts a criterion or an ordinary checkbox of phase 2 as progress, not only tasks', () => {
     const criterion = twoPhases({ phase2: ['- [ ] Task 2: a'] }).replace('- [ ] `npm test`', '- [x] `npm test`');
-    expect(findings({ [PLAN]: criterion }, ID)).toEqual([expect.objectContaining({ line: lineOf(criterion, '`npm test`'), message: expect.stringContaining('"npm test" in Phase 2') })]);
+    expect(findings({ [PLAN]: criterion }, ID)).toEqual([expect.objectContaining({ line: lineOf(criterion, '`npm test`'), messageId: 'checkedBeforeVerified', message: expect.stringContaining('"npm test" in Phase 2') })]);
     const other = twoPhases({ phase2: ['- [ ] Task 2: a', '- [x] Update the changelog'] });
     expect(findings({ [PLAN]: other }, ID)).toEqual([expect.objectContaining({ line: lineOf(other, 'changelog') })]);
   });
@@ -84,12 +84,12 @@ describe(ID, () => {
       '- [ ] write handler',
       '- [x] write test',
     );
-    expect(findings({ [PLAN]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, 'write test'), message: expect.stringContaining('"write test" in Phase 2 (Endpoints)') })]);
+    expect(findings({ [PLAN]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, 'write test'), messageId: 'checkedBeforeVerified', message: expect.stringContaining('"write test" in Phase 2 (Endpoints)') })]);
   });
 
   it('judges each phase against the one before it', () => {
     const text = plan({ tasksPerPhase: [1, 1, 1], checked: [1, 2, 3], verified: [1] });
-    expect(findings({ [PLAN]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, 'Task 3'), message: expect.stringContaining('Phase 2 (Part 2) is not verified') })]);
+    expect(findings({ [PLAN]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, 'Task 3'), messageId: 'checkedBeforeVerified', message: expect.stringContaining('Phase 2 (Part 2) is not verified') })]);
   });
 
   it('takes a phase without criteria as verified once its tasks are done', () => {
@@ -121,7 +121,7 @@ describe(`${ID} across several phases`, () => {
       '- [ ] looks right',
     );
     expect(findings({ [PLAN]: text }, ID)).toEqual([
-      expect.objectContaining({ line: lineOf(text, 'Task 2: c'), message: expect.stringContaining('is checked while Phase 1 (A) is not verified') }),
+      expect.objectContaining({ line: lineOf(text, 'Task 2: c'), messageId: 'checkedBeforeVerified', message: expect.stringContaining('is checked while Phase 1 (A) is not verified') }),
     ]);
   });
 });

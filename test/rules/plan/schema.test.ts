@@ -1,8 +1,7 @@
 // plan/schema: a plan that cannot be read is a finding at the line where reading failed (never a tool failure), and
 // the normalized model must satisfy schemas/plan.schema.json.
 import { describe, expect, it } from 'vitest';
-import { lint, makeRepo, ruleIds } from '../../helpers/repo.js';
-import { findings, describeRuleContract } from '../../helpers/rule-tester.js';
+import { findings, describeRuleContract, lintFiles } from '../../helpers/rule-tester.js';
 import { cliFindings } from '../cli.js';
 import { PLAN, lineOf, md, plan, strict } from '../fixtures.js';
 
@@ -18,7 +17,7 @@ describe(ID, () => {
     const text = md('---', 'mode: direct', 'context_critical: [true', '---', '# Plan', '## Phase 1: A', '- [ ] Task 1: a');
     const got = findings({ [PLAN]: text }, ID);
     expect(got.length).toBeGreaterThan(0);
-    expect(got[0]).toMatchObject({ file: PLAN, severity: 'error', message: expect.stringContaining('Invalid YAML') });
+    expect(got[0]).toMatchObject({ file: PLAN, severity: 'error', messageId: 'unreadable', message: expect.stringContaining('Invalid YAML') });
     expect(got[0]!.line).toBeGreaterThanOrEqual(lineOf(text, 'context_critical'));
     expect(got[0]!.line).toBeLessThanOrEqual(lineOf(text, '---', 2));
   });
@@ -26,37 +25,36 @@ describe(ID, () => {
   it('reports a duplicate frontmatter key as invalid YAML', () => {
     const text = md('---', 'mode: direct', 'mode: orchestration', '---', '# Plan');
     expect(findings({ [PLAN]: text }, ID)).toEqual([
-      expect.objectContaining({ file: PLAN, line: lineOf(text, 'mode: orchestration'), message: expect.stringContaining('Invalid YAML') }),
+      expect.objectContaining({ file: PLAN, line: lineOf(text, 'mode: orchestration'), messageId: 'unreadable', message: expect.stringContaining('Invalid YAML') }),
     ]);
   });
 
   it('reports frontmatter that is a YAML list rather than a mapping', () => {
     const text = md('---', '- mode', '- direct', '---', '# Plan');
-    expect(findings({ [PLAN]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, '- mode'), message: expect.stringContaining('must be a YAML mapping') })]);
+    expect(findings({ [PLAN]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, '- mode'), messageId: 'unreadable', message: expect.stringContaining('must be a YAML mapping') })]);
   });
 
   it('reports a binary file at the line of its NUL byte', () => {
     const bytes = Buffer.concat([Buffer.from('# Plan\n## Phase 1: A\n'), Buffer.from([0x00, 0x01, 0x02])]);
-    expect(findings({ [PLAN]: bytes }, ID)).toEqual([expect.objectContaining({ file: PLAN, line: 3, severity: 'error', message: expect.stringContaining('binary') })]);
+    expect(findings({ [PLAN]: bytes }, ID)).toEqual([expect.objectContaining({ file: PLAN, line: 3, severity: 'error', messageId: 'unreadable', message: expect.stringContaining('binary') })]);
   });
 
   it('reports invalid UTF-8 at the line of the first bad byte', () => {
     const bytes = Buffer.concat([Buffer.from('# Plan\n\n- [ ] Task 1: caf'), Buffer.from([0xe9, 0x0a])]);
-    expect(findings({ [PLAN]: bytes }, ID)).toEqual([expect.objectContaining({ line: 3, message: expect.stringContaining('not valid UTF-8') })]);
+    expect(findings({ [PLAN]: bytes }, ID)).toEqual([expect.objectContaining({ line: 3, messageId: 'unreadable', message: expect.stringContaining('not valid UTF-8') })]);
   });
 
   it('reports an empty file', () => {
-    expect(findings({ [PLAN]: '  \n\n' }, ID)).toEqual([expect.objectContaining({ line: 1, message: 'File is empty.' })]);
+    expect(findings({ [PLAN]: '  \n\n' }, ID)).toEqual([expect.objectContaining({ line: 1, messageId: 'unreadable', message: 'File is empty.' })]);
   });
 
   it('reports a file over maxFileBytes without parsing it', () => {
     const got = findings({ [PLAN]: plan() }, ID, { maxFileBytes: 64 });
-    expect(got).toEqual([expect.objectContaining({ line: 1, message: expect.stringContaining('maxFileBytes (64)') })]);
+    expect(got).toEqual([expect.objectContaining({ line: 1, messageId: 'unreadable', message: expect.stringContaining('maxFileBytes (64)') })]);
   });
 
   it('an unreadable plan is reported by plan/schema alone, not by the rules that judge its content', () => {
-    const dir = makeRepo({ [PLAN]: Buffer.from([0x00, 0xff]) });
-    expect(ruleIds(lint(dir))).toEqual([ID]);
+    expect([...new Set(lintFiles({ [PLAN]: Buffer.from([0x00, 0xff]) }).map((f) => f.ruleId))]).toEqual([ID]);
   });
 
   it('reports frontmatter values outside the schema at their own lines', () => {
@@ -64,8 +62,8 @@ describe(ID, () => {
     const got = findings({ [PLAN]: text }, ID);
     expect(got).toEqual([
       expect.objectContaining({ line: lineOf(text, 'mode: fast'), message: expect.stringMatching(/`mode` must be one of "direct", "orchestration", not the string "fast"/) }),
-      expect.objectContaining({ line: lineOf(text, 'mode_set_by'), message: expect.stringContaining('`mode_set_by` must be one of "user", "agent"') }),
-      expect.objectContaining({ line: lineOf(text, 'context_critical'), message: expect.stringContaining('`context_critical` must be boolean') }),
+      expect.objectContaining({ line: lineOf(text, 'mode_set_by'), messageId: 'invalid', message: expect.stringContaining('`mode_set_by` must be one of "user", "agent"') }),
+      expect.objectContaining({ line: lineOf(text, 'context_critical'), messageId: 'invalid', message: expect.stringContaining('`context_critical` must be boolean') }),
     ]);
   });
 
@@ -73,8 +71,8 @@ describe(ID, () => {
     const text = md('# Plan', '## Phase 0: Setup', '- [ ] Task 0: nothing', '#### Automated Verification:', '- [ ] ok', '#### Manual Verification:', '- [ ] ok');
     const got = findings({ [PLAN]: text }, ID);
     expect(got).toEqual([
-      expect.objectContaining({ line: lineOf(text, '## Phase 0'), message: expect.stringContaining('`phases.0.number` must be >= 1') }),
-      expect.objectContaining({ line: lineOf(text, 'Task 0'), message: expect.stringContaining('`phases.0.tasks.0.number` must be >= 1') }),
+      expect.objectContaining({ line: lineOf(text, '## Phase 0'), messageId: 'invalid', message: expect.stringContaining('`phases.0.number` must be >= 1') }),
+      expect.objectContaining({ line: lineOf(text, 'Task 0'), messageId: 'invalid', message: expect.stringContaining('`phases.0.tasks.0.number` must be >= 1') }),
     ]);
   });
 

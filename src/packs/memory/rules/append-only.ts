@@ -16,10 +16,10 @@ export const rule: Rule = {
       'The JSONL truth sources of the memory store are append-only: each commit may only add lines at the end of `memory/deltas.jsonl`, `memory/cold/*.jsonl` and `memory/hot_context_versions.jsonl`; a line edited or removed, or the file deleted, is an error naming the commit.',
     fix: 'Restore the old lines and append a new line that supersedes them (a correcting delta) instead of rewriting history.',
     messages: {
-      deleted: 'Commit {{sha}} deleted the append-only truth source "{{path}}".',
-      removedLine: 'Commit {{sha}} removed line {{line}} of the append-only "{{path}}".',
-      removedLines: 'Commit {{sha}} removed lines {{from}}-{{to}} of the append-only "{{path}}".',
-      edited: 'Commit {{sha}} edited line {{line}} of the append-only "{{path}}" (lines may only be added at the end).',
+      deleted: 'The commit deleted the append-only truth source "{{path}}".',
+      removedLine: 'The commit removed line {{line}} of the append-only "{{path}}".',
+      removedLines: 'The commit removed lines {{from}}-{{to}} of the append-only "{{path}}".',
+      edited: 'The commit edited line {{line}} of the append-only "{{path}}" (lines may only be added at the end).',
     },
   },
   packTransition: (change) => {

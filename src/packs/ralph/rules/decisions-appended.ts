@@ -39,10 +39,10 @@ export const rule: Rule = {
     fix: 'Restore the committed lines and append a new decision instead of editing an old one; write each decision as one JSON object per line.',
     messages: {
       badLine: 'Line {{line}} of decisions.ndjson {{problem}}.',
-      fileRemoved: 'Commit {{sha}} removes decisions.ndjson with {{count}} committed decision(s).',
-      lineEdited: 'Commit {{sha}} edits committed line {{line}} of decisions.ndjson: decisions are only appended.',
-      lineRemoved: 'Commit {{sha}} removes committed line {{line}} of decisions.ndjson: decisions are only appended.',
-      badAppend: 'Commit {{sha}} appends line {{line}} of decisions.ndjson that {{problem}}.',
+      fileRemoved: 'The commit removes decisions.ndjson with {{count}} committed decision(s).',
+      lineEdited: 'The commit edits committed line {{line}} of decisions.ndjson: decisions are only appended.',
+      lineRemoved: 'The commit removes committed line {{line}} of decisions.ndjson: decisions are only appended.',
+      badAppend: 'The commit appends line {{line}} of decisions.ndjson that {{problem}}.',
     },
   },
   packSnapshot: (packs) => {

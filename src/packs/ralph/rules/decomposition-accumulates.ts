@@ -30,10 +30,10 @@ export const rule: Rule = {
     description: 'task_decomposition only accumulates across commits: a sub-goal once written is never removed, and a field once set is never removed or changed, except status (pending → done), completion_confirmed (false → true) and completed_at (set, or moved later) moving forward.',
     fix: 'Restore the sub-goal or field as committed; record progress only through status, completion_confirmed and completed_at, and add new sub-goals instead of rewriting old ones.',
     messages: {
-      goalRemoved: 'Commit {{sha}} removes sub-goal {{id}} from task_decomposition.',
-      backwards: 'Commit {{sha}} moves {{id}}.{{key}} backwards: {{from}} → {{to}}.',
-      fieldRemoved: 'Commit {{sha}} removes {{id}}.{{key}} (was {{was}}).',
-      fieldChanged: 'Commit {{sha}} changes {{id}}.{{key}}: {{from}} → {{to}}.',
+      goalRemoved: 'The commit removes sub-goal {{id}} from task_decomposition.',
+      backwards: 'The commit moves {{id}}.{{key}} backwards: {{from}} → {{to}}.',
+      fieldRemoved: 'The commit removes {{id}}.{{key}} (was {{was}}).',
+      fieldChanged: 'The commit changes {{id}}.{{key}}: {{from}} → {{to}}.',
     },
   },
   packTransition: (change) => {

@@ -22,8 +22,8 @@ export const rule: Rule = {
     description: 'A completed step never goes back to pending, except a decision step released on a fix, escalate or goal-fix verdict, which the release protocol marks by raising its retry_count by one.',
     fix: 'Leave completed steps completed; to redo work, insert new steps (the fix-loop templates) after the current step, or release the decision step with retry_count + 1.',
     messages: {
-      notReleased: 'Commit {{sha}} sets {{step}} from completed back to pending without the re-evaluation release (retry_count + 1).',
-      notDecision: 'Commit {{sha}} sets {{step}} from completed back to pending; only a decision step is released back to pending.',
+      notReleased: 'The commit sets {{step}} from completed back to pending without the re-evaluation release (retry_count + 1).',
+      notDecision: 'The commit sets {{step}} from completed back to pending; only a decision step is released back to pending.',
     },
   },
   packTransition: (change) => {

@@ -1,0 +1,286 @@
+// The history rules judged one commit at a time, in memory: the files before and after the commit, its author,
+// committer and trailers, through the same runner as every door (no repository). test/history/ keeps the walk over
+// real git histories (ancestry, merges, renames found by git, shallow clones, the hooks).
+import { describe, expect, it } from 'vitest';
+import { ruleOf, ruleTester, run } from '../../helpers/rule-tester.js';
+import { LEDGER, PLAN, handoffPath, ledger, lineOf, plan, taskHandoff } from '../fixtures.js';
+
+const CLAUDE = 'Claude <noreply@anthropic.com>';
+const ANA = 'Ana Human <ana@example.com>';
+const CONFIG = 'validate-workflow.config.json';
+
+/** The session ledger of a four-task plan: `done` tasks `[x]`, `doing` `[→]`. */
+function ledgerOf(done: number[] = [], doing: number | null = null): string {
+  const state: string[] = [];
+  for (let t = 1; t <= 4; t++) state.push(`- [${done.includes(t) ? 'x' : doing === t ? '→' : ' '}] Task ${t}: Do step ${t}`);
+  return ledger({ state });
+}
+
+/** Phase 1's manual item checked on top of a plan (its automated item as given). */
+function manualChecked(text: string): string {
+  return text.replace('- [ ] Phase 1 works in the browser', '- [x] Phase 1 works in the browser');
+}
+function autoChecked(text: string): string {
+  return text.replace('- [ ] Phase 1 tests pass', '- [x] Phase 1 tests pass');
+}
+
+const fresh = plan({ tasksPerPhase: [2, 2] });
+
+describe('handoffs', () => {
+  const before = { [PLAN]: plan({ checked: [1] }), [handoffPath(1)]: taskHandoff(1) };
+  const appended = taskHandoff(1, {}, '\n## Notes\n\nLater: the cookie is HttpOnly.\n');
+  const rewritten = taskHandoff(1, { status: 'partial', context_for_next: 'Redo it.' });
+
+  ruleTester(ruleOf('history/handoff-deleted'), {
+    valid: [{ name: 'appending to a committed handoff', before, after: { ...before, [handoffPath(1)]: appended }, commit: { author: CLAUDE } }],
+    invalid: [
+      {
+        name: 'a deleted handoff, at its path',
+        before,
+        after: { [PLAN]: before[PLAN] },
+        commit: { author: CLAUDE },
+        errors: [{ messageId: 'deleted', file: handoffPath(1), severity: 'error', message: `Handoff ${handoffPath(1)} was deleted.` }],
+      },
+      {
+        name: 'a renamed handoff, at its new path',
+        before,
+        after: { [PLAN]: before[PLAN], [handoffPath(1, 'renamed')]: taskHandoff(1) },
+        renames: [[handoffPath(1), handoffPath(1, 'renamed')]],
+        errors: [{ messageId: 'renamed', file: handoffPath(1, 'renamed'), data: { from: handoffPath(1) } }],
+      },
+    ],
+  });
+
+  ruleTester(ruleOf('history/handoff-rewritten'), {
+    valid: [
+      { name: 'appending to the body', before, after: { ...before, [handoffPath(1)]: appended } },
+      {
+        name: 'reordering the frontmatter without changing a value',
+        before,
+        after: { ...before, [handoffPath(1)]: taskHandoff(1).replace(/^status: complete\n/m, '').replace('task: 1\n', 'task: 1\nstatus: complete\n') },
+      },
+    ],
+    invalid: [
+      {
+        name: 'frontmatter values changed, naming the keys',
+        before,
+        after: { ...before, [handoffPath(1)]: rewritten },
+        errors: [{ messageId: 'rewritten', file: handoffPath(1), severity: 'warning', message: `Frontmatter of committed handoff ${handoffPath(1)} was rewritten (\`status\`, \`context_for_next\`).` }],
+      },
+      { name: 'an error in strict', before, after: { ...before, [handoffPath(1)]: rewritten }, config: { preset: 'strict' }, errors: [{ messageId: 'rewritten', severity: 'error' }] },
+    ],
+  });
+});
+
+describe('task order and batching', () => {
+  const start = { [PLAN]: fresh, [LEDGER]: ledgerOf() };
+  const twoFirst = plan({ checked: [2] });
+  const startsThree = ledgerOf([1], 3);
+  const bothDone = plan({ checked: [1, 2] });
+
+  ruleTester(ruleOf('history/task-order'), {
+    valid: [
+      { name: 'task 1, in order', before: start, after: { [PLAN]: plan({ checked: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerOf([1]) } },
+      { name: 'one commit completing tasks 1 and 2 is batching, not disorder', before: start, after: { [PLAN]: bothDone, [handoffPath(1)]: taskHandoff(1), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerOf([1, 2]) } },
+    ],
+    invalid: [
+      {
+        name: 'task 2 completed while task 1 is open, at the check-off',
+        before: start,
+        after: { [PLAN]: twoFirst, [LEDGER]: ledgerOf() },
+        commit: { author: CLAUDE },
+        errors: [{ messageId: 'completesWhileOpen', file: PLAN, line: lineOf(twoFirst, 'Task 2:'), message: `Task 2 completes while Task 1 of ${PLAN} is still open.` }],
+      },
+      {
+        name: 'a ledger that marks task 3 in progress while tasks 1 and 2 are open, at the ledger line',
+        before: start,
+        after: { [PLAN]: fresh, [LEDGER]: ledgerOf([], 3) },
+        errors: [{ messageId: 'startsWhileOpen', file: LEDGER, line: lineOf(ledgerOf([], 3), 'Task 3:'), data: { task: 3, open: 'Task 1, Task 2', isAre: 'are' } }],
+      },
+      {
+        name: 'a handoff for task 3 while task 2 is open, at the handoff',
+        before: { [PLAN]: plan({ checked: [1] }), [LEDGER]: ledgerOf([1]), [handoffPath(1)]: taskHandoff(1) },
+        after: { [PLAN]: plan({ checked: [1] }), [LEDGER]: ledgerOf([1]), [handoffPath(1)]: taskHandoff(1), [handoffPath(3)]: taskHandoff(3) },
+        errors: [{ messageId: 'startsWhileOpen', file: handoffPath(3), data: { task: 3, open: 'Task 2', isAre: 'is' } }],
+      },
+      {
+        name: 'the ledger mark of a task started while an earlier one is open',
+        before: { [PLAN]: fresh, [LEDGER]: ledgerOf([], 1) },
+        after: { [PLAN]: fresh, [LEDGER]: startsThree },
+        errors: [{ messageId: 'startsWhileOpen', file: LEDGER, line: lineOf(startsThree, 'Task 3:') }],
+      },
+    ],
+  });
+
+  ruleTester(ruleOf('history/batched-tasks'), {
+    valid: [
+      { name: 'one task per commit', before: start, after: { [PLAN]: plan({ checked: [1] }) } },
+      { name: 'a direct-mode plan (three tasks) may complete several tasks in one commit', before: { [PLAN]: plan({ tasksPerPhase: [3] }) }, after: { [PLAN]: plan({ tasksPerPhase: [3], checked: [1, 2, 3] }) } },
+    ],
+    invalid: [
+      {
+        name: 'one commit completing two tasks of an orchestration plan, at the second',
+        before: start,
+        after: { [PLAN]: bothDone },
+        errors: [{ messageId: 'batched', file: PLAN, line: lineOf(bothDone, 'Task 2:'), severity: 'warning', message: 'One commit completes 2 tasks (Task 1, Task 2).' }],
+      },
+      {
+        name: 'declared orchestration with three tasks',
+        before: { [PLAN]: plan({ tasksPerPhase: [3], frontmatter: ['mode: orchestration'] }) },
+        after: { [PLAN]: plan({ tasksPerPhase: [3], frontmatter: ['mode: orchestration'], checked: [1, 2, 3] }) },
+        config: { preset: 'strict' },
+        errors: [{ messageId: 'batched', severity: 'error', data: { count: 3, tasks: 'Task 1, Task 2, Task 3' } }],
+      },
+    ],
+  });
+});
+
+describe('phase order', () => {
+  const tasksDone = plan({ checked: [1, 2] });
+  const autoOnly = autoChecked(tasksDone);
+  const startsPhase2 = plan({ checked: [1, 2, 3] });
+
+  ruleTester(ruleOf('history/phase-order'), {
+    valid: [
+      { name: 'phase 2 after phase 1 was verified in an earlier commit', before: { [PLAN]: plan({ checked: [1, 2], verified: [1] }) }, after: { [PLAN]: plan({ checked: [1, 2, 3], verified: [1] }) } },
+      {
+        name: 'an N/A manual item counts as verified',
+        before: { [PLAN]: autoChecked(tasksDone).replace('- [ ] Phase 1 works in the browser', '- [ ] N/A: no UI') },
+        after: { [PLAN]: autoChecked(plan({ checked: [1, 2, 3] })).replace('- [ ] Phase 1 works in the browser', '- [ ] N/A: no UI') },
+      },
+    ],
+    invalid: [
+      {
+        name: 'the first check-off of phase 2 while phase 1 awaits its manual item',
+        before: { [PLAN]: autoOnly },
+        after: { [PLAN]: autoChecked(startsPhase2) },
+        errors: [{ messageId: 'startedEarly', file: PLAN, line: lineOf(startsPhase2, 'Task 3:'), message: 'First check-off in Phase 2 (Part 2) comes before Phase 1 (Part 1) was verified.' }],
+      },
+      {
+        name: 'finishing phase 1 and starting phase 2 in one commit is too early',
+        before: { [PLAN]: manualChecked(tasksDone) },
+        after: { [PLAN]: manualChecked(autoChecked(startsPhase2)) },
+        errors: [{ messageId: 'startedEarly', line: lineOf(startsPhase2, 'Task 3:') }],
+      },
+      {
+        name: 'a plan that arrives with phase 2 already checked',
+        before: {},
+        after: { [PLAN]: startsPhase2 },
+        errors: [{ messageId: 'startedWithPlan', line: lineOf(startsPhase2, 'Task 3:'), data: { phase: 'Phase 2 (Part 2)', first: 'Phase 1 (Part 1)' } }],
+      },
+    ],
+  });
+});
+
+describe('manual confirmation', () => {
+  const before = { [PLAN]: autoChecked(plan({ checked: [1, 2] })) };
+  const after = { [PLAN]: manualChecked(before[PLAN]) };
+  const line = lineOf(after[PLAN], 'Phase 1 works in the browser');
+
+  ruleTester(ruleOf('history/manual-confirmation'), {
+    valid: [
+      { name: 'confirmed by the human who authored the commit', before, after, commit: { author: ANA, trailers: [`Confirmed-by: ${ANA}`] } },
+      { name: 'pre-commit leaves it to commit-msg', before, after, commit: { author: CLAUDE }, stage: 'staged' },
+      { name: 'unchecking a manual item needs no confirmation', before: after, after: before, commit: { author: CLAUDE } },
+      { name: 'checking an automated item needs no confirmation', before: { [PLAN]: plan({ checked: [1, 2] }) }, after: before, commit: { author: CLAUDE } },
+      {
+        name: 'a signed confirmation when signatures are required',
+        before,
+        after,
+        config: { requireSignedConfirmations: true },
+        signed: true,
+        commit: { author: ANA, trailers: [`Confirmed-by: ${ANA}`] },
+      },
+    ],
+    invalid: [
+      {
+        name: 'no trailer',
+        before,
+        after,
+        commit: { author: CLAUDE },
+        errors: [{ messageId: 'unconfirmed', file: PLAN, line, message: 'Manual item "Phase 1 works in the browser" is checked without a human\'s confirmation: the commit has no `Confirmed-by:` trailer.' }],
+      },
+      { name: 'an agent cannot confirm', before, after, commit: { author: CLAUDE, trailers: [`Confirmed-by: ${CLAUDE}`] }, errors: [{ messageId: 'unconfirmed', message: /matches the `agents` patterns/ }] },
+      { name: 'the confirmer must be the author or committer', before, after, commit: { author: CLAUDE, trailers: [`Confirmed-by: ${ANA}`] }, errors: [{ messageId: 'unconfirmed', message: /neither the author nor the committer/ }] },
+      { name: 'confirmers, when set, list who may confirm', before, after, config: { confirmers: ['bob@example.com'] }, commit: { author: ANA, trailers: [`Confirmed-by: ${ANA}`] }, errors: [{ messageId: 'unconfirmed', message: /not listed in `confirmers`/ }] },
+      { name: 'an unsigned commit when signatures are required', before, after, config: { requireSignedConfirmations: true }, commit: { author: ANA, trailers: [`Confirmed-by: ${ANA}`] }, errors: [{ messageId: 'unconfirmed', message: /no good signature/ }] },
+      {
+        name: 'relayed by an agent co-author: counts in recommended, with an info',
+        before,
+        after,
+        commit: { author: ANA, trailers: [`Confirmed-by: ${ANA}`, `Co-authored-by: ${CLAUDE}`] },
+        errors: [{ messageId: 'relayed', severity: 'info', data: { name: 'Ana Human', email: 'ana@example.com' } }],
+      },
+      {
+        name: 'in strict an agent co-author voids the confirmation',
+        before,
+        after,
+        preset: 'strict',
+        commit: { author: ANA, trailers: [`Confirmed-by: ${ANA}`, `Co-authored-by: ${CLAUDE}`] },
+        errors: [{ messageId: 'unconfirmed', severity: 'error', message: /in `strict` a confirmation commit may not be authored, committed or co-authored by an agent/ }],
+      },
+      {
+        name: 'in strict a confirmation commit changes nothing but manual checkboxes',
+        before,
+        after: { [PLAN]: after[PLAN].replace('- [ ] Task 3:', '- [x] Task 3:') },
+        preset: 'strict',
+        commit: { author: ANA, trailers: [`Confirmed-by: ${ANA}`] },
+        errors: [{ messageId: 'unconfirmed', message: /in `strict` a confirmation commit changes nothing but manual checkboxes/ }],
+      },
+    ],
+  });
+
+  it('takes trust from the commit before: a config added in the same commit does not count', () => {
+    const rule = ruleOf('history/manual-confirmation');
+    const off = JSON.stringify({ rules: { 'history/manual-confirmation': 'off' } });
+    expect(run(rule, { before, after: { ...after, [CONFIG]: off }, commit: { author: CLAUDE } })).toHaveLength(1);
+    expect(run(rule, { before: { ...before, [CONFIG]: off }, after: { ...after, [CONFIG]: off }, commit: { author: CLAUDE } })).toEqual([]);
+  });
+});
+
+describe('self-exemption', () => {
+  const before = { [PLAN]: plan(), [LEDGER]: ledgerOf() };
+  const disabled = `${plan()}\n<!-- validate-workflow-disable plan/phase-order -- legacy plan -->\n`;
+  const agent = { author: CLAUDE };
+
+  ruleTester(ruleOf('history/self-exemption'), {
+    valid: [
+      { name: 'a human adds the disable', before, after: { ...before, [PLAN]: disabled }, commit: { author: ANA } },
+      { name: 'an agent, confirmed by the human who committed it', before, after: { ...before, [PLAN]: disabled }, commit: { author: CLAUDE, committer: ANA, trailers: [`Confirmed-by: ${ANA}`] } },
+      { name: 'pre-commit leaves it to commit-msg', before, after: { ...before, [PLAN]: disabled }, commit: agent, stage: 'staged' },
+      { name: 'an agent checks a task', before, after: { ...before, [PLAN]: plan({ checked: [1] }) }, commit: agent },
+    ],
+    invalid: [
+      {
+        name: 'an agent adds a disable comment',
+        before,
+        after: { ...before, [PLAN]: disabled },
+        commit: agent,
+        errors: [{ messageId: 'addsDisable', file: PLAN, message: `An agent's commit (${CLAUDE}) adds a disable comment for plan/phase-order without a human's confirmation.` }],
+      },
+      { name: 'an agent changes the config', before: { ...before, [CONFIG]: '{}' }, after: { ...before, [CONFIG]: '{"preset":"recommended"}' }, commit: agent, errors: [{ messageId: 'changesConfig', file: CONFIG }] },
+      { name: 'an agent adds `mode_set_by: user`', before, after: { ...before, [PLAN]: plan({ frontmatter: ['mode: direct', 'mode_set_by: user'] }) }, commit: agent, errors: ['setsModeByUser'] },
+      {
+        name: 'an agent turns a manual item into N/A',
+        before,
+        after: { ...before, [PLAN]: plan().replace('- [ ] Phase 1 works in the browser', '- [ ] N/A: Phase 1 works in the browser') },
+        commit: agent,
+        errors: [{ messageId: 'makesNa', data: { kind: 'manual' } }],
+      },
+      {
+        name: 'an agent deletes a verification item',
+        before,
+        after: { ...before, [PLAN]: plan().replace('- [ ] Phase 2 works in the browser\n', '') },
+        commit: agent,
+        errors: [{ messageId: 'deletesItem', data: { kind: 'manual', item: 'Phase 2 works in the browser' } }],
+      },
+      {
+        name: 'an agent deletes the whole plan: one finding',
+        before,
+        after: { [LEDGER]: before[LEDGER] },
+        commit: agent,
+        errors: [{ messageId: 'deletesPlan', file: PLAN, data: { count: 4, items: 'items' } }],
+      },
+    ],
+  });
+});

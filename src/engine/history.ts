@@ -3,7 +3,7 @@
 import type { Config, Preset } from '../config/config.js';
 import type { TimelineEntry } from '../model/history.js';
 import type { WorkflowFile } from '../model/types.js';
-import { foldHistory, type Step, type Tracked } from '../history/fold.js';
+import { foldHistory, type FoldResult, type Step, type Tracked } from '../history/fold.js';
 import type { ModelStore } from '../history/store.js';
 import { ruleById } from './catalog.js';
 import type { Finding } from '../model/finding.js';
@@ -40,9 +40,9 @@ export function trackedPacks(config: Config): Tracked {
   return { match: (path) => active.some((a) => a.match(path)), pathspecs: active.flatMap((a) => a.bases) };
 }
 
-export function incomplete(message: string): Finding {
+export function incomplete(why: NonNullable<FoldResult['incomplete']>): Finding {
   const rule = ruleById('history/incomplete')!;
-  return toFinding(rule, { file: null, line: null, messageId: 'incomplete', data: { reason: message } }, 'error');
+  return toFinding(rule, { file: null, line: null, messageId: why.why, data: { ref: why.ref } }, 'error');
 }
 
 function record(timeline: TimelineEntry[], step: Step, judged: TransitionResult): void {

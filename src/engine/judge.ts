@@ -150,14 +150,6 @@ export function trustOf(before: Snapshot, presetOverride?: Preset): Config {
   return trust;
 }
 
-/** In `strict` a confirmation commit changes nothing but manual checkboxes, so nothing else rides on the human's word. */
-function strictOnlyManual(c: Confirmation, events: readonly Event[], preset: Preset): Confirmation {
-  if (!c.ok || preset !== 'strict') return c;
-  const other = events.find((e) => !(e.type === 'item-checked' && e.kind === 'manual'));
-  if (!other) return c;
-  return { ok: false, by: c.by, reason: `in \`strict\` a confirmation commit changes nothing but manual checkboxes, and this one also has a ${other.type} event in ${other.file}` };
-}
-
 export function judgeTransition(input: TransitionInput): TransitionResult {
   const { stage, commit, before, after } = input;
   const trust = trustOf(before, input.presetOverride);
@@ -165,7 +157,7 @@ export function judgeTransition(input: TransitionInput): TransitionResult {
   const events = input.events ?? eventsBetween([...changes], before, after);
   const agents = agentIdentities(commit, trust);
   let conf: Confirmation | null = null;
-  const confirm = () => (conf ??= strictOnlyManual(confirmation(commit, trust, trust.preset, input.signed ?? (() => false)), events, trust.preset));
+  const confirm = () => (conf ??= confirmation(commit, trust, trust.preset, input.signed ?? (() => false)));
   const ctx: TransitionContext = { stage, commit, events, before, after, agents, preset: trust.preset, config: trust, knownRules: RULE_IDS, confirmation: confirm };
   const packChanges = packChangesOf(changes, before, after, commit, trust);
   const out: Finding[] = [];

@@ -55,8 +55,11 @@ export interface FoldResult {
   store: ModelStore | null;
   /** path -> blob after the last folded commit. */
   state: Map<string, string>;
-  /** Why history could not be folded (a shallow clone, a missing range end or base); null when it was. */
-  incomplete: string | null;
+  /**
+   * Why history could not be folded, as a message name of `history/incomplete` (a shallow clone, a missing range
+   * end or base) with the ref it concerns; null when it was folded.
+   */
+  incomplete: { why: 'shallow' | 'rangeEndMissing' | 'rangeBaseMissing'; ref: string } | null;
 }
 
 const ZERO = /^0+$/;
@@ -107,14 +110,14 @@ export function verifyCommit(root: string, sha: string): boolean {
  */
 export async function foldHistory(root: string, opts: FoldOptions): Promise<FoldResult> {
   const to = opts.to ?? 'HEAD';
-  const none = (incomplete: string | null): FoldResult => ({ commits: 0, changed: [], store: null, state: new Map(), incomplete });
+  const none = (incomplete: FoldResult['incomplete']): FoldResult => ({ commits: 0, changed: [], store: null, state: new Map(), incomplete });
   if (!(await ask(root, ['rev-parse', '--verify', '-q', `${to}^{commit}`])).ok) {
     // No commits yet (or an unborn branch): history starts empty and there is nothing to judge.
     if (to === 'HEAD') return none(null);
-    return none(`The range end ${to} is not a commit in this repository.`);
+    return none({ why: 'rangeEndMissing', ref: to });
   }
   if ((await ask(root, ['rev-parse', '--is-shallow-repository'])).out.trim() === 'true') {
-    return none('This is a shallow clone: the history rules cannot judge commits they cannot see.');
+    return none({ why: 'shallow', ref: to });
   }
   const config = opts.config;
   const tracked = opts.tracked ?? NOTHING_ELSE;
@@ -130,7 +133,7 @@ export async function foldHistory(root: string, opts: FoldOptions): Promise<Fold
   }
   if (opts.from && !ZERO.test(opts.from)) {
     if (!(await ask(root, ['rev-parse', '--verify', '-q', `${opts.from}^{commit}`])).ok) {
-      return none(`The range base ${opts.from} is not in this repository (fetch it, or fetch the whole history).`);
+      return none({ why: 'rangeBaseMissing', ref: opts.from });
     }
     const base = await ask(root, ['merge-base', opts.from, to]);
     if (base.ok) {

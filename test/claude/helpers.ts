@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { claudeHook } from '../../src/cli/claude-hook.js';
 import type { Io } from '../../src/cli/io.js';
-import { makeRepo, writeFiles } from '../helpers/repo.js';
+import { git, makeRepo, writeFiles } from '../helpers/repo.js';
 import { LEDGER, PLAN, handoffPath, ledger, plan, taskHandoff, type Files } from '../rules/fixtures.js';
 
 export { LEDGER, PLAN, handoffPath, ledger, plan, taskHandoff };
@@ -93,4 +93,12 @@ export function workflowRepo(extra: Files = {}): string {
 
 export function read(dir: string, path: string): string {
   return readFileSync(join(dir, path), 'utf8');
+}
+
+/** The workflow repository with `preset: strict` committed (the hook reads settings from HEAD). */
+export function strictRepo(): string {
+  const dir = workflowRepo({ 'validate-workflow.config.json': '{ "preset": "strict" }\n' });
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'strict');
+  return dir;
 }

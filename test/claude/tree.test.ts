@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, writeFiles } from '../helpers/repo.js';
-import { LEDGER, PLAN, handoffPath, hook, postBash, read, stop, taskHandoff, workflowRepo } from './helpers.js';
+import { LEDGER, PLAN, handoffPath, hook, postBash, read, stop, strictRepo, taskHandoff, workflowRepo } from './helpers.js';
 
 const MANUAL = '- [ ] Phase 1 works in the browser';
 
@@ -30,8 +30,10 @@ describe('Stop', () => {
     const dir = workflowRepo();
     sedCheckManual(dir);
     const run = await hook(stop(dir));
-    expect(run.json).toEqual({ decision: 'block', reason: expect.stringContaining('"Phase 1 works in the browser" (Phase 1)') });
-    expect(String(run.json!.reason)).toContain('Uncheck it again');
+    // The rule's own words, as commit-msg prints them: the item, why it does not count, and what to do.
+    expect(run.json).toEqual({ decision: 'block', reason: expect.stringContaining('Manual item "Phase 1 works in the browser" is checked without a human\'s confirmation') });
+    expect(String(run.json!.reason)).toContain(`confirm ${PLAN} --phase 1`);
+    expect(String(run.json!.reason)).toContain('(history/manual-confirmation)');
     // The agent unchecks it: the next stop (stop_hook_active, since the hook sent it back) goes through.
     writeFiles(dir, { [PLAN]: read(dir, PLAN).replace(MANUAL.replace('[ ]', '[x]'), MANUAL) });
     expect(await hook(stop(dir, true))).toMatchObject({ code: 0, stdout: '' });
@@ -55,21 +57,26 @@ describe('Stop', () => {
     git(dir, 'rm', '-q', handoffPath(1));
     const run = await hook(stop(dir, true));
     expect(run.json).toMatchObject({ decision: 'block' });
-    expect(String(run.json!.reason)).toContain(`The committed handoff ${handoffPath(1)} is deleted or moved.`);
+    expect(String(run.json!.reason)).toContain(`Handoff ${handoffPath(1)} was deleted.`);
   });
 
-  it('blocks for a deleted handoff, a rewritten frontmatter and a task checked without a handoff', async () => {
+  it('blocks for a deleted handoff, a task checked without a handoff, and a rewritten frontmatter where that is an error', async () => {
     const dir = workflowRepo();
     rmSync(join(dir, handoffPath(1)));
     writeFiles(dir, { [PLAN]: read(dir, PLAN).replace('- [ ] Task 2:', '- [x] Task 2:') });
     const run = await hook(stop(dir));
     const reason = String(run.json!.reason);
     expect(reason).toContain(`git restore --source=HEAD --staged --worktree -- ${handoffPath(1)}`);
-    expect(reason).toContain('Task 2 of');
+    expect(reason).toContain('Task 2 is checked complete but has no task handoff');
 
+    // A rewritten frontmatter is a warning in `recommended`: the git hooks pass it, so Stop does too (the hook
+    // blocks for exactly what the hooks refuse). With `strict` committed it is an error, and Stop blocks.
     const other = workflowRepo();
     writeFiles(other, { [handoffPath(1)]: read(other, handoffPath(1)).replace(/context_for_next: .*/, 'context_for_next: Changed my mind.') });
-    expect(String((await hook(stop(other))).json!.reason)).toContain('`context_for_next`');
+    expect((await hook(stop(other))).stdout).toBe('');
+    const strict = strictRepo();
+    writeFiles(strict, { [handoffPath(1)]: read(strict, handoffPath(1)).replace(/context_for_next: .*/, 'context_for_next: Changed my mind.') });
+    expect(String((await hook(stop(strict))).json!.reason)).toContain('`context_for_next`');
   });
 });
 
@@ -79,7 +86,7 @@ describe('PostToolUse (Bash)', () => {
     expect((await hook(postBash(dir, 'npm test'))).stdout).toBe('');
     git(dir, 'rm', '-q', handoffPath(1));
     const first = await hook(postBash(dir, `git rm ${handoffPath(1)}`));
-    expect(first.json).toEqual({ decision: 'block', reason: expect.stringContaining(`${handoffPath(1)} is deleted or moved`) });
+    expect(first.json).toEqual({ decision: 'block', reason: expect.stringContaining(`Handoff ${handoffPath(1)} was deleted.`) });
     expect((await hook(postBash(dir, 'ls'))).stdout).toBe('');
     sedCheckManual(dir);
     expect((await hook(postBash(dir, 'sed -i ...'))).json).toMatchObject({ decision: 'block' });

@@ -193,7 +193,7 @@ describe('renames', () => {
 describe('repositories without history', () => {
   it('a repository without commits is not incomplete (exit 0): history starts empty', async () => {
     const dir = makeRepo({ [PLAN]: planDoc(), [LEDGER]: ledgerDoc() });
-    expect(await judge(dir)).toEqual({ findings: [], commits: 0 });
+    expect(await judge(dir)).toMatchObject({ findings: [], commits: 0, incomplete: false });
     const res = cli(dir);
     expect(res.results.filter((f) => f.ruleId === 'history/incomplete')).toEqual([]);
     expect(res.code).toBe(0);

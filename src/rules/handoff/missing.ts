@@ -1,5 +1,11 @@
 import type { Rule, RawFinding } from '../types.js';
+import type { Workspace } from '../../model/types.js';
 import { effectiveMode, handoffTask, handoffsOfPlan, tasksOf } from '../../model/queries.js';
+
+/** The session whose ledger names this plan, for the `new handoff --session` command; a placeholder otherwise. */
+function sessionOf(ws: Workspace, plan: string): string {
+  return ws.ledgers.find((l) => ws.links.get(l.path) === plan && l.session)?.session ?? '<session>';
+}
 
 export const rule: Rule = {
   meta: {
@@ -9,7 +15,10 @@ export const rule: Rule = {
     description:
       'In orchestration mode every task checked complete in the plan has a task handoff linked to the plan (by its `plan:` key or its session ledger). Task handoffs that cannot be linked to any plan are named in one info message and skipped.',
     fix: 'Write the task handoff (`npx validate-workflow new handoff --session <session>`), or uncheck the task.',
+    // The order of steps: the handoff is written before the task is checked, so the agent hook refuses the check.
+    editGate: true,
     messages: {
+      noHandoffFix: 'Write the task handoff first (`npx validate-workflow new handoff --session {{session}}`), then check the task.',
       noHandoff: 'Task {{task}} is checked complete but has no task handoff.',
       unlinked: '{{count}} task handoff(s) name no plan that exists and have no session ledger naming one ({{names}}); plan checks skip them.',
       unlinkedFix: 'Add `plan: <path of the plan>` to their frontmatter, or a ledger for their session.',
@@ -20,7 +29,7 @@ export const rule: Rule = {
     for (const plan of ws.plans.filter((p) => p.readable && effectiveMode(p) === 'orchestration')) {
       const covered = new Set(handoffsOfPlan(ws, plan).map(handoffTask));
       for (const task of tasksOf(plan).filter((t) => t.checked && !covered.has(t.number))) {
-        out.push({ file: plan.path, line: task.line, column: task.column, messageId: 'noHandoff', data: { task: task.number } });
+        out.push({ file: plan.path, line: task.line, column: task.column, messageId: 'noHandoff', fixId: 'noHandoffFix', data: { task: task.number, session: sessionOf(ws, plan.path) } });
       }
     }
     const first = ws.unlinked[0];

@@ -9,13 +9,15 @@ export const rule: Rule = {
     fix: 'Restore the handoff at its original path (`git restore --source=<commit>^ -- <path>`).',
     messages: {
       deleted: 'Handoff {{file}} was deleted.',
+      // The fix of one deletion: from HEAD before the commit is made, from the commit's parent afterwards.
+      restore: 'Restore the handoff at its path: `git restore --source={{source}} --staged --worktree -- {{file}}`.',
       emptied: 'Handoff {{file}} was left empty or unreadable: its committed record is gone.',
       renamed: 'Handoff {{from}} was renamed to {{file}}.',
     },
   },
   transition: (ctx) =>
     ctx.events.flatMap((e): RawFinding[] => {
-      if (e.type === 'handoff-deleted') return [{ file: e.file, line: e.line, messageId: e.emptied ? 'emptied' : 'deleted', data: { file: e.file } }];
+      if (e.type === 'handoff-deleted') return [{ file: e.file, line: e.line, messageId: e.emptied ? 'emptied' : 'deleted', fixId: 'restore', data: { file: e.file, source: ctx.commit.sha ? `${ctx.commit.sha.slice(0, 7)}^` : 'HEAD' } }];
       if (e.type === 'handoff-renamed') return [{ file: e.file, line: e.line, messageId: 'renamed', data: { from: e.from, file: e.file } }];
       return [];
     }),

@@ -10,9 +10,7 @@ export const rule: Rule = {
       'History rules cannot be judged: the clone is shallow, or the base of a range is missing. Never a silent pass. A repository without commits, or a push to an empty remote, is not incomplete: history starts empty.',
     fix: 'Fetch the whole history: `git fetch --unshallow`, or `fetch-depth: 0` in actions/checkout.',
     messages: {
-      // Why the history could not be folded, as the fold says it (src/history/fold.ts); the named ones below are
-      // the same sentences, for when the fold reports by id.
-      incomplete: '{{reason}}',
+      // The fold (src/history/fold.ts) says why history could not be folded by one of these names.
       shallow: 'This is a shallow clone: the history rules cannot judge commits they cannot see.',
       rangeEndMissing: 'The range end {{ref}} is not a commit in this repository.',
       rangeBaseMissing: 'The range base {{ref}} is not in this repository (fetch it, or fetch the whole history).',

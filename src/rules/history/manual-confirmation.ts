@@ -27,6 +27,9 @@ export const rule: Rule = {
       unconfirmed: 'Manual item "{{item}}" is checked without a human\'s confirmation: {{reason}}.',
       strictOtherChange:
         'Manual item "{{item}}" is checked without a human\'s confirmation: in `strict` a confirmation commit changes nothing but manual checkboxes, and this one also {{change}}.',
+      // The fix of a finding about one item: the plan and phase are known, so the command is complete.
+      confirmNow:
+        'Manual items are checked by a human, never by an agent: leave it unchecked and tell the user Phase {{phase}} is ready for manual verification (they confirm with `npx validate-workflow confirm {{file}} --phase {{phase}}`).',
       relayed: 'Manual item "{{item}}" confirmed by {{name}} <{{email}}> in a commit an agent co-authored (the agent relays the human\'s word).',
     },
   },
@@ -41,8 +44,9 @@ export const rule: Rule = {
     const out: RawFinding[] = [];
     for (const e of checked) {
       if (e.type !== 'item-checked') continue;
-      if (other) out.push({ file: e.file, line: e.line, messageId: 'strictOtherChange', data: { item: e.text, change: describe(other) } });
-      else if (!c.ok) out.push({ file: e.file, line: e.line, messageId: 'unconfirmed', data: { item: e.text, reason: c.reason } });
+      const fix = { fixId: 'confirmNow', data: { item: e.text, file: e.file, phase: e.phase } };
+      if (other) out.push({ file: e.file, line: e.line, messageId: 'strictOtherChange', ...fix, data: { ...fix.data, change: describe(other) } });
+      else if (!c.ok) out.push({ file: e.file, line: e.line, messageId: 'unconfirmed', ...fix, data: { ...fix.data, reason: c.reason } });
       else if (ctx.agents.length > 0) {
         out.push({ file: e.file, line: e.line, info: true, messageId: 'relayed', data: { item: e.text, name: c.by!.name, email: c.by!.email } });
       }

@@ -97,7 +97,7 @@ function templatePattern(template: string, data: Record<string, string | number>
 export function expectFilled(found: readonly Finding[]): void {
   for (const f of found) {
     expect(unfilledPlaceholders(f.message), `unfilled placeholder in "${f.message}"`).toEqual([]);
-    expect(unfilledPlaceholders(f.fix), `unfilled placeholder in fix "${f.fix}"`).toEqual([]);
+    expect(unfilledPlaceholders(f.fix ?? ''), `unfilled placeholder in fix "${f.fix}"`).toEqual([]);
   }
 }
 

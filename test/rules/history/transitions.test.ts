@@ -225,7 +225,7 @@ describe('manual confirmation', () => {
         after: { [PLAN]: after[PLAN].replace('- [ ] Task 3:', '- [x] Task 3:') },
         preset: 'strict',
         commit: { author: ANA, trailers: [`Confirmed-by: ${ANA}`] },
-        errors: [{ messageId: 'unconfirmed', message: /in `strict` a confirmation commit changes nothing but manual checkboxes/ }],
+        errors: [{ messageId: 'strictOtherChange', message: /in `strict` a confirmation commit changes nothing but manual checkboxes, and this one also checks Task 3/ }],
       },
     ],
   });

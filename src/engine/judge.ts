@@ -131,6 +131,8 @@ export interface TransitionInput {
   /** A preset forced on the command line; severities otherwise come from the parent commit. */
   presetOverride?: Preset;
   rules?: readonly Rule[];
+  /** Judging a history that never adopted the convention (see TransitionContext.audit). */
+  audit?: boolean;
 }
 
 export interface TransitionResult {
@@ -158,7 +160,7 @@ export function judgeTransition(input: TransitionInput): TransitionResult {
   const agents = agentIdentities(commit, trust);
   let conf: Confirmation | null = null;
   const confirm = () => (conf ??= confirmation(commit, trust, trust.preset, input.signed ?? (() => false)));
-  const ctx: TransitionContext = { stage, commit, events, before, after, agents, preset: trust.preset, config: trust, knownRules: RULE_IDS, confirmation: confirm };
+  const ctx: TransitionContext = { stage, commit, events, before, after, agents, audit: input.audit ?? false, preset: trust.preset, config: trust, knownRules: RULE_IDS, confirmation: confirm };
   const packChanges = packChangesOf(changes, before, after, commit, trust);
   const out: Finding[] = [];
   for (const rule of input.rules ?? RULES) {

@@ -58,6 +58,8 @@ export interface TransitionCase {
   preset?: Preset;
   /** Whether the commit carries a good signature (`git verify-commit`). */
   signed?: boolean;
+  /** Judge as an audit of a history that never adopted the convention (TransitionContext.audit). */
+  audit?: boolean;
   /** Files moved in this commit, `[from, to]`: a rename instead of a deletion and an addition. */
   renames?: [string, string][];
 }
@@ -149,6 +151,7 @@ export function judgeTransitionCase(rule: Rule | readonly Rule[], test: Transiti
     signed: () => signed,
     presetOverride: test.preset,
     rules: rulesOf(rule),
+    audit: test.audit,
   });
   return { findings: result.findings, events: result.events };
 }

@@ -62,6 +62,12 @@ export interface TransitionContext extends RuleContext {
   events: readonly Event[];
   before: Snapshot;
   after: Snapshot;
+  /**
+   * The run is an audit of a history that never adopted the convention (no config file, convention section 6):
+   * a plan, handoff or item that enters git already progressed is an info ("history cannot show who checked it"),
+   * not an error. After the adoption point this is false, and adding a plan already checked is a check-off.
+   */
+  audit: boolean;
   /** Identities of the commit (author, committer, co-authors) that match the `agents` patterns. */
   agents: readonly Identity[];
   /** Whether a human's `Confirmed-by` counts for this commit (signature checked only when asked). */

@@ -22,6 +22,8 @@ export interface CheckOptions {
   /** Also append the markdown report to $GITHUB_STEP_SUMMARY. */
   summary: boolean;
   preset?: Preset;
+  /** `--since <rev>|root`: where history judgement starts. */
+  since?: string;
   config?: string;
   maxWarnings?: number;
   quiet: boolean;
@@ -61,9 +63,9 @@ function commentFree(message: string): string {
 
 async function judge(opts: CheckOptions, root: string, inGit: boolean, config: Config): Promise<Judged> {
   const door = opts.door;
-  if (door.kind === 'repository') return judgeRepository(root, inGit, { config, presetOverride: opts.preset, history: opts.history, baselineWrite: opts.baselineWrite });
+  if (door.kind === 'repository') return judgeRepository(root, inGit, { config, presetOverride: opts.preset, history: opts.history, since: opts.since, baselineWrite: opts.baselineWrite });
   if (!inGit) throw new UsageError(`${door.kind === 'range' ? '--range' : door.kind === 'staged' ? '--staged' : 'commit-msg'} needs a git repository`);
-  if (door.kind === 'range') return judgeRange(root, config, door, opts.preset);
+  if (door.kind === 'range') return judgeRange(root, config, door, opts.preset, opts.since);
   let message: string | undefined;
   if (door.kind === 'commit-msg') {
     if (!existsSync(door.file)) throw new UsageError(`no such message file: ${door.file}`);
@@ -108,7 +110,7 @@ export async function check(opts: CheckOptions, io: Io): Promise<number> {
   }
   let findings = judged.findings.filter((f) => within(f.file, scopes)).sort(compareFindings);
   if (opts.quiet) findings = findings.filter((f) => f.severity === 'error');
-  const summary = summarize(findings, files.length, judged.commits);
+  const summary = { ...summarize(findings, files.length, judged.commits), ...(judged.judgedFrom ? { judgedFrom: judged.judgedFrom } : {}) };
   const report = { findings, summary, workspace: judged.workspace ?? null, timeline: judged.timeline ?? [] };
   io.stdout(render(opts.format, report, io));
   if (opts.summary) {
@@ -140,6 +142,7 @@ const OPTIONS = {
   'no-history': { type: 'boolean' },
   staged: { type: 'boolean' },
   range: { type: 'string' },
+  since: { type: 'string' },
 } as const;
 
 const USAGE = `Usage: validate-workflow [check] [paths...] [options]
@@ -161,6 +164,8 @@ Options:
   --no-history                  judge the files as they are now, without replaying git history
   --staged                      pre-commit: judge the change from HEAD to the index (the index, not the working tree)
   --range <from>..<to>          pre-push and pull requests: judge the commits in the range, from merge-base(from, to)
+  --since <rev>|root            judge history from this commit on (default: the adoption point, the first human
+                                commit that added the config, or history.since); root judges all of it
   commit-msg <file>             commit-msg hook: the staged change with the message's trailers (Confirmed-by, ...)
   -h, --help                    show this help
 
@@ -199,6 +204,7 @@ export const command = defineCommand({
         config: values.config,
         maxWarnings,
         quiet: values.quiet ?? false,
+        since: values.since,
       },
       io,
     );

@@ -28,6 +28,12 @@ export interface Config {
    * its own accessor (src/packs/<id>/config.ts); the core does not know their shapes.
    */
   packs: Record<string, unknown>;
+  /**
+   * History settings. `since`: the adoption point (a commit); history rules judge it and every later commit, and
+   * fold the earlier ones without judging them. Without it, the first human commit that adds the config is the
+   * adoption point (convention section 6).
+   */
+  history: { since: string | null };
   /** Where the config came from, for messages; null for the defaults. */
   source: string | null;
 }
@@ -68,6 +74,7 @@ export function defaultConfig(): Config {
     confirmers: null,
     requireSignedConfirmations: false,
     packs: {},
+    history: { since: null },
     source: null,
   };
 }
@@ -119,6 +126,7 @@ export function configFromObject(raw: unknown, where: string, knownRules: Readon
     confirmers: data.confirmers ?? null,
     requireSignedConfirmations: data.requireSignedConfirmations ?? false,
     packs: data.packs ?? {},
+    history: { since: data.history?.since ?? null },
     source: where,
   };
 }

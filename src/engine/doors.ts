@@ -12,7 +12,7 @@ import { key } from '../history/store.js';
 import { ask } from '../shared/git.js';
 import { applyBaseline } from './baseline.js';
 import { compareFindings, type Finding } from '../model/finding.js';
-import { judgeHistory, trackedPacks } from './history.js';
+import { describeAdoption, judgeHistory, trackedPacks, variantOf, type Adoption, type Resume } from './history.js';
 import { introduced, judgeChange, judgeSnapshot, packWorkspace, trustOf } from './judge.js';
 import { lintRepositoryParallel, snapshotEntry } from './lint.js';
 
@@ -26,23 +26,31 @@ export interface Judged {
   /** For the review report: the workspace judged and what history says of its tasks and manual items. */
   workspace?: Workspace;
   timeline?: TimelineEntry[];
+  /** Which commits were judged and why (the adoption point), for the summary line. */
+  judgedFrom?: string;
 }
 
 /**
- * What cached results depend on besides the tool: the resolved settings that decide what is read and how it is
- * judged, never how a flag was spelled (`--preset recommended` and no flag under a recommended config agree).
+ * What cached results depend on besides the tool: the resolved settings that decide what is read and which commits
+ * are judged, never the preset or how a flag was spelled. History findings are kept for every way of setting the
+ * preset (engine/history.ts VARIANTS), so `--preset strict` on a warm cache re-judges nothing and parses nothing.
  */
-export function settingsKey(config: Config): string {
-  return cacheKey([config.paths, config.maxFileBytes, config.preset, config.packs]);
+export function settingsKey(config: Config, since?: string): string {
+  return cacheKey([config.paths, config.maxFileBytes, config.packs, since ?? config.history.since, config.source !== null]);
 }
 
 export interface RepositoryOptions {
   config: Config;
   presetOverride?: Preset;
   history: boolean;
+  /** `--since <rev>|root`: where judgement starts, instead of the adoption point. */
+  since?: string;
   /** `--baseline-write`: report everything, the baseline is being rewritten. */
   baselineWrite?: boolean;
 }
+
+/** The cached history, as engine/history.ts's Resume with its maps as arrays. */
+interface CachedHistory extends Omit<Resume, 'state' | 'sha'> {}
 
 /**
  * The repository door: the working tree with the snapshot rules, and the history of HEAD, both through the cache
@@ -51,25 +59,29 @@ export interface RepositoryOptions {
 export async function judgeRepository(root: string, inGit: boolean, opts: RepositoryOptions): Promise<Judged> {
   const { config } = opts;
   const cachePath = inGit ? cacheFile(root) : null;
-  const ck = settingsKey(config);
+  const ck = settingsKey(config, opts.since);
   const cache = loadCache(cachePath, ck);
   const known = new Map(Object.entries(cache?.models ?? {}));
   const lint = await lintRepositoryParallel(root, config, inGit, known, { baseline: !opts.baselineWrite });
   const files = [...lint.discovered.map((d) => d.path), ...lint.packFiles];
   const treeModels = lint.models;
   if (!inGit || !opts.history) {
-    saveCache(cachePath, { key: ck, head: cache?.head ?? null, commits: cache?.commits ?? 0, findings: cache?.findings ?? [], timeline: cache?.timeline ?? [], state: cache?.state ?? [], models: Object.fromEntries(treeModels) });
+    saveCache(cachePath, { key: ck, head: cache?.head ?? null, history: cache?.history ?? null, state: cache?.state ?? [], models: Object.fromEntries(treeModels) });
     return { findings: lint.findings, files, commits: 0, anything: files.length > 0, workspace: lint.workspace, timeline: [] };
   }
   const head = await ask(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
   const sha = head.ok ? head.out.trim() : null;
-  let hist: { findings: Finding[]; commits: number; state: Map<string, string>; models: Map<string, WorkflowFile>; timeline: TimelineEntry[]; incomplete: boolean };
-  if (sha && cache?.head === sha) {
-    hist = { findings: cache.findings, commits: cache.commits, state: new Map(cache.state), models: known, timeline: cache.timeline, incomplete: false };
+  const cached = cache?.history as CachedHistory | null | undefined;
+  const resume: Resume | undefined =
+    sha && cache?.head && cached && (cache.head === sha || (await ask(root, ['merge-base', '--is-ancestor', cache.head, sha])).ok) ? { ...cached, sha: cache.head, state: new Map(cache.state) } : undefined;
+  const variant = variantOf(opts.presetOverride);
+  let hist: { findings: Finding[]; commits: number; state: Map<string, string>; models: Map<string, WorkflowFile>; timeline: TimelineEntry[]; incomplete: boolean; adoption: Adoption; resume: Resume | null };
+  if (resume && resume.sha === sha) {
+    // Nothing new since the last run: its findings, for the preset asked now.
+    hist = { findings: resume.findings[variant], commits: resume.commits, state: resume.state, models: known, timeline: resume.timeline[variant], incomplete: false, adoption: resume.adoption, resume };
   } else {
-    const since = sha && cache?.head && (await ask(root, ['merge-base', '--is-ancestor', cache.head, sha])).ok ? { sha: cache.head, state: new Map(cache.state), findings: cache.findings, commits: cache.commits, timeline: cache.timeline } : undefined;
-    const r = await judgeHistory(root, { config, presetOverride: opts.presetOverride, seed: new Map([...known, ...treeModels]), since });
-    hist = { findings: r.findings, commits: r.commits, state: r.state, models: r.store?.models ?? new Map(), timeline: r.timeline, incomplete: r.incomplete };
+    const r = await judgeHistory(root, { config, presetOverride: opts.presetOverride, since: opts.since, seed: new Map([...known, ...treeModels]), resume });
+    hist = { findings: r.findings, commits: r.commits, state: r.state, models: r.store?.models ?? new Map(), timeline: r.timeline, incomplete: r.incomplete, adoption: r.adoption, resume: r.resume };
   }
   // Keep the models of HEAD's files and of the working tree: what the next run is most likely to meet again.
   const keep: Record<string, WorkflowFile> = Object.fromEntries(treeModels);
@@ -78,18 +90,21 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
     const m = hist.models.get(k) ?? known.get(k);
     if (m) keep[k] = m;
   }
-  if (!hist.incomplete) saveCache(cachePath, { key: ck, head: sha, commits: hist.commits, findings: hist.findings, timeline: hist.timeline, state: [...hist.state], models: keep });
+  if (!hist.incomplete && hist.resume) {
+    const { sha: _sha, state: _state, ...keepHistory } = hist.resume;
+    saveCache(cachePath, { key: ck, head: hist.resume.sha, history: keepHistory satisfies CachedHistory, state: [...hist.state], models: keep });
+  }
   // The snapshot pass applied its part of the baseline; history entries are judged here, against history findings.
   const histFindings = opts.baselineWrite ? hist.findings : applyBaseline(root, hist.findings, { config, scope: (ruleId) => !snapshotEntry(ruleId) });
-  return { findings: [...lint.findings, ...histFindings], files, commits: hist.commits, anything: files.length > 0 || hist.commits > 0, workspace: lint.workspace, timeline: hist.timeline };
+  return { findings: [...lint.findings, ...histFindings], files, commits: hist.commits, judgedFrom: describeAdoption(hist.adoption), anything: files.length > 0 || hist.commits > 0, workspace: lint.workspace, timeline: hist.timeline };
 }
 
 /**
  * The range door (pre-push, pull requests): every commit of `from..to` judged from merge-base(from, to), and the
  * snapshot findings present at `to` and absent at the base, wherever they land.
  */
-export async function judgeRange(root: string, config: Config, range: { from: string | null; to: string }, presetOverride?: Preset): Promise<Judged> {
-  const hist = await judgeHistory(root, { config, presetOverride, from: range.from, to: range.to });
+export async function judgeRange(root: string, config: Config, range: { from: string | null; to: string }, presetOverride?: Preset, since?: string): Promise<Judged> {
+  const hist = await judgeHistory(root, { config, presetOverride, since, from: range.from, to: range.to });
   const changed = new Set(hist.changed);
   if (hist.incomplete || !hist.store) return { findings: hist.findings, files: [...changed], commits: hist.commits, anything: true };
   const store = hist.store;
@@ -102,7 +117,7 @@ export async function judgeRange(root: string, config: Config, range: { from: st
   const added = introduced(snap(before), snap(after));
   // Only entries of the files the range changed can be judged here; the others would all look stale.
   const found = applyBaseline(root, [...hist.findings, ...added], { config, scope: (_id, file) => changed.has(file) });
-  return { findings: found, files: [...changed], commits: hist.commits, anything: true, workspace: after.workspace(root), timeline: hist.timeline };
+  return { findings: found, files: [...changed], commits: hist.commits, judgedFrom: describeAdoption(hist.adoption), anything: true, workspace: after.workspace(root), timeline: hist.timeline };
 }
 
 /**
@@ -113,7 +128,7 @@ export function judgePending(root: string, config: Config, opts: { stage: 'stage
   const cache = loadCache(cacheFile(root), settingsKey(config));
   const seed = new Map(Object.entries(cache?.models ?? {}));
   const pending = pendingCommit(root, config, { message: opts.message, seed, tracked: trackedPacks(config) });
-  const judged = judgeChange({ root, stage: opts.stage, ...pending, presetOverride: opts.presetOverride });
+  const judged = judgeChange({ root, stage: opts.stage, ...pending, presetOverride: opts.presetOverride, audit: config.source === null });
   const changed = new Set(pending.changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));
   const found = applyBaseline(root, judged.findings, { config, scope: (_id, file) => changed.has(file) });
   return { findings: found.sort(compareFindings), files: [...changed], commits: 0, anything: true };

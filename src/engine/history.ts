@@ -1,37 +1,80 @@
 // The history door: the fold over the trace (history/fold.ts) with every step judged by the one runner, plus the
 // timeline the review report shows (which commit completed each task, who confirmed each manual item).
-import type { Config, Preset } from '../config/config.js';
-import type { TimelineEntry } from '../model/history.js';
+//
+// What is judged (convention section 6, the adoption point): the commit that adopts the convention (the first
+// human commit that adds the config, or `history.since`, or `--since <rev>`) and every later one; earlier commits are
+// folded so later ones have the right "before", but not judged. Without any config the run is an audit of all
+// history (`--since root` judges all as adopted).
+import { CONFIG_FILE, ConfigError, type Config, type Preset } from '../config/config.js';
+import type { Commit, TimelineEntry } from '../model/history.js';
 import type { WorkflowFile } from '../model/types.js';
 import { foldHistory, type FoldResult, type Step, type Tracked } from '../history/fold.js';
+import type { Snapshot } from '../history/snapshot.js';
 import type { ModelStore } from '../history/store.js';
+import { agentIdentities } from '../history/trust.js';
+import { ask } from '../shared/git.js';
 import { ruleById } from './catalog.js';
 import type { Finding } from '../model/finding.js';
 import { toFinding } from './findings.js';
-import { activePacks, judgeTransition, type TransitionResult } from './judge.js';
+import { activePacks, judgeTransition, trustOf, type TransitionResult } from './judge.js';
+
+/**
+ * Every history finding is computed for the three ways a run can set the preset (each commit's parent's, or
+ * forced with `--preset`), in one fold: the models and events do not depend on the preset, so switching it on a warm
+ * cache neither re-parses nor re-folds.
+ */
+export const VARIANTS = ['parent', 'recommended', 'strict'] as const;
+export type Variant = (typeof VARIANTS)[number];
+export const variantOf = (presetOverride: Preset | undefined): Variant => presetOverride ?? 'parent';
+
+/** How the start of judgement was decided, for the summary line and the cache. */
+export type Adoption =
+  | { kind: 'config'; sha: string | null }
+  | { kind: 'since'; sha: string; rev: string; from: '--since' | 'history.since' }
+  | { kind: 'root' }
+  | { kind: 'audit' };
 
 export interface HistoryOptions {
   /** The current config: paths to classify files and which packs are on. Severities come from each parent commit. */
   config: Config;
   presetOverride?: Preset;
   seed?: Map<string, WorkflowFile>;
+  /** `--since <rev>` or `--since root`; overrides `history.since` and the config's adoption commit. */
+  since?: string;
   /** An earlier run judged history up to `sha`: continue from there, keeping its findings and timeline. */
-  since?: { sha: string; state: Map<string, string>; findings: Finding[]; commits: number; timeline?: TimelineEntry[] };
+  resume?: Resume;
   from?: string | null;
   to?: string;
 }
 
+/** What a run leaves for the next one to continue from (the cache). */
+export interface Resume {
+  sha: string;
+  state: Map<string, string>;
+  findings: Record<Variant, Finding[]>;
+  timeline: Record<Variant, TimelineEntry[]>;
+  /** Commits judged so far. */
+  commits: number;
+  adoption: Adoption;
+  /** Whether the last folded commit was judged (its descendants are). */
+  adopted: boolean;
+}
+
 export interface HistoryResult {
   findings: Finding[];
+  /** Commits judged (after the adoption point). */
   commits: number;
   /** Workflow and pack files the judged commits changed. */
   changed: string[];
   store: ModelStore | null;
-  /** path -> blob after the last judged commit. */
+  /** path -> blob after the last folded commit. */
   state: Map<string, string>;
   timeline: TimelineEntry[];
   /** True when history could not be judged (`history/incomplete` is among the findings). */
   incomplete: boolean;
+  adoption: Adoption;
+  /** Everything the cache needs to continue; null when history could not be judged. */
+  resume: Resume | null;
 }
 
 /** The files the fold tracks besides workflow and trust files: those of the packs that are on. */
@@ -57,28 +100,142 @@ function record(timeline: TimelineEntry[], step: Step, judged: TransitionResult)
   }
 }
 
-/** Judge every commit of the trace of `to` (or of `from..to`), each with its parent's settings. */
+/** Whether a snapshot holds the config (its own file, or the `validateWorkflow` key of package.json). */
+function hasConfig(s: Snapshot): boolean {
+  if (s.files.get(CONFIG_FILE)) return true;
+  const pkg = s.files.get('package.json');
+  if (!pkg) return false;
+  try {
+    const data = JSON.parse(s.store.text(pkg)) as unknown;
+    return typeof data === 'object' && data !== null && 'validateWorkflow' in data;
+  } catch {
+    return false;
+  }
+}
+
+/** A commit that adopts the convention: it adds the config, and no agent takes part in it. */
+function adopts(step: Step): boolean {
+  if (hasConfig(step.before) || !hasConfig(step.after)) return false;
+  return agentIdentities(step.commit, trustOf(step.before)).length === 0;
+}
+
+async function resolveSince(root: string, rev: string, to: string): Promise<{ sha: string; descendants: Set<string> }> {
+  const res = await ask(root, ['rev-parse', '--verify', '-q', `${rev}^{commit}`]);
+  if (!res.ok) throw new ConfigError(`the adoption point ${rev} (--since or history.since) is not a commit in this repository`);
+  const sha = res.out.trim();
+  // Descendants of the adoption point that the run can reach: the commits judged.
+  const list = await ask(root, ['rev-list', '--ancestry-path', `${sha}..${to}`]);
+  return { sha, descendants: new Set([sha, ...list.out.split('\n').filter(Boolean)]) };
+}
+
+function emptyVariants<T>(): Record<Variant, T[]> {
+  return { parent: [], recommended: [], strict: [] };
+}
+
+/** Judge every commit of the trace of `to` (or of `from..to`) after the adoption point, each with its parent's settings. */
 export async function judgeHistory(root: string, opts: HistoryOptions): Promise<HistoryResult> {
-  const findings: Finding[] = [];
-  const timeline: TimelineEntry[] = [];
-  const since = opts.from ? undefined : opts.since;
+  const to = opts.to ?? 'HEAD';
+  const resume = opts.from ? undefined : opts.resume;
+  const since = opts.since ?? opts.config.history.since ?? undefined;
+  let adoption: Adoption;
+  let descendants: Set<string> | null = null;
+  if (resume) adoption = resume.adoption;
+  else if (since === 'root') adoption = { kind: 'root' };
+  else if (since) {
+    const r = await resolveSince(root, since, to);
+    adoption = { kind: 'since', sha: r.sha, rev: since, from: opts.since ? '--since' : 'history.since' };
+    descendants = r.descendants;
+  } else if (opts.config.source !== null) adoption = { kind: 'config', sha: null };
+  else adoption = { kind: 'audit' };
+  if (resume && adoption.kind === 'since') descendants = (await resolveSince(root, adoption.rev, to)).descendants;
+
+  const findings = emptyVariants<Finding>();
+  const timeline = emptyVariants<TimelineEntry>();
+  const judgedShas = new Set<string>();
+  const seen = new Set<string>();
+  let commits = 0;
+  let lastJudged = resume?.adopted ?? false;
+  const isJudged = (step: Step): boolean => {
+    switch (adoption.kind) {
+      case 'root':
+      case 'audit':
+        return true;
+      case 'since':
+        return descendants!.has(step.commit.sha);
+      case 'config': {
+        const parents = step.commit.parents;
+        if (parents.some((p) => judgedShas.has(p))) return true;
+        // A parent outside this fold (where the last run stopped, or the range base) is adopted when the last run
+        // said so, or, for a range, when it holds the config.
+        if (parents.some((p) => !seen.has(p)) && (resume ? resume.adopted : hasConfig(step.before))) return true;
+        if (adopts(step)) {
+          if (adoption.sha === null) adoption = { kind: 'config', sha: step.commit.sha };
+          return true;
+        }
+        return false;
+      }
+    }
+  };
   const folded = await foldHistory(root, {
     config: opts.config,
     tracked: trackedPacks(opts.config),
     seed: opts.seed,
-    since: since ? { sha: since.sha, state: since.state } : undefined,
+    since: resume ? { sha: resume.sha, state: resume.state } : undefined,
     from: opts.from,
-    to: opts.to,
+    to,
     onStep: (step) => {
-      const judged = judgeTransition({ stage: 'history', ...step, presetOverride: opts.presetOverride });
-      findings.push(...judged.findings);
-      record(timeline, step, judged);
+      lastJudged = isJudged(step);
+      seen.add(step.commit.sha);
+      if (!lastJudged) return;
+      judgedShas.add(step.commit.sha);
+      commits++;
+      if (step.events.length === 0 && step.changes.length === 0) return;
+      for (const variant of VARIANTS) {
+        const judged = judgeTransition({ stage: 'history', ...step, presetOverride: variant === 'parent' ? undefined : variant, audit: adoption.kind === 'audit' });
+        findings[variant].push(...judged.findings);
+        record(timeline[variant], step, judged);
+      }
     },
   });
   if (folded.incomplete !== null) {
-    return { findings: [incomplete(folded.incomplete)], commits: 0, changed: [], store: null, state: new Map(), timeline: [], incomplete: true };
+    return { findings: [incomplete(folded.incomplete)], commits: 0, changed: [], store: null, state: new Map(), timeline: [], incomplete: true, adoption, resume: null };
   }
-  const base = { changed: folded.changed, store: folded.store, state: folded.state, incomplete: false };
-  if (since) return { ...base, findings: [...since.findings, ...findings], commits: since.commits + folded.commits, timeline: [...(since.timeline ?? []), ...timeline] };
-  return { ...base, findings, commits: folded.commits, timeline };
+  for (const v of VARIANTS) {
+    if (resume) {
+      findings[v] = [...resume.findings[v], ...findings[v]];
+      timeline[v] = [...resume.timeline[v], ...timeline[v]];
+    }
+  }
+  const total = (resume?.commits ?? 0) + commits;
+  const head = folded.tip ?? resume?.sha;
+  const variant = variantOf(opts.presetOverride);
+  return {
+    findings: findings[variant],
+    commits: total,
+    changed: folded.changed,
+    store: folded.store,
+    state: folded.state,
+    timeline: timeline[variant],
+    incomplete: false,
+    adoption,
+    resume: head ? { sha: head, state: folded.state, findings, timeline, commits: total, adoption, adopted: folded.commits > 0 ? lastJudged : (resume?.adopted ?? false) } : null,
+  };
 }
+
+/** One phrase for the summary: which commits history judged, and why from there. */
+export function describeAdoption(a: Adoption): string {
+  switch (a.kind) {
+    case 'root':
+      return 'every commit judged (--since root)';
+    case 'audit':
+      return `an audit of every commit (no ${CONFIG_FILE} yet: what entered git already progressed is a note, not an error)`;
+    case 'since':
+      return `judged since ${a.sha.slice(0, 7)} (${a.from} ${a.rev})`;
+    case 'config':
+      return a.sha
+        ? `judged since ${a.sha.slice(0, 7)}, the adoption point (the first human commit that added ${CONFIG_FILE})`
+        : `not judged: no human commit has added ${CONFIG_FILE} yet (the adoption point; commit it, or set --since)`;
+  }
+}
+
+export type { Commit };

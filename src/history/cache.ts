@@ -5,21 +5,18 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Finding } from '../model/finding.js';
 import type { WorkflowFile } from '../model/types.js';
-import type { TimelineEntry } from '../model/history.js';
 import { blobId, gitSync } from '../shared/git.js';
 
-const FORMAT = 2;
+const FORMAT = 3;
 
 export interface CacheData {
   format: number;
   /** Tool version and the settings the cached results depend on. */
   key: string;
   head: string | null;
-  commits: number;
-  findings: Finding[];
-  timeline: TimelineEntry[];
+  /** What the engine keeps to continue judging from `head` (its own shape; null when history was not judged). */
+  history: unknown;
   state: [string, string][];
   models: Record<string, WorkflowFile>;
 }
@@ -48,7 +45,7 @@ export function loadCache(file: string | null, key: string): CacheData | null {
   if (!file) return null;
   try {
     const data = JSON.parse(readFileSync(file, 'utf8')) as CacheData;
-    if (data.format !== FORMAT || data.key !== key || !Array.isArray(data.state) || !Array.isArray(data.findings) || !Array.isArray(data.timeline) || typeof data.models !== 'object') return null;
+    if (data.format !== FORMAT || data.key !== key || !Array.isArray(data.state) || typeof data.models !== 'object') return null;
     return data;
   } catch {
     return null;

@@ -1,36 +1,104 @@
 // What one commit did to the workflow: the events between two versions of each changed file. Items are identified
-// by plan, phase, kind and text, then by position among equal texts; an item whose text changed in place is an edit,
-// not a check event, and an item added already checked counts as checked in that commit.
+// by plan, kind and text (task scope for steps), across phases, so renumbering or inserting a phase moves items
+// without deleting them (convention section 6); leftovers pair by position within their phase and kind (an item
+// whose text changed in place is an edit, not a check event, unless its box state differs from the item it
+// replaced). An item added already checked counts as checked in that commit.
 import type { Event, ItemKind } from '../model/history.js';
-import type { CheckItem, Disable, Handoff, Ledger, Plan, WorkflowFile } from '../model/types.js';
+import type { CheckItem, Disable, Handoff, Ledger, Phase, Plan, Task, WorkflowFile } from '../model/types.js';
 import { positionOf } from '../model/queries.js';
 import type { Change } from '../model/history.js';
 import { CONFIG_FILE } from '../config/config.js';
 import { BASELINE_FILE, TRUST_FILES, type Snapshot } from './snapshot.js';
 
 interface Flat {
-  group: string;
   kind: ItemKind;
+  /** The phase's number as written (what events report). */
   phase: number;
+  /** The phase's identity across the two versions: the index of the phase in the new version it maps to. */
+  slot: string;
+  /** Task number for steps, '' otherwise. */
+  scope: string;
   text: string;
   checked: boolean;
   na: boolean;
   line: number;
+  /** Position in document order. */
+  at: number;
 }
 
-function flatten(plan: Plan): Flat[] {
+function phaseNumber(phase: Phase, i: number): number {
+  return phase.number ?? i + 1;
+}
+
+function flatten(plan: Plan, slots: readonly string[]): Flat[] {
   const out: Flat[] = [];
   plan.phases.forEach((phase, i) => {
-    const n = phase.number ?? i + 1;
+    const n = phaseNumber(phase, i);
+    const slot = slots[i]!;
     const push = (kind: ItemKind, items: CheckItem[], scope = '') => {
-      for (const it of items) out.push({ group: `${n}|${kind}|${scope}`, kind, phase: n, text: it.text, checked: it.checked, na: it.na, line: it.line });
+      for (const it of items) out.push({ kind, phase: n, slot, scope, text: it.text, checked: it.checked, na: it.na, line: it.line, at: out.length });
     };
     push('automated', phase.automated);
     push('manual', phase.manual);
     push('other', phase.other);
-    for (const t of phase.tasks) push('step', t.steps, String(t.number));
+    // Criteria of an undivided list: progress in the phase like other boxes (the event kinds have no 'unknown').
+    push('other', phase.unknown ?? []);
+    // Steps belong to their task, known by its title (renumbering keeps it), else its number.
+    for (const t of phase.tasks) push('step', t.steps, t.title.trim() || String(t.number));
   });
   return out;
+}
+
+function titleKey(phase: Phase): string {
+  return phase.title.trim().toLowerCase();
+}
+
+/**
+ * Which phase of the old version each phase of the new one continues: by title when the title is unique on both
+ * sides (a renumbered phase keeps its title), then by number among the phases left. Returns the slots of both
+ * versions: equal slots are the same phase; a new phase has a slot no old phase has.
+ */
+function phaseSlots(before: Plan | null, after: Plan): { before: string[]; after: string[]; fresh: Set<string> } {
+  const afterSlots = after.phases.map((_, i) => `a${i}`);
+  const old = before?.phases ?? [];
+  const beforeSlots: (string | null)[] = old.map(() => null);
+  const count = (phases: Phase[]) => {
+    const m = new Map<string, number>();
+    for (const p of phases) if (titleKey(p)) m.set(titleKey(p), (m.get(titleKey(p)) ?? 0) + 1);
+    return m;
+  };
+  const cb = count(old);
+  const ca = count(after.phases);
+  const taken = new Set<number>();
+  const byTitle = new Map<string, number>();
+  after.phases.forEach((p, i) => {
+    const k = titleKey(p);
+    if (k && ca.get(k) === 1 && cb.get(k) === 1) byTitle.set(k, i);
+  });
+  old.forEach((p, i) => {
+    const k = titleKey(p);
+    const ai = k ? byTitle.get(k) : undefined;
+    if (ai !== undefined) {
+      beforeSlots[i] = afterSlots[ai]!;
+      taken.add(ai);
+    }
+  });
+  const freeByNumber = new Map<number, number>();
+  after.phases.forEach((p, i) => {
+    const n = phaseNumber(p, i);
+    if (!taken.has(i) && !freeByNumber.has(n)) freeByNumber.set(n, i);
+  });
+  old.forEach((p, i) => {
+    if (beforeSlots[i] !== null) return;
+    const ai = freeByNumber.get(phaseNumber(p, i));
+    if (ai !== undefined) {
+      beforeSlots[i] = afterSlots[ai]!;
+      freeByNumber.delete(phaseNumber(p, i));
+      taken.add(ai);
+    } else beforeSlots[i] = `b${i}`;
+  });
+  const fresh = new Set(afterSlots.filter((_, i) => !taken.has(i)));
+  return { before: beforeSlots as string[], after: afterSlots, fresh };
 }
 
 /** A line of the old version and where the same checkbox stands in the new one. */
@@ -39,46 +107,114 @@ type Anchor = [before: number, after: number];
 /**
  * Where a removed item stood, as a line of the new version (findings point into the commit's own version): the line
  * of the nearest checkbox that survived the commit, by its distance in the old version (the earlier one on a tie).
+ * Anchors are sorted by their old line, so this is a binary search.
  */
-function removedAt(line: number, anchors: Anchor[]): number {
-  let best: Anchor | null = null;
-  for (const a of anchors) {
-    if (!best || Math.abs(a[0] - line) < Math.abs(best[0] - line) || (Math.abs(a[0] - line) === Math.abs(best[0] - line) && a[0] < best[0])) best = a;
+function removedAt(line: number, anchors: readonly Anchor[]): number {
+  if (anchors.length === 0) return 1;
+  let lo = 0;
+  let hi = anchors.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (anchors[mid]![0] < line) lo = mid + 1;
+    else hi = mid;
   }
-  return best ? best[1] : 1;
+  const below = lo > 0 ? anchors[lo - 1]! : null;
+  const above = lo < anchors.length ? anchors[lo]! : null;
+  if (!below) return above![1];
+  if (!above) return below[1];
+  // The earlier one on a tie.
+  return line - below[0] <= above[0] - line ? below[1] : above[1];
 }
 
-function diffItems(file: string, before: Flat[], after: Flat[], extraAnchors: Anchor[] = []): Event[] {
-  const events: Event[] = [];
-  const groups = new Set([...before, ...after].map((f) => f.group));
-  const all: [Flat | null, Flat | null][] = [];
-  for (const g of groups) {
-    const b = before.filter((f) => f.group === g);
-    const a = after.filter((f) => f.group === g);
-    const freeB = new Set(b.map((_, i) => i));
-    const freeA: number[] = [];
-    a.forEach((item, ai) => {
-      const bi = [...freeB].find((i) => b[i]!.text === item.text);
-      if (bi === undefined) freeA.push(ai);
-      else {
-        freeB.delete(bi);
-        all.push([b[bi]!, item]);
-      }
-    });
-    // Leftovers pair up in order: an item whose text was edited where it stood.
-    const restB = [...freeB];
-    freeA.forEach((ai, k) => all.push([restB[k] !== undefined ? b[restB[k]!]! : null, a[ai]!]));
-    for (const bi of restB.slice(freeA.length)) all.push([b[bi]!, null]);
-  }
-  const anchors: Anchor[] = [...extraAnchors, ...all.flatMap(([x, y]): Anchor[] => (x && y ? [[x.line, y.line]] : []))];
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const list = m.get(k);
+  if (list) list.push(v);
+  else m.set(k, [v]);
+}
 
+/**
+ * Pairs of (old item, new item): identical kind, scope and text first (in the same phase when the text repeats,
+ * then in document order), then what is left by position within (phase, kind, scope). Linear in the items (maps
+ * keyed by text), so a plan of tens of thousands of items diffs at once.
+ */
+function pairItems(before: readonly Flat[], after: readonly Flat[]): [Flat | null, Flat | null][] {
+  const pairs: [Flat | null, Flat | null][] = [];
+  const usedB = new Uint8Array(before.length);
+  const usedA = new Uint8Array(after.length);
+  const key = (f: Flat) => `${f.kind}\0${f.scope}\0${f.text}`;
+  const bIndex = before.map((f, i) => ({ f, i }));
+  const aIndex = after.map((f, i) => ({ f, i }));
+  // 1. Same text in the same phase.
+  const sameSlot = new Map<string, number[]>();
+  bIndex.forEach(({ f, i }) => push(sameSlot, `${f.slot}\0${key(f)}`, i));
+  const cursor = new Map<string, number>();
+  aIndex.forEach(({ f, i }) => {
+    const k = `${f.slot}\0${key(f)}`;
+    const list = sameSlot.get(k);
+    if (!list) return;
+    const c = cursor.get(k) ?? 0;
+    if (c >= list.length) return;
+    cursor.set(k, c + 1);
+    usedB[list[c]!] = 1;
+    usedA[i] = 1;
+    pairs.push([before[list[c]!]!, f]);
+  });
+  // 2. Same text anywhere else (an item that moved to another phase), in document order.
+  const anywhere = new Map<string, number[]>();
+  bIndex.forEach(({ f, i }) => {
+    if (!usedB[i]) push(anywhere, key(f), i);
+  });
+  cursor.clear();
+  aIndex.forEach(({ f, i }) => {
+    if (usedA[i]) return;
+    const k = key(f);
+    const list = anywhere.get(k);
+    if (!list) return;
+    const c = cursor.get(k) ?? 0;
+    if (c >= list.length) return;
+    cursor.set(k, c + 1);
+    usedB[list[c]!] = 1;
+    usedA[i] = 1;
+    pairs.push([before[list[c]!]!, f]);
+  });
+  // 3. Leftovers by position within their phase, kind and scope: an item edited where it stood.
+  const groupKey = (f: Flat) => `${f.slot}\0${f.kind}\0${f.scope}`;
+  const restB = new Map<string, number[]>();
+  bIndex.forEach(({ f, i }) => {
+    if (!usedB[i]) push(restB, groupKey(f), i);
+  });
+  cursor.clear();
+  aIndex.forEach(({ f, i }) => {
+    if (usedA[i]) return;
+    const k = groupKey(f);
+    const list = restB.get(k);
+    const c = cursor.get(k) ?? 0;
+    if (list && c < list.length) {
+      cursor.set(k, c + 1);
+      usedB[list[c]!] = 1;
+      pairs.push([before[list[c]!]!, f]);
+    } else pairs.push([null, f]);
+  });
+  bIndex.forEach(({ f, i }) => {
+    if (!usedB[i]) pairs.push([f, null]);
+  });
+  return pairs;
+}
+
+function diffItems(file: string, before: Flat[], after: Flat[], fresh: ReadonlySet<string>, extraAnchors: Anchor[] = []): Event[] {
+  const events: Event[] = [];
+  const all = pairItems(before, after);
+  const anchors: Anchor[] = [...extraAnchors, ...all.flatMap(([x, y]): Anchor[] => (x && y ? [[x.line, y.line]] : []))].sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+  // Events in the new version's document order (removed items after, where they stood).
+  all.sort(([xa, ya], [xb, yb]) => (ya ? ya.line : Infinity) - (yb ? yb.line : Infinity) || (ya ? ya.at : 0) - (yb ? yb.at : 0) || (xa ? xa.at : 0) - (xb ? xb.at : 0));
   for (const [x, y] of all) {
     if (x && !y) {
       events.push({ type: 'item-removed', file, line: removedAt(x.line, anchors), kind: x.kind, phase: x.phase, text: x.text });
       continue;
     }
     if (!y) continue;
-    if (!x && y.na) events.push({ type: 'item-added-na', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text });
+    // An N/A item in a phase new in this commit is how a plan says "nothing to verify by hand here" (templates/plan.md).
+    if (!x && y.na && !fresh.has(y.slot)) events.push({ type: 'item-added-na', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text });
     if (x && !x.na && y.na) events.push({ type: 'item-made-na', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text });
     const was = x ? x.checked : false;
     if (y.checked !== was && !y.na) events.push({ type: 'item-checked', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text, checked: y.checked });
@@ -86,21 +222,75 @@ function diffItems(file: string, before: Flat[], after: Flat[], extraAnchors: An
   return events;
 }
 
+/**
+ * Lines of the new version's checkboxes (criteria, steps, other) that have no predecessor in the old version: items
+ * this commit adds (every item, when the plan itself is new). Rules ask it to tell an item that enters git already
+ * checked from one checked in place.
+ */
+export function addedItemLines(before: Plan | null, after: Plan): Set<number> {
+  const slots = phaseSlots(before, after);
+  const out = new Set<number>();
+  for (const [x, y] of pairItems(before ? flatten(before, slots.before) : [], flatten(after, slots.after))) if (!x && y) out.add(y.line);
+  return out;
+}
+
 function addedDisables(file: string, before: Disable[], after: Disable[]): Event[] {
   const known = new Set(before.map((d) => `${d.ruleIds.join(',')}|${d.reason ?? ''}`));
   return after.filter((d) => !known.has(`${d.ruleIds.join(',')}|${d.reason ?? ''}`)).map((d) => ({ type: 'disable-added' as const, file, line: d.line, ruleIds: d.ruleIds }));
 }
 
+/**
+ * Which task of the old version each task of the new one continues: by title when it is unique on both sides (a
+ * task renumbered by an inserted phase keeps its title), then by number among the tasks left.
+ */
+function pairTasks(before: Task[], after: Task[]): Map<Task, Task> {
+  const out = new Map<Task, Task>();
+  const key = (t: Task) => t.title.trim().toLowerCase();
+  const count = (list: Task[]) => {
+    const m = new Map<string, number>();
+    for (const t of list) if (key(t)) m.set(key(t), (m.get(key(t)) ?? 0) + 1);
+    return m;
+  };
+  const cb = count(before);
+  const ca = count(after);
+  const byTitle = new Map<string, Task>();
+  for (const t of before) if (key(t) && cb.get(key(t)) === 1 && ca.get(key(t)) === 1) byTitle.set(key(t), t);
+  const used = new Set<Task>();
+  for (const t of after) {
+    const hit = byTitle.get(key(t));
+    if (hit) {
+      out.set(t, hit);
+      used.add(hit);
+    }
+  }
+  const byNumber = new Map<number, Task>();
+  for (const t of before) if (!used.has(t) && !byNumber.has(t.number)) byNumber.set(t.number, t);
+  for (const t of after) {
+    if (out.has(t)) continue;
+    const hit = byNumber.get(t.number);
+    if (hit) {
+      out.set(t, hit);
+      byNumber.delete(t.number);
+    }
+  }
+  return out;
+}
+
 function planEvents(file: string, before: Plan | null, after: Plan): Event[] {
+  const oldTasks = (before?.phases ?? []).flatMap((p) => p.tasks);
+  const newTasks = after.phases.flatMap((p) => p.tasks);
+  const tasks = pairTasks(oldTasks, newTasks);
   // Task lines that survive the commit also anchor where a removed criterion stood.
-  const afterTasks = new Map(after.phases.flatMap((p) => p.tasks).map((t) => [t.number, t.line]));
-  const taskAnchors: Anchor[] = (before?.phases ?? []).flatMap((p) => p.tasks).flatMap((t): Anchor[] => (afterTasks.has(t.number) ? [[t.line, afterTasks.get(t.number)!]] : []));
-  const events = diffItems(file, before ? flatten(before) : [], flatten(after), taskAnchors);
-  const was = new Map((before?.phases ?? []).flatMap((p) => p.tasks).map((t) => [t.number, t.checked]));
+  const taskAnchors: Anchor[] = newTasks.flatMap((t): Anchor[] => {
+    const was = tasks.get(t);
+    return was ? [[was.line, t.line]] : [];
+  });
+  const slots = phaseSlots(before, after);
+  const events = diffItems(file, before ? flatten(before, slots.before) : [], flatten(after, slots.after), slots.fresh, taskAnchors);
   after.phases.forEach((phase, i) => {
     for (const t of phase.tasks) {
-      const prev = was.get(t.number) ?? false;
-      if (t.checked !== prev) events.push({ type: 'task-completed', file, line: t.line, phase: phase.number ?? i + 1, task: t.number, completed: t.checked });
+      const prev = tasks.get(t)?.checked ?? false;
+      if (t.checked !== prev) events.push({ type: 'task-completed', file, line: t.line, phase: phaseNumber(phase, i), task: t.number, completed: t.checked });
     }
   });
   if (after.frontmatter?.mode_set_by === 'user' && before?.frontmatter?.mode_set_by !== 'user') {
@@ -161,8 +351,8 @@ export function fileEvents(path: string, before: WorkflowFile | null, after: Wor
   if (after) events.push(...addedDisables(path, before?.disables ?? [], after.disables));
   if (!after) {
     if (before?.kind === 'handoff') events.push({ type: 'handoff-deleted', file: path, line: 1 });
-    // A deleted plan takes its verification items with it (a rename is not a deletion: it never gets here).
-    if (before?.kind === 'plan' && before.readable) events.push(...diffItems(path, flatten(before).filter((f) => f.kind === 'automated' || f.kind === 'manual'), []));
+    // A plan deleted or archived whole is housekeeping, not the loosening of a plan that stays (convention section
+    // 6): it has no item events.
     return events;
   }
   if (after.kind === 'plan') events.push(...planEvents(path, before?.kind === 'plan' && before.readable ? before : null, after));

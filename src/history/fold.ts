@@ -45,6 +45,7 @@ export interface FoldOptions {
   /** The range base: fold `from..to` starting from the state at merge-base(from, to). */
   from?: string | null;
   to?: string;
+  /** Called for every commit of the trace, oldest first; `events` and `changes` may be empty. */
   onStep: (step: Step) => void;
 }
 
@@ -55,6 +56,8 @@ export interface FoldResult {
   store: ModelStore | null;
   /** path -> blob after the last folded commit. */
   state: Map<string, string>;
+  /** The commit `to` names (HEAD by default); null without commits. */
+  tip: string | null;
   /**
    * Why history could not be folded, as a message name of `history/incomplete` (a shallow clone, a missing range
    * end or base) with the ref it concerns; null when it was folded.
@@ -106,12 +109,13 @@ export function verifyCommit(root: string, sha: string): boolean {
 
 /**
  * Fold over the trace of `to` (HEAD by default), or of the commits in `from..to` starting from the model at
- * merge-base(from, to), handing each commit that has changes to `onStep`.
+ * merge-base(from, to), handing each commit to `onStep`.
  */
 export async function foldHistory(root: string, opts: FoldOptions): Promise<FoldResult> {
   const to = opts.to ?? 'HEAD';
-  const none = (incomplete: FoldResult['incomplete']): FoldResult => ({ commits: 0, changed: [], store: null, state: new Map(), incomplete });
-  if (!(await ask(root, ['rev-parse', '--verify', '-q', `${to}^{commit}`])).ok) {
+  const none = (incomplete: FoldResult['incomplete']): FoldResult => ({ commits: 0, changed: [], store: null, state: new Map(), tip: null, incomplete });
+  const tipAt = await ask(root, ['rev-parse', '--verify', '-q', `${to}^{commit}`]);
+  if (!tipAt.ok) {
     // No commits yet (or an unborn branch): history starts empty and there is nothing to judge.
     if (to === 'HEAD') return none(null);
     return none({ why: 'rangeEndMissing', ref: to });
@@ -174,7 +178,7 @@ export async function foldHistory(root: string, opts: FoldOptions): Promise<Fold
   timing(`parse (${parsed} distinct versions)`, parseMs);
   timing('fold and rules', foldMs);
   const changed = [...new Set(trace.flatMap((t) => t.changes.map((c) => c.path)))].filter((p) => store.classify(p) || tracked.match(p));
-  return { commits: trace.length, changed, store, state: trace.length ? folder.last : initial, incomplete: null };
+  return { commits: trace.length, changed, store, state: trace.length ? folder.last : initial, tip: tipAt.out.trim(), incomplete: null };
 }
 
 /** The fold over the trace, one commit at a time, keeping only the snapshots later commits still need. */
@@ -240,9 +244,7 @@ class Folder {
       const keys = new Set(eventsBetween(diffFiles(otherState, afterFiles), new Snapshot(otherState, store), after).map(eventKey));
       events = events.filter((e) => keys.has(eventKey(e)));
     }
-    if (events.length || kept.some((c) => this.tracked.match(c.path) || (c.from !== null && this.tracked.match(c.from)))) {
-      this.onStep({ commit, before, after, changes: kept, events, signed: () => verifyCommit(root, commit.sha) });
-    }
+    this.onStep({ commit, before, after, changes: kept, events, signed: () => verifyCommit(root, commit.sha) });
     // Reuse the parent's map when this commit is its only remaining child; copy when branches share it.
     const next = first && this.states.has(first) && this.children.get(first) === 1 ? base : new Map(base);
     for (const [path, blob] of top) {

@@ -19,9 +19,14 @@ export function criteria(phase: Phase): CheckItem[] {
   return [...phase.automated, ...phase.manual];
 }
 
-/** verified(n): every automated and manual item checked or N/A; a phase without criteria needs its tasks done. */
-export function phaseVerified(phase: Phase): boolean {
-  const items = criteria(phase);
+/**
+ * verified(n), as phase order means it (convention section 5, `plan/phase-order`). `recommended`: every automated
+ * item checked or N/A (manual boxes are a human's and often lag behind the human's word); `strict`: every automated,
+ * manual (and unsplit) criterion checked or N/A. A phase without the criteria its preset looks at needs its tasks
+ * (and other boxes) done. Without a preset: `strict`, every criterion.
+ */
+export function phaseVerified(phase: Phase, preset: 'recommended' | 'strict' = 'strict'): boolean {
+  const items = preset === 'strict' ? [...criteria(phase), ...(phase.unknown ?? [])] : phase.automated;
   if (items.length > 0) return items.every((i) => i.checked || i.na);
   return phase.tasks.every((t) => t.checked) && phase.other.every((o) => o.checked || o.na);
 }

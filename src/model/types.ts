@@ -31,6 +31,11 @@ export interface SourceFile {
   problems: ReadProblem[];
   disables: Disable[];
   positions: PositionMap;
+  /**
+   * Where a field the file lacks is reported: the nearest heading (the H1, else the first heading), else the
+   * frontmatter. A missing field has no line of its own, and 1:1 tells the user nothing.
+   */
+  anchor?: Position;
 }
 
 export type CriterionKind = 'automated' | 'manual';
@@ -43,7 +48,10 @@ export interface CheckItem extends Position {
 }
 
 export interface Task extends Position {
+  /** The top-level number: 3 for `Task 3`, `Task 3.1` and `Task 3b`. */
   number: number;
+  /** The label as written after `Task`: `3`, `3.1`, `2A`. */
+  label: string;
   title: string;
   checked: boolean;
   /** `- [ ] Task N:` list item, or `### Task N:` heading whose own checkboxes are its steps. */
@@ -52,12 +60,22 @@ export interface Task extends Position {
 }
 
 export interface Phase extends Position {
-  /** null for the implicit phase of a plan without phase headings (plan-agent dialect). */
+  /**
+   * The top-level number: 2 for `Phase 2`, `Phase 2A` and `Phase 2.1`, 0 for `Phase 0.3`; null for the implicit
+   * phase of a plan without phase headings (plan-agent dialect) and for a label that starts with a letter (`R.1`).
+   */
   number: number | null;
+  /** The label as written after `Phase` (`2A`, `3.1`, `3-28`, `R.1`); null for the implicit phase. */
+  label: string | null;
   title: string;
   tasks: Task[];
   automated: CheckItem[];
   manual: CheckItem[];
+  /**
+   * Criteria whose kind the plan does not say: the items of an undivided `### Success Criteria` list. They are
+   * criteria (not progress), but neither automated nor manual.
+   */
+  unknown: CheckItem[];
   /** Checkboxes that are neither tasks, steps nor criteria; they still count as progress in the phase. */
   other: CheckItem[];
 }
@@ -69,6 +87,13 @@ export interface Plan extends SourceFile {
   frontmatter: Record<string, unknown> | null;
   title: string | null;
   phases: Phase[];
+  /**
+   * A file in the plans folder that is not a plan: no phase heading, no task, no checkbox and no `type: plan` in its
+   * frontmatter (a README, a plan review, a results note). Kept in the model (Workspace.documents), never judged.
+   */
+  notAPlan: boolean;
+  /** The line of the first `### Success Criteria` list that is not split into automated and manual, if any. */
+  undividedCriteria: Position | null;
   /** The object validated by schemas/plan.schema.json. */
   normalized: Record<string, unknown>;
 }
@@ -83,6 +108,15 @@ export type HandoffDialect =
   | 'plan'
   | 'auto'
   | 'other';
+
+export interface StatusClaim extends Position {
+  /** Where the claim is: the key (`outcome`, `result`) or `body` for a marker in the Markdown body. */
+  source: string;
+  /** As written. */
+  raw: string;
+  /** Normalized like a status; null for a word that is no status. */
+  status: HandoffStatus | null;
+}
 
 export interface VerificationResult {
   check: string;
@@ -107,6 +141,12 @@ export interface Handoff extends SourceFile {
   previous: string | null;
   verification: unknown[];
   resolution: unknown;
+  /**
+   * Every other place the handoff states its outcome besides the status it was given: an `outcome:`/`result:` key
+   * next to `status:`, a body marker (`**Status:** BLOCKED`, `## Status: PARTIAL`) under a frontmatter status.
+   * handoff/outcome judges whether they agree.
+   */
+  claims: StatusClaim[];
   /** The object validated by schemas/handoff.schema.json (raw values where they could not be normalized). */
   normalized: Record<string, unknown>;
   /** The frontmatter as written, which history requires never to change once committed. */
@@ -119,6 +159,17 @@ export interface LedgerItem extends Position {
   text: string;
   state: LedgerItemState;
   task: number | null;
+  /** What the item is known by: `Task 3`, `Phase 2A`, `Step 4`, or else its text. */
+  label: string;
+  /** The label this item was written under (`Done`, `Now`, `Remaining`), if any. */
+  group: string | null;
+}
+
+/** A state label item (`- Done:`, `- Now: ...`) as written, for the rule that a label is not repeated in a section. */
+export interface LedgerLabel extends Position {
+  label: string;
+  /** The `##`/`###` section it sits in (its title as written). */
+  section: string;
 }
 
 export interface Ledger extends SourceFile {
@@ -127,7 +178,19 @@ export interface Ledger extends SourceFile {
   planRef: string | null;
   status: string | null;
   items: LedgerItem[];
+  labels: LedgerLabel[];
   normalized: Record<string, unknown>;
+}
+
+/**
+ * An orchestration state file (`orchestration.yaml` with `session`, `mode`, `current_phase`, `phases`) in a handoff
+ * session folder: the orchestrator's bookkeeping, not a handoff. Kept apart so no handoff rule (and no history
+ * rule) judges it as one.
+ */
+export interface OrchestrationState extends Omit<SourceFile, 'kind'> {
+  kind: 'orchestration';
+  session: string | null;
+  data: Record<string, unknown> | null;
 }
 
 /** A path under `thoughts/searchable/` or similar: discovered only so layout rules can name it. */
@@ -146,6 +209,22 @@ export interface Workspace {
   links: Map<string, string>;
   /** Handoffs whose plan could not be found: one info each, then plan checks skip them. */
   unlinked: Handoff[];
+  /**
+   * Links the tool inferred (section 4: no `plan:` key, but one plan is named by the session's files or matches its
+   * task handoffs): handoff or ledger path -> how. Every entry is also in `links`.
+   */
+  inferred: Map<string, InferredLink>;
+  /** Files in the plans folder that are not plans (Plan.notAPlan): visible, never judged. */
+  documents: Plan[];
+  /** Orchestration state files found among the handoffs. */
+  states: OrchestrationState[];
 }
 
-export type WorkflowFile = Plan | Handoff | Ledger;
+export interface InferredLink {
+  plan: string;
+  /** `mention`: the session's ledger or handoffs name the plan's file or title; `tasks`: task count and texts match. */
+  by: 'mention' | 'tasks';
+  session: string;
+}
+
+export type WorkflowFile = Plan | Handoff | Ledger | OrchestrationState;

@@ -13,7 +13,8 @@ export function formatJson(findings: Finding[], summary: Summary): string {
     }
     return r;
   });
-  return `${JSON.stringify({ version: 1, results, summary }, null, 2)}\n`;
+  const { errors, warnings, infos, files, commits } = summary;
+  return `${JSON.stringify({ version: 1, results, summary: { errors, warnings, infos, files, commits } }, null, 2)}\n`;
 }
 
 export const json: Formatter = { name: 'json', format: (input) => formatJson(input.findings, input.summary) };

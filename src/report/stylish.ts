@@ -32,7 +32,8 @@ export function formatStylish(findings: Finding[], summary: Summary, opts: Styli
     lines.push('');
   }
   const problems = summary.errors + summary.warnings;
-  const scope = `${plural(summary.files, 'workflow file')}${summary.commits ? `, ${plural(summary.commits, 'commit')}` : ''} checked`;
+  const history = summary.judgedFrom ? `; history: ${summary.judgedFrom}` : '';
+  const scope = `${plural(summary.files, 'workflow file')}${summary.commits ? `, ${plural(summary.commits, 'commit')}` : ''} checked${history}`;
   if (problems === 0) {
     lines.push(paint(opts.color, '32', `✔ no problems (${scope})${summary.infos ? `, ${plural(summary.infos, 'info')}` : ''}`));
   } else {

@@ -6,6 +6,8 @@ export interface Summary {
   infos: number;
   files: number;
   commits: number;
+  /** How the judged commits were chosen (the adoption point); not part of the JSON contract's summary. */
+  judgedFrom?: string;
 }
 
 export function summarize(findings: Finding[], files: number, commits: number): Summary {

@@ -1,7 +1,7 @@
 // What every job of `init` shares: its options, the report of what it did, the file helpers that make it idempotent
 // (write only what differs, in the file's own indentation), and the pieces of hook scripts more than one job writes.
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { gitSync } from '../../shared/git.js';
 import { dirname, join, relative, sep } from 'node:path';
 import { CONFIG_FILE, DEFAULT_PATHS, type Paths } from '../../config/config.js';
 import { isRecord } from '../../shared/text.js';
@@ -41,8 +41,8 @@ export class Report {
 // --- small helpers ------------------------------------------------------------------------------------------------
 
 export function git(cwd: string, args: string[]): { ok: boolean; out: string } {
-  const res = spawnSync('git', args, { cwd, encoding: 'utf8' });
-  return { ok: res.status === 0, out: (res.stdout ?? '').trim() };
+  const res = gitSync(cwd, args);
+  return { ok: res.ok, out: res.out.trim() };
 }
 
 export function shQuote(text: string): string {

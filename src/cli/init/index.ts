@@ -82,7 +82,19 @@ export async function init(opts: InitOptions, io: Io): Promise<number> {
 
   if (existsSync(join(root, CONFIG_FILE))) report.add('unchanged', CONFIG_FILE, 'yours, kept as is');
   else if (isRecord(pkg.validateWorkflow)) report.add('unchanged', 'package.json#validateWorkflow', 'your config; no config file written (it would take precedence)');
-  else report.add(put(join(root, CONFIG_FILE), `${JSON.stringify({ $schema: SCHEMA_REF, preset: 'recommended' }, null, 2)}\n`), CONFIG_FILE);
+  else {
+    report.add(put(join(root, CONFIG_FILE), `${JSON.stringify({ $schema: SCHEMA_REF, preset: 'recommended' }, null, 2)}\n`), CONFIG_FILE);
+    // The commit that adds the config is the adoption point (convention section 6): say so where there is a past.
+    const past = git(root, ['rev-list', '--count', 'HEAD']);
+    const count = past.ok ? Number(past.out.trim()) : 0;
+    if (count > 0) {
+      report.add(
+        'note',
+        'history',
+        `the commit that adds ${CONFIG_FILE} is the adoption point: history rules judge it and every later commit; the ${count} commit${count === 1 ? '' : 's'} before it are read, not judged (\`npx validate-workflow --since root\` audits them)`,
+      );
+    }
+  }
 
   skeleton(root, report);
 

@@ -1,5 +1,6 @@
 import type { Rule, RawFinding } from '../types.js';
 import { effectiveMode } from '../../model/queries.js';
+import { AFTER_THE_FACT } from './cause.js';
 
 export const rule: Rule = {
   meta: {
@@ -10,6 +11,8 @@ export const rule: Rule = {
     fix: 'Commit each task on its own, with its handoff and its plan check-off.',
     messages: {
       batched: 'One commit completes {{count}} tasks ({{tasks}}).',
+      // The fix of a commit already made: what to do now.
+      batchedNow: `From now on commit each task on its own, with its handoff and its plan check-off; for this commit, ${AFTER_THE_FACT}.`,
     },
   },
   transition: (ctx) => {
@@ -22,7 +25,7 @@ export const rule: Rule = {
     for (const [file, done] of byPlan) {
       const plan = ctx.after.plan(file);
       if (done.length < 2 || !plan || effectiveMode(plan) !== 'orchestration') continue;
-      out.push({ file, line: done[1]!.line, messageId: 'batched', data: { count: done.length, tasks: done.map((d) => `Task ${d.task}`).join(', ') } });
+      out.push({ file, line: done[1]!.line, messageId: 'batched', ...(ctx.stage === 'history' ? { fixId: 'batchedNow' } : {}), data: { count: done.length, tasks: done.map((d) => `Task ${d.task}`).join(', ') } });
     }
     return out;
   },

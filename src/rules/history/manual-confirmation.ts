@@ -1,5 +1,9 @@
 import type { Rule, RawFinding } from '../types.js';
 import type { Event } from '../../model/history.js';
+import { addedItemLines } from '../../history/events.js';
+import { AFTER_THE_FACT, byFile, firstLine, listTexts } from './cause.js';
+
+type Checked = Extract<Event, { type: 'item-checked' }>;
 
 function describe(e: Event): string {
   switch (e.type) {
@@ -14,42 +18,70 @@ function describe(e: Event): string {
   }
 }
 
+/** Placeholders of a finding about these items of one file: one item, or the count, the list and the first line. */
+function about(file: string, items: readonly Checked[]): Record<string, string | number> {
+  const first = items.find((i) => i.line === firstLine(items))!;
+  return { file, item: first.text, items: listTexts(items.map((i) => i.text)), count: items.length, line: first.line, phase: first.phase };
+}
+
 export const rule: Rule = {
   meta: {
     id: 'history/manual-confirmation',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'F(checkoff_manual) <- not user_confirmed',
     description:
-      "Every commit that checks a manual verification item (or adds one already checked) carries a human's confirmation: a `Confirmed-by: Name <email>` trailer whose identity is not an agent's, is listed in `confirmers` when that is set, is the commit's author or committer, and (with `requireSignedConfirmations`) a good signature. In `strict` an agent may not take part in a confirmation commit (as author, committer or co-author), and a confirmation commit changes nothing but manual checkboxes.",
+      "Every commit that checks a manual verification item (or adds one already checked) carries a human's confirmation: a `Confirmed-by: Name <email>` trailer whose identity is not an agent's, is listed in `confirmers` when that is set, is the commit's author or committer, and (with `requireSignedConfirmations`) a good signature. In `strict` an agent may not take part in a confirmation commit (as author, committer or co-author), and a confirmation commit changes nothing but manual checkboxes. One finding per commit and plan, listing the items. In an audit of a history that never adopted the convention, a manual item that enters git already checked is an info: history cannot show who checked it.",
     fix: 'Leave manual items to a human: `npx validate-workflow confirm <plan> --phase N` commits them with the trailer.',
     messages: {
       // {{reason}}: why the commit's confirmation does not count (src/history/trust.ts says it in one clause).
       unconfirmed: 'Manual item "{{item}}" is checked without a human\'s confirmation: {{reason}}.',
+      unconfirmedMany: '{{count}} manual items are checked without a human\'s confirmation ({{reason}}): {{items}} (first at line {{line}}).',
       strictOtherChange:
         'Manual item "{{item}}" is checked without a human\'s confirmation: in `strict` a confirmation commit changes nothing but manual checkboxes, and this one also {{change}}.',
-      // The fix of a finding about one item: the plan and phase are known, so the command is complete.
-      confirmNow:
-        'Manual items are checked by a human, never by an agent: leave it unchecked and tell the user Phase {{phase}} is ready for manual verification (they confirm with `npx validate-workflow confirm {{file}} --phase {{phase}}`).',
+      strictOtherChangeMany:
+        '{{count}} manual items are checked without a human\'s confirmation: in `strict` a confirmation commit changes nothing but manual checkboxes, and this one also {{change}}: {{items}} (first at line {{line}}).',
       relayed: 'Manual item "{{item}}" confirmed by {{name}} <{{email}}> in a commit an agent co-authored (the agent relays the human\'s word).',
+      relayedMany: '{{count}} manual items confirmed by {{name}} <{{email}}> in a commit an agent co-authored (the agent relays the human\'s word): {{items}} (first at line {{line}}).',
+      // Audit of a history without the convention (TransitionContext.audit): nothing to judge, only to say.
+      entered: 'Manual item "{{item}}" enters git already checked: history cannot show who checked it.',
+      enteredMany: '{{count}} manual items enter git already checked: {{items}} (first at line {{line}}); history cannot show who checked them.',
+      // The fix before the commit exists (pre-commit, commit-msg): the plan and phase are known, the command complete.
+      leaveUnchecked:
+        'Manual items are checked by a human, never by an agent: leave them unchecked and tell the user Phase {{phase}} is ready for manual verification (they confirm with `npx validate-workflow confirm {{file}} --phase {{phase}}`).',
+      // The fix of a commit already made: what to do now.
+      confirmNow: `Have a human verify Phase {{phase}} of {{file}} now and record it in a commit of their own (\`npx validate-workflow confirm {{file}} --phase {{phase}}\` makes it for items still unchecked); for this commit, ${AFTER_THE_FACT}.`,
+      adopt: 'Nothing to undo: to judge only what comes after, commit validate-workflow.config.json (what `npx validate-workflow init` writes) or set `"history": { "since": "<commit>" }` in it.',
     },
   },
   transition: (ctx) => {
     // Pre-commit has no message yet; commit-msg judges the same change with its trailers.
     if (ctx.stage === 'staged') return [];
-    const checked = ctx.events.filter((e) => e.type === 'item-checked' && e.kind === 'manual' && e.checked);
+    const checked = ctx.events.filter((e): e is Checked => e.type === 'item-checked' && e.kind === 'manual' && e.checked);
     if (checked.length === 0) return [];
+    const out: RawFinding[] = [];
+    const fixId = ctx.stage === 'history' ? 'confirmNow' : 'leaveUnchecked';
+    const name = (one: string, many: boolean) => (many ? `${one}Many` : one);
     const c = ctx.confirmation();
     // Strict: a confirmation commit changes nothing but manual checkboxes, so the human vouches for exactly that.
     const other = c.ok && ctx.preset === 'strict' ? ctx.events.find((e) => !(e.type === 'item-checked' && e.kind === 'manual')) : undefined;
-    const out: RawFinding[] = [];
-    for (const e of checked) {
-      if (e.type !== 'item-checked') continue;
-      const fix = { fixId: 'confirmNow', data: { item: e.text, file: e.file, phase: e.phase } };
-      if (other) out.push({ file: e.file, line: e.line, messageId: 'strictOtherChange', ...fix, data: { ...fix.data, change: describe(other) } });
-      else if (!c.ok) out.push({ file: e.file, line: e.line, messageId: 'unconfirmed', ...fix, data: { ...fix.data, reason: c.reason } });
-      else if (ctx.agents.length > 0) {
-        out.push({ file: e.file, line: e.line, info: true, messageId: 'relayed', data: { item: e.text, name: c.by!.name, email: c.by!.email } });
+    for (const [file, all] of byFile(checked)) {
+      let items = all;
+      if (ctx.audit && (!c.ok || other)) {
+        // An audit of a history without the convention: items that enter git already checked (a new plan, a new
+        // item) are only noted, since nobody was asked for a confirmation then.
+        const plan = ctx.after.plan(file);
+        const added = plan ? addedItemLines(ctx.before.plan(file), plan) : new Set<number>();
+        const entered = all.filter((e) => added.has(e.line));
+        items = all.filter((e) => !added.has(e.line));
+        if (entered.length > 0) out.push({ file, line: firstLine(entered), info: true, messageId: name('entered', entered.length > 1), fixId: 'adopt', data: about(file, entered) });
+        if (items.length === 0) continue;
       }
+      const many = items.length > 1;
+      const data = about(file, items);
+      const line = firstLine(items);
+      if (other) out.push({ file, line, messageId: name('strictOtherChange', many), fixId, data: { ...data, change: describe(other) } });
+      else if (!c.ok) out.push({ file, line, messageId: name('unconfirmed', many), fixId, data: { ...data, reason: c.reason } });
+      else if (ctx.agents.length > 0) out.push({ file, line, info: true, messageId: name('relayed', many), data: { ...data, name: c.by!.name, email: c.by!.email } });
     }
     return out;
   },

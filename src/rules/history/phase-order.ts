@@ -1,9 +1,25 @@
 import type { Rule, RawFinding } from '../types.js';
-import type { Plan } from '../../model/types.js';
-import { checkedBoxes, phaseLabel, phaseVerified } from '../../model/queries.js';
+import type { Phase, Plan } from '../../model/types.js';
+import { checkedBoxes, phaseLabel, phaseVerified, tasksOf } from '../../model/queries.js';
+import { AFTER_THE_FACT, byFile, firstLine } from './cause.js';
 
 function phaseIndex(plan: Plan, n: number): number {
   return plan.phases.findIndex((p, i) => (p.number ?? i + 1) === n);
+}
+
+/** What verified means for this phase in this preset, for the message. */
+export function verifiedMeans(phase: Phase, preset: 'recommended' | 'strict'): string {
+  if (preset === 'strict' && phase.automated.length + phase.manual.length > 0) return 'its automated and manual items checked or N/A';
+  if (phase.automated.length > 0) return 'its automated items checked or N/A';
+  return 'its tasks checked';
+}
+
+interface Start {
+  file: string;
+  line: number;
+  key: string;
+  phase: Phase;
+  open: Phase;
 }
 
 export const rule: Rule = {
@@ -12,36 +28,61 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: '[](phase(n) -> P(verified(n-1)))',
     description:
-      'The commit that first checks an item of phase n comes after the commit that completed the verification of every earlier phase (all its automated and manual items checked or N/A). The same commit finishing phase n-1 and starting phase n is too early.',
-    fix: 'Verify the earlier phase in its own commit (a human confirms its manual items) before starting the next phase.',
+      'The commit that first checks an item of phase n comes after the commit that completed the verification of every earlier phase. `recommended`: verified = all its automated items checked or N/A (manual boxes are a human\'s and often lag); `strict`: its automated and manual items. The same commit finishing phase n-1 and starting phase n is too early. A plan that enters git already progressed is judged by the snapshot rules (plan/phase-order), not by this rule; a task checked while an earlier task is open is history/task-order\'s.',
+    fix: `Verify each phase before starting the next from now on; for this commit, ${AFTER_THE_FACT}.`,
     messages: {
-      startedWithPlan: 'First check-off in {{phase}} comes in the commit that adds the plan, before {{first}} was verified.',
-      startedEarly: 'First check-off in {{phase}} comes before {{open}} was verified.',
+      startedEarly: 'First check-off in {{phase}} comes before {{open}} was verified ({{verified}}).',
+      startedEarlyMany: 'First check-offs in {{phases}} come before {{open}} was verified ({{verified}}; first at line {{line}}).',
+      // The fix before the commit exists (pre-commit, commit-msg): the check-off can still wait.
+      waitForPhase: 'Leave {{phase}} unchecked until {{open}} is verified ({{verified}}); a human confirms manual items with `npx validate-workflow confirm {{file}} --phase {{openNumber}}`.',
+      // The fix of a commit already made: what to do now.
+      orderNow: `The order of a commit already made cannot change: verify {{open}} now if it is still open (a human confirms manual items with \`npx validate-workflow confirm {{file}} --phase {{openNumber}}\`) and keep the order from here on; for this commit, ${AFTER_THE_FACT}.`,
     },
   },
   transition: (ctx) => {
-    const out: RawFinding[] = [];
+    const starts: Start[] = [];
     const seen = new Set<string>();
+    // Per phase: whether every check-off that starts it is a task that history/task-order already reports (a task
+    // checked while an earlier task of the plan is open): the same cause, reported once.
+    const onlyTaskOrder = new Map<string, boolean>();
     for (const e of ctx.events) {
-      const starts = (e.type === 'item-checked' && e.checked) || (e.type === 'task-completed' && e.completed);
-      if (!starts || seen.has(`${e.file}|${e.phase}`)) continue;
-      seen.add(`${e.file}|${e.phase}`);
+      const starting = (e.type === 'item-checked' && e.checked) || (e.type === 'task-completed' && e.completed);
+      if (!starting) continue;
+      const k = `${e.file}|${e.phase}`;
       const after = ctx.after.plan(e.file);
-      if (!after) continue;
+      const taskOrders = e.type === 'task-completed' && !!after && tasksOf(after).some((t) => t.number < e.task && !t.checked);
+      onlyTaskOrder.set(k, (onlyTaskOrder.get(k) ?? true) && taskOrders);
+      if (seen.has(k)) continue;
+      seen.add(k);
       const before = ctx.before.plan(e.file);
+      // A plan that enters git in this commit is judged by the snapshot rules (plan/phase-order), in every mode:
+      // history cannot say in which order its boxes were checked.
+      if (!after || !before) continue;
       const ai = phaseIndex(after, e.phase);
-      // A plan that arrives with a later phase already checked verified nothing before this commit.
-      if (!before) {
-        if (ai > 0) out.push({ file: e.file, line: e.line, messageId: 'startedWithPlan', data: { phase: phaseLabel(after.phases[ai]!), first: phaseLabel(after.phases[0]!) } });
-        continue;
-      }
       const bi = phaseIndex(before, e.phase);
       // Only the commit that first checks something in the phase is judged; later ones build on it.
       if (bi >= 0 && checkedBoxes(before.phases[bi]!).length > 0) continue;
       const upTo = bi >= 0 ? bi : ai;
-      const open = before.phases.slice(0, upTo).find((p) => !phaseVerified(p));
-      if (!open) continue;
-      out.push({ file: e.file, line: e.line, messageId: 'startedEarly', data: { phase: phaseLabel(after.phases[ai]!), open: phaseLabel(open) } });
+      const open = before.phases.slice(0, upTo).find((p) => !phaseVerified(p, ctx.preset));
+      if (!open || ai < 0) continue;
+      starts.push({ file: e.file, line: e.line, key: k, phase: after.phases[ai]!, open });
+    }
+    const out: RawFinding[] = [];
+    const fixId = ctx.stage === 'history' ? 'orderNow' : 'waitForPhase';
+    for (const [file, all] of byFile(starts)) {
+      const list = all.filter((s) => !onlyTaskOrder.get(s.key));
+      if (list.length === 0) continue;
+      const first = list.find((s) => s.line === firstLine(list))!;
+      const data = {
+        file,
+        line: first.line,
+        phase: phaseLabel(first.phase),
+        phases: list.map((s) => phaseLabel(s.phase)).join(', '),
+        open: phaseLabel(first.open),
+        openNumber: first.open.number ?? 1,
+        verified: verifiedMeans(first.open, ctx.preset),
+      };
+      out.push({ file, line: first.line, messageId: list.length > 1 ? 'startedEarlyMany' : 'startedEarly', fixId, data });
     }
     return out;
   },

@@ -1,4 +1,64 @@
 import type { Rule, RawFinding } from '../types.js';
+import type { Event } from '../../model/history.js';
+import { AFTER_THE_FACT, byFile, firstLine, listTexts } from './cause.js';
+
+type Loosening = { file: string; line: number } & (
+  | { act: 'config' | 'baseline' | 'modeByUser' }
+  | { act: 'disable'; rules: string[] }
+  | { act: 'madeNa' | 'addedNa' | 'deleted'; kind: string; text: string }
+);
+
+function loosening(e: Event): Loosening | null {
+  const at = { file: e.file, line: e.line };
+  switch (e.type) {
+    case 'trust-file-changed':
+      return { ...at, act: e.what };
+    case 'disable-added':
+      return { ...at, act: 'disable', rules: e.ruleIds };
+    case 'mode-set-by-user':
+      return { ...at, act: 'modeByUser' };
+    case 'item-made-na':
+      return { ...at, act: 'madeNa', kind: e.kind, text: e.text };
+    case 'item-added-na':
+      return { ...at, act: 'addedNa', kind: e.kind, text: e.text };
+    // A plan deleted or archived whole has no item events (housekeeping, src/history/events.ts): a removed item is
+    // one taken out of a plan that stays.
+    case 'item-removed':
+      return e.kind === 'automated' || e.kind === 'manual' ? { ...at, act: 'deleted', kind: e.kind, text: e.text } : null;
+    default:
+      return null;
+  }
+}
+
+type ItemAct = Extract<Loosening, { text: string }>;
+
+/** "the manual item" / "3 verification items" as the acts' kinds say. */
+function kindsOf(items: readonly ItemAct[]): string {
+  const kinds = [...new Set(items.map((i) => i.kind))].sort();
+  return kinds.join(' and ');
+}
+
+/** One clause per act, for a finding that names several acts on one file. */
+function clause(act: Loosening['act'], list: readonly Loosening[]): string {
+  const items = list as ItemAct[];
+  const texts = listTexts(items.map((i) => i.text));
+  switch (act) {
+    case 'config':
+      return 'changes the validate-workflow config';
+    case 'baseline':
+      return 'changes the baseline';
+    case 'modeByUser':
+      return 'adds `mode_set_by: user`';
+    case 'disable':
+      return `adds a disable comment for ${(list as Extract<Loosening, { act: 'disable' }>[]).flatMap((d) => d.rules).join(', ') || 'no rule'}`;
+    case 'madeNa':
+      return `turns ${items.length === 1 ? 'an item' : `${items.length} items`} into N/A (${texts})`;
+    case 'addedNa':
+      return `adds ${items.length === 1 ? 'an N/A item' : `${items.length} N/A items`} (${texts})`;
+    case 'deleted':
+      return `deletes ${items.length === 1 ? 'a verification item' : `${items.length} verification items`} (${texts})`;
+  }
+}
 
 export const rule: Rule = {
   meta: {
@@ -6,42 +66,59 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'O(respect_user_preference); F(checkoff_manual)',
     description:
-      "An agent's commit does not loosen the rules that bind it without a human's `Confirmed-by`: it does not change the config or the baseline, add a disable comment, add `mode_set_by: user`, turn an item into `N/A` (or add an `N/A` item), or delete a verification item, a criteria section or a whole plan.",
-    fix: 'Ask the human to make this change, or to confirm it with a `Confirmed-by:` trailer in the commit.',
+      "An agent's commit does not loosen the rules that bind it without a human's `Confirmed-by`: it does not change the config or the baseline, add a disable comment, add `mode_set_by: user`, turn an item into `N/A` (or add an `N/A` item to a phase that already existed), or delete a verification item or a criteria section of a plan that stays. Deleting or archiving a whole plan is housekeeping, not loosening; an item that moved (a phase inserted or renumbered) is neither deleted nor N/A-ed. One finding per commit and file, listing the items.",
+    fix: 'Have a human review the change now: revert it in a new commit, or keep it and record the finding in the baseline (`npx validate-workflow --baseline-write`, committed by the human with the reason).',
     messages: {
       // {{agents}}: the commit's agent identities, `Name <email>`, comma-separated.
-      deletesPlan: "An agent's commit ({{agents}}) deletes the plan {{file}} with its {{count}} verification {{items}} without a human's confirmation.",
       changesConfig: "An agent's commit ({{agents}}) changes the validate-workflow config without a human's confirmation.",
       changesBaseline: "An agent's commit ({{agents}}) changes the baseline without a human's confirmation.",
       addsDisable: "An agent's commit ({{agents}}) adds a disable comment for {{rules}} without a human's confirmation.",
       setsModeByUser: "An agent's commit ({{agents}}) adds `mode_set_by: user` without a human's confirmation.",
       makesNa: "An agent's commit ({{agents}}) turns {{kind}} item \"{{item}}\" into N/A without a human's confirmation.",
+      makesNaMany: "An agent's commit ({{agents}}) turns {{count}} {{kind}} items into N/A without a human's confirmation: {{items}} (first at line {{line}}).",
       addsNa: "An agent's commit ({{agents}}) adds the N/A {{kind}} item \"{{item}}\" without a human's confirmation.",
+      addsNaMany: "An agent's commit ({{agents}}) adds {{count}} N/A {{kind}} items without a human's confirmation: {{items}} (first at line {{line}}).",
       deletesItem: "An agent's commit ({{agents}}) deletes the {{kind}} verification item \"{{item}}\" without a human's confirmation.",
+      deletesItems: "An agent's commit ({{agents}}) deletes {{count}} {{kind}} verification items without a human's confirmation: {{items}} (first at line {{line}}).",
+      // Several kinds of loosening in one file: one finding, each act a clause of {{acts}}.
+      loosens: "An agent's commit ({{agents}}) loosens {{file}} without a human's confirmation: it {{acts}} (first at line {{line}}).",
+      // The fix before the commit exists (commit-msg): the change can still be left out.
+      leaveOut: 'Leave this change to the human: take it out of the commit, or have the human who makes the commit confirm it with a `Confirmed-by:` trailer.',
+      // The fix of a commit already made: what to do now.
+      reviewNow: `Have a human review the change now: revert it in a new commit if it should not stand; if it stands, ${AFTER_THE_FACT}.`,
     },
   },
   transition: (ctx) => {
     if (ctx.stage === 'staged' || ctx.agents.length === 0) return [];
-    const out: RawFinding[] = [];
+    const acts = ctx.events.map(loosening).filter((l): l is Loosening => l !== null);
+    if (acts.length === 0 || ctx.confirmation().ok) return [];
     const agents = ctx.agents.map((a) => `${a.name} <${a.email}>`).join(', ');
-    const deletedPlans = new Set<string>();
-    for (const e of ctx.events) {
-      let said: Pick<RawFinding, 'messageId' | 'data'> | null = null;
-      if (e.type === 'item-removed' && ctx.after.model(e.file) === null) {
-        // The whole plan is gone: one finding for the file, not one per item.
-        if (deletedPlans.has(e.file)) continue;
-        deletedPlans.add(e.file);
-        const n = ctx.events.filter((x) => x.type === 'item-removed' && x.file === e.file).length;
-        said = { messageId: 'deletesPlan', data: { agents, file: e.file, count: n, items: n === 1 ? 'item' : 'items' } };
-      } else if (e.type === 'trust-file-changed') said = { messageId: e.what === 'config' ? 'changesConfig' : 'changesBaseline', data: { agents } };
-      else if (e.type === 'disable-added') said = { messageId: 'addsDisable', data: { agents, rules: e.ruleIds.join(', ') || 'no rule' } };
-      else if (e.type === 'mode-set-by-user') said = { messageId: 'setsModeByUser', data: { agents } };
-      else if (e.type === 'item-made-na') said = { messageId: 'makesNa', data: { agents, kind: e.kind, item: e.text } };
-      else if (e.type === 'item-added-na') said = { messageId: 'addsNa', data: { agents, kind: e.kind, item: e.text } };
-      else if (e.type === 'item-removed' && (e.kind === 'automated' || e.kind === 'manual')) said = { messageId: 'deletesItem', data: { agents, kind: e.kind, item: e.text } };
-      if (!said) continue;
-      if (ctx.confirmation().ok) return [];
-      out.push({ file: e.file, line: e.line, ...said });
+    const fixId = ctx.stage === 'history' ? 'reviewNow' : 'leaveOut';
+    const out: RawFinding[] = [];
+    for (const [file, list] of byFile(acts)) {
+      const line = firstLine(list);
+      const kinds = new Map<Loosening['act'], Loosening[]>();
+      for (const l of list) kinds.set(l.act, [...(kinds.get(l.act) ?? []), l]);
+      if (kinds.size > 1) {
+        const text = [...kinds].map(([act, of]) => clause(act, of)).join('; ');
+        out.push({ file, line, messageId: 'loosens', fixId, data: { agents, file, acts: text, line } });
+        continue;
+      }
+      const [act, of] = [...kinds][0]!;
+      const items = of as ItemAct[];
+      const many = items.length > 1;
+      const data = { agents, kind: act === 'deleted' || act === 'madeNa' || act === 'addedNa' ? kindsOf(items) : '', item: items[0]?.text ?? '', items: listTexts(items.map((i) => i.text ?? '')), count: of.length, line };
+      const messageId = {
+        config: 'changesConfig',
+        baseline: 'changesBaseline',
+        modeByUser: 'setsModeByUser',
+        disable: 'addsDisable',
+        madeNa: many ? 'makesNaMany' : 'makesNa',
+        addedNa: many ? 'addsNaMany' : 'addsNa',
+        deleted: many ? 'deletesItems' : 'deletesItem',
+      }[act];
+      const rules = act === 'disable' ? (of as Extract<Loosening, { act: 'disable' }>[]).flatMap((d) => d.rules).join(', ') || 'no rule' : '';
+      out.push({ file, line, messageId, fixId, data: { ...data, rules } });
     }
     return out;
   },

@@ -1,6 +1,7 @@
 import type { Rule, RawFinding } from '../types.js';
 import type { Plan } from '../../model/types.js';
 import { tasksOf } from '../../model/queries.js';
+import { AFTER_THE_FACT, byFile, firstLine } from './cause.js';
 
 interface Step {
   plan: Plan;
@@ -22,6 +23,12 @@ export const rule: Rule = {
       // {{open}}: "Task 1" or "Task 1, Task 2"; {{isAre}}: "is" or "are" to match.
       startsWhileOpen: 'Task {{task}} starts while {{open}} of {{plan}} {{isAre}} still open.',
       completesWhileOpen: 'Task {{task}} completes while {{open}} of {{plan}} {{isAre}} still open.',
+      // Several tasks of one file out of order in one commit: one finding.
+      manyWhileOpen: '{{tasks}} start or complete while {{open}} of {{plan}} {{isAre}} still open (first at line {{line}}).',
+      // The fix before the commit exists (pre-commit, commit-msg).
+      finishFirst: 'Finish {{open}} first (check it in the plan, with its handoff), then start Task {{task}}.',
+      // The fix of a commit already made: what to do now.
+      orderNow: `The order of a commit already made cannot change: finish {{open}} now (check it in the plan, with its handoff) and keep the order from here on; for this commit, ${AFTER_THE_FACT}.`,
     },
   },
   transition: (ctx) => {
@@ -41,7 +48,7 @@ export const rule: Rule = {
         if (plan) steps.push({ plan, task: e.task, how: 'starts', file: e.file, line: e.line });
       }
     }
-    const out: RawFinding[] = [];
+    const hits: (Step & { open: number[] })[] = [];
     const reported = new Set<string>();
     // Completions first: when a commit both starts and completes task j, the completion is the finding.
     for (const s of [...steps].sort((a, b) => (a.how === b.how ? 0 : a.how === 'completes' ? -1 : 1))) {
@@ -50,11 +57,33 @@ export const rule: Rule = {
       const open = tasksOf(s.plan).filter((t) => t.number < s.task && !t.checked);
       if (open.length === 0) continue;
       reported.add(k);
+      hits.push({ ...s, open: open.map((t) => t.number) });
+    }
+    const out: RawFinding[] = [];
+    const fixId = ctx.stage === 'history' ? 'orderNow' : 'finishFirst';
+    const names = (ns: number[]) => ns.map((n) => `Task ${n}`).join(', ');
+    for (const [file, list] of byFile(hits)) {
+      const line = firstLine(list);
+      const first = list.find((s) => s.line === line)!;
+      if (list.length === 1) {
+        out.push({
+          file,
+          line,
+          messageId: first.how === 'starts' ? 'startsWhileOpen' : 'completesWhileOpen',
+          fixId,
+          data: { task: first.task, open: names(first.open), plan: first.plan.path, isAre: first.open.length > 1 ? 'are' : 'is' },
+        });
+        continue;
+      }
+      // One file's tasks out of order: the tasks still open below the lowest of them (the others are listed).
+      const tasks = [...new Set(list.map((s) => s.task))].sort((a, b) => a - b);
+      const open = [...new Set(list.flatMap((s) => s.open))].filter((n) => n < tasks[0]!).sort((a, b) => a - b);
       out.push({
-        file: s.file,
-        line: s.line,
-        messageId: s.how === 'starts' ? 'startsWhileOpen' : 'completesWhileOpen',
-        data: { task: s.task, open: open.map((t) => `Task ${t.number}`).join(', '), plan: s.plan.path, isAre: open.length > 1 ? 'are' : 'is' },
+        file,
+        line,
+        messageId: 'manyWhileOpen',
+        fixId,
+        data: { tasks: names(tasks), task: tasks[0]!, open: names(open), plan: first.plan.path, isAre: open.length > 1 ? 'are' : 'is', line },
       });
     }
     return out;

@@ -1,0 +1,119 @@
+// The adoption point (convention section 6): history rules judge the commit that adopts the convention and every
+// later one; earlier commits are folded (so later ones have the right "before") but not judged. `--since` overrides
+// it, `--since root` judges all, and a repository without any config is an audit where what enters git already
+// progressed is a note. Real repositories, the real CLI.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/repo.js';
+import { ANA, CLAUDE, CONFIG, LEDGER, PLAN, Repo, cli, errors, handoffPath, historyOnly, ledgerDoc, planDoc, problems, taskHandoff } from './helpers.js';
+
+const CONFIG_TEXT = `${JSON.stringify({ preset: 'recommended' }, null, 2)}\n`;
+
+/** A project whose agent checked manual items without confirmation, twice: once before and once after adoption. */
+function midwayAdoption(): { repo: Repo; before: string; adopt: string; after: string } {
+  const repo = Repo.create();
+  repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
+  repo.commit('Task 1: Do step 1', { [PLAN]: planDoc({ tasks: [1], auto: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) }, { author: CLAUDE });
+  const before = repo.commit('Phase 1 verified', { [PLAN]: planDoc({ tasks: [1], auto: [1], manual: [1] }) }, { author: CLAUDE });
+  const adopt = repo.commit('Adopt validate-workflow', { [CONFIG]: CONFIG_TEXT }, { author: ANA });
+  repo.commit('Task 2: Do step 2', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1, 2], manual: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: CLAUDE });
+  const after = repo.commit('Phase 2 verified', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1, 2], manual: [1, 2] }) }, { author: CLAUDE });
+  return { repo, before, adopt, after };
+}
+
+describe('the adoption point', () => {
+  it('judges only the commits from the one that adds the config: the earlier check-off is folded, the later one is an error', () => {
+    const { repo, before, after } = midwayAdoption();
+    const run = cli(repo.dir);
+    const manual = historyOnly(run.results).filter((f) => f.ruleId === 'history/manual-confirmation');
+    expect(manual.map((f) => f.commit)).toEqual([after]);
+    expect(manual.some((f) => f.commit === before)).toBe(false);
+    expect(run.code).toBe(1);
+    // Three commits judged: the adoption commit and the two after it.
+    expect(run.summary.commits).toBe(3);
+  });
+
+  it('says in the summary line which commits were judged and from where', () => {
+    const { repo, adopt } = midwayAdoption();
+    const res = runStylish(repo.dir);
+    expect(res).toContain(`history: judged since ${adopt.slice(0, 7)}, the adoption point (the first human commit that added ${CONFIG})`);
+  });
+
+  it('--since root judges every commit: the early check-off is an error too', () => {
+    const { repo, before, after } = midwayAdoption();
+    const manual = errors(cli(repo.dir, ['--since', 'root']).results).filter((f) => f.ruleId === 'history/manual-confirmation');
+    expect([...new Set(manual.map((f) => f.commit))].sort()).toEqual([before, after].sort());
+  });
+
+  it('--since <rev> and history.since move the adoption point', () => {
+    const { repo, after } = midwayAdoption();
+    const last = errors(cli(repo.dir, ['--since', after]).results).filter((f) => f.ruleId === 'history/manual-confirmation');
+    expect(last.map((f) => f.commit)).toEqual([after]);
+    repo.commit('Judge from the last commit', { [CONFIG]: `${JSON.stringify({ preset: 'recommended', history: { since: 'HEAD' } }, null, 2)}\n` }, { author: ANA });
+    expect(errors(cli(repo.dir).results).filter((f) => f.ruleId === 'history/manual-confirmation')).toEqual([]);
+  });
+
+  it('an unknown --since is a usage error (exit 2) that names it', () => {
+    const { repo } = midwayAdoption();
+    const res = cliRaw(repo.dir, ['--since', 'no-such-commit']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('no-such-commit');
+  });
+
+  it('a config added by an agent is no adoption: nothing is judged until a human adds it', () => {
+    const repo = Repo.create();
+    repo.commit('Plan', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
+    repo.commit('Config', { [CONFIG]: CONFIG_TEXT }, { author: CLAUDE });
+    repo.commit('Phase 1 verified', { [PLAN]: planDoc({ auto: [1], manual: [1] }) }, { author: CLAUDE });
+    const run = cli(repo.dir);
+    expect(historyOnly(problems(run.results))).toEqual([]);
+    expect(run.summary.commits).toBe(0);
+  });
+
+  it('after adoption, a plan added with manual items already checked is an unconfirmed check-off (an error)', () => {
+    const repo = Repo.create();
+    repo.commit('Adopt', { [CONFIG]: CONFIG_TEXT }, { author: ANA });
+    const add = repo.commit('Add the plan, already verified', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: CLAUDE });
+    const manual = errors(cli(repo.dir).results).filter((f) => f.ruleId === 'history/manual-confirmation');
+    expect(manual.map((f) => f.commit)).toEqual([add]);
+  });
+});
+
+describe('an audit (no config anywhere)', () => {
+  it('a plan that enters git already progressed is a note, not an error; a later check-off is still an error', () => {
+    const repo = Repo.create();
+    const add = repo.commit('Add the plan after the work (a squash merge)', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }), [LEDGER]: ledgerDoc([1, 2]) }, { author: ANA, coAuthors: [CLAUDE] });
+    const later = repo.commit('Phase 2 verified', { [PLAN]: planDoc({ tasks: [1, 2, 3, 4], auto: [1, 2], manual: [1, 2] }), [LEDGER]: ledgerDoc([1, 2, 3, 4]) }, { author: CLAUDE });
+    const run = cli(repo.dir);
+    const atAdd = historyOnly(run.results).filter((f) => f.commit === add);
+    expect(atAdd.length).toBeGreaterThan(0);
+    expect(atAdd.every((f) => f.severity === 'info')).toBe(true);
+    expect(errors(run.results).filter((f) => f.ruleId === 'history/manual-confirmation').map((f) => f.commit)).toEqual([later]);
+    expect(runStylish(repo.dir)).toContain('history: an audit of every commit');
+  });
+});
+
+describe('the cache follows settings, not spelling', () => {
+  it('--preset on a warm cache gives what a cold run with that preset gives, and no flag equals --preset recommended', () => {
+    const { repo } = midwayAdoption();
+    const cold = (args: string[]) => {
+      rmSync(join(repo.dir, '.git', 'validate-workflow'), { recursive: true, force: true });
+      return cli(repo.dir, args).results;
+    };
+    const coldStrict = cold(['--preset', 'strict']);
+    const coldDefault = cold([]);
+    // Warm from here on: the cache was written by the default run.
+    expect(cli(repo.dir, ['--preset', 'strict']).results).toEqual(coldStrict);
+    expect(cli(repo.dir, ['--preset', 'recommended']).results).toEqual(coldDefault);
+    expect(cli(repo.dir).results).toEqual(coldDefault);
+  });
+});
+
+function cliRaw(dir: string, args: string[]) {
+  return runCli(dir, args);
+}
+
+function runStylish(dir: string): string {
+  return runCli(dir, []).stdout;
+}

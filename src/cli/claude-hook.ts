@@ -24,7 +24,7 @@ import type { Io } from './io.js';
  * other files, and Claude Code waits for this hook before each one.
  */
 async function loadEngine() {
-  const [fold, snapshot, memory, judge, history, log, status, catalog] = await Promise.all([
+  const [fold, snapshot, memory, judge, history, log, status, catalog, guidance] = await Promise.all([
     import('../history/fold.js'),
     import('../history/snapshot.js'),
     import('../history/memory.js'),
@@ -33,8 +33,9 @@ async function loadEngine() {
     import('../history/log.js'),
     import('./status.js'),
     import('../engine/catalog.js'),
+    import('../engine/guidance.js'),
   ]);
-  return { ...fold, ...snapshot, ...memory, ...judge, ...history, ...log, ...status, ...catalog };
+  return { ...fold, ...snapshot, ...memory, ...judge, ...history, ...log, ...status, ...catalog, ...guidance };
 }
 type Engine = Awaited<ReturnType<typeof loadEngine>>;
 
@@ -223,9 +224,11 @@ interface Tree {
   top: Map<string, string | undefined>;
   headFiles: Map<string, string>;
   relevant: (path: string) => boolean;
+  /** Blocked handoffs the user gave guidance for in history. */
+  guidance: ReadonlyMap<string, string>;
 }
 
-function workingTree(e: Engine, root: string, config: Config): Tree {
+async function workingTree(e: Engine, root: string, config: Config): Promise<Tree> {
   const tracked = e.trackedPacks(config);
   const head = e.headSnapshot(root, config, tracked);
   const headFiles = new Map<string, string>();
@@ -246,7 +249,7 @@ function workingTree(e: Engine, root: string, config: Config): Tree {
     top.set(p, bytes === null ? undefined : memory.put(bytes));
   }
   const now = new e.Snapshot(new e.Overlay(headFiles, top), memory);
-  return { head, now, memory, top, headFiles, relevant };
+  return { head, now, memory, top, headFiles, relevant, guidance: await e.guidanceIn(root, config) };
 }
 
 /** The working tree with one file replaced by its content after the edit. */
@@ -261,7 +264,7 @@ function withEdit(e: Engine, tree: Tree, rel: string, text: string) {
  * Edit is refused for: how the change was made (transition rules), and snapshot rules about the order of steps.
  */
 function refused(e: Engine, root: string, tree: Tree, after: Snapshot, commit: Commit): { finding: Finding; atEdit: boolean }[] {
-  const result = e.judgeChange({ root, stage: 'commit-msg', commit, before: tree.head, after });
+  const result = e.judgeChange({ root, stage: 'commit-msg', commit, before: tree.head, after, guidance: tree.guidance });
   const fromSnapshot = new Set(result.introduced);
   return result.findings
     .filter((f) => f.severity === 'error')
@@ -289,7 +292,7 @@ async function preToolUse(root: string, cwd: string, payload: Payload, io: Io): 
   if (afterText === null || (nowBytes !== null && afterText === nowBytes.toString('utf8'))) return 0;
   const e = await loadEngine();
   const config = headSettings(e, root);
-  const tree = workingTree(e, root, config);
+  const tree = await workingTree(e, root, config);
   if (!tree.relevant(rel)) return 0;
   const commit = agentCommit(root);
   // Only what this edit adds is refused: a violation already in the working tree (made through Bash, or by a
@@ -313,7 +316,7 @@ function mayBePackFile(rel: string): boolean {
 async function treeViolations(root: string): Promise<Finding[]> {
   const e = await loadEngine();
   const config = headSettings(e, root);
-  const tree = workingTree(e, root, config);
+  const tree = await workingTree(e, root, config);
   if (tree.top.size === 0) return [];
   return refused(e, root, tree, tree.now, agentCommit(root)).map((r) => r.finding);
 }

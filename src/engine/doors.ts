@@ -11,6 +11,7 @@ import { Snapshot } from '../history/snapshot.js';
 import { key } from '../history/store.js';
 import { ask } from '../shared/git.js';
 import { applyBaseline } from './baseline.js';
+import { guidanceIn, guidedBy } from './guidance.js';
 import { compareFindings, type Finding } from '../model/finding.js';
 import { describeAdoption, judgeHistory, trackedPacks, variantOf, type Adoption, type Resume } from './history.js';
 import { introduced, judgeChange, judgeSnapshot, packWorkspace, trustOf } from './judge.js';
@@ -62,7 +63,8 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   const ck = settingsKey(config, opts.since);
   const cache = loadCache(cachePath, ck);
   const known = new Map(Object.entries(cache?.models ?? {}));
-  const lint = await lintRepositoryParallel(root, config, inGit, known, { baseline: !opts.baselineWrite });
+  const guidance = inGit ? await guidanceIn(root, config) : new Map<string, string>();
+  const lint = await lintRepositoryParallel(root, config, inGit, known, { baseline: !opts.baselineWrite, guidance });
   const files = [...lint.discovered.map((d) => d.path), ...lint.packFiles];
   const treeModels = lint.models;
   if (!inGit || !opts.history) {
@@ -113,7 +115,8 @@ export async function judgeRange(root: string, config: Config, range: { from: st
   const before = new Snapshot(base?.ok ? filesAt(root, base.out.trim(), config, store.classify, tracked) : new Map(), store);
   const after = new Snapshot(hist.state, store);
   const trust = trustOf(before, presetOverride);
-  const snap = (s: Snapshot) => judgeSnapshot({ workspace: s.workspace(root), packs: packWorkspace(s, trust), config: trust });
+  const guidance = await guidanceIn(root, config, range.to);
+  const snap = (s: Snapshot) => judgeSnapshot({ workspace: s.workspace(root), packs: packWorkspace(s, trust), config: trust, guidance });
   const added = introduced(snap(before), snap(after));
   // Only entries of the files the range changed can be judged here; the others would all look stale.
   const found = applyBaseline(root, [...hist.findings, ...added], { config, scope: (_id, file) => changed.has(file) });
@@ -124,11 +127,13 @@ export async function judgeRange(root: string, config: Config, range: { from: st
  * The pending commit (pre-commit; commit-msg with the message): HEAD -> the index. The hooks read the cache, never
  * write it: unchanged files are not parsed again on every commit.
  */
-export function judgePending(root: string, config: Config, opts: { stage: 'staged' | 'commit-msg'; message?: string; presetOverride?: Preset }): Judged {
+export async function judgePending(root: string, config: Config, opts: { stage: 'staged' | 'commit-msg'; message?: string; presetOverride?: Preset }): Promise<Judged> {
   const cache = loadCache(cacheFile(root), settingsKey(config));
   const seed = new Map(Object.entries(cache?.models ?? {}));
   const pending = pendingCommit(root, config, { message: opts.message, seed, tracked: trackedPacks(config) });
-  const judged = judgeChange({ root, stage: opts.stage, ...pending, presetOverride: opts.presetOverride, audit: config.source === null });
+  // Guidance given before, and the guidance this very commit gives (commit-msg has the message).
+  const guidance = new Map([...(await guidanceIn(root, config)), ...guidedBy(pending.commit, pending.before, pending.after, pending.signed)]);
+  const judged = judgeChange({ root, stage: opts.stage, ...pending, presetOverride: opts.presetOverride, audit: config.source === null, guidance });
   const changed = new Set(pending.changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));
   const found = applyBaseline(root, judged.findings, { config, scope: (_id, file) => changed.has(file) });
   return { findings: found.sort(compareFindings), files: [...changed], commits: 0, anything: true };

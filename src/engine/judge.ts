@@ -83,6 +83,8 @@ export interface SnapshotInput {
   rules?: readonly Rule[];
   /** When set, only findings in these files are kept (per-file checks may skip the others). */
   focus?: ReadonlySet<string>;
+  /** Blocked handoffs the user gave guidance for in history (engine/guidance.ts). */
+  guidance?: ReadonlyMap<string, string>;
 }
 
 function disabledIn(file: WorkflowFile | undefined, ruleId: string): boolean {
@@ -94,7 +96,7 @@ function disabledIn(file: WorkflowFile | undefined, ruleId: string): boolean {
 
 export function judgeSnapshot(input: SnapshotInput): Finding[] {
   const { workspace: ws, config, focus } = input;
-  const ctx: RuleContext = { preset: config.preset, config, knownRules: RULE_IDS, focus };
+  const ctx: RuleContext = { preset: config.preset, config, knownRules: RULE_IDS, focus, guidance: input.guidance };
   const files = new Map<string, WorkflowFile>([...ws.plans, ...ws.handoffs, ...ws.ledgers].map((f) => [f.path, f]));
   const packs = input.packs ?? new Map();
   const out: Finding[] = [];
@@ -239,6 +241,8 @@ export function introduced(before: readonly Finding[], after: readonly Finding[]
 export interface ChangeInput extends TransitionInput {
   /** Repository root: workspaces resolve plan references against it. */
   root: string;
+  /** Blocked handoffs the user gave guidance for (history and this commit's own `Guidance-by`). */
+  guidance?: ReadonlyMap<string, string>;
 }
 
 export interface ChangeResult extends TransitionResult {
@@ -250,7 +254,7 @@ export interface ChangeResult extends TransitionResult {
 export function judgeChange(input: ChangeInput): ChangeResult {
   const result = judgeTransition(input);
   const trust = result.trust;
-  const snap = (s: Snapshot) => judgeSnapshot({ workspace: s.workspace(input.root), packs: packWorkspace(s, trust), config: trust, rules: input.rules });
+  const snap = (s: Snapshot) => judgeSnapshot({ workspace: s.workspace(input.root), packs: packWorkspace(s, trust), config: trust, rules: input.rules, guidance: input.guidance });
   const added = introduced(snap(input.before), snap(input.after));
   return { ...result, findings: [...result.findings, ...added].sort(compareFindings), introduced: added };
 }

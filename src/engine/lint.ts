@@ -19,6 +19,8 @@ import { applyBaseline } from './baseline.js';
 export interface LintOptions {
   /** Apply validate-workflow.baseline.json when it exists (default true); false for `--baseline-write`. */
   baseline?: boolean;
+  /** Blocked handoffs the user gave guidance for in history (engine/guidance.ts). */
+  guidance?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -43,7 +45,7 @@ function judge(root: string, discovered: Discovered[], files: WorkflowFile[], co
   const workspace = buildWorkspace(root, files, strays);
   // Rule packs judge their own files with their own readers; the runner, severities and baseline are shared.
   const packs = readPackWorkspace(root, config, inGit);
-  const findings = judgeSnapshot({ workspace, packs, config });
+  const findings = judgeSnapshot({ workspace, packs, config, guidance: opts.guidance });
   const packFiles = [...packs.values()].flatMap((files) => files.map((f) => f.path));
   return { discovered, packFiles, workspace, findings: opts.baseline === false ? findings : applyBaseline(root, findings, { config, scope: snapshotEntry }) };
 }

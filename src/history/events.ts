@@ -16,9 +16,11 @@ interface Flat {
   phase: number;
   /** The phase's identity across the two versions: the index of the phase in the new version it maps to. */
   slot: string;
-  /** Task number for steps, '' otherwise. */
+  /** The task's title (else number) for steps, '' otherwise. */
   scope: string;
   text: string;
+  /** Identity without the phase: kind, scope and text. */
+  key: string;
   checked: boolean;
   na: boolean;
   line: number;
@@ -36,7 +38,7 @@ function flatten(plan: Plan, slots: readonly string[]): Flat[] {
     const n = phaseNumber(phase, i);
     const slot = slots[i]!;
     const push = (kind: ItemKind, items: CheckItem[], scope = '') => {
-      for (const it of items) out.push({ kind, phase: n, slot, scope, text: it.text, checked: it.checked, na: it.na, line: it.line, at: out.length });
+      for (const it of items) out.push({ kind, phase: n, slot, scope, text: it.text, key: `${kind}\0${scope}\0${it.text}`, checked: it.checked, na: it.na, line: it.line, at: out.length });
     };
     push('automated', phase.automated);
     push('manual', phase.manual);
@@ -126,99 +128,89 @@ function removedAt(line: number, anchors: readonly Anchor[]): number {
   return line - below[0] <= above[0] - line ? below[1] : above[1];
 }
 
-function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
-  const list = m.get(k);
-  if (list) list.push(v);
-  else m.set(k, [v]);
+/** Old items waiting for a partner, in document order, taken from the front. */
+interface Queue {
+  items: number[];
+  head: number;
+}
+
+function enqueue(m: Map<string, Queue>, k: string, i: number): void {
+  const q = m.get(k);
+  if (q) q.items.push(i);
+  else m.set(k, { items: [i], head: 0 });
+}
+
+/** The next old item of this queue that is still free (-1: none). */
+function take(q: Queue | undefined, used: Uint8Array): number {
+  if (!q) return -1;
+  while (q.head < q.items.length && used[q.items[q.head]!]) q.head++;
+  if (q.head >= q.items.length) return -1;
+  const i = q.items[q.head++]!;
+  used[i] = 1;
+  return i;
 }
 
 /**
- * Pairs of (old item, new item): identical kind, scope and text first (in the same phase when the text repeats,
- * then in document order), then what is left by position within (phase, kind, scope). Linear in the items (maps
- * keyed by text), so a plan of tens of thousands of items diffs at once.
+ * For each item of the new version, the index of the old item it continues (-1: added). Identical kind, scope and
+ * text first, in the same phase when the text repeats, then in any phase (an item that moved), in document order;
+ * then what is left by position within (phase, kind, scope): an item edited where it stood. Linear in the items
+ * (maps keyed by text, queues taken from the front), so a plan of tens of thousands of items diffs at once.
  */
-function pairItems(before: readonly Flat[], after: readonly Flat[]): [Flat | null, Flat | null][] {
-  const pairs: [Flat | null, Flat | null][] = [];
-  const usedB = new Uint8Array(before.length);
-  const usedA = new Uint8Array(after.length);
-  const key = (f: Flat) => `${f.kind}\0${f.scope}\0${f.text}`;
-  const bIndex = before.map((f, i) => ({ f, i }));
-  const aIndex = after.map((f, i) => ({ f, i }));
+function pairItems(before: readonly Flat[], after: readonly Flat[]): { from: Int32Array; used: Uint8Array } {
+  const used = new Uint8Array(before.length);
+  const from = new Int32Array(after.length).fill(-1);
+  const bySlot = new Map<string, Map<string, Queue>>();
+  const byKey = new Map<string, Queue>();
+  before.forEach((f, i) => {
+    let m = bySlot.get(f.slot);
+    if (!m) bySlot.set(f.slot, (m = new Map()));
+    enqueue(m, f.key, i);
+    enqueue(byKey, f.key, i);
+  });
   // 1. Same text in the same phase.
-  const sameSlot = new Map<string, number[]>();
-  bIndex.forEach(({ f, i }) => push(sameSlot, `${f.slot}\0${key(f)}`, i));
-  const cursor = new Map<string, number>();
-  aIndex.forEach(({ f, i }) => {
-    const k = `${f.slot}\0${key(f)}`;
-    const list = sameSlot.get(k);
-    if (!list) return;
-    const c = cursor.get(k) ?? 0;
-    if (c >= list.length) return;
-    cursor.set(k, c + 1);
-    usedB[list[c]!] = 1;
-    usedA[i] = 1;
-    pairs.push([before[list[c]!]!, f]);
+  after.forEach((f, i) => {
+    from[i] = take(bySlot.get(f.slot)?.get(f.key), used);
   });
-  // 2. Same text anywhere else (an item that moved to another phase), in document order.
-  const anywhere = new Map<string, number[]>();
-  bIndex.forEach(({ f, i }) => {
-    if (!usedB[i]) push(anywhere, key(f), i);
+  // 2. Same text in another phase.
+  after.forEach((f, i) => {
+    if (from[i]! < 0) from[i] = take(byKey.get(f.key), used);
   });
-  cursor.clear();
-  aIndex.forEach(({ f, i }) => {
-    if (usedA[i]) return;
-    const k = key(f);
-    const list = anywhere.get(k);
-    if (!list) return;
-    const c = cursor.get(k) ?? 0;
-    if (c >= list.length) return;
-    cursor.set(k, c + 1);
-    usedB[list[c]!] = 1;
-    usedA[i] = 1;
-    pairs.push([before[list[c]!]!, f]);
+  // 3. Leftovers by position within their phase, kind and scope.
+  const rest = new Map<string, Queue>();
+  before.forEach((f, i) => {
+    if (!used[i]) enqueue(rest, `${f.slot}\0${f.kind}\0${f.scope}`, i);
   });
-  // 3. Leftovers by position within their phase, kind and scope: an item edited where it stood.
-  const groupKey = (f: Flat) => `${f.slot}\0${f.kind}\0${f.scope}`;
-  const restB = new Map<string, number[]>();
-  bIndex.forEach(({ f, i }) => {
-    if (!usedB[i]) push(restB, groupKey(f), i);
-  });
-  cursor.clear();
-  aIndex.forEach(({ f, i }) => {
-    if (usedA[i]) return;
-    const k = groupKey(f);
-    const list = restB.get(k);
-    const c = cursor.get(k) ?? 0;
-    if (list && c < list.length) {
-      cursor.set(k, c + 1);
-      usedB[list[c]!] = 1;
-      pairs.push([before[list[c]!]!, f]);
-    } else pairs.push([null, f]);
-  });
-  bIndex.forEach(({ f, i }) => {
-    if (!usedB[i]) pairs.push([f, null]);
-  });
-  return pairs;
+  if (rest.size > 0) {
+    after.forEach((f, i) => {
+      if (from[i]! < 0) from[i] = take(rest.get(`${f.slot}\0${f.kind}\0${f.scope}`), used);
+    });
+  }
+  return { from, used };
 }
 
 function diffItems(file: string, before: Flat[], after: Flat[], fresh: ReadonlySet<string>, extraAnchors: Anchor[] = []): Event[] {
   const events: Event[] = [];
-  const all = pairItems(before, after);
-  const anchors: Anchor[] = [...extraAnchors, ...all.flatMap(([x, y]): Anchor[] => (x && y ? [[x.line, y.line]] : []))].sort((p, q) => p[0] - q[0] || p[1] - q[1]);
-  // Events in the new version's document order (removed items after, where they stood).
-  all.sort(([xa, ya], [xb, yb]) => (ya ? ya.line : Infinity) - (yb ? yb.line : Infinity) || (ya ? ya.at : 0) - (yb ? yb.at : 0) || (xa ? xa.at : 0) - (xb ? xb.at : 0));
-  for (const [x, y] of all) {
-    if (x && !y) {
-      events.push({ type: 'item-removed', file, line: removedAt(x.line, anchors), kind: x.kind, phase: x.phase, text: x.text });
-      continue;
-    }
-    if (!y) continue;
+  const { from, used } = pairItems(before, after);
+  after.forEach((y, i) => {
+    const x = from[i]! >= 0 ? before[from[i]!]! : null;
     // An N/A item in a phase new in this commit is how a plan says "nothing to verify by hand here" (templates/plan.md).
     if (!x && y.na && !fresh.has(y.slot)) events.push({ type: 'item-added-na', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text });
     if (x && !x.na && y.na) events.push({ type: 'item-made-na', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text });
     const was = x ? x.checked : false;
     if (y.checked !== was && !y.na) events.push({ type: 'item-checked', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text, checked: y.checked });
-  }
+  });
+  // In the new version's line order (flatten goes criteria first, then steps).
+  events.sort((a, b) => a.line - b.line);
+  if (used.every((u) => u === 1)) return events;
+  // Removed items, where they stood: anchored to the nearest checkbox that survived.
+  const anchors: Anchor[] = [...extraAnchors];
+  after.forEach((y, i) => {
+    if (from[i]! >= 0) anchors.push([before[from[i]!]!.line, y.line]);
+  });
+  anchors.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+  before.forEach((x, i) => {
+    if (!used[i]) events.push({ type: 'item-removed', file, line: removedAt(x.line, anchors), kind: x.kind, phase: x.phase, text: x.text });
+  });
   return events;
 }
 
@@ -229,8 +221,12 @@ function diffItems(file: string, before: Flat[], after: Flat[], fresh: ReadonlyS
  */
 export function addedItemLines(before: Plan | null, after: Plan): Set<number> {
   const slots = phaseSlots(before, after);
+  const items = flatten(after, slots.after);
+  const { from } = pairItems(before ? flatten(before, slots.before) : [], items);
   const out = new Set<number>();
-  for (const [x, y] of pairItems(before ? flatten(before, slots.before) : [], flatten(after, slots.after))) if (!x && y) out.add(y.line);
+  items.forEach((y, i) => {
+    if (from[i]! < 0) out.add(y.line);
+  });
   return out;
 }
 

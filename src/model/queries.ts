@@ -35,10 +35,10 @@ export function phaseVerified(phase: Phase, preset: 'recommended' | 'strict' = '
 export function checkedBoxes(phase: Phase): (Position & { text: string })[] {
   const boxes: (Position & { text: string })[] = [];
   for (const t of phase.tasks) {
-    if (t.source === 'item' && t.checked) boxes.push({ line: t.line, column: t.column, text: `Task ${t.number}: ${t.title}` });
+    if (t.source === 'item' && t.checked) boxes.push({ line: t.line, column: t.column, text: `Task ${t.label ?? t.number}: ${t.title}` });
     for (const s of t.steps) if (s.checked && !s.na) boxes.push(s);
   }
-  for (const i of [...criteria(phase), ...phase.other]) if (i.checked && !i.na) boxes.push(i);
+  for (const i of [...criteria(phase), ...(phase.unknown ?? []), ...phase.other]) if (i.checked && !i.na) boxes.push(i);
   return boxes.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
@@ -46,9 +46,11 @@ export function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** `Phase 2A (Title)`: the label as written; `the plan` for the implicit phase of a plan without phase headings. */
 export function phaseLabel(phase: Phase): string {
-  if (phase.number === null) return 'the plan';
-  return `Phase ${phase.number}${phase.title ? ` (${phase.title})` : ''}`;
+  const label = phase.label ?? (phase.number === null ? null : String(phase.number));
+  if (label === null) return 'the plan';
+  return `Phase ${label}${phase.title ? ` (${phase.title})` : ''}`;
 }
 
 export function handoffTask(h: Handoff): number | null {

@@ -147,6 +147,10 @@ export interface Handoff extends SourceFile {
    * handoff/outcome judges whether they agree.
    */
   claims: StatusClaim[];
+  /** The handoff's text in lower case (capped), for link inference: which plan file or title it mentions. */
+  mentions: string;
+  /** Normalized field -> the key or section title it was read from, as written (messages name what the user wrote). */
+  sources: Record<string, string>;
   /** The object validated by schemas/handoff.schema.json (raw values where they could not be normalized). */
   normalized: Record<string, unknown>;
   /** The frontmatter as written, which history requires never to change once committed. */
@@ -179,6 +183,8 @@ export interface Ledger extends SourceFile {
   status: string | null;
   items: LedgerItem[];
   labels: LedgerLabel[];
+  /** The ledger's text in lower case (capped), for link inference: which plan file or title it mentions. */
+  mentions: string;
   normalized: Record<string, unknown>;
 }
 

@@ -1,13 +1,16 @@
-// Handoff text -> Handoff model. Fields come from frontmatter keys first, then from sections of the body
-// (Continuous-Claude implement_task: `## Files Modified`, `## TDD Verification`, ...), then from body markers
-// (`**Status:** Done`, `## Status: COMPLETE`). Continuous-Claude v3 YAML handoffs are two YAML documents.
-import type { List, Paragraph, Root, RootContent } from 'mdast';
-import type { Handoff, HandoffDialect, HandoffStatus, PositionMap, ReadProblem } from '../model/types.js';
-import { lineOf, parseMarkdown, sections, textOf } from './markdown.js';
+// Handoff text -> Handoff model. Fields come from frontmatter keys first, then from sections of the body, matched by
+// meaning (`## Files Modified`, `## Files Created`, `## 1. Test Results Summary`, `### Next Steps`, ...), then from
+// body markers (`**Status:** Done`, `## Status: COMPLETE`). Continuous-Claude v3 YAML handoffs are two YAML documents.
+import type { Heading, List, Paragraph, PhrasingContent, Root, RootContent, Table } from 'mdast';
+import { visit } from 'unist-util-visit';
+import type { Handoff, HandoffDialect, HandoffStatus, OrchestrationState, Position, PositionMap, ReadProblem, StatusClaim } from '../model/types.js';
+import { lineOf, parseMarkdown, textOf } from './markdown.js';
 import { isRecord, readFrontmatter } from './frontmatter.js';
 import { markdownDisables, yamlDisables } from './disables.js';
-import { readYaml } from './yaml.js';
+import { readYaml, type YamlRead } from './yaml.js';
 import { handoffLocation, type HandoffLocation } from './paths.js';
+import { mentionsOf } from './ledger.js';
+import { toString } from 'mdast-util-to-string';
 
 const STATUS_WORDS: Record<string, HandoffStatus> = {
   success: 'complete',
@@ -22,6 +25,7 @@ const STATUS_WORDS: Record<string, HandoffStatus> = {
   blocked: 'blocked',
   needs_review: 'blocked',
   failed: 'failed',
+  failure: 'failed',
 };
 
 export function normalizeStatus(raw: unknown): HandoffStatus | null {
@@ -47,25 +51,54 @@ const KEY_ALIASES: [field: string, keys: string[]][] = [
   ['open_questions', ['open_questions', 'questions']],
 ];
 
-/** Section title (lower case, without a trailing colon) -> normalized field. */
-const SECTION_FIELDS: Record<string, string> = {
-  'task summary': 'task_desc',
-  'files modified': 'files_modified',
-  'files changed': 'files_modified',
-  verification: 'verification_results',
-  'verification results': 'verification_results',
-  'tdd verification': 'verification_results',
-  'next task context': 'context_for_next',
-  'context for next': 'context_for_next',
-  'issues encountered': 'blocker',
-  blocker: 'blocker',
-  'decisions made': 'decisions',
-  decisions: 'decisions',
-  'open questions': 'open_questions',
-  resolution: 'resolution',
+/**
+ * Section titles by meaning: a title (lower case, without numbering, emphasis or a trailing colon) is read as a field
+ * when it is one of these or starts with one of them followed by a space (`Test Results Summary`).
+ */
+const SECTION_TITLES: [field: string, titles: string[]][] = [
+  ['task_desc', ['task summary']],
+  [
+    'files_modified',
+    ['files modified', 'files created', 'files changed', 'files touched', 'files updated', 'files edited', 'files added', 'modified files', 'changed files', 'created files', 'file changes'],
+  ],
+  [
+    'verification_results',
+    ['verification', 'verification results', 'tdd verification', 'tdd summary', 'test results', 'test coverage', 'test summary', 'testing', 'tests', 'validation'],
+  ],
+  [
+    'context_for_next',
+    ['next task context', 'context for next', 'context for the next', 'next task', 'next steps', 'notes for next', 'notes for the next', 'dependencies for next', 'handoff to next'],
+  ],
+  ['blocker', ['issues encountered', 'blocker', 'blockers']],
+  ['decisions', ['decisions made', 'decisions', 'key decisions']],
+  ['open_questions', ['open questions', 'questions']],
+  ['resolution', ['resolution']],
+];
+
+/**
+ * Where each field of the task-handoff schema can come from, for messages that say what would satisfy a missing
+ * field: the keys the reader accepts and the section titles it matches.
+ */
+export function fieldSources(field: string): { keys: string[]; sections: string[] } {
+  const keys = KEY_ALIASES.find(([f]) => f === field)?.[1] ?? [field];
+  return { keys, sections: SECTION_NAMES[field] ?? [] };
+}
+
+/** The section titles a message names for a field (the matcher accepts more: see SECTION_TITLES). */
+const SECTION_NAMES: Record<string, string[]> = {
+  task_desc: ['Task Summary'],
+  files_modified: ['Files Modified', 'Files Created', 'Files Changed', 'Files Touched'],
+  verification_results: ['Verification', 'TDD Verification', 'Test Results', 'Testing', 'Validation', 'TDD Summary', 'Test Coverage'],
+  context_for_next: ['Next Task Context', 'Next Task', 'Next Steps', 'Notes for Next Task', 'Dependencies for Next Tasks'],
+  blocker: ['Issues Encountered', 'Blockers'],
+  decisions: ['Decisions Made'],
+  open_questions: ['Open Questions'],
 };
 
 const LIST_FIELDS = new Set(['files_modified', 'verification_results', 'decisions', 'open_questions']);
+
+/** Fields whose list items are text: an item YAML read as a one-pair map (an unquoted `: `) is read back as its text. */
+const TEXT_ITEM_FIELDS = new Set(['task_desc', 'context_for_next', 'files_modified', 'open_questions', 'blocker']);
 
 function dialectOf(fileName: string): HandoffDialect {
   if (/\.ya?ml$/i.test(fileName)) return 'yaml-session';
@@ -77,20 +110,48 @@ function dialectOf(fileName: string): HandoffDialect {
   return 'other';
 }
 
+/** A section title as the matcher compares it: `## 1. Test Results Summary:` -> `test results summary`. */
+export function sectionKey(title: string): string {
+  return title
+    .replace(/^[^\p{L}\p{N}]+/u, '')
+    .replace(/^\d+(?:\.\d+)*[.)]?\s+/, '')
+    .replace(/[\s:.]+$/, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
+}
+
+export function sectionField(title: string): string | null {
+  const key = sectionKey(title);
+  for (const [field, titles] of SECTION_TITLES) if (titles.some((t) => key === t || key.startsWith(`${t} `) || key.startsWith(`${t}/`))) return field;
+  return null;
+}
+
 interface Fields {
   values: Record<string, unknown>;
   positions: PositionMap;
+  claims: StatusClaim[];
+  sources: Record<string, string>;
 }
 
-function fromKeys(data: Record<string, unknown>, positions: PositionMap, into: Fields): void {
+function fromKeys(data: Record<string, unknown>, positions: PositionMap, into: Fields, itemText: YamlRead['itemText'] = {}): void {
   for (const [field, keys] of KEY_ALIASES) {
     if (field in into.values) continue;
     const key = keys.find((k) => k in data);
     if (!key) continue;
-    into.values[field] = data[key];
+    let value = data[key];
+    if (TEXT_ITEM_FIELDS.has(field) && Array.isArray(value)) value = value.map((item, i) => (isRecord(item) ? (itemText[`/${key}/${i}`] ?? item) : item));
+    into.values[field] = value;
+    into.sources[field] = key;
     for (const [pointer, pos] of Object.entries(positions)) {
       if (pointer === `/${key}` || pointer.startsWith(`/${key}/`)) into.positions[`/${field}${pointer.slice(key.length + 1)}`] = pos;
     }
+  }
+  // The words next to the status: `outcome: PARTIAL_MINUS` under `status: complete` (handoff/outcome).
+  for (const key of ['outcome', 'result']) {
+    const raw = data[key];
+    if (typeof raw !== 'string' || (key === 'outcome' && !('status' in data))) continue;
+    into.claims.push({ source: key, raw, status: normalizeStatus(raw), ...(positions[`/${key}`] ?? { line: 1, column: 1 }) });
   }
 }
 
@@ -105,6 +166,20 @@ function listItems(nodes: RootContent[]): { text: string; code: string | null; c
   );
 }
 
+/** The first column of a table's body rows: `| src/a.ts | added |`. */
+function tableCells(nodes: RootContent[]): { text: string; code: string | null }[] {
+  return nodes
+    .filter((n): n is Table => n.type === 'table')
+    .flatMap((t) =>
+      t.children.slice(1).map((row) => {
+        const cell = row.children[0];
+        const first = cell?.children[0];
+        return { text: cell ? textOf(cell) : '', code: first?.type === 'inlineCode' ? first.value : null };
+      }),
+    )
+    .filter((c) => c.text !== '');
+}
+
 function sectionValue(field: string, nodes: RootContent[]): unknown {
   if (!LIST_FIELDS.has(field)) {
     const text = nodes.map((n) => textOf(n)).filter(Boolean).join('\n');
@@ -113,29 +188,106 @@ function sectionValue(field: string, nodes: RootContent[]): unknown {
   }
   const items = listItems(nodes);
   // implement_task writes `path/to/file.ts:45-67`: the line range says where in the file, not which file.
-  if (field === 'files_modified') return items.map((i) => (i.code === null ? i.text : i.code.replace(/:\d+(?:-\d+)?$/, '')));
+  if (field === 'files_modified') return [...items, ...tableCells(nodes)].map((i) => (i.code === null ? i.text : i.code.replace(/:\d+(?:-\d+)?$/, '')));
   if (field === 'verification_results') {
+    if (items.length === 0) {
+      // A results section written as prose or a code block (`42 passed`) reports what was run, as one result.
+      const text = nodes.map((n) => textOf(n)).filter(Boolean).join('\n').trim();
+      if (!text || /^(none|n\/a|not run|no tests?|nothing|-)\b/i.test(text)) return [];
+      return [{ check: text.split('\n')[0]!, result: 'reported' }];
+    }
     return items.map((i) => ({ check: i.text, result: i.checked === null ? 'reported' : i.checked ? 'pass' : 'not run' }));
   }
   return items.map((i) => i.text);
 }
 
-function fromBody(root: Root, into: Fields): void {
-  for (const section of sections(root, 2)) {
-    const title = section.title.replace(/:$/, '').trim().toLowerCase();
-    const pos = lineOf(section.heading);
-    // `## Status: COMPLETE` carries the value in the heading itself.
-    if (title.startsWith('status')) {
-      const value = section.title.slice('status'.length).replace(/^\s*:\s*/, '').trim() || (section.nodes[0] ? textOf(section.nodes[0]) : '');
-      if (!('status' in into.values) && value) {
-        into.values.status = value;
-        into.positions['/status'] = pos;
+/** Every heading at levels 2 to 4 with the nodes up to the next heading of the same or a higher level. */
+function headingSections(root: Root): { heading: Heading; title: string; nodes: RootContent[] }[] {
+  const out: { heading: Heading; title: string; nodes: RootContent[] }[] = [];
+  const open: { heading: Heading; title: string; nodes: RootContent[] }[] = [];
+  for (const node of root.children) {
+    if (node.type === 'heading') {
+      while (open.length && open[open.length - 1]!.heading.depth >= node.depth) open.pop();
+      if (node.depth >= 2 && node.depth <= 4) {
+        const s = { heading: node, title: textOf(node), nodes: [] as RootContent[] };
+        out.push(s);
+        open.push(s);
       }
       continue;
     }
-    const field = SECTION_FIELDS[title];
-    if (!field || field in into.values) continue;
-    into.values[field] = sectionValue(field, section.nodes);
+    for (const s of open) s.nodes.push(node);
+  }
+  return out;
+}
+
+/** A status heading: `## Status: COMPLETE`, `## Status — Done`, or `## Status` with the word on the line below. */
+function headingStatus(section: { title: string; nodes: RootContent[] }): string | null {
+  const key = sectionKey(section.title);
+  if (key !== 'status' && !/^status\s*[:—–-]/.test(key)) return null;
+  const inline = section.title.replace(/^[^\p{L}]*status\s*[:—–-]?\s*/iu, '').trim();
+  if (inline) return inline;
+  const first = section.nodes[0];
+  return first ? (textOf(first).split('\n')[0] ?? '').trim() : '';
+}
+
+/**
+ * `**Status:** Done` markers anywhere in the body (a later paragraph, a list item): a bold "Status" label at the start
+ * of a line of a paragraph. The value is the rest of that line only: `**Agent:** kraken` on the next line is not
+ * part of it.
+ */
+function statusMarkers(root: Root): { value: string; at: Position }[] {
+  const out: { value: string; at: Position }[] = [];
+  visit(root, 'paragraph', (p: Paragraph) => {
+    const kids = p.children;
+    for (let i = 0; i < kids.length; i++) {
+      const node = kids[i]!;
+      if (node.type !== 'strong' || !/^status\s*:?$/i.test(textOf(node))) continue;
+      const prev = kids[i - 1];
+      const atLineStart = i === 0 || prev?.type === 'break' || (prev?.type === 'text' && /\n\s*$/.test(prev.value));
+      if (!atLineStart) continue;
+      out.push({ value: restOfLine(kids.slice(i + 1)), at: lineOf(i === 0 ? p : node) });
+    }
+  });
+  return out;
+}
+
+function restOfLine(nodes: PhrasingContent[]): string {
+  let text = '';
+  for (const n of nodes) {
+    if (n.type === 'break') break;
+    const t = toString(n);
+    const nl = t.indexOf('\n');
+    if (nl >= 0) {
+      text += t.slice(0, nl);
+      break;
+    }
+    text += t;
+  }
+  return text.replace(/^\s*:?\s*/, '').trim();
+}
+
+function fromBody(root: Root, into: Fields): void {
+  const bodyStatus: { value: string; at: Position }[] = [];
+  const fromSections = new Set<string>();
+  for (const section of headingSections(root)) {
+    const pos = lineOf(section.heading);
+    const status = headingStatus(section);
+    if (status !== null) {
+      if (status) bodyStatus.push({ value: status, at: pos });
+      continue;
+    }
+    const field = sectionField(section.title);
+    if (!field) continue;
+    const value = sectionValue(field, section.nodes);
+    if (field in into.values) {
+      // `## Files Created` and `## Files Modified`: both lists are the files the task touched (a key still wins).
+      const had = into.values[field];
+      if (fromSections.has(field) && LIST_FIELDS.has(field) && Array.isArray(had) && Array.isArray(value)) into.values[field] = [...had, ...value];
+      continue;
+    }
+    fromSections.add(field);
+    into.values[field] = value;
+    into.sources[field] = `## ${section.title}`;
     into.positions[`/${field}`] = pos;
   }
   const h1 = root.children.find((n) => n.type === 'heading' && n.depth === 1);
@@ -143,17 +295,17 @@ function fromBody(root: Root, into: Fields): void {
     into.values.task_desc = textOf(h1).replace(/^(task\s+)?handoff\s*:\s*/i, '');
     into.positions['/task_desc'] = lineOf(h1);
   }
-  // `**Status:** Done` marker: a paragraph that opens with a bold "Status" label.
-  if (!('status' in into.values)) {
-    for (const node of root.children) {
-      if (node.type !== 'paragraph') continue;
-      const first = node.children[0];
-      if (first?.type !== 'strong' || !/^status:?$/i.test(textOf(first))) continue;
-      into.values.status = textOf(node).slice(textOf(first).length).replace(/^\s*:?\s*/, '').trim();
-      into.positions['/status'] = lineOf(node);
-      break;
-    }
+  bodyStatus.push(...statusMarkers(root));
+  bodyStatus.sort((a, b) => a.at.line - b.at.line);
+  let rest = bodyStatus;
+  const first = bodyStatus.find((s) => s.value);
+  if (!('status' in into.values) && first) {
+    into.values.status = first.value;
+    into.sources.status = 'Status';
+    into.positions['/status'] = first.at;
+    rest = bodyStatus.filter((s) => s !== first);
   }
+  for (const s of rest) into.claims.push({ source: 'body', raw: s.value, status: normalizeStatus(s.value), ...s.at });
 }
 
 /** Fields the schema holds as one text, which some dialects write as a list of lines (v3 YAML `next:`). */
@@ -163,7 +315,7 @@ function asText(value: unknown): unknown {
   return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value.join('\n') : value;
 }
 
-function build(loc: HandoffLocation, fields: Fields, problems: ReadProblem[], disables: Handoff['disables'], frontmatter: Record<string, unknown> | null): Handoff {
+function build(loc: HandoffLocation, fields: Fields, problems: ReadProblem[], disables: Handoff['disables'], frontmatter: Record<string, unknown> | null, anchor: Position, text: string): Handoff {
   const v = { ...fields.values };
   for (const field of TEXT_FIELDS) if (field in v) v[field] = asText(v[field]);
   const dialect = dialectOf(loc.fileName);
@@ -181,6 +333,7 @@ function build(loc: HandoffLocation, fields: Fields, problems: ReadProblem[], di
     problems,
     disables,
     positions: fields.positions,
+    anchor,
     dialect,
     isTask,
     session: loc.session,
@@ -193,14 +346,49 @@ function build(loc: HandoffLocation, fields: Fields, problems: ReadProblem[], di
     previous: typeof v.previous === 'string' ? v.previous : null,
     verification: Array.isArray(v.verification_results) ? v.verification_results : [],
     resolution: v.resolution ?? null,
+    claims: fields.claims,
+    mentions: mentionsOf(text),
+    sources: fields.sources,
     normalized,
     frontmatter,
   };
 }
 
+/** `orchestration.yaml`, `orchestration-state.yml`: the orchestrator's state, by name. */
+const STATE_NAME = /^orchestration(?:[-_.]state)?\.ya?ml$/i;
+
+/** The content of an orchestration state file: a phase pointer or a list of phases, and none of a handoff's keys. */
+function looksLikeState(data: Record<string, unknown>): boolean {
+  const handoffKeys = ['task', 'task_number', 'task_desc', 'files_modified', 'context_for_next', 'next', 'goal', 'done_this_session', 'verification_results'];
+  return ('current_phase' in data || (Array.isArray(data.phases) && ('mode' in data || 'session' in data))) && !handoffKeys.some((k) => k in data);
+}
+
+/**
+ * An orchestration state file in a handoff session folder, or null when the file is a handoff. Decided by name for a
+ * file that does not parse (so its removal is never a "deleted handoff"), by content otherwise.
+ */
+export function readOrchestrationState(path: string, root: string, text: string): OrchestrationState | null {
+  if (!/\.ya?ml$/i.test(path)) return null;
+  const loc = handoffLocation(path, root);
+  const yaml = readYaml(text, 0, { comments: true });
+  const first = yaml.documents[0];
+  const byName = STATE_NAME.test(loc.fileName);
+  if (!byName && !(yaml.documents.length === 1 && isRecord(first) && looksLikeState(first))) return null;
+  return {
+    kind: 'orchestration',
+    path,
+    readable: true,
+    problems: yaml.problems,
+    disables: yamlDisables(yaml.comments),
+    positions: yaml.positions,
+    session: loc.session,
+    data: isRecord(first) ? first : null,
+  };
+}
+
 export function readHandoffText(path: string, root: string, text: string): Handoff {
   const loc = handoffLocation(path, root);
-  const fields: Fields = { values: {}, positions: {} };
+  const fields: Fields = { values: {}, positions: {}, claims: [], sources: {} };
   if (/\.ya?ml$/i.test(path)) {
     const yaml = readYaml(text, 0, { comments: true });
     const problems = [...yaml.problems];
@@ -214,16 +402,19 @@ export function readHandoffText(path: string, root: string, text: string): Hando
       const files = merged.files as Record<string, unknown>;
       merged.files_modified = [...asArray(files.modified), ...asArray(files.created)];
     }
-    fromKeys(merged, yaml.positions, fields);
+    fromKeys(merged, yaml.positions, fields, yaml.itemText);
     // The first YAML document is the v3 handoff's frontmatter; history judges rewrites of it.
     const first = docs[0];
-    return build(loc, fields, problems, yamlDisables(yaml.comments), isRecord(first) ? first : null);
+    const anchor = yaml.starts.find((s) => s !== null) ?? { line: 1, column: 1 };
+    return build(loc, fields, problems, yamlDisables(yaml.comments), isRecord(first) ? first : null, anchor, text);
   }
   const tree = parseMarkdown(text);
   const fm = readFrontmatter(tree);
   if (fm.data) fromKeys(fm.data, fm.positions, fields);
   fromBody(tree, fields);
-  return build(loc, fields, [...fm.problems], markdownDisables(tree), fm.data);
+  const heading = tree.children.find((n) => n.type === 'heading' && n.depth === 1) ?? tree.children.find((n) => n.type === 'heading');
+  const anchor = heading ? lineOf(heading) : { line: fm.data ? fm.line : 1, column: 1 };
+  return build(loc, fields, [...fm.problems], markdownDisables(tree), fm.data, anchor, text);
 }
 
 function asArray(value: unknown): unknown[] {

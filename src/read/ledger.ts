@@ -2,7 +2,8 @@
 // all know: `[x]` and `[ ]` are GFM tasks, `[→]`, `[->]` and `[>]` (in progress) are plain text the parser leaves
 // at the start of the item; Done/Now/Next/Remaining labels set the state of the items under them.
 import type { List, ListItem } from 'mdast';
-import type { Ledger, LedgerItem, LedgerItemState, PositionMap } from '../model/types.js';
+import type { Heading, RootContent } from 'mdast';
+import type { Ledger, LedgerItem, LedgerItemState, LedgerLabel, PositionMap } from '../model/types.js';
 import { itemText, lineOf, parseMarkdown, sections, textOf } from './markdown.js';
 import { readFrontmatter } from './frontmatter.js';
 import { markdownDisables } from './disables.js';
@@ -29,14 +30,35 @@ const LABELS: Record<string, LedgerItemState> = {
 };
 
 const TASK_TEXT = /^task\s+(\d+)\b/i;
+/** What an item is known by: `Task 3`, `Phase 2A`, `Step 4.1` (the label as written), else its text. */
+const ITEM_LABEL = /^(task|phase|step)\s+(\d+[A-Za-z]?(?:[.\-]\d+[A-Za-z]?)*|[A-Za-z](?:[.\-]\d+)+)(?![\w])/i;
 
-function splitLabel(text: string): { label: LedgerItemState | null; rest: string } {
+export function itemLabel(text: string): string {
+  const m = ITEM_LABEL.exec(text);
+  if (!m) return text.replace(/\s+/g, ' ').trim().toLowerCase();
+  return `${m[1]![0]!.toUpperCase()}${m[1]!.slice(1).toLowerCase()} ${m[2]!.toUpperCase()}`;
+}
+
+/**
+ * A section title as the reader compares it: `## State — COMPLETE (2026-07-11)` -> `state`, `## Open Questions:` ->
+ * `open questions`. What follows a dash, a colon or a parenthesis is a note on the section, not its name.
+ */
+export function ledgerSectionKey(title: string): string {
+  return title
+    .split(/\s+-\s+|\s*[:(—–]/)[0]!
+    .replace(/[\s:.]+$/, '')
+    .trim()
+    .toLowerCase();
+}
+
+function splitLabel(text: string): { label: LedgerItemState | null; word: string | null; rest: string } {
   const colon = text.indexOf(':');
   if (colon > 0) {
-    const label = LABELS[text.slice(0, colon).trim().toLowerCase()];
-    if (label) return { label, rest: text.slice(colon + 1).trim() };
+    const word = text.slice(0, colon).trim();
+    const label = LABELS[word.toLowerCase()];
+    if (label) return { label, word, rest: text.slice(colon + 1).trim() };
   }
-  return { label: null, rest: text };
+  return { label: null, word: null, rest: text };
 }
 
 function splitMarker(text: string): { marker: LedgerItemState | null; rest: string } {
@@ -52,27 +74,42 @@ export function readLedgerText(path: string, text: string): Ledger {
   const positions: PositionMap = { ...fm.positions };
   const found: Record<string, string> = {};
 
-  const onItem = (item: ListItem, inherited: LedgerItemState | null): void => {
-    const { label, rest } = splitLabel(itemText(item));
+  const labels: LedgerLabel[] = [];
+  let sectionTitle = '';
+
+  const onItem = (item: ListItem, inherited: { state: LedgerItemState; word: string } | null): void => {
+    const { label, word, rest } = splitLabel(itemText(item));
     const { marker, rest: body } = splitMarker(rest);
     const gfm: LedgerItemState | null = item.checked === true ? 'done' : item.checked === false ? 'pending' : null;
-    const state = gfm ?? marker ?? label ?? inherited;
+    const state = gfm ?? marker ?? label ?? inherited?.state ?? null;
+    if (label && word) labels.push({ label: word, section: sectionTitle, ...lineOf(item) });
     if (state && body) {
       const m = TASK_TEXT.exec(body);
-      items.push({ text: body, state, task: m ? Number(m[1]) : null, ...lineOf(item) });
+      items.push({ text: body, state, task: m ? Number(m[1]) : null, label: itemLabel(body), group: word ?? inherited?.word ?? null, ...lineOf(item) });
     }
-    for (const child of item.children) if (child.type === 'list') onList(child, label ?? inherited);
+    const pass = label && word ? { state: label, word } : inherited;
+    for (const child of item.children) if (child.type === 'list') onList(child, pass);
   };
-  const onList = (list: List, inherited: LedgerItemState | null): void => {
+  const onList = (list: List, inherited: { state: LedgerItemState; word: string } | null): void => {
     for (const item of list.children) onItem(item, inherited);
   };
 
   for (const section of sections(root, 2)) {
-    const title = section.title.replace(/:$/, '').trim().toLowerCase();
+    const title = ledgerSectionKey(section.title);
     found[title] = section.nodes.map((n) => textOf(n)).join('\n');
     positions[`/${title.replace(/\s+/g, '_')}`] = lineOf(section.heading);
     if (title !== 'state') continue;
-    for (const node of section.nodes) if (node.type === 'list') onList(node, null);
+    sectionTitle = section.title;
+    // `### Done` / `### Remaining` sub-headings inside State label the lists under them, like `- Done:` items.
+    let under: { state: LedgerItemState; word: string } | null = null;
+    for (const node of section.nodes as RootContent[]) {
+      if (node.type === 'heading') {
+        const word = ledgerSectionKey(textOf(node as Heading));
+        const s = LABELS[word];
+        under = s ? { state: s, word: textOf(node as Heading) } : null;
+        sectionTitle = textOf(node as Heading);
+      } else if (node.type === 'list') onList(node, under);
+    }
   }
   items.forEach((item, i) => (positions[`/state/${i}`] = { line: item.line, column: item.column }));
 
@@ -81,6 +118,7 @@ export function readLedgerText(path: string, text: string): Ledger {
   };
   if ('goal' in found) normalized.goal = found.goal;
   if ('state' in found) normalized.state = items.map((i) => ({ text: i.text, state: i.state, task: i.task }));
+  const heading = root.children.find((n) => n.type === 'heading' && n.depth === 1) ?? root.children.find((n) => n.type === 'heading');
 
   return {
     kind: 'ledger',
@@ -89,12 +127,20 @@ export function readLedgerText(path: string, text: string): Ledger {
     problems: [...fm.problems],
     disables: markdownDisables(root),
     positions,
+    anchor: heading ? lineOf(heading) : { line: fm.data ? fm.line : 1, column: 1 },
     session: typeof data.session === 'string' ? data.session : ledgerSessionFromName(path),
     planRef: typeof data.plan === 'string' ? data.plan : null,
     status: typeof data.status === 'string' ? data.status : null,
     items,
+    labels,
+    mentions: mentionsOf(text),
     normalized,
   };
+}
+
+/** Lower-case text kept for link inference; a cap keeps the history cache small. */
+export function mentionsOf(text: string): string {
+  return text.slice(0, 16384).toLowerCase();
 }
 
 function pickDefined(values: Record<string, unknown>): Record<string, unknown> {

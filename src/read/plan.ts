@@ -282,7 +282,7 @@ export function readPlanText(path: string, text: string): Plan {
     frontmatter: fm.data,
     title,
     phases,
-    notAPlan: !structured && data.type !== 'plan' && problems.length === 0,
+    notAPlan: !structured && problems.length === 0 && data.type !== 'plan' && !['mode', 'mode_set_by', 'context_critical'].some((k) => k in data),
     undividedCriteria,
     normalized,
   };

@@ -2,12 +2,12 @@
 // handoffs. Reading never judges; a file that cannot be read becomes a model that carries the problem.
 import { readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
-import type { Handoff, Ledger, Plan, ReadProblem, Workspace, WorkflowFile } from '../model/types.js';
+import type { Handoff, InferredLink, Ledger, OrchestrationState, Plan, ReadProblem, Task, Workspace, WorkflowFile } from '../model/types.js';
 import type { Config } from '../config/config.js';
 import type { Discovered } from './discover.js';
 import { decode } from './text.js';
 import { readPlanText } from './plan.js';
-import { readHandoffText } from './handoff.js';
+import { readHandoffText, readOrchestrationState } from './handoff.js';
 import { readLedgerText } from './ledger.js';
 
 export function readText(item: Discovered, text: string): WorkflowFile {
@@ -15,7 +15,8 @@ export function readText(item: Discovered, text: string): WorkflowFile {
     case 'plan':
       return readPlanText(item.path, text);
     case 'handoff':
-      return readHandoffText(item.path, item.root, text);
+      // An orchestration state file sits among the handoffs but is none (never a "deleted handoff" when removed).
+      return readOrchestrationState(item.path, item.root, text) ?? readHandoffText(item.path, item.root, text);
     default:
       return readLedgerText(item.path, text);
   }
@@ -32,12 +33,20 @@ export function readBytes(item: Discovered, bytes: Uint8Array, maxBytes: number)
     try {
       return readText(item, decoded.text);
     } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
-      problem = { line: 1, column: 1, message: `File could not be parsed (${why}); simplify its structure (nesting is the usual cause).` };
+      // The error's own text is the parser's internals ("Maximum call stack size exceeded"); the user needs the cause.
+      const deep = err instanceof RangeError;
+      problem = {
+        line: 1,
+        column: 1,
+        message: deep
+          ? 'File could not be parsed: it nests too deeply (thousands of `>` quotes, list levels or brackets); simplify its structure.'
+          : 'File could not be parsed; simplify its structure (deep nesting is the usual cause).',
+      };
     }
   }
   const model = readText(item, '');
-  return { ...model, readable: false, problems: [problem!] };
+  // An unreadable file in the plans folder is still judged as a plan: its problem must be reported.
+  return { ...model, ...(model.kind === 'plan' ? { notAPlan: false } : {}), readable: false, problems: [problem!] } as WorkflowFile;
 }
 
 export function readOne(root: string, item: Discovered, maxBytes: number): WorkflowFile {
@@ -46,7 +55,12 @@ export function readOne(root: string, item: Discovered, maxBytes: number): Workf
     bytes = readFileSync(join(root, item.path));
   } catch (err) {
     const model = readText(item, '');
-    return { ...model, readable: false, problems: [{ line: 1, column: 1, message: `File could not be read: ${(err as NodeJS.ErrnoException).code ?? String(err)}` }] };
+    return {
+      ...model,
+      ...(model.kind === 'plan' ? { notAPlan: false } : {}),
+      readable: false,
+      problems: [{ line: 1, column: 1, message: `File could not be read: ${(err as NodeJS.ErrnoException).code ?? String(err)}` }],
+    } as WorkflowFile;
   }
   return readBytes(item, bytes, maxBytes);
 }
@@ -61,9 +75,13 @@ export function resolvePlanRef(ref: string, from: string, plans: { has(path: str
 }
 
 export function buildWorkspace(root: string, files: WorkflowFile[], strays: Discovered[]): Workspace {
-  const plans = files.filter((f): f is Plan => f.kind === 'plan');
+  const allPlans = files.filter((f): f is Plan => f.kind === 'plan');
+  // A README or a plan review in the plans folder is kept visible (documents) and never judged as a plan.
+  const plans = allPlans.filter((p) => !p.notAPlan);
+  const documents = allPlans.filter((p) => p.notAPlan);
   const handoffs = files.filter((f): f is Handoff => f.kind === 'handoff');
   const ledgers = files.filter((f): f is Ledger => f.kind === 'ledger');
+  const states = files.filter((f): f is OrchestrationState => f.kind === 'orchestration');
   const byPath = new Map(plans.map((p) => [p.path, p]));
   const links = new Map<string, string>();
   const sessionPlan = new Map<string, string>();
@@ -73,8 +91,15 @@ export function buildWorkspace(root: string, files: WorkflowFile[], strays: Disc
     links.set(ledger.path, plan);
     if (ledger.session) sessionPlan.set(ledger.session, plan);
   }
+  const inferred = new Map<string, InferredLink>();
+  for (const link of inferLinks(plans, handoffs, ledgers, links, sessionPlan, byPath)) {
+    inferred.set(link.file, { plan: link.plan, by: link.by, session: link.session });
+    links.set(link.file, link.plan);
+    if (link.ledger) sessionPlan.set(link.session, link.plan);
+  }
   const unlinked: Handoff[] = [];
   for (const handoff of handoffs) {
+    if (links.has(handoff.path)) continue;
     const plan = (handoff.planRef && resolvePlanRef(handoff.planRef, handoff.path, byPath)) || (handoff.session && sessionPlan.get(handoff.session)) || null;
     if (plan) links.set(handoff.path, plan);
     // A handoff whose frontmatter could not be read may well name its plan; its schema finding already says what
@@ -89,7 +114,103 @@ export function buildWorkspace(root: string, files: WorkflowFile[], strays: Disc
     strays: strays.map((s) => ({ path: s.path, reason: 'searchable' as const })),
     links,
     unlinked,
+    inferred,
+    documents,
+    states,
   };
+}
+
+/** Words of a task text, for comparing a plan's task with a handoff's task_desc. */
+function words(text: string): Set<string> {
+  return new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2));
+}
+
+/** A handoff's task_desc matches a plan task's title when most of the title's words are in it (or the reverse). */
+export function descMatches(title: string, desc: string): boolean {
+  const a = words(title);
+  const b = words(desc);
+  if (a.size === 0 || b.size === 0) return false;
+  const shared = [...a].filter((w) => b.has(w)).length;
+  return shared / Math.min(a.size, b.size) >= 0.6;
+}
+
+function planNames(plan: Plan): string[] {
+  const base = posix.basename(plan.path);
+  const names = [base.toLowerCase(), base.replace(/\.md$/i, '').toLowerCase()];
+  if (plan.title) {
+    const title = plan.title.toLowerCase().trim();
+    names.push(title);
+    const short = title.replace(/\s*[-–—:]?\s*implementation plan$/, '').replace(/^implementation plan\s*[-–—:]\s*/, '').trim();
+    if (short.length >= 12) names.push(short);
+  }
+  return [...new Set(names)].filter((n) => n.length >= 8);
+}
+
+interface Inferred {
+  file: string;
+  plan: string;
+  by: InferredLink['by'];
+  session: string;
+  ledger: boolean;
+}
+
+/**
+ * Section 4: a session whose ledger and handoffs name no plan is linked to the one plan whose file name or title its
+ * ledger or handoffs mention, or else to the one plan whose task count equals its task handoffs and whose task texts
+ * match their task_desc. Ambiguity links nothing.
+ */
+function inferLinks(
+  plans: Plan[],
+  handoffs: Handoff[],
+  ledgers: Ledger[],
+  links: Map<string, string>,
+  sessionPlan: Map<string, string>,
+  byPath: Map<string, Plan>,
+): Inferred[] {
+  if (plans.length === 0) return [];
+  const sessions = new Map<string, { handoffs: Handoff[]; ledger: Ledger | null }>();
+  for (const h of handoffs) {
+    if (h.session === null || sessionPlan.has(h.session) || (h.planRef && resolvePlanRef(h.planRef, h.path, byPath))) continue;
+    const s = sessions.get(h.session) ?? { handoffs: [], ledger: null };
+    s.handoffs.push(h);
+    sessions.set(h.session, s);
+  }
+  for (const l of ledgers) {
+    if (!l.session || links.has(l.path)) continue;
+    const s = sessions.get(l.session) ?? { handoffs: [], ledger: null };
+    s.ledger = l;
+    sessions.set(l.session, s);
+  }
+  const out: Inferred[] = [];
+  for (const [session, s] of sessions) {
+    const texts = [...(s.ledger ? [s.ledger.mentions] : []), ...s.handoffs.map((h) => h.mentions)];
+    const mentioned = plans.filter((p) => planNames(p).some((name) => texts.some((t) => t.includes(name))));
+    const tasks = s.handoffs.filter((h) => h.isTask && (h.task ?? h.fileTask) !== null);
+    const numbers = new Set(tasks.map((h) => h.task ?? h.fileTask));
+    const matchesTasks = (p: Plan): boolean => {
+      const planTasks: Task[] = p.phases.flatMap((ph) => ph.tasks);
+      if (numbers.size < 2 || planTasks.length !== numbers.size) return false;
+      return tasks.every((h) => {
+        const t = planTasks.filter((pt) => pt.number === (h.task ?? h.fileTask));
+        return t.length === 1 && h.taskDesc !== null && descMatches(t[0]!.title, h.taskDesc);
+      });
+    };
+    let plan: Plan | undefined;
+    let by: InferredLink['by'] = 'mention';
+    if (mentioned.length === 1) plan = mentioned[0];
+    else {
+      const pool = mentioned.length > 1 ? mentioned : plans;
+      const byTasks = pool.filter(matchesTasks);
+      if (byTasks.length === 1) {
+        plan = byTasks[0];
+        by = mentioned.length > 1 ? 'mention' : 'tasks';
+      }
+    }
+    if (!plan) continue;
+    for (const h of s.handoffs) out.push({ file: h.path, plan: plan.path, by, session, ledger: false });
+    if (s.ledger) out.push({ file: s.ledger.path, plan: plan.path, by, session, ledger: true });
+  }
+  return out;
 }
 
 export function readWorkspace(root: string, discovered: Discovered[], config: Config): Workspace {

@@ -10,6 +10,11 @@ export interface YamlRead {
   comments: { text: string; line: number; column: number }[];
   /** Per document, where its content starts (null for an empty document): where a wrong shape is reported. */
   starts: ({ line: number; column: number } | null)[];
+  /**
+   * A list item that YAML read as a one-pair map because of an unquoted `: ` inside (`- Run the suite: it is slow`),
+   * by pointer, with the item's text as written on its one line: readers that expect text read it back as text.
+   */
+  itemText: Record<string, string>;
 }
 
 function escapePointer(key: string): string {
@@ -23,6 +28,7 @@ export function readYaml(text: string, lineOffset = 0, opts: { comments?: boolea
   const counter = new LineCounter();
   const docs = parseAllDocuments(text, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
   const positions: PositionMap = {};
+  const itemText: Record<string, string> = {};
   const problems: ReadProblem[] = [];
   const at = (offset: number) => {
     const p = counter.linePos(offset);
@@ -55,6 +61,11 @@ export function readYaml(text: string, lineOffset = 0, opts: { comments?: boolea
         const child = `${pointer}/${i}`;
         const range = (item as YamlNode | null)?.range;
         if (range && !positions[child]) positions[child] = at(range[0]);
+        if (range && isMap(item) && !item.flow && item.items.length === 1 && !(child in itemText)) {
+          const pair = item.items[0]!;
+          const source = text.slice(range[0], (pair.value as YamlNode | null)?.range?.[1] ?? range[1]).trimEnd();
+          if (isScalar(pair.key) && (pair.value === null || isScalar(pair.value)) && !source.includes('\n')) itemText[child] = source;
+        }
         walk(item, child);
       });
     }
@@ -89,7 +100,7 @@ export function readYaml(text: string, lineOffset = 0, opts: { comments?: boolea
   }
 
   // Only YAML files carry disables in `#` comments (Markdown uses HTML comments), and the CST walk is not free.
-  return { documents, problems, positions, comments: opts.comments ? yamlComments(text, at) : [], starts };
+  return { documents, problems, positions, comments: opts.comments ? yamlComments(text, at) : [], starts, itemText };
 }
 
 /**
@@ -99,8 +110,9 @@ export function readYaml(text: string, lineOffset = 0, opts: { comments?: boolea
 function unclosedStart(doc: Document.Parsed, text: string, offset: number): number | null {
   let best: number | null = null;
   visit(doc, (_key, node) => {
-    const n = node as YamlNode;
-    if (!n.range || n.range[1] !== offset || (best !== null && n.range[0] <= best)) return;
+    // visit also passes the null of an empty value (`key:` with nothing after it).
+    const n = node as YamlNode | null;
+    if (!n || !n.range || n.range[1] !== offset || (best !== null && n.range[0] <= best)) return;
     const closer =
       isScalar(n) && n.type === Scalar.QUOTE_DOUBLE ? '"' : isScalar(n) && n.type === Scalar.QUOTE_SINGLE ? "'" : isSeq(n) && n.flow ? ']' : isMap(n) && n.flow ? '}' : null;
     if (closer && text[n.range[1] - 1] !== closer) best = n.range[0];

@@ -15,6 +15,8 @@ import { rule as handoffOnePerTask } from './handoff/one-per-task.js';
 import { rule as handoffChain } from './handoff/chain.js';
 import { rule as handoffValidated } from './handoff/validated.js';
 import { rule as handoffBlockedProceed } from './handoff/blocked-proceed.js';
+import { rule as handoffPlanSync } from './handoff/plan-sync.js';
+import { rule as handoffOutcome } from './handoff/outcome.js';
 import { rule as ledgerSchema } from './ledger/schema.js';
 import { rule as ledgerSync } from './ledger/sync.js';
 import { rule as ledgerState } from './ledger/state.js';
@@ -45,6 +47,8 @@ export const CORE_RULES: readonly Rule[] = [
   handoffChain,
   handoffValidated,
   handoffBlockedProceed,
+  handoffPlanSync,
+  handoffOutcome,
   ledgerSchema,
   ledgerSync,
   ledgerState,

@@ -1,6 +1,6 @@
 // Shared by plan/schema, handoff/schema and ledger/schema: read problems first (a file that did not parse has
 // nothing trustworthy to validate), then each ajv error at the line of the offending field.
-import type { WorkflowFile } from '../model/types.js';
+import type { Handoff, Ledger, Plan } from '../model/types.js';
 import { positionOf } from '../model/queries.js';
 import { validate, type SchemaName } from '../schemas/validate.js';
 import type { RawFinding } from './types.js';
@@ -22,12 +22,13 @@ export type MissingField = (field: string) => Pick<RawFinding, 'messageId' | 'da
 
 const missingField: MissingField = (field) => ({ messageId: 'missingField', data: { field } });
 
-export function schemaFindings(file: WorkflowFile, schema: SchemaName, describeMissing: MissingField = missingField): RawFinding[] {
+export function schemaFindings(file: Plan | Handoff | Ledger, schema: SchemaName, describeMissing: MissingField = missingField): RawFinding[] {
   if (file.problems.length) {
     return file.problems.map((p) => ({ file: file.path, line: p.line, column: p.column, messageId: 'unreadable', data: { problem: p.message } }));
   }
   return validate(schema, file.normalized).map((e) => {
-    const pos = positionOf(file.positions, e.pointer);
+    // A missing field has no line of its own: it is reported at the nearest heading (the file's anchor), not 1:1.
+    const pos = positionOf(file.positions, e.pointer, file.anchor);
     const missing = e.message.startsWith('missing required field') ? e.pointer.slice(e.pointer.lastIndexOf('/') + 1) : null;
     const said = missing ? describeMissing(missing) : { messageId: 'invalid', data: { error: e.message } };
     return { file: file.path, line: pos.line, column: pos.column, ...said };

@@ -50,6 +50,11 @@ export interface RuleContext {
   knownRules: ReadonlySet<string>;
   /** When set, only findings in these files will be reported: per-file checks may skip the others. */
   focus?: ReadonlySet<string>;
+  /**
+   * Blocked handoffs the user gave guidance for in a commit (`Guidance-by:` by a human), by path, with who gave it:
+   * a fact only history knows, handed to the snapshot rules by the door (engine/guidance.ts).
+   */
+  guidance?: ReadonlyMap<string, string>;
 }
 
 /**

@@ -1,6 +1,6 @@
 // history/self-exemption: an agent's commit may not loosen the rules that bind it (config, baseline, disable
-// comments, `mode_set_by: user`, N/A markers, deleted verification items or criteria sections) unless a human vouches
-// for it with a valid `Confirmed-by`. Each loosening is tried by the agent alone, by a human with the agent as
+// comments, `mode_set_by: user`, N/A markers, deleted verification items or criteria sections of a plan that stays)
+// unless a human vouches for it with a valid `Confirmed-by`. One finding per commit and file. Each loosening is tried by the agent alone, by a human with the agent as
 // co-author, with a valid and an invalid trailer, and by a human alone.
 import { describe, expect, it } from 'vitest';
 import {
@@ -91,13 +91,8 @@ const LOOSENINGS: Loosening[] = [
     files: () => ({ [PLAN]: plan({ noManual: [2] }) }),
     at: () => ({ file: PLAN, line: lineOf(plan({ noManual: [2] }), AUTO(2)) }),
   },
-  {
-    name: 'deletes the plan',
-    files: () => ({}),
-    remove: [PLAN],
-    // The plan is gone: one finding for the file, at line 1.
-    at: () => ({ file: PLAN, line: 1 }),
-  },
+  // Deleting the whole plan is no longer here: it is housekeeping, not loosening (convention section 6; before
+  // issue 10 it was one finding per plan). See 'what is not a loosening' below and test/history/precision.test.ts.
 ];
 
 function start(l: Loosening): Repo {
@@ -153,6 +148,14 @@ describe('what is not a loosening', () => {
     repo.commit('More criteria', { [PLAN]: plan({ secondManual: [1, 2], tasks: [1], auto: [1] }) }, { author: CLAUDE });
     repo.commit('Reword', { [PLAN]: plan({ secondManual: [1, 2], tasks: [1], auto: [1] }).replace(MANUAL2(2), 'Phase 2 logs show no errors') }, { author: CLAUDE });
     expect(await historyFindings(repo.dir, RULE)).toEqual([]);
+  });
+
+  it('an agent deleting the whole plan (housekeeping, convention section 6)', async () => {
+    const repo = Repo.create();
+    repo.commit('Plan', { [PLAN]: plan({}), [LEDGER]: ledgerDoc() }, { author: ANA });
+    repo.commit('Remove the plan', {}, { author: CLAUDE, remove: [PLAN] });
+    expect(await historyFindings(repo.dir, RULE)).toEqual([]);
+    expect(await historyFindings(repo.dir, RULE, 'strict')).toEqual([]);
   });
 
   it('an agent that keeps a disable comment the human added', async () => {

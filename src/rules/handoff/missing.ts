@@ -22,6 +22,8 @@ export const rule: Rule = {
       noHandoff: 'Task {{task}} is checked complete but has no task handoff.',
       unlinked: '{{count}} task handoff(s) name no plan that exists and have no session ledger naming one ({{names}}); plan checks skip them.',
       unlinkedFix: 'Add `plan: <path of the plan>` to their frontmatter, or a ledger for their session.',
+      inferred: 'Session "{{session}}" names no plan; its files were linked to {{plan}} because {{why}}.',
+      inferredFix: 'Add `plan: {{plan}}` to the session ledger (or the handoffs) to make the link explicit.',
     },
   },
   snapshot: (ws) => {
@@ -31,6 +33,13 @@ export const rule: Rule = {
       for (const task of tasksOf(plan).filter((t) => t.checked && !covered.has(t.number))) {
         out.push({ file: plan.path, line: task.line, column: task.column, messageId: 'noHandoff', fixId: 'noHandoffFix', data: { task: task.number, session: sessionOf(ws, plan.path) } });
       }
+    }
+    // Section 4: the report says when a link was inferred, once per session, at the first file of the session.
+    const sessions = new Map<string, { file: string; plan: string; by: string }>();
+    for (const [file, link] of [...ws.inferred].sort(([a], [b]) => (a < b ? -1 : 1))) if (!sessions.has(link.session)) sessions.set(link.session, { file, plan: link.plan, by: link.by });
+    for (const [session, link] of sessions) {
+      const why = link.by === 'mention' ? 'the session mentions its file name or title' : "its tasks match the session's task handoffs";
+      out.push({ file: link.file, line: 1, column: 1, info: true, messageId: 'inferred', fixId: 'inferredFix', data: { session, plan: link.plan, why } });
     }
     const first = ws.unlinked[0];
     if (first) {

@@ -1,6 +1,20 @@
 import type { Rule } from '../types.js';
 import type { Handoff } from '../../model/types.js';
+import type { RawFinding } from '../types.js';
 import { SCHEMA_MESSAGES, schemaFindings } from '../schema-findings.js';
+import { fieldSources } from '../../read/handoff.js';
+
+/** What would satisfy a missing field: the keys the reader accepts and the section titles it matches. */
+function missing(field: string): Pick<RawFinding, 'messageId' | 'data'> {
+  if (field === 'blocker') return { messageId: 'missingBlocker' };
+  if (field === 'task') return { messageId: 'missingTask' };
+  const { keys, sections } = fieldSources(field);
+  const keyList = keys.map((k) => `\`${k}:\``).join(', ');
+  if (field === 'status') return { messageId: 'missingStatus', data: { field, keys: keyList } };
+  if (sections.length === 0) return { messageId: 'missingKey', data: { field, keys: keyList } };
+  const sectionList = field === 'task_desc' ? '`## Task Summary`, or the `# Title` heading' : sections.map((t) => `\`## ${t}\``).join(', ');
+  return { messageId: 'missingField', data: { field, keys: keyList, sections: sectionList } };
+}
 
 /**
  * The template writes `blocker: null`; on a blocked handoff that is the micro spec's missing "blocker when blocked",
@@ -10,6 +24,19 @@ function judged(h: Handoff): Handoff {
   if (h.normalized.status !== 'blocked' || h.normalized.blocker !== null) return h;
   const { blocker: _null, ...rest } = h.normalized;
   return { ...h, normalized: rest };
+}
+
+/**
+ * A type error names the field as the reader normalized it (`context_for_next`); the user wrote `next:` or a
+ * `## Next Steps` section, so the message names that.
+ */
+function asWritten(h: Handoff, f: RawFinding): RawFinding {
+  const error = f.data?.error;
+  if (f.messageId !== 'invalid' || typeof error !== 'string') return f;
+  const m = /^`([^`./]+)([`.])/.exec(error);
+  const source = m ? h.sources[m[1]!] : undefined;
+  if (!m || !source || source === m[1] || source.startsWith('#')) return f;
+  return { ...f, data: { ...f.data, error: `\`${source}${error.slice(1 + m[1]!.length)}` } };
 }
 
 export const rule: Rule = {
@@ -22,14 +49,15 @@ export const rule: Rule = {
     fix: 'Add or correct the field in the frontmatter (or its section in the body).',
     messages: {
       ...SCHEMA_MESSAGES,
-      missingField: 'task handoff is missing `{{field}}`',
-      missingBlocker: 'status is blocked but no `blocker` says what blocks the task',
+      missingField: 'task handoff is missing `{{field}}`: add a frontmatter key ({{keys}}) or a section ({{sections}})',
+      missingKey: 'task handoff is missing `{{field}}`: add a frontmatter key ({{keys}})',
+      missingStatus: 'task handoff is missing `status`: add a frontmatter key ({{keys}}), a `**Status:** complete` line or a `## Status: complete` heading',
+      missingTask: 'task handoff has no task number: add `task: N` (or `task_number: N`) to the frontmatter, or name the file task-NN-<desc>.md',
+      missingBlocker: 'status is blocked but no `blocker` says what blocks the task: add a `blocker:` key or an `## Issues Encountered` section',
     },
   },
   snapshot: (ws, ctx) =>
     ws.handoffs.filter((h) => !ctx.focus || ctx.focus.has(h.path)).flatMap((h) =>
-      schemaFindings(judged(h), 'handoff', (field) =>
-        field === 'blocker' ? { messageId: 'missingBlocker' } : { messageId: 'missingField', data: { field } },
-      ),
+      schemaFindings(judged(h), 'handoff', missing).map((f) => asWritten(h, f)),
     ),
 };

@@ -58,13 +58,24 @@ export const rule: Rule = {
     if (ctx.stage === 'staged') return [];
     const checked = ctx.events.filter((e): e is Checked => e.type === 'item-checked' && e.kind === 'manual' && e.checked);
     if (checked.length === 0) return [];
-    const out: RawFinding[] = [];
+    const found: RawFinding[] = [];
     const fixId = ctx.stage === 'history' ? 'confirmNow' : 'leaveUnchecked';
     const name = (one: string, many: boolean) => (many ? `${one}Many` : one);
     const c = ctx.confirmation();
     // Strict: a confirmation commit changes nothing but manual checkboxes, so the human vouches for exactly that.
     const other = c.ok && ctx.preset === 'strict' ? ctx.events.find((e) => !(e.type === 'item-checked' && e.kind === 'manual')) : undefined;
+    /** The finding about items checked in this commit (not entering git already checked in an audit). */
+    const judged = (file: string, items: Checked[]): RawFinding | null => {
+      const many = items.length > 1;
+      const data = about(file, items);
+      const line = firstLine(items);
+      if (other) return { file, line, messageId: name('strictOtherChange', many), fixId, data: { ...data, change: describe(other) } };
+      if (!c.ok) return { file, line, messageId: name('unconfirmed', many), fixId, data: { ...data, reason: c.reason } };
+      if (ctx.agents.length > 0) return { file, line, info: true, messageId: name('relayed', many), data: { ...data, name: c.by!.name, email: c.by!.email } };
+      return null;
+    };
     for (const [file, all] of byFile(checked)) {
+      const out: RawFinding[] = [];
       let items = all;
       if (ctx.audit && (!c.ok || other)) {
         // An audit of a history without the convention: items that enter git already checked (a new plan, a new
@@ -74,15 +85,11 @@ export const rule: Rule = {
         const entered = all.filter((e) => added.has(e.line));
         items = all.filter((e) => !added.has(e.line));
         if (entered.length > 0) out.push({ file, line: firstLine(entered), info: true, messageId: name('entered', entered.length > 1), fixId: 'adopt', data: about(file, entered) });
-        if (items.length === 0) continue;
       }
-      const many = items.length > 1;
-      const data = about(file, items);
-      const line = firstLine(items);
-      if (other) out.push({ file, line, messageId: name('strictOtherChange', many), fixId, data: { ...data, change: describe(other) } });
-      else if (!c.ok) out.push({ file, line, messageId: name('unconfirmed', many), fixId, data: { ...data, reason: c.reason } });
-      else if (ctx.agents.length > 0) out.push({ file, line, info: true, messageId: name('relayed', many), data: { ...data, name: c.by!.name, email: c.by!.email } });
+      const finding = items.length > 0 ? judged(file, items) : null;
+      if (finding) out.push(finding);
+      found.push(...out.sort((a, b) => a.line! - b.line!));
     }
-    return out;
+    return found;
   },
 };

@@ -31,8 +31,8 @@ export const rule: Rule = {
       'The commit that first checks an item of phase n comes after the commit that completed the verification of every earlier phase. `recommended`: verified = all its automated items checked or N/A (manual boxes are a human\'s and often lag); `strict`: its automated and manual items. The same commit finishing phase n-1 and starting phase n is too early. A plan that enters git already progressed is judged by the snapshot rules (plan/phase-order), not by this rule; a task checked while an earlier task is open is history/task-order\'s.',
     fix: `Verify each phase before starting the next from now on; for this commit, ${AFTER_THE_FACT}.`,
     messages: {
-      startedEarly: 'First check-off in {{phase}} comes before {{open}} was verified ({{verified}}).',
-      startedEarlyMany: 'First check-offs in {{phases}} come before {{open}} was verified ({{verified}}; first at line {{line}}).',
+      startedEarly: 'First check-off in {{phase}} comes before {{open}} was verified (that needs {{verified}}).',
+      startedEarlyMany: 'First check-offs in {{phases}} come before {{open}} was verified (that needs {{verified}}; first at line {{line}}).',
       // The fix before the commit exists (pre-commit, commit-msg): the check-off can still wait.
       waitForPhase: 'Leave {{phase}} unchecked until {{open}} is verified ({{verified}}); a human confirms manual items with `npx validate-workflow confirm {{file}} --phase {{openNumber}}`.',
       // The fix of a commit already made: what to do now.

@@ -35,6 +35,8 @@ export const rule: Rule = {
     const steps: Step[] = [];
     for (const e of ctx.events) {
       if (e.type === 'task-completed' && e.completed) {
+        // In an audit, a plan that enters git already progressed says nothing about the order its tasks were done in.
+        if (ctx.audit && ctx.before.model(e.file) === null) continue;
         const plan = ctx.after.plan(e.file);
         if (plan) steps.push({ plan, task: e.task, how: 'completes', file: e.file, line: e.line });
       } else if (e.type === 'handoff-added') {

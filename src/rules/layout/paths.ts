@@ -6,16 +6,18 @@ export const rule: Rule = {
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'handoff_path: "thoughts/handoffs/<session>/..."',
     description:
-      'Handoffs live in a session folder (`thoughts/handoffs/<session>/`), never directly in the handoffs folder, and nothing is written under `thoughts/searchable/` (a generated mirror in HumanLayer setups).',
+      'Handoffs live in a session folder (`thoughts/handoffs/<session>/`), never directly in the handoffs folder, and nothing is written under `thoughts/searchable/` (a generated mirror in HumanLayer setups). In `recommended`, HumanLayer session handoffs written flat as `thoughts/shared/handoffs/YYYY-MM-DD_HH-MM-SS_<desc>.md` (what its own `create_handoff` prescribes) are fine; `strict` asks for the session folder.',
     fix: 'Move the file into a session folder, or out of thoughts/searchable/.',
     messages: {
       noSessionFolder: 'Handoff sits directly in {{root}}/ instead of a session folder {{root}}/<session>/.',
       searchable: 'File is under thoughts/searchable/, a generated mirror; write the original under thoughts/shared/ instead.',
     },
   },
-  snapshot: (ws) => {
+  snapshot: (ws, ctx) => {
     const out: RawFinding[] = [];
-    for (const h of ws.handoffs.filter((h) => h.session === null)) {
+    // A flat HumanLayer session handoff is that system's own layout; a task handoff still needs its session folder.
+    const flatHumanLayer = (h: (typeof ws.handoffs)[number]) => ctx.preset !== 'strict' && h.dialect === 'humanlayer' && !h.isTask;
+    for (const h of ws.handoffs.filter((h) => h.session === null && !flatHumanLayer(h))) {
       out.push({ file: h.path, line: 1, column: 1, messageId: 'noSessionFolder', data: { root: h.root } });
     }
     for (const s of ws.strays) {

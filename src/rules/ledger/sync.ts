@@ -1,12 +1,13 @@
 import type { Rule, RawFinding } from '../types.js';
-import { planOf, positionOf, tasksOf } from '../../model/queries.js';
+import { handoffTask, handoffsOfPlan, planOf, positionOf, tasksOf } from '../../model/queries.js';
 
 export const rule: Rule = {
   meta: {
     id: 'ledger/sync',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'O(update_ledger) <- task_complete',
-    description: 'A ledger and the plan it names agree on which tasks are done: a task checked in the plan is `[x]` in the ledger state, and a task `[x]` in the ledger is checked in the plan.',
+    description:
+      'A ledger and the plan it names (or the plan its session was linked to) agree on which tasks are done: a task checked in the plan is `[x]` in the ledger state, and a task `[x]` in the ledger is checked in the plan. A task the ledger and its handoff both call done while the plan has it unchecked is `handoff/plan-sync`\'s finding (the plan was not updated), not this rule\'s.',
     fix: 'Update the ledger `## State` (or the plan) so both say the same.',
     messages: {
       unknownTask: 'Ledger lists Task {{task}}, which {{plan}} does not have.',
@@ -22,12 +23,17 @@ export const rule: Rule = {
       const taskItems = ledger.items.filter((i) => i.task !== null);
       if (!plan || !plan.readable || taskItems.length === 0) continue;
       const planTasks = new Map(tasksOf(plan).map((t) => [t.number, t]));
+      // A task the ledger and its handoff both call done, unchecked in the plan: the plan is what nobody updated,
+      // handoff/plan-sync's one finding; saying it again per ledger line would report one cause many times.
+      const handedOff = new Set(handoffsOfPlan(ws, plan).filter((h) => h.status === 'complete').map(handoffTask));
       for (const item of taskItems) {
         const task = planTasks.get(item.task!);
         if (!task) {
           out.push({ file: ledger.path, line: item.line, column: item.column, messageId: 'unknownTask', data: { task: item.task!, plan: plan.path } });
-        } else if (item.state === 'done' && !task.checked) {
+        } else if (item.state === 'done' && !task.checked && !handedOff.has(task.number)) {
           out.push({ file: ledger.path, line: item.line, column: item.column, messageId: 'doneButUnchecked', data: { task: item.task!, plan: plan.path, planLine: task.line } });
+        } else if (item.state === 'done' && !task.checked) {
+          continue;
         } else if (item.state !== 'done' && task.checked) {
           out.push({ file: ledger.path, line: item.line, column: item.column, messageId: 'checkedButNotDone', data: { task: item.task!, plan: plan.path, planLine: task.line, state: item.state } });
         }

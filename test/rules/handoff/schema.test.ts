@@ -18,8 +18,23 @@ describe(ID, () => {
     const text = taskHandoff(1, { task_desc: undefined, files_modified: undefined, verification_results: undefined, context_for_next: undefined, status: undefined });
     const messages = findings({ [H1]: text.replace('# Task Handoff: Step 1\n', '') }, ID).map((f) => f.message);
     expect(messages.sort()).toEqual(
-      ['context_for_next', 'files_modified', 'status', 'task_desc', 'verification_results'].map((f) => `task handoff is missing \`${f}\``).sort(),
+      [
+        'task handoff is missing `context_for_next`: add a frontmatter key (`context_for_next:`, `next_task_context:`, `next:`) or a section (`## Next Task Context`, `## Next Task`, `## Next Steps`, `## Notes for Next Task`, `## Dependencies for Next Tasks`)',
+        'task handoff is missing `files_modified`: add a frontmatter key (`files_modified:`) or a section (`## Files Modified`, `## Files Created`, `## Files Changed`, `## Files Touched`)',
+        'task handoff is missing `status`: add a frontmatter key (`status:`, `outcome:`), a `**Status:** complete` line or a `## Status: complete` heading',
+        'task handoff is missing `task_desc`: add a frontmatter key (`task_desc:`, `task_description:`, `title:`, `goal:`) or a section (`## Task Summary`, or the `# Title` heading)',
+        'task handoff is missing `verification_results`: add a frontmatter key (`verification_results:`, `verification:`) or a section (`## Verification`, `## TDD Verification`, `## Test Results`, `## Testing`, `## Validation`, `## TDD Summary`, `## Test Coverage`)',
+      ].sort(),
     );
+  });
+
+  it('reports a missing field at the nearest heading, not at 1:1', () => {
+    const text = md('---', 'status: complete', 'task: 1', '---', '', '# Task Handoff: Add users table', '', '## Files Created', '- `db/001_users.sql`', '', '## Test Results', '- [x] `npm test`');
+    expect(findings({ [H1]: text }, ID)).toEqual([
+      expect.objectContaining({ line: lineOf(text, '# Task Handoff'), messageId: 'missingField', message: expect.stringMatching(/^task handoff is missing `context_for_next`: .*`## Next Steps`/) }),
+    ]);
+    const bare = md('---', 'status: complete', 'task: 1', 'task_desc: a', '---', '');
+    expect(findings({ [H1]: bare }, ID).map((f) => f.line)).toEqual([1, 1, 1]);
   });
 
   it('takes a missing task_desc from the H1 heading, as the dialects do', () => {
@@ -41,9 +56,9 @@ describe(ID, () => {
 
   it('requires a blocker when the status is blocked, and takes `blocker: null` as none', () => {
     const missing = taskHandoff(1, { status: 'blocked', blocker: undefined });
-    expect(findings({ [H1]: missing }, ID)).toEqual([expect.objectContaining({ messageId: 'missingBlocker', message: 'status is blocked but no `blocker` says what blocks the task' })]);
+    expect(findings({ [H1]: missing }, ID)).toEqual([expect.objectContaining({ messageId: 'missingBlocker', message: 'status is blocked but no `blocker` says what blocks the task: add a `blocker:` key or an `## Issues Encountered` section' })]);
     const nulled = taskHandoff(1, { status: 'blocked' });
-    expect(findings({ [H1]: nulled }, ID)).toEqual([expect.objectContaining({ line: lineOf(nulled, 'blocker: null'), messageId: 'missingBlocker', message: 'status is blocked but no `blocker` says what blocks the task' })]);
+    expect(findings({ [H1]: nulled }, ID)).toEqual([expect.objectContaining({ line: lineOf(nulled, 'blocker: null'), messageId: 'missingBlocker', message: expect.stringContaining('status is blocked but no `blocker` says what blocks the task') })]);
     expect(findings({ [H1]: taskHandoff(1, { status: 'blocked', blocker: 'The users table already exists in prod.' }) }, ID)).toEqual([]);
   });
 
@@ -86,13 +101,15 @@ describe(ID, () => {
     );
     expect(findings({ [`${HANDOFFS}/task-03-add-login.md`]: text }, ID)).toEqual([]);
     const noContext = text.slice(0, text.indexOf('## Next Task Context'));
-    expect(findings({ [`${HANDOFFS}/task-03-add-login.md`]: noContext }, ID)).toEqual([expect.objectContaining({ messageId: 'missingField', message: 'task handoff is missing `context_for_next`' })]);
+    expect(findings({ [`${HANDOFFS}/task-03-add-login.md`]: noContext }, ID)).toEqual([
+      expect.objectContaining({ line: 1, messageId: 'missingField', message: expect.stringContaining('task handoff is missing `context_for_next`: add a frontmatter key') }),
+    ]);
   });
 
   it('holds a handoff with a task key to the task schema whatever its name', () => {
     const text = md('---', 'task: 2', 'status: complete', '---', '# Handoff: b');
     const got = findings({ [`${HANDOFFS}/notes.md`]: text }, ID).map((f) => f.message);
-    expect(got).toContain('task handoff is missing `files_modified`');
+    expect(got.some((m) => m.startsWith('task handoff is missing `files_modified`'))).toBe(true);
   });
 
   it('holds session handoffs of the other dialects to the lighter schema', () => {

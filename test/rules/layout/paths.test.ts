@@ -23,9 +23,24 @@ describe(ID, () => {
     expect(findings(files, ID)).toEqual([
       expect.objectContaining({ file: 'thoughts/handoffs/session.yaml', line: 1, severity: 'warning', messageId: 'noSessionFolder', message: 'Handoff sits directly in thoughts/handoffs/ instead of a session folder thoughts/handoffs/<session>/.' }),
       expect.objectContaining({ file: 'thoughts/handoffs/task-01-add-users.md', line: 1, severity: 'warning' }),
+    ]);
+    // strict asks the flat HumanLayer handoff for a session folder too.
+    expect(findings(files, ID, strict())).toEqual([
+      expect.objectContaining({ file: 'thoughts/handoffs/session.yaml', severity: 'error' }),
+      expect.objectContaining({ file: 'thoughts/handoffs/task-01-add-users.md', severity: 'error' }),
       expect.objectContaining({ file: 'thoughts/shared/handoffs/2026-11-20_10-00-00_auth.md', messageId: 'noSessionFolder', message: expect.stringContaining('directly in thoughts/shared/handoffs/') }),
     ]);
-    expect(findings(files, ID, strict()).map((f) => f.severity)).toEqual(['error', 'error', 'error']);
+  });
+
+  it('accepts flat HumanLayer session handoffs (YYYY-MM-DD_HH-MM-SS_<desc>.md) in recommended, as create_handoff writes them', () => {
+    const files = {
+      'thoughts/shared/handoffs/2026-02-04_21-15-50_payout-retries.md': md('---', 'status: in_progress', '---', '# Handoff: payout retries', 'x'),
+      'thoughts/shared/handoffs/2026-02-05_08-02-11_payout-retries.md': md('# Handoff: payout retries, day two', 'x'),
+    };
+    expect(findings(files, ID)).toEqual([]);
+    // A task handoff written flat is still out of place, and a file named almost like one (no seconds) is not HumanLayer's.
+    const odd = { 'thoughts/shared/handoffs/2026-02-04_21-15_payout-retries.md': md('# Handoff', 'x'), 'thoughts/shared/handoffs/2026-02-04_21-15-50_task.md': md('---', 'task: 1', '---', '# Handoff', 'x') };
+    expect(findings(odd, ID).map((f) => f.file)).toEqual(['thoughts/shared/handoffs/2026-02-04_21-15-50_task.md', 'thoughts/shared/handoffs/2026-02-04_21-15_payout-retries.md']);
   });
 
   it('reports any file under thoughts/searchable/', () => {

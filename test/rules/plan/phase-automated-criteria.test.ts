@@ -1,5 +1,6 @@
 // plan/phase-automated-criteria: forall phase. has_auto_criteria(phase); per-phase criteria (HumanLayer) or one set
-// for the whole plan (plan-agent), which then applies to the last phase.
+// for the whole plan (plan-agent), which then applies to the last phase. One finding per plan, listing the phases
+// (convention section 6: one finding per cause); an undivided criteria list is reported once per plan, here.
 import { describeRuleContract, ruleOf, ruleTester } from '../../helpers/rule-tester.js';
 import { PLAN, lineOf, md, plan } from '../fixtures.js';
 
@@ -20,6 +21,23 @@ const missingInPhase2 = md(
 );
 const emptySection = md('# P', '## Phase 1: A', '- [ ] Task 1: a', '#### Automated Verification:', 'Run the tests.', '#### Manual Verification:', '- [ ] look', '### Phase 2. B', '- [ ] Task 2: b');
 const planLevel = md('# P', '## Phase 1: Schema', '- [ ] Task 1: a', '## Phase 2: Endpoints', '- [ ] Task 2: b', '## Success Criteria', '### Automated Verification:', '- [ ] `npm test`', '### Manual Verification:', '- [ ] click through');
+const fivePhases = md(
+  '# Billing data migration Implementation Plan',
+  ...['Inventory', 'Export', 'Import', 'Cutover', 'Cleanup'].flatMap((title, i) => [`## Phase ${i + 1}: ${title}`, `- [ ] Task ${i + 1}: ${title} the invoices`, '#### Manual Verification:', `- [ ] ${title} looks right in the finance dashboard`]),
+);
+const undivided = md(
+  '# Auth flow Implementation Plan',
+  '## Phase 1: Schema',
+  '- [ ] Task 1: Add users table',
+  '### Success Criteria:',
+  '- [ ] Migration applies: `npm run migrate`',
+  '- [ ] Tables visible in the admin console',
+  '## Phase 2: Endpoints',
+  '- [ ] Task 2: Add login endpoint',
+  '### Success Criteria:',
+  '- [ ] `npm test` passes',
+  '- [ ] Logging in from the browser works',
+);
 const criteriaHeading = (hashes: string) => md('# P', '## Phase 1: A', '- [ ] Task 1: a', `${hashes} Automated Verification:`, '- [ ] `npm test`', `${hashes} Manual Verification:`, '- [ ] look');
 
 ruleTester(rule, {
@@ -44,12 +62,26 @@ ruleTester(rule, {
       errors: [{ messageId: 'noAutomated', severity: 'error', line: lineOf(missingInPhase2, '## Phase 2') }],
     },
     {
-      name: 'every phase that lacks one; an empty Automated Verification section counts as none',
+      name: 'one finding for every phase that lacks one, at the first; an empty Automated Verification section counts as none',
       files: { [PLAN]: emptySection },
       errors: [
-        { messageId: 'noAutomated', line: lineOf(emptySection, 'Phase 1') },
-        { messageId: 'noAutomated', line: lineOf(emptySection, 'Phase 2') },
+        {
+          messageId: 'noAutomatedMany',
+          line: lineOf(emptySection, 'Phase 1'),
+          message: `2 phases have no automated verification item: Phase 1 (A), Phase 2 (B) (first at line ${lineOf(emptySection, 'Phase 1')}).`,
+          fix: 'Add `#### Automated Verification:` with at least one `- [ ]` item to each of them.',
+        },
       ],
+    },
+    {
+      name: 'a plan of five phases without automated criteria: one finding naming the five',
+      files: { [PLAN]: fivePhases },
+      errors: [{ messageId: 'noAutomatedMany', data: { count: 5, phases: 'Phase 1 (Inventory), Phase 2 (Export), Phase 3 (Import), Phase 4 (Cutover), Phase 5 (Cleanup)' } }],
+    },
+    {
+      name: 'an undivided Success Criteria list: one finding per plan that it is not split, none per phase',
+      files: { [PLAN]: undivided },
+      errors: [{ messageId: 'unsplit', line: lineOf(undivided, '### Success Criteria'), data: { phases: 'Phase 1 (Schema), Phase 2 (Endpoints)' } }],
     },
     {
       name: 'plan-level criteria apply to the last phase only',

@@ -1,4 +1,5 @@
-// plan/phase-manual-criteria: forall phase. has_manual_criteria(phase); an `N/A ...` item counts as present.
+// plan/phase-manual-criteria: forall phase. has_manual_criteria(phase); an `N/A ...` item counts as present. One
+// finding per plan, listing the phases (convention section 6).
 import { describeRuleContract, ruleOf, ruleTester } from '../../helpers/rule-tester.js';
 import { PLAN, lineOf, md, plan } from '../fixtures.js';
 
@@ -21,9 +22,16 @@ const missingInPhase1 = md(
 const emptyHeading = missingInPhase1.replace('### Success Criteria:', '### Success Criteria:\n#### Manual Verification:\nNothing to check.');
 const planLevel = md('# P', '## Phase 1: A', '- [ ] Task 1: a', '## Phase 2: B', '- [ ] Task 2: b', '## Success Criteria', '### Automated Verification:', '- [ ] `npm test`', '### Manual Verification:', '- [ ] N/A: no UI');
 
+const threeMissing = md(
+  '# Compiler rewrite Implementation Plan',
+  ...['Parser', 'Type checker', 'Code generation'].flatMap((title, i) => [`## Phase ${i + 1}: ${title}`, `- [ ] Task ${i + 1}: Port the ${title.toLowerCase()}`, '#### Automated Verification:', '- [ ] `cargo test`']),
+);
+const undivided = md('# P', '## Phase 1: Schema', '- [ ] Task 1: a', '### Success Criteria:', '- [ ] `npm run migrate` applies', '- [ ] the table shows in the console');
+
 ruleTester(rule, {
   valid: [
     { name: 'every phase has a manual item', files: { [PLAN]: plan({ tasksPerPhase: [3, 1] }) } },
+    { name: 'an undivided criteria list is plan/phase-automated-criteria\'s finding, not this rule\'s', files: { [PLAN]: undivided } },
     ...['- [ ] N/A: migrations have no UI', '- [x] N/A - backend only', '- [ ] n/a nothing to click'].map((item) => ({
       name: `an N/A item counts as present: ${item}`,
       files: { [PLAN]: missingInPhase1.replace('### Success Criteria:', `### Success Criteria:\n#### Manual Verification:\n${item}`) },
@@ -41,6 +49,17 @@ ruleTester(rule, {
       name: 'plan-level criteria apply to the last phase only',
       files: { [PLAN]: planLevel },
       errors: [{ messageId: 'noManual', line: lineOf(planLevel, '## Phase 1'), message: 'Phase 1 (A) has no manual verification item.' }],
+    },
+    {
+      name: 'three phases without manual items: one finding naming them, at the first',
+      files: { [PLAN]: threeMissing },
+      errors: [
+        {
+          messageId: 'noManualMany',
+          line: lineOf(threeMissing, '## Phase 1'),
+          message: `3 phases have no manual verification item: Phase 1 (Parser), Phase 2 (Type checker), Phase 3 (Code generation) (first at line ${lineOf(threeMissing, '## Phase 1')}).`,
+        },
+      ],
     },
     {
       name: 'a plan without phases, once, as "The plan"',

@@ -1,0 +1,55 @@
+// Guidance-by (convention section 5, handoff/blocked-proceed): after a blocked handoff, the next task may go on
+// when the record shows the user's guidance: a `resolution:` in the blocked handoff, or a commit trailer
+// `Guidance-by: Name <email>` by a human. Real repositories; the full run and the hooks agree.
+import { describe, expect, it } from 'vitest';
+import { ANA, CLAUDE, LEDGER, PLAN, Repo, cli, handoffPath, ledgerDoc, messageFile, planDoc, taskHandoff, type CommitOpts } from './helpers.js';
+
+const blocked = () => taskHandoff(2, { status: 'blocked', blocker: 'The staging database refuses the migration; which schema should win?', verification_results: [] });
+
+/** Task 1 done, task 2 blocked and waiting for the user. */
+function waiting(): Repo {
+  const repo = Repo.create();
+  repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
+  repo.commit('Task 1: Do step 1', { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) }, { author: CLAUDE });
+  repo.commit('Task 2 blocked', { [handoffPath(2)]: blocked(), [LEDGER]: ledgerDoc([1], 2) }, { author: CLAUDE });
+  return repo;
+}
+
+const nextTask = { [handoffPath(3)]: taskHandoff(3, { previous: 'task-02-step-2.md' }) };
+const blockedProceed = (dir: string, args: string[] = []) => cli(dir, args).results.filter((f) => f.ruleId === 'handoff/blocked-proceed');
+
+describe('Guidance-by', () => {
+  it('without guidance, the next task after a blocked one is refused', () => {
+    const repo = waiting();
+    repo.commit('Task 3: Do step 3', nextTask, { author: CLAUDE });
+    expect(blockedProceed(repo.dir).map((f) => f.file)).toEqual([handoffPath(3)]);
+  });
+
+  it("a human's Guidance-by commit after the blocked handoff lets the next task go on, at every door", () => {
+    const repo = waiting();
+    repo.commit('Use the new schema; drop the old table', {}, { author: ANA, trailers: [`Guidance-by: ${ANA.name} <${ANA.email}>`], args: ['--allow-empty'] });
+    repo.stage(nextTask);
+    const who: CommitOpts = { author: CLAUDE };
+    expect(blockedProceed(repo.dir, ['--staged']).length).toBe(0);
+    expect(blockedProceed(repo.dir, ['commit-msg', messageFile('Task 3: Do step 3', who)]).length).toBe(0);
+    repo.commitStaged('Task 3: Do step 3', who);
+    expect(blockedProceed(repo.dir)).toEqual([]);
+  });
+
+  it('the guidance may come in the commit that goes on, when a human makes it', () => {
+    const repo = waiting();
+    repo.stage(nextTask);
+    const who: CommitOpts = { author: ANA, trailers: [`Guidance-by: ${ANA.name} <${ANA.email}>`] };
+    expect(blockedProceed(repo.dir, ['commit-msg', messageFile('Task 3, as Ana decided', who)]).length).toBe(0);
+    repo.commitStaged('Task 3, as Ana decided', who);
+    expect(blockedProceed(repo.dir)).toEqual([]);
+  });
+
+  it("an agent's Guidance-by, or one naming someone who made no part of the commit, does not count", () => {
+    const repo = waiting();
+    repo.commit('I decided myself', {}, { author: CLAUDE, trailers: [`Guidance-by: ${CLAUDE.name} <${CLAUDE.email}>`], args: ['--allow-empty'] });
+    repo.commit('Ana said so', {}, { author: CLAUDE, trailers: [`Guidance-by: ${ANA.name} <${ANA.email}>`], args: ['--allow-empty'] });
+    repo.commit('Task 3: Do step 3', nextTask, { author: CLAUDE });
+    expect(blockedProceed(repo.dir).map((f) => f.file)).toEqual([handoffPath(3)]);
+  });
+});

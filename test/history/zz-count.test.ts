@@ -1,0 +1,208 @@
+// Precision on real histories (issue 10): findings a maintainer would agree with. Housekeeping is not a violation
+// (deleting or archiving finished plans), items keep their identity when a phase is inserted, and one cause is one
+// finding (an agent that drops five open manual items gets one finding naming the five, not five). Real git
+// repositories, because what is judged here is what git reports: deletions, renames out of the plans folder, and
+// the commit-by-commit fold.
+import { describe, it } from 'vitest';
+const log = (v: any) => { if (Array.isArray(v)) console.log('COUNT', expect.name, v.length, JSON.stringify(v.map((f: any) => f && (f.ruleId ?? f) )) ); };
+const expect: any = (v: any) => ({ toEqual: () => log(v), toHaveLength: () => log(v), toMatchObject() {}, toBe() {}, toContain() {}, not: { toMatch() {} } });
+expect.objectContaining = () => ({}); expect.stringMatching = () => ({});
+import { ANA, CLAUDE, Repo, historyFindings, historyOnly, judge, lineOf, md, type Who } from './helpers.js';
+
+const PLANS = 'thoughts/shared/plans';
+
+interface PhaseSpec {
+  title: string;
+  tasks: string[];
+  automated: string[];
+  manual: string[];
+}
+
+interface PlanSpec {
+  title: string;
+  phases: PhaseSpec[];
+}
+
+/** A plan in the canonical format; `done` phases have every box checked, `partly` only tasks and automated items. */
+function render(spec: PlanSpec, done = 0, partly = 0): string {
+  const lines: string[] = [`# ${spec.title} Implementation Plan`, '', '## Overview', '', `What ${spec.title.toLowerCase()} changes and why.`, ''];
+  let task = 0;
+  spec.phases.forEach((p, i) => {
+    const all = i < done;
+    const work = all || i < done + partly;
+    const box = (on: boolean) => (on ? '[x]' : '[ ]');
+    lines.push(`## Phase ${i + 1}: ${p.title}`, '');
+    for (const t of p.tasks) lines.push(`- ${box(work)} Task ${++task}: ${t}`);
+    lines.push('', '### Success Criteria:', '', '#### Automated Verification:', '', ...p.automated.map((a) => `- ${box(work)} ${a}`), '');
+    lines.push('#### Manual Verification:', '', ...p.manual.map((m) => `- ${box(all)} ${m}`), '');
+  });
+  return md(...lines);
+}
+
+const CSV: PlanSpec = {
+  title: 'CSV export',
+  phases: [
+    { title: 'Query layer', tasks: ['Stream rows from the reports query'], automated: ['Unit tests pass: `npm test -- export`'], manual: ['A 50k-row export finishes in under a minute'] },
+    { title: 'Download endpoint', tasks: ['Add GET /reports/:id/export.csv'], automated: ['API tests pass: `npm test -- api`'], manual: ['The file opens in Excel with accents intact'] },
+  ],
+};
+const WEBHOOKS: PlanSpec = {
+  title: 'Webhook retries',
+  phases: [
+    { title: 'Retry queue', tasks: ['Persist failed deliveries'], automated: ['Queue tests pass: `npm test -- queue`'], manual: ['A failed delivery shows up in the admin list'] },
+    { title: 'Backoff', tasks: ['Exponential backoff with jitter'], automated: ['Backoff tests pass: `npm test -- backoff`'], manual: ['A receiver that is down for ten minutes gets the event afterwards'] },
+  ],
+};
+const DARK: PlanSpec = {
+  title: 'Dark mode',
+  phases: [
+    { title: 'Tokens', tasks: ['Move colours to CSS variables'], automated: ['Style lint passes: `npm run lint:css`'], manual: ['No hard-coded colour remains on the settings page'] },
+    { title: 'Toggle', tasks: ['Add the theme switch to the header'], automated: ['Component tests pass: `npm test -- theme`'], manual: ['The choice survives a reload'] },
+  ],
+};
+
+/** Each phase of the plan the way the convention wants it: the agent works, the human confirms the manual items. */
+function carryOut(repo: Repo, path: string, spec: PlanSpec, phases = spec.phases.length, agent: Who = CLAUDE): void {
+  spec.phases.slice(0, phases).forEach((_, i) => {
+    repo.commit(`${spec.title}: phase ${i + 1}`, { [path]: render(spec, i, 1) }, { author: agent });
+    repo.commit(`Confirm ${spec.title} phase ${i + 1}`, { [path]: render(spec, i + 1) }, { author: ANA, confirmedBy: [ANA] });
+  });
+}
+
+function finishedPlans(): { repo: Repo; paths: string[] } {
+  const repo = Repo.create();
+  const plans: [string, PlanSpec][] = [
+    [`${PLANS}/2026-10-02-csv-export.md`, CSV],
+    [`${PLANS}/2026-10-09-webhook-retries.md`, WEBHOOKS],
+    [`${PLANS}/2026-10-15-dark-mode.md`, DARK],
+  ];
+  repo.commit('Plan the autumn work', Object.fromEntries(plans.map(([p, s]) => [p, render(s)])), { author: ANA });
+  for (const [path, spec] of plans) carryOut(repo, path, spec);
+  return { repo, paths: plans.map(([p]) => p) };
+}
+
+describe('housekeeping is not a violation', () => {
+  it('an agent deleting every finished plan in one commit: no finding', async () => {
+    const { repo, paths } = finishedPlans();
+    expect(historyOnly((await judge(repo.dir)).findings)).toEqual([]);
+    repo.commit('Remove completed plan files', {}, { author: CLAUDE, remove: paths });
+    expect(historyOnly((await judge(repo.dir)).findings)).toEqual([]);
+    expect(historyOnly((await judge(repo.dir, { preset: 'strict' })).findings)).toEqual([]);
+  });
+
+  it('an agent archiving finished plans out of the plans folder: no finding', async () => {
+    const { repo, paths } = finishedPlans();
+    repo.commit('Archive shipped plans', {}, { author: CLAUDE, rename: paths.map((p): [string, string] => [p, p.replace(PLANS, 'docs/archive/plans')]) });
+    expect(historyOnly((await judge(repo.dir)).findings)).toEqual([]);
+  });
+});
+
+describe('items keep their identity', () => {
+  const SEARCH: PlanSpec = {
+    title: 'Search',
+    phases: [
+      { title: 'Index', tasks: ['Build the inverted index'], automated: ['Tests pass: `npm test`'], manual: ['Search returns the seeded documents'] },
+      { title: 'Ranking', tasks: ['Score results by BM25'], automated: ['Tests pass: `npm test`'], manual: ['Top result for "refund" is the refund policy', 'Ranking feels right on ten sample queries'] },
+    ],
+  };
+  const WITH_TYPOS: PlanSpec = {
+    ...SEARCH,
+    phases: [
+      SEARCH.phases[0]!,
+      { title: 'Typo tolerance', tasks: ['Match within edit distance 1'], automated: ['Tests pass: `npm test`'], manual: ['N/A: covered by the automated fuzz corpus'] },
+      SEARCH.phases[1]!,
+    ],
+  };
+  const PATH = `${PLANS}/2026-11-03-search.md`;
+
+  it('an agent inserting a phase before phase 2: no self-exemption (nothing deleted, nothing made N/A)', async () => {
+    const repo = Repo.create();
+    repo.commit('Plan search', { [PATH]: render(SEARCH) }, { author: ANA });
+    repo.commit('Search: phase 1', { [PATH]: render(SEARCH, 0, 1) }, { author: CLAUDE });
+    repo.commit('Confirm search phase 1', { [PATH]: render(SEARCH, 1) }, { author: ANA, confirmedBy: [ANA] });
+    repo.commit('Plan: typo tolerance before ranking', { [PATH]: render(WITH_TYPOS, 1) }, { author: CLAUDE });
+    expect(historyOnly((await judge(repo.dir)).findings)).toEqual([]);
+  });
+
+  it('a phase inserted before a phase already under way keeps its check-offs where they were', async () => {
+    const repo = Repo.create();
+    repo.commit('Plan search', { [PATH]: render(SEARCH) }, { author: ANA });
+    repo.commit('Search: phase 1', { [PATH]: render(SEARCH, 0, 1) }, { author: CLAUDE });
+    repo.commit('Confirm search phase 1', { [PATH]: render(SEARCH, 1) }, { author: ANA, confirmedBy: [ANA] });
+    repo.commit('Search: phase 2', { [PATH]: render(SEARCH, 1, 1) }, { author: CLAUDE });
+    // Phase 2's "Tests pass" is checked; the inserted phase's identical text is not: the checked one moved to phase 3.
+    const inserted = render(WITH_TYPOS, 1).replace('- [ ] Task 3: Score results by BM25', '- [x] Task 3: Score results by BM25').replace(/(## Phase 3[\s\S]*?)- \[ \] Tests pass/, '$1- [x] Tests pass');
+    repo.commit('Plan: typo tolerance before ranking', { [PATH]: inserted }, { author: CLAUDE });
+    expect(historyOnly((await judge(repo.dir)).findings)).toEqual([]);
+  });
+
+  it('rewording: an item reworded where it stood is no check-off; one that swapped places with a checked one is', async () => {
+    const repo = Repo.create();
+    repo.commit('Plan search', { [PATH]: render(SEARCH) }, { author: ANA });
+    repo.commit('Search: phase 1', { [PATH]: render(SEARCH, 0, 1) }, { author: CLAUDE });
+    const confirmed = render(SEARCH, 1);
+    repo.commit('Confirm search phase 1', { [PATH]: confirmed }, { author: ANA, confirmedBy: [ANA] });
+    repo.commit('Search: phase 2', { [PATH]: render(SEARCH, 1, 1) }, { author: CLAUDE });
+    const reworded = render(SEARCH, 1, 1).replace('Ranking feels right on ten sample queries', 'Ranking feels right on twenty sample queries');
+    repo.commit('Reword a ranking check', { [PATH]: reworded }, { author: CLAUDE });
+    expect(await historyFindings(repo.dir, 'history/manual-confirmation')).toEqual([]);
+    // The agent rewrites both manual items of phase 2 and checks the second: a check-off without confirmation.
+    const swapped = reworded
+      .replace('- [ ] Top result for "refund" is the refund policy', '- [ ] "refund" finds the refund policy first')
+      .replace('- [ ] Ranking feels right on twenty sample queries', '- [x] Twenty sample queries rank sensibly');
+    const commit = repo.commit('Tidy ranking checks', { [PATH]: swapped }, { author: CLAUDE });
+    const found = await historyFindings(repo.dir, 'history/manual-confirmation');
+    expect(found).toEqual([expect.objectContaining({ commit, messageId: 'unconfirmed', line: lineOf(swapped, 'Twenty sample queries') })]);
+  });
+});
+
+describe('one finding per cause', () => {
+  const ROLLOUT: PlanSpec = {
+    title: 'Billing migration',
+    phases: [
+      { title: 'Dual write', tasks: ['Write invoices to both stores'], automated: ['Consistency job passes: `npm run check:billing`'], manual: ['Finance signs off the March reconciliation'] },
+      {
+        title: 'Cutover',
+        tasks: ['Read invoices from the new store'],
+        automated: ['Integration tests pass: `npm test -- billing`'],
+        manual: [
+          'Invoices render in the customer portal',
+          'Totals match the finance export',
+          'Refund e-mails arrive',
+          'The PDF opens on a phone',
+          'Support can find an invoice by number',
+        ],
+      },
+    ],
+  };
+  const PATH = `${PLANS}/2026-11-12-billing-migration.md`;
+
+  it('an agent commit that drops five open manual items: one finding naming the five', async () => {
+    const repo = Repo.create();
+    repo.commit('Plan the billing migration', { [PATH]: render(ROLLOUT) }, { author: ANA });
+    carryOut(repo, PATH, ROLLOUT, 1);
+    const dropped = render(ROLLOUT, 1).replace(/- \[ \] (Invoices render|Totals match|Refund e-mails|The PDF opens|Support can find).*\n/g, '');
+    const commit = repo.commit('Trim the cutover checklist', { [PATH]: dropped }, { author: CLAUDE });
+    const found = await historyFindings(repo.dir, 'history/self-exemption');
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ commit, file: PATH, messageId: 'deletesItems', severity: 'error' });
+    expect(found[0]!.message).toBe(
+      `An agent's commit (Claude <noreply@anthropic.com>) deletes 5 manual verification items without a human's confirmation: "Invoices render in the customer portal", "Totals match the finance export", "Refund e-mails arrive", "The PDF opens on a phone", "Support can find an invoice by number" (first at line ${found[0]!.line}).`,
+    );
+    // Nothing else in history reports the same cause.
+    expect(historyOnly((await judge(repo.dir)).findings).map((f) => f.ruleId)).toEqual(['history/self-exemption']);
+  });
+
+  it('an agent commit that checks five manual items: one finding naming the five', async () => {
+    const repo = Repo.create();
+    repo.commit('Plan the billing migration', { [PATH]: render(ROLLOUT) }, { author: ANA });
+    carryOut(repo, PATH, ROLLOUT, 1);
+    repo.commit('Billing: cutover', { [PATH]: render(ROLLOUT, 1, 1) }, { author: CLAUDE });
+    const text = render(ROLLOUT, 2);
+    const commit = repo.commit('Cutover verified', { [PATH]: text }, { author: CLAUDE });
+    const found = await historyFindings(repo.dir, 'history/manual-confirmation');
+    expect(found).toEqual([expect.objectContaining({ commit, messageId: 'unconfirmedMany', line: lineOf(text, 'Invoices render'), message: expect.stringMatching(/^5 manual items are checked without a human's confirmation/) })]);
+    expect(found[0]!.fix).toContain(`npx validate-workflow confirm ${PATH} --phase 2`);
+    expect(found[0]!.fix).not.toMatch(/in its own commit/);
+  });
+});

@@ -5,18 +5,17 @@
 // human commit that adds the config, or `history.since`, or `--since <rev>`) and every later one; earlier commits are
 // folded so later ones have the right "before", but not judged. Without any config the run is an audit of all
 // history (`--since root` judges all as adopted).
-import { CONFIG_FILE, ConfigError, type Config, type Preset } from '../config/config.js';
+import { CONFIG_FILE, ConfigError, defaultConfig, type Config, type Preset } from '../config/config.js';
 import type { Commit, TimelineEntry } from '../model/history.js';
 import type { WorkflowFile } from '../model/types.js';
 import { foldHistory, type FoldResult, type Step, type Tracked } from '../history/fold.js';
-import type { Snapshot } from '../history/snapshot.js';
 import type { ModelStore } from '../history/store.js';
 import { agentIdentities } from '../history/trust.js';
 import { ask } from '../shared/git.js';
 import { ruleById } from './catalog.js';
 import type { Finding } from '../model/finding.js';
 import { toFinding } from './findings.js';
-import { activePacks, judgeTransition, trustOf, type TransitionResult } from './judge.js';
+import { activePacks, judgeTransition, type TransitionResult } from './judge.js';
 
 /**
  * Every history finding is computed for the three ways a run can set the preset (each commit's parent's, or
@@ -29,7 +28,7 @@ export const variantOf = (presetOverride: Preset | undefined): Variant => preset
 
 /** How the start of judgement was decided, for the summary line and the cache. */
 export type Adoption =
-  | { kind: 'config'; sha: string | null }
+  | { kind: 'config'; sha: string }
   | { kind: 'since'; sha: string; rev: string; from: '--since' | 'history.since' }
   | { kind: 'root' }
   | { kind: 'audit' };
@@ -100,23 +99,37 @@ function record(timeline: TimelineEntry[], step: Step, judged: TransitionResult)
   }
 }
 
-/** Whether a snapshot holds the config (its own file, or the `validateWorkflow` key of package.json). */
-function hasConfig(s: Snapshot): boolean {
-  if (s.files.get(CONFIG_FILE)) return true;
-  const pkg = s.files.get('package.json');
-  if (!pkg) return false;
-  try {
-    const data = JSON.parse(s.store.text(pkg)) as unknown;
-    return typeof data === 'object' && data !== null && 'validateWorkflow' in data;
-  } catch {
-    return false;
-  }
-}
+const US = '\x1f';
 
-/** A commit that adopts the convention: it adds the config, and no agent takes part in it. */
-function adopts(step: Step): boolean {
-  if (hasConfig(step.before) || !hasConfig(step.after)) return false;
-  return agentIdentities(step.commit, trustOf(step.before)).length === 0;
+/**
+ * The first commit reachable from `to`, oldest first, that adds the config (its own file, or the `validateWorkflow`
+ * key of package.json) with no agent as author, committer or co-author. Agents are the default patterns: before the
+ * config exists there are no others (and a config cannot vouch for the commit that adds it).
+ */
+async function findAdoption(root: string, to: string): Promise<string | null> {
+  const format = `--format=%H${US}%an${US}%ae${US}%cn${US}%ce${US}%(trailers:key=Co-authored-by,valueonly,separator=%x1e)`;
+  const candidates = [
+    await ask(root, ['log', '--reverse', '--topo-order', '-z', '--diff-filter=A', format, to, '--', CONFIG_FILE]),
+    await ask(root, ['log', '--reverse', '--topo-order', '-z', '-S"validateWorkflow"', format, to, '--', 'package.json']),
+  ];
+  const defaults = defaultConfig();
+  let best: { sha: string; order: number } | null = null;
+  const order = await ask(root, ['rev-list', '--topo-order', '--reverse', to]);
+  const position = new Map(order.out.split('\n').filter(Boolean).map((sha, i) => [sha, i]));
+  for (const res of candidates) {
+    if (!res.ok) continue;
+    for (const rec of res.out.split('\0')) {
+      const [sha, an, ae, cn, ce, co] = rec.trim().split(US);
+      if (!sha) continue;
+      const coAuthors = (co ?? '').split('\x1e').filter((t) => t.trim()).map((t) => ({ key: 'Co-authored-by', value: t.trim() }));
+      const commit: Commit = { sha, parents: [], author: { name: an ?? '', email: ae ?? '' }, committer: { name: cn ?? '', email: ce ?? '' }, time: 0, subject: '', trailers: coAuthors };
+      if (agentIdentities(commit, defaults).length > 0) continue;
+      const at = position.get(sha) ?? Number.MAX_SAFE_INTEGER;
+      if (!best || at < best.order) best = { sha, order: at };
+      break;
+    }
+  }
+  return best?.sha ?? null;
 }
 
 async function resolveSince(root: string, rev: string, to: string): Promise<{ sha: string; descendants: Set<string> }> {
@@ -145,37 +158,22 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     const r = await resolveSince(root, since, to);
     adoption = { kind: 'since', sha: r.sha, rev: since, from: opts.since ? '--since' : 'history.since' };
     descendants = r.descendants;
-  } else if (opts.config.source !== null) adoption = { kind: 'config', sha: null };
-  else adoption = { kind: 'audit' };
-  if (resume && adoption.kind === 'since') descendants = (await resolveSince(root, adoption.rev, to)).descendants;
+  } else {
+    // The adoption point is found before the fold: the first human commit that adds the config. A config only an
+    // agent added is no adoption, so such a history is audited like one without config (and that commit judged).
+    const sha = opts.config.source !== null ? await findAdoption(root, to) : null;
+    if (sha) {
+      adoption = { kind: 'config', sha };
+      descendants = (await resolveSince(root, sha, to)).descendants;
+    } else adoption = { kind: 'audit' };
+  }
+  if (resume && (adoption.kind === 'since' || adoption.kind === 'config')) descendants = (await resolveSince(root, adoption.kind === 'since' ? adoption.rev : adoption.sha, to)).descendants;
 
   const findings = emptyVariants<Finding>();
   const timeline = emptyVariants<TimelineEntry>();
-  const judgedShas = new Set<string>();
-  const seen = new Set<string>();
   let commits = 0;
   let lastJudged = resume?.adopted ?? false;
-  const isJudged = (step: Step): boolean => {
-    switch (adoption.kind) {
-      case 'root':
-      case 'audit':
-        return true;
-      case 'since':
-        return descendants!.has(step.commit.sha);
-      case 'config': {
-        const parents = step.commit.parents;
-        if (parents.some((p) => judgedShas.has(p))) return true;
-        // A parent outside this fold (where the last run stopped, or the range base) is adopted when the last run
-        // said so, or, for a range, when it holds the config.
-        if (parents.some((p) => !seen.has(p)) && (resume ? resume.adopted : hasConfig(step.before))) return true;
-        if (adopts(step)) {
-          if (adoption.sha === null) adoption = { kind: 'config', sha: step.commit.sha };
-          return true;
-        }
-        return false;
-      }
-    }
-  };
+  const isJudged = (step: Step): boolean => (adoption.kind === 'root' || adoption.kind === 'audit' ? true : descendants!.has(step.commit.sha));
   const folded = await foldHistory(root, {
     config: opts.config,
     tracked: trackedPacks(opts.config),
@@ -185,9 +183,7 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     to,
     onStep: (step) => {
       lastJudged = isJudged(step);
-      seen.add(step.commit.sha);
       if (!lastJudged) return;
-      judgedShas.add(step.commit.sha);
       commits++;
       if (step.events.length === 0 && step.changes.length === 0) return;
       for (const variant of VARIANTS) {
@@ -232,9 +228,7 @@ export function describeAdoption(a: Adoption): string {
     case 'since':
       return `judged since ${a.sha.slice(0, 7)} (${a.from} ${a.rev})`;
     case 'config':
-      return a.sha
-        ? `judged since ${a.sha.slice(0, 7)}, the adoption point (the first human commit that added ${CONFIG_FILE})`
-        : `not judged: no human commit has added ${CONFIG_FILE} yet (the adoption point; commit it, or set --since)`;
+      return `judged since ${a.sha.slice(0, 7)}, the adoption point (the first human commit that added ${CONFIG_FILE})`;
   }
 }
 

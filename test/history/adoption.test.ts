@@ -61,14 +61,15 @@ describe('the adoption point', () => {
     expect(res.stderr).toContain('no-such-commit');
   });
 
-  it('a config added by an agent is no adoption: nothing is judged until a human adds it', () => {
+  it('a config only an agent added is no adoption: the history is audited, and that commit judged as loosening', () => {
     const repo = Repo.create();
     repo.commit('Plan', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
-    repo.commit('Config', { [CONFIG]: CONFIG_TEXT }, { author: CLAUDE });
-    repo.commit('Phase 1 verified', { [PLAN]: planDoc({ auto: [1], manual: [1] }) }, { author: CLAUDE });
+    const config = repo.commit('Config', { [CONFIG]: CONFIG_TEXT }, { author: CLAUDE });
+    const check = repo.commit('Phase 1 verified', { [PLAN]: planDoc({ auto: [1], manual: [1] }) }, { author: CLAUDE });
     const run = cli(repo.dir);
-    expect(historyOnly(problems(run.results))).toEqual([]);
-    expect(run.summary.commits).toBe(0);
+    expect(errors(run.results).filter((f) => f.ruleId === 'history/self-exemption').map((f) => f.commit)).toEqual([config]);
+    expect(errors(run.results).filter((f) => f.ruleId === 'history/manual-confirmation').map((f) => f.commit)).toEqual([check]);
+    expect(runStylish(repo.dir)).toContain('history: an audit of every commit');
   });
 
   it('after adoption, a plan added with manual items already checked is an unconfirmed check-off (an error)', () => {

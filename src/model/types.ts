@@ -1,7 +1,8 @@
 // The normalized model every reader produces and every rule consumes. Readers keep a source position for every
 // element so a rule (or a schema error) can point at a file and line without going back to the text.
 
-export type Kind = 'plan' | 'handoff' | 'ledger';
+/** `orchestration`: an orchestration state file found among the handoffs (kept apart from them). */
+export type Kind = 'plan' | 'handoff' | 'ledger' | 'orchestration';
 
 export interface Position {
   line: number;
@@ -193,7 +194,7 @@ export interface Ledger extends SourceFile {
  * session folder: the orchestrator's bookkeeping, not a handoff. Kept apart so no handoff rule (and no history
  * rule) judges it as one.
  */
-export interface OrchestrationState extends Omit<SourceFile, 'kind'> {
+export interface OrchestrationState extends SourceFile {
   kind: 'orchestration';
   session: string | null;
   data: Record<string, unknown> | null;

@@ -3,6 +3,7 @@
 import picomatch from 'picomatch';
 import type { Paths } from '../config/config.js';
 import type { Discovered } from './discover.js';
+import { isStateFileName } from './paths.js';
 
 export type Classifier = (path: string) => Discovered | null;
 
@@ -19,7 +20,7 @@ export function classifier(paths: Paths): Classifier {
     let hit = memo.get(path);
     if (hit !== undefined) return hit;
     const m = matchers.find((x) => x.match(path));
-    hit = m ? { path, kind: m.kind, root: m.root } : null;
+    hit = m ? { path, kind: m.kind === 'handoff' && isStateFileName(path) ? 'orchestration' : m.kind, root: m.root } : null;
     memo.set(path, hit);
     return hit;
   };

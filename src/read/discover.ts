@@ -7,6 +7,7 @@ import picomatch from 'picomatch';
 import type { Kind } from '../model/types.js';
 import type { Config } from '../config/config.js';
 import { gitSync, repositoryRoot } from '../shared/git.js';
+import { isStateFileName } from './paths.js';
 
 export { repositoryRoot };
 
@@ -70,7 +71,7 @@ export function discover(root: string, config: Config, inGit: boolean): Discover
   for (const [kind, globs] of order) {
     for (const glob of globs) {
       const files = fg.sync(glob, { cwd: root, dot: false, onlyFiles: true, followSymbolicLinks: true, ignore: ['**/node_modules/**', '**/.git/**', ...config.ignore] });
-      for (const path of files) if (!found.has(path)) found.set(path, { path, kind, root: globBase(glob) });
+      for (const path of files) if (!found.has(path)) found.set(path, { path, kind: kind === 'handoff' && isStateFileName(path) ? 'orchestration' : kind, root: globBase(glob) });
     }
   }
   const all = [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

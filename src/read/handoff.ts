@@ -8,7 +8,7 @@ import { lineOf, parseMarkdown, textOf } from './markdown.js';
 import { isRecord, readFrontmatter } from './frontmatter.js';
 import { markdownDisables, yamlDisables } from './disables.js';
 import { readYaml, type YamlRead } from './yaml.js';
-import { handoffLocation, type HandoffLocation } from './paths.js';
+import { handoffLocation, isStateFileName, type HandoffLocation } from './paths.js';
 import { mentionsOf } from './ledger.js';
 import { toString } from 'mdast-util-to-string';
 
@@ -354,8 +354,6 @@ function build(loc: HandoffLocation, fields: Fields, problems: ReadProblem[], di
   };
 }
 
-/** `orchestration.yaml`, `orchestration-state.yml`: the orchestrator's state, by name. */
-const STATE_NAME = /^orchestration(?:[-_.]state)?\.ya?ml$/i;
 
 /** The content of an orchestration state file: a phase pointer or a list of phases, and none of a handoff's keys. */
 function looksLikeState(data: Record<string, unknown>): boolean {
@@ -367,12 +365,12 @@ function looksLikeState(data: Record<string, unknown>): boolean {
  * An orchestration state file in a handoff session folder, or null when the file is a handoff. Decided by name for a
  * file that does not parse (so its removal is never a "deleted handoff"), by content otherwise.
  */
-export function readOrchestrationState(path: string, root: string, text: string): OrchestrationState | null {
-  if (!/\.ya?ml$/i.test(path)) return null;
+export function readOrchestrationState(path: string, root: string, text: string, known = false): OrchestrationState | null {
+  if (!known && !/\.ya?ml$/i.test(path)) return null;
   const loc = handoffLocation(path, root);
   const yaml = readYaml(text, 0, { comments: true });
   const first = yaml.documents[0];
-  const byName = STATE_NAME.test(loc.fileName);
+  const byName = known || isStateFileName(path);
   if (!byName && !(yaml.documents.length === 1 && isRecord(first) && looksLikeState(first))) return null;
   return {
     kind: 'orchestration',

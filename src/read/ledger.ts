@@ -29,7 +29,8 @@ const LABELS: Record<string, LedgerItemState> = {
   todo: 'pending',
 };
 
-const TASK_TEXT = /^task\s+(\d+)\b/i;
+/** `Task 3` (not `Task 3.1` or `Task 3A`, which are sub-tasks of no plan task number): the task a ledger item tracks. */
+const TASK_TEXT = /^task\s+(\d+)(?![\w.\-]*\d|[A-Za-z])/i;
 /** What an item is known by: `Task 3`, `Phase 2A`, `Step 4.1` (the label as written), else its text. */
 const ITEM_LABEL = /^(task|phase|step)\s+(\d+[A-Za-z]?(?:[.\-]\d+[A-Za-z]?)*|[A-Za-z](?:[.\-]\d+)+)(?![\w])/i;
 

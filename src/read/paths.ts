@@ -30,3 +30,13 @@ export function ledgerSessionFromName(path: string): string | null {
   const m = /^CONTINUITY_(?:CLAUDE-)?(.+)$/i.exec(name);
   return m ? m[1]! : null;
 }
+
+/**
+ * An orchestration state file by its name (`orchestration.yaml`, `orchestration-state.yml`, `state.yaml`): the
+ * orchestrator's bookkeeping in a session folder, not a handoff. Decided by name so every door (discovery, the
+ * history classifier, the hooks) agrees without reading the file; the reader also recognizes one by content.
+ */
+export function isStateFileName(path: string): boolean {
+  const name = posix.basename(path);
+  return /^orchestrat(?:ion|or)(?:[-_.][\w-]+)?\.ya?ml$/i.test(name) || /^(?:[\w-]+[-_])?state\.ya?ml$/i.test(name);
+}

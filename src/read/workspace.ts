@@ -14,6 +14,8 @@ export function readText(item: Discovered, text: string): WorkflowFile {
   switch (item.kind) {
     case 'plan':
       return readPlanText(item.path, text);
+    case 'orchestration':
+      return readOrchestrationState(item.path, item.root, text, true)!;
     case 'handoff':
       // An orchestration state file sits among the handoffs but is none (never a "deleted handoff" when removed).
       return readOrchestrationState(item.path, item.root, text) ?? readHandoffText(item.path, item.root, text);

@@ -14,12 +14,16 @@ import { md } from '../rules/fixtures.js';
 const A = 'thoughts/shared/plans/2026-11-20-a.md';
 const B = 'thoughts/shared/plans/2026-11-20-b.md';
 
-/** A plan whose phases lack manual criteria (`plan/phase-manual-criteria`, a warning) `missing` times. */
+/**
+ * A plan with `missing` disable comments that give no reason (`disable/directive`, a warning, one finding per
+ * comment). (Issue 10 made `disable/directive`, which these tests used to count, one finding per plan.)
+ */
 function planWithout(missing: number, phases = 2): string {
   const lines = ['# Plan', ''];
   for (let n = 1; n <= phases; n++) {
     lines.push(`## Phase ${n}: Part ${n}`, '', `- [ ] Task ${n}: Step ${n}`, '', '#### Automated Verification:', '', '- [ ] Tests pass', '');
-    if (n > missing) lines.push('#### Manual Verification:', '', '- [ ] Works in the browser', '');
+    lines.push('#### Manual Verification:', '', '- [ ] Works in the browser', '');
+    if (n <= missing) lines.push('<!-- validate-workflow-disable plan/mode -->', '');
   }
   return md(...lines);
 }
@@ -35,8 +39,8 @@ describe('writeBaseline', () => {
   it('counts problems per file and rule with sorted keys, byte-identical whatever the order of the findings', () => {
     const list = [
       finding(B, 'plan/phase-order', 'error', 3),
-      finding(A, 'plan/phase-manual-criteria', 'warning', 9),
-      finding(A, 'plan/phase-manual-criteria', 'warning', 4),
+      finding(A, 'disable/directive', 'warning', 9),
+      finding(A, 'disable/directive', 'warning', 4),
       finding(A, 'history/manual-confirmation', 'error', 2),
       // Neither a note nor a finding about the repository as a whole is baselined.
       finding(A, 'handoff/missing', 'info'),
@@ -52,11 +56,11 @@ describe('writeBaseline', () => {
       md(
         '{',
         `  "${A}": {`,
+        '    "disable/directive": {',
+        '      "count": 2',
+        '    },',
         '    "history/manual-confirmation": {',
         '      "count": 1',
-        '    },',
-        '    "plan/phase-manual-criteria": {',
-        '      "count": 2',
         '    }',
         '  },',
         `  "${B}": {`,
@@ -73,12 +77,12 @@ describe('writeBaseline', () => {
 describe('applyBaseline through lintRepository', () => {
   it('reports only what is new after --baseline-write', () => {
     const dir = makeRepo({ [A]: planWithout(2) });
-    expect(problems(raw(dir)).map((f) => f.ruleId)).toEqual(['plan/phase-manual-criteria', 'plan/phase-manual-criteria']);
+    expect(problems(raw(dir)).map((f) => f.ruleId)).toEqual(['disable/directive', 'disable/directive']);
     writeBaseline(dir, raw(dir));
     expect(problems(judged(dir))).toEqual([]);
     // A new file with the same problem is new: reported.
     writeFiles(dir, { [B]: planWithout(1) });
-    expect(problems(judged(dir)).map((f) => [f.file, f.ruleId])).toEqual([[B, 'plan/phase-manual-criteria']]);
+    expect(problems(judged(dir)).map((f) => [f.file, f.ruleId])).toEqual([[B, 'disable/directive']]);
   });
 
   it('reports every finding of a file and rule that grew beyond its count, saying how many the baseline allows', () => {
@@ -87,7 +91,7 @@ describe('applyBaseline through lintRepository', () => {
     writeFiles(dir, { [A]: planWithout(2, 3) });
     const got = problems(judged(dir));
     expect(got).toHaveLength(2);
-    for (const f of got) expect(f.message).toContain(`(${BASELINE_FILE} allows 1 plan/phase-manual-criteria finding in this file; there are 2 now)`);
+    for (const f of got) expect(f.message).toContain(`(${BASELINE_FILE} allows 1 disable/directive finding in this file; there are 2 now)`);
   });
 
   it('reports a stale entry when fewer findings remain, at the severity the config gives baseline/stale', () => {
@@ -102,7 +106,7 @@ describe('applyBaseline through lintRepository', () => {
         file: A,
         line: null,
         column: null,
-        message: expect.stringContaining(`${BASELINE_FILE} allows 2 plan/phase-manual-criteria findings in this file but 1 remains`),
+        message: expect.stringContaining(`${BASELINE_FILE} allows 2 disable/directive findings in this file but 1 remains`),
         fix: expect.stringContaining('--baseline-write'),
       },
     ]);
@@ -110,13 +114,13 @@ describe('applyBaseline through lintRepository', () => {
     expect(problems(judged(dir, { rules: { 'baseline/stale': 'off' } }))).toEqual([]);
     // Writing the baseline again shrinks the entry, and the run is clean.
     writeBaseline(dir, raw(dir));
-    expect(JSON.parse(readFileSync(join(dir, BASELINE_FILE), 'utf8'))).toEqual({ [A]: { 'plan/phase-manual-criteria': { count: 1 } } });
+    expect(JSON.parse(readFileSync(join(dir, BASELINE_FILE), 'utf8'))).toEqual({ [A]: { 'disable/directive': { count: 1 } } });
     expect(problems(judged(dir))).toEqual([]);
   });
 
   it('an entry whose findings are all gone is stale; history entries are left to the history pass', () => {
     const dir = makeRepo({ [A]: planWithout(0) });
-    writeFileSync(join(dir, BASELINE_FILE), JSON.stringify({ [A]: { 'plan/phase-manual-criteria': { count: 1 }, 'history/manual-confirmation': { count: 2 } } }));
+    writeFileSync(join(dir, BASELINE_FILE), JSON.stringify({ [A]: { 'disable/directive': { count: 1 }, 'history/manual-confirmation': { count: 2 } } }));
     expect(problems(judged(dir)).map((f) => [f.ruleId, f.message.includes('none remains')])).toEqual([['baseline/stale', true]]);
     // The history pass (the lead's check.ts) judges the history entry with the history findings.
     const history = [finding(A, 'history/manual-confirmation', 'error', 5), finding(A, 'history/manual-confirmation', 'error', 7)];

@@ -118,7 +118,7 @@ describe('markdown report of a history with violations', () => {
   it('opens with the verdict line', () => {
     const lines = out.split('\n');
     expect(lines[0]).toBe('## validate-workflow review');
-    expect(lines[2]).toBe(`❌ **2 errors** in ${j.summary.files} workflow files and 5 commits (${j.summary.infos} notes)`);
+    expect(lines[2]).toBe(`❌ **2 errors** in ${j.summary.files} workflow files and 5 commits (${j.summary.infos} note${j.summary.infos === 1 ? "" : "s"})`);
     expect(j.summary.commits).toBe(5);
   });
 
@@ -160,7 +160,8 @@ describe('markdown report of a history with violations', () => {
 
   it('groups the findings by rule, errors first, each with its docs link, location, commit and fix', () => {
     const groups = findingGroups(root);
-    expect(groups.map((g) => toString(g.heading))).toEqual(['❌ handoff/validated · 1 error', '❌ history/manual-confirmation · 1 error, 2 notes']);
+    // One note per commit and plan since issue 10 (it used to be one per confirmed item).
+    expect(groups.map((g) => toString(g.heading))).toEqual(['❌ handoff/validated · 1 error', '❌ history/manual-confirmation · 1 error, 1 note']);
     const [validated, confirmation] = groups as [(typeof groups)[number], (typeof groups)[number]];
     expect(linkOf(validated.heading)?.url).toBe(`${DOCS}/docs/rules/handoff/validated.md`);
     expect(linkOf(confirmation.heading)?.url).toBe(`${DOCS}/docs/rules/history/manual-confirmation.md`);
@@ -178,7 +179,7 @@ describe('markdown report of a history with violations', () => {
     expect(first).toMatch(/^❌ /);
     expect(first).toContain(`commit ${sha.t3!.slice(0, 7)} (Task 3 and phase 2 checks)`);
     expect(first).toContain('Fix: ');
-    expect(notes).toHaveLength(2);
+    expect(notes).toHaveLength(1);
     for (const n of notes) expect(n).toContain(`commit ${sha.confirm!.slice(0, 7)}`);
   });
 

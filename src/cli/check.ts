@@ -71,7 +71,7 @@ async function judge(opts: CheckOptions, root: string, inGit: boolean, config: C
     if (!existsSync(door.file)) throw new UsageError(`no such message file: ${door.file}`);
     message = commentFree(readFileSync(door.file, 'utf8'));
   }
-  return judgePending(root, config, { stage: door.kind, message, presetOverride: opts.preset });
+  return judgePending(root, config, { stage: door.kind, message, presetOverride: opts.preset, explicitConfig: opts.config !== undefined });
 }
 
 /** Where rule pages can be read: the published package's files, at this version. */

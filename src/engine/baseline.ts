@@ -11,6 +11,7 @@ import { rule as staleRule } from '../rules/baseline/stale.js';
 import { compareFindings, type Finding } from '../model/finding.js';
 import { formatMessage, severityOf, toFinding } from './findings.js';
 import { isRecord } from '../shared/text.js';
+import { gitSync } from '../shared/git.js';
 
 export { BASELINE_FILE };
 
@@ -27,6 +28,10 @@ export interface BaselineOptions {
   scope?: (ruleId: string, file: string) => boolean;
   /** For the severity of `baseline/stale` (`rules: {"baseline/stale": "off" | "warn" | "error"}`). */
   config?: Config;
+  /** The baseline to apply (a commit's, see baselineAt); the working tree's file when left out. */
+  baseline?: Baseline | null;
+  /** Commits whose findings no baseline covers: those that change the baseline themselves. */
+  exempt?: ReadonlySet<string>;
 }
 
 /**
@@ -77,9 +82,22 @@ export function writeBaseline(root: string, findings: Finding[]): { entries: num
 export function readBaseline(root: string): Baseline | null {
   const path = join(root, BASELINE_FILE);
   if (!existsSync(path)) return null;
+  return parseBaseline(readFileSync(path, 'utf8'));
+}
+
+/**
+ * The baseline as a commit holds it (the hooks and a range read the parent's, never the working tree's: an entry
+ * nobody committed must not excuse the commit being judged). Null when that commit has none.
+ */
+export function baselineAt(root: string, rev: string): Baseline | null {
+  const res = gitSync(root, ['show', `${rev}:${BASELINE_FILE}`]);
+  return res.ok ? parseBaseline(res.out) : null;
+}
+
+function parseBaseline(text: string): Baseline {
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(path, 'utf8'));
+    data = JSON.parse(text);
   } catch (err) {
     throw new ConfigError(`${BASELINE_FILE}: not valid JSON (${(err as Error).message}); rewrite it with \`validate-workflow --baseline-write\`.`);
   }
@@ -105,12 +123,14 @@ export function readBaseline(root: string): Baseline | null {
  * how many the baseline allows, so the reader knows most of them are known.
  */
 export function applyBaseline(root: string, findings: Finding[], opts: BaselineOptions = {}): Finding[] {
-  const baseline = readBaseline(root);
+  const baseline = opts.baseline !== undefined ? opts.baseline : readBaseline(root);
   if (!baseline) return findings;
+  const exempt = opts.exempt ?? new Set<string>();
   const inScope = opts.scope ?? (() => true);
   const groups = new Map<string, Finding[]>();
   for (const f of findings) {
-    if (!countable(f) || !inScope(f.ruleId, f.file)) continue;
+    // A commit that changes the baseline cannot have its own findings covered by it.
+    if (!countable(f) || !inScope(f.ruleId, f.file) || (f.commit && exempt.has(f.commit))) continue;
     const k = keyOf(f.file, f.ruleId);
     const group = groups.get(k);
     if (group) group.push(f);

@@ -6,11 +6,13 @@ import type { Config, Preset } from '../config/config.js';
 import type { TimelineEntry } from '../model/history.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
 import { cacheFile, cacheKey, loadCache, saveCache } from '../history/cache.js';
-import { filesAt, pendingCommit } from '../history/fold.js';
+import { filesAt, headSnapshot, pendingCommit } from '../history/fold.js';
+import { CONFIG_FILE } from '../config/config.js';
+import { RULE_IDS } from './catalog.js';
 import { Snapshot } from '../history/snapshot.js';
 import { key } from '../history/store.js';
 import { ask } from '../shared/git.js';
-import { applyBaseline } from './baseline.js';
+import { applyBaseline, baselineAt } from './baseline.js';
 import { guidanceIn, guidedBy } from './guidance.js';
 import { compareFindings, type Finding } from '../model/finding.js';
 import { describeAdoption, judgeHistory, trackedPacks, variantOf, type Adoption, type Resume } from './history.js';
@@ -97,7 +99,7 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
     saveCache(cachePath, { key: ck, head: hist.resume.sha, history: keepHistory satisfies CachedHistory, state: [...hist.state], models: keep });
   }
   // The snapshot pass applied its part of the baseline; history entries are judged here, against history findings.
-  const histFindings = opts.baselineWrite ? hist.findings : applyBaseline(root, hist.findings, { config, scope: (ruleId) => !snapshotEntry(ruleId) });
+  const histFindings = opts.baselineWrite ? hist.findings : applyBaseline(root, hist.findings, { config, exempt: new Set(hist.resume?.baselineCommits ?? []), scope: (ruleId) => !snapshotEntry(ruleId) });
   return { findings: [...lint.findings, ...histFindings], files, commits: hist.commits, judgedFrom: describeAdoption(hist.adoption), anything: files.length > 0 || hist.commits > 0, workspace: lint.workspace, timeline: hist.timeline };
 }
 
@@ -119,7 +121,9 @@ export async function judgeRange(root: string, config: Config, range: { from: st
   const snap = (s: Snapshot) => judgeSnapshot({ workspace: s.workspace(root), packs: packWorkspace(s, trust), config: trust, guidance });
   const added = introduced(snap(before), snap(after));
   // Only entries of the files the range changed can be judged here; the others would all look stale.
-  const found = applyBaseline(root, [...hist.findings, ...added], { config, scope: (_id, file) => changed.has(file) });
+  // The baseline as the range's base holds it, and never covering the findings of a commit that changes it.
+  const baseline = base?.ok ? baselineAt(root, base.out.trim()) : null;
+  const found = applyBaseline(root, [...hist.findings, ...added], { config, baseline, exempt: new Set(hist.resume?.baselineCommits ?? []), scope: (_id, file) => changed.has(file) });
   return { findings: found, files: [...changed], commits: hist.commits, judgedFrom: describeAdoption(hist.adoption), anything: true, workspace: after.workspace(root), timeline: hist.timeline };
 }
 
@@ -127,7 +131,12 @@ export async function judgeRange(root: string, config: Config, range: { from: st
  * The pending commit (pre-commit; commit-msg with the message): HEAD -> the index. The hooks read the cache, never
  * write it: unchanged files are not parsed again on every commit.
  */
-export async function judgePending(root: string, config: Config, opts: { stage: 'staged' | 'commit-msg'; message?: string; presetOverride?: Preset }): Promise<Judged> {
+export async function judgePending(root: string, workingConfig: Config, opts: { stage: 'staged' | 'commit-msg'; message?: string; presetOverride?: Preset; explicitConfig?: boolean }): Promise<Judged> {
+  // Which files are workflow files, and every trust setting, come from HEAD: a config narrowed in the working tree
+  // (the plans globs pointed elsewhere) must not take the commit's own plans out of sight. An explicit --config (the
+  // hooks of a thoughts repository map the globs that way) is the caller's word.
+  const head = headSnapshot(root, workingConfig);
+  const config = opts.explicitConfig || head.files.get(CONFIG_FILE) === undefined && !head.files.get('package.json') ? workingConfig : head.config(RULE_IDS);
   const cache = loadCache(cacheFile(root), settingsKey(config));
   const seed = new Map(Object.entries(cache?.models ?? {}));
   const pending = pendingCommit(root, config, { message: opts.message, seed, tracked: trackedPacks(config) });
@@ -135,6 +144,7 @@ export async function judgePending(root: string, config: Config, opts: { stage: 
   const guidance = new Map([...(await guidanceIn(root, config)), ...guidedBy(pending.commit, pending.before, pending.after, pending.signed)]);
   const judged = judgeChange({ root, stage: opts.stage, ...pending, presetOverride: opts.presetOverride, audit: config.source === null, guidance });
   const changed = new Set(pending.changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));
-  const found = applyBaseline(root, judged.findings, { config, scope: (_id, file) => changed.has(file) });
+  // HEAD's baseline: an entry only in the working tree (or staged with this very commit) excuses nothing.
+  const found = applyBaseline(root, judged.findings, { config, baseline: baselineAt(root, 'HEAD'), scope: (_id, file) => changed.has(file) });
   return { findings: found.sort(compareFindings), files: [...changed], commits: 0, anything: true };
 }

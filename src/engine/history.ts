@@ -57,6 +57,8 @@ export interface Resume {
   adoption: Adoption;
   /** Whether the last folded commit was judged (its descendants are). */
   adopted: boolean;
+  /** Commits that changed the baseline: no baseline covers their own findings. */
+  baselineCommits: string[];
 }
 
 export interface HistoryResult {
@@ -172,6 +174,7 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
   const findings = emptyVariants<Finding>();
   const timeline = emptyVariants<TimelineEntry>();
   let commits = 0;
+  const baselineCommits = [...(resume?.baselineCommits ?? [])];
   let lastJudged = resume?.adopted ?? false;
   const isJudged = (step: Step): boolean => (adoption.kind === 'root' || adoption.kind === 'audit' ? true : descendants!.has(step.commit.sha));
   const folded = await foldHistory(root, {
@@ -182,6 +185,7 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     from: opts.from,
     to,
     onStep: (step) => {
+      if (step.events.some((e) => e.type === 'trust-file-changed' && e.what === 'baseline')) baselineCommits.push(step.commit.sha);
       lastJudged = isJudged(step);
       if (!lastJudged) return;
       commits++;
@@ -214,7 +218,7 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     timeline: timeline[variant],
     incomplete: false,
     adoption,
-    resume: head ? { sha: head, state: folded.state, findings, timeline, commits: total, adoption, adopted: folded.commits > 0 ? lastJudged : (resume?.adopted ?? false) } : null,
+    resume: head ? { sha: head, state: folded.state, findings, timeline, commits: total, adoption, adopted: folded.commits > 0 ? lastJudged : (resume?.adopted ?? false), baselineCommits } : null,
   };
 }
 

@@ -289,6 +289,10 @@ function planEvents(file: string, before: Plan | null, after: Plan): Event[] {
       if (t.checked !== prev) events.push({ type: 'task-completed', file, line: t.line, phase: phaseNumber(phase, i), task: t.number, completed: t.checked });
     }
   });
+  const mode = (p: Plan | null) => (typeof p?.frontmatter?.mode === 'string' ? p.frontmatter.mode : '(none)');
+  if (before && mode(before) !== mode(after)) {
+    events.push({ type: 'mode-changed', file, line: positionOf(after.positions, '/mode', { line: 1, column: 1 }).line, from: mode(before), to: mode(after) });
+  }
   if (after.frontmatter?.mode_set_by === 'user' && before?.frontmatter?.mode_set_by !== 'user') {
     events.push({ type: 'mode-set-by-user', file, line: positionOf(after.positions, '/mode_set_by').line });
   }

@@ -11,7 +11,7 @@ import { ask, gitSync } from '../shared/git.js';
 import { parseIdentity } from '../shared/identity.js';
 import { diffFiles, eventKey, eventsBetween } from './events.js';
 import { parseRaw, parseTrailers, readTrace, type TraceEntry } from './log.js';
-import { Overlay, Snapshot, TRUST_FILES } from './snapshot.js';
+import { Overlay, Snapshot, TRUST_FILES, type ModelSource } from './snapshot.js';
 import { ModelStore, key } from './store.js';
 
 /** Files tracked besides the workflow files (pack files): which paths, and the folders to ask git about. */
@@ -21,6 +21,19 @@ export interface Tracked {
 }
 
 export const NOTHING_ELSE: Tracked = { match: () => false, pathspecs: [] };
+
+/**
+ * What a merge did itself, against one of its other parents: the changes and events where it differs from that
+ * parent, and those in files the other side never changed since the merge base (`base`, null without one).
+ */
+export function mergeOwn(changes: Change[], events: Event[], otherState: Map<string, string>, base: Map<string, string> | null, after: Snapshot, store: ModelSource): { changes: Change[]; events: Event[] } {
+  const untouched = (path: string) => base !== null && base.get(path) === otherState.get(path);
+  const kept = changes.filter((c) => otherState.get(c.path) !== (c.newBlob ?? undefined) || untouched(c.path));
+  if (events.length === 0) return { changes: kept, events };
+  const afterFiles = new Map([...after.files.keys()].map((k) => [k, after.files.get(k)!]));
+  const keys = new Set(eventsBetween(diffFiles(otherState, afterFiles), new Snapshot(otherState, store), after).map(eventKey));
+  return { changes: kept, events: events.filter((e) => keys.has(eventKey(e)) || untouched(e.file)) };
+}
 
 /** One commit as the engine judges it. */
 export interface Step {
@@ -215,6 +228,18 @@ class Folder {
     return files;
   }
 
+  private readonly bases = new Map<string, Map<string, string> | null>();
+
+  /** The files at merge-base(a, b), read once per pair; null when the two share no history. */
+  private mergeBase(a: string, b: string): Map<string, string> | null {
+    const k = `${a} ${b}`;
+    if (!this.bases.has(k)) {
+      const res = gitSync(this.root, ['merge-base', a, b]);
+      this.bases.set(k, res.ok ? filesAt(this.root, res.out.trim(), this.config, this.store.classify, this.tracked) : null);
+    }
+    return this.bases.get(k)!;
+  }
+
   /** Model keys the snapshots still alive refer to: everything else may leave the store. */
   liveKeys(): Set<string> {
     const live = new Set<string>();
@@ -235,14 +260,11 @@ class Folder {
     const after = new Snapshot(new Overlay(base, top), store);
     let events = eventsBetween(changes, before, after);
     let kept = changes;
-    // A merge has events only where it differs from every parent (git's combined diff).
+    // A merge has events where it differs from every parent (git's combined diff), and also wherever it changes a
+    // file the other side never changed since the merge base: then the change is the merge's own, however the
+    // branches forked (a side branch from before a file existed must not let the merge delete it unseen).
     for (const other of commit.parents.slice(1)) {
-      const otherState = this.stateOf(other);
-      kept = kept.filter((c) => otherState.get(c.path) !== (c.newBlob ?? undefined));
-      if (events.length === 0) continue;
-      const afterFiles = new Map([...after.files.keys()].map((k) => [k, after.files.get(k)!]));
-      const keys = new Set(eventsBetween(diffFiles(otherState, afterFiles), new Snapshot(otherState, store), after).map(eventKey));
-      events = events.filter((e) => keys.has(eventKey(e)));
+      ({ changes: kept, events } = mergeOwn(kept, events, this.stateOf(other), first ? this.mergeBase(first, other) : null, after, store));
     }
     this.onStep({ commit, before, after, changes: kept, events, signed: () => verifyCommit(root, commit.sha) });
     // Reuse the parent's map when this commit is its only remaining child; copy when branches share it.
@@ -276,6 +298,8 @@ export interface Pending {
   before: Snapshot;
   after: Snapshot;
   changes: Change[];
+  /** The events of the commit (for a merge in progress, only what the merge does itself). */
+  events: Event[];
   /** The commit does not exist yet, so its signature can only be promised: commit.gpgSign must be on. */
   signed: () => boolean;
 }
@@ -293,12 +317,32 @@ export function pendingCommit(root: string, config: Config, opts: { message?: st
   const changes = hasHead
     ? parseRaw(gitSync(root, ['diff', '--cached', '-M', '--raw', '-z', '--no-abbrev', 'HEAD', '--', ...specsOf(config, tracked)]).out).filter((c) => relevant(c.path) || (c.from !== null && relevant(c.from)))
     : diffFiles(beforeFiles, afterFiles);
+  // A changed version is parsed here, never taken from the cache: the cache lives in .git/, where anything that can
+  // run git can write, and the change being judged is exactly what a poisoned entry would misrepresent.
+  for (const c of changes) {
+    if (c.oldBlob) store.seed.delete(key(c.oldBlob, c.from ?? c.path));
+    if (c.newBlob) store.seed.delete(key(c.newBlob, c.path));
+  }
   store.load(changes.flatMap((c) => [c.oldBlob ? { path: c.from ?? c.path, blob: c.oldBlob } : null, c.newBlob ? { path: c.path, blob: c.newBlob } : null]).filter((x): x is { path: string; blob: string } => x !== null));
   const message = opts.message ?? '';
   const trailers = message ? parseTrailers(gitSync(root, ['interpret-trailers', '--parse'], message).out) : [];
+  // A merge in progress (MERGE_HEAD) becomes a merge commit: judged, like the fold judges merges, by what it does
+  // itself, not by what the other branch brings (a human's confirmation merged into an agent's branch).
+  const head = hasHead ? gitSync(root, ['rev-parse', 'HEAD']).out.trim() : null;
+  const merging = hasHead ? gitSync(root, ['rev-parse', '-q', '--verify', 'MERGE_HEAD']) : null;
+  const others = merging?.ok ? merging.out.trim().split('\n').filter(Boolean) : [];
+  const before = new Snapshot(beforeFiles, store);
+  const after = new Snapshot(afterFiles, store);
+  let events = eventsBetween(changes, before, after);
+  let kept = changes;
+  for (const other of others) {
+    const base = gitSync(root, ['merge-base', head!, other]);
+    const baseFiles = base.ok ? filesAt(root, base.out.trim(), config, store.classify, tracked) : null;
+    ({ changes: kept, events } = mergeOwn(kept, events, filesAt(root, other, config, store.classify, tracked), baseFiles, after, store));
+  }
   const commit: Commit = {
     sha: '',
-    parents: hasHead ? [gitSync(root, ['rev-parse', 'HEAD']).out.trim()] : [],
+    parents: head ? [head, ...others] : [],
     author: identity(root, 'GIT_AUTHOR_IDENT'),
     committer: identity(root, 'GIT_COMMITTER_IDENT'),
     time: Math.floor(Date.now() / 1000),
@@ -307,9 +351,10 @@ export function pendingCommit(root: string, config: Config, opts: { message?: st
   };
   return {
     commit,
-    before: new Snapshot(beforeFiles, store),
-    after: new Snapshot(afterFiles, store),
-    changes,
+    before,
+    after,
+    changes: kept,
+    events,
     signed: () => gitSync(root, ['config', '--bool', 'commit.gpgsign']).out.trim() === 'true',
   };
 }

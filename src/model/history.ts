@@ -47,6 +47,8 @@ export type Event =
   | (At & { type: 'item-made-na'; kind: ItemKind; phase: number; text: string })
   | (At & { type: 'item-added-na'; kind: ItemKind; phase: number; text: string })
   | (At & { type: 'mode-set-by-user' })
+  /** A plan's `mode` key changed (it decides which rules apply: handoffs and batching bind only orchestration). */
+  | (At & { type: 'mode-changed'; from: string; to: string })
   | (At & { type: 'handoff-added' })
   | (At & { type: 'handoff-deleted'; /** Left empty or unreadable rather than removed. */ emptied?: boolean })
   | (At & { type: 'handoff-renamed'; from: string })

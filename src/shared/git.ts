@@ -13,10 +13,16 @@ export function git(root: string): SimpleGit {
   return simpleGit({ baseDir: root, errors: (error, result) => (result.exitCode === 0 ? undefined : (error ?? Buffer.from(`git exited with ${result.exitCode}`))) });
 }
 
+/**
+ * Options every git process gets: paths as they are (no octal quoting), and replace refs ignored: `git replace` can
+ * make a commit look like another in every local walk, which would hide a violating commit from the hooks.
+ */
+const BASE = ['-c', 'core.quotepath=off', '--no-replace-objects'];
+
 /** An async one-off question (simple-git): its output, and whether git exited 0. */
 export async function ask(root: string, args: string[]): Promise<{ ok: boolean; out: string }> {
   try {
-    return { ok: true, out: await git(root).raw(['-c', 'core.quotepath=off', ...args]) };
+    return { ok: true, out: await git(root).raw([...BASE, ...args]) };
   } catch {
     return { ok: false, out: '' };
   }
@@ -30,20 +36,20 @@ export function repositoryRoot(cwd: string): string | null {
 
 /** Synchronous one-off, for the hook paths where every millisecond of start-up counts. */
 export function gitSync(root: string, args: string[], input?: string): { ok: boolean; out: string; status: number | null; err: string } {
-  const res = spawnSync('git', ['-c', 'core.quotepath=off', ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 1 << 30 });
+  const res = spawnSync('git', [...BASE, ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 1 << 30 });
   return { ok: res.status === 0, out: res.stdout ?? '', status: res.status, err: res.stderr ?? '' };
 }
 
 /** `git commit` with the user's terminal on stdin (a signing key's passphrase prompt must reach them). */
 export function gitInteractive(root: string, args: string[]): { ok: boolean; out: string; err: string } {
-  const res = spawnSync('git', args, { cwd: root, stdio: ['inherit', 'pipe', 'pipe'], encoding: 'utf8' });
+  const res = spawnSync('git', ['--no-replace-objects', ...args], { cwd: root, stdio: ['inherit', 'pipe', 'pipe'], encoding: 'utf8' });
   return { ok: res.status === 0, out: res.stdout ?? '', err: res.stderr ?? '' };
 }
 
 /** Run git and hand each chunk of stdout to `onData`; resolves when git exits 0. */
 export function gitStream(root: string, args: string[], onData: (chunk: string) => void): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', ['-c', 'core.quotepath=off', ...args], { cwd: root });
+    const child = spawn('git', [...BASE, ...args], { cwd: root });
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', onData);
     let err = '';
@@ -57,7 +63,7 @@ export function gitStream(root: string, args: string[], onData: (chunk: string) 
 export function readBlobs(root: string, ids: string[]): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
   if (ids.length === 0) return out;
-  const res = spawnSync('git', ['cat-file', '--batch'], { cwd: root, input: `${ids.join('\n')}\n`, maxBuffer: 1 << 31 >>> 0 });
+  const res = spawnSync('git', ['--no-replace-objects', 'cat-file', '--batch'], { cwd: root, input: `${ids.join('\n')}\n`, maxBuffer: 1 << 31 >>> 0 });
   const buf = res.stdout as Buffer;
   let pos = 0;
   for (const id of ids) {

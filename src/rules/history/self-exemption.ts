@@ -4,6 +4,7 @@ import { AFTER_THE_FACT, byFile, firstLine, listTexts } from './cause.js';
 
 type Loosening = { file: string; line: number } & (
   | { act: 'config' | 'baseline' | 'modeByUser' }
+  | { act: 'mode'; from: string; to: string }
   | { act: 'disable'; rules: string[] }
   | { act: 'madeNa' | 'addedNa' | 'deleted'; kind: string; text: string }
 );
@@ -17,6 +18,9 @@ function loosening(e: Event): Loosening | null {
       return { ...at, act: 'disable', rules: e.ruleIds };
     case 'mode-set-by-user':
       return { ...at, act: 'modeByUser' };
+    // The mode decides which rules bind the agent (orchestration: handoffs, no batching); changing it is loosening.
+    case 'mode-changed':
+      return { ...at, act: 'mode', from: e.from, to: e.to };
     case 'item-made-na':
       return { ...at, act: 'madeNa', kind: e.kind, text: e.text };
     case 'item-added-na':
@@ -49,6 +53,10 @@ function clause(act: Loosening['act'], list: readonly Loosening[]): string {
       return 'changes the baseline';
     case 'modeByUser':
       return 'adds `mode_set_by: user`';
+    case 'mode': {
+      const m = list[0] as Extract<Loosening, { act: 'mode' }>;
+      return `changes the plan's mode from ${m.from} to ${m.to}`;
+    }
     case 'disable':
       return `adds a disable comment for ${(list as Extract<Loosening, { act: 'disable' }>[]).flatMap((d) => d.rules).join(', ') || 'no rule'}`;
     case 'madeNa':
@@ -74,6 +82,7 @@ export const rule: Rule = {
       changesBaseline: "An agent's commit ({{agents}}) changes the baseline without a human's confirmation.",
       addsDisable: "An agent's commit ({{agents}}) adds a disable comment for {{rules}} without a human's confirmation.",
       setsModeByUser: "An agent's commit ({{agents}}) adds `mode_set_by: user` without a human's confirmation.",
+      changesMode: "An agent's commit ({{agents}}) changes the plan's mode from {{from}} to {{to}} without a human's confirmation (the mode decides which rules bind the agent).",
       makesNa: "An agent's commit ({{agents}}) turns {{kind}} item \"{{item}}\" into N/A without a human's confirmation.",
       makesNaMany: "An agent's commit ({{agents}}) turns {{count}} {{kind}} items into N/A without a human's confirmation: {{items}} (first at line {{line}}).",
       addsNa: "An agent's commit ({{agents}}) adds the N/A {{kind}} item \"{{item}}\" without a human's confirmation.",
@@ -112,13 +121,15 @@ export const rule: Rule = {
         config: 'changesConfig',
         baseline: 'changesBaseline',
         modeByUser: 'setsModeByUser',
+        mode: 'changesMode',
         disable: 'addsDisable',
         madeNa: many ? 'makesNaMany' : 'makesNa',
         addedNa: many ? 'addsNaMany' : 'addsNa',
         deleted: many ? 'deletesItems' : 'deletesItem',
       }[act];
       const rules = act === 'disable' ? (of as Extract<Loosening, { act: 'disable' }>[]).flatMap((d) => d.rules).join(', ') || 'no rule' : '';
-      out.push({ file, line, messageId, fixId, data: { ...data, rules } });
+      const mode = act === 'mode' ? (of[0] as Extract<Loosening, { act: 'mode' }>) : null;
+      out.push({ file, line, messageId, fixId, data: { ...data, rules, from: mode?.from ?? '', to: mode?.to ?? '' } });
     }
     return out;
   },

@@ -4,10 +4,10 @@
 // because `sed -i` or `git rm` never pass an Edit hook; SessionStart hands the agent the recovery view.
 // This hook only catches mistakes early. The git hooks and CI are the gates, so every failure here fails open:
 // exit 0, no decision, a note on stderr (Claude Code shows stderr of a successful hook only in its debug log).
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
-import { CONFIG_FILE, loadConfig, type Config } from '../config/config.js';
+import { CONFIG_FILE, configFromObject, loadConfig, type Config } from '../config/config.js';
 import { classifier, pathspecs } from '../read/classify.js';
 import { discover, repositoryRoot } from '../read/discover.js';
 import { ledgerSessionFromName } from '../read/paths.js';
@@ -72,7 +72,10 @@ export async function claudeHook(input: string, io: Io): Promise<number> {
     const event = payload.hook_event_name;
     if (typeof event !== 'string') throw new BadInput('hook_event_name is missing');
     const cwd = typeof payload.cwd === 'string' && payload.cwd ? payload.cwd : (io.env.CLAUDE_PROJECT_DIR ?? io.cwd);
-    const root = existsSync(cwd) ? repositoryRoot(cwd) : null;
+    // An edit names its file: the repository that holds the file judges it, wherever the session started (a cwd
+    // outside the repository with an absolute path into it is the same edit).
+    const target = event === 'PreToolUse' ? editedFile(payload, cwd) : null;
+    const root = (target ? repositoryRoot(existingDir(dirname(realish(target)))) : null) ?? (existsSync(cwd) ? repositoryRoot(cwd) : null);
     // Outside a git repository there is no HEAD to judge against and no workflow to recover.
     if (!root) return 0;
     const session = typeof payload.session_id === 'string' ? payload.session_id : '';
@@ -181,6 +184,55 @@ function readDisk(root: string, rel: string): Buffer | null {
   }
 }
 
+/** HEAD's config (its file, or package.json's key), or null when HEAD has none; a broken one counts as none. */
+function committedConfig(root: string): Config | null {
+  try {
+    const own = gitSync(root, ['show', `HEAD:${CONFIG_FILE}`]);
+    if (own.ok) return configFromObject(JSON.parse(own.out), CONFIG_FILE, RULE_IDS);
+    const pkg = gitSync(root, ['show', 'HEAD:package.json']);
+    if (pkg.ok) {
+      const data = JSON.parse(pkg.out) as Record<string, unknown>;
+      if (data && typeof data === 'object' && 'validateWorkflow' in data) return configFromObject(data.validateWorkflow, 'package.json', RULE_IDS);
+    }
+  } catch {
+    // Unreadable: the engine's own reading (headSettings) decides below.
+  }
+  return null;
+}
+
+/** The absolute path of the file an Edit, Write or MultiEdit names, or null. */
+function editedFile(payload: Payload, cwd: string): string | null {
+  const input = payload.tool_input;
+  if (!input || typeof input !== 'object') return null;
+  const path = (input as Record<string, unknown>).file_path;
+  if (typeof path !== 'string' || path === '') return null;
+  return isAbsolute(path) ? path : resolve(cwd, path);
+}
+
+/**
+ * A file outside the repository that is a hard link to one of its workflow files: the same bytes under another
+ * name, so the edit is an edit of that workflow file.
+ */
+function hardLinkTarget(root: string, abs: string, specs: string[]): string | null {
+  let st;
+  try {
+    st = statSync(abs);
+  } catch {
+    return null;
+  }
+  if (st.nlink < 2) return null;
+  for (const p of gitSync(root, ['ls-files', '-z', '--', ...specs]).out.split('\0')) {
+    if (!p) continue;
+    try {
+      const other = statSync(join(root, p));
+      if (other.ino === st.ino && other.dev === st.dev) return p;
+    } catch {
+      // A tracked file missing from the working tree is no link target.
+    }
+  }
+  return null;
+}
+
 function existingDir(dir: string): string {
   let d = dir;
   while (!existsSync(d) && dirname(d) !== d) d = dirname(d);
@@ -280,11 +332,14 @@ async function preToolUse(root: string, cwd: string, payload: Payload, io: Io): 
   const input = payload.tool_input;
   if (!input || typeof input !== 'object') throw new BadInput('tool_input is missing');
   const rec = input as Record<string, unknown>;
-  const rel = repoPath(root, cwd, str(rec.file_path, 'file_path'));
+  const filePath = str(rec.file_path, 'file_path');
+  // The committed settings decide what is a workflow file: a working-tree config that moved the globs away from a
+  // plan must not let an edit of that plan pass unjudged.
+  const loose = committedConfig(root) ?? loadConfig(root, undefined, RULE_IDS);
+  const rel = repoPath(root, cwd, filePath) ?? hardLinkTarget(root, isAbsolute(filePath) ? filePath : resolve(cwd, filePath), [...pathspecs(loose.paths), CONFIG_FILE, 'validate-workflow.baseline.json']);
   if (rel === null) return 0;
   const spec = editsOf(tool, rec);
   // Cheap test first: only workflow, trust and pack files concern the engine.
-  const loose = loadConfig(root, undefined, RULE_IDS);
   const looseKind = classifier(loose.paths)(rel);
   if (!(looseKind && looseKind.kind !== 'searchable') && rel !== CONFIG_FILE && rel !== 'validate-workflow.baseline.json' && rel !== 'package.json' && !mayBePackFile(rel)) return 0;
   const nowBytes = readDisk(root, rel);

@@ -1,9 +1,10 @@
 // `validate-workflow confirm <plan> --phase N`: the human's way to check off manual verification items (convention
 // section 6). It shows the phase's checklist in the seed's "Ready for Manual Verification" form, asks for each item
-// on the terminal, and commits only the confirmed checkboxes with a `Confirmed-by:` trailer, which is what
-// history/manual-confirmation accepts. Everything that would make that commit mean less than "a human looked at
-// these items" is refused before anything is written: no terminal, an agent's identity, other staged changes,
-// uncommitted edits to the plan, open automated items, an unverified earlier phase.
+// on the terminal, and commits only the confirmed checkboxes with a `Confirmed-by:` trailer and the
+// `Confirmed-items:` digest of exactly those items, which is what history/manual-confirmation accepts. Everything
+// that would make that commit mean less than "a human looked at these items" is refused before anything is written:
+// no terminal, an agent's identity, other staged changes, uncommitted edits to the plan, open automated items, an
+// unverified earlier phase.
 import { existsSync, readFileSync, realpathSync, statSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -17,7 +18,7 @@ import { decode } from '../read/text.js';
 import { phaseVerified } from '../model/queries.js';
 import type { CheckItem, Phase, Plan, Position } from '../model/types.js';
 import type { Identity } from '../model/history.js';
-import { matches } from '../history/trust.js';
+import { itemsDigest, matches } from '../history/trust.js';
 import { RULE_IDS } from '../engine/catalog.js';
 import { formatIdentity, parseIdentity } from '../shared/identity.js';
 import { plural } from '../shared/text.js';
@@ -246,7 +247,15 @@ async function ask(items: CheckItem[], io: Io): Promise<Answer[] | null> {
   }
 }
 
-function commitMessage(phase: Phase, confirmed: CheckItem[], by: Identity): string {
+/**
+ * `Confirmed-items: <digest>` of the items confirmed: the plan's path in its repository, the phase as history numbers
+ * it (a plan without phase headings is phase 1), the item's text (src/history/trust.ts defines the identity).
+ */
+export function confirmedItems(path: string, phase: Phase, items: readonly CheckItem[]): string {
+  return itemsDigest(items.map((i) => ({ file: path, phase: phase.number ?? 1, text: i.text })));
+}
+
+function commitMessage(path: string, phase: Phase, confirmed: CheckItem[], by: Identity): string {
   return [
     `Confirm ${phase.number === null ? 'Phase 1' : `Phase ${phase.number}`} manual verification`,
     '',
@@ -254,6 +263,7 @@ function commitMessage(phase: Phase, confirmed: CheckItem[], by: Identity): stri
     ...confirmed.map((i) => `- ${i.text}`),
     '',
     `Confirmed-by: ${label(by)}`,
+    `Confirmed-items: ${confirmedItems(path, phase, confirmed)}`,
     '',
   ].join('\n');
 }
@@ -316,7 +326,7 @@ export async function confirm(opts: ConfirmOptions, io: Io): Promise<number> {
     const dir = mkdtempSync(join(tmpdir(), 'vw-confirm-'));
     try {
       const msgFile = join(dir, 'COMMIT_MSG');
-      writeFileSync(msgFile, commitMessage(p.phase, confirmed, p.author));
+      writeFileSync(msgFile, commitMessage(p.path, p.phase, confirmed, p.author));
       // Hooks run (they judge this commit too) and may talk to the terminal; a signing agent may ask for a passphrase.
       const res = gitInteractive(p.repo, ['commit', '-q', '--cleanup=whitespace', ...(p.config.requireSignedConfirmations ? ['-S'] : []), '-F', msgFile]);
       if (res.out) io.stdout(res.out);
@@ -329,7 +339,7 @@ export async function confirm(opts: ConfirmOptions, io: Io): Promise<number> {
       rmSync(dir, { recursive: true, force: true });
     }
     const sha = git(p.repo, ['rev-parse', '--short', 'HEAD']).out.trim();
-    io.stdout(`Committed ${sha} "Confirm ${phaseName(p.phase).replace('the plan', 'Phase 1')} manual verification": ${plural(confirmed.length, 'item')} checked, Confirmed-by: ${label(p.author)}.\n`);
+    io.stdout(`Committed ${sha} "Confirm ${phaseName(p.phase).replace('the plan', 'Phase 1')} manual verification": ${plural(confirmed.length, 'item')} checked, Confirmed-by: ${label(p.author)}, Confirmed-items: ${confirmedItems(p.path, p.phase, confirmed)}.\n`);
     return EXIT.ok;
   } catch (err) {
     if (err instanceof Refusal) {
@@ -346,7 +356,7 @@ export const command = defineCommand({
   usage: `Usage: validate-workflow confirm <plan> --phase N
 
 Shows the phase's manual verification items, asks about each on the terminal, and commits only the confirmed
-checkboxes with a Confirmed-by: trailer. Runs only interactively: an agent or a script cannot confirm.
+checkboxes with Confirmed-by: and Confirmed-items: trailers. Runs only interactively: an agent or a script cannot confirm.
 
 Options:
   --phase <N>  the phase whose manual items to confirm

@@ -24,6 +24,11 @@ export interface Config {
   confirmers: string[] | null;
   requireSignedConfirmations: boolean;
   /**
+   * An allowed-signers file in the repository (ssh-keygen's format): with `requireSignedConfirmations`, a
+   * confirmation's signature must be by a key it lists, as the parent commit holds it. Null: git's own configuration.
+   */
+  allowedSigners: string | null;
+  /**
    * Rule packs, by pack id: `false` switches a pack off. Each pack declares its key's JSON Schema and reads it with
    * its own accessor (src/packs/<id>/config.ts); the core does not know their shapes.
    */
@@ -73,6 +78,7 @@ export function defaultConfig(): Config {
     agents: [...DEFAULT_AGENTS],
     confirmers: null,
     requireSignedConfirmations: false,
+    allowedSigners: null,
     packs: {},
     history: { since: null },
     source: null,
@@ -125,6 +131,7 @@ export function configFromObject(raw: unknown, where: string, knownRules: Readon
     agents: data.agents ?? base.agents,
     confirmers: data.confirmers ?? null,
     requireSignedConfirmations: data.requireSignedConfirmations ?? false,
+    allowedSigners: data.allowedSigners ?? null,
     packs: data.packs ?? {},
     history: { since: data.history?.since ?? null },
     source: where,

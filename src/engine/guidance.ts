@@ -8,7 +8,7 @@ import type { Commit } from '../model/history.js';
 import { filesAt, newStore } from '../history/fold.js';
 import { parseTrailers } from '../history/log.js';
 import { Snapshot } from '../history/snapshot.js';
-import { confirmation } from '../history/trust.js';
+import { confirmation, factsOf } from '../history/trust.js';
 import { ask, gitSync } from '../shared/git.js';
 import { trustOf } from './judge.js';
 
@@ -48,7 +48,7 @@ export function guidedBy(commit: Commit, before: Snapshot, after: Snapshot, sign
   const trust = trustOf(before);
   // The trust checks of a confirmation, asked of the Guidance-by identity.
   const asConfirmation: Commit = { ...commit, trailers: [...commit.trailers.filter((t) => t.key.toLowerCase() !== 'confirmed-by'), ...given.map((t) => ({ key: 'Confirmed-by', value: t.value }))] };
-  const c = confirmation(asConfirmation, trust, trust.preset, signed);
+  const c = confirmation(asConfirmation, trust, trust.preset, signed, factsOf(asConfirmation, [], [], before, after));
   if (!c.ok || !c.by) return out;
   const who = `${c.by.name} <${c.by.email}>`;
   for (const s of [before, after]) {

@@ -7,7 +7,7 @@ import type { Change, Commit, Event, Identity } from '../model/history.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
 import type { Snapshot } from '../history/snapshot.js';
 import { diffFiles, eventsBetween } from '../history/events.js';
-import { agentIdentities, confirmation, type Confirmation } from '../history/trust.js';
+import { agentIdentities, confirmation, factsOf, type Confirmation } from '../history/trust.js';
 import type { RawFinding, Rule, RuleContext, TransitionContext } from '../rules/types.js';
 import type { Pack, PackChange, PackFile, PackWorkspace } from '../packs/types.js';
 import { PACKS } from '../packs/registry.js';
@@ -161,7 +161,7 @@ export function judgeTransition(input: TransitionInput): TransitionResult {
   const events = input.events ?? eventsBetween([...changes], before, after);
   const agents = agentIdentities(commit, trust);
   let conf: Confirmation | null = null;
-  const confirm = () => (conf ??= confirmation(commit, trust, trust.preset, input.signed ?? (() => false)));
+  const confirm = () => (conf ??= confirmation(commit, trust, trust.preset, input.signed ?? (() => false), factsOf(commit, events, changes, before, after)));
   const ctx: TransitionContext = { stage, commit, events, before, after, agents, audit: input.audit ?? false, preset: trust.preset, config: trust, knownRules: RULE_IDS, confirmation: confirm };
   const packChanges = packChangesOf(changes, before, after, commit, trust);
   const out: Finding[] = [];

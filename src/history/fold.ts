@@ -7,7 +7,7 @@ import type { Change, Commit, Event } from '../model/history.js';
 import type { WorkflowFile } from '../model/types.js';
 import { classifier, pathspecs, type Classifier } from '../read/classify.js';
 import { jobs } from '../read/parallel.js';
-import { ask, gitSync } from '../shared/git.js';
+import { amending, ask, gitSync } from '../shared/git.js';
 import { parseIdentity } from '../shared/identity.js';
 import { diffFiles, eventKey, eventsBetween } from './events.js';
 import { parseRaw, parseTrailers, readTrace, type TraceEntry } from './log.js';
@@ -305,17 +305,22 @@ export interface Pending {
 }
 
 /** HEAD's snapshot -> the index's, with the commit as it will be made (the message's trailers for commit-msg). */
-export function pendingCommit(root: string, config: Config, opts: { message?: string; seed?: Map<string, WorkflowFile>; tracked?: Tracked }): Pending {
+export function pendingCommit(root: string, config: Config, opts: { message?: string; seed?: Map<string, WorkflowFile>; tracked?: Tracked; amend?: boolean }): Pending {
   const tracked = opts.tracked ?? NOTHING_ELSE;
   const store = newStore(root, config);
   for (const [k, m] of opts.seed ?? []) store.seed.set(k, m);
   const hasHead = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']).ok;
-  const beforeFiles = hasHead ? filesAt(root, 'HEAD', config, store.classify, tracked) : new Map<string, string>();
+  // `git commit --amend` replaces HEAD: the commit being made follows HEAD's parents, so it is judged against them
+  // (an agent amending its check-off into the human's confirmation commit is judged as that one commit).
+  const amend = hasHead && (opts.amend ?? amending());
+  const parentsOfHead = amend ? gitSync(root, ['rev-parse', 'HEAD^@']).out.split('\n').filter(Boolean) : [];
+  const base = amend ? (parentsOfHead[0] ?? null) : hasHead ? 'HEAD' : null;
+  const beforeFiles = base ? filesAt(root, base, config, store.classify, tracked) : new Map<string, string>();
   const afterFiles = filesAt(root, null, config, store.classify, tracked);
   const relevant = relevantTo(store.classify, tracked);
   // Renames as the commit will record them (`-M`), so the hooks see what the full run will see afterwards.
-  const changes = hasHead
-    ? parseRaw(gitSync(root, ['diff', '--cached', '-M', '--raw', '-z', '--no-abbrev', 'HEAD', '--', ...specsOf(config, tracked)]).out).filter((c) => relevant(c.path) || (c.from !== null && relevant(c.from)))
+  const changes = base
+    ? parseRaw(gitSync(root, ['diff', '--cached', '-M', '--raw', '-z', '--no-abbrev', base, '--', ...specsOf(config, tracked)]).out).filter((c) => relevant(c.path) || (c.from !== null && relevant(c.from)))
     : diffFiles(beforeFiles, afterFiles);
   // A changed version is parsed here, never taken from the cache: the cache lives in .git/, where anything that can
   // run git can write, and the change being judged is exactly what a poisoned entry would misrepresent.
@@ -328,9 +333,9 @@ export function pendingCommit(root: string, config: Config, opts: { message?: st
   const trailers = message ? parseTrailers(gitSync(root, ['interpret-trailers', '--parse'], message).out) : [];
   // A merge in progress (MERGE_HEAD) becomes a merge commit: judged, like the fold judges merges, by what it does
   // itself, not by what the other branch brings (a human's confirmation merged into an agent's branch).
-  const head = hasHead ? gitSync(root, ['rev-parse', 'HEAD']).out.trim() : null;
-  const merging = hasHead ? gitSync(root, ['rev-parse', '-q', '--verify', 'MERGE_HEAD']) : null;
-  const others = merging?.ok ? merging.out.trim().split('\n').filter(Boolean) : [];
+  const head = amend ? (parentsOfHead[0] ?? null) : hasHead ? gitSync(root, ['rev-parse', 'HEAD']).out.trim() : null;
+  const merging = hasHead && !amend ? gitSync(root, ['rev-parse', '-q', '--verify', 'MERGE_HEAD']) : null;
+  const others = amend ? parentsOfHead.slice(1) : merging?.ok ? merging.out.trim().split('\n').filter(Boolean) : [];
   const before = new Snapshot(beforeFiles, store);
   const after = new Snapshot(afterFiles, store);
   let events = eventsBetween(changes, before, after);

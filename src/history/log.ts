@@ -1,5 +1,7 @@
 // The trace: one streamed `git log` over the workflow paths, oldest first in topological order, with each commit's
-// metadata, its trailers as git parses them, and the raw changes against its first parent.
+// metadata, its trailers (git's trailer block, plus the identity lines read from the whole message) and the raw
+// changes against its first parent.
+import { randomBytes } from 'node:crypto';
 import type { Change, Commit, Identity, Trailer } from '../model/history.js';
 import { gitStream } from '../shared/git.js';
 
@@ -8,14 +10,61 @@ export interface TraceEntry {
   changes: Change[];
 }
 
-const FORMAT = '%x1e%H%x1f%P%x1f%an%x1f%ae%x1f%cn%x1f%ce%x1f%ct%x1f%s%x1f%(trailers:only,unfold)%x1f';
-
 export function parseTrailers(block: string): Trailer[] {
   const out: Trailer[] = [];
   for (const line of block.split('\n')) {
     const colon = line.indexOf(':');
     if (colon <= 0) continue;
     out.push({ key: line.slice(0, colon).trim(), value: line.slice(colon + 1).trim() });
+  }
+  return out;
+}
+
+/** `Co-authored-by:` lines anywhere in a message: a paragraph after them (`Generated with ...`) hides them from git. */
+const CO_AUTHOR = /^[ \t>]*(co-authored-by)[ \t]*:[ \t]*(.+?)[ \t]*$/i;
+/** Confirmation lines of a squash message: exactly `Key: value`, keys as `confirm` writes them. */
+const SQUASHED = /^(Confirmed-by|Confirmed-items): (\S(?:.*\S)?)$/i;
+
+/**
+ * How a squash merge lists the squashed commits' messages, or null when the message is no squash merge:
+ * GitHub's (`Title (#12)`, then a `* subject` paragraph per commit, their bodies as they were) or git's
+ * (`Squashed commit of the following:`, then each commit's message indented by four spaces).
+ */
+function squashIndent(message: string): string | null {
+  const lines = message.split('\n');
+  const subject = lines[0] ?? '';
+  if (/ \(#\d+\)$/.test(subject) && lines.some((l, i) => i > 0 && lines[i - 1] === '' && /^\* \S/.test(l))) return '';
+  if (lines.slice(0, 3).some((l) => l.trim() === 'Squashed commit of the following:') && lines.some((l) => /^commit [0-9a-f]{40}$/.test(l))) return '    ';
+  return null;
+}
+
+/**
+ * A commit's trailers from its whole message: git's trailer block (`block`, as `%(trailers)` or
+ * `git interpret-trailers --parse` give it), plus every `Co-authored-by:` line elsewhere in the message (agent
+ * identities are read anywhere), plus, for a squash merge, the squashed commits' `Confirmed-by:` and
+ * `Confirmed-items:` lines. Lines already in the block are not repeated.
+ */
+export function messageTrailers(block: readonly Trailer[], message: string): Trailer[] {
+  const out = [...block];
+  const seen = new Set(block.map((t) => `${t.key.toLowerCase()}\0${t.value}`));
+  const add = (key: string, value: string) => {
+    const k = `${key.toLowerCase()}\0${value}`;
+    if (seen.has(k)) return;
+    seen.add(k);
+    out.push({ key, value });
+  };
+  const text = message.replace(/\r\n/g, '\n');
+  for (const line of text.split('\n')) {
+    const m = CO_AUTHOR.exec(line);
+    if (m) add('Co-authored-by', m[2]!);
+  }
+  const indent = squashIndent(text);
+  if (indent !== null) {
+    for (const line of text.split('\n')) {
+      if (!line.startsWith(indent)) continue;
+      const m = SQUASHED.exec(line.slice(indent.length));
+      if (m) add(m[1]!.toLowerCase() === 'confirmed-by' ? 'Confirmed-by' : 'Confirmed-items', m[2]!);
+    }
   }
   return out;
 }
@@ -44,10 +93,20 @@ export function parseRaw(raw: string): Change[] {
   return changes;
 }
 
-function parseRecord(record: string): TraceEntry {
-  const fields = record.split('\x1f');
-  const [sha, parents, an, ae, cn, ce, ct, subject, trailers] = fields as [string, string, string, string, string, string, string, string, string];
-  const raw = fields.slice(9).join('\x1f');
+/** Separators of one run: a random tag, so no message (which may hold any byte but NUL) can forge a record. */
+function separators(): { format: string; record: string; field: string } {
+  const tag = randomBytes(8).toString('hex');
+  const record = `\x1e${tag}\x1e`;
+  const field = `\x1f${tag}\x1f`;
+  const f = `%x1f${tag}%x1f`;
+  const fields = ['%H', '%P', '%an', '%ae', '%cn', '%ce', '%ct', '%s', '%(trailers:only,unfold)', '%B'];
+  return { format: `%x1e${tag}%x1e${fields.join(f)}${f}`, record, field };
+}
+
+function parseRecord(record: string, field: string): TraceEntry {
+  const fields = record.split(field);
+  const [sha, parents, an, ae, cn, ce, ct, subject, trailers, body] = fields as [string, string, string, string, string, string, string, string, string, string];
+  const raw = fields.slice(10).join(field);
   const author: Identity = { name: an, email: ae };
   const committer: Identity = { name: cn, email: ce };
   const commit: Commit = {
@@ -57,7 +116,7 @@ function parseRecord(record: string): TraceEntry {
     committer,
     time: Number(ct),
     subject,
-    trailers: parseTrailers(trailers),
+    trailers: messageTrailers(parseTrailers(trailers), body ?? ''),
   };
   const changes = parseRaw(raw);
   return { commit, changes };
@@ -69,6 +128,7 @@ function parseRecord(record: string): TraceEntry {
  */
 export async function readTrace(root: string, revs: string[], pathspecs: string[]): Promise<TraceEntry[]> {
   const entries: TraceEntry[] = [];
+  const sep = separators();
   let pending = '';
   const args = [
     'log',
@@ -84,16 +144,16 @@ export async function readTrace(root: string, revs: string[], pathspecs: string[
     '--no-abbrev',
     '-M',
     '--diff-merges=first-parent',
-    `--format=${FORMAT}`,
+    `--format=${sep.format}`,
     '--',
     ...pathspecs,
   ];
   await gitStream(root, args, (chunk) => {
     pending += chunk;
-    const parts = pending.split('\x1e');
+    const parts = pending.split(sep.record);
     pending = parts.pop()!;
-    for (const part of parts) if (part) entries.push(parseRecord(part));
+    for (const part of parts) if (part) entries.push(parseRecord(part, sep.field));
   });
-  if (pending) entries.push(parseRecord(pending));
+  if (pending) entries.push(parseRecord(pending, sep.field));
   return entries;
 }

@@ -20,7 +20,9 @@ export interface ModelSource {
 }
 
 export const BASELINE_FILE = 'validate-workflow.baseline.json';
-export const TRUST_FILES = [CONFIG_FILE, 'package.json', BASELINE_FILE];
+/** The allowed-signers file `init --strict` writes (config `allowedSigners`): the keys that may sign confirmations. */
+export const ALLOWED_SIGNERS_FILE = 'validate-workflow.allowed-signers';
+export const TRUST_FILES = [CONFIG_FILE, 'package.json', BASELINE_FILE, ALLOWED_SIGNERS_FILE];
 
 /** What a snapshot needs of its path -> blob map. */
 export interface FileMap {

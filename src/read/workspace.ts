@@ -172,13 +172,14 @@ function inferLinks(
   if (plans.length === 0) return [];
   const sessions = new Map<string, { handoffs: Handoff[]; ledger: Ledger | null }>();
   for (const h of handoffs) {
-    if (h.session === null || sessionPlan.has(h.session) || (h.planRef && resolvePlanRef(h.planRef, h.path, byPath))) continue;
+    // A file that could not be read is no evidence for a guess (and its schema finding says what is wrong).
+    if (h.session === null || !h.readable || h.problems.length > 0 || sessionPlan.has(h.session) || (h.planRef && resolvePlanRef(h.planRef, h.path, byPath))) continue;
     const s = sessions.get(h.session) ?? { handoffs: [], ledger: null };
     s.handoffs.push(h);
     sessions.set(h.session, s);
   }
   for (const l of ledgers) {
-    if (!l.session || links.has(l.path)) continue;
+    if (!l.session || !l.readable || l.problems.length > 0 || links.has(l.path)) continue;
     const s = sessions.get(l.session) ?? { handoffs: [], ledger: null };
     s.ledger = l;
     sessions.set(l.session, s);

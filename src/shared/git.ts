@@ -5,6 +5,7 @@
 // every rule.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { simpleGit, type SimpleGit } from 'simple-git';
 
 export function git(root: string): SimpleGit {
@@ -82,4 +83,35 @@ export function readBlobs(root: string, ids: string[]): Map<string, Buffer> {
 /** The id git gives these bytes as a blob (`git hash-object`): content and cache keys agree with git's own. */
 export function blobId(bytes: Uint8Array): string {
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+/**
+ * Whether this process runs inside `git commit --amend` (a hook of it): git tells hooks nothing of an amend, but
+ * the commit they judge then replaces HEAD, so its "before" is HEAD's parent. Read from the process ancestry
+ * (Linux /proc; elsewhere `ps`); false when neither answers.
+ */
+export function amending(): boolean {
+  let pid = process.ppid;
+  for (let depth = 0; depth < 12 && pid > 1; depth++) {
+    const info = processInfo(pid);
+    if (!info) return false;
+    const [cmd, ...args] = info.argv;
+    if (cmd && /(^|\/)git$/.test(cmd) && args.includes('commit') && args.includes('--amend')) return true;
+    pid = info.ppid;
+  }
+  return false;
+}
+
+function processInfo(pid: number): { ppid: number; argv: string[] } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // `pid (comm) state ppid ...`: comm may hold spaces and parentheses, so read after the last ')'.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    return { ppid, argv };
+  } catch {
+    const res = spawnSync('ps', ['-o', 'ppid=', '-o', 'args=', '-p', String(pid)], { encoding: 'utf8' });
+    const m = /^\s*(\d+)\s+(.*)$/.exec(res.stdout ?? '');
+    return m ? { ppid: Number(m[1]), argv: m[2]!.trim().split(/\s+/) } : null;
+  }
 }

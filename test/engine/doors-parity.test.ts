@@ -2,7 +2,7 @@
 // run adds after the commit (snapshot findings wherever they land, transition findings, pack rules of both kinds),
 // and the Claude Code hook's Stop door blocks exactly for what the hooks would refuse, with the same rule ids and
 // messages. The change is made by a human with Claude as co-author, the commit the Claude Code hook imagines.
-import { readFileSync, rmSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -168,5 +168,39 @@ describe('the Claude Code hook refuses an edit with the rule messages the hooks 
     expect(msg.map((f) => f.ruleId)).toEqual(['history/manual-confirmation']);
     expect(reason).toContain(`${msg[0]!.message}`);
     expect(reason).toContain('(history/manual-confirmation)');
+  });
+});
+
+describe('git commit --amend through real hooks: judged against HEAD^, as the full run will judge it', () => {
+  function withHooks(repo: Repo): void {
+    for (const [name, args] of [['pre-commit', '--staged'], ['commit-msg', 'commit-msg "$1"']] as const) {
+      const file = join(repo.dir, '.git', 'hooks', name);
+      writeFileSync(file, `#!/bin/sh\nexec "${process.execPath}" "${CLI}" ${args}\n`);
+      chmodSync(file, 0o755);
+    }
+  }
+
+  it('an amend that renames a handoff nobody has seen yet is no deletion', () => {
+    const repo = Repo.create();
+    planned(repo);
+    repo.commit('Task 1: Do step 1', { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) }, WHO);
+    withHooks(repo);
+    repo.git('mv', handoffPath(1), handoffPath(1, 'users-table'));
+    const res = spawnSync('git', ['commit', '-q', '--amend', '--no-edit'], { cwd: repo.dir, encoding: 'utf8', env: { ...process.env, ...repo.env(ANA) } });
+    expect(res.stderr).not.toContain('history/handoff-deleted');
+    expect(res.status).toBe(0);
+    expect(cli(repo.dir).results.filter((f) => f.ruleId === 'history/handoff-deleted')).toEqual([]);
+  });
+
+  it('an amend that adds a check-off to a commit is judged as that one commit (the hooks refuse what CI will)', () => {
+    const repo = Repo.create();
+    taskOne(repo);
+    withHooks(repo);
+    // The agent amends a manual check-off into its own task commit.
+    repo.write({ [PLAN]: planDoc({ tasks: [1], auto: [1], manual: [1] }) });
+    repo.git('add', '-A');
+    const res = spawnSync('git', ['commit', '-q', '--amend', '--no-edit'], { cwd: repo.dir, encoding: 'utf8', env: { ...process.env, ...repo.env(CLAUDE) } });
+    expect(res.status).toBe(1);
+    expect(res.stdout + res.stderr).toContain('history/manual-confirmation');
   });
 });

@@ -178,8 +178,6 @@ function ids(list: Finding[]): string[] {
   return [...new Set(historyOnly(list).filter((f) => f.severity !== 'info').map((f) => f.ruleId))].sort();
 }
 
-// Known gaps in the pending door (src/history/engine.ts judgePending, owned by the lead): each test states the right
-// behaviour and is marked `fails` while the gap is open. When one starts to pass, vitest reports it: drop `.fails`.
 describe('parity of renames and amends', () => {
   function ready(): Repo {
     const repo = Repo.create();
@@ -216,15 +214,6 @@ describe('parity of renames and amends', () => {
     expect(d.staged).toEqual(d.full);
   });
 
-  // Known gap: an amend replaces HEAD, so the hooks should judge HEAD^ -> index; they judge HEAD -> index.
-  it.fails('git commit --amend: the hooks judge HEAD -> index, the full run HEAD^ -> the new commit', () => {
-    const repo = Repo.create();
-    planned(repo);
-    task(repo, 1, [1]);
-    // Task 2 amended into task 1's commit: one commit now completes two tasks.
-    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) });
-    const d = doors(repo, 'Task 1: Do step 1', { author: CLAUDE }, true);
-    expect(d.full.map((k) => k.split(' ')[0])).toEqual(['history/batched-tasks']);
-    expect(d.msg).toEqual(d.full);
-  });
+  // `git commit --amend` is judged against HEAD^ when the hooks run inside it (issue 12): see the real-hook tests in
+  // test/engine/doors-parity.test.ts. Run by hand outside git, as here, the CLI cannot know a commit is an amend.
 });

@@ -37,7 +37,9 @@ export const rule: Rule = {
       const direct = effectiveMode(plan) === 'direct';
       for (const h of handoffsOfPlan(ws, plan)) {
         const n = handoffTask(h);
-        if (n === null || !h.readable || h.problems.length > 0) continue;
+        // A `task` key that is no integer (`task: one`) is handoff/schema's finding; the number is not known.
+        const keyed = h.normalized.task;
+        if (n === null || !h.readable || h.problems.length > 0 || (keyed !== undefined && !Number.isInteger(keyed))) continue;
         const task = taskOf(plan, n);
         if (!task) continue;
         if (h.status === 'complete' && !task.checked) stale.push({ task, handoff: h });

@@ -30,7 +30,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'F(checkoff_manual) <- not user_confirmed',
     description:
-      "Every commit that checks a manual verification item (or adds one already checked) carries a human's confirmation: a `Confirmed-by: Name <email>` trailer whose identity is not an agent's, is listed in `confirmers` when that is set, is the commit's author or committer, and (with `requireSignedConfirmations`) a good signature. In `strict` an agent may not take part in a confirmation commit (as author, committer or co-author), and a confirmation commit changes nothing but manual checkboxes. One finding per commit and plan, listing the items. In an audit of a history that never adopted the convention, a manual item that enters git already checked is an info: history cannot show who checked it.",
+      "Every commit that checks a manual verification item (or adds one already checked) carries a human's confirmation: a `Confirmed-by: Name <email>` trailer whose identity is not an agent's, is listed in `confirmers` when that is set, is the commit's author or committer, and (with `requireSignedConfirmations`) a good signature, by a key of the `allowedSigners` file when that is set. When the commit carries `Confirmed-items: <digest>` (what `confirm` writes), every manual item it checks must be in the digest. In `recommended`, a commit with no agent identity (author, committer, co-authors) that changes nothing but manual checkboxes is the human's own, implicit confirmation (an info). In `strict` the trailer and the digest are required, an agent may not take part in a confirmation commit (as author, committer or co-author), and a confirmation commit changes nothing but manual checkboxes. One finding per commit and plan, listing the items. In an audit of a history that never adopted the convention, a manual item that enters git already checked is an info: history cannot show who checked it.",
     fix: 'Leave manual items to a human: `npx validate-workflow confirm <plan> --phase N` commits them with the trailer.',
     messages: {
       // {{reason}}: why the commit's confirmation does not count (src/history/trust.ts says it in one clause).
@@ -40,6 +40,10 @@ export const rule: Rule = {
         'Manual item "{{item}}" is checked without a human\'s confirmation: in `strict` a confirmation commit changes nothing but manual checkboxes, and this one also {{change}}.',
       strictOtherChangeMany:
         '{{count}} manual items are checked without a human\'s confirmation: in `strict` a confirmation commit changes nothing but manual checkboxes, and this one also {{change}}: {{items}} (first at line {{line}}).',
+      implicit:
+        'Manual item "{{item}}" checked by {{name}} <{{email}}> in a commit of their own that changes nothing but manual checkboxes, with no agent taking part: counted as their own confirmation (implicit, `recommended` only).',
+      implicitMany:
+        '{{count}} manual items checked by {{name}} <{{email}}> in a commit of their own that changes nothing but manual checkboxes, with no agent taking part: counted as their own confirmation (implicit, `recommended` only): {{items}} (first at line {{line}}).',
       relayed: 'Manual item "{{item}}" confirmed by {{name}} <{{email}}> in a commit an agent co-authored (the agent relays the human\'s word).',
       relayedMany: '{{count}} manual items confirmed by {{name}} <{{email}}> in a commit an agent co-authored (the agent relays the human\'s word): {{items}} (first at line {{line}}).',
       // Audit of a history without the convention (TransitionContext.audit): nothing to judge, only to say.
@@ -71,6 +75,7 @@ export const rule: Rule = {
       const line = firstLine(items);
       if (other) return { file, line, messageId: name('strictOtherChange', many), fixId, data: { ...data, change: describe(other) } };
       if (!c.ok) return { file, line, messageId: name('unconfirmed', many), fixId, data: { ...data, reason: c.reason } };
+      if (c.implicit) return { file, line, info: true, messageId: name('implicit', many), data: { ...data, name: c.by!.name, email: c.by!.email } };
       if (ctx.agents.length > 0) return { file, line, info: true, messageId: name('relayed', many), data: { ...data, name: c.by!.name, email: c.by!.email } };
       return null;
     };

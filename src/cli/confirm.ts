@@ -328,7 +328,8 @@ export async function confirm(opts: ConfirmOptions, io: Io): Promise<number> {
       const msgFile = join(dir, 'COMMIT_MSG');
       writeFileSync(msgFile, commitMessage(p.path, p.phase, confirmed, p.author));
       // Hooks run (they judge this commit too) and may talk to the terminal; a signing agent may ask for a passphrase.
-      const res = gitInteractive(p.repo, ['commit', '-q', '--cleanup=whitespace', ...(p.config.requireSignedConfirmations ? ['-S'] : []), '-F', msgFile]);
+      // Signing as configuration rather than `-S`: the commit-msg hook can only see the promise in git's config.
+      const res = gitInteractive(p.repo, [...(p.config.requireSignedConfirmations ? ['-c', 'commit.gpgsign=true'] : []), 'commit', '-q', '--cleanup=whitespace', '-F', msgFile]);
       if (res.out) io.stdout(res.out);
       if (!res.ok) {
         restore();

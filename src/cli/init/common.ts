@@ -11,6 +11,8 @@ export interface InitOptions {
   force: boolean;
   /** Also merge the Claude Code hook into .claude/settings.json. */
   claude: boolean;
+  /** A new config gets the strong gate: preset strict, the current identity as confirmer, signed confirmations. */
+  strict?: boolean;
 }
 
 /** The hooks validate-workflow ships (hooks/<name> in the package). */

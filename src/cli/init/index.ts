@@ -27,6 +27,7 @@ import { addLintStaged } from './lint-staged.js';
 import { installThoughtsHooks } from './thoughts-hooks.js';
 import { skeleton } from './skeleton.js';
 import { ciWorkflow } from './ci-workflow.js';
+import { choiceLines, rawConfig, StrictError, trustSetup } from './trust.js';
 
 export type { InitOptions } from './common.js';
 export { DEV_DEPENDENCIES, PREPARE } from './package-json.js';
@@ -68,6 +69,15 @@ export async function init(opts: InitOptions, io: Io): Promise<number> {
   }
   const commonDir = resolve(root, git(root, ['rev-parse', '--path-format=absolute', '--git-common-dir']).out || '.git');
   const report = new Report();
+  // First what can refuse (--strict needs a human identity), so a refusal writes nothing.
+  let trust: ReturnType<typeof trustSetup>;
+  try {
+    trust = trustSetup(root, opts.strict ?? false, report);
+  } catch (err) {
+    if (!(err instanceof StrictError)) throw err;
+    io.stderr(`validate-workflow init --strict: ${err.message}\n`);
+    return EXIT.usage;
+  }
 
   const { userRunsLintStaged } = installHuskyHooks(root, commonDir, opts, report);
   const { paths } = workflowPaths(root, pkg);
@@ -80,10 +90,12 @@ export async function init(opts: InitOptions, io: Io): Promise<number> {
   } else report.add('unchanged', 'package.json');
   if (userRunsLintStaged) report.add('note', 'lint-staged', 'your .husky/pre-commit runs lint-staged itself; the validate-workflow block checks directly, no lint-staged entry added');
 
-  if (existsSync(join(root, CONFIG_FILE))) report.add('unchanged', CONFIG_FILE, 'yours, kept as is');
-  else if (isRecord(pkg.validateWorkflow)) report.add('unchanged', 'package.json#validateWorkflow', 'your config; no config file written (it would take precedence)');
+  const own = existsSync(join(root, CONFIG_FILE)) || isRecord(pkg.validateWorkflow);
+  const strictKeys = JSON.stringify(trust.config);
+  if (existsSync(join(root, CONFIG_FILE))) report.add(opts.strict ? 'kept' : 'unchanged', CONFIG_FILE, opts.strict ? `yours, kept as is; for the strong gate set ${strictKeys} in it` : 'yours, kept as is');
+  else if (isRecord(pkg.validateWorkflow)) report.add(opts.strict ? 'kept' : 'unchanged', 'package.json#validateWorkflow', `your config; no config file written (it would take precedence)${opts.strict ? `; for the strong gate set ${strictKeys} in it` : ''}`);
   else {
-    report.add(put(join(root, CONFIG_FILE), `${JSON.stringify({ $schema: SCHEMA_REF, preset: 'recommended' }, null, 2)}\n`), CONFIG_FILE);
+    report.add(put(join(root, CONFIG_FILE), `${JSON.stringify({ $schema: SCHEMA_REF, ...trust.config }, null, 2)}\n`), CONFIG_FILE);
     // The commit that adds the config is the adoption point (convention section 6): say so where there is a past.
     const past = git(root, ['rev-list', '--count', 'HEAD']);
     const count = past.ok ? Number(past.out.trim()) : 0;
@@ -95,6 +107,9 @@ export async function init(opts: InitOptions, io: Io): Promise<number> {
       );
     }
   }
+
+  // What the settings in force protect against, one line per choice.
+  choiceLines(own ? rawConfig(read(join(root, CONFIG_FILE)), pkg) : trust.config, report);
 
   skeleton(root, report);
 
@@ -134,7 +149,7 @@ export async function init(opts: InitOptions, io: Io): Promise<number> {
 export const command = defineCommand({
   name: 'init',
   summary: 'set the repository up: husky and lint-staged hooks, config, thoughts/, CI workflow',
-  usage: `Usage: validate-workflow init [--force] [--claude]
+  usage: `Usage: validate-workflow init [--force] [--claude] [--strict]
 
 Sets the repository up so the workflow rules are gates: husky hooks (pre-commit, commit-msg, pre-push) chained to
 the hooks already there, a lint-staged entry, the config, the thoughts/ skeleton, a CI workflow, and the hooks of a
@@ -143,11 +158,14 @@ thoughts repository that thoughts/ links into. Idempotent; never replaces a file
 Options:
   --force     rewrite files init wrote earlier even when they differ (never the config or your own hooks)
   --claude    also merge the Claude Code hook into .claude/settings.json
+  --strict    the strong gate for a new config: preset strict, your git identity as the only confirmer, and signed
+              confirmations against validate-workflow.allowed-signers (your key) when git signs with an SSH key
   -h, --help  show this help
 `,
   options: {
     force: { type: 'boolean' },
     claude: { type: 'boolean' },
+    strict: { type: 'boolean' },
   },
-  action: ({ values }, io) => init({ force: values.force ?? false, claude: values.claude ?? false }, io),
+  action: ({ values }, io) => init({ force: values.force ?? false, claude: values.claude ?? false, strict: values.strict ?? false }, io),
 });

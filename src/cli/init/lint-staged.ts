@@ -4,6 +4,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONFIG_FILE, type Paths } from '../../config/config.js';
 import { isRecord } from '../../shared/text.js';
+import { ALLOWED_SIGNERS_FILE } from '../../history/snapshot.js';
 import { jsonIndent, read, type Report } from './common.js';
 
 /** `.` keeps the report whole: lint-staged appends the staged files, and paths would narrow the report to them. */
@@ -13,7 +14,8 @@ const LINT_STAGED_FILES = ['.lintstagedrc', '.lintstagedrc.json', '.lintstagedrc
 
 /**
  * The lint-staged glob: the top folder of every workflow glob (so the task runs when any workflow file is staged),
- * plus the files that hold trust settings (config, package.json, baseline), which an agent must not loosen unseen.
+ * plus the files that hold trust settings (config, package.json, baseline, allowed signers), which an agent must
+ * not loosen unseen.
  */
 export function lintStagedGlob(paths: Paths): string {
   const tops = new Set<string>();
@@ -21,7 +23,7 @@ export function lintStagedGlob(paths: Paths): string {
     const first = glob.split('/')[0]!;
     tops.add(/[*?[\]{}()!]/.test(first) || !glob.includes('/') ? '**' : `${first}/**`);
   }
-  const parts = tops.has('**') ? ['**'] : [...tops, CONFIG_FILE, 'validate-workflow.baseline.json', 'package.json'];
+  const parts = tops.has('**') ? ['**'] : [...tops, CONFIG_FILE, 'validate-workflow.baseline.json', 'package.json', ALLOWED_SIGNERS_FILE];
   return parts.length === 1 ? parts[0]! : `{${parts.join(',')}}`;
 }
 

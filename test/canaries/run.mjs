@@ -1,0 +1,217 @@
+#!/usr/bin/env node
+// Canaries: one planted violation per history rule and per bypass the security review found, each in a real
+// repository built in a temporary folder and judged by the BUILT CLI (dist/), the way CI and the hooks run it. Every
+// canary must be refused (exit 1, its rule id in the output). `.ci/run` runs this after the test suite; a canary that
+// passes means a gate opened.
+//
+// Usage: node test/canaries/run.mjs            (prints one line per canary, exits 1 when any got through)
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const PLAN = 'thoughts/shared/plans/2026-11-20-billing-export.md';
+const LEDGER = 'thoughts/ledgers/CONTINUITY_CLAUDE-billing-1.md';
+const HANDOFFS = 'thoughts/handoffs/billing-1';
+const CONFIG = 'validate-workflow.config.json';
+const ANA = { name: 'Ana Human', email: 'ana@example.com' };
+const CLAUDE = { name: 'Claude', email: 'noreply@anthropic.com' };
+const TASKS = ['Add the invoices query', 'Stream rows as CSV', 'Add the export button', 'Document the export'];
+
+function plan({ tasks = [], auto = [], manual = [], mode = 'orchestration', tail = '' } = {}) {
+  const box = (on) => (on ? '[x]' : '[ ]');
+  const lines = ['---', `mode: ${mode}`, '---', '# Billing export Implementation Plan', ''];
+  for (const phase of [1, 2]) {
+    lines.push(`## Phase ${phase}: ${phase === 1 ? 'Data' : 'Interface'}`, '');
+    for (const n of phase === 1 ? [1, 2] : [3, 4]) lines.push(`- ${box(tasks.includes(n))} Task ${n}: ${TASKS[n - 1]}`);
+    lines.push('', '### Success Criteria:', '', '#### Automated Verification:', '', `- ${box(auto.includes(phase))} Export tests pass: \`npm test -- export\``, '');
+    lines.push('#### Manual Verification:', '', `- ${box(manual.includes(phase))} A finance user downloads a month of invoices`, '');
+  }
+  if (tail) lines.push(tail, '');
+  return lines.join('\n');
+}
+
+function ledger(done = [], doing = null) {
+  const state = [1, 2, 3, 4].map((n) => `- [${done.includes(n) ? 'x' : doing === n ? '→' : ' '}] Task ${n}: ${TASKS[n - 1]}`);
+  return ['---', 'session: billing-1', `plan: ${PLAN}`, 'status: active', '---', '# Session: billing-1', '', '## Goal', '', 'Ship the billing export.', '', '## State', '', ...state, ''].join('\n');
+}
+
+function handoff(n, { status = 'complete', desc = TASKS[n - 1] } = {}) {
+  const prev = n > 1 ? `previous: task-0${n - 1}-step.md\n` : '';
+  return `---\nstatus: ${status}\ntask: ${n}\ntask_total: 4\ntask_desc: ${desc}\nplan: ${PLAN}\n${prev}files_modified: [src/export/step-${n}.ts]\nverification_results:\n  - check: npm test -- export\n    result: pass\ncontext_for_next: Step ${n} is in place.\nblocker: ${status === 'blocked' ? 'Which currency column?' : 'null'}\ndecisions: []\nopen_questions: []\n---\n# Task Handoff: ${desc}\n`;
+}
+const handoffPath = (n) => `${HANDOFFS}/task-0${n}-step.md`;
+
+class Repo {
+  constructor() {
+    this.dir = mkdtempSync(join(tmpdir(), 'vw-canary-'));
+    this.clock = 1_800_000_000;
+    this.git('init', '-q', '-b', 'main');
+    this.git('config', 'commit.gpgsign', 'false');
+  }
+  git(...args) {
+    return this.gitEnv({}, ...args);
+  }
+  gitEnv(env, ...args) {
+    const res = spawnSync('git', args, { cwd: this.dir, encoding: 'utf8', env: { ...process.env, ...env } });
+    if (res.status !== 0) throw new Error(`git ${args.join(' ')}: ${res.stderr}`);
+    return res.stdout.trim();
+  }
+  env(who = ANA) {
+    const date = `${++this.clock} +0000`;
+    return { GIT_AUTHOR_NAME: who.name, GIT_AUTHOR_EMAIL: who.email, GIT_COMMITTER_NAME: who.name, GIT_COMMITTER_EMAIL: who.email, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+  }
+  write(files) {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(this.dir, path)), { recursive: true });
+      writeFileSync(join(this.dir, path), text);
+    }
+  }
+  commit(subject, files = {}, who = ANA, { remove = [], trailers = [] } = {}) {
+    this.write(files);
+    for (const p of remove) this.git('rm', '-q', p);
+    this.git('add', '-A');
+    const message = trailers.length ? `${subject}\n\n${trailers.join('\n')}\n` : `${subject}\n`;
+    this.gitEnv(this.env(who), 'commit', '-q', '--allow-empty', '-m', message);
+    return this.git('rev-parse', 'HEAD');
+  }
+  cli(args, env = {}) {
+    return spawnSync(process.execPath, [CLI, ...args], { cwd: this.dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
+  }
+}
+
+/** A project that adopted the convention, planned, and did task 1 by the book. */
+function project({ config = { preset: 'recommended' } } = {}) {
+  const repo = new Repo();
+  repo.commit('Adopt validate-workflow', { [CONFIG]: `${JSON.stringify(config, null, 2)}\n`, '.gitignore': 'node_modules/\n' });
+  repo.commit('Plan the billing export', { [PLAN]: plan(), [LEDGER]: ledger() });
+  repo.commit('Task 1: add the invoices query', { [PLAN]: plan({ tasks: [1] }), [handoffPath(1)]: handoff(1), [LEDGER]: ledger([1]) }, ANA, { trailers: [`Co-authored-by: ${CLAUDE.name} <${CLAUDE.email}>`] });
+  return repo;
+}
+const agent = { trailers: [`Co-authored-by: ${CLAUDE.name} <${CLAUDE.email}>`] };
+
+const CANARIES = [
+  ['history/manual-confirmation', 'an agent checks a manual item', () => {
+    const r = project();
+    r.commit('Phase 1 done', { [PLAN]: plan({ tasks: [1, 2], auto: [1], manual: [1] }), [handoffPath(2)]: handoff(2), [LEDGER]: ledger([1, 2]) }, CLAUDE);
+    return r.cli([]);
+  }],
+  ['history/self-exemption', 'an agent adds a disable comment', () => {
+    const r = project();
+    r.commit('Quiet the linter', { [PLAN]: plan({ tasks: [1], tail: '<!-- validate-workflow-disable plan/phase-order -- later -->' }) }, CLAUDE);
+    return r.cli([]);
+  }],
+  ['history/handoff-deleted', 'a committed handoff is deleted', () => {
+    const r = project();
+    r.commit('Tidy up', {}, CLAUDE, { remove: [handoffPath(1)] });
+    return r.cli([]);
+  }],
+  ['history/handoff-rewritten', 'a committed handoff status is rewritten (strict)', () => {
+    const r = project({ config: { preset: 'strict' } });
+    r.commit('Handoff 1 was partial', { [handoffPath(1)]: handoff(1, { status: 'partial' }) }, CLAUDE);
+    return r.cli([]);
+  }],
+  ['history/task-order', 'task 3 is done before task 2', () => {
+    const r = project();
+    r.commit('Task 3', { [PLAN]: plan({ tasks: [1, 3] }), [handoffPath(3)]: handoff(3), [LEDGER]: ledger([1, 3]) }, ANA, agent);
+    return r.cli([]);
+  }],
+  ['history/batched-tasks', 'two tasks in one commit (strict)', () => {
+    const r = project({ config: { preset: 'strict' } });
+    r.commit('Tasks 2 and 3', { [PLAN]: plan({ tasks: [1, 2, 3], auto: [1] }), [handoffPath(2)]: handoff(2), [handoffPath(3)]: handoff(3), [LEDGER]: ledger([1, 2, 3]) }, ANA, agent);
+    return r.cli([]);
+  }],
+  ['history/phase-order', 'phase 2 starts before phase 1 is verified', () => {
+    const r = project();
+    r.commit('Task 2', { [PLAN]: plan({ tasks: [1, 2] }), [handoffPath(2)]: handoff(2), [LEDGER]: ledger([1, 2]) }, ANA, agent);
+    r.commit('Task 3', { [PLAN]: plan({ tasks: [1, 2, 3] }), [handoffPath(3)]: handoff(3), [LEDGER]: ledger([1, 2, 3]) }, ANA, agent);
+    return r.cli([]);
+  }],
+  ['history/incomplete', 'a shallow clone', () => {
+    const r = project();
+    const clone = mkdtempSync(join(tmpdir(), 'vw-canary-shallow-'));
+    spawnSync('git', ['clone', '-q', '--depth', '1', `file://${r.dir}`, clone]);
+    return spawnSync(process.execPath, [CLI], { cwd: clone, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  }],
+  ['history/handoff-deleted', 'bypass 3: an evil merge deletes a handoff a side branch never had', () => {
+    const r = project();
+    const fork = r.git('rev-parse', 'HEAD~2');
+    r.git('checkout', '-q', '-b', 'side', fork);
+    r.commit('Side work', { 'notes.txt': 'side\n' }, CLAUDE);
+    r.git('checkout', '-q', 'main');
+    r.gitEnv(r.env(CLAUDE), 'merge', '-q', '--no-commit', 'side');
+    r.git('rm', '-q', handoffPath(1));
+    r.gitEnv(r.env(CLAUDE), 'commit', '-q', '--no-verify', '-m', 'Merge side');
+    return r.cli([]);
+  }],
+  ['history/self-exemption', 'bypass 6: an agent flips the plan to direct mode', () => {
+    const r = project();
+    r.commit('Simpler', { [PLAN]: plan({ tasks: [1], mode: 'direct' }) }, CLAUDE);
+    return r.cli([]);
+  }],
+  ['history/manual-confirmation', 'bypass 11: git replace hides the violating commit', () => {
+    const r = project();
+    const clean = r.git('rev-parse', 'HEAD');
+    const bad = r.commit('Phase 1 done', { [PLAN]: plan({ tasks: [1, 2], auto: [1], manual: [1] }), [handoffPath(2)]: handoff(2), [LEDGER]: ledger([1, 2]) }, CLAUDE);
+    const tree = r.git('rev-parse', `${bad}^{tree}`);
+    const fake = r.gitEnv(r.env(ANA), 'commit-tree', tree, '-p', clean, '-m', 'Phase 1 done\n\nConfirmed-by: Ana Human <ana@example.com>');
+    r.git('replace', bad, fake);
+    return r.cli([]);
+  }],
+  ['history/manual-confirmation', 'bypass 11: a baseline entry only in the working tree, at pre-commit', () => {
+    const r = project();
+    r.write({ [PLAN]: plan({ tasks: [1], manual: [1] }), 'validate-workflow.baseline.json': JSON.stringify({ [PLAN]: { 'history/manual-confirmation': { count: 5 }, 'plan/manual-before-automated': { count: 5 } } }) });
+    r.git('add', PLAN);
+    return r.cli(['commit-msg', writeMessage(r, 'Check it')], r.env(CLAUDE));
+  }],
+  ['history/manual-confirmation', 'bypass 11: a config narrowed in the working tree, at commit-msg', () => {
+    const r = project();
+    r.write({ [CONFIG]: JSON.stringify({ paths: { plans: ['elsewhere/**/*.md'] } }), [PLAN]: plan({ tasks: [1], auto: [1], manual: [1] }) });
+    r.git('add', PLAN);
+    return r.cli(['commit-msg', writeMessage(r, 'Check it')], r.env(CLAUDE));
+  }],
+  ['history/manual-confirmation', 'bypass 11: VALIDATE_WORKFLOW_BIN=true through the shipped commit-msg hook', () => {
+    const r = project();
+    const hook = join(r.dir, '.git', 'hooks', 'commit-msg');
+    writeFileSync(hook, `#!/bin/sh\nexec sh "${fileURLToPath(new URL('../../hooks/commit-msg', import.meta.url))}" "$@"\n`);
+    chmodSync(hook, 0o755);
+    r.write({ [PLAN]: plan({ tasks: [1], auto: [1], manual: [1] }) });
+    r.git('add', PLAN);
+    return spawnSync('git', ['commit', '-q', '-m', 'Check it'], { cwd: r.dir, encoding: 'utf8', env: { ...process.env, ...r.env(CLAUDE), VALIDATE_WORKFLOW_BIN: 'true' } });
+  }],
+  ['handoff/blocked-proceed', "an agent's own Guidance-by does not unblock", () => {
+    const r = project();
+    r.commit('Task 2 blocked', { [handoffPath(2)]: handoff(2, { status: 'blocked' }), [LEDGER]: ledger([1], 2) }, ANA, agent);
+    r.commit('Decided', {}, CLAUDE, { trailers: [`Guidance-by: ${CLAUDE.name} <${CLAUDE.email}>`] });
+    r.commit('Task 3', { [handoffPath(3)]: handoff(3) }, ANA, agent);
+    return r.cli([]);
+  }],
+];
+
+function writeMessage(r, subject) {
+  const file = join(r.dir, '.git', 'CANARY_MSG');
+  writeFileSync(file, `${subject}\n\nCo-authored-by: ${CLAUDE.name} <${CLAUDE.email}>\n`);
+  return file;
+}
+
+let through = 0;
+const made = [];
+for (const [ruleId, what, run] of CANARIES) {
+  let res;
+  try {
+    res = run();
+  } catch (err) {
+    through++;
+    console.log(`✗ ${ruleId}: ${what}: the canary could not be set up (${err.message.split('\n')[0]})`);
+    continue;
+  }
+  const out = `${res.stdout ?? ''}${res.stderr ?? ''}`;
+  const refused = res.status === 1 && out.includes(ruleId);
+  if (!refused) through++;
+  console.log(`${refused ? '✓' : '✗'} ${ruleId}: ${what}${refused ? '' : ` (exit ${res.status}, got through)\n${out.split('\n').slice(0, 8).join('\n')}`}`);
+}
+for (const dir of made) rmSync(dir, { recursive: true, force: true });
+console.log(`${CANARIES.length - through} of ${CANARIES.length} canaries refused`);
+process.exitCode = through ? 1 : 0;

@@ -57,6 +57,10 @@ describe('validate-workflow new', () => {
     expect(h2).toContain('task: 2\n');
     expect(h2).toContain('previous: task-01-add-users-table.md\n');
     writeFileSync(join(dir, 'thoughts/handoffs/s1/task-02-add-sessions-table.md'), fillHandoff(h2));
+    // Task 2's handoff says complete, so the plan and the ledger say so too (handoff/plan-sync, issue 11, flags a
+    // plan left behind), and the session is complete.
+    writeFileSync(join(dir, planPath), read(dir, planPath).replace('- [ ] Task 2: Add sessions table', '- [x] Task 2: Add sessions table'));
+    writeFileSync(join(dir, ledgerPath), read(dir, ledgerPath).replace('- [ ] Task 2: Add sessions table', '- [x] Task 2: Add sessions table').replace('status: active', 'status: complete'));
 
     const res = runCli(dir, ['--preset', 'strict', '--format', 'json']);
     expect(JSON.parse(res.stdout).results).toEqual([]);

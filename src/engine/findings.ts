@@ -32,7 +32,7 @@ export function toFinding(rule: Rule, raw: RawFinding, level: 'warn' | 'error', 
   const f: Finding = {
     ruleId: rule.meta.id,
     messageId: raw.messageId,
-    severity: raw.info ? 'info' : level === 'error' ? 'error' : 'warning',
+    severity: raw.info ? 'info' : level === 'error' && !raw.warn ? 'error' : 'warning',
     file: raw.file,
     line: raw.line,
     column: raw.column ?? (raw.line === null ? null : 1),

@@ -40,6 +40,8 @@ export interface RawFinding {
   data?: Record<string, string | number>;
   /** A key of `meta.messages` holding this finding's own fix, instead of `meta.fix`. */
   fixId?: string;
+  /** At most a warning, whatever the rule's severity (a lesser form of the rule's problem, such as a repeated label). */
+  warn?: boolean;
   /** A note rather than a problem: reported as `info` whatever the rule's severity. */
   info?: boolean;
 }

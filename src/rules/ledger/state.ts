@@ -42,7 +42,7 @@ export const rule: Rule = {
         const first = firstLabel.get(key);
         if (first === undefined) firstLabel.set(key, l.line);
         // A lesser problem than a contradiction: a warning whatever the rule's severity (RawFinding.warn).
-        else out.push({ ...at(l.line, l.column), warn: true, messageId: 'labelRepeated', fixId: 'labelRepeatedFix', data: { label: l.label, section: l.section, first } } as RawFinding);
+        else out.push({ ...at(l.line, l.column), warn: true, messageId: 'labelRepeated', fixId: 'labelRepeatedFix', data: { label: l.label, section: l.section, first } });
       }
       const open = ledger.items.filter((i) => i.state !== 'done');
       const allDone = ledger.items.length > 0 && open.length === 0;

@@ -30,8 +30,8 @@ describe('Guidance-by', () => {
     repo.commit('Use the new schema; drop the old table', {}, { author: ANA, trailers: [`Guidance-by: ${ANA.name} <${ANA.email}>`], args: ['--allow-empty'] });
     repo.stage(nextTask);
     const who: CommitOpts = { author: CLAUDE };
-    expect(blockedProceed(repo.dir, ['--staged']).length).toBe(0);
-    expect(blockedProceed(repo.dir, ['commit-msg', messageFile('Task 3: Do step 3', who)]).length).toBe(0);
+    expect(cli(repo.dir, ['--staged'], repo.env(CLAUDE)).results.filter((f) => f.ruleId === 'handoff/blocked-proceed')).toEqual([]);
+    expect(cli(repo.dir, ['commit-msg', messageFile('Task 3: Do step 3', who)], repo.env(CLAUDE)).results.filter((f) => f.ruleId === 'handoff/blocked-proceed')).toEqual([]);
     repo.commitStaged('Task 3: Do step 3', who);
     expect(blockedProceed(repo.dir)).toEqual([]);
   });
@@ -40,7 +40,7 @@ describe('Guidance-by', () => {
     const repo = waiting();
     repo.stage(nextTask);
     const who: CommitOpts = { author: ANA, trailers: [`Guidance-by: ${ANA.name} <${ANA.email}>`] };
-    expect(blockedProceed(repo.dir, ['commit-msg', messageFile('Task 3, as Ana decided', who)]).length).toBe(0);
+    expect(cli(repo.dir, ['commit-msg', messageFile('Task 3, as Ana decided', who)], repo.env(ANA)).results.filter((f) => f.ruleId === 'handoff/blocked-proceed')).toEqual([]);
     repo.commitStaged('Task 3, as Ana decided', who);
     expect(blockedProceed(repo.dir)).toEqual([]);
   });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/model/finding.js';
 import { runCli } from '../helpers/repo.js';
+import { itemsDigest } from '../../src/history/trust.js';
 import {
   ANA,
   BOB,
@@ -58,18 +59,31 @@ async function refused(repo: Repo, commit: string, reason: string | RegExp, pres
   expect(f.message).toMatch(reason);
 }
 
+/** The `Confirmed-items` trailer `confirm` writes for these phase 1 manual items of PLAN. */
+const itemsOf = (...texts: string[]) => `Confirmed-items: ${itemsDigest(texts.map((text) => ({ file: PLAN, phase: 1, text })))}`;
+
 describe('Confirmed-by', () => {
-  it("a human's own trailer on their own commit counts", async () => {
+  it("a human's own trailer on their own commit counts (strict wants the items digest too)", async () => {
     const repo = ready();
-    checkoff(repo, { author: ANA, confirmedBy: [ANA] });
+    const c = checkoff(repo, { author: ANA, confirmedBy: [ANA] });
     expect(await verdict(repo)).toEqual([]);
-    expect(await verdict(repo, 'strict')).toEqual([]);
+    await refused(repo, c, /needs the `Confirmed-items:` trailer/, 'strict');
+    const full = ready();
+    checkoff(full, { author: ANA, confirmedBy: [ANA], trailers: [itemsOf(MANUAL(1))] });
+    expect(await verdict(full, 'strict')).toEqual([]);
   });
 
-  it('no trailer, no confirmation, even from a human', async () => {
+  it("no trailer: a human's checkbox-only commit is an implicit confirmation in recommended, never in strict", async () => {
     const repo = ready();
     const c = checkoff(repo, { author: ANA });
-    await refused(repo, c, /no `Confirmed-by:` trailer/);
+    expect(await verdict(repo)).toEqual([expect.objectContaining({ severity: 'info', commit: c, message: expect.stringContaining('implicit') })]);
+    await refused(repo, c, /no `Confirmed-by:` trailer \(`strict` always needs the trailer\)/, 'strict');
+  });
+
+  it('no trailer and other changes: no confirmation, even from a human', async () => {
+    const repo = ready();
+    const c = checkoff(repo, { author: ANA }, { 'src/app.ts': 'export {};\n' });
+    await refused(repo, c, /no `Confirmed-by:` trailer \(the commit changes more than manual checkboxes/);
   });
 
   it('a trailer that is not `Name <email>` does not count', async () => {
@@ -126,12 +140,12 @@ describe('Confirmed-by', () => {
   it('in strict a confirmation commit changes nothing but manual checkboxes', async () => {
     const repo = ready();
     // Ana confirms phase 1 and, in the same commit, checks task 3: fine in recommended, not in strict.
-    const c = repo.commit('Confirm phase 1 and tick task 3', { [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1], manual: [1] }) }, { author: ANA, confirmedBy: [ANA] });
+    const c = repo.commit('Confirm phase 1 and tick task 3', { [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1], manual: [1] }) }, { author: ANA, confirmedBy: [ANA], trailers: [itemsOf(MANUAL(1))] });
     expect(await verdict(repo)).toEqual([]);
     await refused(repo, c, /nothing but manual/, 'strict');
     // A pure confirmation passes strict.
     const pure = ready();
-    checkoff(pure, { author: ANA, confirmedBy: [ANA] });
+    checkoff(pure, { author: ANA, confirmedBy: [ANA], trailers: [itemsOf(MANUAL(1))] });
     expect(await verdict(pure, 'strict')).toEqual([]);
   });
 });

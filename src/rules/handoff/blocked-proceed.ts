@@ -14,16 +14,17 @@ export const rule: Rule = {
     formula: 'F(proceed_on_mismatch) <- not user_guidance',
     description:
       'After a blocked task handoff, no later task of the session progresses (a later handoff, or a later task checked in the plan) unless the record shows the user\'s guidance: a `resolution:` in the blocked handoff (or, in history, a `Guidance-by:` commit trailer).',
-    fix: 'Ask the user how to proceed and record the answer as `resolution:` in the blocked handoff.',
+    fix: 'Ask the user how to proceed; they record their answer in a commit with `Guidance-by: Name <email>` (or as `resolution:` in the blocked handoff).',
     messages: {
       proceeded: 'Task {{task}} proceeded although task {{blocked}} is blocked ({{blockedFile}}) with no recorded resolution.',
       checked: 'Task {{task}} is checked although task {{blocked}} is blocked ({{blockedFile}}) with no recorded resolution.',
     },
   },
-  snapshot: (ws) => {
+  snapshot: (ws, ctx) => {
     const out: RawFinding[] = [];
     for (const [, list] of taskHandoffsBySession(ws)) {
-      const blocked = list.find((h) => h.status === 'blocked' && !resolved(h));
+      // A resolution in the handoff, or a human's `Guidance-by:` in a commit while it was blocked (ctx.guidance).
+      const blocked = list.find((h) => h.status === 'blocked' && !resolved(h) && !ctx.guidance?.has(h.path));
       if (!blocked) continue;
       const n = handoffTask(blocked)!;
       const where = { blocked: n, blockedFile: blocked.path };

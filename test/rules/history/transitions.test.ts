@@ -419,7 +419,10 @@ describe('self-exemption', () => {
         errors: [{ messageId: 'addsDisable', file: PLAN, message: `An agent's commit (${CLAUDE}) adds a disable comment for plan/phase-order without a human's confirmation.` }],
       },
       { name: 'an agent changes the config', before: { ...before, [CONFIG]: '{}' }, after: { ...before, [CONFIG]: '{"preset":"recommended"}' }, commit: agent, errors: [{ messageId: 'changesConfig', file: CONFIG }] },
-      { name: 'an agent adds `mode_set_by: user`', before, after: { ...before, [PLAN]: plan({ frontmatter: ['mode: direct', 'mode_set_by: user'] }) }, commit: agent, errors: ['setsModeByUser'] },
+      { name: 'an agent adds `mode_set_by: user`', before: { ...before, [PLAN]: plan({ frontmatter: ['mode: direct'] }) }, after: { ...before, [PLAN]: plan({ frontmatter: ['mode: direct', 'mode_set_by: user'] }) }, commit: agent, errors: ['setsModeByUser'] },
+      // Issue 12: the mode decides which rules bind the agent, so flipping it is loosening too.
+      { name: 'an agent flips the plan from orchestration to direct', before: { ...before, [PLAN]: plan({ frontmatter: ['mode: orchestration'] }) }, after: { ...before, [PLAN]: plan({ frontmatter: ['mode: direct'] }) }, commit: agent, errors: [{ messageId: 'changesMode', message: /changes the plan's mode from orchestration to direct/ }] },
+      { name: 'an agent sets direct mode and claims the user chose it: one finding naming both', before, after: { ...before, [PLAN]: plan({ frontmatter: ['mode: direct', 'mode_set_by: user'] }) }, commit: agent, errors: [{ messageId: 'loosens', message: /changes the plan's mode from \(none\) to direct; adds `mode_set_by: user`|adds `mode_set_by: user`; changes the plan's mode/ }] },
       {
         name: 'an agent turns a manual item into N/A',
         before,

@@ -314,7 +314,19 @@ function handoffEvents(file: string, before: Handoff, after: Handoff): Event[] {
   const a = after.frontmatter ?? {};
   const b = before.frontmatter ?? {};
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => stable(a[k]) !== stable(b[k]));
-  if (keys.length === 0 || (!before.frontmatter && !after.frontmatter)) return [];
+  // A handoff's status, task, verification results and outcome are fixed once committed wherever they are written:
+  // a body marker (`## Status: FAILED`), a section or the second YAML document too, not only the frontmatter.
+  const fixed: [string, unknown, unknown][] = [
+    ['status', before.status, after.status],
+    ['task', before.task, after.task],
+    ['verification_results', before.verification, after.verification],
+    ['outcome', before.claims.map((c) => c.status), after.claims.map((c) => c.status)],
+  ];
+  for (const [name, was, now] of fixed) {
+    const key = after.sources[name] ?? before.sources[name] ?? name;
+    if (stable(was) !== stable(now) && !keys.includes(key) && !keys.includes(name)) keys.push(key);
+  }
+  if (keys.length === 0) return [];
   const line = Math.min(...keys.map((k) => positionOf(after.positions, `/${k}`, { line: 1, column: 1 }).line));
   return [{ type: 'handoff-frontmatter-changed', file, line, keys }];
 }

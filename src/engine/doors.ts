@@ -100,7 +100,7 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   }
   // The snapshot pass applied its part of the baseline; history entries are judged here, against history findings.
   const histFindings = opts.baselineWrite ? hist.findings : applyBaseline(root, hist.findings, { config, exempt: new Set(hist.resume?.baselineCommits ?? []), scope: (ruleId) => !snapshotEntry(ruleId) });
-  return { findings: [...lint.findings, ...histFindings], files, commits: hist.commits, judgedFrom: describeAdoption(hist.adoption), anything: files.length > 0 || hist.commits > 0, workspace: lint.workspace, timeline: hist.timeline };
+  return { findings: [...lint.findings, ...histFindings], files, commits: hist.commits, judgedFrom: hist.commits > 0 ? describeAdoption(hist.adoption) : undefined, anything: files.length > 0 || hist.commits > 0, workspace: lint.workspace, timeline: hist.timeline };
 }
 
 /**

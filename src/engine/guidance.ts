@@ -6,7 +6,7 @@
 import type { Config } from '../config/config.js';
 import type { Commit } from '../model/history.js';
 import { filesAt, newStore } from '../history/fold.js';
-import { parseTrailers } from '../history/log.js';
+import { messageTrailers, parseTrailers } from '../history/log.js';
 import { Snapshot } from '../history/snapshot.js';
 import { confirmation, factsOf } from '../history/trust.js';
 import { ask, gitSync } from '../shared/git.js';
@@ -26,7 +26,7 @@ export async function guidanceIn(root: string, config: Config, to = 'HEAD'): Pro
     if (!rec.trim()) continue;
     const [sha, parents, an, ae, cn, ce, ct, subject, ...body] = rec.split(SEP);
     const message = body.join(SEP);
-    const trailers = parseTrailers(gitSync(root, ['interpret-trailers', '--parse'], message).out);
+    const trailers = messageTrailers(parseTrailers(gitSync(root, ['interpret-trailers', '--parse'], message).out), message);
     const commit: Commit = { sha: sha!, parents: parents ? parents.split(' ') : [], author: { name: an!, email: ae! }, committer: { name: cn!, email: ce! }, time: Number(ct), subject: subject ?? '', trailers };
     const store = newStore(root, config);
     const parent = commit.parents[0];

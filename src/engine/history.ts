@@ -12,6 +12,7 @@ import { foldHistory, type FoldResult, type Step, type Tracked } from '../histor
 import type { ModelStore } from '../history/store.js';
 import { agentIdentities } from '../history/trust.js';
 import { ask } from '../shared/git.js';
+import { messageTrailers } from '../history/log.js';
 import { ruleById } from './catalog.js';
 import type { Finding } from '../model/finding.js';
 import { toFinding } from './findings.js';
@@ -109,7 +110,7 @@ const US = '\x1f';
  * config exists there are no others (and a config cannot vouch for the commit that adds it).
  */
 async function findAdoption(root: string, to: string): Promise<string | null> {
-  const format = `--format=%H${US}%an${US}%ae${US}%cn${US}%ce${US}%(trailers:key=Co-authored-by,valueonly,separator=%x1e)`;
+  const format = `--format=%H${US}%an${US}%ae${US}%cn${US}%ce${US}%B`;
   const candidates = [
     await ask(root, ['log', '--reverse', '--topo-order', '-z', '--diff-filter=A', format, to, '--', CONFIG_FILE]),
     await ask(root, ['log', '--reverse', '--topo-order', '-z', '-S"validateWorkflow"', format, to, '--', 'package.json']),
@@ -121,9 +122,10 @@ async function findAdoption(root: string, to: string): Promise<string | null> {
   for (const res of candidates) {
     if (!res.ok) continue;
     for (const rec of res.out.split('\0')) {
-      const [sha, an, ae, cn, ce, co] = rec.trim().split(US);
+      const [sha, an, ae, cn, ce, ...body] = rec.trim().split(US);
       if (!sha) continue;
-      const coAuthors = (co ?? '').split('\x1e').filter((t) => t.trim()).map((t) => ({ key: 'Co-authored-by', value: t.trim() }));
+      // Co-author lines anywhere in the message, as history/log.ts reads them.
+      const coAuthors = messageTrailers([], body.join(US)).filter((t) => t.key.toLowerCase() === 'co-authored-by');
       const commit: Commit = { sha, parents: [], author: { name: an ?? '', email: ae ?? '' }, committer: { name: cn ?? '', email: ce ?? '' }, time: 0, subject: '', trailers: coAuthors };
       if (agentIdentities(commit, defaults).length > 0) continue;
       const at = position.get(sha) ?? Number.MAX_SAFE_INTEGER;

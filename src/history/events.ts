@@ -8,7 +8,7 @@ import type { CheckItem, Disable, Handoff, Ledger, Phase, Plan, Task, WorkflowFi
 import { positionOf } from '../model/queries.js';
 import type { Change } from '../model/history.js';
 import { CONFIG_FILE } from '../config/config.js';
-import { BASELINE_FILE, TRUST_FILES, type Snapshot } from './snapshot.js';
+import { ALLOWED_SIGNERS_FILE, BASELINE_FILE, TRUST_FILES, type Snapshot } from './snapshot.js';
 
 interface Flat {
   kind: ItemKind;
@@ -386,6 +386,8 @@ export function eventKey(e: Event): string {
 function trustEvents(change: Change, before: Snapshot, after: Snapshot): Event[] {
   if (change.path === CONFIG_FILE) return [{ type: 'trust-file-changed', file: change.path, line: 1, what: 'config' }];
   if (change.path === BASELINE_FILE) return [{ type: 'trust-file-changed', file: change.path, line: 1, what: 'baseline' }];
+  // Whose signatures count is a trust setting like the config: changing the file is changing the config.
+  if (change.path === ALLOWED_SIGNERS_FILE) return [{ type: 'trust-file-changed', file: change.path, line: 1, what: 'config' }];
   if (change.path === 'package.json') {
     const key = (s: Snapshot) => {
       const blob = s.files.get('package.json');

@@ -10,7 +10,7 @@ import { jobs } from '../read/parallel.js';
 import { amending, ask, gitSync } from '../shared/git.js';
 import { parseIdentity } from '../shared/identity.js';
 import { diffFiles, eventKey, eventsBetween } from './events.js';
-import { parseRaw, parseTrailers, readTrace, type TraceEntry } from './log.js';
+import { messageTrailers, parseRaw, parseTrailers, readTrace, type TraceEntry } from './log.js';
 import { Overlay, Snapshot, TRUST_FILES, type ModelSource } from './snapshot.js';
 import { ModelStore, key } from './store.js';
 
@@ -330,7 +330,8 @@ export function pendingCommit(root: string, config: Config, opts: { message?: st
   }
   store.load(changes.flatMap((c) => [c.oldBlob ? { path: c.from ?? c.path, blob: c.oldBlob } : null, c.newBlob ? { path: c.path, blob: c.newBlob } : null]).filter((x): x is { path: string; blob: string } => x !== null));
   const message = opts.message ?? '';
-  const trailers = message ? parseTrailers(gitSync(root, ['interpret-trailers', '--parse'], message).out) : [];
+  // Co-author lines outside git's trailer block and a squash's confirmations count as well (history/log.ts).
+  const trailers = message ? messageTrailers(parseTrailers(gitSync(root, ['interpret-trailers', '--parse'], message).out), message) : [];
   // A merge in progress (MERGE_HEAD) becomes a merge commit: judged, like the fold judges merges, by what it does
   // itself, not by what the other branch brings (a human's confirmation merged into an agent's branch).
   const head = amend ? (parentsOfHead[0] ?? null) : hasHead ? gitSync(root, ['rev-parse', 'HEAD']).out.trim() : null;

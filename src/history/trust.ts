@@ -237,12 +237,16 @@ function digestProblem(commit: Commit, preset: Preset, checked: readonly ItemRef
   return `\`Confirmed-items: ${digests.join(', ')}\` does not match the manual items checked in this commit (${itemsDigest(checked)}): an amend, rebase or squash added an item to a confirmed commit, so the human did not confirm what it checks`;
 }
 
+/** No reason worth adding to "no trailer": nothing to confirm, or an agent authored or committed it. */
+const SILENT = '';
+
 /** Why a commit without `Confirmed-by` is no implicit confirmation, or null when it is one. */
 function notImplicit(commit: Commit, config: Config, preset: Preset, facts: CommitFacts): string | null {
-  if (facts.checked.length === 0) return 'nothing to confirm';
+  if (facts.checked.length === 0) return SILENT;
   if (preset === 'strict') return '`strict` always needs the trailer';
   const agents = agentIdentities(commit, config);
-  if (agents.length > 0) return `an agent took part in the commit (${label(agents[0]!)}), so it is no implicit confirmation`;
+  // An agent's commit is simply unconfirmed; the implicit path is worth explaining only for a human's own commit.
+  if (agents.length > 0) return commit.author === agents[0] || commit.committer === agents[0] ? SILENT : `an agent took part in the commit (${label(agents[0]!)}), so it is no implicit confirmation`;
   if (config.confirmers && !matches(config.confirmers, commit.author)) return `its author ${label(commit.author)} is not listed in \`confirmers\``;
   if (!facts.onlyManualBoxes()) return 'the commit changes more than manual checkboxes, so it is no implicit confirmation';
   return null;
@@ -261,7 +265,7 @@ export function confirmation(commit: Commit, config: Config, preset: Preset, sig
   const trailers = trailerValues(commit, 'confirmed-by');
   if (trailers.length === 0) {
     const why = notImplicit(commit, config, preset, facts);
-    if (why !== null) return { ok: false, by: null, reason: `the commit has no \`Confirmed-by:\` trailer${why === 'nothing to confirm' ? '' : ` (${why})`}` };
+    if (why !== null) return { ok: false, by: null, reason: `the commit has no \`Confirmed-by:\` trailer${why === SILENT ? '' : ` (${why})`}` };
     const digest = digestProblem(commit, preset, facts.checked);
     if (digest) return { ok: false, by: commit.author, reason: digest };
     if (config.requireSignedConfirmations && !isSigned()) return { ok: false, by: commit.author, reason: unsigned };

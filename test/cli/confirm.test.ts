@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, git, makeRepo, runCli, writeFiles } from '../helpers/repo.js';
 import { checkItems } from '../../src/cli/confirm.js';
+import { itemsDigest } from '../../src/history/trust.js';
 import { readPlanText } from '../../src/read/plan.js';
 import type { Finding } from '../../src/model/finding.js';
 
@@ -136,8 +137,8 @@ function repo(opts: { auto1?: boolean } = {}): string {
 }
 
 const head = (dir: string) => git(dir, 'rev-parse', 'HEAD').trim();
-const findings = (dir: string): Finding[] => {
-  const res = runCli(dir, ['--format', 'json']);
+const findings = (dir: string, args: string[] = []): Finding[] => {
+  const res = runCli(dir, ['--format', 'json', ...args]);
   return (JSON.parse(res.stdout) as { results: Finding[] }).results;
 };
 
@@ -216,15 +217,39 @@ describe('confirm on a terminal', () => {
     expect(diff).toEqual(['-- [ ] Users table visible in the admin console', '+- [x] Users table visible in the admin console']);
     expect(git(dir, 'log', '-1', '--format=%s').trim()).toBe('Confirm Phase 1 manual verification');
     expect(git(dir, 'log', '-1', '--format=%(trailers:key=Confirmed-by,valueonly)').trim()).toBe('Test Human <human@example.com>');
+    // The digest of exactly the confirmed item (plan path, phase, text), as history computes it.
+    const digest = itemsDigest([{ file: PLAN, phase: 1, text: 'Users table visible in the admin console' }]);
+    expect(git(dir, 'log', '-1', '--format=%(trailers:key=Confirmed-items,valueonly)').trim()).toBe(digest);
+    expect(run.screen).toContain(`Confirmed-items: ${digest}`);
     expect(git(dir, 'status', '--porcelain').trim()).toBe('');
 
-    // The full history run accepts the confirmation...
+    // The full history run accepts the confirmation, in strict too (which needs the digest)...
     expect(findings(dir).filter((f) => f.ruleId === 'history/manual-confirmation')).toEqual([]);
+    expect(findings(dir, ['--preset', 'strict']).filter((f) => f.ruleId === 'history/manual-confirmation')).toEqual([]);
     // ...and in the same repository still catches a check-off without one, so the silence above means something.
     writeFileSync(join(dir, PLAN), readFileSync(join(dir, PLAN), 'utf8').replace('- [ ] Sessions expire', '- [x] Sessions expire'));
-    git(dir, 'commit', '-qam', 'Check the second item');
+    git(dir, '-c', 'user.name=Claude', '-c', 'user.email=noreply@anthropic.com', 'commit', '-qam', 'Check the second item');
     const after = findings(dir).filter((f) => f.ruleId === 'history/manual-confirmation');
-    expect(after.map((f) => f.message)).toEqual([expect.stringContaining('"Sessions expire after an hour"')]);
+    expect(after.map((f) => [f.severity, f.message])).toEqual([['error', expect.stringContaining('"Sessions expire after an hour"')]]);
+  });
+
+  it('with requireSignedConfirmations, signs the commit (as git config, which the commit-msg hook sees) with a key of the allowed-signers file', async () => {
+    const keyDir = tempDir();
+    const key = join(keyDir, 'key');
+    expect(spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'human@example.com', '-f', key]).status).toBe(0);
+    const signers = `human@example.com namespaces="git" ${readFileSync(`${key}.pub`, 'utf8').trim()}\n`;
+    const config = JSON.stringify({ requireSignedConfirmations: true, allowedSigners: 'validate-workflow.allowed-signers' });
+    const dir = makeRepo({ [PLAN]: plan(), 'validate-workflow.config.json': config, 'validate-workflow.allowed-signers': signers }, { commit: true });
+    git(dir, 'config', 'gpg.format', 'ssh');
+    git(dir, 'config', 'user.signingkey', `${key}.pub`);
+    // A hook that records what the commit-msg door would read of git's config.
+    const seen = join(keyDir, 'gpgsign');
+    writeFileSync(join(dir, '.git/hooks/commit-msg'), `#!/bin/sh\ngit config --bool commit.gpgsign > ${q(seen)}\n`, { mode: 0o755 });
+    const run = await inTerminal(dir, 1, ['y', 'y']);
+    expect(run.code, run.screen).toBe(0);
+    expect(readFileSync(seen, 'utf8').trim()).toBe('true');
+    expect(git(dir, 'cat-file', 'commit', 'HEAD')).toContain('-----BEGIN SSH SIGNATURE-----');
+    expect(findings(dir, ['--preset', 'strict']).filter((f) => f.ruleId === 'history/manual-confirmation')).toEqual([]);
   });
 
   it('does not overwrite an edit made to the plan while the human was answering', async () => {

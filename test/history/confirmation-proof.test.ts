@@ -210,6 +210,7 @@ describe('the trace reads any message', () => {
   it('separators in a subject cannot forge or drop a record', async () => {
     const repo = ready();
     const c = commitMessage(repo, { [PLAN]: BOTH }, `Check\x1e${'f'.repeat(40)}\x1f\x1fevil\n\nCo-authored-by: ${ident(CLAUDE)}\n`, ANA);
+    expect(repo.git('log', '-1', '--format=%s', c)).toContain('\x1e');
     const trace = await readTrace(repo.dir, ['HEAD'], ['thoughts']);
     expect(trace.map((t) => t.commit.sha)).toEqual(repo.git('rev-list', '--reverse', 'HEAD').trim().split('\n'));
     const last = trace.at(-1)!;
@@ -256,7 +257,8 @@ describe('signed confirmations against the allowed-signers file in the repositor
     const { repo } = setUp();
     const agent = keygen('agent@example.com');
     const c = repo.commit('Confirm phase 1', { [PLAN]: BOTH }, signed(agent));
-    // A good signature as far as ssh is concerned, by a key the file does not list.
+    // A real SSH signature, by a key the file does not list.
+    expect(repo.git('cat-file', 'commit', c)).toContain('-----BEGIN SSH SIGNATURE-----');
     await refused(repo, c, new RegExp(`no good signature by a key listed in ${SIGNERS.replace(/\./g, '\\.')}`));
   });
 
@@ -265,6 +267,7 @@ describe('signed confirmations against the allowed-signers file in the repositor
     const agent = keygen('agent@example.com');
     const file = `ana@example.com namespaces="git" ${pub(ana)}\nana@example.com namespaces="git" ${pub(agent)}\n`;
     const c = repo.commit('Confirm phase 1', { [PLAN]: BOTH, [SIGNERS]: file }, signed(agent));
+    expect(repo.git('cat-file', 'commit', c)).toContain('-----BEGIN SSH SIGNATURE-----');
     await refused(repo, c, /no good signature/);
   });
 

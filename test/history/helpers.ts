@@ -6,6 +6,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, expect } from 'vitest';
+import { itemsDigest } from '../../src/history/trust.js';
+import { pendingCommit } from '../../src/history/fold.js';
 import { loadConfig, type Preset } from '../../src/config/config.js';
 import type { Finding } from '../../src/model/finding.js';
 import { judgeHistory } from '../../src/engine/history.js';
@@ -56,6 +58,11 @@ export interface CommitOpts {
   args?: string[];
   /** Extra `-c key=value` settings for this commit only. */
   gitConfig?: string[];
+  /**
+   * With `confirmedBy`, the `Confirmed-items` digest of the manual items the commit checks is added, as `confirm`
+   * writes it (strict requires it since issue 12); false leaves it out.
+   */
+  digest?: boolean;
 }
 
 export function message(subject: string, opts: CommitOpts = {}): string {
@@ -122,8 +129,16 @@ export class Repo {
   commitStaged(subject: string, opts: CommitOpts = {}): string {
     const author = opts.author ?? ANA;
     const cfg = (opts.gitConfig ?? []).flatMap((c) => ['-c', c]);
-    this.gitWith(this.env(author, opts.committer ?? author), [...cfg, 'commit', '-q', ...(opts.args ?? []), '-F', '-'], message(subject, opts));
+    const withDigest = opts.confirmedBy?.length && opts.digest !== false && !(opts.trailers ?? []).some((t) => /^confirmed-items:/i.test(t)) ? { ...opts, trailers: [...(opts.trailers ?? []), this.stagedDigest(opts.args?.includes('--amend') ?? false)] } : opts;
+    this.gitWith(this.env(author, opts.committer ?? author), [...cfg, 'commit', '-q', ...(opts.args ?? []), '-F', '-'], message(subject, withDigest));
     return this.sha();
+  }
+
+  /** `Confirmed-items` for the manual items the staged change checks, computed by the engine's own reading. */
+  stagedDigest(amend = false): string {
+    const pending = pendingCommit(this.dir, loadConfig(this.dir, undefined, RULE_IDS), { amend });
+    const items = pending.events.flatMap((e) => (e.type === 'item-checked' && e.kind === 'manual' && e.checked ? [{ file: e.file, phase: e.phase, text: e.text }] : []));
+    return `Confirmed-items: ${itemsDigest(items)}`;
   }
 
   /** Write the files (plus deletions and renames) and commit them; returns the full sha. */
@@ -253,4 +268,9 @@ export function expectOne(list: Finding[], ruleId: string, where: { repo: Repo; 
   expect(hits[0]).toMatchObject({ ruleId, commit: where.commit, subject, file: where.file, line: where.line, ...(where.severity ? { severity: where.severity } : {}) });
   expect(where.commit).toMatch(/^[0-9a-f]{40}$/);
   return hits[0]!;
+}
+
+/** The `Confirmed-items` trailer `confirm` writes for the manual items of these phases (strict requires it). */
+export function confirmedItems(phases: number[], file = PLAN, texts: (p: number) => string[] = (p) => [MANUAL(p)]): string {
+  return `Confirmed-items: ${itemsDigest(phases.flatMap((phase) => texts(phase).map((text) => ({ file, phase, text }))))}`;
 }

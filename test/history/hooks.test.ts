@@ -109,11 +109,15 @@ describe('installed hooks', () => {
   it('a task commit passes both hooks once the earlier phase is verified, and not before', () => {
     const repo = ready();
     const head = repo.sha();
-    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1] }), [handoffPath(3)]: taskHandoff(3), [LEDGER]: ledgerDoc([1, 2, 3]) });
-    // Phase 2 may not start before phase 1 is verified: pre-commit refuses it already.
+    // Phase 2 may not start before phase 1 is verified: pre-commit refuses it already. In `recommended` verified
+    // means phase 1's automated items (issue 10: the manual boxes are a human's and often lag), so the early commit
+    // also leaves that item open.
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2, 3] }), [handoffPath(3)]: taskHandoff(3), [LEDGER]: ledgerDoc([1, 2, 3]) });
     const early = gitCommit(repo, [asAuthor(CLAUDE), '-m', 'Task 3']);
     expect(early.code).not.toBe(0);
-    expect(early.out).toContain('history/phase-order');
+    // The after state breaks phase order (plan/phase-order, a snapshot finding the change introduces, refused at
+    // pre-commit since issue 9); history/phase-order would repeat the same cause.
+    expect(early.out).toMatch(/plan\/phase-order|history\/phase-order/);
     expect(repo.sha()).toBe(head);
     repo.git('reset', '-q', '--hard', head);
     repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });

@@ -148,9 +148,11 @@ describe.each(CASES)('parity: $name', (c) => {
       const env = repo.env(author, c.who.committer ?? author);
       const args = ['--preset', preset];
 
+      // A confirmation carries the digest of what it confirms, as `confirm` writes it (strict requires it).
+      const who: CommitOpts = c.who.confirmedBy ? { ...c.who, trailers: [...(c.who.trailers ?? []), repo.stagedDigest()] } : c.who;
       const staged = cli(repo.dir, [...args, '--staged'], env);
-      const msg = cli(repo.dir, [...args, 'commit-msg', messageFile(c.subject, c.who)], env);
-      const commit = repo.commitStaged(c.subject, c.who);
+      const msg = cli(repo.dir, [...args, 'commit-msg', messageFile(c.subject, who)], env);
+      const commit = repo.commitStaged(c.subject, who);
       const full = cli(repo.dir, args);
       const atCommit = full.results.filter((f) => f.commit === commit);
 

@@ -72,8 +72,9 @@ const LOOSENINGS: Loosening[] = [
   },
   {
     name: 'adds `mode_set_by: user`',
-    files: () => ({ [PLAN]: plan({ frontmatter: ['mode: direct', 'mode_set_by: user'] }) }),
-    at: () => ({ file: PLAN, line: lineOf(plan({ frontmatter: ['mode: direct', 'mode_set_by: user'] }), 'mode_set_by') }),
+    // Only `mode_set_by` is added: changing `mode` as well is a second loosening (issue 12), tested in memory.
+    files: () => ({ [PLAN]: plan({ frontmatter: [...FM, 'mode_set_by: user'] }) }),
+    at: () => ({ file: PLAN, line: lineOf(plan({ frontmatter: [...FM, 'mode_set_by: user'] }), 'mode_set_by') }),
   },
   {
     name: 'turns a manual item into N/A',

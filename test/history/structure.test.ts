@@ -5,6 +5,7 @@ import {
   ANA,
   BOB,
   CLAUDE,
+  CONFIG,
   LEDGER,
   MANUAL,
   PLAN,
@@ -207,8 +208,11 @@ describe('repositories without history', () => {
     expect(res.summary.commits).toBe(1);
   });
 
+  // Issue 10: without a config the run is an audit, where a plan that enters git already checked is a note; after
+  // the adoption point (the human commit that adds the config) it is an unconfirmed check-off, an error.
   it('the first commit after init is judged, and fails when it plants a violation', async () => {
     const repo = Repo.create();
+    repo.commit('Adopt validate-workflow', { [CONFIG]: '{}\n' }, { author: ANA });
     const text = planDoc({ auto: [1], manual: [1] });
     const commit = repo.commit('Import the plan', { [PLAN]: text }, { author: CLAUDE });
     const res = cli(repo.dir);

@@ -1,5 +1,6 @@
 // `init` in-process, for what it decides about files that are already there: no npm, no hooks running, just the
 // files it writes and what it says. (The end-to-end path, installed from the packed tarball, is e2e.test.ts.)
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -165,9 +166,96 @@ describe('init and the files already there', () => {
   });
 });
 
+describe('init --strict and what each choice protects against', () => {
+  const SIGNERS = 'validate-workflow.allowed-signers';
+  const configOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'validate-workflow.config.json'), 'utf8'));
+
+  function sshKey(): { key: string; pub: string } {
+    const key = join(tempDir(), 'id_ed25519');
+    const res = spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'ana@laptop', '-f', key], { encoding: 'utf8' });
+    if (res.status !== 0) throw new Error(`ssh-keygen failed: ${res.stderr}`);
+    const [type, body] = readFileSync(`${key}.pub`, 'utf8').trim().split(' ');
+    return { key, pub: `${type} ${body}` };
+  }
+
+  it('plain init writes recommended and says what it does and does not stop', async () => {
+    const dir = repo();
+    const res = await run(dir);
+    expect(configOf(dir)).toMatchObject({ preset: 'recommended' });
+    expect(res.stdout).toMatch(/note\s+preset recommended: an agent's unconfirmed check-off is refused; .*forges a human author gets through/);
+    expect(res.stdout).not.toMatch(/confirmers:/);
+  });
+
+  it('without commit signing: preset strict and the current git identity as the only confirmer, and says signatures are not set', async () => {
+    const dir = repo();
+    const res = await run(dir, { strict: true });
+    expect(res.code).toBe(0);
+    const config = configOf(dir);
+    expect(config).toMatchObject({ preset: 'strict', confirmers: ['ana@example.com'] });
+    expect(config.requireSignedConfirmations).toBeUndefined();
+    expect(existsSync(join(dir, SIGNERS))).toBe(false);
+    expect(res.stdout).toMatch(/note\s+preset strict: .*Confirmed-items/);
+    expect(res.stdout).toMatch(/note\s+confirmers: an agent can no longer invent a confirmer, but can still name a listed human/);
+    expect(res.stdout).toMatch(/note\s+requireSignedConfirmations: not set/);
+  });
+
+  it('with an SSH signing key: signed confirmations against an allowed-signers file holding that key; a second run writes nothing', async () => {
+    const dir = repo();
+    const { key, pub } = sshKey();
+    git(dir, 'config', 'gpg.format', 'ssh');
+    git(dir, 'config', 'user.signingkey', `${key}.pub`);
+    const res = await run(dir, { strict: true });
+    expect(res.code).toBe(0);
+    expect(configOf(dir)).toMatchObject({ preset: 'strict', confirmers: ['ana@example.com'], requireSignedConfirmations: true, allowedSigners: SIGNERS });
+    expect(readFileSync(join(dir, SIGNERS), 'utf8')).toBe(`ana@example.com namespaces="git" ${pub}\n`);
+    expect(res.stdout).toMatch(new RegExp(`created\\s+${SIGNERS}`));
+    expect(res.stdout).toMatch(/note\s+requireSignedConfirmations: only a commit signed by a key listed in validate-workflow\.allowed-signers .*keep that signing key out of the agent's environment/);
+    const before = tree(dir);
+    const again = await run(dir, { strict: true });
+    expect(again.stdout).toContain('Nothing to change');
+    expect(tree(dir)).toEqual(before);
+    // The file is what ssh-keygen verifies against: a signature by that key checks out.
+    const data = join(tempDir(), 'data');
+    writeFileSync(data, 'x');
+    expect(spawnSync('ssh-keygen', ['-Y', 'sign', '-f', key, '-n', 'git', data]).status).toBe(0);
+    const verify = spawnSync('ssh-keygen', ['-Y', 'verify', '-f', join(dir, SIGNERS), '-I', 'ana@example.com', '-n', 'git', '-s', `${data}.sig`], { input: 'x' });
+    expect(verify.status).toBe(0);
+  });
+
+  it('takes a literal `key::` signing key too', async () => {
+    const dir = repo();
+    const { pub } = sshKey();
+    git(dir, 'config', 'gpg.format', 'ssh');
+    git(dir, 'config', 'user.signingkey', `key::${pub} ana@laptop`);
+    await run(dir, { strict: true });
+    expect(readFileSync(join(dir, SIGNERS), 'utf8')).toBe(`ana@example.com namespaces="git" ${pub}\n`);
+  });
+
+  it("refuses an agent's identity and writes nothing", async () => {
+    const dir = repo();
+    git(dir, 'config', 'user.name', 'Claude');
+    git(dir, 'config', 'user.email', 'noreply@anthropic.com');
+    const before = tree(dir);
+    const res = await run(dir, { strict: true });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/Claude <noreply@anthropic\.com> is an agent's identity/);
+    expect(tree(dir)).toEqual(before);
+  });
+
+  it('keeps an existing config and says what to set, describing the config in force', async () => {
+    const dir = repo();
+    writeFileSync(join(dir, 'validate-workflow.config.json'), '{ "preset": "recommended", "confirmers": ["bob@example.com"] }\n');
+    const res = await run(dir, { strict: true });
+    expect(readFileSync(join(dir, 'validate-workflow.config.json'), 'utf8')).toBe('{ "preset": "recommended", "confirmers": ["bob@example.com"] }\n');
+    expect(res.stdout).toMatch(/kept\s+validate-workflow\.config\.json: yours, kept as is; for the strong gate set \{"preset":"strict","confirmers":\["ana@example.com"\]\}/);
+    expect(res.stdout).toMatch(/note\s+preset recommended:/);
+    expect(res.stdout).toMatch(/note\s+confirmers: an agent can no longer invent/);
+  });
+});
+
 describe('the lint-staged glob', () => {
   it('covers the folders of the workflow globs and the files that hold trust settings', () => {
-    expect(lintStagedGlob(DEFAULT_PATHS)).toBe('{thoughts/**,validate-workflow.config.json,validate-workflow.baseline.json,package.json}');
+    expect(lintStagedGlob(DEFAULT_PATHS)).toBe('{thoughts/**,validate-workflow.config.json,validate-workflow.baseline.json,package.json,validate-workflow.allowed-signers}');
     expect(lintStagedGlob({ ...DEFAULT_PATHS, plans: ['**/PLAN.md'] })).toBe('**');
   });
 });

@@ -3,6 +3,7 @@
 // real git histories (ancestry, merges, renames found by git, shallow clones, the hooks).
 import { describe, expect, it } from 'vitest';
 import { ruleOf, ruleTester, run } from '../../helpers/rule-tester.js';
+import { itemsDigest } from '../../../src/history/trust.js';
 import { LEDGER, PLAN, handoffPath, ledger, lineOf, md, plan, taskHandoff } from '../fixtures.js';
 
 const CLAUDE = 'Claude <noreply@anthropic.com>';
@@ -362,7 +363,8 @@ describe('manual confirmation', () => {
         before,
         after: { [PLAN]: after[PLAN].replace('- [ ] Task 3:', '- [x] Task 3:') },
         preset: 'strict',
-        commit: { author: ANA, trailers: [`Confirmed-by: ${ANA}`] },
+        // The digest of what the human confirmed (strict requires it since issue 12), so the other change is what fails.
+        commit: { author: ANA, trailers: [`Confirmed-by: ${ANA}`, `Confirmed-items: ${itemsDigest([{ file: PLAN, phase: 1, text: 'Phase 1 works in the browser' }])}`] },
         errors: [{ messageId: 'strictOtherChange', message: /in `strict` a confirmation commit changes nothing but manual checkboxes, and this one also checks Task 3/ }],
       },
     ],

@@ -293,16 +293,11 @@ function identity(root: string, variable: 'GIT_AUTHOR_IDENT' | 'GIT_COMMITTER_ID
   return parseIdentity(raw.slice(0, raw.lastIndexOf('>') + 1)) ?? { name: raw, email: '' };
 }
 
-export interface Pending {
-  commit: Commit;
-  before: Snapshot;
-  after: Snapshot;
-  changes: Change[];
-  /** The events of the commit (for a merge in progress, only what the merge does itself). */
-  events: Event[];
-  /** The commit does not exist yet, so its signature can only be promised: commit.gpgSign must be on. */
-  signed: () => boolean;
-}
+/**
+ * The commit being made, as a step like the fold's: its events are, for a merge in progress, only what the merge
+ * does itself, and since the commit does not exist yet its signature can only be promised (commit.gpgSign).
+ */
+export type Pending = Step;
 
 /** HEAD's snapshot -> the index's, with the commit as it will be made (the message's trailers for commit-msg). */
 export function pendingCommit(root: string, config: Config, opts: { message?: string; seed?: Map<string, WorkflowFile>; tracked?: Tracked; amend?: boolean }): Pending {

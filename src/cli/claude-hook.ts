@@ -11,8 +11,7 @@ import { CONFIG_FILE, configFromObject, loadConfig, type Config } from '../confi
 import { classifier, pathspecs } from '../read/classify.js';
 import { discover, repositoryRoot } from '../read/discover.js';
 import { ledgerSessionFromName } from '../read/paths.js';
-import { gitSync } from '../shared/git.js';
-import { parseIdentity } from '../shared/identity.js';
+import { gitIdentity, gitSync } from '../shared/git.js';
 import type { Commit } from '../model/history.js';
 import type { Snapshot } from '../history/snapshot.js';
 import { RULE_IDS } from '../engine/catalog.js';
@@ -247,11 +246,7 @@ function existingDir(dir: string): string {
  * trailer Claude Code adds to its commits, and no `Confirmed-by` (a confirmation is a human's own commit).
  */
 function agentCommit(root: string): Commit {
-  // `git var` prints `Name <email> timestamp zone`; the identity is the part up to the closing `>`.
-  const who = (v: string) => {
-    const raw = gitSync(root, ['var', v]).out.trim();
-    return parseIdentity(raw.slice(0, raw.lastIndexOf('>') + 1)) ?? { name: raw, email: '' };
-  };
+  const who = (v: 'GIT_AUTHOR_IDENT' | 'GIT_COMMITTER_IDENT') => gitIdentity(root, v) ?? { name: '', email: '' };
   return {
     sha: '',
     parents: [],
@@ -283,8 +278,7 @@ interface Tree {
 async function workingTree(e: Engine, root: string, config: Config): Promise<Tree> {
   const tracked = e.trackedPacks(config);
   const head = e.headSnapshot(root, config, tracked);
-  const headFiles = new Map<string, string>();
-  for (const p of head.files.keys()) headFiles.set(p, head.files.get(p)!);
+  const headFiles = head.fileMap();
   const classify = classifier(config.paths);
   const relevant = (p: string) => e.TRUST_FILES.includes(p) || (classify(p) !== null && classify(p)!.kind !== 'searchable') || tracked.match(p);
   const memory = new e.MemorySource(classify, config.maxFileBytes, head.store);

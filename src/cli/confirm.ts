@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, realpathSync, statSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { gitInteractive, gitSync } from '../shared/git.js';
+import { gitIdentity, gitInteractive, gitSync } from '../shared/git.js';
 import { createInterface } from 'node:readline';
 import { loadConfig, type Config } from '../config/config.js';
 import { repositoryRoot } from '../read/discover.js';
@@ -20,7 +20,7 @@ import type { CheckItem, Phase, Plan, Position } from '../model/types.js';
 import type { Identity } from '../model/history.js';
 import { itemsDigest, matches } from '../history/trust.js';
 import { RULE_IDS } from '../engine/catalog.js';
-import { formatIdentity, parseIdentity } from '../shared/identity.js';
+import { formatIdentity } from '../shared/identity.js';
 import { plural } from '../shared/text.js';
 import { EXIT, UsageError, type Io } from './io.js';
 import { defineCommand } from './command.js';
@@ -44,10 +44,8 @@ const git = (cwd: string, args: string[], input?: string) => gitSync(cwd, args, 
  * an agent that sets the environment.
  */
 function identities(repo: string): { author: Identity; committer: Identity } {
-  const author = git(repo, ['var', 'GIT_AUTHOR_IDENT']);
-  const committer = git(repo, ['var', 'GIT_COMMITTER_IDENT']);
-  const a = author.ok ? parseIdentity(author.out) : null;
-  const c = committer.ok ? parseIdentity(committer.out) : null;
+  const a = gitIdentity(repo, 'GIT_AUTHOR_IDENT');
+  const c = gitIdentity(repo, 'GIT_COMMITTER_IDENT');
   if (!a || !c || !a.email || !a.name) {
     throw new Refusal('git does not know who you are: set `git config user.name "Your Name"` and `git config user.email you@example.com`, then run confirm again.');
   }

@@ -63,9 +63,13 @@ export function packWorkspace(snapshot: Snapshot, config: Config): PackWorkspace
 
 function readPackFile(pack: Pack, snapshot: Snapshot, path: string): PackFile | null {
   const bytes = snapshot.bytes(path);
-  if (!bytes) return null;
+  return bytes ? readPack(pack, path, () => bytes) : null;
+}
+
+/** One version of a pack file through its pack's reader; a failure to get or read the bytes is the file's problem. */
+export function readPack(pack: Pack, path: string, bytes: () => Uint8Array): PackFile {
   try {
-    return pack.read(path, bytes);
+    return pack.read(path, bytes());
   } catch (err) {
     return { pack: pack.id, path, model: null, problems: [{ line: 1, column: 1, message: `File could not be read: ${(err as Error).message}` }] };
   }
@@ -157,7 +161,7 @@ export function trustOf(before: Snapshot, presetOverride?: Preset): Config {
 export function judgeTransition(input: TransitionInput): TransitionResult {
   const { stage, commit, before, after } = input;
   const trust = trustOf(before, input.presetOverride);
-  const changes = input.changes ?? diffFiles(mapOf(before), mapOf(after));
+  const changes = input.changes ?? diffFiles(before.fileMap(), after.fileMap());
   const events = input.events ?? eventsBetween([...changes], before, after);
   const agents = agentIdentities(commit, trust);
   let conf: Confirmation | null = null;
@@ -175,12 +179,6 @@ export function judgeTransition(input: TransitionInput): TransitionResult {
   return { findings: out, events, confirmation: confirm, agents, trust };
 }
 
-function mapOf(s: Snapshot): Map<string, string> {
-  const m = new Map<string, string>();
-  for (const path of s.files.keys()) m.set(path, s.files.get(path)!);
-  return m;
-}
-
 function packChangesOf(changes: readonly Change[], before: Snapshot, after: Snapshot, commit: Commit, config: Config): PackChange[] {
   const active = activePacks(config);
   if (active.length === 0) return [];
@@ -194,22 +192,14 @@ function packChangesOf(changes: readonly Change[], before: Snapshot, after: Snap
     out.push({
       pack: pack.id,
       path: c.path,
-      before: oldBytes ? safeRead(pack, oldPath, oldBytes) : null,
-      after: newBytes ? safeRead(pack, c.path, newBytes) : null,
+      before: oldBytes ? readPack(pack, oldPath, () => oldBytes) : null,
+      after: newBytes ? readPack(pack, c.path, () => newBytes) : null,
       beforeText: oldBytes ? Buffer.from(oldBytes).toString('utf8') : null,
       afterText: newBytes ? Buffer.from(newBytes).toString('utf8') : null,
       commit,
     });
   }
   return out;
-}
-
-function safeRead(pack: Pack, path: string, bytes: Uint8Array): PackFile {
-  try {
-    return pack.read(path, bytes);
-  } catch (err) {
-    return { pack: pack.id, path, model: null, problems: [{ line: 1, column: 1, message: `File could not be read: ${(err as Error).message}` }] };
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import { ruleById } from './catalog.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
 import { blobId } from '../shared/git.js';
 import { key } from '../history/store.js';
-import { activePacks, judgeSnapshot } from './judge.js';
+import { activePacks, judgeSnapshot, readPack } from './judge.js';
 import fg from 'fast-glob';
 import type { PackFile, PackWorkspace } from '../packs/types.js';
 import type { Finding } from '../model/finding.js';
@@ -59,11 +59,7 @@ export function readPackWorkspace(root: string, config: Config, inGit: boolean):
     const files: PackFile[] = [];
     for (const path of paths) {
       if (ignored.has(path)) continue;
-      try {
-        files.push(pack.read(path, readFileSync(join(root, path))));
-      } catch (err) {
-        files.push({ pack: pack.id, path, model: null, problems: [{ line: 1, column: 1, message: `File could not be read: ${(err as Error).message}` }] });
-      }
+      files.push(readPack(pack, path, () => readFileSync(join(root, path))));
     }
     if (files.length) ws.set(pack.id, files);
   }

@@ -140,7 +140,7 @@ export function judgeTransitionCase(rule: Rule | readonly Rule[], test: Transiti
   const src = source(config);
   const b = src.snapshot(before);
   const a = src.snapshot(after);
-  const changes = test.renames ? renamed(diffFiles(blobs(b), blobs(a)), test.renames) : undefined;
+  const changes = test.renames ? renamed(diffFiles(b.fileMap(), a.fileMap()), test.renames) : undefined;
   const signed = test.signed ?? false;
   const result = judgeTransition({
     stage: test.stage ?? 'history',
@@ -154,12 +154,6 @@ export function judgeTransitionCase(rule: Rule | readonly Rule[], test: Transiti
     audit: test.audit,
   });
   return { findings: result.findings, events: result.events };
-}
-
-function blobs(s: Snapshot): Map<string, string> {
-  const m = new Map<string, string>();
-  for (const path of s.files.keys()) m.set(path, s.files.get(path)!);
-  return m;
 }
 
 /** Pair each rename's deletion and addition into one `R` change, as git's rename detection would. */

@@ -7,7 +7,7 @@ import type { Change, Commit, Event } from '../model/history.js';
 import type { WorkflowFile } from '../model/types.js';
 import { classifier, pathspecs, type Classifier } from '../read/classify.js';
 import { jobs } from '../read/parallel.js';
-import { amending, ask, gitSync } from '../shared/git.js';
+import { amending, ask, gitIdentity, gitSync } from '../shared/git.js';
 import { parseIdentity } from '../shared/identity.js';
 import { diffFiles, eventKey, eventsBetween } from './events.js';
 import { messageTrailers, parseRaw, parseTrailers, readTrace, type TraceEntry } from './log.js';
@@ -30,8 +30,7 @@ export function mergeOwn(changes: Change[], events: Event[], otherState: Map<str
   const untouched = (path: string) => base !== null && base.get(path) === otherState.get(path);
   const kept = changes.filter((c) => otherState.get(c.path) !== (c.newBlob ?? undefined) || untouched(c.path));
   if (events.length === 0) return { changes: kept, events };
-  const afterFiles = new Map([...after.files.keys()].map((k) => [k, after.files.get(k)!]));
-  const keys = new Set(eventsBetween(diffFiles(otherState, afterFiles), new Snapshot(otherState, store), after).map(eventKey));
+  const keys = new Set(eventsBetween(diffFiles(otherState, after.fileMap()), new Snapshot(otherState, store), after).map(eventKey));
   return { changes: kept, events: events.filter((e) => keys.has(eventKey(e)) || untouched(e.file)) };
 }
 
@@ -287,11 +286,6 @@ class Folder {
 // ---------------------------------------------------------------------------------------------------------------
 // The commit being made: HEAD -> the index
 
-function identity(root: string, variable: 'GIT_AUTHOR_IDENT' | 'GIT_COMMITTER_IDENT'): Commit['author'] {
-  // `git var` prints `Name <email> timestamp zone`; the identity is the part up to the closing `>`.
-  const raw = gitSync(root, ['var', variable]).out.trim();
-  return parseIdentity(raw.slice(0, raw.lastIndexOf('>') + 1)) ?? { name: raw, email: '' };
-}
 
 /**
  * The commit being made, as a step like the fold's: its events are, for a merge in progress, only what the merge
@@ -344,8 +338,8 @@ export function pendingCommit(root: string, config: Config, opts: { message?: st
   const commit: Commit = {
     sha: '',
     parents: head ? [head, ...others] : [],
-    author: identity(root, 'GIT_AUTHOR_IDENT'),
-    committer: identity(root, 'GIT_COMMITTER_IDENT'),
+    author: gitIdentity(root, 'GIT_AUTHOR_IDENT') ?? { name: '', email: '' },
+    committer: gitIdentity(root, 'GIT_COMMITTER_IDENT') ?? { name: '', email: '' },
     time: Math.floor(Date.now() / 1000),
     subject: message.split('\n')[0] ?? '',
     trailers,

@@ -61,6 +61,13 @@ export class Snapshot {
     return blob ? this.store.get(blob, path) : null;
   }
 
+  /** The snapshot's path -> blob map as a plain Map (a copy: an Overlay is read through, never changed). */
+  fileMap(): Map<string, string> {
+    const m = new Map<string, string>();
+    for (const path of this.files.keys()) m.set(path, this.files.get(path)!);
+    return m;
+  }
+
   /** Raw bytes of the version of `path` this snapshot holds. */
   bytes(path: string): Uint8Array | null {
     const blob = this.files.get(path);

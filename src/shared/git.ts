@@ -6,6 +6,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { Identity } from '../model/history.js';
+import { parseIdentity } from './identity.js';
 import { simpleGit, type SimpleGit } from 'simple-git';
 
 export function git(root: string): SimpleGit {
@@ -33,6 +35,17 @@ export async function ask(root: string, args: string[]): Promise<{ ok: boolean; 
 export function repositoryRoot(cwd: string): string | null {
   const res = gitSync(cwd, ['rev-parse', '--show-toplevel']);
   return res.ok ? res.out.trim() : null;
+}
+
+/**
+ * The identity git will record (`git var`: config and GIT_AUTHOR_* / GIT_COMMITTER_* applied), or null when git does
+ * not know one. `git var` prints `Name <email> timestamp zone`; the identity is the part up to the closing `>`.
+ */
+export function gitIdentity(root: string, variable: 'GIT_AUTHOR_IDENT' | 'GIT_COMMITTER_IDENT'): Identity | null {
+  const res = gitSync(root, ['var', variable]);
+  if (!res.ok) return null;
+  const raw = res.out.trim();
+  return parseIdentity(raw.slice(0, raw.lastIndexOf('>') + 1));
 }
 
 /** Synchronous one-off, for the hook paths where every millisecond of start-up counts. */

@@ -8,8 +8,8 @@ import { DEFAULT_AGENTS } from '../../config/config.js';
 import type { Identity } from '../../model/history.js';
 import { matches } from '../../history/trust.js';
 import { ALLOWED_SIGNERS_FILE } from '../../history/snapshot.js';
-import { gitSync } from '../../shared/git.js';
-import { formatIdentity, parseIdentity } from '../../shared/identity.js';
+import { gitIdentity, gitSync } from '../../shared/git.js';
+import { formatIdentity } from '../../shared/identity.js';
 import { isRecord } from '../../shared/text.js';
 import { put, read, type Report } from './common.js';
 
@@ -17,10 +17,8 @@ import { put, read, type Report } from './common.js';
 export class StrictError extends Error {}
 
 /** The git identity commits are made with (`git var`: config and GIT_AUTHOR_* variables applied). */
-export function gitIdentity(root: string): Identity | null {
-  const res = gitSync(root, ['var', 'GIT_AUTHOR_IDENT']);
-  const raw = res.out.trim();
-  const who = res.ok ? parseIdentity(raw.slice(0, raw.lastIndexOf('>') + 1)) : null;
+export function authorIdentity(root: string): Identity | null {
+  const who = gitIdentity(root, 'GIT_AUTHOR_IDENT');
   return who && who.email ? who : null;
 }
 
@@ -63,7 +61,7 @@ export interface TrustSetup {
  */
 export function trustSetup(root: string, strict: boolean, report: Report): TrustSetup {
   if (!strict) return { config: { preset: 'recommended' } };
-  const who = gitIdentity(root);
+  const who = authorIdentity(root);
   if (!who) throw new StrictError('git does not know who you are: set `git config user.name` and `git config user.email` (the identity that will confirm manual items), then run `init --strict` again.');
   if (matches(DEFAULT_AGENTS, who)) {
     throw new StrictError(`${formatIdentity(who)} is an agent's identity: run \`init --strict\` as the human who confirms manual items (their git identity becomes the only confirmer).`);

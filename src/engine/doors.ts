@@ -104,6 +104,18 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
 }
 
 /**
+ * The baseline at a door that judges a change: its snapshot entries, applied alike to the snapshot findings before
+ * and after the change, so that only what the change adds (beyond an entry, or an entry it makes stale) is reported.
+ * A baselined plan merely touched gives nothing. The history entries count findings of the commits the baseline was
+ * written after; a commit judged at a door is newer than those, so no entry covers its transition findings (the full
+ * run agrees: one more history finding grows the file's count past its entry).
+ */
+function settleSnapshot(root: string, config: Config, baseline: ReturnType<typeof baselineAt>): (findings: Finding[]) => Finding[] {
+  if (!baseline) return (f) => f;
+  return (findings) => applyBaseline(root, findings, { config, baseline, scope: (ruleId) => snapshotEntry(ruleId) });
+}
+
+/**
  * The range door (pre-push, pull requests): every commit of `from..to` judged from merge-base(from, to), and the
  * snapshot findings present at `to` and absent at the base, wherever they land.
  */
@@ -119,11 +131,10 @@ export async function judgeRange(root: string, config: Config, range: { from: st
   const trust = trustOf(before, presetOverride);
   const guidance = await guidanceIn(root, config, range.to);
   const snap = (s: Snapshot) => judgeSnapshot({ workspace: s.workspace(root), packs: packWorkspace(s, trust), config: trust, guidance });
-  const added = introduced(snap(before), snap(after));
-  // Only entries of the files the range changed can be judged here; the others would all look stale.
-  // The baseline as the range's base holds it, and never covering the findings of a commit that changes it.
-  const baseline = base?.ok ? baselineAt(root, base.out.trim()) : null;
-  const found = applyBaseline(root, [...hist.findings, ...added], { config, baseline, exempt: new Set(hist.resume?.baselineCommits ?? []), scope: (_id, file) => changed.has(file) });
+  // The baseline as the range's base holds it.
+  const settle = settleSnapshot(root, config, base?.ok ? baselineAt(root, base.out.trim()) : null);
+  const added = introduced(settle(snap(before)), settle(snap(after)));
+  const found = [...hist.findings, ...added].sort(compareFindings);
   return { findings: found, files: [...changed], commits: hist.commits, judgedFrom: describeAdoption(hist.adoption), anything: true, workspace: after.workspace(root), timeline: hist.timeline };
 }
 
@@ -142,9 +153,9 @@ export async function judgePending(root: string, workingConfig: Config, opts: { 
   const pending = pendingCommit(root, config, { message: opts.message, seed, tracked: trackedPacks(config) });
   // Guidance given before, and the guidance this very commit gives (commit-msg has the message).
   const guidance = new Map([...(await guidanceIn(root, config)), ...guidedBy(pending.commit, pending.before, pending.after, pending.signed)]);
-  const judged = judgeChange({ root, stage: opts.stage, ...pending, presetOverride: opts.presetOverride, audit: config.source === null, guidance });
   const changed = new Set(pending.changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));
   // HEAD's baseline: an entry only in the working tree (or staged with this very commit) excuses nothing.
-  const found = applyBaseline(root, judged.findings, { config, baseline: baselineAt(root, 'HEAD'), scope: (_id, file) => changed.has(file) });
-  return { findings: found.sort(compareFindings), files: [...changed], commits: 0, anything: true };
+  const settle = settleSnapshot(root, config, baselineAt(root, 'HEAD'));
+  const judged = judgeChange({ root, stage: opts.stage, ...pending, presetOverride: opts.presetOverride, audit: config.source === null, guidance, settle });
+  return { findings: judged.findings.sort(compareFindings), files: [...changed], commits: 0, anything: true };
 }

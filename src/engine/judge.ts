@@ -233,6 +233,11 @@ export interface ChangeInput extends TransitionInput {
   root: string;
   /** Blocked handoffs the user gave guidance for (history and this commit's own `Guidance-by`). */
   guidance?: ReadonlyMap<string, string>;
+  /**
+   * Applied to each side's snapshot findings before they are compared (the door's baseline): both sides settled
+   * the same way, so an entry that covers a finding before and after neither hides a new one nor looks stale.
+   */
+  settle?: (findings: Finding[]) => Finding[];
 }
 
 export interface ChangeResult extends TransitionResult {
@@ -245,6 +250,7 @@ export function judgeChange(input: ChangeInput): ChangeResult {
   const result = judgeTransition(input);
   const trust = result.trust;
   const snap = (s: Snapshot) => judgeSnapshot({ workspace: s.workspace(input.root), packs: packWorkspace(s, trust), config: trust, rules: input.rules, guidance: input.guidance });
-  const added = introduced(snap(input.before), snap(input.after));
+  const settle = input.settle ?? ((f: Finding[]) => f);
+  const added = introduced(settle(snap(input.before)), settle(snap(input.after)));
   return { ...result, findings: [...result.findings, ...added].sort(compareFindings), introduced: added };
 }

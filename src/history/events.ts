@@ -403,10 +403,63 @@ function trustEvents(change: Change, before: Snapshot, after: Snapshot): Event[]
   return [];
 }
 
+/** What a plan asks for, as texts: its tasks' titles and its boxes (the prose around them can be rewritten). */
+function itemTexts(plan: Plan): Set<string> {
+  const texts = new Set<string>();
+  for (const phase of plan.phases) {
+    for (const t of phase.tasks) if (t.title.trim()) texts.add(`task\0${t.title.trim().toLowerCase()}`);
+    for (const it of [...phase.automated, ...phase.manual, ...phase.other, ...(phase.unknown ?? [])]) texts.add(`item\0${it.text}`);
+  }
+  return texts;
+}
+
+/**
+ * A plan renamed with its prose rewritten reaches us as a deletion and an addition: git pairs renames by line
+ * similarity, and a rewritten plan can fall under git's threshold while its tasks and boxes are the same. Unpaired,
+ * every box already checked would count as checked again in this commit. Pair a deleted plan with an added one of
+ * the same commit when most of the deleted plan's items are in the added one (at least two, and half of the smaller
+ * plan's), best match first; two unrelated plans share a generic "Tests pass" or two, not half of their items.
+ */
+function pairRewrittenPlans(changes: Change[], before: Snapshot, after: Snapshot): Change[] {
+  const plan = (s: Snapshot, path: string) => {
+    const m = s.kindOf(path) === 'plan' ? s.model(path) : null;
+    return m?.kind === 'plan' && m.readable ? m : null;
+  };
+  const gone = changes.filter((c) => c.status === 'D').flatMap((c) => {
+    const p = plan(before, c.path);
+    return p ? [{ change: c, texts: itemTexts(p) }] : [];
+  });
+  if (gone.length === 0) return changes;
+  const added = changes.filter((c) => c.status === 'A').flatMap((c) => {
+    const p = plan(after, c.path);
+    return p ? [{ change: c, texts: itemTexts(p) }] : [];
+  });
+  const candidates: { del: Change; add: Change; score: number }[] = [];
+  for (const d of gone) {
+    for (const a of added) {
+      let common = 0;
+      for (const t of a.texts) if (d.texts.has(t)) common++;
+      const score = common / Math.max(1, Math.min(d.texts.size, a.texts.size));
+      if (common >= 2 && score >= 0.5) candidates.push({ del: d.change, add: a.change, score });
+    }
+  }
+  if (candidates.length === 0) return changes;
+  candidates.sort((x, y) => y.score - x.score);
+  const paired = new Map<Change, Change>();
+  const taken = new Set<Change>();
+  for (const c of candidates) {
+    if (taken.has(c.del) || taken.has(c.add)) continue;
+    taken.add(c.del);
+    taken.add(c.add);
+    paired.set(c.add, { status: 'R', path: c.add.path, from: c.del.path, oldBlob: c.del.oldBlob, newBlob: c.add.newBlob });
+  }
+  return changes.flatMap((c) => (paired.has(c) ? [paired.get(c)!] : taken.has(c) ? [] : [c]));
+}
+
 /** Events of a set of changes between two snapshots. */
 export function eventsBetween(changes: Change[], before: Snapshot, after: Snapshot): Event[] {
   const events: Event[] = [];
-  for (const c of changes) {
+  for (const c of pairRewrittenPlans(changes, before, after)) {
     if (TRUST_FILES.includes(c.path)) {
       events.push(...trustEvents(c, before, after));
       continue;

@@ -10,6 +10,7 @@ import { ConfigError, defaultConfig, type Config } from '../../src/config/config
 import type { Finding } from '../../src/model/finding.js';
 import { makeRepo, runCli, writeFiles } from '../helpers/repo.js';
 import { md } from '../rules/fixtures.js';
+import { CONFIG, Repo, cli, messageFile } from '../history/helpers.js';
 
 const A = 'thoughts/shared/plans/2026-11-20-a.md';
 const B = 'thoughts/shared/plans/2026-11-20-b.md';
@@ -150,5 +151,48 @@ describe('the CLI applies the baseline to the snapshot findings', () => {
     const stale = runCli(dir, ['--no-history', '--format', 'json']);
     expect(stale.code).toBe(0);
     expect(JSON.parse(stale.stdout).results.map((f: Finding) => [f.ruleId, f.file])).toEqual([['baseline/stale', A]]);
+  });
+});
+
+describe('the baseline at the doors that judge a change (issue 12: false refusals on a clean branch)', () => {
+  // A baselined plan with two recorded findings, committed with its baseline; then a branch that touches it.
+  function setup() {
+    const repo = Repo.create();
+    repo.write({ [A]: planWithout(2) });
+    writeBaseline(repo.dir, raw(repo.dir));
+    repo.commit('Adopt validate-workflow with a baseline', { [CONFIG]: '{}\n' });
+    repo.git('checkout', '-q', '-b', 'touch');
+    return repo;
+  }
+  const touched = planWithout(2).replace('# Plan', '# Plan\n\nA sentence added by a human.');
+  const at = (repo: Repo, args: string[]) => cli(repo.dir, args).results.filter((f) => f.severity !== 'info').map((f) => [f.ruleId, f.file]);
+
+  it('a baselined plan merely touched gives nothing at pre-commit, commit-msg, pre-push and the full run', () => {
+    const repo = setup();
+    repo.stage({ [A]: touched });
+    expect(at(repo, ['--staged'])).toEqual([]);
+    expect(at(repo, ['commit-msg', messageFile('Touch the plan')])).toEqual([]);
+    repo.commitStaged('Touch the plan');
+    expect(at(repo, ['--range', 'main..touch'])).toEqual([]);
+    expect(at(repo, [])).toEqual([]);
+  });
+
+  it('fixing a baselined finding makes its entry stale at every door, a warning', () => {
+    const repo = setup();
+    repo.stage({ [A]: planWithout(1) });
+    const staged = cli(repo.dir, ['--staged']);
+    expect(staged.code).toBe(0);
+    expect(staged.results.map((f) => [f.ruleId, f.severity])).toEqual([['baseline/stale', 'warning']]);
+    repo.commitStaged('Give the disable its reason');
+    expect(at(repo, ['--range', 'main..touch'])).toEqual([['baseline/stale', A]]);
+    expect(at(repo, [])).toEqual([['baseline/stale', A]]);
+  });
+
+  it('a third finding beyond the entry is refused at the hooks like in the full run', () => {
+    const repo = setup();
+    repo.stage({ [A]: planWithout(3, 3) });
+    const staged = cli(repo.dir, ['--staged']);
+    expect(staged.results.filter((f) => f.ruleId === 'disable/directive').length).toBeGreaterThan(0);
+    expect(staged.results.some((f) => /allows 2/.test(f.message))).toBe(true);
   });
 });

@@ -470,3 +470,32 @@ describe('self-exemption', () => {
     ],
   });
 });
+
+describe('a plan renamed with its prose rewritten', () => {
+  // git pairs renames by line similarity; a plan whose prose was rewritten falls under it and reaches the fold as a
+  // deletion and an addition, though its tasks and boxes are the same.
+  const verified = plan({ checked: [1, 2], verified: [1] });
+  const rewritten = (text: string) =>
+    text.replace('# Auth flow Implementation Plan', md('# Sign-in Implementation Plan', '', '## Overview', '', 'Rewritten by the team lead after the review: the scope, the risks and the rollout are described again in full, with the decisions of the design meeting.').trimEnd());
+  const moved = 'thoughts/shared/plans/2026-11-20-sign-in.md';
+
+  ruleTester(ruleOf('history/manual-confirmation'), {
+    valid: [{ name: 'boxes checked before the rename are not checked again', before: { [PLAN]: verified }, after: { [moved]: rewritten(verified) }, commit: { author: CLAUDE } }],
+    invalid: [
+      {
+        name: 'a box checked while renaming is still a check',
+        before: { [PLAN]: plan({ checked: [1, 2] }) },
+        after: { [moved]: rewritten(verified) },
+        commit: { author: CLAUDE },
+        errors: [{ messageId: 'unconfirmed', file: moved }],
+      },
+      {
+        name: 'an unrelated plan added checked while another is deleted is no rename',
+        before: { [PLAN]: verified },
+        after: { [moved]: md('# Billing Implementation Plan', '', '## Phase 1: Invoices', '', '- [x] Task 1: Render invoices', '', '### Success Criteria:', '', '#### Automated Verification:', '', '- [x] Invoices tests pass', '', '#### Manual Verification:', '', '- [x] Invoices render in the portal', '') },
+        commit: { author: CLAUDE },
+        errors: [{ messageId: 'unconfirmed', file: moved }],
+      },
+    ],
+  });
+});

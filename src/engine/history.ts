@@ -80,9 +80,17 @@ export interface HistoryResult {
 }
 
 /** The files the fold tracks besides workflow and trust files: those of the packs that are on. */
+/**
+ * Files the history follows besides the workflow and trust files: the packs' files, and an allowed-signers file
+ * the config keeps at a path of its own (a trust file: its changes are judged like the config's).
+ */
 export function trackedPacks(config: Config): Tracked {
   const active = activePacks(config);
-  return { match: (path) => active.some((a) => a.match(path)), pathspecs: active.flatMap((a) => a.bases) };
+  const signers = config.allowedSigners?.replace(/^\.\//, '') ?? null;
+  return {
+    match: (path) => path === signers || active.some((a) => a.match(path)),
+    pathspecs: [...active.flatMap((a) => a.bases), ...(signers ? [`:(literal)${signers}`] : [])],
+  };
 }
 
 export function incomplete(why: NonNullable<FoldResult['incomplete']>): Finding {

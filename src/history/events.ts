@@ -459,9 +459,14 @@ function pairRewrittenPlans(changes: Change[], before: Snapshot, after: Snapshot
 /** Events of a set of changes between two snapshots. */
 export function eventsBetween(changes: Change[], before: Snapshot, after: Snapshot): Event[] {
   const events: Event[] = [];
+  const signers = before.allowedSignersPath();
   for (const c of pairRewrittenPlans(changes, before, after)) {
     if (TRUST_FILES.includes(c.path)) {
       events.push(...trustEvents(c, before, after));
+      continue;
+    }
+    if (signers !== null && (c.path === signers || c.from === signers)) {
+      events.push({ type: 'trust-file-changed', file: c.path, line: 1, what: 'config' });
       continue;
     }
     const kind = after.kindOf(c.path) ?? before.kindOf(c.from ?? c.path);

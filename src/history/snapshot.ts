@@ -121,6 +121,26 @@ export class Snapshot {
     return ledger ? this.planOfLedger(ledger) : null;
   }
 
+  /**
+   * Where this snapshot's config keeps the allowed signers, when it names a path of its own: that file is a trust
+   * file like the default one (an agent who adds its key to it signs confirmations). Read without the rule ids the
+   * full config needs, which this layer does not know.
+   */
+  allowedSignersPath(): string | null {
+    const raw = (blob: string | undefined): unknown => {
+      try {
+        return blob ? JSON.parse(this.store.text(blob)) : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    const own = raw(this.files.get(CONFIG_FILE));
+    const pkg = raw(this.files.get('package.json'));
+    const settings = own ?? (pkg && typeof pkg === 'object' ? (pkg as Record<string, unknown>).validateWorkflow : undefined);
+    const path = settings && typeof settings === 'object' ? (settings as Record<string, unknown>).allowedSigners : undefined;
+    return typeof path === 'string' && path !== ALLOWED_SIGNERS_FILE ? path.replace(/^\.\//, '') : null;
+  }
+
   /** The trust settings this snapshot holds: its config file, else package.json's key, else the defaults. */
   config(knownRules: ReadonlySet<string>): Config {
     const own = this.files.get(CONFIG_FILE);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { digestsCover, itemsDigest, type ItemRef } from '../../src/history/trust.js';
 import { messageTrailers, parseTrailers, readTrace } from '../../src/history/log.js';
-import { ANA, BOB, CLAUDE, CONFIG, LEDGER, MANUAL, MANUAL2, PLAN, Repo, cli, expectOne, handoffPath, ident, judge, ledgerDoc, lineOf, planDoc, taskHandoff, tempDir, type CommitOpts, type Who } from './helpers.js';
+import { ANA, BOB, CLAUDE, CONFIG, LEDGER, MANUAL, MANUAL2, PLAN, Repo, cli, expectOne, messageFile, handoffPath, ident, judge, ledgerDoc, lineOf, planDoc, taskHandoff, tempDir, type CommitOpts, type Who } from './helpers.js';
 
 const RULE = 'history/manual-confirmation';
 const SIGNERS = 'validate-workflow.allowed-signers';
@@ -278,5 +278,26 @@ describe('signed confirmations against the allowed-signers file in the repositor
     const implicit = setUp().repo;
     const i = implicit.commit('Checked by hand', { [PLAN]: BOTH }, { author: ANA });
     await refused(implicit, i, /no good signature/);
+  });
+});
+
+describe('an allowed-signers file at a path of its own is a trust file', () => {
+  const CUSTOM = 'keys/confirmers.allowed-signers';
+  const listed = 'ana@example.com namespaces="git" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAnaAnaAnaAnaAnaAnaAnaAnaAnaAnaAnaAnaAnaAnaAna\n';
+  const added = `${listed}agent@example.com namespaces="git" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAgentAgentAgentAgentAgentAgentAgentAgentAg\n`;
+
+  it("an agent adding its key to it is self-exemption at the full run and at the hooks; a human's change is not", () => {
+    const repo = ready({ requireSignedConfirmations: true, allowedSigners: `./${CUSTOM}` }, { [CUSTOM]: listed });
+    repo.stage({ [CUSTOM]: added });
+    // Pre-commit leaves who made the change to commit-msg, which has the message.
+    const staged = cli(repo.dir, ['commit-msg', messageFile('Add my key', { trailers: [`Co-authored-by: ${ident(CLAUDE)}`] })]).results.filter((f) => f.ruleId === 'history/self-exemption');
+    expect(staged.map((f) => f.file)).toEqual([CUSTOM]);
+    repo.git('reset', '-q', '--hard');
+    const bad = repo.commit('Add my key', { [CUSTOM]: added }, { author: CLAUDE });
+    const full = cli(repo.dir).results.filter((f) => f.ruleId === 'history/self-exemption');
+    expect(full.map((f) => [f.file, f.commit])).toEqual([[CUSTOM, bad]]);
+    const human = ready({ requireSignedConfirmations: true, allowedSigners: CUSTOM }, { [CUSTOM]: listed });
+    human.commit('Add Bob', { [CUSTOM]: added }, { author: ANA });
+    expect(cli(human.dir).results.filter((f) => f.ruleId === 'history/self-exemption')).toEqual([]);
   });
 });

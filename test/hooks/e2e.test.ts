@@ -172,8 +172,17 @@ describe('the hooks init installed', () => {
     expect(branch.code).not.toBe(0);
     expect(branch.out).toContain('history/manual-confirmation');
     expect(run(remote, 'git', ['rev-parse', '--verify', '-q', 'refs/heads/feature']).code).not.toBe(0);
+    // The remote-tracking ref is local state: moved onto the violating commit (or past it), it must not hide the
+    // commit from a new branch's push. The hook asks the remote where its default branch is.
+    writeFileSync(join(dir, 'NOTES.md'), 'A clean commit on top.\n');
+    git(dir, 'add', 'NOTES.md');
+    expectOk(commit(dir, ['-m', 'Notes']));
+    git(dir, 'update-ref', 'refs/remotes/origin/main', 'HEAD~1');
+    const forged = run(dir, 'git', ['push', 'origin', 'HEAD:refs/heads/forged']);
+    expect(forged.code).not.toBe(0);
+    expect(forged.out).toContain('history/manual-confirmation');
     // A new branch holding only commits the remote already has: nothing new to judge.
-    expect(run(dir, 'git', ['push', '-q', 'origin', 'HEAD~1:refs/heads/clean']).code).toBe(0);
+    expect(run(dir, 'git', ['push', '-q', 'origin', 'HEAD~2:refs/heads/clean']).code).toBe(0);
     // A deletion pushes no commits: nothing to judge.
     expectOk(run(dir, 'git', ['push', '-q', 'origin', '--delete', 'clean']));
   });

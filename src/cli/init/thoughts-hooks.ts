@@ -91,7 +91,7 @@ function thoughtsWrapper(name: string, chains: Chain[], projects: { root: string
     `  vw_hook=$vw_root/node_modules/validate-workflow/hooks/${name}`,
     // A code repository that is gone (or not installed) must not lock every other project out of this repository.
     '  if [ ! -f "$vw_hook" ]; then echo "validate-workflow: $vw_hook is missing (npm install in $vw_root); its check is skipped here." >&2; return 0; fi',
-    `  ${stdin ? 'vw_feed | ' : ''}VALIDATE_WORKFLOW_BIN=$vw_root/node_modules/.bin/validate-workflow VALIDATE_WORKFLOW_CONFIG=$vw_config VALIDATE_WORKFLOW_LINT_STAGED=0 sh "$vw_hook" "$@" || exit $?`,
+    `  ${stdin ? 'vw_feed | ' : ''}VALIDATE_WORKFLOW_LINT_STAGED=0 sh "$vw_hook" --vw-config "$vw_config" "$@" || exit $?`,
     '}',
     ...chains.map((c) => `vw_chain ${c.word} "$@"`),
     ...projects.map((p) => `vw_project ${shQuote(p.root)} ${shQuote(p.config)} "$@"`),

@@ -181,6 +181,38 @@ const CANARIES = [
     r.git('add', PLAN);
     return spawnSync('git', ['commit', '-q', '-m', 'Check it'], { cwd: r.dir, encoding: 'utf8', env: { ...process.env, ...r.env(CLAUDE), VALIDATE_WORKFLOW_BIN: 'true' } });
   }],
+  ['history/manual-confirmation', 'bypass 11: VALIDATE_WORKFLOW_CONFIG naming a narrowed config, through the shipped commit-msg hook', () => {
+    const r = project();
+    const hook = join(r.dir, '.git', 'hooks', 'commit-msg');
+    writeFileSync(hook, `#!/bin/sh\nexec sh "${fileURLToPath(new URL('../../hooks/commit-msg', import.meta.url))}" "$@"\n`);
+    chmodSync(hook, 0o755);
+    const loose = join(r.dir, '.git', 'loose.json');
+    writeFileSync(loose, JSON.stringify({ paths: { plans: ['elsewhere/**/*.md'] } }));
+    r.write({ [PLAN]: plan({ tasks: [1], auto: [1], manual: [1] }) });
+    r.git('add', PLAN);
+    return spawnSync('git', ['commit', '-q', '-m', 'Check it'], { cwd: r.dir, encoding: 'utf8', env: { ...process.env, ...r.env(CLAUDE), VALIDATE_WORKFLOW_CONFIG: loose } });
+  }],
+  ['history/manual-confirmation', "bypass 11: a new branch's push with the remote-tracking ref moved past the violation, through the shipped pre-push hook", () => {
+    const r = project();
+    const remote = mkdtempSync(join(tmpdir(), 'vw-canary-remote-'));
+    made.push(remote);
+    spawnSync('git', ['init', '-q', '--bare', remote]);
+    r.git('remote', 'add', 'origin', remote);
+    r.git('push', '-q', 'origin', 'HEAD:refs/heads/main');
+    r.commit('Phase 1 done', { [PLAN]: plan({ tasks: [1, 2], auto: [1], manual: [1] }), [handoffPath(2)]: handoff(2), [LEDGER]: ledger([1, 2]) }, CLAUDE);
+    r.commit('Notes', { 'NOTES.md': 'Nothing to see.\n' }, CLAUDE);
+    r.git('update-ref', 'refs/remotes/origin/main', 'HEAD~1');
+    const hook = join(r.dir, '.git', 'hooks', 'pre-push');
+    writeFileSync(hook, `#!/bin/sh\nexec sh "${fileURLToPath(new URL('../../hooks/pre-push', import.meta.url))}" "$@"\n`);
+    chmodSync(hook, 0o755);
+    return spawnSync('git', ['push', 'origin', 'HEAD:refs/heads/feature'], { cwd: r.dir, encoding: 'utf8', env: { ...process.env, ...r.env(CLAUDE) } });
+  }],
+  ['history/self-exemption', 'an agent adds its key to an allowed-signers file kept at a path of its own', () => {
+    const r = project({ config: { preset: 'recommended', requireSignedConfirmations: true, allowedSigners: 'keys/signers' } });
+    r.commit('Signers', { 'keys/signers': 'ana@example.com namespaces="git" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAna\n' });
+    r.commit('Add my key', { 'keys/signers': 'ana@example.com namespaces="git" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAna\nagent@example.com namespaces="git" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAgent\n' }, CLAUDE);
+    return r.cli([]);
+  }],
   ['handoff/blocked-proceed', "an agent's own Guidance-by does not unblock", () => {
     const r = project();
     r.commit('Task 2 blocked', { [handoffPath(2)]: handoff(2, { status: 'blocked' }), [LEDGER]: ledger([1], 2) }, ANA, agent);

@@ -13,7 +13,7 @@ import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
 import { makeHistoryRepo } from './history-repo.mjs';
 
-const cli = new URL('../dist/cli/main.js', import.meta.url).pathname;
+const cli = new URL('../dist/bundle/main.js', import.meta.url).pathname;
 const small = process.argv.includes('--small');
 const dir = process.env.BENCH_REPO ?? mkdtempSync(join(tmpdir(), 'vw-history-'));
 if (!existsSync(join(dir, '.git'))) await makeHistoryRepo(dir, small ? { small: true } : {});

@@ -24,7 +24,7 @@ function sh(cwd, cmd, args, extra = {}) {
   return res.stdout;
 }
 
-if (!existsSync(join(project, 'dist/cli/main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+if (!existsSync(join(project, 'dist/bundle/main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
 const work = mkdtempSync(join(tmpdir(), 'vw-bench-hooks-'));
 const packed = JSON.parse(sh(project, 'npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work, '--loglevel=error']));
 const tarball = join(work, packed[0].filename);
@@ -36,14 +36,7 @@ writeFileSync(join(dir, 'package.json'), '{ "name": "bench", "private": true }\n
 writeFileSync(join(dir, '.gitignore'), 'node_modules\n');
 const npmFlags = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 sh(dir, 'npm', ['i', '-D', tarball, ...npmFlags]);
-const main = readFileSync(join(dir, 'node_modules/validate-workflow/dist/cli/main.js'), 'utf8');
-if (/['"]\.\/init\.js['"]/.test(main)) sh(dir, 'npx', ['--no-install', 'validate-workflow', 'init']);
-else {
-  // Until the CLI dispatches `init`: the installed package's own init module, called the way the CLI would.
-  const runner = join(work, 'init.mjs');
-  writeFileSync(runner, `const { init } = await import(process.argv[2]);\nprocess.exitCode = await init({ force: false, claude: false }, { cwd: process.cwd(), stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t), color: false, env: process.env });\n`);
-  sh(dir, process.execPath, [runner, join(dir, 'node_modules/validate-workflow/dist/cli/init.js')]);
-}
+sh(dir, 'npx', ['--no-install', 'validate-workflow', 'init']);
 sh(dir, 'npm', ['install', ...npmFlags]);
 
 const PLAN = 'thoughts/shared/plans/2026-11-20-auth.md';

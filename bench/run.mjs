@@ -13,7 +13,7 @@ import remarkGfm from 'remark-gfm';
 
 const HANDOFFS = Number(process.env.BENCH_HANDOFFS ?? 2000);
 const root = mkdtempSync(join(tmpdir(), 'vw-bench-'));
-const cli = new URL('../dist/cli/main.js', import.meta.url).pathname;
+const cli = new URL('../dist/bundle/main.js', import.meta.url).pathname;
 
 function handoff(n) {
   const prev = n > 1 ? `previous: task-${String(n - 1).padStart(2, '0')}-step-${n - 1}.md\n` : '';

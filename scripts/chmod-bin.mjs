@@ -1,3 +1,4 @@
-// tsc does not keep the executable bit; npm links the bin itself, but running dist/cli/main.js directly needs it.
+// tsc and esbuild do not set the executable bit; npm links the bin itself, but running the CLI directly needs it.
 import { chmodSync } from 'node:fs';
 chmodSync('dist/cli/main.js', 0o755);
+chmodSync('dist/bundle/main.js', 0o755);

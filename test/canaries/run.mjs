@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../dist/bundle/main.js', import.meta.url));
 const PLAN = 'thoughts/shared/plans/2026-11-20-billing-export.md';
 const LEDGER = 'thoughts/ledgers/CONTINUITY_CLAUDE-billing-1.md';
 const HANDOFFS = 'thoughts/handoffs/billing-1';

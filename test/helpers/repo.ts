@@ -9,7 +9,7 @@ import { defaultConfig, type Config } from '../../src/config/config.js';
 import { lintRepository } from '../../src/engine/lint.js';
 import type { Finding } from '../../src/model/finding.js';
 
-export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/bundle/main.js', import.meta.url));
 const made: string[] = [];
 afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });

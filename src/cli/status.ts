@@ -2,14 +2,15 @@
 // read_last]resume"), for a human coming back to a session or for an agent's SessionStart hook after compaction:
 // the session's ledger state, its handoffs and the last one's context for the next task, the next task, the manual
 // checks waiting for a human and the blocked handoffs waiting for guidance. It only reads the working tree.
-import { statSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
 import picomatch from 'picomatch';
 import { loadConfig, type Config } from '../config/config.js';
-import { discover, repositoryRoot } from '../read/discover.js';
-import { readWorkspace } from '../read/workspace.js';
+import { discover, repositoryRoot, type Discovered } from '../read/discover.js';
+import { readBytes, readWorkspace, resolvePlanRef } from '../read/workspace.js';
+import { blobId, cacheFile, cacheKey } from '../history/cache.js';
 import { handoffTask, tasksOf } from '../model/queries.js';
-import type { Handoff, HandoffStatus, Ledger, LedgerItemState, Phase, Plan, Workspace } from '../model/types.js';
+import type { Handoff, HandoffStatus, LedgerItemState, Ledger, Phase, Plan, WorkflowFile } from '../model/types.js';
 import { RULE_IDS } from '../engine/catalog.js';
 import { EXIT, UsageError, type Io } from './io.js';
 import { defineCommand, oneOf } from './command.js';
@@ -63,13 +64,6 @@ function mtime(root: string, path: string): number {
   }
 }
 
-/** The ledger the agent most recently wrote among the active ones: the session that is most likely being resumed. */
-function latestActive(root: string, ws: Workspace): Ledger | null {
-  const active = ws.ledgers.filter((l) => l.status === 'active' && l.session);
-  active.sort((a, b) => mtime(root, b.path) - mtime(root, a.path) || (a.path < b.path ? 1 : -1));
-  return active[0] ?? null;
-}
-
 function text(value: unknown): string | null {
   if (value === null || value === undefined || value === '') return null;
   return typeof value === 'string' ? value.trim() : JSON.stringify(value);
@@ -111,23 +105,119 @@ function ledgerLines(ledger: Ledger, state: LedgerItemState): LedgerLine[] {
   return ledger.items.filter((i) => i.state === state).map((i) => ({ task: i.task, text: i.text, line: i.line }));
 }
 
+/** What the view needs of one file when no session scopes it, kept by blob id in .git/ between runs. */
+interface Summary {
+  kind: 'plan' | 'handoff' | 'ledger' | 'other';
+  session: string | null;
+  status: string | null;
+  manualChecks: StatusData['manualChecks'];
+  blocked: StatusData['blocked'];
+}
+
+const INDEX_FORMAT = 1;
+
+function summarize(file: WorkflowFile): Summary {
+  const base: Summary = { kind: 'other', session: null, status: null, manualChecks: [], blocked: [] };
+  if (file.kind === 'plan') return file.notAPlan ? base : { ...base, kind: 'plan', manualChecks: manualChecks([file]) };
+  if (file.kind === 'ledger') return { ...base, kind: 'ledger', session: file.session, status: file.status };
+  if (file.kind === 'handoff') return { ...base, kind: 'handoff', session: file.session, status: file.status, blocked: blockedOf([file]) };
+  return base;
+}
+
+function blockedOf(handoffs: Handoff[]): StatusData['blocked'] {
+  return handoffs.filter((h) => h.status === 'blocked' && text(h.resolution) === null).map((h) => ({ path: h.path, task: handoffTask(h), blocker: text(h.normalized.blocker) }));
+}
+
+/**
+ * The summaries of every workflow file, from the index in .git/ where the file's bytes (its blob id) are unchanged,
+ * else read now. A SessionStart hook runs this on every session start, against a timeout, in repositories with
+ * thousands of workflow files: parsing them all again each time took 20 s on a 10,000-commit history. The index is a
+ * view's cache, not a gate's: nothing judged reads it, and a stale or broken one is rebuilt.
+ */
+function summaries(root: string, discovered: Discovered[], cfg: Config): Map<string, Summary> {
+  const cache = cacheFile(root);
+  const file = cache ? join(dirname(cache), 'status-index.json') : null;
+  const key = cacheKey([cfg.paths, cfg.maxFileBytes]);
+  let index: Record<string, Summary> = {};
+  try {
+    const data = file ? (JSON.parse(readFileSync(file, 'utf8')) as { format: number; key: string; entries: Record<string, Summary> }) : null;
+    if (data?.format === INDEX_FORMAT && data.key === key) index = data.entries;
+  } catch {
+    // No index yet, or a broken one: rebuilt below.
+  }
+  const out = new Map<string, Summary>();
+  const kept: Record<string, Summary> = {};
+  let dirty = false;
+  for (const d of discovered) {
+    if (d.kind === 'searchable') continue;
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(join(root, d.path));
+    } catch {
+      continue;
+    }
+    const k = `${blobId(bytes)}:${d.path}`;
+    let summary = index[k];
+    if (!summary) {
+      summary = summarize(readBytes(d, bytes, cfg.maxFileBytes));
+      dirty = true;
+    }
+    kept[k] = summary;
+    out.set(d.path, summary);
+  }
+  if (file && (dirty || Object.keys(index).length !== Object.keys(kept).length)) {
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      const tmp = `${file}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify({ format: INDEX_FORMAT, key, entries: kept }));
+      renameSync(tmp, file);
+    } catch {
+      // A read-only .git costs speed, not the view.
+    }
+  }
+  return out;
+}
+
+/**
+ * Reads as little as the view needs: the summaries (above) to pick the session and, without one, to list what waits
+ * across the repository; then the session's ledger, its handoffs and the plan they name, read in full. Only when the
+ * session's plan is not named by a path (the link must be inferred from every plan's title) is the whole workspace
+ * read.
+ */
 export function statusData(root: string, session?: string, config?: Config): StatusData {
   const cfg = config ?? loadConfig(root, undefined, RULE_IDS);
-  const ws = readWorkspace(root, discover(root, cfg, repositoryRoot(root) !== null), cfg);
-  let ledger: Ledger | null;
+  const discovered = discover(root, cfg, repositoryRoot(root) !== null);
+  const read = (items: Discovered[]) => readWorkspace(root, items, cfg);
+  const index = summaries(root, discovered, cfg);
+  const summary = (d: Discovered) => index.get(d.path);
+  const ledgerFiles = discovered.filter((d) => summary(d)?.kind === 'ledger');
+  // The session being resumed wrote its ledger last: the most recently modified active ledger.
+  const candidates = ledgerFiles.filter((d) => (session !== undefined ? summary(d)!.session === session : summary(d)!.status === 'active' && summary(d)!.session));
+  const mtimes = new Map(candidates.map((d) => [d.path, mtime(root, d.path)]));
+  candidates.sort((a, b) => mtimes.get(b.path)! - mtimes.get(a.path)! || (a.path < b.path ? 1 : -1));
+  const ledgerFile = candidates[0] ?? null;
+  const wanted = session ?? (ledgerFile ? summary(ledgerFile)!.session : null);
   let selectedBy: StatusData['selectedBy'] = null;
   if (session !== undefined) {
-    ledger = ws.ledgers.find((l) => l.session === session) ?? null;
-    if (!ledger && !ws.handoffs.some((h) => h.session === session)) {
-      const known = [...new Set([...ws.ledgers.map((l) => l.session), ...ws.handoffs.map((h) => h.session)].filter((s): s is string => s !== null))].sort();
+    if (!ledgerFile && !discovered.some((d) => summary(d)?.kind === 'handoff' && summary(d)!.session === session)) {
+      const known = [...new Set(discovered.map((d) => summary(d)?.session).filter((s): s is string => typeof s === 'string'))].sort();
       throw new UsageError(`no ledger or handoffs for session "${session}"${known.length ? ` (sessions: ${known.join(', ')})` : ''}`);
     }
     selectedBy = 'option';
-  } else {
-    ledger = latestActive(root, ws);
-    if (ledger) selectedBy = 'latest-active-ledger';
+  } else if (ledgerFile) selectedBy = 'latest-active-ledger';
+  if (wanted === null) {
+    // Without a session there is nothing to scope by: the whole repository's waiting checks and blocks.
+    const all = [...index.values()];
+    return { ...emptyView(), manualChecks: all.flatMap((x) => x.manualChecks), blocked: all.flatMap((x) => x.blocked) };
   }
-  const name = session ?? ledger?.session ?? null;
+  const sessionFiles = [...(ledgerFile ? [ledgerFile] : []), ...discovered.filter((d) => summary(d)?.kind === 'handoff' && summary(d)!.session === wanted)];
+  let ws = read(sessionFiles);
+  const plans = new Set(discovered.filter((d) => summary(d)?.kind === 'plan').map((d) => d.path));
+  const sources = [...ws.ledgers, ...ws.handoffs];
+  const named = sources.map((f) => (f.planRef ? resolvePlanRef(f.planRef, f.path, plans) : null)).find((p): p is string => p !== null);
+  ws = named ? read([...discovered.filter((d) => d.path === named), ...sessionFiles]) : read(discovered);
+  const ledger = ledgerFile ? (ws.ledgers.find((l) => l.path === ledgerFile.path) ?? null) : null;
+  const name = wanted;
 
   const handoffs = name === null ? [] : ws.handoffs.filter((h) => h.session === name).sort(byTask);
   const planPath = (ledger && ws.links.get(ledger.path)) ?? handoffs.map((h) => ws.links.get(h.path)).find((p) => p !== undefined) ?? null;
@@ -147,8 +237,6 @@ export function statusData(root: string, session?: string, config?: Config): Sta
     if (open) nextTask = { task: open.number, text: `Task ${open.number}: ${open.title}`, source: 'plan' };
   }
 
-  // Without a session there is nothing to scope by: the whole repository's waiting checks and blocks are shown.
-  const scope = name === null ? ws.handoffs : handoffs;
   return {
     version: 1,
     session: name,
@@ -159,9 +247,13 @@ export function statusData(root: string, session?: string, config?: Config): Sta
     handoffs: handoffs.map((h) => ({ path: h.path, task: handoffTask(h), status: h.status })),
     lastHandoff: last ? { path: last.path, task: handoffTask(last), status: last.status, contextForNext: text(last.normalized.context_for_next) } : null,
     nextTask,
-    manualChecks: manualChecks(plan ? [plan] : name === null ? ws.plans : []),
-    blocked: scope.filter((h) => h.status === 'blocked' && text(h.resolution) === null).map((h) => ({ path: h.path, task: handoffTask(h), blocker: text(h.normalized.blocker) })),
+    manualChecks: manualChecks(plan ? [plan] : []),
+    blocked: blockedOf(handoffs),
   };
+}
+
+function emptyView(): StatusData {
+  return { version: 1, session: null, selectedBy: null, ledger: null, plan: null, handoffDir: null, handoffs: [], lastHandoff: null, nextTask: null, manualChecks: [], blocked: [] };
 }
 
 function indent(block: string, by: string): string {

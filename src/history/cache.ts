@@ -21,11 +21,24 @@ export interface CacheData {
   models: Record<string, WorkflowFile>;
 }
 
-/** The tool itself is part of the key: a rebuilt reader may read the same bytes differently. */
+/**
+ * The tool itself is part of the key: a rebuilt reader may read the same bytes differently. By content, not by
+ * modification time: CI installs the same version afresh on every run (new mtimes), and a cache restored there
+ * (README, "Warm CI") must match when the tool is the same, and be rebuilt when it is not.
+ */
+let stamp: string | undefined;
 function toolStamp(): string {
-  const here = fileURLToPath(import.meta.url);
-  const files = ['../read/plan.js', '../read/handoff.js', '../read/ledger.js', '../read/yaml.js', '../package.json'].map((f) => resolve(dirname(here), f));
-  return files.map((f) => (existsSync(f) ? statSync(f).mtimeMs : 0)).join(',');
+  if (stamp !== undefined) return stamp;
+  const here = dirname(fileURLToPath(import.meta.url));
+  const hash = createHash('sha1');
+  for (const f of ['../read/plan.js', '../read/handoff.js', '../read/ledger.js', '../read/yaml.js', '../read/markdown.js', '../../package.json']) {
+    const path = resolve(here, f);
+    hash.update(f).update(existsSync(path) ? readFileSync(path) : '');
+  }
+  // The bundle (dist/bundle/) holds the readers in its chunks: this module's own file stands for them.
+  hash.update(readFileSync(fileURLToPath(import.meta.url)));
+  stamp = hash.digest('hex');
+  return stamp;
 }
 
 export function cacheKey(parts: unknown[]): string {

@@ -5,6 +5,8 @@ export interface Io {
   stderr: (text: string) => void;
   color: boolean;
   env: NodeJS.ProcessEnv;
+  /** stderr is a terminal: a long run may draw its progress line there. */
+  stderrTTY?: boolean;
 }
 
 /** A usage error: the user asked for something the tool cannot do as asked. Exit code 2. */

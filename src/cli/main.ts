@@ -110,6 +110,7 @@ const io: Io = {
   stderr: (t) => process.stderr.write(t),
   color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
   env: process.env,
+  stderrTTY: Boolean(process.stderr.isTTY),
 };
 process.exitCode = await run(process.argv.slice(2), io);
 // The bench reads peak memory this way: the process's own high-water mark, worker threads included.

@@ -81,6 +81,11 @@ const cases = {
   'pre-commit alone (lint-staged -> --staged)': () => hook('pre-commit'),
   'pre-commit alone, without lint-staged': () => hook('pre-commit', { VALIDATE_WORKFLOW_LINT_STAGED: '0' }),
   'commit-msg alone': () => hook('commit-msg'),
+  "bare node -e ''": () => {
+    const t = performance.now();
+    sh(dir, process.execPath, ['-e', '']);
+    return performance.now() - t;
+  },
 };
 const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 for (const fn of Object.values(cases)) fn(); // warm-up: file cache, the tool's .git/validate-workflow cache
@@ -95,6 +100,7 @@ console.log(`hook round trip, one plan changed per commit, median of ${RUNS} int
 for (const [k, xs] of Object.entries(samples)) console.log(`  ${k.padEnd(width)}  ${median(xs).toFixed(0).padStart(5)} ms   (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`);
 const on = median(samples['hooks on (pre-commit + commit-msg)']);
 const off = median(samples['hooks off: --no-verify']);
-console.log(`  hooks add ${(on - off).toFixed(0)} ms per commit (${(on / off).toFixed(1)}x the commit without them)`);
+const node = median(samples["bare node -e ''"]);
+console.log(`  hooks add ${(on - off).toFixed(0)} ms per commit (${(on / off).toFixed(1)}x the commit without them; ${((on - off) / node).toFixed(1)}x a bare node -e '', goal: <= 3x)`);
 if (!keep) rmSync(work, { recursive: true, force: true });
 else console.log(`kept ${dir}`);

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkflowFile } from '../model/types.js';
-import { blobId, gitSync } from '../shared/git.js';
+import { blobId, repositoryInfo } from '../shared/git.js';
 
 const FORMAT = 3;
 
@@ -49,9 +49,8 @@ export function cacheKey(parts: unknown[]): string {
 export { blobId };
 
 export function cacheFile(root: string): string | null {
-  const res = gitSync(root, ['rev-parse', '--git-common-dir']);
-  if (!res.ok) return null;
-  return join(resolve(root, res.out.trim()), 'validate-workflow', 'cache.json');
+  const info = repositoryInfo(root);
+  return info ? join(info.commonDir, 'validate-workflow', 'cache.json') : null;
 }
 
 export function loadCache(file: string | null, key: string): CacheData | null {

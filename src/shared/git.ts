@@ -6,6 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 import type { Identity } from '../model/history.js';
 import { parseIdentity } from './identity.js';
 import { simpleGit, type SimpleGit } from 'simple-git';
@@ -31,10 +32,45 @@ export async function ask(root: string, args: string[]): Promise<{ ok: boolean; 
   }
 }
 
+/** Where a repository keeps itself: its top folder, its git folder (a worktree's own) and the common one. */
+export interface RepositoryInfo {
+  root: string;
+  gitDir: string;
+  commonDir: string;
+}
+
+// A folder's repository does not change while the tool runs: asked once per folder (the hooks ask it from several
+// places, and every git process costs a hook milliseconds).
+const infos = new Map<string, RepositoryInfo>();
+
+/** The repository holding `cwd`, in one git process, or null outside one. */
+export function repositoryInfo(cwd: string): RepositoryInfo | null {
+  const known = infos.get(cwd);
+  if (known) return known;
+  const res = gitSync(cwd, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir']);
+  const [root, gitDir, common] = res.out.split('\n');
+  if (!res.ok || !root || !gitDir || !common) return null;
+  // Only an answer is kept: a folder outside a repository may become one (`git init`) while a caller still runs.
+  const info = { root, gitDir, commonDir: resolvePath(cwd, common) };
+  infos.set(cwd, info);
+  return info;
+}
+
 /** The top folder of the repository holding `cwd`, or null outside one. */
 export function repositoryRoot(cwd: string): string | null {
-  const res = gitSync(cwd, ['rev-parse', '--show-toplevel']);
-  return res.ok ? res.out.trim() : null;
+  return repositoryInfo(cwd)?.root ?? null;
+}
+
+/** The identities git will record for a commit made now (`git var -l`: one process for both). */
+export function gitIdentities(root: string): { author: Identity | null; committer: Identity | null } {
+  const res = gitSync(root, ['var', '-l']);
+  const pick = (name: string): Identity | null => {
+    const line = res.out.split('\n').find((l) => l.startsWith(`${name}=`));
+    if (!line) return null;
+    const raw = line.slice(name.length + 1);
+    return parseIdentity(raw.slice(0, raw.lastIndexOf('>') + 1));
+  };
+  return { author: pick('GIT_AUTHOR_IDENT'), committer: pick('GIT_COMMITTER_IDENT') };
 }
 
 /**

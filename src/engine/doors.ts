@@ -13,7 +13,7 @@ import { Snapshot } from '../history/snapshot.js';
 import { key } from '../history/store.js';
 import { ask } from '../shared/git.js';
 import { applyBaseline, baselineAt } from './baseline.js';
-import { guidanceIn, guidedBy } from './guidance.js';
+import { guidanceIn, guidedBy, selfResolvedIn } from './guidance.js';
 import { compareFindings, type Finding } from '../model/finding.js';
 import { describeAdoption, judgeHistory, trackedPacks, variantOf, type Adoption, type Resume } from './history.js';
 import { introduced, judgeChange, judgeSnapshot, packWorkspace, trustOf } from './judge.js';
@@ -66,7 +66,8 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   const cache = loadCache(cachePath, ck);
   const known = new Map(Object.entries(cache?.models ?? {}));
   const guidance = inGit ? await guidanceIn(root, config) : new Map<string, string>();
-  const lint = await lintRepositoryParallel(root, config, inGit, known, { baseline: !opts.baselineWrite, guidance });
+  const selfResolved = inGit ? await selfResolvedIn(root, config) : new Set<string>();
+  const lint = await lintRepositoryParallel(root, config, inGit, known, { baseline: !opts.baselineWrite, guidance, selfResolved });
   const files = [...lint.discovered.map((d) => d.path), ...lint.packFiles];
   const treeModels = lint.models;
   if (!inGit || !opts.history) {
@@ -118,7 +119,8 @@ export async function judgeRange(root: string, config: Config, range: { from: st
   const after = new Snapshot(hist.state, store);
   const trust = trustOf(before, presetOverride);
   const guidance = await guidanceIn(root, config, range.to);
-  const snap = (s: Snapshot) => judgeSnapshot({ workspace: s.workspace(root), packs: packWorkspace(s, trust), config: trust, guidance });
+  const selfResolved = await selfResolvedIn(root, config, range.to);
+  const snap = (s: Snapshot) => judgeSnapshot({ workspace: s.workspace(root), packs: packWorkspace(s, trust), config: trust, guidance, selfResolved });
   const added = introduced(snap(before), snap(after));
   // Only entries of the files the range changed can be judged here; the others would all look stale.
   // The baseline as the range's base holds it, and never covering the findings of a commit that changes it.
@@ -142,7 +144,9 @@ export async function judgePending(root: string, workingConfig: Config, opts: { 
   const pending = pendingCommit(root, config, { message: opts.message, seed, tracked: trackedPacks(config) });
   // Guidance given before, and the guidance this very commit gives (commit-msg has the message).
   const guidance = new Map([...(await guidanceIn(root, config)), ...guidedBy(pending.commit, pending.before, pending.after, pending.signed)]);
-  const judged = judgeChange({ root, stage: opts.stage, ...pending, presetOverride: opts.presetOverride, audit: config.source === null, guidance });
+  // Resolutions agents wrote before; those this commit writes are judgeChange's to add.
+  const selfResolved = await selfResolvedIn(root, config);
+  const judged = judgeChange({ root, stage: opts.stage, ...pending, presetOverride: opts.presetOverride, audit: config.source === null, guidance, selfResolved });
   const changed = new Set(pending.changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));
   // HEAD's baseline: an entry only in the working tree (or staged with this very commit) excuses nothing.
   const found = applyBaseline(root, judged.findings, { config, baseline: baselineAt(root, 'HEAD'), scope: (_id, file) => changed.has(file) });

@@ -21,6 +21,8 @@ export interface LintOptions {
   baseline?: boolean;
   /** Blocked handoffs the user gave guidance for in history (engine/guidance.ts). */
   guidance?: ReadonlyMap<string, string>;
+  /** Resolutions agents' commits wrote (engine/guidance.ts): they resolve nothing. */
+  selfResolved?: ReadonlySet<string>;
 }
 
 /**
@@ -45,7 +47,7 @@ function judge(root: string, discovered: Discovered[], files: WorkflowFile[], co
   const workspace = buildWorkspace(root, files, strays);
   // Rule packs judge their own files with their own readers; the runner, severities and baseline are shared.
   const packs = readPackWorkspace(root, config, inGit);
-  const findings = judgeSnapshot({ workspace, packs, config, guidance: opts.guidance });
+  const findings = judgeSnapshot({ workspace, packs, config, guidance: opts.guidance, selfResolved: opts.selfResolved });
   const packFiles = [...packs.values()].flatMap((files) => files.map((f) => f.path));
   return { discovered, packFiles, workspace, findings: opts.baseline === false ? findings : applyBaseline(root, findings, { config, scope: snapshotEntry }) };
 }

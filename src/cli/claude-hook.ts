@@ -260,7 +260,7 @@ function agentCommit(root: string): Commit {
 
 /** The settings of HEAD (never the working tree's: an agent could widen the globs first, then check a box). */
 function headSettings(e: Engine, root: string): Config {
-  return e.headSnapshot(root, loadConfig(root, undefined, RULE_IDS)).config(RULE_IDS);
+  return e.headTrustSnapshot(root, loadConfig(root, undefined, RULE_IDS)).config(RULE_IDS);
 }
 
 interface Tree {
@@ -281,7 +281,8 @@ async function workingTree(e: Engine, root: string, config: Config): Promise<Tre
   const tracked = e.trackedPacks(config);
   const head = e.headSnapshot(root, config, tracked);
   const headFiles = head.fileMap();
-  const classify = classifier(config.paths);
+  // HEAD's classifier: the globs, and the plans HEAD's ledgers and handoffs name outside them (history/sight.ts).
+  const classify = head.store.classify;
   const relevant = (p: string) => e.TRUST_FILES.includes(p) || (classify(p) !== null && classify(p)!.kind !== 'searchable') || tracked.match(p);
   const memory = new e.MemorySource(classify, config.maxFileBytes, head.store);
   const top = new Map<string, string | undefined>();

@@ -6,7 +6,7 @@ import type { Config, Preset } from '../config/config.js';
 import type { TimelineEntry } from '../model/history.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
 import { cacheFile, cacheKey, loadCache, saveCache } from '../history/cache.js';
-import { filesAt, headSnapshot, pendingCommit } from '../history/fold.js';
+import { filesAt, headTrustSnapshot, pendingCommit } from '../history/fold.js';
 import { CONFIG_FILE } from '../config/config.js';
 import { RULE_IDS } from './catalog.js';
 import { Snapshot } from '../history/snapshot.js';
@@ -113,7 +113,7 @@ export async function judgeRange(root: string, config: Config, range: { from: st
   const changed = new Set(hist.changed);
   if (hist.incomplete || !hist.store) return { findings: hist.findings, files: [...changed], commits: hist.commits, anything: true };
   const store = hist.store;
-  const tracked = trackedPacks(config);
+  const tracked = hist.tracked;
   const base = range.from && !/^0+$/.test(range.from) ? await ask(root, ['merge-base', range.from, range.to]) : null;
   const before = new Snapshot(base?.ok ? filesAt(root, base.out.trim(), config, store.classify, tracked) : new Map(), store);
   const after = new Snapshot(hist.state, store);
@@ -137,7 +137,7 @@ export async function judgePending(root: string, workingConfig: Config, opts: { 
   // Which files are workflow files, and every trust setting, come from HEAD: a config narrowed in the working tree
   // (the plans globs pointed elsewhere) must not take the commit's own plans out of sight. An explicit --config (the
   // hooks of a thoughts repository map the globs that way) is the caller's word.
-  const head = headSnapshot(root, workingConfig);
+  const head = headTrustSnapshot(root, workingConfig);
   const config = opts.explicitConfig || head.files.get(CONFIG_FILE) === undefined && !head.files.get('package.json') ? workingConfig : head.config(RULE_IDS);
   const cache = loadCache(cacheFile(root), settingsKey(config));
   const seed = new Map(Object.entries(cache?.models ?? {}));

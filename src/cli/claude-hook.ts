@@ -260,7 +260,7 @@ function agentCommit(root: string): Commit {
 
 /** The settings of HEAD (never the working tree's: an agent could widen the globs first, then check a box). */
 function headSettings(e: Engine, root: string): Config {
-  return e.headSnapshot(root, loadConfig(root, undefined, RULE_IDS)).config(RULE_IDS);
+  return e.headTrustSnapshot(root, loadConfig(root, undefined, RULE_IDS)).config(RULE_IDS);
 }
 
 interface Tree {
@@ -273,13 +273,16 @@ interface Tree {
   relevant: (path: string) => boolean;
   /** Blocked handoffs the user gave guidance for in history. */
   guidance: ReadonlyMap<string, string>;
+  /** Resolutions agents' commits wrote in history (the edit's own are the engine's to add). */
+  selfResolved: ReadonlySet<string>;
 }
 
 async function workingTree(e: Engine, root: string, config: Config): Promise<Tree> {
   const tracked = e.trackedPacks(config);
   const head = e.headSnapshot(root, config, tracked);
   const headFiles = head.fileMap();
-  const classify = classifier(config.paths);
+  // HEAD's classifier: the globs, and the plans HEAD's ledgers and handoffs name outside them (history/sight.ts).
+  const classify = head.store.classify;
   const relevant = (p: string) => e.TRUST_FILES.includes(p) || (classify(p) !== null && classify(p)!.kind !== 'searchable') || tracked.match(p);
   const memory = new e.MemorySource(classify, config.maxFileBytes, head.store);
   const top = new Map<string, string | undefined>();
@@ -295,7 +298,7 @@ async function workingTree(e: Engine, root: string, config: Config): Promise<Tre
     top.set(p, bytes === null ? undefined : memory.put(bytes));
   }
   const now = new e.Snapshot(new e.Overlay(headFiles, top), memory);
-  return { head, now, memory, top, headFiles, relevant, guidance: await e.guidanceIn(root, config) };
+  return { head, now, memory, top, headFiles, relevant, guidance: await e.guidanceIn(root, config), selfResolved: await e.selfResolvedIn(root, config) };
 }
 
 /** The working tree with one file replaced by its content after the edit. */
@@ -310,7 +313,7 @@ function withEdit(e: Engine, tree: Tree, rel: string, text: string) {
  * Edit is refused for: how the change was made (transition rules), and snapshot rules about the order of steps.
  */
 function refused(e: Engine, root: string, tree: Tree, after: Snapshot, commit: Commit): { finding: Finding; atEdit: boolean }[] {
-  const result = e.judgeChange({ root, stage: 'commit-msg', commit, before: tree.head, after, guidance: tree.guidance });
+  const result = e.judgeChange({ root, stage: 'commit-msg', commit, before: tree.head, after, guidance: tree.guidance, selfResolved: tree.selfResolved });
   const fromSnapshot = new Set(result.introduced);
   return result.findings
     .filter((f) => f.severity === 'error')

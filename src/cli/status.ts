@@ -303,7 +303,7 @@ export function renderStatus(d: StatusData): string {
   for (const b of d.blocked) {
     out.push(`  ${b.path}${b.task !== null ? ` (task ${b.task})` : ''}${b.blocker ? `: ${b.blocker}` : ''}`);
   }
-  if (d.blocked.length) out.push('  Stop and ask the user; record their answer as `resolution:` in the handoff (or a `Guidance-by:` commit trailer) before going on.');
+  if (d.blocked.length) out.push('  Stop and ask the user; they record their answer (a `Guidance-by:` trailer in a commit they make, or the `resolution:` in a commit of their own) before you go on.');
   return `${out.join('\n')}\n`;
 }
 

@@ -6,14 +6,14 @@ import type { Config, Preset } from '../config/config.js';
 import type { TimelineEntry } from '../model/history.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
 import { cacheFile, cacheKey, loadCache, saveCache } from '../history/cache.js';
-import { filesAt, headSnapshot, pendingCommit } from '../history/fold.js';
+import { filesAt, headTrustSnapshot, pendingCommit } from '../history/fold.js';
 import { CONFIG_FILE } from '../config/config.js';
 import { RULE_IDS } from './catalog.js';
 import { Snapshot } from '../history/snapshot.js';
 import { key } from '../history/store.js';
 import { ask } from '../shared/git.js';
 import { applyBaseline, baselineAt } from './baseline.js';
-import { guidanceIn, guidedBy } from './guidance.js';
+import { guidanceIn, guidedBy, selfResolvedIn } from './guidance.js';
 import { compareFindings, type Finding } from '../model/finding.js';
 import { describeAdoption, judgeHistory, trackedPacks, variantOf, type Adoption, type Resume } from './history.js';
 import { introduced, judgeChange, judgeSnapshot, packWorkspace, trustOf } from './judge.js';
@@ -66,7 +66,8 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   const cache = loadCache(cachePath, ck);
   const known = new Map(Object.entries(cache?.models ?? {}));
   const guidance = inGit ? await guidanceIn(root, config) : new Map<string, string>();
-  const lint = await lintRepositoryParallel(root, config, inGit, known, { baseline: !opts.baselineWrite, guidance });
+  const selfResolved = inGit ? await selfResolvedIn(root, config) : new Set<string>();
+  const lint = await lintRepositoryParallel(root, config, inGit, known, { baseline: !opts.baselineWrite, guidance, selfResolved });
   const files = [...lint.discovered.map((d) => d.path), ...lint.packFiles];
   const treeModels = lint.models;
   if (!inGit || !opts.history) {
@@ -124,13 +125,14 @@ export async function judgeRange(root: string, config: Config, range: { from: st
   const changed = new Set(hist.changed);
   if (hist.incomplete || !hist.store) return { findings: hist.findings, files: [...changed], commits: hist.commits, anything: true };
   const store = hist.store;
-  const tracked = trackedPacks(config);
+  const tracked = hist.tracked;
   const base = range.from && !/^0+$/.test(range.from) ? await ask(root, ['merge-base', range.from, range.to]) : null;
   const before = new Snapshot(base?.ok ? filesAt(root, base.out.trim(), config, store.classify, tracked) : new Map(), store);
   const after = new Snapshot(hist.state, store);
   const trust = trustOf(before, presetOverride);
   const guidance = await guidanceIn(root, config, range.to);
-  const snap = (s: Snapshot) => judgeSnapshot({ workspace: s.workspace(root), packs: packWorkspace(s, trust), config: trust, guidance });
+  const selfResolved = await selfResolvedIn(root, config, range.to);
+  const snap = (s: Snapshot) => judgeSnapshot({ workspace: s.workspace(root), packs: packWorkspace(s, trust), config: trust, guidance, selfResolved });
   // The baseline as the range's base holds it.
   const settle = settleSnapshot(root, config, base?.ok ? baselineAt(root, base.out.trim()) : null);
   const added = introduced(settle(snap(before)), settle(snap(after)));
@@ -146,16 +148,18 @@ export async function judgePending(root: string, workingConfig: Config, opts: { 
   // Which files are workflow files, and every trust setting, come from HEAD: a config narrowed in the working tree
   // (the plans globs pointed elsewhere) must not take the commit's own plans out of sight. An explicit --config (the
   // hooks of a thoughts repository map the globs that way) is the caller's word.
-  const head = headSnapshot(root, workingConfig);
+  const head = headTrustSnapshot(root, workingConfig);
   const config = opts.explicitConfig || head.files.get(CONFIG_FILE) === undefined && !head.files.get('package.json') ? workingConfig : head.config(RULE_IDS);
   const cache = loadCache(cacheFile(root), settingsKey(config));
   const seed = new Map(Object.entries(cache?.models ?? {}));
   const pending = pendingCommit(root, config, { message: opts.message, seed, tracked: trackedPacks(config) });
   // Guidance given before, and the guidance this very commit gives (commit-msg has the message).
   const guidance = new Map([...(await guidanceIn(root, config)), ...guidedBy(pending.commit, pending.before, pending.after, pending.signed)]);
+  // Resolutions agents wrote before; those this commit writes are judgeChange's to add.
+  const selfResolved = await selfResolvedIn(root, config);
   const changed = new Set(pending.changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));
   // HEAD's baseline: an entry only in the working tree (or staged with this very commit) excuses nothing.
   const settle = settleSnapshot(root, config, baselineAt(root, 'HEAD'));
-  const judged = judgeChange({ root, stage: opts.stage, ...pending, presetOverride: opts.presetOverride, audit: config.source === null, guidance, settle });
+  const judged = judgeChange({ root, stage: opts.stage, ...pending, presetOverride: opts.presetOverride, audit: config.source === null, guidance, selfResolved, settle });
   return { findings: judged.findings.sort(compareFindings), files: [...changed], commits: 0, anything: true };
 }

@@ -1,14 +1,17 @@
-// The user's guidance on a blocked handoff (convention section 5, handoff/blocked-proceed): besides a `resolution:`
-// written into the blocked handoff, a commit carrying `Guidance-by: Name <email>` by a human (the same identity
-// checks as a confirmation: not an agent, listed in `confirmers` when set, the commit's author or committer, signed
-// when signatures are required) records the user's word for every handoff that was blocked when it was made. Every
-// door asks git for those commits the same way, so the doors agree on what counts.
+// The user's guidance on a blocked handoff (convention section 5, handoff/blocked-proceed): a `resolution:` written
+// into the blocked handoff by a human's commit, or a commit carrying `Guidance-by: Name <email>` by a human (the
+// same identity checks as a confirmation: not an agent, listed in `confirmers` when set, the commit's author or
+// committer, signed when signatures are required), which records the user's word for every handoff that was
+// blocked when it was made. A resolution an agent's commit wrote is no one's guidance (issue 12, bypass 10). Every
+// door asks git the same way, so the doors agree on what counts.
 import type { Config } from '../config/config.js';
 import type { Commit } from '../model/history.js';
 import { filesAt, newStore } from '../history/fold.js';
 import { messageTrailers, parseTrailers } from '../history/log.js';
 import { Snapshot } from '../history/snapshot.js';
-import { confirmation, factsOf } from '../history/trust.js';
+import { agentIdentities, confirmation, factsOf, guidance } from '../history/trust.js';
+import { resolutionKey } from '../history/resolutions.js';
+import { resolutionOf } from '../model/queries.js';
 import { ask, gitSync } from '../shared/git.js';
 import { trustOf } from './judge.js';
 
@@ -16,18 +19,24 @@ import { trustOf } from './judge.js';
 export type Guidance = ReadonlyMap<string, string>;
 
 const SEP = '\x1f';
+const FORMAT = `--format=%H${SEP}%P${SEP}%an${SEP}%ae${SEP}%cn${SEP}%ce${SEP}%ct${SEP}%s${SEP}%B`;
+
+/** One record of FORMAT as a commit, its trailers read from the whole message as history/log.ts reads them. */
+function commitOf(root: string, rec: string): Commit {
+  const [sha, parents, an, ae, cn, ce, ct, subject, ...body] = rec.split(SEP);
+  const message = body.join(SEP);
+  const trailers = messageTrailers(parseTrailers(gitSync(root, ['interpret-trailers', '--parse'], message).out), message);
+  return { sha: sha!.trim(), parents: parents ? parents.split(' ') : [], author: { name: an!, email: ae! }, committer: { name: cn!, email: ce! }, time: Number(ct), subject: subject ?? '', trailers };
+}
 
 /** The `Guidance-by` commits reachable from `to` (one `git log`), each checked like a confirmation. */
 export async function guidanceIn(root: string, config: Config, to = 'HEAD'): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  const log = await ask(root, ['log', '-z', '-i', '--grep=^Guidance-by:', `--format=%H${SEP}%P${SEP}%an${SEP}%ae${SEP}%cn${SEP}%ce${SEP}%ct${SEP}%s${SEP}%B`, to, '--']);
+  const log = await ask(root, ['log', '-z', '-i', '--grep=^Guidance-by:', FORMAT, to, '--']);
   if (!log.ok) return out;
   for (const rec of log.out.split('\0')) {
     if (!rec.trim()) continue;
-    const [sha, parents, an, ae, cn, ce, ct, subject, ...body] = rec.split(SEP);
-    const message = body.join(SEP);
-    const trailers = messageTrailers(parseTrailers(gitSync(root, ['interpret-trailers', '--parse'], message).out), message);
-    const commit: Commit = { sha: sha!, parents: parents ? parents.split(' ') : [], author: { name: an!, email: ae! }, committer: { name: cn!, email: ce! }, time: Number(ct), subject: subject ?? '', trailers };
+    const commit = commitOf(root, rec);
     const store = newStore(root, config);
     const parent = commit.parents[0];
     const before = new Snapshot(parent ? filesAt(root, parent, config, store.classify) : new Map(), store);
@@ -46,9 +55,7 @@ export function guidedBy(commit: Commit, before: Snapshot, after: Snapshot, sign
   const given = commit.trailers.filter((t) => t.key.toLowerCase() === 'guidance-by');
   if (given.length === 0) return out;
   const trust = trustOf(before);
-  // The trust checks of a confirmation, asked of the Guidance-by identity.
-  const asConfirmation: Commit = { ...commit, trailers: [...commit.trailers.filter((t) => t.key.toLowerCase() !== 'confirmed-by'), ...given.map((t) => ({ key: 'Confirmed-by', value: t.value }))] };
-  const c = confirmation(asConfirmation, trust, trust.preset, signed, factsOf(asConfirmation, [], [], before, after));
+  const c = guidance(commit, trust, trust.preset, signed, factsOf(commit, [], [], before, after));
   if (!c.ok || !c.by) return out;
   const who = `${c.by.name} <${c.by.email}>`;
   for (const s of [before, after]) {
@@ -56,6 +63,46 @@ export function guidedBy(commit: Commit, before: Snapshot, after: Snapshot, sign
       const h = s.model(path);
       if (h?.kind === 'handoff' && h.status === 'blocked') out.set(path, who);
     }
+  }
+  return out;
+}
+
+/**
+ * The resolutions of the blocked handoffs at `to` that an agent's commit wrote (history/resolutions.ts keys): for
+ * each blocked handoff with a resolution, the commit that wrote the resolution as it stands (the oldest of the
+ * newest commits that hold it) is asked whether an agent took part without the human's `Guidance-by:` or
+ * `Confirmed-by:`, with its parent's trust settings. A resolution not yet committed is judged by the door that
+ * commits it.
+ */
+export async function selfResolvedIn(root: string, config: Config, to = 'HEAD'): Promise<Set<string>> {
+  const out = new Set<string>();
+  if (!(await ask(root, ['rev-parse', '--verify', '-q', `${to}^{commit}`])).ok) return out;
+  const store = newStore(root, config);
+  const tip = new Snapshot(filesAt(root, to, config, store.classify), store);
+  for (const path of tip.paths('handoff')) {
+    const h = tip.model(path);
+    const text = h?.kind === 'handoff' && h.status === 'blocked' ? resolutionOf(h) : null;
+    if (text === null) continue;
+    let writer: string | null = null;
+    for (const sha of (await ask(root, ['log', '--format=%H', to, '--', path])).out.split('\n').filter(Boolean)) {
+      const blob = gitSync(root, ['rev-parse', '--verify', '-q', `${sha}:${path}`]);
+      const m = blob.ok ? store.get(blob.out.trim(), path) : null;
+      if (m?.kind !== 'handoff' || resolutionOf(m) !== text) break;
+      writer = sha;
+    }
+    if (!writer) continue;
+    const rec = await ask(root, ['log', '-1', FORMAT, writer, '--']);
+    if (!rec.ok) continue;
+    const commit = commitOf(root, rec.out);
+    const parent = commit.parents[0];
+    const before = new Snapshot(parent ? filesAt(root, parent, config, store.classify) : new Map(), store);
+    const after = new Snapshot(filesAt(root, commit.sha, config, store.classify), store);
+    const trust = trustOf(before);
+    if (agentIdentities(commit, trust).length === 0) continue;
+    const signed = () => gitSync(root, ['verify-commit', commit.sha]).ok;
+    const facts = factsOf(commit, [], [], before, after);
+    if (confirmation(commit, trust, trust.preset, signed, facts).ok || guidance(commit, trust, trust.preset, signed, facts).ok) continue;
+    out.add(resolutionKey(path, text));
   }
   return out;
 }

@@ -71,6 +71,8 @@ export interface HistoryResult {
   store: ModelStore | null;
   /** path -> blob after the last folded commit. */
   state: Map<string, string>;
+  /** What the fold tracked besides the workflow files: pack files and link targets (`store.classify` has the named plans). */
+  tracked: Tracked;
   timeline: TimelineEntry[];
   /** True when history could not be judged (`history/incomplete` is among the findings). */
   incomplete: boolean;
@@ -181,10 +183,10 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
   }
   if (resume && (adoption.kind === 'since' || adoption.kind === 'config')) descendants = (await resolveSince(root, adoption.kind === 'since' ? adoption.rev : adoption.sha, to)).descendants;
 
-  const findings = emptyVariants<Finding>();
-  const timeline = emptyVariants<TimelineEntry>();
+  let findings = emptyVariants<Finding>();
+  let timeline = emptyVariants<TimelineEntry>();
   let commits = 0;
-  const baselineCommits = [...(resume?.baselineCommits ?? [])];
+  let baselineCommits = [...(resume?.baselineCommits ?? [])];
   let lastJudged = resume?.adopted ?? false;
   const isJudged = (step: Step): boolean => (adoption.kind === 'root' || adoption.kind === 'audit' ? true : descendants!.has(step.commit.sha));
   const folded = await foldHistory(root, {
@@ -206,9 +208,17 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
         record(timeline[variant], step, judged);
       }
     },
+    // The fold starts over with a named plan or a link's target in sight: what the steps so far said is redone.
+    onRestart: () => {
+      findings = emptyVariants<Finding>();
+      timeline = emptyVariants<TimelineEntry>();
+      commits = 0;
+      baselineCommits = [...(resume?.baselineCommits ?? [])];
+      lastJudged = resume?.adopted ?? false;
+    },
   });
   if (folded.incomplete !== null) {
-    return { findings: [incomplete(folded.incomplete)], commits: 0, changed: [], store: null, state: new Map(), timeline: [], incomplete: true, adoption, resume: null };
+    return { findings: [incomplete(folded.incomplete)], commits: 0, changed: [], store: null, state: new Map(), tracked: folded.tracked, timeline: [], incomplete: true, adoption, resume: null };
   }
   for (const v of VARIANTS) {
     if (resume) {
@@ -225,6 +235,7 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     changed: folded.changed,
     store: folded.store,
     state: folded.state,
+    tracked: folded.tracked,
     timeline: timeline[variant],
     incomplete: false,
     adoption,

@@ -7,7 +7,8 @@ import type { Change, Commit, Event, Identity } from '../model/history.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
 import type { Snapshot } from '../history/snapshot.js';
 import { diffFiles, eventsBetween } from '../history/events.js';
-import { agentIdentities, confirmation, factsOf, type Confirmation } from '../history/trust.js';
+import { agentIdentities, confirmation, factsOf, guidance, type Confirmation } from '../history/trust.js';
+import { resolutionKey, writtenResolutions } from '../history/resolutions.js';
 import type { RawFinding, Rule, RuleContext, TransitionContext } from '../rules/types.js';
 import type { Pack, PackChange, PackFile, PackWorkspace } from '../packs/types.js';
 import { PACKS } from '../packs/registry.js';
@@ -89,6 +90,8 @@ export interface SnapshotInput {
   focus?: ReadonlySet<string>;
   /** Blocked handoffs the user gave guidance for in history (engine/guidance.ts). */
   guidance?: ReadonlyMap<string, string>;
+  /** Resolutions an agent's commit wrote (engine/guidance.ts): they resolve nothing. */
+  selfResolved?: ReadonlySet<string>;
 }
 
 function disabledIn(file: WorkflowFile | undefined, ruleId: string): boolean {
@@ -100,7 +103,7 @@ function disabledIn(file: WorkflowFile | undefined, ruleId: string): boolean {
 
 export function judgeSnapshot(input: SnapshotInput): Finding[] {
   const { workspace: ws, config, focus } = input;
-  const ctx: RuleContext = { preset: config.preset, config, knownRules: RULE_IDS, focus, guidance: input.guidance };
+  const ctx: RuleContext = { preset: config.preset, config, knownRules: RULE_IDS, focus, guidance: input.guidance, selfResolved: input.selfResolved };
   const files = new Map<string, WorkflowFile>([...ws.plans, ...ws.handoffs, ...ws.ledgers].map((f) => [f.path, f]));
   const packs = input.packs ?? new Map();
   const out: Finding[] = [];
@@ -146,6 +149,8 @@ export interface TransitionResult {
   events: readonly Event[];
   /** The confirmation the commit carries (computed only when asked), for the review report's timeline. */
   confirmation: () => Confirmation;
+  /** The commit's `Guidance-by:`, checked like a confirmation (computed only when asked). */
+  guidanceGiven: () => Confirmation;
   agents: readonly Identity[];
   /** The parent commit's settings, which judged this commit. */
   trust: Config;
@@ -166,17 +171,20 @@ export function judgeTransition(input: TransitionInput): TransitionResult {
   const agents = agentIdentities(commit, trust);
   let conf: Confirmation | null = null;
   const confirm = () => (conf ??= confirmation(commit, trust, trust.preset, input.signed ?? (() => false), factsOf(commit, events, changes, before, after)));
-  const ctx: TransitionContext = { stage, commit, events, before, after, agents, audit: input.audit ?? false, preset: trust.preset, config: trust, knownRules: RULE_IDS, confirmation: confirm };
+  let guided: Confirmation | null = null;
+  const guidanceGiven = () => (guided ??= guidance(commit, trust, trust.preset, input.signed ?? (() => false), factsOf(commit, [], changes, before, after)));
+  const ctx: TransitionContext = { stage, commit, events, changes, before, after, agents, audit: input.audit ?? false, preset: trust.preset, config: trust, knownRules: RULE_IDS, confirmation: confirm, guidanceGiven };
   const packChanges = packChangesOf(changes, before, after, commit, trust);
   const out: Finding[] = [];
   for (const rule of input.rules ?? RULES) {
     if (!rule.transition && !rule.packTransition) continue;
     const level = severityOf(rule, trust);
     if (level === 'off') continue;
-    if (rule.transition && events.length > 0) for (const raw of rule.transition(ctx)) out.push(toFinding(rule, raw, level, commit));
+    // A change with no event (a section appended to a handoff's body) can still matter: a resolution written in it.
+    if (rule.transition && (events.length > 0 || changes.length > 0)) for (const raw of rule.transition(ctx)) out.push(toFinding(rule, raw, level, commit));
     if (rule.packTransition) for (const change of packChanges) for (const raw of rule.packTransition(change, ctx)) out.push(toFinding(rule, raw, level, commit));
   }
-  return { findings: out, events, confirmation: confirm, agents, trust };
+  return { findings: out, events, confirmation: confirm, guidanceGiven, agents, trust };
 }
 
 function packChangesOf(changes: readonly Change[], before: Snapshot, after: Snapshot, commit: Commit, config: Config): PackChange[] {
@@ -238,6 +246,8 @@ export interface ChangeInput extends TransitionInput {
    * the same way, so an entry that covers a finding before and after neither hides a new one nor looks stale.
    */
   settle?: (findings: Finding[]) => Finding[];
+  /** Resolutions agents' commits wrote in history (engine/guidance.ts selfResolvedIn); this commit's are added here. */
+  selfResolved?: ReadonlySet<string>;
 }
 
 export interface ChangeResult extends TransitionResult {
@@ -249,8 +259,21 @@ export interface ChangeResult extends TransitionResult {
 export function judgeChange(input: ChangeInput): ChangeResult {
   const result = judgeTransition(input);
   const trust = result.trust;
-  const snap = (s: Snapshot) => judgeSnapshot({ workspace: s.workspace(input.root), packs: packWorkspace(s, trust), config: trust, rules: input.rules, guidance: input.guidance });
+  const selfResolved = new Set([...(input.selfResolved ?? []), ...selfWritten(input, result)]);
+  const snap = (s: Snapshot) => judgeSnapshot({ workspace: s.workspace(input.root), packs: packWorkspace(s, trust), config: trust, rules: input.rules, guidance: input.guidance, selfResolved });
   const settle = input.settle ?? ((f: Finding[]) => f);
   const added = introduced(settle(snap(input.before)), settle(snap(input.after)));
   return { ...result, findings: [...result.findings, ...added].sort(compareFindings), introduced: added };
+}
+
+/**
+ * The resolutions the change being judged writes when it is an agent's commit without the human's word in it
+ * (`Confirmed-by` or `Guidance-by` that counts): they do not resolve the blocked handoff after it either.
+ */
+function selfWritten(input: ChangeInput, result: TransitionResult): string[] {
+  if (result.agents.length === 0) return [];
+  const changes = input.changes ?? diffFiles(input.before.fileMap(), input.after.fileMap());
+  const written = writtenResolutions(changes, input.before, input.after);
+  if (written.length === 0 || result.confirmation().ok || result.guidanceGiven().ok) return [];
+  return written.map((w) => resolutionKey(w.file, w.text));
 }

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/config.js';
-import { discover, gitIgnored, type Discovered } from '../read/discover.js';
-import { buildWorkspace, readOne } from '../read/workspace.js';
+import { discover, discoverNamed, gitIgnored, type Discovered } from '../read/discover.js';
+import { buildWorkspace, readOne, readableItem, straysOf } from '../read/workspace.js';
 import { jobs, readAll } from '../read/parallel.js';
 import { ruleById } from './catalog.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
@@ -21,6 +21,8 @@ export interface LintOptions {
   baseline?: boolean;
   /** Blocked handoffs the user gave guidance for in history (engine/guidance.ts). */
   guidance?: ReadonlyMap<string, string>;
+  /** Resolutions agents' commits wrote (engine/guidance.ts): they resolve nothing. */
+  selfResolved?: ReadonlySet<string>;
 }
 
 /**
@@ -41,11 +43,10 @@ export interface LintResult {
 }
 
 function judge(root: string, discovered: Discovered[], files: WorkflowFile[], config: Config, opts: LintOptions, inGit: boolean): LintResult {
-  const strays = discovered.filter((d) => d.kind === 'searchable');
-  const workspace = buildWorkspace(root, files, strays);
+  const workspace = buildWorkspace(root, files, straysOf(discovered));
   // Rule packs judge their own files with their own readers; the runner, severities and baseline are shared.
   const packs = readPackWorkspace(root, config, inGit);
-  const findings = judgeSnapshot({ workspace, packs, config, guidance: opts.guidance });
+  const findings = judgeSnapshot({ workspace, packs, config, guidance: opts.guidance, selfResolved: opts.selfResolved });
   const packFiles = [...packs.values()].flatMap((files) => files.map((f) => f.path));
   return { discovered, packFiles, workspace, findings: opts.baseline === false ? findings : applyBaseline(root, findings, { config, scope: snapshotEntry }) };
 }
@@ -66,12 +67,15 @@ export function readPackWorkspace(root: string, config: Config, inGit: boolean):
   return ws;
 }
 
-const readable = (discovered: Discovered[]) => discovered.filter((d) => d.kind !== 'searchable');
+const readable = (discovered: Discovered[]) => discovered.filter(readableItem);
 
 /** Single-threaded: for tests and small workspaces. */
 export function lintRepository(root: string, config: Config, inGit: boolean, opts: LintOptions = {}): LintResult {
   const discovered = discover(root, config, inGit);
-  return judge(root, discovered, readable(discovered).map((d) => readOne(root, d, config.maxFileBytes)), config, opts, inGit);
+  const files = readable(discovered).map((d) => readOne(root, d, config.maxFileBytes));
+  const named = discoverNamed(root, config, files, new Set(discovered.map((d) => d.path)), inGit);
+  files.push(...readable(named).map((d) => readOne(root, d, config.maxFileBytes)));
+  return judge(root, [...discovered, ...named], files, config, opts, inGit);
 }
 
 /**
@@ -80,9 +84,17 @@ export function lintRepository(root: string, config: Config, inGit: boolean, opt
  * @returns also every model by `blob:path`, for the cache and for history, which meets the same contents again
  */
 export async function lintRepositoryParallel(root: string, config: Config, inGit: boolean, known: Map<string, WorkflowFile> = new Map(), opts: LintOptions = {}): Promise<LintResult & { models: Map<string, WorkflowFile> }> {
-  const discovered = discover(root, config, inGit);
-  const items = readable(discovered);
+  const globbed = discover(root, config, inGit);
   const models = new Map<string, WorkflowFile>();
+  const files = await readCached(root, readable(globbed), config, known, models);
+  // Plans the files name outside the globs; they name no further plans, so one more pass reads them all.
+  const named = discoverNamed(root, config, files, new Set(globbed.map((d) => d.path)), inGit);
+  files.push(...(await readCached(root, readable(named), config, known, models)));
+  return { ...judge(root, [...globbed, ...named], files, config, opts, inGit), models };
+}
+
+/** Read these files, taking a model from `known` (by `blob:path`) when the content hashes to a known blob; `models` gets every model read. */
+async function readCached(root: string, items: Discovered[], config: Config, known: Map<string, WorkflowFile>, models: Map<string, WorkflowFile>): Promise<WorkflowFile[]> {
   const files: (WorkflowFile | null)[] = [];
   const misses: { at: number; item: Discovered; key: string | null }[] = [];
   items.forEach((item, at) => {
@@ -103,5 +115,5 @@ export async function lintRepositoryParallel(root: string, config: Config, inGit
     files[m.at] = parsed[i]!;
     if (m.key) models.set(m.key, parsed[i]!);
   });
-  return { ...judge(root, discovered, files as WorkflowFile[], config, opts, inGit), models };
+  return files as WorkflowFile[];
 }

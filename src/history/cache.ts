@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import type { WorkflowFile } from '../model/types.js';
 import { blobId, repositoryInfo } from '../shared/git.js';
 
-const FORMAT = 3;
+// 4: states hold link values and plans named outside the globs (history/links.ts, history/sight.ts).
+const FORMAT = 4;
 
 export interface CacheData {
   format: number;

@@ -6,21 +6,17 @@ import type { Config } from '../config/config.js';
 import type { Change, Commit, Event } from '../model/history.js';
 import type { WorkflowFile } from '../model/types.js';
 import { classifier, pathspecs, type Classifier } from '../read/classify.js';
+import { linkTarget } from '../read/paths.js';
 import { jobs } from '../read/parallel.js';
-import { amending, ask, gitIdentity, gitSync } from '../shared/git.js';
-import { parseIdentity } from '../shared/identity.js';
+import { amending, ask, gitIdentity, gitSync, readBlobs } from '../shared/git.js';
 import { diffFiles, eventKey, eventsBetween } from './events.js';
+import { LINK_MODE, isLinkValue, linkValue, parseLink } from './links.js';
 import { messageTrailers, parseRaw, parseTrailers, readTrace, type TraceEntry } from './log.js';
-import { Overlay, Snapshot, TRUST_FILES, type ModelSource } from './snapshot.js';
+import { NOTHING_ELSE, Sight, learned, type Learned, type Tracked } from './sight.js';
+import { Overlay, Snapshot, TRUST_FILES, type FileMap, type ModelSource } from './snapshot.js';
 import { ModelStore, key } from './store.js';
 
-/** Files tracked besides the workflow files (pack files): which paths, and the folders to ask git about. */
-export interface Tracked {
-  match: (path: string) => boolean;
-  pathspecs: string[];
-}
-
-export const NOTHING_ELSE: Tracked = { match: () => false, pathspecs: [] };
+export { NOTHING_ELSE, Sight, type Tracked };
 
 /**
  * What a merge did itself, against one of its other parents: the changes and events where it differs from that
@@ -59,6 +55,11 @@ export interface FoldOptions {
   to?: string;
   /** Called for every commit of the trace, oldest first; `events` and `changes` may be empty. */
   onStep: (step: Step) => void;
+  /**
+   * The fold learned of a plan named outside the globs, or of a link's target, that it did not read: it starts over
+   * with them in sight, and the caller forgets what the steps so far told it.
+   */
+  onRestart?: () => void;
 }
 
 export interface FoldResult {
@@ -68,6 +69,9 @@ export interface FoldResult {
   store: ModelStore | null;
   /** path -> blob after the last folded commit. */
   state: Map<string, string>;
+  /** What the fold read: the globs and the named plans (`store.classify`), and `tracked` with the link targets. */
+  sight: Sight | null;
+  tracked: Tracked;
   /** The commit `to` names (HEAD by default); null without commits. */
   tip: string | null;
   /**
@@ -83,8 +87,8 @@ const CHUNK = 1500;
 /** A chunk smaller than a worker's threshold is still worth the pool once the pool is running. */
 const PARALLEL_ANYWAY = 1000;
 
-export function newStore(root: string, config: Config): ModelStore {
-  return new ModelStore(root, classifier(config.paths), config.maxFileBytes);
+export function newStore(root: string, config: Config, sight: Sight = new Sight(classifier(config.paths))): ModelStore {
+  return new ModelStore(root, sight.classify, config.maxFileBytes);
 }
 
 function relevantTo(classify: Classifier, tracked: Tracked): (path: string) => boolean {
@@ -95,13 +99,17 @@ function specsOf(config: Config, tracked: Tracked): string[] {
   return [...new Set([...pathspecs(config.paths), ...TRUST_FILES, ...tracked.pathspecs])];
 }
 
-/** path -> blob of the workflow, trust and tracked files in a tree-ish (a commit) or, with null, in the index. */
+/**
+ * path -> blob of the workflow, trust and tracked files in a tree-ish (a commit) or, with null, in the index. A
+ * workflow file stored as a symbolic link holds its link value (history/links.ts): the target as the same tree holds it.
+ */
 export function filesAt(root: string, treeish: string | null, config: Config, classify: Classifier, tracked: Tracked = NOTHING_ELSE): Map<string, string> {
   const specs = specsOf(config, tracked);
   const res = treeish ? gitSync(root, ['ls-tree', '-r', '-z', '--full-tree', treeish, '--', ...specs]) : gitSync(root, ['ls-files', '-s', '-z', '--', ...specs]);
   const files = new Map<string, string>();
   if (!res.ok) return files;
   const relevant = relevantTo(classify, tracked);
+  const links: { path: string; blob: string }[] = [];
   for (const rec of res.out.split('\0')) {
     if (!rec) continue;
     const tab = rec.indexOf('\t');
@@ -110,9 +118,55 @@ export function filesAt(root: string, treeish: string | null, config: Config, cl
     // ls-tree: mode type blob; ls-files -s: mode blob stage.
     const blob = treeish ? meta[2]! : meta[1]!;
     if (!treeish && meta[2] !== '0') continue;
-    if (relevant(path)) files.set(path, blob);
+    if (!relevant(path)) continue;
+    if (meta[0] === LINK_MODE && workflowFile(classify, path)) links.push({ path, blob });
+    else files.set(path, blob);
+  }
+  if (links.length > 0) {
+    const texts = readBlobs(root, links.map((l) => l.blob));
+    const linked = links.map((l) => ({ path: l.path, text: texts.get(l.blob)?.toString('utf8') ?? '' }));
+    const targets = entriesAt(root, treeish, linked.flatMap((l) => linkTarget(l.path, l.text) ?? []));
+    for (const l of linked) {
+      const value = followLink(l.path, l.text, (t) => targets.get(t));
+      if (value !== undefined) files.set(l.path, value);
+    }
   }
   return files;
+}
+
+const workflowFile = (classify: Classifier, path: string) => {
+  const kind = classify(path)?.kind;
+  return kind !== undefined && kind !== 'searchable';
+};
+
+/** These paths' entries (mode and blob) in a tree-ish or the index; folders and missing paths are left out. */
+function entriesAt(root: string, treeish: string | null, paths: string[]): Map<string, { mode: string; blob: string }> {
+  const out = new Map<string, { mode: string; blob: string }>();
+  if (paths.length === 0) return out;
+  const literal = [...new Set(paths)].map((p) => `:(literal)${p}`);
+  const res = treeish ? gitSync(root, ['ls-tree', '-z', '--full-tree', treeish, '--', ...literal]) : gitSync(root, ['ls-files', '-s', '-z', '--', ...literal]);
+  for (const rec of res.ok ? res.out.split('\0') : []) {
+    if (!rec) continue;
+    const tab = rec.indexOf('\t');
+    const meta = rec.slice(0, tab).split(' ');
+    if (!treeish && meta[2] !== '0') continue;
+    if (treeish && meta[1] !== 'blob') continue;
+    out.set(rec.slice(tab + 1), { mode: meta[0]!, blob: treeish ? meta[2]! : meta[1]! });
+  }
+  return out;
+}
+
+/**
+ * The value of a workflow file stored as a link with this text, its target looked up by `entry` (the same tree's
+ * entry, or the fold's state): the target's blob when it is a file inside the repository; not followed when the
+ * link leaves the repository or points at another link; undefined (no file at all) when the target is missing.
+ */
+function followLink(path: string, text: string, entry: (target: string) => { mode: string; blob: string } | undefined): string | undefined {
+  const target = linkTarget(path, text);
+  if (target === null) return linkValue(null, text);
+  const e = entry(target);
+  if (!e) return undefined;
+  return linkValue(e.mode === LINK_MODE ? null : e.blob, text);
 }
 
 export function verifyCommit(root: string, sha: string): boolean {
@@ -122,10 +176,16 @@ export function verifyCommit(root: string, sha: string): boolean {
 /**
  * Fold over the trace of `to` (HEAD by default), or of the commits in `from..to` starting from the model at
  * merge-base(from, to), handing each commit to `onStep`.
+ *
+ * A plan named outside the globs, or a link's target, is only known once a ledger, handoff or link that names it is
+ * read, and the trace (one `git log` over the paths in sight) is read before any of them. So a round that learns of
+ * such a path folds again from the start with the path in sight (`onRestart` tells the caller): every commit is
+ * then judged with the whole history's named plans and targets in sight, the first commit that touches them
+ * included, at the full run and in a range alike. Repositories without such paths fold once.
  */
 export async function foldHistory(root: string, opts: FoldOptions): Promise<FoldResult> {
   const to = opts.to ?? 'HEAD';
-  const none = (incomplete: FoldResult['incomplete']): FoldResult => ({ commits: 0, changed: [], store: null, state: new Map(), tip: null, incomplete });
+  const none = (incomplete: FoldResult['incomplete']): FoldResult => ({ commits: 0, changed: [], store: null, state: new Map(), sight: null, tracked: opts.tracked ?? NOTHING_ELSE, tip: null, incomplete });
   const tipAt = await ask(root, ['rev-parse', '--verify', '-q', `${to}^{commit}`]);
   if (!tipAt.ok) {
     // No commits yet (or an unborn branch): history starts empty and there is nothing to judge.
@@ -135,9 +195,27 @@ export async function foldHistory(root: string, opts: FoldOptions): Promise<Fold
   if ((await ask(root, ['rev-parse', '--is-shallow-repository'])).out.trim() === 'true') {
     return none({ why: 'shallow', ref: to });
   }
+  let base: string | null = null;
+  if (opts.from && !ZERO.test(opts.from)) {
+    if (!(await ask(root, ['rev-parse', '--verify', '-q', `${opts.from}^{commit}`])).ok) {
+      return none({ why: 'rangeBaseMissing', ref: opts.from });
+    }
+    const mb = await ask(root, ['merge-base', opts.from, to]);
+    if (mb.ok) base = mb.out.trim();
+  }
+  const sight = new Sight(classifier(opts.config.paths));
+  for (;;) {
+    const round = await foldRound(root, opts, to, base, sight);
+    if (!sight.grow(round.learned)) return { ...round.result, tip: tipAt.out.trim() };
+    opts.onRestart?.();
+  }
+}
+
+/** One pass of the fold with what is in sight; `learned` holds what it met that was not. */
+async function foldRound(root: string, opts: FoldOptions, to: string, base: string | null, sight: Sight): Promise<{ result: FoldResult; learned: Learned }> {
   const config = opts.config;
-  const tracked = opts.tracked ?? NOTHING_ELSE;
-  const store = newStore(root, config);
+  const tracked = sight.tracked(opts.tracked ?? NOTHING_ELSE);
+  const store = newStore(root, config, sight);
   for (const [k, m] of opts.seed ?? []) store.seed.set(k, m);
   const revs = [to];
   let initial = new Map<string, string>();
@@ -147,23 +225,16 @@ export async function foldHistory(root: string, opts: FoldOptions): Promise<Fold
     initial = opts.since.state;
     initialSha = opts.since.sha;
   }
-  if (opts.from && !ZERO.test(opts.from)) {
-    if (!(await ask(root, ['rev-parse', '--verify', '-q', `${opts.from}^{commit}`])).ok) {
-      return none({ why: 'rangeBaseMissing', ref: opts.from });
-    }
-    const base = await ask(root, ['merge-base', opts.from, to]);
-    if (base.ok) {
-      const sha = base.out.trim();
-      revs.push(`^${sha}`);
-      initial = filesAt(root, sha, config, store.classify, tracked);
-      initialSha = sha;
-    }
+  if (base) {
+    revs.push(`^${base}`);
+    initial = filesAt(root, base, config, store.classify, tracked);
+    initialSha = base;
   }
   const timing = process.env.VALIDATE_WORKFLOW_TIMING ? (label: string, ms: number) => process.stderr.write(`timing ${label}: ${ms.toFixed(0)} ms\n`) : () => {};
-  let t0 = performance.now();
+  const t0 = performance.now();
   const trace = await readTrace(root, revs, specsOf(config, tracked));
   timing(`trace (${trace.length} commits)`, performance.now() - t0);
-  const folder = new Folder(root, trace, initialSha, initial, store, config, tracked, opts.onStep);
+  const folder = new Folder(root, trace, initialSha, initial, store, config, tracked, sight, opts.onStep);
   // Parse and fold in chunks: each chunk's new contents are parsed on every core, then folded, then the models no
   // live snapshot refers to are dropped, so memory stays bounded by the workspace, not by the history.
   const initialRefs = [...initial].map(([path, blob]) => ({ path, blob }));
@@ -175,22 +246,26 @@ export async function foldHistory(root: string, opts: FoldOptions): Promise<Fold
     const refs: { path: string; blob: string }[] = i === 0 ? initialRefs : [];
     let j = i;
     while (j < trace.length && refs.length < CHUNK) {
-      for (const c of trace[j]!.changes) if (c.newBlob) refs.push({ path: c.path, blob: c.newBlob });
+      // A link's blob is its text; the fold reads what it points at.
+      for (const c of trace[j]!.changes) if (c.newBlob && !c.link) refs.push({ path: c.path, blob: c.newBlob });
       j++;
     }
     let t = performance.now();
     parsed += await store.loadParallel(refs, jobs(Math.max(refs.length, trace.length > CHUNK ? PARALLEL_ANYWAY : 0)));
     parseMs += performance.now() - t;
     t = performance.now();
+    if (i === 0) folder.learnInitial();
     for (; i < j; i++) folder.step(trace[i]!);
     store.retain(folder.liveKeys());
     foldMs += performance.now() - t;
   }
+  if (trace.length === 0) folder.learnInitial();
   await store.close();
   timing(`parse (${parsed} distinct versions)`, parseMs);
   timing('fold and rules', foldMs);
   const changed = [...new Set(trace.flatMap((t) => t.changes.map((c) => c.path)))].filter((p) => store.classify(p) || tracked.match(p));
-  return { commits: trace.length, changed, store, state: trace.length ? folder.last : initial, tip: tipAt.out.trim(), incomplete: null };
+  const result: FoldResult = { commits: trace.length, changed, store, state: trace.length ? folder.last : initial, sight, tracked, tip: null, incomplete: null };
+  return { result, learned: folder.learned };
 }
 
 /** The fold over the trace, one commit at a time, keeping only the snapshots later commits still need. */
@@ -202,6 +277,10 @@ class Folder {
   private readonly outside = new Map<string, Map<string, string>>();
   private readonly relevant: (path: string) => boolean;
   last: Map<string, string> = new Map();
+  /** What this round met that is not in sight: plans named outside the globs, link targets. */
+  readonly learned = learned();
+  /** Link target -> the workflow files stored as links to it (every pair met so far). */
+  private readonly linksTo = new Map<string, Set<string>>();
 
   constructor(
     private readonly root: string,
@@ -211,6 +290,7 @@ class Folder {
     private readonly store: ModelStore,
     private readonly config: Config,
     private readonly tracked: Tracked,
+    private readonly sight: Sight,
     private readonly onStep: (step: Step) => void,
   ) {
     this.inTrace = new Set(trace.map((t) => t.commit.sha));
@@ -223,8 +303,73 @@ class Folder {
     const known = this.states.get(sha) ?? this.outside.get(sha);
     if (known) return known;
     const files = sha === this.initialSha ? this.initial : filesAt(this.root, sha, this.config, this.store.classify, this.tracked);
+    this.noteLinks(files);
     this.outside.set(sha, files);
     return files;
+  }
+
+  /** What the state the fold starts from names and links to. */
+  learnInitial(): void {
+    this.noteLinks(this.initial);
+    this.sight.learnState(this.initial, this.store, this.learned);
+  }
+
+  private noteLinks(state: FileMap): void {
+    for (const path of state.keys()) {
+      const link = parseLink(state.get(path));
+      if (link) this.noteLink(path, link.text);
+    }
+  }
+
+  private noteLink(path: string, text: string): void {
+    const target = this.sight.targetOf(path, text, this.learned);
+    if (target === null) return;
+    const links = this.linksTo.get(target);
+    if (links) links.add(path);
+    else this.linksTo.set(target, new Set([path]));
+  }
+
+  /**
+   * The commit's changes as the snapshots hold versions (history/links.ts), with `top` set to match: a workflow file
+   * stored or changed as a link takes its target's value in this commit's tree, and a link whose target the commit
+   * changes changes with it (a check-off made in the target is a check-off in the plan the link shows).
+   */
+  private withLinks(changes: Change[], base: Map<string, string>, top: Map<string, string | undefined>): Change[] {
+    const linked = changes.filter((c) => c.link && c.newBlob && workflowFile(this.store.classify, c.path));
+    const touchesTarget = changes.some((c) => this.linksTo.has(c.path) || (c.from !== null && this.linksTo.has(c.from)));
+    const wasLink = changes.some((c) => isLinkValue(base.get(c.from ?? c.path)));
+    if (linked.length === 0 && !touchesTarget && !wasLink) return changes;
+    const valueAt = (path: string) => (top.has(path) ? top.get(path) : base.get(path));
+    const entry = (path: string) => {
+      const v = valueAt(path);
+      return v === undefined ? undefined : { mode: isLinkValue(v) ? LINK_MODE : '100644', blob: v };
+    };
+    for (const c of linked) {
+      const text = Buffer.from(this.store.bytes(c.newBlob!) ?? new Uint8Array()).toString('utf8');
+      this.noteLink(c.path, text);
+      top.set(c.path, followLink(c.path, text, entry));
+    }
+    const followers: Change[] = [];
+    for (const c of changes) {
+      for (const target of c.from ? [c.path, c.from] : [c.path]) {
+        for (const link of this.linksTo.get(target) ?? []) {
+          if (top.has(link)) continue;
+          const was = base.get(link);
+          const parsed = parseLink(was);
+          if (!parsed || linkTarget(link, parsed.text) !== target) continue;
+          const now = followLink(link, parsed.text, entry);
+          if (now === was) continue;
+          top.set(link, now);
+          followers.push({ status: now === undefined ? 'D' : 'M', path: link, from: null, oldBlob: was!, newBlob: now ?? null });
+        }
+      }
+    }
+    const own = changes.map((c) => {
+      const was = base.get(c.from ?? c.path);
+      const now = top.get(c.path);
+      return isLinkValue(was) || isLinkValue(now) ? { ...c, oldBlob: was ?? c.oldBlob, newBlob: c.status === 'D' ? null : (now ?? null) } : c;
+    });
+    return [...own, ...followers];
   }
 
   private readonly bases = new Map<string, Map<string, string> | null>();
@@ -246,18 +391,23 @@ class Folder {
     return live;
   }
 
-  step({ commit, changes }: TraceEntry): void {
+  step({ commit, changes: raw }: TraceEntry): void {
     const { store, root } = this;
     const first = commit.parents[0];
     const base = this.stateOf(first);
     const top = new Map<string, string | undefined>();
-    for (const c of changes) {
+    for (const c of raw) {
       if (c.from) top.set(c.from, undefined);
       top.set(c.path, c.newBlob && this.relevant(c.path) ? c.newBlob : undefined);
     }
+    const changes = this.withLinks(raw, base, top);
     const before = new Snapshot(base, store);
     const after = new Snapshot(new Overlay(base, top), store);
     let events = eventsBetween(changes, before, after);
+    for (const c of changes) {
+      const kind = c.status === 'D' ? undefined : store.classify(c.path)?.kind;
+      if (kind === 'ledger' || kind === 'handoff') this.sight.namesOf(after.model(c.path), this.learned);
+    }
     let kept = changes;
     // A merge has events where it differs from every parent (git's combined diff), and also wherever it changes a
     // file the other side never changed since the merge base: then the change is the merge's own, however the
@@ -295,8 +445,8 @@ export type Pending = Step;
 
 /** HEAD's snapshot -> the index's, with the commit as it will be made (the message's trailers for commit-msg). */
 export function pendingCommit(root: string, config: Config, opts: { message?: string; seed?: Map<string, WorkflowFile>; tracked?: Tracked; amend?: boolean }): Pending {
-  const tracked = opts.tracked ?? NOTHING_ELSE;
-  const store = newStore(root, config);
+  const sight = new Sight(classifier(config.paths));
+  const store = newStore(root, config, sight);
   for (const [k, m] of opts.seed ?? []) store.seed.set(k, m);
   const hasHead = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']).ok;
   // `git commit --amend` replaces HEAD: the commit being made follows HEAD's parents, so it is judged against them
@@ -304,12 +454,17 @@ export function pendingCommit(root: string, config: Config, opts: { message?: st
   const amend = hasHead && (opts.amend ?? amending());
   const parentsOfHead = amend ? gitSync(root, ['rev-parse', 'HEAD^@']).out.split('\n').filter(Boolean) : [];
   const base = amend ? (parentsOfHead[0] ?? null) : hasHead ? 'HEAD' : null;
-  const beforeFiles = base ? filesAt(root, base, config, store.classify, tracked) : new Map<string, string>();
-  const afterFiles = filesAt(root, null, config, store.classify, tracked);
+  // The plans that the ledgers and handoffs of HEAD and of the index name outside the globs, and the targets of
+  // links, are read too: the doors before a commit see what the full run will see after it (history/sight.ts).
+  const { before: beforeFiles, after: afterFiles, tracked } = inSight(root, config, sight, store, opts.tracked ?? NOTHING_ELSE, (t) => ({ before: base ? filesAt(root, base, config, store.classify, t) : new Map<string, string>(), after: filesAt(root, null, config, store.classify, t) }));
   const relevant = relevantTo(store.classify, tracked);
   // Renames as the commit will record them (`-M`), so the hooks see what the full run will see afterwards.
   const changes = base
-    ? parseRaw(gitSync(root, ['diff', '--cached', '-M', '--raw', '-z', '--no-abbrev', base, '--', ...specsOf(config, tracked)]).out).filter((c) => relevant(c.path) || (c.from !== null && relevant(c.from)))
+    ? linkedChanges(
+        parseRaw(gitSync(root, ['diff', '--cached', '-M', '--raw', '-z', '--no-abbrev', base, '--', ...specsOf(config, tracked)]).out).filter((c) => relevant(c.path) || (c.from !== null && relevant(c.from))),
+        beforeFiles,
+        afterFiles,
+      )
     : diffFiles(beforeFiles, afterFiles);
   // A changed version is parsed here, never taken from the cache: the cache lives in .git/, where anything that can
   // run git can write, and the change being judged is exactly what a poisoned entry would misrepresent.
@@ -354,10 +509,66 @@ export function pendingCommit(root: string, config: Config, opts: { message?: st
   };
 }
 
+/**
+ * HEAD's trust files and workflow files by the globs alone (empty without commits): where a door reads its settings
+ * before it knows what else to read.
+ */
+export function headTrustSnapshot(root: string, config: Config): Snapshot {
+  const store = newStore(root, config);
+  const hasHead = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']).ok;
+  return new Snapshot(hasHead ? filesAt(root, 'HEAD', config, store.classify) : new Map(), store);
+}
+
 /** The repository's HEAD snapshot (empty without commits), for the Claude Code hook's "before". */
 export function headSnapshot(root: string, config: Config, tracked: Tracked = NOTHING_ELSE, seed?: Map<string, WorkflowFile>): Snapshot {
-  const store = newStore(root, config);
+  const sight = new Sight(classifier(config.paths));
+  const store = newStore(root, config, sight);
   for (const [k, m] of seed ?? []) store.seed.set(k, m);
   const hasHead = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']).ok;
-  return new Snapshot(hasHead ? filesAt(root, 'HEAD', config, store.classify, tracked) : new Map(), store);
+  const { after } = inSight(root, config, sight, store, tracked, (t) => ({ before: new Map<string, string>(), after: hasHead ? filesAt(root, 'HEAD', config, store.classify, t) : new Map<string, string>() }));
+  return new Snapshot(after, store);
+}
+
+/**
+ * Read two states (`read`, given what is tracked) until what their ledgers, handoffs and links name is in sight:
+ * a plan named outside the globs is read once a file names it, and it names no further plan, so this ends.
+ * Versions that differ between the two are never taken from the cache while learning (see pendingCommit).
+ */
+function inSight(
+  root: string,
+  config: Config,
+  sight: Sight,
+  store: ModelStore,
+  base: Tracked,
+  read: (tracked: Tracked) => { before: Map<string, string>; after: Map<string, string> },
+): { before: Map<string, string>; after: Map<string, string>; tracked: Tracked } {
+  for (;;) {
+    const tracked = sight.tracked(base);
+    const { before, after } = read(tracked);
+    for (const [path, blob] of after) if (before.get(path) !== blob) store.seed.delete(key(blob, path));
+    for (const [path, blob] of before) if (after.get(path) !== blob) store.seed.delete(key(blob, path));
+    const named = (p: string) => ['ledger', 'handoff'].includes(store.classify(p)?.kind ?? '');
+    store.load([...before, ...after].filter(([p]) => named(p)).map(([path, blob]) => ({ path, blob })));
+    const found = learned();
+    sight.learnState(before, store, found);
+    sight.learnState(after, store, found);
+    if (!sight.grow(found)) return { before, after, tracked };
+  }
+}
+
+/**
+ * git's changes of the index with the versions as the snapshots hold them (history/links.ts): a link's value for
+ * its text's blob, and a change for every link whose target alone changed.
+ */
+function linkedChanges(changes: Change[], before: Map<string, string>, after: Map<string, string>): Change[] {
+  const seen = new Set(changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));
+  const out = changes.map((c) => {
+    const was = before.get(c.from ?? c.path);
+    const now = after.get(c.path);
+    return isLinkValue(was) || isLinkValue(now) ? { ...c, oldBlob: was ?? c.oldBlob, newBlob: c.status === 'D' ? null : (now ?? null) } : c;
+  });
+  for (const c of diffFiles(before, after)) {
+    if (!seen.has(c.path) && (isLinkValue(c.oldBlob) || isLinkValue(c.newBlob))) out.push(c);
+  }
+  return out;
 }

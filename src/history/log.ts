@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Change, Commit, Identity, Trailer } from '../model/history.js';
 import { gitStream } from '../shared/git.js';
+import { LINK_MODE } from './links.js';
 
 export interface TraceEntry {
   commit: Commit;
@@ -69,7 +70,7 @@ export function messageTrailers(block: readonly Trailer[], message: string): Tra
   return out;
 }
 
-/** `--raw -z --no-abbrev` output -> changes; renames (R) keep where the file was, copies (C) count as added. */
+/** `--raw -z --no-abbrev` output -> changes; renames (R) keep where the file was, copies (C) count as added, links are marked. */
 export function parseRaw(raw: string): Change[] {
   const changes: Change[] = [];
   const tokens = raw.replace(/^[\0\n]+/, '').split('\0');
@@ -77,18 +78,19 @@ export function parseRaw(raw: string): Change[] {
   for (let i = 0; i < tokens.length; i++) {
     const meta = tokens[i]!.replace(/^\n/, '');
     if (!meta.startsWith(':')) continue;
-    const [, , oldBlob, newBlob, status] = meta.slice(1).split(' ') as [string, string, string, string, string];
+    const [, newMode, oldBlob, newBlob, status] = meta.slice(1).split(' ') as [string, string, string, string, string];
     const kind = status[0]!;
+    const link = newMode === LINK_MODE ? { link: true } : {};
     if (kind === 'R' || kind === 'C') {
       const from = tokens[++i]!;
       const to = tokens[++i]!;
-      if (kind === 'C') changes.push({ status: 'A', path: to, from: null, oldBlob: null, newBlob });
-      else changes.push({ status: 'R', path: to, from, oldBlob, newBlob });
+      if (kind === 'C') changes.push({ status: 'A', path: to, from: null, oldBlob: null, newBlob, ...link });
+      else changes.push({ status: 'R', path: to, from, oldBlob, newBlob, ...link });
       continue;
     }
     const path = tokens[++i]!;
     const st = kind === 'A' || kind === 'D' ? kind : 'M';
-    changes.push({ status: st, path, from: null, oldBlob: zero.test(oldBlob) ? null : oldBlob, newBlob: zero.test(newBlob) ? null : newBlob });
+    changes.push({ status: st, path, from: null, oldBlob: zero.test(oldBlob) ? null : oldBlob, newBlob: zero.test(newBlob) ? null : newBlob, ...link });
   }
   return changes;
 }

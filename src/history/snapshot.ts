@@ -1,10 +1,11 @@
 // The workspace as one commit (or the index) holds it: a map of path -> blob, with models parsed on demand from the
 // shared store. Transition rules ask it questions; it never reads the working tree.
 import { CONFIG_FILE, configFromObject, defaultConfig, type Config } from '../config/config.js';
-import type { Handoff, Ledger, Plan, WorkflowFile, Workspace } from '../model/types.js';
+import type { Handoff, Ledger, Plan, StrayFile, WorkflowFile, Workspace } from '../model/types.js';
 import { buildWorkspace, resolvePlanRef } from '../read/workspace.js';
 import type { Discovered } from '../read/discover.js';
 import type { Classifier } from '../read/classify.js';
+import { parseLink } from './links.js';
 
 /**
  * Where a snapshot's models come from: a git-backed store in history and the hooks, an in-memory one for the rule
@@ -159,15 +160,18 @@ export class Snapshot {
 
   workspace(root: string): Workspace {
     const files: WorkflowFile[] = [];
-    const strays: Discovered[] = [];
+    const strays: StrayFile[] = [];
     for (const path of this.files.keys()) {
       const item = this.store.classify(path);
       if (!item) continue;
-      if (item.kind === 'searchable') strays.push(item);
-      else {
-        const m = this.model(path);
-        if (m) files.push(m);
+      if (item.kind === 'searchable') {
+        strays.push({ path, reason: 'searchable' });
+        continue;
       }
+      const link = parseLink(this.files.get(path));
+      if (link) strays.push({ path, reason: 'symlink', target: link.text, followed: link.blob !== null });
+      const m = this.model(path);
+      if (m) files.push(m);
     }
     return buildWorkspace(root, files, strays);
   }

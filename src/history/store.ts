@@ -1,11 +1,13 @@
 // Models of file versions, keyed by blob id and path: each distinct content is parsed once, however many commits
-// hold it. Versions are loaded in batches through one `git cat-file --batch`.
+// hold it. Versions are loaded in batches through one `git cat-file --batch`. A version may be a symbolic link's
+// value (history/links.ts): its target's bytes are read, and a link not followed has no model.
 import { Worker } from 'node:worker_threads';
 import type { WorkflowFile } from '../model/types.js';
 import type { Discovered } from '../read/discover.js';
 import type { Classifier } from '../read/classify.js';
 import { readBytes } from '../read/workspace.js';
 import { readBlobs } from '../shared/git.js';
+import { contentBlob } from './links.js';
 
 export const key = (blob: string, path: string) => `${blob}:${path}`;
 
@@ -23,13 +25,13 @@ export class ModelStore {
 
   /** Parse every (blob, path) not yet known, in one batch. */
   load(refs: { blob: string; path: string }[]): void {
-    const todo = refs.filter((r) => this.classify(r.path) && r.path !== '' && !this.has(key(r.blob, r.path)));
+    const todo = refs.filter((r) => this.classify(r.path) && r.path !== '' && contentBlob(r.blob) !== null && !this.has(key(r.blob, r.path)));
     if (todo.length === 0) return;
-    const blobs = readBlobs(this.root, [...new Set(todo.map((r) => r.blob))]);
+    const blobs = readBlobs(this.root, [...new Set(todo.map((r) => contentBlob(r.blob)!))]);
     for (const r of todo) {
       const item = this.classify(r.path)!;
       if (item.kind === 'searchable') continue;
-      const bytes = blobs.get(r.blob);
+      const bytes = blobs.get(contentBlob(r.blob)!);
       if (!bytes) continue;
       this.models.set(key(r.blob, r.path), readBytes(item, bytes, this.maxBytes));
     }
@@ -47,7 +49,7 @@ export class ModelStore {
     for (const r of refs) {
       const k = key(r.blob, r.path);
       const item = this.classify(r.path);
-      if (!item || item.kind === 'searchable' || this.has(k) || seen.has(k)) continue;
+      if (!item || item.kind === 'searchable' || contentBlob(r.blob) === null || this.has(k) || seen.has(k)) continue;
       seen.add(k);
       todo.push({ blob: r.blob, item });
     }
@@ -74,7 +76,7 @@ export class ModelStore {
             models.forEach((m, i) => m && this.models.set(key(share[i]!.blob, share[i]!.item.path), m));
             resolve();
           });
-          worker.postMessage(share);
+          worker.postMessage(share.map((t) => ({ blob: contentBlob(t.blob), item: t.item })));
         }),
     );
     this.load(shares[0]!.map((t) => ({ blob: t.blob, path: t.item.path })));
@@ -108,7 +110,9 @@ export class ModelStore {
 
   readonly raw = new Map<string, Uint8Array>();
 
-  bytes(blob: string): Uint8Array | null {
+  bytes(value: string): Uint8Array | null {
+    const blob = contentBlob(value);
+    if (blob === null) return null;
     let b = this.raw.get(blob);
     if (b === undefined) {
       b = readBlobs(this.root, [blob]).get(blob);
@@ -119,7 +123,9 @@ export class ModelStore {
   }
 
   /** Raw text of a non-workflow file version (the config, package.json), cached by blob. */
-  text(blob: string): string {
+  text(value: string): string {
+    const blob = contentBlob(value);
+    if (blob === null) return '';
     let t = this.texts.get(blob);
     if (t === undefined) {
       t = readBlobs(this.root, [blob]).get(blob)?.toString('utf8') ?? '';

@@ -293,3 +293,15 @@ export function confirmation(commit: Commit, config: Config, preset: Preset, sig
   }
   return last;
 }
+
+/**
+ * The commit's `Guidance-by: Name <email>` (the user's answer to a blocked handoff), checked with the identity
+ * checks of a confirmation: not an agent, in `confirmers` when set, the commit's author or committer, signed when
+ * signatures are required. It confirms no checkbox, so no digest is asked for.
+ */
+export function guidance(commit: Commit, config: Config, preset: Preset, signed: () => boolean, facts: CommitFacts = NO_FACTS): Confirmation {
+  const given = trailerValues(commit, 'guidance-by');
+  if (given.length === 0) return { ok: false, by: null, reason: 'the commit has no `Guidance-by:` trailer' };
+  const trailers = [...commit.trailers.filter((t) => t.key.toLowerCase() !== 'confirmed-by'), ...given.map((value) => ({ key: 'Confirmed-by', value }))];
+  return confirmation({ ...commit, trailers }, config, preset, signed, { ...facts, checked: [] });
+}

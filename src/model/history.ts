@@ -30,6 +30,8 @@ export interface Change {
   from: string | null;
   oldBlob: string | null;
   newBlob: string | null;
+  /** The new version is a symbolic link (git mode 120000): `newBlob` holds the link's text, not a file's content. */
+  link?: boolean;
 }
 
 export type ItemKind = 'task' | 'step' | 'automated' | 'manual' | 'other';

@@ -104,3 +104,25 @@ export function planOf(ws: Workspace, path: string): Plan | undefined {
   const target = ws.links.get(path);
   return target ? ws.plans.find((p) => p.path === target) : undefined;
 }
+
+/** A value in one canonical text (object keys sorted), so two readings of the same words compare equal. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * A handoff's resolution (`resolution:` or a `## Resolution` section) as one comparable text, or null when it has
+ * none: what `handoff/blocked-proceed` accepts as the user's answer, and what history asks the author of.
+ */
+export function resolutionOf(h: Handoff): string | null {
+  const r = h.resolution;
+  if (r === null || r === undefined || r === '' || (Array.isArray(r) && r.length === 0)) return null;
+  return typeof r === 'string' ? r.trim() || null : canonical(r);
+}

@@ -203,7 +203,14 @@ export interface OrchestrationState extends SourceFile {
 /** A path under `thoughts/searchable/` or similar: discovered only so layout rules can name it. */
 export interface StrayFile {
   path: string;
-  reason: 'searchable';
+  /**
+   * `searchable`: under the generated mirror, not read. `symlink`: a workflow file stored in this repository as a
+   * symbolic link (read through the link when it points at a file inside the repository, else not read).
+   */
+  reason: 'searchable' | 'symlink';
+  /** For a symbolic link: its target as written, and whether the file is read through it. */
+  target?: string;
+  followed?: boolean;
 }
 
 export interface Workspace {

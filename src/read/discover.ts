@@ -1,13 +1,15 @@
-// Which files are workflow files: the configured globs, minus what git ignores. Globs follow symbolic links,
-// so a HumanLayer `thoughts/` that links into a separate repository is read through the link.
-import { realpathSync } from 'node:fs';
+// Which files are workflow files: the configured globs, minus what git ignores, plus the plans a ledger or handoff
+// names outside the globs. Globs follow symbolic links, so a HumanLayer `thoughts/` that links into a separate
+// repository is read through the link; a workflow file that is itself a link in this repository is marked.
+import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import fg from 'fast-glob';
 import picomatch from 'picomatch';
-import type { Kind } from '../model/types.js';
+import type { Kind, WorkflowFile } from '../model/types.js';
 import type { Config } from '../config/config.js';
 import { gitSync, repositoryRoot } from '../shared/git.js';
-import { isStateFileName } from './paths.js';
+import { classifier } from './classify.js';
+import { isStateFileName, linkTarget, namedPlanPaths } from './paths.js';
 
 export { repositoryRoot };
 
@@ -16,6 +18,12 @@ export interface Discovered {
   kind: Kind | 'searchable';
   /** For handoffs: the static base of the glob that found it (`thoughts/handoffs`); sessions are folders below it. */
   root: string;
+  /**
+   * The file is stored in this repository as a symbolic link: its target as written, and whether it is read through
+   * the link (it points at a file inside the repository, as history reads it from the commit's tree) or not (it
+   * leaves the repository, or points at another link).
+   */
+  symlink?: { target: string; followed: boolean };
 }
 
 function globBase(glob: string): string {
@@ -75,7 +83,58 @@ export function discover(root: string, config: Config, inGit: boolean): Discover
     }
   }
   const all = [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  if (!inGit) return all;
-  const ignored = gitIgnored(root, all.map((d) => d.path));
-  return all.filter((d) => !ignored.has(d.path));
+  const ignored = inGit ? gitIgnored(root, all.map((d) => d.path)) : new Set<string>();
+  return all.filter((d) => !ignored.has(d.path)).map((d) => withLink(root, d));
+}
+
+/**
+ * A workflow file that is itself a symbolic link inside this repository, marked as history sees it: followed when
+ * its target (resolved from the link's folder) is a regular file inside the repository. A file behind a linked
+ * folder (HumanLayer's `thoughts/` into another repository) is no link of this repository's.
+ */
+function withLink(root: string, d: Discovered): Discovered {
+  if (d.kind === 'searchable') return d;
+  const abs = join(root, d.path);
+  try {
+    if (!lstatSync(abs).isSymbolicLink()) return d;
+  } catch {
+    return d;
+  }
+  const realRoot = safeRealpath(root);
+  const folder = safeRealpath(dirname(abs));
+  if (!realRoot || !folder || (folder !== realRoot && !folder.startsWith(realRoot + sep))) return d;
+  const text = readlinkSync(abs);
+  const target = linkTarget(d.path, text);
+  let followed = false;
+  try {
+    followed = target !== null && lstatSync(join(root, target)).isFile();
+  } catch {
+    // A target that is not there: the link dangles.
+  }
+  return { ...d, symlink: { target: text, followed } };
+}
+
+/**
+ * The plans ledgers and handoffs name that the globs miss (convention section 6: an upper-case `.MD`, a dot-file, a
+ * folder the globs do not cover): Markdown files inside the repository that exist and git does not ignore. A path a
+ * glob classifies is the globs' business (found, or ignored), never added here.
+ */
+export function discoverNamed(root: string, config: Config, files: readonly WorkflowFile[], known: ReadonlySet<string>, inGit: boolean): Discovered[] {
+  const classify = classifier(config.paths);
+  const wanted = new Set<string>();
+  for (const f of files) {
+    if ((f.kind !== 'ledger' && f.kind !== 'handoff') || !f.planRef) continue;
+    for (const path of namedPlanPaths(f.planRef, f.path)) if (!known.has(path) && classify(path) === null) wanted.add(path);
+  }
+  const present = [...wanted]
+    .filter((path) => {
+      try {
+        return statSync(join(root, path)).isFile();
+      } catch {
+        return false;
+      }
+    })
+    .sort();
+  const ignored = inGit ? gitIgnored(root, present) : new Set<string>();
+  return present.filter((path) => !ignored.has(path)).map((path) => withLink(root, { path, kind: 'plan', root: '' }));
 }

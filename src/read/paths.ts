@@ -40,3 +40,39 @@ export function isStateFileName(path: string): boolean {
   const name = posix.basename(path);
   return /^orchestrat(?:ion|or)(?:[-_.][\w-]+)?\.ya?ml$/i.test(name) || /^(?:[\w-]+[-_])?state\.ya?ml$/i.test(name);
 }
+
+/**
+ * Where a plan reference written in a handoff or ledger may point: the path from the repository root, and the path
+ * from the referring file's folder (`./plan.md`), normalized.
+ */
+export function planRefCandidates(ref: string, from: string): string[] {
+  const clean = ref.trim().replace(/^\.\//, '');
+  return [...new Set([posix.normalize(clean), posix.normalize(posix.join(posix.dirname(from), clean))])];
+}
+
+/** A repository-relative path that stays inside the repository (no leading `..`, not absolute, not the root). */
+export function insideRepository(path: string): boolean {
+  return path !== '' && path !== '.' && path !== '..' && !path.startsWith('../') && !posix.isAbsolute(path);
+}
+
+const MARKDOWN = /\.(?:md|markdown)$/i;
+
+/**
+ * The paths a plan reference names that could hold a plan the globs miss (convention section 6: a plan named by a
+ * ledger or handoff outside the globs is read all the same): Markdown files, in any case (`.MD`), inside the
+ * repository. Whether one exists is the caller's question (the working tree, or a commit's tree).
+ */
+export function namedPlanPaths(ref: string, from: string): string[] {
+  return planRefCandidates(ref, from).filter((p) => insideRepository(p) && MARKDOWN.test(p));
+}
+
+/**
+ * Where a symbolic link stored at `path` points, as a repository path, or null when it leaves the repository (an
+ * absolute target, or one that climbs out): such a link is not followed.
+ */
+export function linkTarget(path: string, text: string): string | null {
+  const t = text.trim();
+  if (t === '' || posix.isAbsolute(t)) return null;
+  const target = posix.normalize(posix.join(posix.dirname(path), t));
+  return insideRepository(target) ? target : null;
+}

@@ -2,13 +2,14 @@
 // handoffs. Reading never judges; a file that cannot be read becomes a model that carries the problem.
 import { readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
-import type { Handoff, InferredLink, Ledger, OrchestrationState, Plan, ReadProblem, Task, Workspace, WorkflowFile } from '../model/types.js';
+import type { Handoff, InferredLink, Ledger, OrchestrationState, Plan, ReadProblem, StrayFile, Task, Workspace, WorkflowFile } from '../model/types.js';
 import type { Config } from '../config/config.js';
-import type { Discovered } from './discover.js';
+import { discoverNamed, type Discovered } from './discover.js';
 import { decode } from './text.js';
 import { readPlanText } from './plan.js';
 import { readHandoffText, readOrchestrationState } from './handoff.js';
 import { readLedgerText } from './ledger.js';
+import { planRefCandidates } from './paths.js';
 
 export function readText(item: Discovered, text: string): WorkflowFile {
   switch (item.kind) {
@@ -70,13 +71,24 @@ export function readOne(root: string, item: Discovered, maxBytes: number): Workf
 /** Resolve a plan reference as written in a handoff or ledger to the path of a known plan. */
 export function resolvePlanRef(ref: string, from: string, plans: { has(path: string): boolean; keys(): Iterable<string> }): string | null {
   const clean = ref.trim().replace(/^\.\//, '');
-  const candidates = [posix.normalize(clean), posix.normalize(posix.join(posix.dirname(from), clean))];
-  for (const c of candidates) if (plans.has(c)) return c;
+  for (const c of planRefCandidates(ref, from)) if (plans.has(c)) return c;
   const byName = [...plans.keys()].filter((p) => posix.basename(p) === posix.basename(clean));
   return byName.length === 1 ? byName[0]! : null;
 }
 
-export function buildWorkspace(root: string, files: WorkflowFile[], strays: Discovered[]): Workspace {
+/** Whether a discovered file is read: not under the searchable mirror, and not a link that is not followed. */
+export function readableItem(item: Discovered): boolean {
+  return item.kind !== 'searchable' && (item.symlink === undefined || item.symlink.followed);
+}
+
+/** The discovered files reported as they are, not for what they say: the searchable mirror, symbolic links. */
+export function straysOf(discovered: readonly Discovered[]): StrayFile[] {
+  return discovered.flatMap((d): StrayFile[] =>
+    d.kind === 'searchable' ? [{ path: d.path, reason: 'searchable' }] : d.symlink ? [{ path: d.path, reason: 'symlink', target: d.symlink.target, followed: d.symlink.followed }] : [],
+  );
+}
+
+export function buildWorkspace(root: string, files: WorkflowFile[], strays: StrayFile[]): Workspace {
   const allPlans = files.filter((f): f is Plan => f.kind === 'plan');
   // A README or a plan review in the plans folder is kept visible (documents) and never judged as a plan.
   const plans = allPlans.filter((p) => !p.notAPlan);
@@ -113,7 +125,7 @@ export function buildWorkspace(root: string, files: WorkflowFile[], strays: Disc
     plans,
     handoffs,
     ledgers,
-    strays: strays.map((s) => ({ path: s.path, reason: 'searchable' as const })),
+    strays,
     links,
     unlinked,
     inferred,
@@ -216,12 +228,10 @@ function inferLinks(
   return out;
 }
 
-export function readWorkspace(root: string, discovered: Discovered[], config: Config): Workspace {
-  const files: WorkflowFile[] = [];
-  const strays: Discovered[] = [];
-  for (const item of discovered) {
-    if (item.kind === 'searchable') strays.push(item);
-    else files.push(readOne(root, item, config.maxFileBytes));
-  }
-  return buildWorkspace(root, files, strays);
+export function readWorkspace(root: string, discovered: Discovered[], config: Config, inGit = true): Workspace {
+  const files = discovered.filter(readableItem).map((item) => readOne(root, item, config.maxFileBytes));
+  // Plans the files just read name outside the globs (they name no further plans: one pass).
+  const named = discoverNamed(root, config, files, new Set(discovered.map((d) => d.path)), inGit);
+  files.push(...named.filter(readableItem).map((item) => readOne(root, item, config.maxFileBytes)));
+  return buildWorkspace(root, files, straysOf([...discovered, ...named]));
 }

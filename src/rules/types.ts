@@ -2,7 +2,7 @@
 // A rule never reads a file, calls git or parses text; the runner owns severity, disables and output.
 import type { Config, Preset, RuleSetting } from '../config/config.js';
 import type { Workspace } from '../model/types.js';
-import type { Commit, Event, Identity } from '../model/history.js';
+import type { Change, Commit, Event, Identity } from '../model/history.js';
 import type { Snapshot } from '../history/snapshot.js';
 import type { Confirmation } from '../history/trust.js';
 import type { PackChange, PackWorkspace } from '../packs/types.js';
@@ -57,6 +57,11 @@ export interface RuleContext {
    * a fact only history knows, handed to the snapshot rules by the door (engine/guidance.ts).
    */
   guidance?: ReadonlyMap<string, string>;
+  /**
+   * Resolutions of blocked handoffs that an agent's commit wrote (history/resolutions.ts resolutionKey): not the
+   * user's word, so they resolve nothing. Only history knows who wrote a resolution; without it one counts.
+   */
+  selfResolved?: ReadonlySet<string>;
 }
 
 /**
@@ -67,6 +72,8 @@ export interface TransitionContext extends RuleContext {
   stage: 'history' | 'staged' | 'commit-msg';
   commit: Commit;
   events: readonly Event[];
+  /** The files the commit changes (a change of a body section has no event of its own). */
+  changes: readonly Change[];
   before: Snapshot;
   after: Snapshot;
   /**
@@ -79,6 +86,8 @@ export interface TransitionContext extends RuleContext {
   agents: readonly Identity[];
   /** Whether a human's `Confirmed-by` counts for this commit (signature checked only when asked). */
   confirmation(): Confirmation;
+  /** Whether the commit's `Guidance-by:` counts: the human's answer to a blocked handoff, checked like a confirmation. */
+  guidanceGiven(): Confirmation;
 }
 
 export interface Rule {

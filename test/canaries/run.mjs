@@ -6,9 +6,9 @@
 //
 // Usage: node test/canaries/run.mjs            (prints one line per canary, exits 1 when any got through)
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const CLI = fileURLToPath(new URL('../../dist/bundle/main.js', import.meta.url));
@@ -218,6 +218,30 @@ const CANARIES = [
     r.commit('Task 2 blocked', { [handoffPath(2)]: handoff(2, { status: 'blocked' }), [LEDGER]: ledger([1], 2) }, ANA, agent);
     r.commit('Decided', {}, CLAUDE, { trailers: [`Guidance-by: ${CLAUDE.name} <${CLAUDE.email}>`] });
     r.commit('Task 3', { [handoffPath(3)]: handoff(3) }, ANA, agent);
+    return r.cli([]);
+  }],
+  ['history/self-exemption', 'bypass 10: an agent appends the resolution of its own blocked handoff', () => {
+    const r = project();
+    r.commit('Task 2 blocked', { [handoffPath(2)]: handoff(2, { status: 'blocked' }), [LEDGER]: ledger([1], 2) }, ANA, agent);
+    r.commit('The user said to go on', { [handoffPath(2)]: `${handoff(2, { status: 'blocked' })}\n## Resolution\n\nGo on with task 3.\n` }, ANA, agent);
+    return r.cli([]);
+  }],
+  ['history/manual-confirmation', 'bypass 7: a plan one folder up, out of the globs, that the ledger names', () => {
+    const r = project();
+    const outOfSight = 'plans/billing-export.md';
+    r.commit('Move the plan', { [outOfSight]: plan({ tasks: [1] }), [LEDGER]: ledger([1]).replace(`plan: ${PLAN}`, `plan: ${outOfSight}`) }, ANA, { remove: [PLAN] });
+    r.commit('Phase 1 done', { [outOfSight]: plan({ tasks: [1, 2], auto: [1], manual: [1] }), [handoffPath(2)]: handoff(2) }, CLAUDE);
+    return r.cli([]);
+  }],
+  ['history/manual-confirmation', 'bypass 7: a plan committed as a symbolic link, checked in its target', () => {
+    const r = project();
+    const target = 'docs/billing-export-plan.md';
+    r.write({ [target]: plan({ tasks: [1] }) });
+    r.git('rm', '-q', PLAN);
+    mkdirSync(dirname(join(r.dir, PLAN)), { recursive: true });
+    symlinkSync(relative(dirname(join(r.dir, PLAN)), join(r.dir, target)), join(r.dir, PLAN));
+    r.commit('Keep the plan with the docs', {}, ANA);
+    r.commit('Phase 1 done', { [target]: plan({ tasks: [1, 2], auto: [1], manual: [1] }), [handoffPath(2)]: handoff(2) }, CLAUDE);
     return r.cli([]);
   }],
 ];

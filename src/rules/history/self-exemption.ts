@@ -1,9 +1,11 @@
 import type { Rule, RawFinding } from '../types.js';
 import type { Event } from '../../model/history.js';
 import { AFTER_THE_FACT, byFile, firstLine, listTexts } from './cause.js';
+import { writtenResolutions } from '../../history/resolutions.js';
+import type { TransitionContext } from '../types.js';
 
 type Loosening = { file: string; line: number } & (
-  | { act: 'config' | 'baseline' | 'modeByUser' }
+  | { act: 'config' | 'baseline' | 'modeByUser' | 'resolution' }
   | { act: 'mode'; from: string; to: string }
   | { act: 'disable'; rules: string[] }
   | { act: 'madeNa' | 'addedNa' | 'deleted'; kind: string; text: string }
@@ -34,6 +36,17 @@ function loosening(e: Event): Loosening | null {
   }
 }
 
+/**
+ * The resolutions of blocked handoffs the commit writes: an agent answering its own blocker, which
+ * `handoff/blocked-proceed` would otherwise take for the user's guidance (issue 12, bypass 10). The human's
+ * `Guidance-by:` in the commit makes the resolution the human's word relayed.
+ */
+function resolutions(ctx: TransitionContext): Loosening[] {
+  const written = writtenResolutions(ctx.changes, ctx.before, ctx.after);
+  if (written.length === 0 || ctx.guidanceGiven().ok) return [];
+  return written.map((w) => ({ file: w.file, line: w.line, act: 'resolution' as const }));
+}
+
 type ItemAct = Extract<Loosening, { text: string }>;
 
 /** "the manual item" / "3 verification items" as the acts' kinds say. */
@@ -53,6 +66,8 @@ function clause(act: Loosening['act'], list: readonly Loosening[]): string {
       return 'changes the baseline';
     case 'modeByUser':
       return 'adds `mode_set_by: user`';
+    case 'resolution':
+      return 'writes the resolution of the blocked handoff itself';
     case 'mode': {
       const m = list[0] as Extract<Loosening, { act: 'mode' }>;
       return `changes the plan's mode from ${m.from} to ${m.to}`;
@@ -74,7 +89,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'O(respect_user_preference); F(checkoff_manual)',
     description:
-      "An agent's commit does not loosen the rules that bind it without a human's `Confirmed-by`: it does not change the config or the baseline, add a disable comment, add `mode_set_by: user`, turn an item into `N/A` (or add an `N/A` item to a phase that already existed), or delete a verification item or a criteria section of a plan that stays. Deleting or archiving a whole plan is housekeeping, not loosening; an item that moved (a phase inserted or renumbered) is neither deleted nor N/A-ed. One finding per commit and file, listing the items.",
+      "An agent's commit does not loosen the rules that bind it without a human's `Confirmed-by`: it does not change the config or the baseline, add a disable comment, add `mode_set_by: user`, write the resolution of a blocked handoff (the user's answer to its blocker; the human's `Guidance-by:` in the commit relays it), turn an item into `N/A` (or add an `N/A` item to a phase that already existed), or delete a verification item or a criteria section of a plan that stays. Deleting or archiving a whole plan is housekeeping, not loosening; an item that moved (a phase inserted or renumbered) is neither deleted nor N/A-ed. One finding per commit and file, listing the items.",
     fix: 'Have a human review the change now: revert it in a new commit, or keep it and record the finding in the baseline (`npx validate-workflow --baseline-write`, committed by the human with the reason).',
     messages: {
       // {{agents}}: the commit's agent identities, `Name <email>`, comma-separated.
@@ -82,6 +97,8 @@ export const rule: Rule = {
       changesBaseline: "An agent's commit ({{agents}}) changes the baseline without a human's confirmation.",
       addsDisable: "An agent's commit ({{agents}}) adds a disable comment for {{rules}} without a human's confirmation.",
       setsModeByUser: "An agent's commit ({{agents}}) adds `mode_set_by: user` without a human's confirmation.",
+      writesResolution:
+        "An agent's commit ({{agents}}) writes the resolution of blocked handoff {{file}} itself: only the user's guidance unblocks the task, and a resolution counts only when a human's commit writes it.",
       changesMode: "An agent's commit ({{agents}}) changes the plan's mode from {{from}} to {{to}} without a human's confirmation (the mode decides which rules bind the agent).",
       makesNa: "An agent's commit ({{agents}}) turns {{kind}} item \"{{item}}\" into N/A without a human's confirmation.",
       makesNaMany: "An agent's commit ({{agents}}) turns {{count}} {{kind}} items into N/A without a human's confirmation: {{items}} (first at line {{line}}).",
@@ -95,14 +112,20 @@ export const rule: Rule = {
       leaveOut: 'Leave this change to the human: take it out of the commit, or have the human who makes the commit confirm it with a `Confirmed-by:` trailer.',
       // The fix of a commit already made: what to do now.
       reviewNow: `Have a human review the change now: revert it in a new commit if it should not stand; if it stands, ${AFTER_THE_FACT}.`,
+      // A resolution: how the user's guidance is given instead.
+      resolutionLeaveOut:
+        'Take the resolution out of the commit and ask the user how to proceed: they give their answer with a `Guidance-by: Name <email>` trailer in a commit they make, or write the resolution in a commit of their own.',
+      resolutionNow:
+        'Ask the user how to proceed: they give their answer with a `Guidance-by: Name <email>` trailer in a commit they make, or write the resolution in a commit of their own; until then the blocked task holds the session back.',
     },
   },
   transition: (ctx) => {
     if (ctx.stage === 'staged' || ctx.agents.length === 0) return [];
-    const acts = ctx.events.map(loosening).filter((l): l is Loosening => l !== null);
+    const acts = [...ctx.events.map(loosening).filter((l): l is Loosening => l !== null), ...resolutions(ctx)];
     if (acts.length === 0 || ctx.confirmation().ok) return [];
     const agents = ctx.agents.map((a) => `${a.name} <${a.email}>`).join(', ');
     const fixId = ctx.stage === 'history' ? 'reviewNow' : 'leaveOut';
+    const resolutionFix = ctx.stage === 'history' ? 'resolutionNow' : 'resolutionLeaveOut';
     const out: RawFinding[] = [];
     for (const [file, list] of byFile(acts)) {
       const line = firstLine(list);
@@ -114,6 +137,10 @@ export const rule: Rule = {
         continue;
       }
       const [act, of] = [...kinds][0]!;
+      if (act === 'resolution') {
+        out.push({ file, line, messageId: 'writesResolution', fixId: resolutionFix, data: { agents, file } });
+        continue;
+      }
       const items = of as ItemAct[];
       const many = items.length > 1;
       const data = { agents, kind: act === 'deleted' || act === 'madeNa' || act === 'addedNa' ? kindsOf(items) : '', item: items[0]?.text ?? '', items: listTexts(items.map((i) => i.text ?? '')), count: of.length, line };
@@ -121,6 +148,7 @@ export const rule: Rule = {
         config: 'changesConfig',
         baseline: 'changesBaseline',
         modeByUser: 'setsModeByUser',
+        resolution: 'writesResolution',
         mode: 'changesMode',
         disable: 'addsDisable',
         madeNa: many ? 'makesNaMany' : 'makesNa',

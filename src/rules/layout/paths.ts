@@ -6,11 +6,16 @@ export const rule: Rule = {
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'handoff_path: "thoughts/handoffs/<session>/..."',
     description:
-      'Handoffs live in a session folder (`thoughts/handoffs/<session>/`), never directly in the handoffs folder, and nothing is written under `thoughts/searchable/` (a generated mirror in HumanLayer setups). In `recommended`, HumanLayer session handoffs written flat as `thoughts/shared/handoffs/YYYY-MM-DD_HH-MM-SS_<desc>.md` (what its own `create_handoff` prescribes) are fine; `strict` asks for the session folder.',
+      'Handoffs live in a session folder (`thoughts/handoffs/<session>/`), never directly in the handoffs folder, and nothing is written under `thoughts/searchable/` (a generated mirror in HumanLayer setups). In `recommended`, HumanLayer session handoffs written flat as `thoughts/shared/handoffs/YYYY-MM-DD_HH-MM-SS_<desc>.md` (what its own `create_handoff` prescribes) are fine; `strict` asks for the session folder. A workflow file stored in this repository as a symbolic link is reported (it is read through the link when the link points at a file inside the repository); a `thoughts/` folder that links into another repository is fine.',
     fix: 'Move the file into a session folder, or out of thoughts/searchable/.',
     messages: {
       noSessionFolder: 'Handoff sits directly in {{root}}/ instead of a session folder {{root}}/<session>/.',
       searchable: 'File is under thoughts/searchable/, a generated mirror; write the original under thoughts/shared/ instead.',
+      symlink: 'Workflow file is stored as a symbolic link to {{target}}; commit the file itself.',
+      symlinkNotRead: 'Workflow file is stored as a symbolic link to {{target}}, which leaves the repository or points at another link, so it is not read; commit the file itself.',
+      // The fix of a link: what the reader does with one, and how to replace it.
+      symlinkFix:
+        'Replace the link with the file: `git rm --cached <link>`, copy the target\'s content to the link\'s path, and commit it. A link is read through only while it points at a file inside the repository, and a reviewer sees the change under another path.',
     },
   },
   snapshot: (ws, ctx) => {
@@ -21,7 +26,8 @@ export const rule: Rule = {
       out.push({ file: h.path, line: 1, column: 1, messageId: 'noSessionFolder', data: { root: h.root } });
     }
     for (const s of ws.strays) {
-      out.push({ file: s.path, line: 1, column: 1, messageId: 'searchable' });
+      if (s.reason === 'symlink') out.push({ file: s.path, line: 1, column: 1, messageId: s.followed ? 'symlink' : 'symlinkNotRead', fixId: 'symlinkFix', data: { target: s.target ?? '' } });
+      else out.push({ file: s.path, line: 1, column: 1, messageId: 'searchable' });
     }
     return out;
   },

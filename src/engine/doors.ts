@@ -14,7 +14,7 @@ import { key } from '../history/store.js';
 import { ask } from '../shared/git.js';
 import { applyBaseline, baselineAt } from './baseline.js';
 import { guidanceIn, guidedBy } from './guidance.js';
-import { compareFindings, type Finding } from '../model/finding.js';
+import { compareFindings, withoutRepeats, type Finding } from '../model/finding.js';
 import { describeAdoption, judgeHistory, trackedPacks, variantOf, type Adoption, type Resume } from './history.js';
 import { introduced, judgeChange, judgeSnapshot, packWorkspace, trustOf } from './judge.js';
 import { lintRepositoryParallel, snapshotEntry } from './lint.js';
@@ -100,7 +100,7 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   }
   // The snapshot pass applied its part of the baseline; history entries are judged here, against history findings.
   const histFindings = opts.baselineWrite ? hist.findings : applyBaseline(root, hist.findings, { config, exempt: new Set(hist.resume?.baselineCommits ?? []), scope: (ruleId) => !snapshotEntry(ruleId) });
-  return { findings: [...lint.findings, ...histFindings], files, commits: hist.commits, judgedFrom: hist.commits > 0 ? describeAdoption(hist.adoption) : undefined, anything: files.length > 0 || hist.commits > 0, workspace: lint.workspace, timeline: hist.timeline };
+  return { findings: [...lint.findings, ...withoutRepeats(histFindings, lint.findings)], files, commits: hist.commits, judgedFrom: hist.commits > 0 ? describeAdoption(hist.adoption) : undefined, anything: files.length > 0 || hist.commits > 0, workspace: lint.workspace, timeline: hist.timeline };
 }
 
 /**
@@ -123,7 +123,7 @@ export async function judgeRange(root: string, config: Config, range: { from: st
   // Only entries of the files the range changed can be judged here; the others would all look stale.
   // The baseline as the range's base holds it, and never covering the findings of a commit that changes it.
   const baseline = base?.ok ? baselineAt(root, base.out.trim()) : null;
-  const found = applyBaseline(root, [...hist.findings, ...added], { config, baseline, exempt: new Set(hist.resume?.baselineCommits ?? []), scope: (_id, file) => changed.has(file) });
+  const found = applyBaseline(root, [...withoutRepeats(hist.findings, added), ...added], { config, baseline, exempt: new Set(hist.resume?.baselineCommits ?? []), scope: (_id, file) => changed.has(file) });
   return { findings: found, files: [...changed], commits: hist.commits, judgedFrom: describeAdoption(hist.adoption), anything: true, workspace: after.workspace(root), timeline: hist.timeline };
 }
 

@@ -156,6 +156,9 @@ describe('Continuous-Claude plan-agent plans with implement_task handoffs', () =
         planted(F, 'handoff/path', 'warning', 'thoughts/handoffs/audit-log/task-2-write-audit-rows.md', 1),
         // Blocked, but `## Issues Encountered` says "None.": nothing says what blocks it.
         planted(F, 'handoff/schema', 'error', 'thoughts/handoffs/csv-export/task-01-export-endpoint.md', '## Issues Encountered'),
+        // It names the audit-log plan (`plan_file:`), whose Task 1 has a handoff in session audit-log a day earlier,
+        // and it names none (issue 12: a later handoff for a task is a retry that names the earlier one).
+        planted(F, 'handoff/one-per-task', 'error', 'thoughts/handoffs/csv-export/task-01-export-endpoint.md', 1),
       ]),
     );
   });

@@ -14,7 +14,7 @@ import { key } from '../history/store.js';
 import { ask } from '../shared/git.js';
 import { applyBaseline, baselineAt } from './baseline.js';
 import { guidanceIn, guidedBy, selfResolvedIn } from './guidance.js';
-import { compareFindings, type Finding } from '../model/finding.js';
+import { compareFindings, withoutRepeats, type Finding } from '../model/finding.js';
 import { describeAdoption, judgeHistory, trackedPacks, variantOf, type Adoption, type Resume } from './history.js';
 import { introduced, judgeChange, judgeSnapshot, packWorkspace, trustOf } from './judge.js';
 import { lintRepositoryParallel, snapshotEntry } from './lint.js';
@@ -101,7 +101,7 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   }
   // The snapshot pass applied its part of the baseline; history entries are judged here, against history findings.
   const histFindings = opts.baselineWrite ? hist.findings : applyBaseline(root, hist.findings, { config, exempt: new Set(hist.resume?.baselineCommits ?? []), scope: (ruleId) => !snapshotEntry(ruleId) });
-  return { findings: [...lint.findings, ...histFindings], files, commits: hist.commits, judgedFrom: hist.commits > 0 ? describeAdoption(hist.adoption) : undefined, anything: files.length > 0 || hist.commits > 0, workspace: lint.workspace, timeline: hist.timeline };
+  return { findings: [...lint.findings, ...withoutRepeats(histFindings, lint.findings)], files, commits: hist.commits, judgedFrom: hist.commits > 0 ? describeAdoption(hist.adoption) : undefined, anything: files.length > 0 || hist.commits > 0, workspace: lint.workspace, timeline: hist.timeline };
 }
 
 /**
@@ -136,7 +136,7 @@ export async function judgeRange(root: string, config: Config, range: { from: st
   // The baseline as the range's base holds it.
   const settle = settleSnapshot(root, config, base?.ok ? baselineAt(root, base.out.trim()) : null);
   const added = introduced(settle(snap(before)), settle(snap(after)));
-  const found = [...hist.findings, ...added].sort(compareFindings);
+  const found = [...withoutRepeats(hist.findings, added), ...added].sort(compareFindings);
   return { findings: found, files: [...changed], commits: hist.commits, judgedFrom: describeAdoption(hist.adoption), anything: true, workspace: after.workspace(root), timeline: hist.timeline };
 }
 

@@ -39,6 +39,7 @@ export function toFinding(rule: Rule, raw: RawFinding, level: 'warn' | 'error', 
     message: messageOf(rule, raw),
     fix: fixOf(rule, raw),
   };
+  if (raw.causes?.length) f.causes = raw.causes;
   if (commit?.sha) {
     f.commit = commit.sha;
     f.subject = commit.subject;

@@ -13,7 +13,7 @@ import type { RawFinding, Rule, RuleContext, TransitionContext } from '../rules/
 import type { Pack, PackChange, PackFile, PackWorkspace } from '../packs/types.js';
 import { PACKS } from '../packs/registry.js';
 import { RULES, RULE_IDS } from './catalog.js';
-import { compareFindings, type Finding } from '../model/finding.js';
+import { compareFindings, withoutRepeats, type Finding } from '../model/finding.js';
 import { severityOf, toFinding } from './findings.js';
 import picomatch from 'picomatch';
 
@@ -263,7 +263,7 @@ export function judgeChange(input: ChangeInput): ChangeResult {
   const snap = (s: Snapshot) => judgeSnapshot({ workspace: s.workspace(input.root), packs: packWorkspace(s, trust), config: trust, rules: input.rules, guidance: input.guidance, selfResolved });
   const settle = input.settle ?? ((f: Finding[]) => f);
   const added = introduced(settle(snap(input.before)), settle(snap(input.after)));
-  return { ...result, findings: [...result.findings, ...added].sort(compareFindings), introduced: added };
+  return { ...result, findings: [...withoutRepeats(result.findings, added), ...added].sort(compareFindings), introduced: added };
 }
 
 /**

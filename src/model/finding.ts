@@ -14,6 +14,22 @@ export interface Finding {
   fix?: string;
   commit?: string;
   subject?: string;
+  /**
+   * What the finding is about, when another rule can report the same thing at the same door (not in the JSON
+   * contract): a history finding whose causes a snapshot finding of that door already reports is left out, so one
+   * cause is reported once (convention section 6).
+   */
+  causes?: string[];
+}
+
+/**
+ * History findings without those whose every cause a snapshot finding of the same door already reports: a task checked
+ * without its handoff is handoff/missing's while the handoff is missing, history/task-order's once it came late.
+ */
+export function withoutRepeats(history: readonly Finding[], snapshot: readonly Finding[]): Finding[] {
+  const reported = new Set(snapshot.flatMap((f) => f.causes ?? []));
+  if (reported.size === 0) return [...history];
+  return history.filter((f) => !f.causes?.length || !f.causes.every((c) => reported.has(c)));
 }
 
 export function compareFindings(a: Finding, b: Finding): number {

@@ -1,5 +1,6 @@
 // Questions rules ask of the model, answered once here so every rule answers them the same way.
-import type { CheckItem, Handoff, Phase, Plan, PlanMode, Position, PositionMap, Task, Workspace } from './types.js';
+import { posix } from 'node:path';
+import type { CheckItem, Handoff, LedgerItem, Phase, Plan, PlanMode, Position, PositionMap, Task, Workspace } from './types.js';
 
 export function tasksOf(plan: Plan): Task[] {
   return plan.phases.flatMap((p) => p.tasks);
@@ -53,8 +54,96 @@ export function phaseLabel(phase: Phase): string {
   return `Phase ${label}${phase.title ? ` (${phase.title})` : ''}`;
 }
 
+/** The task number a handoff gives itself: its `task` key, else `task-NN` in its file name. */
 export function handoffTask(h: Handoff): number | null {
   return h.task ?? h.fileTask;
+}
+
+/**
+ * A task text as texts are compared across versions (history/events.ts pairs tasks by trimmed, lower-case title):
+ * also with inner whitespace collapsed, since a handoff's `task_desc` is retyped, not copied.
+ */
+export function textKey(text: string): string {
+  return text.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+interface TaskIndex {
+  byNumber: Map<number, Task[]>;
+  byText: Map<string, Task[]>;
+}
+
+const taskIndexes = new WeakMap<Plan, TaskIndex>();
+
+function taskIndex(plan: Plan): TaskIndex {
+  let index = taskIndexes.get(plan);
+  if (!index) {
+    index = { byNumber: new Map(), byText: new Map() };
+    for (const t of tasksOf(plan)) {
+      index.byNumber.set(t.number, [...(index.byNumber.get(t.number) ?? []), t]);
+      const k = textKey(t.title);
+      if (k) index.byText.set(k, [...(index.byText.get(k) ?? []), t]);
+    }
+    taskIndexes.set(plan, index);
+  }
+  return index;
+}
+
+/**
+ * The plan tasks a handoff (or a ledger item) with this number and description reports on. A human who inserts a
+ * task mid-plan renumbers the tasks after it, while the handoffs already written keep their old numbers: so the
+ * number counts when the description agrees with the task of that number (or there is none), else the one task
+ * whose text is the description, else the number after all. Several tasks only when the number is shared
+ * (`Task 3.1`, `Task 3.2`); none when the plan has no such task.
+ */
+export function tasksFor(plan: Plan, n: number | null, desc: string | null): Task[] {
+  const index = taskIndex(plan);
+  const numbered = n === null ? [] : (index.byNumber.get(n) ?? []);
+  const k = desc === null ? '' : textKey(desc);
+  if (!k || numbered.some((t) => textKey(t.title) === k)) return numbered;
+  const same = index.byText.get(k) ?? [];
+  return same.length === 1 ? same : numbered;
+}
+
+/** `Task 2: Add sessions table` -> `Add sessions table`: what a ledger item says besides its number. */
+const LEDGER_TASK = /^task\s+\d+\s*[:.\-–—]?\s*/i;
+
+/** The plan tasks a ledger item tracks, attached as handoffs are (tasksFor). */
+export function ledgerItemTasks(plan: Plan, item: LedgerItem): Task[] {
+  return tasksFor(plan, item.task, item.text.replace(LEDGER_TASK, ''));
+}
+
+/** The plan tasks a task handoff reports on (tasksFor): every rule and the history attach handoffs this one way. */
+export function handoffTasks(plan: Plan, h: Handoff): Task[] {
+  return tasksFor(plan, handoffTask(h), h.taskDesc);
+}
+
+/** The one plan task a handoff reports on, or null (no such task, or a number sub-numbered tasks share). */
+export function attachedTask(plan: Plan, h: Handoff): Task | null {
+  const tasks = handoffTasks(plan, h);
+  return tasks.length === 1 ? tasks[0]! : null;
+}
+
+/** The plan's task number a handoff reports on: its attached task's, else its own. */
+export function attachedNumber(plan: Plan, h: Handoff): number | null {
+  return handoffTasks(plan, h)[0]?.number ?? handoffTask(h);
+}
+
+/**
+ * What makes a snapshot finding and a history finding about a task's handoff one cause (Finding.causes): the plan and
+ * the task, known by its text (its number moves when a task is inserted before it).
+ */
+export function handoffCause(plan: Plan, task: Task): string {
+  return `handoff\0${plan.path}\0${textKey(task.title) || task.label}`;
+}
+
+/**
+ * Tasks checked complete in an orchestration plan that no task handoff linked to the plan reports on (the cause
+ * of handoff/missing, which history/task-order also judges commit by commit).
+ */
+export function tasksWithoutHandoff(ws: Workspace, plan: Plan): Task[] {
+  if (!plan.readable || effectiveMode(plan) !== 'orchestration') return [];
+  const covered = new Set(handoffsOfPlan(ws, plan).flatMap((h) => handoffTasks(plan, h)));
+  return tasksOf(plan).filter((t) => t.checked && !covered.has(t));
 }
 
 const byPlan = new WeakMap<Workspace, Map<string, Handoff[]>>();
@@ -125,4 +214,63 @@ export function resolutionOf(h: Handoff): string | null {
   const r = h.resolution;
   if (r === null || r === undefined || r === '' || (Array.isArray(r) && r.length === 0)) return null;
   return typeof r === 'string' ? r.trim() || null : canonical(r);
+}
+
+/**
+ * Whether a reference as a handoff writes it (`previous:`, `retry_of:`) names that handoff: its repository path, or a
+ * path relative to the referring handoff's folder.
+ */
+export function namesFile(ref: string, from: Handoff, target: Handoff): boolean {
+  const clean = ref.trim().replace(/^\.\//, '');
+  return [clean, posix.join(posix.dirname(from.path), clean)].some((c) => posix.normalize(c) === target.path);
+}
+
+/**
+ * Whether a handoff names another as the earlier attempt it retries (convention section 6: a retry is a new file that
+ * names the earlier one), in `retry_of:` or `previous:`, by path or, in another session, by file name alone.
+ */
+export function retries(h: Handoff, earlier: Handoff): boolean {
+  return [h.retryOf, h.previous].some((ref) => {
+    if (!ref) return false;
+    if (namesFile(ref, h, earlier)) return true;
+    // A bare file name that is the retry's own names the retry itself, not the earlier file of that name.
+    const name = ref.trim();
+    return !name.includes('/') && h.session !== earlier.session && posix.basename(earlier.path) === name && posix.basename(h.path) !== name;
+  });
+}
+
+/** `2026-01-10`, `2026-01-10_14-30-05`, `20260110T1430`: a leading date (and time), as digits that sort in time order. */
+const LEADING_DATE = /^(\d{4})-?(\d{2})-?(\d{2})(?:[T_ -]?(\d{2})[-:]?(\d{2})(?:[-:]?(\d{2}))?)?(?!\d)/;
+
+function dateDigits(text: string): string | null {
+  const m = LEADING_DATE.exec(text.trim());
+  return m ? m.slice(1).filter((part) => part !== undefined).join('') : null;
+}
+
+/**
+ * When a handoff was written, as far as the files say: the date its session folder's name starts with (the dialects
+ * that date sessions name them so), and its `date:` key. Null where the file says nothing.
+ */
+export function handoffDates(h: Handoff): { folder: string | null; key: string | null } {
+  const folder = h.session ? dateDigits(h.session.split('/')[0]!) : null;
+  const date = h.frontmatter?.date;
+  const key = typeof date === 'string' ? dateDigits(date) : date instanceof Date ? dateDigits(date.toISOString()) : null;
+  return { folder, key };
+}
+
+/** Two dates as digits compared at the precision both give: null when they agree that far. */
+function compareDates(a: string | null, b: string | null): boolean | null {
+  if (a === null || b === null) return null;
+  const n = Math.min(a.length, b.length);
+  return a.slice(0, n) === b.slice(0, n) ? null : a.slice(0, n) > b.slice(0, n);
+}
+
+/**
+ * Whether handoff a was written after handoff b, by their session folders' dates, else by their `date:` keys; null
+ * when the files cannot tell (no date on one side, or the same day without times).
+ */
+export function writtenAfter(a: Handoff, b: Handoff): boolean | null {
+  const da = handoffDates(a);
+  const db = handoffDates(b);
+  return compareDates(da.folder, db.folder) ?? compareDates(da.key, db.key);
 }

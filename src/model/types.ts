@@ -140,6 +140,11 @@ export interface Handoff extends SourceFile {
   taskDesc: string | null;
   planRef: string | null;
   previous: string | null;
+  /**
+   * A retry's `retry_of:`: the earlier handoff of the same task it follows (by path or file name). `previous:` may
+   * name it too (convention section 6: a retry is a new file that names the earlier one).
+   */
+  retryOf: string | null;
   verification: unknown[];
   resolution: unknown;
   /**

@@ -4,7 +4,7 @@
 import type { Finding, Severity } from '../model/finding.js';
 import type { Identity, TimelineEntry } from '../model/history.js';
 import type { CheckItem, Handoff, Phase, Plan, Task, Workspace } from '../model/types.js';
-import { effectiveMode, handoffTask, handoffsOfPlan, phaseVerified, tasksOf } from '../model/queries.js';
+import { attachedNumber, effectiveMode, handoffTask, handoffsOfPlan, phaseVerified, tasksOf } from '../model/queries.js';
 import type { Rule } from '../rules/types.js';
 import type { Summary } from './summary.js';
 import type { Formatter } from './formatter.js';
@@ -203,7 +203,7 @@ function handoffCells(list: Handoff[], done: boolean, orchestration: boolean): [
 function taskTable(plan: Plan, ws: Workspace, hist: PlanHistory): string[] {
   const byTask = new Map<number, Handoff[]>();
   for (const h of handoffsOfPlan(ws, plan)) {
-    const n = handoffTask(h);
+    const n = attachedNumber(plan, h);
     if (n !== null) byTask.set(n, [...(byTask.get(n) ?? []), h]);
   }
   const orchestration = effectiveMode(plan) === 'orchestration';

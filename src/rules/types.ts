@@ -44,6 +44,8 @@ export interface RawFinding {
   warn?: boolean;
   /** A note rather than a problem: reported as `info` whatever the rule's severity. */
   info?: boolean;
+  /** Finding.causes. */
+  causes?: string[];
 }
 
 export interface RuleContext {

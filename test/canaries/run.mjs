@@ -244,6 +244,19 @@ const CANARIES = [
     r.commit('Phase 1 done', { [target]: plan({ tasks: [1, 2], auto: [1], manual: [1] }), [handoffPath(2)]: handoff(2) }, CLAUDE);
     return r.cli([]);
   }],
+  ['handoff/one-per-task', 'bypass 8: a failed task redone in a copied session folder', () => {
+    const r = project();
+    r.commit('Task 2 failed', { [handoffPath(2)]: handoff(2, { status: 'failed' }), [LEDGER]: ledger([1], 2) }, ANA, agent);
+    const copy = (n) => handoffPath(n).replace('billing-1', 'billing-2');
+    r.commit('Task 2', { [PLAN]: plan({ tasks: [1, 2] }), [copy(1)]: handoff(1), [copy(2)]: handoff(2), [LEDGER]: ledger([1, 2]) }, ANA, agent);
+    return r.cli([]);
+  }],
+  ['history/task-order', 'bypass 9: a task checked before its handoff is committed', () => {
+    const r = project();
+    r.commit('Task 2', { [PLAN]: plan({ tasks: [1, 2] }), [LEDGER]: ledger([1, 2]) }, ANA, agent);
+    r.commit('Handoff of task 2', { [handoffPath(2)]: handoff(2) }, ANA, agent);
+    return r.cli([]);
+  }],
 ];
 
 function writeMessage(r, subject) {

@@ -179,6 +179,17 @@ describe('canonical frontmatter', () => {
     expect(h).toMatchObject({ dialect: 'task', isTask: true, status: 'complete', task: 3, previous: 'task-02-add-sessions-table.md', taskDesc: 'Add login endpoint' });
     expect(h.verification).toEqual([{ check: 'npm test -- login', result: 'pass' }]);
     expect(validate('handoff', h.normalized)).toEqual([]);
+    expect(h.retryOf).toBeNull();
+  });
+
+  it('reads `retry_of:`, the earlier handoff a retry names (issue 12), and the schema holds it to a path', () => {
+    const path = `${ROOT}/auth-2/task-03-add-login-endpoint.md`;
+    const text = fixture(`canonical/${ROOT}/auth-flow/task-03-add-login-endpoint.md`).replace('task: 3\n', 'task: 3\nretry_of: thoughts/handoffs/auth-flow/task-03-add-login-endpoint.md\n');
+    const h = readHandoffText(path, ROOT, text);
+    expect(h.retryOf).toBe('thoughts/handoffs/auth-flow/task-03-add-login-endpoint.md');
+    expect(h.normalized.retry_of).toBe(h.retryOf);
+    expect(validate('handoff', h.normalized)).toEqual([]);
+    expect(validate('handoff', readHandoffText(path, ROOT, text.replace(/retry_of: .*/, 'retry_of: [1, 2]')).normalized)).not.toEqual([]);
   });
 });
 

@@ -116,6 +116,34 @@ export function plan(opts: { frontmatter?: string[]; tasksPerPhase?: number[]; c
   return md(...lines);
 }
 
+/**
+ * A two-phase plan whose tasks have these titles, numbered in order (phase 2 starts at `phase2From`); the tasks whose
+ * titles are in `done` are checked, and phase 1's automated item when `verified`. For tests where tasks are known
+ * by their text: a task inserted mid-plan renumbers the ones after it.
+ */
+export function titledPlan(spec: { titles: readonly string[]; done: readonly string[]; phase2From: string; verified?: boolean }): string {
+  const split = spec.titles.indexOf(spec.phase2From);
+  const item = (t: string, i: number) => `- [${spec.done.includes(t) ? 'x' : ' '}] Task ${i + 1}: ${t}`;
+  const criteria = (auto: string, autoDone: boolean, manual: string) => ['', '### Success Criteria:', '', '#### Automated Verification:', '', `- [${autoDone ? 'x' : ' '}] ${auto}`, '', '#### Manual Verification:', '', `- [ ] ${manual}`, ''];
+  return md(
+    '# Auth flow Implementation Plan',
+    '',
+    '## Phase 1: Schema',
+    '',
+    ...spec.titles.slice(0, split).map(item),
+    ...criteria('Migration applies: `npm run migrate`', spec.verified ?? false, 'Tables visible in the admin console'),
+    '## Phase 2: Endpoints',
+    '',
+    ...spec.titles.slice(split).map((t, i) => item(t, i + split)),
+    ...criteria('Endpoint tests pass: `npm test`', false, 'Login works in the browser'),
+  );
+}
+
+/** `Add users table` -> `add-users-table`. */
+export function kebab(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+
 /** The inline disable of section 5, in the comment syntax of the file's kind. */
 export function disableComment(path: string, ruleId: string, reason: string | null): string {
   const body = `validate-workflow-disable ${ruleId}${reason === null ? '' : ` -- ${reason}`}`;

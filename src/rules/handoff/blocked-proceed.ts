@@ -1,6 +1,6 @@
 import type { Rule, RawFinding } from '../types.js';
 import type { Handoff } from '../../model/types.js';
-import { handoffTask, planOf, positionOf, resolutionOf, taskHandoffsBySession, tasksOf } from '../../model/queries.js';
+import { attachedNumber, handoffTask, planOf, positionOf, resolutionOf, taskHandoffsBySession, tasksOf } from '../../model/queries.js';
 import { resolutionKey } from '../../history/resolutions.js';
 
 /** Why a blocked handoff still holds the session back: no resolution, or one an agent wrote itself. */
@@ -43,8 +43,10 @@ export const rule: Rule = {
       for (const h of later) out.push({ file: h.path, ...positionOf(h.positions, '/status'), messageId: self ? 'proceededSelf' : 'proceeded', data: { task: handoffTask(h)!, ...where } });
       const plan = planOf(ws, blocked.path);
       if (!plan) continue;
-      const withHandoff = new Set(later.map(handoffTask));
-      for (const t of tasksOf(plan).filter((t) => t.checked && t.number > n && !withHandoff.has(t.number))) {
+      // In the plan's numbers: a task inserted mid-plan renumbers the plan, not the handoffs already written.
+      const at = attachedNumber(plan, blocked) ?? n;
+      const withHandoff = new Set(later.map((h) => attachedNumber(plan, h)));
+      for (const t of tasksOf(plan).filter((t) => t.checked && t.number > at && !withHandoff.has(t.number))) {
         out.push({ file: plan.path, line: t.line, column: t.column, messageId: self ? 'checkedSelf' : 'checked', data: { task: t.number, ...where } });
       }
     }

@@ -1,15 +1,28 @@
 import { posix } from 'node:path';
 import type { Rule, RawFinding } from '../types.js';
 import type { Handoff, Workspace } from '../../model/types.js';
-import { handoffTask, positionOf, taskHandoffsBySession } from '../../model/queries.js';
+import { attachedNumber, handoffTask, namesFile, planOf, positionOf, taskHandoffsBySession } from '../../model/queries.js';
 
-function sameFile(ref: string, from: Handoff, target: Handoff): boolean {
-  const clean = ref.trim().replace(/^\.\//, '');
-  return [clean, posix.join(posix.dirname(from.path), clean)].some((c) => posix.normalize(c) === target.path);
-}
+const sameFile = namesFile;
 
 function exists(ws: Workspace, ref: string, from: Handoff): boolean {
   return ws.handoffs.some((h) => sameFile(ref, from, h));
+}
+
+/**
+ * A `previous:` that leaves the session and still continues the plan's chain: the handoff of task n-1 of the same
+ * plan in another session (a new session picks up where the last one stopped), or an earlier handoff of task n
+ * itself (a retry names the attempt it follows; handoff/one-per-task judges retries).
+ */
+function continues(ws: Workspace, h: Handoff, hasPredecessor: boolean): boolean {
+  const plan = planOf(ws, h.path);
+  const target = plan ? ws.handoffs.find((t) => t !== h && t.isTask && sameFile(h.previous!, h, t) && ws.links.get(t.path) === plan.path) : undefined;
+  if (!plan || !target) return false;
+  // In the plan's numbering: sessions on either side of a task inserted mid-plan number their handoffs differently.
+  const n = attachedNumber(plan, h);
+  const tn = attachedNumber(plan, target);
+  if (n === null || tn === null) return false;
+  return tn === n || (tn === n - 1 && !hasPredecessor && target.session !== h.session);
 }
 
 export const rule: Rule = {
@@ -18,7 +31,7 @@ export const rule: Rule = {
     severities: { recommended: 'warn', strict: 'error' },
     formula: '[h_n]:complete(task_n) -> [h_{n+1}]:context(task_{n+1})',
     description:
-      'The handoff of task n>1 names the handoff of task n-1 in `previous:`, and that handoff exists. In `recommended` a handoff without a `previous` key passes when the handoff of task n-1 exists in the same session (dialects that do not write the key); `strict` requires the key.',
+      'The handoff of task n>1 names the handoff of task n-1 in `previous:`, and that handoff exists. A session that continues a plan where another stopped names that session\'s handoff of task n-1 (by path); a retry may name the earlier handoff of its own task instead. In `recommended` a handoff without a `previous` key passes when the handoff of task n-1 exists in the same session (dialects that do not write the key); `strict` requires the key.',
     fix: 'Set `previous:` to the file name of the handoff of the task before (in the same session).',
     messages: {
       previousMissing: '`previous: {{previous}}` names a handoff that does not exist.',
@@ -35,10 +48,12 @@ export const rule: Rule = {
         const n = handoffTask(h)!;
         // With broken frontmatter `previous:` is unknown, not absent; handoff/schema reports the file.
         if (n <= 1 || h.problems.length > 0) continue;
-        const pred = list.find((p) => handoffTask(p) === n - 1);
+        // Two handoffs of one number in a session: a task inserted mid-plan, or a duplicate (handoff/one-per-task's).
+        const preds = list.filter((p) => handoffTask(p) === n - 1);
+        const pred = preds[0];
         const at = { file: h.path, ...positionOf(h.positions, '/previous') };
         if (h.previous) {
-          if (pred && sameFile(h.previous, h, pred)) continue;
+          if (preds.some((p) => sameFile(h.previous!, h, p)) || continues(ws, h, pred !== undefined)) continue;
           if (!exists(ws, h.previous, h)) out.push({ ...at, messageId: 'previousMissing', data: { previous: h.previous } });
           else if (pred) out.push({ ...at, messageId: 'previousWrong', data: { previous: h.previous, expected: n - 1, predecessor: posix.basename(pred.path) } });
           else out.push({ ...at, messageId: 'previousWrongNoPredecessor', data: { previous: h.previous, expected: n - 1 } });

@@ -1,6 +1,6 @@
 import type { Rule, RawFinding } from '../types.js';
 import type { Workspace } from '../../model/types.js';
-import { effectiveMode, handoffTask, handoffsOfPlan, tasksOf } from '../../model/queries.js';
+import { handoffCause, tasksWithoutHandoff } from '../../model/queries.js';
 
 /** The session whose ledger names this plan, for the `new handoff --session` command; a placeholder otherwise. */
 function sessionOf(ws: Workspace, plan: string): string {
@@ -13,7 +13,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'O(create_handoff) <- agent_completes',
     description:
-      'In orchestration mode every task checked complete in the plan has a task handoff linked to the plan (by its `plan:` key or its session ledger). Task handoffs that cannot be linked to any plan are named in one info message and skipped.',
+      'In orchestration mode every task checked complete in the plan has a task handoff linked to the plan (by its `plan:` key or its session ledger). A handoff reports on the task of its number when its `task_desc` agrees with that task\'s text (or it has none), else on the one task whose text is its `task_desc` (a task inserted mid-plan renumbers the tasks after it, not the handoffs already written). Task handoffs that cannot be linked to any plan are named in one info message and skipped.',
     fix: 'Write the task handoff (`npx validate-workflow new handoff --session <session>`), or uncheck the task.',
     // The order of steps: the handoff is written before the task is checked, so the agent hook refuses the check.
     editGate: true,
@@ -28,10 +28,9 @@ export const rule: Rule = {
   },
   snapshot: (ws) => {
     const out: RawFinding[] = [];
-    for (const plan of ws.plans.filter((p) => p.readable && effectiveMode(p) === 'orchestration')) {
-      const covered = new Set(handoffsOfPlan(ws, plan).map(handoffTask));
-      for (const task of tasksOf(plan).filter((t) => t.checked && !covered.has(t.number))) {
-        out.push({ file: plan.path, line: task.line, column: task.column, messageId: 'noHandoff', fixId: 'noHandoffFix', data: { task: task.number, session: sessionOf(ws, plan.path) } });
+    for (const plan of ws.plans) {
+      for (const task of tasksWithoutHandoff(ws, plan)) {
+        out.push({ file: plan.path, line: task.line, column: task.column, messageId: 'noHandoff', fixId: 'noHandoffFix', data: { task: task.number, session: sessionOf(ws, plan.path) }, causes: [handoffCause(plan, task)] });
       }
     }
     // Section 4: the report says when a link was inferred, once per session, at the first file of the session.

@@ -1,12 +1,6 @@
 import type { Rule, RawFinding } from '../types.js';
-import type { Handoff, Plan, Task, Workspace } from '../../model/types.js';
-import { effectiveMode, handoffTask, handoffsOfPlan, tasksOf } from '../../model/queries.js';
-
-/** The plan task a handoff reports on: the one task with its number (sub-numbered tasks sharing a number are ambiguous). */
-function taskOf(plan: Plan, n: number): Task | null {
-  const hits = tasksOf(plan).filter((t) => t.number === n);
-  return hits.length === 1 ? hits[0]! : null;
-}
+import type { Handoff, Task, Workspace } from '../../model/types.js';
+import { attachedTask, effectiveMode, handoffTask, handoffsOfPlan } from '../../model/queries.js';
 
 /** How the link was made, for the message: `plan:` key or ledger, or inferred (section 4). */
 function linkNote(ws: Workspace, h: Handoff): string {
@@ -40,7 +34,8 @@ export const rule: Rule = {
         // A `task` key that is no integer (`task: one`) is handoff/schema's finding; the number is not known.
         const keyed = h.normalized.task;
         if (n === null || !h.readable || h.problems.length > 0 || (keyed !== undefined && !Number.isInteger(keyed))) continue;
-        const task = taskOf(plan, n);
+        // Sub-numbered tasks sharing the number leave the handoff's task unknown.
+        const task = attachedTask(plan, h);
         if (!task) continue;
         if (h.status === 'complete' && !task.checked) stale.push({ task, handoff: h });
         else if (direct && task.checked && (h.status === 'failed' || h.status === 'blocked')) {

@@ -1,6 +1,6 @@
 import type { Rule, RawFinding } from '../types.js';
 import type { Handoff } from '../../model/types.js';
-import { effectiveMode, handoffTask, handoffsOfPlan, tasksOf } from '../../model/queries.js';
+import { effectiveMode, handoffTasks, handoffsOfPlan, tasksOf } from '../../model/queries.js';
 
 /** Results an agent writes when a check did not pass; `[ ]` items of a TDD checklist read as "not run". */
 const NOT_PASSED = new Set(['fail', 'failed', 'failure', 'error', 'not run', 'not_run', 'skipped', 'pending']);
@@ -30,7 +30,7 @@ export const rule: Rule = {
       const handoffs = handoffsOfPlan(ws, plan);
       for (const task of tasksOf(plan).filter((t) => t.checked)) {
         // A handoff that could not be read or parsed is handoff/schema's finding; a missing one is handoff/missing's.
-        const mine = handoffs.filter((h) => h.readable && h.problems.length === 0 && handoffTask(h) === task.number);
+        const mine = handoffs.filter((h) => h.readable && h.problems.length === 0 && handoffTasks(plan, h).includes(task));
         if (mine.length === 0) continue;
         if (mine.some((h) => h.status === 'complete' && verified(h))) continue;
         const h = mine[0]!;

@@ -1,7 +1,57 @@
-import type { Rule, RawFinding } from '../types.js';
-import type { Plan } from '../../model/types.js';
-import { tasksOf } from '../../model/queries.js';
+import type { Rule, RawFinding, TransitionContext } from '../types.js';
+import type { Plan, Task, Workspace } from '../../model/types.js';
+import type { Snapshot } from '../../history/snapshot.js';
+import { attachedNumber, effectiveMode, handoffCause, tasksOf, tasksWithoutHandoff } from '../../model/queries.js';
 import { AFTER_THE_FACT, byFile, firstLine } from './cause.js';
+
+const workspaces = new WeakMap<Snapshot, Workspace>();
+
+/** The snapshot's workspace, linked as the snapshot rules link it; built once per snapshot (every preset asks). */
+function workspaceOf(s: Snapshot): Workspace {
+  let ws = workspaces.get(s);
+  if (!ws) workspaces.set(s, (ws = s.workspace('')));
+  return ws;
+}
+
+interface Late {
+  file: string;
+  line: number;
+  task: Task;
+  plan: Plan;
+}
+
+/**
+ * Convention section 6: a task's handoff is committed no later than the commit that checks the task. The tasks
+ * this commit checks that handoff/missing would report in its after-snapshot (orchestration mode, where handoffs
+ * are required): a check-off made with `--no-verify` and a handoff added in a later commit leave the final state
+ * clean, so only the commit shows it. At a door that judges the snapshot as well (pre-commit, commit-msg, and the
+ * full run while the handoff is still missing) handoff/missing reports the same cause and this finding is dropped
+ * (`causes`).
+ */
+function lateHandoffs(ctx: TransitionContext): Late[] {
+  if (ctx.config.rules['handoff/missing'] === 'off') return [];
+  const checked = new Map<string, Set<number>>();
+  for (const e of ctx.events) {
+    if (e.type !== 'task-completed' || !e.completed) continue;
+    if (ctx.audit && ctx.before.model(e.file) === null) continue;
+    const plan = ctx.after.plan(e.file);
+    // A plan that silences handoff/missing asks for no handoffs (a human's choice; an agent's is self-exemption).
+    if (!plan || effectiveMode(plan) !== 'orchestration' || plan.disables.some((d) => d.ruleIds.includes('handoff/missing'))) continue;
+    const lines = checked.get(e.file) ?? new Set<number>();
+    lines.add(e.line);
+    checked.set(e.file, lines);
+  }
+  if (checked.size === 0) return [];
+  const ws = workspaceOf(ctx.after);
+  const out: Late[] = [];
+  // Once per plan, not per check-off: a plan added with thousands of tasks checked is one pass.
+  for (const [file, lines] of checked) {
+    const plan = ws.plans.find((p) => p.path === file);
+    if (!plan) continue;
+    for (const task of tasksWithoutHandoff(ws, plan)) if (lines.has(task.line)) out.push({ file, line: task.line, task, plan });
+  }
+  return out;
+}
 
 interface Step {
   plan: Plan;
@@ -17,7 +67,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'forall i<j. completed(task_i) before started(task_j)',
     description:
-      'For i < j, task j neither starts (its first in-progress mark in the ledger, its handoff, or its check-off) while task i is still open, nor completes while task i is open. One commit that completes i and starts or completes j is not this rule\'s concern (batching is history/batched-tasks).',
+      'For i < j, task j neither starts (its first in-progress mark in the ledger, its handoff, or its check-off) while task i is still open, nor completes while task i is open. One commit that completes i and starts or completes j is not this rule\'s concern (batching is history/batched-tasks). And within a task, in orchestration mode (where handoff/missing requires handoffs): the commit that checks a task has the task\'s handoff, committed with it or before it (a handoff added in a later commit leaves the final state clean, so only history shows the order). Where handoff/missing reports the same task at the same door (pre-commit, or the full run while the handoff is still missing), that finding stands for both. Handoffs are attached to tasks as handoff/missing attaches them.',
     fix: 'Finish task i (check it in the plan, with its handoff) before starting task j.',
     messages: {
       // {{open}}: "Task 1" or "Task 1, Task 2"; {{isAre}}: "is" or "are" to match.
@@ -29,6 +79,11 @@ export const rule: Rule = {
       finishFirst: 'Finish {{open}} first (check it in the plan, with its handoff), then start Task {{task}}.',
       // The fix of a commit already made: what to do now.
       orderNow: `The order of a commit already made cannot change: finish {{open}} now (check it in the plan, with its handoff) and keep the order from here on; for this commit, ${AFTER_THE_FACT}.`,
+      // Within one task: its handoff comes no later than its check-off (convention section 6).
+      handoffLate: 'Task {{task}} is checked complete in this commit, but its handoff is not committed with it or before it.',
+      handoffLateMany: '{{tasks}} are checked complete in this commit, but their handoffs are not committed with it or before it (first at line {{line}}).',
+      handoffFirst: 'Commit the task handoff with the check-off (or before it): `npx validate-workflow new handoff --session <session>`.',
+      handoffNow: `The order of a commit already made cannot change: commit the handoff now if it is still missing, and from here on commit each handoff with its check-off or before it; for this commit, ${AFTER_THE_FACT}.`,
     },
   },
   transition: (ctx) => {
@@ -41,8 +96,9 @@ export const rule: Rule = {
         if (plan) steps.push({ plan, task: e.task, how: 'completes', file: e.file, line: e.line });
       } else if (e.type === 'handoff-added') {
         const h = ctx.after.model(e.file);
-        const task = h?.kind === 'handoff' && h.isTask ? (h.task ?? h.fileTask) : null;
-        const plan = h?.kind === 'handoff' ? ctx.after.planOfHandoff(h) : null;
+        const plan = h?.kind === 'handoff' && h.isTask ? ctx.after.planOfHandoff(h) : null;
+        // In the plan's numbering: a handoff written before a task was inserted mid-plan reports on its own task.
+        const task = plan && h?.kind === 'handoff' ? attachedNumber(plan, h) : null;
         if (plan && task !== null) steps.push({ plan, task, how: 'starts', file: e.file, line: e.line });
       } else if (e.type === 'ledger-item' && (e.from === null || e.from === 'pending') && e.to !== 'pending') {
         const l = ctx.after.model(e.file);
@@ -87,6 +143,14 @@ export const rule: Rule = {
         fixId,
         data: { tasks: names(tasks), task: tasks[0]!, open: names(open), plan: first.plan.path, isAre: open.length > 1 ? 'are' : 'is', line },
       });
+    }
+    const lateFix = ctx.stage === 'history' ? 'handoffNow' : 'handoffFirst';
+    for (const [file, list] of byFile(lateHandoffs(ctx))) {
+      const line = firstLine(list);
+      const causes = list.map((l) => handoffCause(l.plan, l.task));
+      const labels = list.map((l) => `Task ${l.task.label}`);
+      if (list.length === 1) out.push({ file, line, messageId: 'handoffLate', fixId: lateFix, causes, data: { task: list[0]!.task.label } });
+      else out.push({ file, line, messageId: 'handoffLateMany', fixId: lateFix, causes, data: { tasks: labels.join(', '), line } });
     }
     return out;
   },

@@ -1,5 +1,6 @@
 import type { Rule, RawFinding } from '../types.js';
-import { handoffTask, handoffsOfPlan, planOf, positionOf, tasksOf } from '../../model/queries.js';
+import type { Task } from '../../model/types.js';
+import { handoffTasks, handoffsOfPlan, ledgerItemTasks, planOf, positionOf, tasksOf } from '../../model/queries.js';
 
 export const rule: Rule = {
   meta: {
@@ -7,7 +8,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'O(update_ledger) <- task_complete',
     description:
-      'A ledger and the plan it names (or the plan its session was linked to) agree on which tasks are done: a task checked in the plan is `[x]` in the ledger state, and a task `[x]` in the ledger is checked in the plan. A task the ledger and its handoff both call done while the plan has it unchecked is `handoff/plan-sync`\'s finding (the plan was not updated), not this rule\'s.',
+      'A ledger and the plan it names (or the plan its session was linked to) agree on which tasks are done: a task checked in the plan is `[x]` in the ledger state, and a task `[x]` in the ledger is checked in the plan. A ledger item `Task N: text` tracks the plan\'s Task N when the texts agree, else the one task with that text (a task inserted mid-plan renumbers the plan, not the ledger). A task the ledger and its handoff both call done while the plan has it unchecked is `handoff/plan-sync`\'s finding (the plan was not updated), not this rule\'s.',
     fix: 'Update the ledger `## State` (or the plan) so both say the same.',
     messages: {
       unknownTask: 'Ledger lists Task {{task}}, which {{plan}} does not have.',
@@ -22,15 +23,17 @@ export const rule: Rule = {
       const plan = planOf(ws, ledger.path);
       const taskItems = ledger.items.filter((i) => i.task !== null);
       if (!plan || !plan.readable || taskItems.length === 0) continue;
-      const planTasks = new Map(tasksOf(plan).map((t) => [t.number, t]));
       // A task the ledger and its handoff both call done, unchecked in the plan: the plan is what nobody updated,
       // handoff/plan-sync's one finding; saying it again per ledger line would report one cause many times.
-      const handedOff = new Set(handoffsOfPlan(ws, plan).filter((h) => h.status === 'complete').map(handoffTask));
+      const handedOff = new Set(handoffsOfPlan(ws, plan).filter((h) => h.status === 'complete').flatMap((h) => handoffTasks(plan, h)));
+      const listed = new Set<Task>();
       for (const item of taskItems) {
-        const task = planTasks.get(item.task!);
+        const tasks = ledgerItemTasks(plan, item);
+        for (const t of tasks) listed.add(t);
+        const task = tasks.at(-1);
         if (!task) {
           out.push({ file: ledger.path, line: item.line, column: item.column, messageId: 'unknownTask', data: { task: item.task!, plan: plan.path } });
-        } else if (item.state === 'done' && !task.checked && !handedOff.has(task.number)) {
+        } else if (item.state === 'done' && !task.checked && !handedOff.has(task)) {
           out.push({ file: ledger.path, line: item.line, column: item.column, messageId: 'doneButUnchecked', data: { task: item.task!, plan: plan.path, planLine: task.line } });
         } else if (item.state === 'done' && !task.checked) {
           continue;
@@ -38,9 +41,8 @@ export const rule: Rule = {
           out.push({ file: ledger.path, line: item.line, column: item.column, messageId: 'checkedButNotDone', data: { task: item.task!, plan: plan.path, planLine: task.line, state: item.state } });
         }
       }
-      const listed = new Set(taskItems.map((i) => i.task));
       const state = positionOf(ledger.positions, '/state');
-      for (const task of tasksOf(plan).filter((t) => t.checked && !listed.has(t.number))) {
+      for (const task of tasksOf(plan).filter((t) => t.checked && !listed.has(t))) {
         out.push({ file: ledger.path, ...state, messageId: 'checkedButUnlisted', data: { task: task.number, plan: plan.path, planLine: task.line } });
       }
     }

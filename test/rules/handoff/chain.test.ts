@@ -45,6 +45,22 @@ describe(ID, () => {
     expect(findings(files, ID)).toEqual([expect.objectContaining({ file: handoffPath(2), messageId: 'previousWrongNoPredecessor', message: expect.stringContaining('is not the handoff of task 1.') })]);
   });
 
+  it('passes a session that continues the plan where another stopped, naming its handoff of task n-1 by path', () => {
+    const files = { [PLAN]: plan(), ...handoffChain(3), [handoffPath(4, 'step-4', 'auth-2')]: taskHandoff(4, { previous: handoffPath(3) }), [handoffPath(5, 'step-5', 'auth-2')]: taskHandoff(5) };
+    expect(findings(files, ID, strict())).toEqual([]);
+  });
+
+  it('passes a retry whose `previous:` names the earlier handoff of its own task (issue 12)', () => {
+    const files = { [PLAN]: plan(), ...handoffChain(3, (n) => (n === 3 ? { status: 'failed' } : {})), [handoffPath(3, 'retry', 'auth-2')]: taskHandoff(3, { previous: handoffPath(3) }) };
+    expect(findings(files, ID, strict())).toEqual([]);
+  });
+
+  it('still reports another plan\'s handoff of task n-1 named across sessions', () => {
+    const other = 'thoughts/shared/plans/2026-11-21-billing.md';
+    const files = { [PLAN]: plan(), [other]: plan(), [handoffPath(3, 'step-3', 'billing-1')]: taskHandoff(3, { plan: other }), [handoffPath(4, 'step-4', 'auth-2')]: taskHandoff(4, { previous: handoffPath(3, 'step-3', 'billing-1') }) };
+    expect(findings(files, ID).filter((f) => f.file === handoffPath(4, 'step-4', 'auth-2'))).toEqual([expect.objectContaining({ messageId: 'previousWrongNoPredecessor' })]);
+  });
+
   it('without a `previous:` key: passes in recommended when task n-1 has a handoff, an error in strict', () => {
     const text = taskHandoff(2, { previous: undefined });
     const files = { ...handoffChain(1), [handoffPath(2)]: text };

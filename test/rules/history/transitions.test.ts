@@ -83,12 +83,21 @@ describe('task order and batching', () => {
     valid: [
       { name: 'task 1, in order', before: start, after: { [PLAN]: plan({ checked: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerOf([1]) } },
       { name: 'one commit completing tasks 1 and 2 is batching, not disorder', before: start, after: { [PLAN]: bothDone, [handoffPath(1)]: taskHandoff(1), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerOf([1, 2]) } },
+      // Convention section 6: a task's handoff is committed no later than the commit that checks the task.
+      {
+        name: 'the handoff committed before the check-off',
+        before: { ...start, [handoffPath(1)]: taskHandoff(1) },
+        after: { [PLAN]: plan({ checked: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerOf([1]) },
+      },
+      { name: 'a direct-mode plan asks for no handoff', before: { [PLAN]: plan({ tasksPerPhase: [3] }) }, after: { [PLAN]: plan({ tasksPerPhase: [3], checked: [1] }) } },
+      { name: 'a config that turns handoff/missing off asks for no handoff', before: start, after: { [PLAN]: plan({ checked: [1] }), [LEDGER]: ledgerOf([1]) }, config: { rules: { 'handoff/missing': 'off' } } },
+      { name: 'in an audit, a plan that enters git already progressed', before: {}, after: { [PLAN]: plan({ checked: [1] }) }, audit: true },
     ],
     invalid: [
       {
         name: 'task 2 completed while task 1 is open, at the check-off',
         before: start,
-        after: { [PLAN]: twoFirst, [LEDGER]: ledgerOf() },
+        after: { [PLAN]: twoFirst, [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerOf() },
         commit: { author: CLAUDE },
         errors: [{ messageId: 'completesWhileOpen', file: PLAN, line: lineOf(twoFirst, 'Task 2:'), message: `Task 2 completes while Task 1 of ${PLAN} is still open.` }],
       },
@@ -107,14 +116,49 @@ describe('task order and batching', () => {
       {
         name: 'two tasks out of order in one file: one finding naming both',
         before: start,
-        after: { [PLAN]: plan({ checked: [3, 4] }), [LEDGER]: ledgerOf() },
+        after: { [PLAN]: plan({ checked: [3, 4] }), [handoffPath(3)]: taskHandoff(3), [handoffPath(4)]: taskHandoff(4), [LEDGER]: ledgerOf() },
         errors: [{ messageId: 'manyWhileOpen', file: PLAN, line: lineOf(plan({ checked: [3, 4] }), 'Task 3:'), message: `Task 3, Task 4 start or complete while Task 1, Task 2 of ${PLAN} are still open (first at line ${lineOf(plan({ checked: [3, 4] }), 'Task 3:')}).` }],
       },
       {
         name: 'the fix of a commit already made says what to do now',
         before: start,
-        after: { [PLAN]: twoFirst, [LEDGER]: ledgerOf() },
+        after: { [PLAN]: twoFirst, [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerOf() },
         errors: [{ messageId: 'completesWhileOpen', fix: /^The order of a commit already made cannot change: finish Task 1 now .*--baseline-write/ }],
+      },
+      {
+        name: 'a check-off whose handoff is not in the commit (added later, or never), at the task',
+        before: start,
+        after: { [PLAN]: plan({ checked: [1] }), [LEDGER]: ledgerOf([1]) },
+        commit: { author: CLAUDE },
+        errors: [
+          {
+            messageId: 'handoffLate',
+            file: PLAN,
+            line: lineOf(plan({ checked: [1] }), 'Task 1:'),
+            severity: 'error',
+            message: 'Task 1 is checked complete in this commit, but its handoff is not committed with it or before it.',
+            fix: /^The order of a commit already made cannot change: commit the handoff now if it is still missing.*--baseline-write/,
+          },
+        ],
+      },
+      {
+        name: 'a handoff of another plan does not count',
+        before: start,
+        after: { [PLAN]: plan({ checked: [1] }), [handoffPath(1)]: taskHandoff(1, { plan: 'thoughts/shared/plans/other.md' }), [LEDGER]: ledger({ state: ['- [x] Task 1: Do step 1'], plan: null }) },
+        errors: ['handoffLate'],
+      },
+      {
+        name: 'two tasks checked without handoffs in one commit: one finding naming both',
+        before: start,
+        after: { [PLAN]: bothDone, [LEDGER]: ledgerOf([1, 2]) },
+        errors: [{ messageId: 'handoffLateMany', line: lineOf(bothDone, 'Task 1:'), data: { tasks: 'Task 1, Task 2' } }],
+      },
+      {
+        name: 'at commit-msg the handoff can still come first',
+        before: start,
+        after: { [PLAN]: plan({ checked: [1] }), [LEDGER]: ledgerOf([1]) },
+        stage: 'commit-msg',
+        errors: [{ messageId: 'handoffLate', fix: /^Commit the task handoff with the check-off/ }],
       },
       {
         name: 'the ledger mark of a task started while an earlier one is open',

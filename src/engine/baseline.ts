@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, type Config } from '../config/config.js';
-import { BASELINE_FILE } from '../history/snapshot.js';
+import { BASELINE_FILE, type Snapshot } from '../history/snapshot.js';
 import { rule as staleRule } from '../rules/baseline/stale.js';
 import { compareFindings, type Finding } from '../model/finding.js';
 import { formatMessage, severityOf, toFinding } from './findings.js';
@@ -92,6 +92,12 @@ export function readBaseline(root: string): Baseline | null {
 export function baselineAt(root: string, rev: string): Baseline | null {
   const res = gitSync(root, ['show', `${rev}:${BASELINE_FILE}`]);
   return res.ok ? parseBaseline(res.out) : null;
+}
+
+/** The baseline a snapshot holds (HEAD's, listed already by the door that asks): no git process of its own. */
+export function baselineIn(snapshot: Snapshot): Baseline | null {
+  const blob = snapshot.files.get(BASELINE_FILE);
+  return blob ? parseBaseline(snapshot.store.text(blob)) : null;
 }
 
 function parseBaseline(text: string): Baseline {

@@ -11,8 +11,8 @@ import { CONFIG_FILE } from '../config/config.js';
 import { RULE_IDS } from './catalog.js';
 import { Snapshot } from '../history/snapshot.js';
 import { key } from '../history/store.js';
-import { ask } from '../shared/git.js';
-import { applyBaseline, baselineAt } from './baseline.js';
+import { ask, headCommit } from '../shared/git.js';
+import { applyBaseline, baselineAt, baselineIn } from './baseline.js';
 import { guidanceIn, guidedBy, selfResolvedIn } from './guidance.js';
 import { compareFindings, withoutRepeats, type Finding } from '../model/finding.js';
 import { describeAdoption, judgeHistory, trackedPacks, variantOf, type Adoption, type Resume } from './history.js';
@@ -66,7 +66,7 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   const cache = loadCache(cachePath, ck);
   const known = new Map(Object.entries(cache?.models ?? {}));
   const guidance = inGit ? await guidanceIn(root, config) : new Map<string, string>();
-  const selfResolved = inGit ? await selfResolvedIn(root, config) : new Set<string>();
+  const selfResolved = inGit ? await selfResolvedIn(root, config, 'HEAD', known) : new Set<string>();
   const lint = await lintRepositoryParallel(root, config, inGit, known, { baseline: !opts.baselineWrite, guidance, selfResolved });
   const files = [...lint.discovered.map((d) => d.path), ...lint.packFiles];
   const treeModels = lint.models;
@@ -131,7 +131,7 @@ export async function judgeRange(root: string, config: Config, range: { from: st
   const after = new Snapshot(hist.state, store);
   const trust = trustOf(before, presetOverride);
   const guidance = await guidanceIn(root, config, range.to);
-  const selfResolved = await selfResolvedIn(root, config, range.to);
+  const selfResolved = await selfResolvedIn(root, config, range.to, undefined, after);
   const snap = (s: Snapshot) => judgeSnapshot({ workspace: s.workspace(root), packs: packWorkspace(s, trust), config: trust, guidance, selfResolved });
   // The baseline as the range's base holds it.
   const settle = settleSnapshot(root, config, base?.ok ? baselineAt(root, base.out.trim()) : null);
@@ -148,18 +148,19 @@ export async function judgePending(root: string, workingConfig: Config, opts: { 
   // Which files are workflow files, and every trust setting, come from HEAD: a config narrowed in the working tree
   // (the plans globs pointed elsewhere) must not take the commit's own plans out of sight. An explicit --config (the
   // hooks of a thoughts repository map the globs that way) is the caller's word.
-  const head = headTrustSnapshot(root, workingConfig);
+  const headSha = headCommit(root);
+  const head = headTrustSnapshot(root, workingConfig, headSha);
   const config = opts.explicitConfig || head.files.get(CONFIG_FILE) === undefined && !head.files.get('package.json') ? workingConfig : head.config(RULE_IDS);
   const cache = loadCache(cacheFile(root), settingsKey(config));
   const seed = new Map(Object.entries(cache?.models ?? {}));
-  const pending = pendingCommit(root, config, { message: opts.message, seed, tracked: trackedPacks(config) });
+  const pending = pendingCommit(root, config, { message: opts.message, seed, tracked: trackedPacks(config), head: headSha });
   // Guidance given before, and the guidance this very commit gives (commit-msg has the message).
   const guidance = new Map([...(await guidanceIn(root, config)), ...guidedBy(pending.commit, pending.before, pending.after, pending.signed)]);
   // Resolutions agents wrote before; those this commit writes are judgeChange's to add.
-  const selfResolved = await selfResolvedIn(root, config);
+  const selfResolved = pending.commit.parents.length > 0 ? await selfResolvedIn(root, config, pending.commit.parents[0], undefined, pending.before) : new Set<string>();
   const changed = new Set(pending.changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));
   // HEAD's baseline: an entry only in the working tree (or staged with this very commit) excuses nothing.
-  const settle = settleSnapshot(root, config, baselineAt(root, 'HEAD'));
+  const settle = settleSnapshot(root, config, baselineIn(head));
   const judged = judgeChange({ root, stage: opts.stage, ...pending, presetOverride: opts.presetOverride, audit: config.source === null, guidance, selfResolved, settle });
   return { findings: judged.findings.sort(compareFindings), files: [...changed], commits: 0, anything: true };
 }

@@ -4,11 +4,13 @@
 // committer, signed when signatures are required), which records the user's word for every handoff that was
 // blocked when it was made. A resolution an agent's commit wrote is no one's guidance (issue 12, bypass 10). Every
 // door asks git the same way, so the doors agree on what counts.
+import type { WorkflowFile } from '../model/types.js';
 import type { Config } from '../config/config.js';
 import type { Commit } from '../model/history.js';
 import { filesAt, newStore } from '../history/fold.js';
 import { messageTrailers, parseTrailers } from '../history/log.js';
 import { Snapshot } from '../history/snapshot.js';
+import { ModelStore } from '../history/store.js';
 import { agentIdentities, confirmation, factsOf, guidance } from '../history/trust.js';
 import { resolutionKey } from '../history/resolutions.js';
 import { resolutionOf } from '../model/queries.js';
@@ -74,11 +76,17 @@ export function guidedBy(commit: Commit, before: Snapshot, after: Snapshot, sign
  * `Confirmed-by:`, with its parent's trust settings. A resolution not yet committed is judged by the door that
  * commits it.
  */
-export async function selfResolvedIn(root: string, config: Config, to = 'HEAD'): Promise<Set<string>> {
+export async function selfResolvedIn(root: string, config: Config, to = 'HEAD', seed?: ReadonlyMap<string, WorkflowFile>, at?: Snapshot): Promise<Set<string>> {
   const out = new Set<string>();
-  if (!(await ask(root, ['rev-parse', '--verify', '-q', `${to}^{commit}`])).ok) return out;
-  const store = newStore(root, config);
-  const tip = new Snapshot(filesAt(root, to, config, store.classify), store);
+  const store = at?.store instanceof ModelStore ? at.store : newStore(root, config);
+  // The models the caller already holds (the cache, the fold, the snapshot of `to` it listed): every handoff of the
+  // tip is asked for its status, and parsing them all again on every run and every commit would cost seconds in a
+  // long-lived repository.
+  if (!at) {
+    if (!(await ask(root, ['rev-parse', '--verify', '-q', `${to}^{commit}`])).ok) return out;
+    for (const [k, m] of seed ?? []) store.seed.set(k, m);
+  }
+  const tip = at ?? new Snapshot(filesAt(root, to, config, store.classify), store);
   for (const path of tip.paths('handoff')) {
     const h = tip.model(path);
     const text = h?.kind === 'handoff' && h.status === 'blocked' ? resolutionOf(h) : null;

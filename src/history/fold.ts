@@ -8,7 +8,7 @@ import type { WorkflowFile } from '../model/types.js';
 import { classifier, pathspecs, type Classifier } from '../read/classify.js';
 import { linkTarget } from '../read/paths.js';
 import { jobs } from '../read/parallel.js';
-import { amending, ask, gitIdentity, gitSync, readBlobs } from '../shared/git.js';
+import { amending, ask, gitIdentities, gitSync, headCommit, mergeHeads, readBlobs } from '../shared/git.js';
 import { diffFiles, eventKey, eventsBetween } from './events.js';
 import { LINK_MODE, isLinkValue, linkValue, parseLink } from './links.js';
 import { messageTrailers, parseRaw, parseTrailers, readTrace, type TraceEntry } from './log.js';
@@ -444,11 +444,13 @@ class Folder {
 export type Pending = Step;
 
 /** HEAD's snapshot -> the index's, with the commit as it will be made (the message's trailers for commit-msg). */
-export function pendingCommit(root: string, config: Config, opts: { message?: string; seed?: Map<string, WorkflowFile>; tracked?: Tracked; amend?: boolean }): Pending {
+export function pendingCommit(root: string, config: Config, opts: { message?: string; seed?: Map<string, WorkflowFile>; tracked?: Tracked; amend?: boolean; head?: string | null }): Pending {
   const sight = new Sight(classifier(config.paths));
   const store = newStore(root, config, sight);
   for (const [k, m] of opts.seed ?? []) store.seed.set(k, m);
-  const hasHead = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']).ok;
+  // Every git process costs a hook milliseconds: HEAD is asked once (the caller may already know it).
+  const headSha = opts.head !== undefined ? opts.head : headCommit(root);
+  const hasHead = headSha !== null;
   // `git commit --amend` replaces HEAD: the commit being made follows HEAD's parents, so it is judged against them
   // (an agent amending its check-off into the human's confirmation commit is judged as that one commit).
   const amend = hasHead && (opts.amend ?? amending());
@@ -478,9 +480,8 @@ export function pendingCommit(root: string, config: Config, opts: { message?: st
   const trailers = message ? messageTrailers(parseTrailers(gitSync(root, ['interpret-trailers', '--parse'], message).out), message) : [];
   // A merge in progress (MERGE_HEAD) becomes a merge commit: judged, like the fold judges merges, by what it does
   // itself, not by what the other branch brings (a human's confirmation merged into an agent's branch).
-  const head = amend ? (parentsOfHead[0] ?? null) : hasHead ? gitSync(root, ['rev-parse', 'HEAD']).out.trim() : null;
-  const merging = hasHead && !amend ? gitSync(root, ['rev-parse', '-q', '--verify', 'MERGE_HEAD']) : null;
-  const others = amend ? parentsOfHead.slice(1) : merging?.ok ? merging.out.trim().split('\n').filter(Boolean) : [];
+  const head = amend ? (parentsOfHead[0] ?? null) : headSha;
+  const others = amend ? parentsOfHead.slice(1) : hasHead ? mergeHeads(root) : [];
   const before = new Snapshot(beforeFiles, store);
   const after = new Snapshot(afterFiles, store);
   let events = eventsBetween(changes, before, after);
@@ -490,11 +491,12 @@ export function pendingCommit(root: string, config: Config, opts: { message?: st
     const baseFiles = base.ok ? filesAt(root, base.out.trim(), config, store.classify, tracked) : null;
     ({ changes: kept, events } = mergeOwn(kept, events, filesAt(root, other, config, store.classify, tracked), baseFiles, after, store));
   }
+  const who = gitIdentities(root);
   const commit: Commit = {
     sha: '',
     parents: head ? [head, ...others] : [],
-    author: gitIdentity(root, 'GIT_AUTHOR_IDENT') ?? { name: '', email: '' },
-    committer: gitIdentity(root, 'GIT_COMMITTER_IDENT') ?? { name: '', email: '' },
+    author: who.author ?? { name: '', email: '' },
+    committer: who.committer ?? { name: '', email: '' },
     time: Math.floor(Date.now() / 1000),
     subject: message.split('\n')[0] ?? '',
     trailers,
@@ -513,10 +515,9 @@ export function pendingCommit(root: string, config: Config, opts: { message?: st
  * HEAD's trust files and workflow files by the globs alone (empty without commits): where a door reads its settings
  * before it knows what else to read.
  */
-export function headTrustSnapshot(root: string, config: Config): Snapshot {
+export function headTrustSnapshot(root: string, config: Config, head: string | null = headCommit(root)): Snapshot {
   const store = newStore(root, config);
-  const hasHead = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']).ok;
-  return new Snapshot(hasHead ? filesAt(root, 'HEAD', config, store.classify) : new Map(), store);
+  return new Snapshot(head !== null ? filesAt(root, head, config, store.classify) : new Map(), store);
 }
 
 /** The repository's HEAD snapshot (empty without commits), for the Claude Code hook's "before". */

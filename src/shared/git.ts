@@ -53,7 +53,25 @@ export function repositoryInfo(cwd: string): RepositoryInfo | null {
   // Only an answer is kept: a folder outside a repository may become one (`git init`) while a caller still runs.
   const info = { root, gitDir, commonDir: resolvePath(cwd, common) };
   infos.set(cwd, info);
+  infos.set(root, info);
   return info;
+}
+
+/** The commit HEAD names, or null in a repository without commits. */
+export function headCommit(root: string): string | null {
+  const res = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
+  return res.ok ? res.out.trim() : null;
+}
+
+/** The commits a merge in progress brings in (MERGE_HEAD, read from the worktree's git folder: no process). */
+export function mergeHeads(root: string): string[] {
+  const info = repositoryInfo(root);
+  if (!info) return [];
+  try {
+    return readFileSync(`${info.gitDir}/MERGE_HEAD`, 'utf8').split('\n').map((l) => l.trim()).filter((l) => /^[0-9a-f]{40,64}$/.test(l));
+  } catch {
+    return [];
+  }
 }
 
 /** The top folder of the repository holding `cwd`, or null outside one. */

@@ -13,6 +13,7 @@ import { FORMATS, FORMATTERS, type Format, type ReportInput } from '../report/in
 import { toolVersion } from '../shared/version.js';
 import { EXIT, UsageError, type Io } from './io.js';
 import { defineCommand, oneOf } from './command.js';
+import { progressLine } from './progress.js';
 
 export { FORMATS, type Format };
 
@@ -61,11 +62,17 @@ function commentFree(message: string): string {
     .trim();
 }
 
-async function judge(opts: CheckOptions, root: string, inGit: boolean, config: Config): Promise<Judged> {
+async function judge(opts: CheckOptions, root: string, inGit: boolean, config: Config, io: Io): Promise<Judged> {
   const door = opts.door;
-  if (door.kind === 'repository') return judgeRepository(root, inGit, { config, presetOverride: opts.preset, history: opts.history, since: opts.since, baselineWrite: opts.baselineWrite });
-  if (!inGit) throw new UsageError(`${door.kind === 'range' ? '--range' : door.kind === 'staged' ? '--staged' : 'commit-msg'} needs a git repository`);
-  if (door.kind === 'range') return judgeRange(root, config, door, opts.preset, opts.since);
+  const progress = progressLine(io, { quiet: opts.quiet });
+  const onProgress = (p: { commits: number; total: number; parsed: number }) => progress.update(p);
+  try {
+    if (door.kind === 'repository') return await judgeRepository(root, inGit, { config, presetOverride: opts.preset, history: opts.history, since: opts.since, baselineWrite: opts.baselineWrite, onProgress });
+    if (!inGit) throw new UsageError(`${door.kind === 'range' ? '--range' : door.kind === 'staged' ? '--staged' : 'commit-msg'} needs a git repository`);
+    if (door.kind === 'range') return await judgeRange(root, config, door, opts.preset, opts.since, onProgress);
+  } finally {
+    progress.done();
+  }
   let message: string | undefined;
   if (door.kind === 'commit-msg') {
     if (!existsSync(door.file)) throw new UsageError(`no such message file: ${door.file}`);
@@ -91,7 +98,7 @@ export async function check(opts: CheckOptions, io: Io): Promise<number> {
   if (opts.preset) config.preset = opts.preset;
   const scopes = opts.paths.map((p) => toRepoPath(root, io.cwd, p));
 
-  const judged = await judge(opts, root, inGit !== null, config);
+  const judged = await judge(opts, root, inGit !== null, config, io);
   if (opts.baselineWrite) {
     if (opts.door.kind !== 'repository' || scopes.length) throw new UsageError('--baseline-write records the whole repository: drop paths, --staged, --range and commit-msg');
     const { entries } = writeBaseline(root, judged.findings);
@@ -160,7 +167,7 @@ Options:
   --preset <recommended|strict> rule preset (default: the config's, else recommended)
   --config <file>               config file (default: validate-workflow.config.json, or "validateWorkflow" in package.json)
   --max-warnings <n>            exit 1 when there are more than n warnings
-  --quiet                       report errors only
+  --quiet                       report errors only (and no progress line on a terminal's stderr)
   --no-history                  judge the files as they are now, without replaying git history
   --staged                      pre-commit: judge the change from HEAD to the index (the index, not the working tree)
   --range <from>..<to>          pre-push and pull requests: judge the commits in the range, from merge-base(from, to)

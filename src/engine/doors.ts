@@ -6,7 +6,7 @@ import type { Config, Preset } from '../config/config.js';
 import type { TimelineEntry } from '../model/history.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
 import { cacheFile, cacheKey, loadCache, saveCache } from '../history/cache.js';
-import { filesAt, headTrustSnapshot, pendingCommit } from '../history/fold.js';
+import { filesAt, headTrustSnapshot, newStore, pendingCommit } from '../history/fold.js';
 import { CONFIG_FILE } from '../config/config.js';
 import { RULE_IDS } from './catalog.js';
 import { Snapshot } from '../history/snapshot.js';
@@ -15,7 +15,7 @@ import { ask, headCommit } from '../shared/git.js';
 import { applyBaseline, baselineAt, baselineIn } from './baseline.js';
 import { guidanceIn, guidedBy, selfResolvedIn } from './guidance.js';
 import { compareFindings, withoutRepeats, type Finding } from '../model/finding.js';
-import { describeAdoption, judgeHistory, trackedPacks, variantOf, type Adoption, type Resume } from './history.js';
+import { describeAdoption, judgeHistory, trackedPacks, variantOf, type Adoption, type HistoryOptions, type Resume } from './history.js';
 import { introduced, judgeChange, judgeSnapshot, packWorkspace, trustOf } from './judge.js';
 import { lintRepositoryParallel, snapshotEntry } from './lint.js';
 
@@ -50,6 +50,8 @@ export interface RepositoryOptions {
   since?: string;
   /** `--baseline-write`: report everything, the baseline is being rewritten. */
   baselineWrite?: boolean;
+  /** How far the history fold is, for the progress line of a long run. */
+  onProgress?: HistoryOptions['onProgress'];
 }
 
 /** The cached history, as engine/history.ts's Resume with its maps as arrays. */
@@ -85,7 +87,7 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
     // Nothing new since the last run: its findings, for the preset asked now.
     hist = { findings: resume.findings[variant], commits: resume.commits, state: resume.state, models: known, timeline: resume.timeline[variant], incomplete: false, adoption: resume.adoption, resume };
   } else {
-    const r = await judgeHistory(root, { config, presetOverride: opts.presetOverride, since: opts.since, seed: new Map([...known, ...treeModels]), resume });
+    const r = await judgeHistory(root, { config, presetOverride: opts.presetOverride, since: opts.since, seed: new Map([...known, ...treeModels]), resume, onProgress: opts.onProgress });
     hist = { findings: r.findings, commits: r.commits, state: r.state, models: r.store?.models ?? new Map(), timeline: r.timeline, incomplete: r.incomplete, adoption: r.adoption, resume: r.resume };
   }
   // Keep the models of HEAD's files and of the working tree: what the next run is most likely to meet again.
@@ -120,8 +122,20 @@ function settleSnapshot(root: string, config: Config, baseline: ReturnType<typeo
  * The range door (pre-push, pull requests): every commit of `from..to` judged from merge-base(from, to), and the
  * snapshot findings present at `to` and absent at the base, wherever they land.
  */
-export async function judgeRange(root: string, config: Config, range: { from: string | null; to: string }, presetOverride?: Preset, since?: string): Promise<Judged> {
-  const hist = await judgeHistory(root, { config, presetOverride, since, from: range.from, to: range.to });
+export async function judgeRange(root: string, config: Config, range: { from: string | null; to: string }, presetOverride?: Preset, since?: string, onProgress?: HistoryOptions['onProgress']): Promise<Judged> {
+  // The models of the base's files from the cache: a push of a few commits must not parse the whole workspace as it
+  // was at the base. Only the base's versions: a version the pushed commits bring is parsed, never taken from the
+  // cache (which anything that can run git can write).
+  const cache = loadCache(cacheFile(root), settingsKey(config));
+  const seed = new Map<string, WorkflowFile>();
+  const fork = cache && range.from && !/^0+$/.test(range.from) ? await ask(root, ['merge-base', range.from, range.to]) : null;
+  if (cache && fork?.ok) {
+    for (const [path, blob] of filesAt(root, fork.out.trim(), config, newStore(root, config).classify, trackedPacks(config))) {
+      const m = cache.models[key(blob, path)];
+      if (m) seed.set(key(blob, path), m);
+    }
+  }
+  const hist = await judgeHistory(root, { config, presetOverride, since, from: range.from, to: range.to, onProgress, seed });
   const changed = new Set(hist.changed);
   if (hist.incomplete || !hist.store) return { findings: hist.findings, files: [...changed], commits: hist.commits, anything: true };
   const store = hist.store;

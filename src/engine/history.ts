@@ -8,7 +8,7 @@
 import { CONFIG_FILE, ConfigError, defaultConfig, type Config, type Preset } from '../config/config.js';
 import type { Commit, TimelineEntry } from '../model/history.js';
 import type { WorkflowFile } from '../model/types.js';
-import { foldHistory, type FoldResult, type Step, type Tracked } from '../history/fold.js';
+import { foldHistory, type FoldOptions, type FoldResult, type Step, type Tracked } from '../history/fold.js';
 import type { ModelStore } from '../history/store.js';
 import { agentIdentities } from '../history/trust.js';
 import { ask } from '../shared/git.js';
@@ -45,6 +45,8 @@ export interface HistoryOptions {
   resume?: Resume;
   from?: string | null;
   to?: string;
+  /** How far the fold is, for the progress line of a long run. */
+  onProgress?: FoldOptions['onProgress'];
 }
 
 /** What a run leaves for the next one to continue from (the cache). */
@@ -196,6 +198,7 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     since: resume ? { sha: resume.sha, state: resume.state } : undefined,
     from: opts.from,
     to,
+    onProgress: opts.onProgress,
     onStep: (step) => {
       if (step.events.some((e) => e.type === 'trust-file-changed' && e.what === 'baseline')) baselineCommits.push(step.commit.sha);
       lastJudged = isJudged(step);

@@ -60,6 +60,10 @@ export interface FoldOptions {
    * with them in sight, and the caller forgets what the steps so far told it.
    */
   onRestart?: () => void;
+  /** New file versions parsed per chunk (tests make it small). */
+  chunk?: number;
+  /** How far the fold is (for a progress line): commits folded of the trace's, file versions parsed. */
+  onProgress?: (p: { commits: number; total: number; parsed: number }) => void;
 }
 
 export interface FoldResult {
@@ -245,7 +249,9 @@ async function foldRound(root: string, opts: FoldOptions, to: string, base: stri
   while (i < trace.length) {
     const refs: { path: string; blob: string }[] = i === 0 ? initialRefs : [];
     let j = i;
-    while (j < trace.length && refs.length < CHUNK) {
+    // At least one commit per chunk: the state a range or a resumed run starts from can hold more files than a
+    // chunk, and a chunk that folds no commit would be parsed again forever.
+    while (j < trace.length && (refs.length < (opts.chunk ?? CHUNK) || j === i)) {
       // A link's blob is its text; the fold reads what it points at.
       for (const c of trace[j]!.changes) if (c.newBlob && !c.link) refs.push({ path: c.path, blob: c.newBlob });
       j++;
@@ -253,9 +259,13 @@ async function foldRound(root: string, opts: FoldOptions, to: string, base: stri
     let t = performance.now();
     parsed += await store.loadParallel(refs, jobs(Math.max(refs.length, trace.length > CHUNK ? PARALLEL_ANYWAY : 0)));
     parseMs += performance.now() - t;
+    opts.onProgress?.({ commits: i, total: trace.length, parsed });
     t = performance.now();
     if (i === 0) folder.learnInitial();
-    for (; i < j; i++) folder.step(trace[i]!);
+    for (; i < j; i++) {
+      folder.step(trace[i]!);
+      if (i % 256 === 0) opts.onProgress?.({ commits: i, total: trace.length, parsed });
+    }
     store.retain(folder.liveKeys());
     foldMs += performance.now() - t;
   }

@@ -48,7 +48,12 @@ export class Sight {
   /** The plan paths a ledger or handoff version names that the sight does not cover yet. */
   namesOf(model: WorkflowFile | null, into: Learned): void {
     if (!model || (model.kind !== 'ledger' && model.kind !== 'handoff') || !model.planRef) return;
-    for (const path of namedPlanPaths(model.planRef, model.path)) if (this.classify(path) === null) into.named.add(path);
+    const candidates = namedPlanPaths(model.planRef, model.path);
+    // A reference that already names a plan in sight (the common case: a repository path the globs cover) teaches
+    // nothing: its other readings (relative to the ledger's folder) name no file, and learning them would fold the
+    // whole history a second time for every repository whose ledgers name their plans.
+    if (candidates.some((path) => this.classify(path)?.kind === 'plan')) return;
+    for (const path of candidates) if (this.classify(path) === null) into.named.add(path);
   }
 
   /** A link's target inside the repository; learned when the sight does not read it yet (a workflow file it reads). */

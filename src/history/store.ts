@@ -6,6 +6,7 @@ import type { WorkflowFile } from '../model/types.js';
 import type { Discovered } from '../read/discover.js';
 import type { Classifier } from '../read/classify.js';
 import { readBytes } from '../read/workspace.js';
+import { PathShards } from '../read/parallel.js';
 import { readBlobs } from '../shared/git.js';
 import { contentBlob } from './links.js';
 
@@ -38,6 +39,7 @@ export class ModelStore {
   }
 
   private pool: Worker[] = [];
+  private readonly shards = new PathShards();
 
   /**
    * Like load, split over `jobs` threads (this one included); the workers stay up for the next chunk.
@@ -63,8 +65,8 @@ export class ModelStore {
       worker.unref();
       this.pool.push(worker);
     }
-    const shares: (typeof todo)[] = Array.from({ length: jobs }, () => []);
-    todo.forEach((t, i) => shares[i % jobs]!.push(t));
+    // By path, not round robin: a file's versions stay on one thread, where its section cache is warm.
+    const shares = this.shards.split(todo, (t) => t.item.path, jobs);
     const results = this.pool.slice(0, jobs - 1).map(
       (worker, w) =>
         new Promise<void>((resolve, reject) => {

@@ -6,11 +6,22 @@ import remarkGfm from 'remark-gfm';
 import type { Root, RootContent, Heading, ListItem, Html, Yaml } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { Node } from 'unist';
+import { parseSectioned } from './sections.js';
 
 const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm);
 
-export function parseMarkdown(text: string): Root {
+/** One whole-file parse, nothing reused. */
+export function parseWhole(text: string): Root {
   return processor.parse(text) as Root;
+}
+
+/**
+ * Parse Markdown. Large documents are parsed section by section through a small cache of unchanged sections
+ * (read/sections.ts), which yields the same tree as a whole-file parse; `VALIDATE_WORKFLOW_WHOLE_PARSE=1` turns the
+ * reuse off. Every call returns a fresh tree that the caller may change.
+ */
+export function parseMarkdown(text: string): Root {
+  return (process.env.VALIDATE_WORKFLOW_WHOLE_PARSE !== '1' && parseSectioned(text, parseWhole)) || parseWhole(text);
 }
 
 export function frontmatterNode(root: Root): Yaml | null {

@@ -27,6 +27,45 @@ function inWorker(root: string, items: Discovered[], maxBytes: number): Promise<
   });
 }
 
+/**
+ * Splits batches of file versions over `n` threads so that every version of one path reaches the same thread, in
+ * order, where that thread's section cache (read/sections.ts) holds the previous version's sections; and so that the
+ * threads get about as many versions each. A path keeps its thread from batch to batch unless that thread is already
+ * full; a path that moves costs one cold parse on its new thread.
+ */
+export class PathShards {
+  private readonly home = new Map<string, number>();
+
+  split<T>(items: T[], pathOf: (item: T) => string, n: number): T[][] {
+    const shares: T[][] = Array.from({ length: n }, () => []);
+    if (n <= 1) {
+      shares[0]!.push(...items);
+      return shares;
+    }
+    const byPath = new Map<string, T[]>();
+    for (const item of items) {
+      const path = pathOf(item);
+      let list = byPath.get(path);
+      if (!list) byPath.set(path, (list = []));
+      list.push(item);
+    }
+    // Largest groups first, each to its home thread while that stays within a fair share, else to the emptiest.
+    const fair = Math.ceil((items.length / n) * 1.05);
+    const load = new Array<number>(n).fill(0);
+    const target = new Map<string, number>();
+    for (const [path, list] of [...byPath].sort((a, b) => b[1].length - a[1].length)) {
+      let to = this.home.get(path);
+      if (to === undefined || to >= n || load[to]! + list.length > fair) to = load.indexOf(Math.min(...load));
+      load[to]! += list.length;
+      target.set(path, to);
+      this.home.set(path, to);
+    }
+    // Each share keeps the batch's order.
+    for (const item of items) shares[target.get(pathOf(item))!]!.push(item);
+    return shares;
+  }
+}
+
 /** Read files in the order given, split over `n` threads (the calling thread included). */
 export async function readAll(root: string, items: Discovered[], maxBytes: number, n: number): Promise<WorkflowFile[]> {
   if (n <= 1) return items.map((i) => readOne(root, i, maxBytes));

@@ -67,9 +67,20 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   const ck = settingsKey(config, opts.since);
   const cache = loadCache(cachePath, ck);
   const known = new Map(Object.entries(cache?.models ?? {}));
+  const timing = process.env.VALIDATE_WORKFLOW_TIMING ? (label: string, since: number) => process.stderr.write(`timing ${label}: ${(performance.now() - since).toFixed(0)} ms\n`) : () => {};
+  let t = performance.now();
   const guidance = inGit ? await guidanceIn(root, config) : new Map<string, string>();
-  const selfResolved = inGit ? await selfResolvedIn(root, config, 'HEAD', known) : new Set<string>();
-  const lint = await lintRepositoryParallel(root, config, inGit, known, { baseline: !opts.baselineWrite, guidance, selfResolved });
+  timing('guidance', t);
+  t = performance.now();
+  let lint = await lintRepositoryParallel(root, config, inGit, known, { baseline: !opts.baselineWrite, guidance });
+  timing('snapshot pass', t);
+  // Which blocked handoffs an agent resolved itself is asked of HEAD's handoffs: the snapshot pass has just parsed
+  // them (the working tree's versions are HEAD's unless edited), so they are asked of its models, never parsed
+  // twice. In the rare repository where an agent did, the snapshot rules run again with that known (no parsing).
+  t = performance.now();
+  const selfResolved = inGit ? await selfResolvedIn(root, config, 'HEAD', new Map([...known, ...lint.models])) : new Set<string>();
+  if (selfResolved.size > 0) lint = await lintRepositoryParallel(root, config, inGit, new Map([...known, ...lint.models]), { baseline: !opts.baselineWrite, guidance, selfResolved });
+  timing('resolutions', t);
   const files = [...lint.discovered.map((d) => d.path), ...lint.packFiles];
   const treeModels = lint.models;
   if (!inGit || !opts.history) {

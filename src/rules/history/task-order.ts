@@ -1,7 +1,7 @@
 import type { Rule, RawFinding, TransitionContext } from '../types.js';
 import type { Plan, Task, Workspace } from '../../model/types.js';
 import type { Snapshot } from '../../history/snapshot.js';
-import { attachedNumber, effectiveMode, handoffCause, tasksOf, tasksWithoutHandoff } from '../../model/queries.js';
+import { attachedNumber, effectiveMode, handoffCause, handoffTasks, tasksOf, tasksWithoutHandoff } from '../../model/queries.js';
 import { AFTER_THE_FACT, byFile, firstLine } from './cause.js';
 
 const workspaces = new WeakMap<Snapshot, Workspace>();
@@ -40,6 +40,19 @@ function lateHandoffs(ctx: TransitionContext): Late[] {
     const lines = checked.get(e.file) ?? new Set<number>();
     lines.add(e.line);
     checked.set(e.file, lines);
+  }
+  if (checked.size === 0) return [];
+  // The honest commit adds each task's handoff with its check-off: those tasks are covered without building the
+  // whole workspace, which on a long history is most of the fold's time (every commit that checks a task).
+  for (const e of ctx.events) {
+    if (e.type !== 'handoff-added') continue;
+    const h = ctx.after.model(e.file);
+    if (h?.kind !== 'handoff' || !h.isTask || !h.planRef) continue;
+    const plan = ctx.after.planOfHandoff(h);
+    const lines = plan ? checked.get(plan.path) : undefined;
+    if (!plan || !lines) continue;
+    for (const t of handoffTasks(plan, h)) lines.delete(t.line);
+    if (lines.size === 0) checked.delete(plan.path);
   }
   if (checked.size === 0) return [];
   const ws = workspaceOf(ctx.after);

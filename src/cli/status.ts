@@ -2,13 +2,13 @@
 // read_last]resume"), for a human coming back to a session or for an agent's SessionStart hook after compaction:
 // the session's ledger state, its handoffs and the last one's context for the next task, the next task, the manual
 // checks waiting for a human and the blocked handoffs waiting for guidance. It only reads the working tree.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import picomatch from 'picomatch';
 import { loadConfig, type Config } from '../config/config.js';
 import { discover, repositoryRoot, type Discovered } from '../read/discover.js';
 import { readBytes, readWorkspace, resolvePlanRef } from '../read/workspace.js';
-import { blobId, cacheFile, cacheKey } from '../history/cache.js';
+import { blobId, cacheFile, cacheKey, writeCacheFile } from '../history/cache.js';
 import { handoffTask, tasksOf } from '../model/queries.js';
 import type { Handoff, HandoffStatus, LedgerItemState, Ledger, Phase, Plan, WorkflowFile } from '../model/types.js';
 import { RULE_IDS } from '../engine/catalog.js';
@@ -165,16 +165,7 @@ function summaries(root: string, discovered: Discovered[], cfg: Config): Map<str
     kept[k] = summary;
     out.set(d.path, summary);
   }
-  if (file && (dirty || Object.keys(index).length !== Object.keys(kept).length)) {
-    try {
-      mkdirSync(dirname(file), { recursive: true });
-      const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ format: INDEX_FORMAT, key, entries: kept }));
-      renameSync(tmp, file);
-    } catch {
-      // A read-only .git costs speed, not the view.
-    }
-  }
+  if (file && (dirty || Object.keys(index).length !== Object.keys(kept).length)) writeCacheFile(file, JSON.stringify({ format: INDEX_FORMAT, key, entries: kept }));
   return out;
 }
 

@@ -66,14 +66,21 @@ export function loadCache(file: string | null, key: string): CacheData | null {
 }
 
 export function saveCache(file: string | null, data: Omit<CacheData, 'format'>): void {
-  if (!file) return;
+  if (file) writeCacheFile(file, JSON.stringify({ format: FORMAT, ...data }));
+}
+
+/**
+ * Writes a file of the cache folder (the cache, status's index) whole or not at all. Rename is atomic: a concurrent
+ * run reads the old file or the new one, never half of one. A read-only .git or a full disk costs speed, not
+ * correctness, so a failure is ignored.
+ */
+export function writeCacheFile(file: string, text: string): void {
   try {
     mkdirSync(join(file, '..'), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ format: FORMAT, ...data }));
-    // Rename is atomic: a concurrent run reads the old cache or the new one, never half of one.
+    writeFileSync(tmp, text);
     renameSync(tmp, file);
   } catch {
-    // A read-only .git or a full disk costs speed, not correctness.
+    // See above: the next run rebuilds what this one could not keep.
   }
 }

@@ -8,6 +8,7 @@ import type { CheckItem, Disable, Handoff, Ledger, Phase, Plan, Task, WorkflowFi
 import { positionOf } from '../model/queries.js';
 import type { Change } from '../model/history.js';
 import { CONFIG_FILE } from '../config/config.js';
+import { canonicalText } from '../shared/text.js';
 import { ALLOWED_SIGNERS_FILE, BASELINE_FILE, TRUST_FILES, type Snapshot } from './snapshot.js';
 
 interface Flat {
@@ -299,21 +300,10 @@ function planEvents(file: string, before: Plan | null, after: Plan): Event[] {
   return events;
 }
 
-function stable(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${stable((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'undefined';
-}
-
 function handoffEvents(file: string, before: Handoff, after: Handoff): Event[] {
   const a = after.frontmatter ?? {};
   const b = before.frontmatter ?? {};
-  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => stable(a[k]) !== stable(b[k]));
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => canonicalText(a[k]) !== canonicalText(b[k]));
   // A handoff's status, task, verification results and outcome are fixed once committed wherever they are written:
   // a body marker (`## Status: FAILED`), a section or the second YAML document too, not only the frontmatter.
   const fixed: [string, unknown, unknown][] = [
@@ -324,7 +314,7 @@ function handoffEvents(file: string, before: Handoff, after: Handoff): Event[] {
   ];
   for (const [name, was, now] of fixed) {
     const key = after.sources[name] ?? before.sources[name] ?? name;
-    if (stable(was) !== stable(now) && !keys.includes(key) && !keys.includes(name)) keys.push(key);
+    if (canonicalText(was) !== canonicalText(now) && !keys.includes(key) && !keys.includes(name)) keys.push(key);
   }
   if (keys.length === 0) return [];
   const line = Math.min(...keys.map((k) => positionOf(after.positions, `/${k}`, { line: 1, column: 1 }).line));
@@ -380,7 +370,7 @@ export function fileEvents(path: string, before: WorkflowFile | null, after: Wor
 /** Identity of an event across the parents of a merge: everything but the line. */
 export function eventKey(e: Event): string {
   const { line: _line, ...rest } = e;
-  return stable(rest);
+  return canonicalText(rest);
 }
 
 function trustEvents(change: Change, before: Snapshot, after: Snapshot): Event[] {

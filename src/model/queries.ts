@@ -1,6 +1,7 @@
 // Questions rules ask of the model, answered once here so every rule answers them the same way.
 import { posix } from 'node:path';
 import type { CheckItem, Handoff, LedgerItem, Phase, Plan, PlanMode, Position, PositionMap, Task, Workspace } from './types.js';
+import { canonicalText } from '../shared/text.js';
 
 export function tasksOf(plan: Plan): Task[] {
   return plan.phases.flatMap((p) => p.tasks);
@@ -194,18 +195,6 @@ export function planOf(ws: Workspace, path: string): Plan | undefined {
   return target ? ws.plans.find((p) => p.path === target) : undefined;
 }
 
-/** A value in one canonical text (object keys sorted), so two readings of the same words compare equal. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
 /**
  * A handoff's resolution (`resolution:` or a `## Resolution` section) as one comparable text, or null when it has
  * none: what `handoff/blocked-proceed` accepts as the user's answer, and what history asks the author of.
@@ -213,7 +202,7 @@ function canonical(value: unknown): string {
 export function resolutionOf(h: Handoff): string | null {
   const r = h.resolution;
   if (r === null || r === undefined || r === '' || (Array.isArray(r) && r.length === 0)) return null;
-  return typeof r === 'string' ? r.trim() || null : canonical(r);
+  return typeof r === 'string' ? r.trim() || null : canonicalText(r);
 }
 
 /**

@@ -6,28 +6,14 @@
 //   (history/task-order), against a handoff committed with or before its check-off.
 // - A false refusal: a human inserts a task mid-plan; the old handoffs and the ledger keep their task by its text.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/model/finding.js';
-import { CLI } from '../helpers/repo.js';
 import { kebab, ledger, titledPlan } from '../rules/fixtures.js';
-import { ANA, CLAUDE, CONFIG, LEDGER, PLAN, Repo, cli, handoffPath, ident, ledgerDoc, lineOf, planDoc, taskHandoff, tempDir } from './helpers.js';
+import { ANA, CLAUDE, CONFIG, LEDGER, PLAN, Repo, cli, handoffPath, ident, ledgerDoc, lineOf, planDoc, taskHandoff, hookedRepo } from './helpers.js';
 
 /** A repository whose commits run the CLI as pre-commit (`--staged`) and commit-msg hooks, adopted by Ana. */
 function hooked(): Repo {
-  const repo = Repo.create();
-  const dir = tempDir();
-  const hook = (name: string, args: string) => {
-    const file = join(dir, name);
-    writeFileSync(file, `#!/bin/sh\nexec "${process.execPath}" "${CLI}" ${args}\n`);
-    chmodSync(file, 0o755);
-  };
-  hook('pre-commit', '--staged');
-  hook('commit-msg', 'commit-msg "$1"');
-  repo.git('config', 'core.hooksPath', dir);
-  repo.git('config', 'user.name', ANA.name);
-  repo.git('config', 'user.email', ANA.email);
+  const repo = hookedRepo();
   repo.commit('Adopt validate-workflow', { [CONFIG]: '{ "preset": "recommended" }\n' }, { author: ANA });
   return repo;
 }

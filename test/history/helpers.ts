@@ -2,7 +2,7 @@
 // committers and trailers, and the three ways to judge them (the engine in-process, the CLI, the hook doors).
 // Not a test file itself.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, expect } from 'vitest';
@@ -273,4 +273,24 @@ export function expectOne(list: Finding[], ruleId: string, where: { repo: Repo; 
 /** The `Confirmed-items` trailer `confirm` writes for the manual items of these phases (strict requires it). */
 export function confirmedItems(phases: number[], file = PLAN, texts: (p: number) => string[] = (p) => [MANUAL(p)]): string {
   return `Confirmed-items: ${itemsDigest(phases.flatMap((phase) => texts(phase).map((text) => ({ file, phase, text }))))}`;
+}
+
+/**
+ * A repository whose commits run the built CLI as the pre-commit (`--staged`) and commit-msg hooks, the way git runs
+ * them (core.hooksPath). Ana is the one at the keyboard; an agent shows up through --author or a Co-authored-by line.
+ */
+export function hookedRepo(): Repo {
+  const repo = Repo.create();
+  const dir = tempDir();
+  const hook = (name: string, args: string) => {
+    const file = join(dir, name);
+    writeFileSync(file, `#!/bin/sh\nexec "${process.execPath}" "${CLI}" ${args}\n`);
+    chmodSync(file, 0o755);
+  };
+  hook('pre-commit', '--staged');
+  hook('commit-msg', 'commit-msg "$1"');
+  repo.git('config', 'core.hooksPath', dir);
+  repo.git('config', 'user.name', ANA.name);
+  repo.git('config', 'user.email', ANA.email);
+  return repo;
 }

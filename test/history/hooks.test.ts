@@ -2,11 +2,9 @@
 // core.hooksPath, and real `git commit` calls. A refused commit leaves HEAD where it was; an accepted one passes the
 // full run afterwards too. The identities come from git (author via --author, exported to the hooks by git itself).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI } from '../helpers/repo.js';
 import {
+  hookedRepo as hooked,
   ANA,
   CLAUDE,
   LEDGER,
@@ -19,26 +17,8 @@ import {
   ledgerDoc,
   planDoc,
   taskHandoff,
-  tempDir,
   type Who,
 } from './helpers.js';
-
-function hooked(): Repo {
-  const repo = Repo.create();
-  const dir = tempDir();
-  const hook = (name: string, args: string) => {
-    const file = join(dir, name);
-    writeFileSync(file, `#!/bin/sh\nexec "${process.execPath}" "${CLI}" ${args}\n`);
-    chmodSync(file, 0o755);
-  };
-  hook('pre-commit', '--staged');
-  hook('commit-msg', 'commit-msg "$1"');
-  repo.git('config', 'core.hooksPath', dir);
-  // Ana is the one at the keyboard; an agent shows up through --author or a Co-authored-by line.
-  repo.git('config', 'user.name', ANA.name);
-  repo.git('config', 'user.email', ANA.email);
-  return repo;
-}
 
 /** `git commit` as a person types it (hooks run); returns the exit code and git's output. */
 function gitCommit(repo: Repo, args: string[]): { code: number | null; out: string } {

@@ -1,12 +1,13 @@
 // The house's layering (shared/ARCHITECTURE.md, round 2): imports only point down this list, so a newcomer can
 // follow a finding from the CLI down to the reader without climbing back up, and history never learns of rules.
-// Folders on one line may import each other; a folder may always import itself.
+// Folders on one line may import each other; a folder may always import itself. fix writes files from findings and
+// the model; api (the programmatic entry) and action (the GitHub Action's entry) are doors above the CLI's.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const LAYERS: string[][] = [['model', 'schemas', 'shared'], ['config'], ['read'], ['history'], ['rules', 'packs'], ['engine'], ['report'], ['cli']];
+const LAYERS: string[][] = [['model', 'schemas', 'shared'], ['config'], ['read'], ['history'], ['rules', 'packs'], ['engine'], ['fix'], ['report'], ['cli'], ['api', 'action']];
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 

@@ -61,12 +61,16 @@ function commit(args, extra = {}) {
   return performance.now() - t;
 }
 
-/** One hook on its own, run the way husky runs it, over the same kind of staged change. */
-function hook(name, extra = {}) {
+/**
+ * One hook on its own, run the way husky runs it, over the same kind of staged change; `after` hooks run first,
+ * untimed (commit-msg after pre-commit takes the verdict pre-commit left).
+ */
+function hook(name, extra = {}, after = []) {
   appendFileSync(join(dir, PLAN), `- note ${++n}\n`);
   sh(dir, 'git', ['add', PLAN]);
   const msg = join(work, 'MSG');
   writeFileSync(msg, 'A note\n');
+  for (const first of after) sh(dir, join(dir, '.husky/_', first), [], extra);
   const t = performance.now();
   sh(dir, join(dir, '.husky/_', name), name === 'commit-msg' ? [msg] : [], extra);
   const ms = performance.now() - t;
@@ -81,6 +85,7 @@ const cases = {
   'pre-commit alone (lint-staged -> --staged)': () => hook('pre-commit'),
   'pre-commit alone, without lint-staged': () => hook('pre-commit', { VALIDATE_WORKFLOW_LINT_STAGED: '0' }),
   'commit-msg alone': () => hook('commit-msg'),
+  'commit-msg after pre-commit': () => hook('commit-msg', {}, ['pre-commit']),
   "bare node -e ''": () => {
     const t = performance.now();
     sh(dir, process.execPath, ['-e', '']);

@@ -12,8 +12,11 @@ import { RULE_IDS } from './catalog.js';
 import { Snapshot } from '../history/snapshot.js';
 import { key } from '../history/store.js';
 import { ask, headCommit } from '../shared/git.js';
+import { since, timing } from '../shared/timing.js';
 import { applyBaseline, baselineAt, baselineIn } from './baseline.js';
 import { guidanceIn, guidedBy, selfResolvedIn } from './guidance.js';
+import { handoverKey, leaveVerdict, takeVerdict } from './handover.js';
+import { hasTrailers } from '../history/fold.js';
 import { compareFindings, withoutRepeats, type Finding } from '../model/finding.js';
 import { describeAdoption, judgeHistory, trackedPacks, variantOf, type Adoption, type HistoryOptions, type Resume } from './history.js';
 import { introduced, judgeChange, judgeSnapshot, packWorkspace, trustOf } from './judge.js';
@@ -67,20 +70,19 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   const ck = settingsKey(config, opts.since);
   const cache = loadCache(cachePath, ck);
   const known = new Map(Object.entries(cache?.models ?? {}));
-  const timing = process.env.VALIDATE_WORKFLOW_TIMING ? (label: string, since: number) => process.stderr.write(`timing ${label}: ${(performance.now() - since).toFixed(0)} ms\n`) : () => {};
   let t = performance.now();
   const guidance = inGit ? await guidanceIn(root, config) : new Map<string, string>();
-  timing('guidance', t);
+  timing('guidance', since(t));
   t = performance.now();
   let lint = await lintRepositoryParallel(root, config, inGit, known, { baseline: !opts.baselineWrite, guidance });
-  timing('snapshot pass', t);
+  timing('snapshot pass', since(t));
   // Which blocked handoffs an agent resolved itself is asked of HEAD's handoffs: the snapshot pass has just parsed
   // them (the working tree's versions are HEAD's unless edited), so they are asked of its models, never parsed
   // twice. In the rare repository where an agent did, the snapshot rules run again with that known (no parsing).
   t = performance.now();
   const selfResolved = inGit ? await selfResolvedIn(root, config, 'HEAD', new Map([...known, ...lint.models])) : new Set<string>();
   if (selfResolved.size > 0) lint = await lintRepositoryParallel(root, config, inGit, new Map([...known, ...lint.models]), { baseline: !opts.baselineWrite, guidance, selfResolved });
-  timing('resolutions', t);
+  timing('resolutions', since(t));
   const files = [...lint.discovered.map((d) => d.path), ...lint.packFiles];
   const treeModels = lint.models;
   if (!inGit || !opts.history) {
@@ -98,8 +100,10 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
     // Nothing new since the last run: its findings, for the preset asked now.
     hist = { findings: resume.findings[variant], commits: resume.commits, state: resume.state, models: known, timeline: resume.timeline[variant], incomplete: false, adoption: resume.adoption, resume };
   } else {
+    t = performance.now();
     const r = await judgeHistory(root, { config, presetOverride: opts.presetOverride, since: opts.since, seed: new Map([...known, ...treeModels]), resume, onProgress: opts.onProgress });
     hist = { findings: r.findings, commits: r.commits, state: r.state, models: r.store?.models ?? new Map(), timeline: r.timeline, incomplete: r.incomplete, adoption: r.adoption, resume: r.resume };
+    timing('history', since(t));
   }
   // Keep the models of HEAD's files and of the working tree: what the next run is most likely to meet again.
   const keep: Record<string, WorkflowFile> = Object.fromEntries(treeModels);
@@ -110,7 +114,9 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   }
   if (!hist.incomplete && hist.resume) {
     const { sha: _sha, state: _state, ...keepHistory } = hist.resume;
+    t = performance.now();
     saveCache(cachePath, { key: ck, head: hist.resume.sha, history: keepHistory satisfies CachedHistory, state: [...hist.state], models: keep });
+    timing('cache saved', since(t));
   }
   // The snapshot pass applied its part of the baseline; history entries are judged here, against history findings.
   const histFindings = opts.baselineWrite ? hist.findings : applyBaseline(root, hist.findings, { config, exempt: new Set(hist.resume?.baselineCommits ?? []), scope: (ruleId) => !snapshotEntry(ruleId) });
@@ -174,6 +180,13 @@ export async function judgePending(root: string, workingConfig: Config, opts: { 
   // (the plans globs pointed elsewhere) must not take the commit's own plans out of sight. An explicit --config (the
   // hooks of a thoughts repository map the globs that way) is the caller's word.
   const headSha = headCommit(root);
+  // The effective config is a function of these and HEAD (below), so they key pre-commit's verdict.
+  const handover = handoverKey(root, [settingsKey(workingConfig), workingConfig.preset, opts.presetOverride ?? null, opts.explicitConfig ?? false], headSha);
+  if (handover !== null && opts.stage === 'commit-msg' && !hasTrailers(root, opts.message ?? '')) {
+    const verdict = takeVerdict(root, handover);
+    // The pending commit has no sha yet, so its findings name no commit or subject: they read the same either way.
+    if (verdict) return { findings: verdict.findings, files: verdict.files, commits: 0, anything: true };
+  }
   const head = headTrustSnapshot(root, workingConfig, headSha);
   const config = opts.explicitConfig || head.files.get(CONFIG_FILE) === undefined && !head.files.get('package.json') ? workingConfig : head.config(RULE_IDS);
   const cache = loadCache(cacheFile(root), settingsKey(config));
@@ -186,6 +199,10 @@ export async function judgePending(root: string, workingConfig: Config, opts: { 
   const changed = new Set(pending.changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));
   // HEAD's baseline: an entry only in the working tree (or staged with this very commit) excuses nothing.
   const settle = settleSnapshot(root, config, baselineIn(head));
-  const judged = judgeChange({ root, stage: opts.stage, ...pending, presetOverride: opts.presetOverride, audit: config.source === null, guidance, selfResolved, settle });
-  return { findings: judged.findings.sort(compareFindings), files: [...changed], commits: 0, anything: true };
+  const judge = (stage: 'staged' | 'commit-msg') => judgeChange({ root, stage, ...pending, presetOverride: opts.presetOverride, audit: config.source === null, guidance, selfResolved, settle }).findings.sort(compareFindings);
+  const findings = judge(opts.stage);
+  // What commit-msg will find when the message has no trailers: pre-commit leaves manual items to commit-msg, which
+  // knows whether a human confirmed them, so the record is judged as commit-msg would judge it, from what is loaded.
+  if (opts.stage === 'staged' && handover !== null && !findings.some((f) => f.severity === 'error')) leaveVerdict(root, handover, judge('commit-msg'), [...changed]);
+  return { findings, files: [...changed], commits: 0, anything: true };
 }

@@ -3,12 +3,14 @@
 // knows nothing of rules: the engine judges each step.
 import { performance } from 'node:perf_hooks';
 import type { Config } from '../config/config.js';
-import type { Change, Commit, Event } from '../model/history.js';
+import type { Change, Commit, Event, Trailer } from '../model/history.js';
 import type { WorkflowFile } from '../model/types.js';
 import { classifier, pathspecs, type Classifier } from '../read/classify.js';
 import { linkTarget } from '../read/paths.js';
 import { jobs } from '../read/parallel.js';
 import { amending, ask, gitIdentities, gitSync, headCommit, mergeHeads, readBlobs } from '../shared/git.js';
+import { timing } from '../shared/timing.js';
+import { relieveMemory } from '../shared/memory.js';
 import { diffFiles, eventKey, eventsBetween } from './events.js';
 import { LINK_MODE, isLinkValue, linkValue, parseLink } from './links.js';
 import { messageTrailers, parseRaw, parseTrailers, readTrace, type TraceEntry } from './log.js';
@@ -234,7 +236,6 @@ async function foldRound(root: string, opts: FoldOptions, to: string, base: stri
     initial = filesAt(root, base, config, store.classify, tracked);
     initialSha = base;
   }
-  const timing = process.env.VALIDATE_WORKFLOW_TIMING ? (label: string, ms: number) => process.stderr.write(`timing ${label}: ${ms.toFixed(0)} ms\n`) : () => {};
   const t0 = performance.now();
   const trace = await readTrace(root, revs, specsOf(config, tracked));
   timing(`trace (${trace.length} commits)`, performance.now() - t0);
@@ -267,6 +268,7 @@ async function foldRound(root: string, opts: FoldOptions, to: string, base: stri
       if (i % 256 === 0) opts.onProgress?.({ commits: i, total: trace.length, parsed });
     }
     store.retain(folder.liveKeys());
+    relieveMemory();
     foldMs += performance.now() - t;
   }
   if (trace.length === 0) folder.learnInitial();
@@ -487,7 +489,7 @@ export function pendingCommit(root: string, config: Config, opts: { message?: st
   store.load(changes.flatMap((c) => [c.oldBlob ? { path: c.from ?? c.path, blob: c.oldBlob } : null, c.newBlob ? { path: c.path, blob: c.newBlob } : null]).filter((x): x is { path: string; blob: string } => x !== null));
   const message = opts.message ?? '';
   // Co-author lines outside git's trailer block and a squash's confirmations count as well (history/log.ts).
-  const trailers = message ? messageTrailers(parseTrailers(gitSync(root, ['interpret-trailers', '--parse'], message).out), message) : [];
+  const trailers = trailersOf(root, message);
   // A merge in progress (MERGE_HEAD) becomes a merge commit: judged, like the fold judges merges, by what it does
   // itself, not by what the other branch brings (a human's confirmation merged into an agent's branch).
   const head = amend ? (parentsOfHead[0] ?? null) : headSha;
@@ -519,6 +521,16 @@ export function pendingCommit(root: string, config: Config, opts: { message?: st
     events,
     signed: () => gitSync(root, ['config', '--bool', 'commit.gpgsign']).out.trim() === 'true',
   };
+}
+
+/** A message's trailers as the rules read them: git's trailer block, plus co-author lines and a squash's confirmations. */
+function trailersOf(root: string, message: string): Trailer[] {
+  return message ? messageTrailers(parseTrailers(gitSync(root, ['interpret-trailers', '--parse'], message).out), message) : [];
+}
+
+/** Whether a commit message holds anything a rule reads (the trailers; see the handover in engine/doors.ts). */
+export function hasTrailers(root: string, message: string): boolean {
+  return trailersOf(root, message).length > 0;
 }
 
 /**

@@ -1,0 +1,84 @@
+// pre-commit leaves its verdict in the worktree's git folder for commit-msg (engine/handover.ts). These tests hold
+// the line that makes the shortcut safe: commit-msg takes the verdict only for the very change, committer and
+// settings pre-commit judged, only when the message has no trailers, and the verdict it takes is commit-msg's own
+// (manual items are commit-msg's to judge), never pre-commit's.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/repo.js';
+import { ANA, CLAUDE, CONFIG, PLAN, Repo, hookedRepo, messageFile, planDoc } from '../history/helpers.js';
+
+const record = (repo: Repo) => join(repo.dir, '.git', 'validate-workflow', 'staged-verdict.json');
+
+/**
+ * A repository with a plan whose phase 1 automated item is checked: its manual item is next. Set up with the hooks
+ * skipped: its tasks were done without handoffs, which is not what these tests are about (and no finding below is).
+ */
+function planned(repo: Repo): void {
+  repo.commit('Adopt validate-workflow and plan the auth flow', { [CONFIG]: '{ "preset": "recommended" }\n', [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }) }, { args: ['--no-verify'] });
+}
+
+describe('pre-commit hands its verdict to commit-msg', () => {
+  it('refuses an agent that checks a manual item, though pre-commit (which leaves manual items to commit-msg) let it through', () => {
+    const repo = hookedRepo();
+    planned(repo);
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
+    const staged = runCli(repo.dir, ['--staged'], repo.env(CLAUDE));
+    expect(staged.code).toBe(0);
+    expect(existsSync(record(repo))).toBe(true);
+    const msg = runCli(repo.dir, ['commit-msg', messageFile('Check the manual item')], repo.env(CLAUDE));
+    expect(msg.code).toBe(1);
+    expect(msg.stdout).toContain('history/manual-confirmation');
+    // Taken once: the record is gone, so a later commit-msg judges again.
+    expect(existsSync(record(repo))).toBe(false);
+  });
+
+  it('lets the same change through for a human committing it as their own confirmation, in one real `git commit`', () => {
+    const repo = hookedRepo();
+    planned(repo);
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
+    repo.commitStaged('Confirm phase 1 by hand');
+    expect(repo.git('log', '-1', '--format=%s').trim()).toBe('Confirm phase 1 by hand');
+    expect(existsSync(record(repo))).toBe(false);
+  });
+
+  it('does not take a verdict left for another committer: a human passes pre-commit, an agent commits', () => {
+    const repo = hookedRepo();
+    planned(repo);
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
+    expect(runCli(repo.dir, ['--staged'], repo.env(ANA)).code).toBe(0);
+    const msg = runCli(repo.dir, ['commit-msg', messageFile('Check the manual item')], repo.env(CLAUDE));
+    expect(msg.code).toBe(1);
+    expect(msg.stdout).toContain('history/manual-confirmation');
+  });
+
+  it('does not take a verdict on another index: a change restaged after pre-commit is judged again', () => {
+    const repo = hookedRepo();
+    planned(repo);
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }) + '\nA note.\n' });
+    expect(runCli(repo.dir, ['--staged'], repo.env(CLAUDE)).code).toBe(0);
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
+    const msg = runCli(repo.dir, ['commit-msg', messageFile('Check the manual item')], repo.env(CLAUDE));
+    expect(msg.code).toBe(1);
+    expect(msg.stdout).toContain('history/manual-confirmation');
+  });
+
+  it('judges again when the message has trailers: a Confirmed-by the agent writes for a human is still refused', () => {
+    const repo = hookedRepo();
+    planned(repo);
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
+    expect(runCli(repo.dir, ['--staged'], repo.env(CLAUDE)).code).toBe(0);
+    const msg = runCli(repo.dir, ['commit-msg', messageFile('Check the manual item', { confirmedBy: [ANA] })], repo.env(CLAUDE));
+    expect(msg.code).toBe(1);
+    expect(msg.stdout).toContain('history/manual-confirmation');
+  });
+
+  it('leaves no verdict when pre-commit refuses', () => {
+    const repo = hookedRepo();
+    planned(repo);
+    // The manual item checked before its phase's automated item: an error at pre-commit already.
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], manual: [1] }) });
+    expect(runCli(repo.dir, ['--staged'], repo.env(ANA)).code).toBe(1);
+    expect(existsSync(record(repo))).toBe(false);
+  });
+});

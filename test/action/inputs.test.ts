@@ -1,6 +1,8 @@
 // The action's inputs as the runner hands them over (INPUT_<NAME> variables, named as @actions/core names them):
 // the defaults when action.yml passes empty strings, YAML 1.2's boolean spellings, and clear refusals.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { getInput, InputError, parseInputs } from '../../src/action/inputs.js';
 
 const env = (inputs: Record<string, string>): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v]));
@@ -40,5 +42,27 @@ describe('action inputs', () => {
   ])('refuses %j', (inputs, message) => {
     expect(() => parseInputs(env(inputs))).toThrow(InputError);
     expect(() => parseInputs(env(inputs))).toThrow(message);
+  });
+});
+
+describe('action.yml and the entry point agree', () => {
+  const action = parse(readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')) as {
+    inputs: Record<string, { default: string }>;
+    outputs: Record<string, { value: string }>;
+    runs: { using: string; steps: { id?: string; env?: Record<string, string>; run?: string }[] };
+  };
+  const step = action.runs.steps.find((s) => s.id === 'validate')!;
+
+  it('passes every declared input to the entry point under the name @actions/core reads', () => {
+    expect(action.runs.using).toBe('composite');
+    expect(Object.keys(action.inputs).sort()).toEqual(['comment', 'fail-on', 'format', 'preset', 'range', 'sarif', 'token']);
+    expect(step.env).toEqual(Object.fromEntries(Object.keys(action.inputs).map((name) => [`INPUT_${name.toUpperCase()}`, `\${{ inputs.${name} }}`])));
+    expect(step.run).toBe('node "$GITHUB_ACTION_PATH/dist/action/main.js"');
+    expect(action.outputs.sarif!.value).toBe('\${{ steps.validate.outputs.sarif }}');
+  });
+
+  it("declares defaults that read as the entry point's own", () => {
+    const defaults = Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, name === 'token' ? '' : String(input.default)]));
+    expect(parseInputs(env(defaults))).toEqual(parseInputs({}));
   });
 });

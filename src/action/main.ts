@@ -87,14 +87,16 @@ async function runAction(env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
   }
   if (event.note && !inputs.range) command('notice', event.note);
   const range = inputs.range ?? event.range;
+  // The CLI needs none of the inputs, the token least of all: it stays in this process.
+  const cliEnv = Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('INPUT_')));
   const common = [...(range ? ['--range', range] : []), ...(inputs.preset ? ['--preset', inputs.preset] : [])];
   say(`validate-workflow: judging ${range ? `the commits of ${range}` : 'the repository and its history'}\n`);
 
-  const main = await cli([...common, '--format', inputs.format, '--summary', ...(inputs.failOn === 'warning' ? ['--max-warnings', '0'] : [])], cwd, env, true);
+  const main = await cli([...common, '--format', inputs.format, '--summary', ...(inputs.failOn === 'warning' ? ['--max-warnings', '0'] : [])], cwd, cliEnv, true);
   if (main.code !== 0 && main.code !== FINDINGS) return failed(`--format ${inputs.format}`, main);
 
   if (inputs.sarif) {
-    const sarif = await cli([...common, '--format', 'sarif'], cwd, env, false);
+    const sarif = await cli([...common, '--format', 'sarif'], cwd, cliEnv, false);
     if (sarif.code !== 0 && sarif.code !== FINDINGS) return failed('--format sarif', sarif);
     const path = resolve(cwd, inputs.sarif);
     mkdirSync(dirname(path), { recursive: true });
@@ -104,7 +106,7 @@ async function runAction(env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
   }
 
   if (inputs.comment && event.pullRequest !== null) {
-    const markdown = await cli([...common, '--format', 'markdown'], cwd, env, false);
+    const markdown = await cli([...common, '--format', 'markdown'], cwd, cliEnv, false);
     if (markdown.code !== 0 && markdown.code !== FINDINGS) return failed('--format markdown', markdown);
     await comment(inputs, env, event.pullRequest, markdown.stdout);
   } else if (inputs.comment) say('validate-workflow: not a pull request, so no comment\n');

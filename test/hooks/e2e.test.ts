@@ -75,7 +75,7 @@ describe('init in a fresh repository', () => {
     expect(existsSync(join(base, config.$schema))).toBe(true);
     const ci = readFileSync(join(base, '.github/workflows/validate-workflow.yml'), 'utf8');
     expect(ci).toContain('fetch-depth: 0');
-    expect(ci).toContain('npx validate-workflow --format github --summary');
+    expect(ci).toContain('uses: validate-workflow/validate-workflow@v0');
     for (const hook of ['pre-commit', 'commit-msg', 'pre-push']) {
       const text = readFileSync(join(base, '.husky', hook), 'utf8');
       // husky 9: plain scripts; the v4-8 sourcing line is deprecated and fails in husky 10.

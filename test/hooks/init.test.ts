@@ -4,10 +4,11 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { init, lintStagedGlob, LINT_STAGED_TASK, PREPARE, type InitOptions } from '../../src/cli/init/index.js';
 import { DEFAULT_PATHS } from '../../src/config/config.js';
 import type { Io } from '../../src/cli/io.js';
-import { git, identity, tempDir, tree } from './setup.js';
+import { PROJECT, git, identity, tempDir, tree } from './setup.js';
 
 function repo(pkg: Record<string, unknown> | string | null = { name: 'app', private: true }): string {
   const dir = tempDir();
@@ -122,6 +123,20 @@ describe('init and the files already there', () => {
     expect(forced.stdout).toMatch(/updated\s+\.github\/workflows\/validate-workflow\.yml/);
     expect(readFileSync(join(dir, '.github/workflows/validate-workflow.yml'), 'utf8')).toContain('fetch-depth: 0');
     expect(readFileSync(join(dir, 'validate-workflow.config.json'), 'utf8')).toBe('{ "preset": "strict" }\n');
+  });
+
+  it('writes a CI workflow that runs the action on the pull request\'s own head, allowed to keep its comment', async () => {
+    const dir = repo();
+    expect((await run(dir)).code).toBe(0);
+    const ci = parseYaml(readFileSync(join(dir, '.github/workflows/validate-workflow.yml'), 'utf8'));
+    expect(ci.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
+    const [checkout, action, ...rest] = ci.jobs['validate-workflow'].steps;
+    expect(checkout).toEqual({ uses: 'actions/checkout@v4', with: { 'fetch-depth': 0, ref: '${{ github.event.pull_request.head.sha || github.sha }}' } });
+    expect(action.uses).toBe('validate-workflow/validate-workflow@v0');
+    expect(rest).toEqual([]);
+    // Every input it sets is one the action declares.
+    const declared = Object.keys(parseYaml(readFileSync(join(PROJECT, 'action.yml'), 'utf8')).inputs);
+    expect(declared).toEqual(expect.arrayContaining(Object.keys(action.with)));
   });
 
   it('keeps an edited hook of its own unless --force, and keeps the chains it named', async () => {

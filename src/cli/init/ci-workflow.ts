@@ -1,15 +1,22 @@
-// init's CI job: a GitHub Actions workflow that judges the whole history again, since hooks can be skipped.
+// init's CI job: a GitHub Actions workflow that judges history again, since hooks can be skipped, through the action
+// this repository ships (action.yml; the hand-written form is in the README).
 import { join } from 'node:path';
 import { put, read, type InitOptions, type Report } from './common.js';
 
 export const WORKFLOW_FILE = '.github/workflows/validate-workflow.yml';
 
-const CI_WORKFLOW = `# Written by \`validate-workflow init\`. Hooks can be skipped (--no-verify, HUSKY=0); this job judges the whole
-# history again on every push and pull request, so a skipped hook still cannot land a violation.
+/** The action in this package's repository (action.yml), at the major version's moving tag. */
+export const ACTION = 'validate-workflow/validate-workflow@v0';
+
+const CI_WORKFLOW = `# Written by \`validate-workflow init\`. Hooks can be skipped (--no-verify, HUSKY=0); this job judges history again
+# on every push and pull request, so a skipped hook still cannot land a violation. The action writes annotations and
+# the job summary, and keeps one comment with the review report on the pull request.
 name: workflow protocol
 on: [pull_request, push]
 permissions:
   contents: read
+  # The action's one review comment, edited in place on every run.
+  pull-requests: write
 jobs:
   validate-workflow:
     runs-on: ubuntu-latest
@@ -20,12 +27,9 @@ jobs:
           fetch-depth: 0
           # A pull request is judged on its own head, never on the merge commit GitHub synthesizes.
           ref: \${{ github.event.pull_request.head.sha || github.sha }}
-      - uses: actions/setup-node@v4
+      - uses: ${ACTION}
         with:
-          node-version: 20
-      - run: npm ci
-      # Annotations on the changed files, and the review report (tasks, handoffs, manual items) in the job summary.
-      - run: npx validate-workflow --format github --summary
+          fail-on: error
 `;
 
 /** The workflow file: written when absent or still ours; a changed one is kept unless --force. */

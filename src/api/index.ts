@@ -94,7 +94,7 @@ const reports = new WeakMap<LintResult, Report>();
 
 function doorOf(options: LintOptions): JudgeOptions['door'] {
   const doors = [options.staged ? '`staged`' : null, options.range !== undefined ? '`range`' : null, options.commitMessage !== undefined ? '`commitMessage`' : null].filter(Boolean);
-  if (doors.length > 1) throw new Error(`validate-workflow: lint() takes one of staged, range and commitMessage (got ${doors.join(' and ')})`);
+  if (doors.length > 1) throw new Error(`lint() takes one of staged, range and commitMessage (got ${doors.join(' and ')})`);
   if (options.commitMessage !== undefined) return { kind: 'commit-msg', file: resolve(options.cwd ?? process.cwd(), options.commitMessage) };
   if (options.staged) return { kind: 'staged' };
   if (options.range !== undefined) return { kind: 'range', ...parseRange(options.range) };
@@ -121,7 +121,7 @@ export async function lint(options: LintOptions = {}): Promise<LintResult> {
     io,
   );
   // judgeAndReport writes a baseline only when asked to, and lint() never asks.
-  if (outcome.kind === 'baseline') throw new Error('validate-workflow: unreachable: lint() wrote a baseline');
+  if (outcome.kind === 'baseline') throw new Error('unreachable: lint() wrote a baseline');
   const result: LintResult = jsonReport(outcome.report.findings, outcome.report.summary);
   reports.set(result, outcome.report);
   return result;
@@ -132,7 +132,7 @@ export async function lint(options: LintOptions = {}): Promise<LintResult> {
  * the full markdown review (plans and their timeline); one read back from JSON gives its findings only.
  */
 export function format(result: LintResult, name: FormatName, options: { color?: boolean } = {}): string {
-  if (!(REPORT_FORMATS as readonly string[]).includes(name)) throw new Error(`validate-workflow: format must be one of ${REPORT_FORMATS.join(', ')} (got "${String(name)}")`);
+  if (!(REPORT_FORMATS as readonly string[]).includes(name)) throw new Error(`format must be one of ${REPORT_FORMATS.join(', ')} (got "${String(name)}")`);
   // The findings are the result's own, so a caller who filtered them formats what it kept.
   const findings: Finding[] = result.results.map((r) => ({ ...r }));
   const full = reports.get(result);

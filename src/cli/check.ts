@@ -1,7 +1,7 @@
 // The default command and its history doors: read the workflow files, judge them (snapshot rules over the files,
 // transition rules over history, the index or a range), report, and pick the exit code.
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { relative, resolve, sep } from 'node:path';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { loadConfig, type Config, type Preset } from '../config/config.js';
 import { repositoryRoot } from '../read/discover.js';
 import { compareFindings, type Finding } from '../model/finding.js';
@@ -10,29 +10,40 @@ import { judgePending, judgeRange, judgeRepository, type Judged } from '../engin
 import { summarize } from '../report/summary.js';
 import { BASELINE_FILE, writeBaseline } from '../engine/baseline.js';
 import { FORMATS, FORMATTERS, type Format, type ReportInput } from '../report/index.js';
-import { toolVersion } from '../shared/version.js';
-import { EXIT, UsageError, type Io } from './io.js';
+import { docsBase, toolVersion } from '../shared/version.js';
+import { classifier } from '../read/classify.js';
+import { activePacks, packOf } from '../engine/judge.js';
+import { severityOf } from '../engine/findings.js';
+import { EXIT, UsageError, wantsColor, type Io } from './io.js';
 import { defineCommand, oneOf } from './command.js';
 import { progressLine } from './progress.js';
 
 export { FORMATS, type Format };
 
-export interface CheckOptions {
+/** What decides what is judged and found: shared by the check command and the programmatic API (src/api). */
+export interface JudgeOptions {
   paths: string[];
-  format: Format;
-  /** Also append the markdown report to $GITHUB_STEP_SUMMARY. */
-  summary: boolean;
   preset?: Preset;
   /** `--since <rev>|root`: where history judgement starts. */
   since?: string;
   config?: string;
-  maxWarnings?: number;
   quiet: boolean;
   history: boolean;
   /** Record today's findings as the baseline instead of reporting them. */
   baselineWrite?: boolean;
   /** Which door: the whole repository, the index (pre-commit), a message (commit-msg), or a range (pre-push, PRs). */
   door: { kind: 'repository' } | { kind: 'staged' } | { kind: 'commit-msg'; file: string } | { kind: 'range'; from: string | null; to: string };
+}
+
+export interface CheckOptions extends JudgeOptions {
+  format: Format;
+  /** Also append the markdown report to $GITHUB_STEP_SUMMARY. */
+  summary: boolean;
+  maxWarnings?: number;
+  /** `-o`: the report goes to this file (folders created), not to stdout. */
+  outputFile?: string;
+  /** `--color` / `--no-color`; unset: the environment and the terminal decide (io.ts wantsColor). */
+  color?: boolean;
 }
 
 function toRepoPath(root: string, cwd: string, path: string): string {
@@ -62,7 +73,7 @@ function commentFree(message: string): string {
     .trim();
 }
 
-async function judge(opts: CheckOptions, root: string, inGit: boolean, config: Config, io: Io): Promise<Judged> {
+async function judge(opts: JudgeOptions, root: string, inGit: boolean, config: Config, io: Io): Promise<Judged> {
   const door = opts.door;
   const progress = progressLine(io, { quiet: opts.quiet });
   const onProgress = (p: { commits: number; total: number; parsed: number }) => progress.update(p);
@@ -81,17 +92,16 @@ async function judge(opts: CheckOptions, root: string, inGit: boolean, config: C
   return judgePending(root, config, { stage: door.kind, message, presetOverride: opts.preset, explicitConfig: opts.config !== undefined });
 }
 
-/** Where rule pages can be read: the published package's files, at this version. */
-export function docsBase(): string {
-  return `https://unpkg.com/validate-workflow@${toolVersion()}`;
-}
+/** What a run found, before any format is chosen. */
+export type Report = Pick<ReportInput, 'findings' | 'summary' | 'workspace' | 'timeline'>;
 
-/** What was found, in the format asked for: a lookup in the formatters (src/report/index.ts). */
-function render(format: Format, report: Pick<ReportInput, 'findings' | 'summary' | 'workspace' | 'timeline' | 'note'>, io: Io): string {
-  return FORMATTERS[format].format({ ...report, rules: RULES, version: toolVersion(), docsBase: docsBase(), color: io.color });
-}
+/**
+ * The one code path from options to findings, for the check command and the programmatic API alike: the baseline
+ * was written, there was nothing to judge (why, and the empty report), or the report.
+ */
+export type Outcome = { kind: 'baseline'; entries: number; findings: number } | { kind: 'nothing'; note: string; report: Report } | { kind: 'report'; report: Report };
 
-export async function check(opts: CheckOptions, io: Io): Promise<number> {
+export async function judgeAndReport(opts: JudgeOptions, io: Io): Promise<Outcome> {
   const inGit = repositoryRoot(io.cwd);
   const root = inGit ?? io.cwd;
   const config = loadConfig(root, opts.config ? resolve(io.cwd, opts.config) : undefined, RULE_IDS);
@@ -102,28 +112,67 @@ export async function check(opts: CheckOptions, io: Io): Promise<number> {
   if (opts.baselineWrite) {
     if (opts.door.kind !== 'repository' || scopes.length) throw new UsageError('--baseline-write records the whole repository: drop paths, --staged, --range and commit-msg');
     const { entries } = writeBaseline(root, judged.findings);
-    io.stdout(`validate-workflow: wrote ${BASELINE_FILE} with ${entries} entr${entries === 1 ? 'y' : 'ies'} (${judged.findings.length} findings); later runs report only what is new.\n`);
-    return EXIT.ok;
+    return { kind: 'baseline', entries, findings: judged.findings.length };
   }
   const files = judged.files.filter((f) => within(f, scopes));
   if (!judged.anything || (scopes.length > 0 && files.length === 0 && opts.door.kind === 'repository')) {
     const where = [...config.paths.plans, ...config.paths.handoffs, ...config.paths.ledgers].join(', ');
     const note = `validate-workflow: no workflow files found${scopes.length ? ` under ${opts.paths.join(', ')}` : ''} (looked for ${where}).\n`;
-    if (opts.format !== 'stylish') {
-      io.stderr(note);
-      io.stdout(render(opts.format, { findings: [], summary: summarize([], 0, 0), workspace: null, timeline: [], note }, io));
-    } else io.stdout(note);
-    return EXIT.ok;
+    return { kind: 'nothing', note, report: { findings: [], summary: summarize([], 0, 0), workspace: null, timeline: [] } };
   }
   let findings = judged.findings.filter((f) => within(f.file, scopes)).sort(compareFindings);
   if (opts.quiet) findings = findings.filter((f) => f.severity === 'error');
   const summary = { ...summarize(findings, files.length, judged.commits), ...(judged.judgedFrom ? { judgedFrom: judged.judgedFrom } : {}) };
-  const report = { findings, summary, workspace: judged.workspace ?? null, timeline: judged.timeline ?? [] };
-  io.stdout(render(opts.format, report, io));
+  return { kind: 'report', report: { findings, summary, workspace: judged.workspace ?? null, timeline: judged.timeline ?? [] } };
+}
+
+/** What was found, in the format asked for: a lookup in the formatters (src/report/index.ts). */
+export function render(format: Format, report: Report & Pick<ReportInput, 'note'>, color: boolean): string {
+  return FORMATTERS[format].format({ ...report, rules: RULES, version: toolVersion(), docsBase: docsBase(), color });
+}
+
+/** Where the report goes: stdout, or the `-o` file (its folders created); a file that cannot be written is a usage error. */
+function reportSink(opts: CheckOptions, io: Io): (text: string) => void {
+  if (opts.outputFile === undefined) return io.stdout;
+  const file = resolve(io.cwd, opts.outputFile);
+  return (text) => {
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, text);
+    } catch (err) {
+      throw new UsageError(`cannot write --output-file ${opts.outputFile}: ${(err as Error).message}`);
+    }
+  };
+}
+
+export async function check(opts: CheckOptions, io: Io): Promise<number> {
+  const outcome = await judgeAndReport(opts, io);
+  if (outcome.kind === 'baseline') {
+    io.stdout(`validate-workflow: wrote ${BASELINE_FILE} with ${outcome.entries} entr${outcome.entries === 1 ? 'y' : 'ies'} (${outcome.findings} findings); later runs report only what is new.\n`);
+    return EXIT.ok;
+  }
+  // A file is no terminal: it gets colours only when asked for (flag or FORCE_COLOR), whatever stdout is.
+  const color = opts.color ?? (opts.outputFile === undefined ? io.color : wantsColor({ env: io.env, tty: false }));
+  const emit = reportSink(opts, io);
+  if (outcome.kind === 'nothing') {
+    const { note } = outcome;
+    if (opts.format !== 'stylish') {
+      io.stderr(note);
+      emit(render(opts.format, { ...outcome.report, note }, color));
+    } else {
+      // In stylish the note is the report; with -o the file says so and the terminal too.
+      emit(note);
+      if (opts.outputFile !== undefined) io.stdout(note);
+    }
+    return EXIT.ok;
+  }
+  const { report } = outcome;
+  const { summary } = report;
+  emit(render(opts.format, report, color));
   if (opts.summary) {
     const target = io.env.GITHUB_STEP_SUMMARY;
     if (!target) io.stderr('validate-workflow: --summary: GITHUB_STEP_SUMMARY is not set, no summary written.\n');
-    else appendFileSync(target, `${render('markdown', report, io)}\n`);
+    else appendFileSync(target, `${render('markdown', report, false)}\n`);
   }
 
   if (summary.errors > 0) return EXIT.findings;
@@ -133,6 +182,31 @@ export async function check(opts: CheckOptions, io: Io): Promise<number> {
     else io.stderr(note);
     return EXIT.findings;
   }
+  return EXIT.ok;
+}
+
+/** The nearest folder of a path that exists: a file not written yet still has its repository. */
+function existingFolder(path: string): string {
+  let dir = existsSync(path) && !statSync(path).isDirectory() ? dirname(path) : path;
+  while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+/**
+ * `--print-config [file]` (ESLint's): the configuration as a run over that file would use it, with every rule's
+ * severity resolved from the preset and the config's rules, and which kind of workflow file the path is.
+ */
+function printConfig(file: string | undefined, opts: { config?: string; preset?: Preset }, io: Io): number {
+  const abs = file === undefined ? null : resolve(io.cwd, file);
+  const root = repositoryRoot(abs === null ? io.cwd : existingFolder(abs)) ?? io.cwd;
+  const config = loadConfig(root, opts.config ? resolve(io.cwd, opts.config) : undefined, RULE_IDS);
+  if (opts.preset) config.preset = opts.preset;
+  const path = abs === null ? null : relative(root, abs).split(sep).join('/');
+  if (path !== null && (path.startsWith('../') || path === '..')) throw new UsageError(`${file} is outside the repository at ${root}`);
+  const kind = path === null ? null : (classifier(config.paths)(path)?.kind ?? packOf(activePacks(config), path)?.id ?? null);
+  const rules = Object.fromEntries(RULES.map((r) => [r.meta.id, severityOf(r, config)]));
+  const { source, ...rest } = config;
+  io.stdout(`${JSON.stringify({ file: path, kind, source, ...rest, rules }, null, 2)}\n`);
   return EXIT.ok;
 }
 
@@ -150,6 +224,10 @@ const OPTIONS = {
   staged: { type: 'boolean' },
   range: { type: 'string' },
   since: { type: 'string' },
+  'print-config': { type: 'boolean' },
+  'output-file': { type: 'string', short: 'o' },
+  color: { type: 'boolean' },
+  'no-color': { type: 'boolean' },
 } as const;
 
 const USAGE = `Usage: validate-workflow [check] [paths...] [options]
@@ -174,6 +252,11 @@ Options:
   --since <rev>|root            judge history from this commit on (default: the adoption point, the first human
                                 commit that added the config, or history.since); root judges all of it
   commit-msg <file>             commit-msg hook: the staged change with the message's trailers (Confirmed-by, ...)
+  --print-config [file]         print the configuration that applies to the file (or to the repository) as JSON:
+                                every rule's resolved severity, the paths, the packs; then exit 0
+  -o, --output-file <path>      write the report to this file (folders are created) instead of stdout
+  --color, --no-color           force colours on or off (default: on for a terminal; FORCE_COLOR and NO_COLOR are
+                                honoured, the flags win)
   -h, --help                    show this help
 
 Exit codes: 0 no errors, 1 errors (or too many warnings), 2 usage error or tool failure.
@@ -185,6 +268,11 @@ export const command = defineCommand({
   usage: USAGE,
   options: OPTIONS,
   action: ({ values, positionals }, io) => {
+    if (values.color && values['no-color']) throw new UsageError('--color and --no-color cannot be combined');
+    if (values['print-config']) {
+      if (positionals.length > 1) throw new UsageError('--print-config takes one file');
+      return printConfig(positionals[0], { config: values.config, preset: oneOf<Preset>(values.preset, ['recommended', 'strict'], '--preset') }, io);
+    }
     let maxWarnings: number | undefined;
     if (values['max-warnings'] !== undefined) {
       maxWarnings = Number(values['max-warnings']);
@@ -212,6 +300,8 @@ export const command = defineCommand({
         maxWarnings,
         quiet: values.quiet ?? false,
         since: values.since,
+        outputFile: values['output-file'],
+        color: values.color ? true : values['no-color'] ? false : undefined,
       },
       io,
     );

@@ -42,7 +42,7 @@ export class UnknownOptionError extends UsageError {
 }
 
 /** Parse a command's arguments with its own options only (strict): unknown flags throw UnknownOptionError. */
-export function parseCommand<const O extends OptionsSpec>(command: { name: string; options: O }, args: string[]) {
+export function parseCommand<const O extends OptionsSpec>(command: { name: string; options: O }, args: string[]): ReturnType<typeof parseArgs<{ args: string[]; options: O & typeof COMMON_OPTIONS; allowPositionals: true; strict: true }>> {
   const options = { ...command.options, ...COMMON_OPTIONS };
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });

@@ -13,3 +13,16 @@ export interface Io {
 export class UsageError extends Error {}
 
 export const EXIT = { ok: 0, findings: 1, usage: 2 } as const;
+
+/**
+ * Colours or not, by the conventions other command-line tools follow: a flag (`--color`, `--no-color`) wins; then
+ * FORCE_COLOR (Node's and chalk's: set means on, `0` or `false` means off), then NO_COLOR (no-color.org: set and not
+ * empty means off); else only a terminal gets them.
+ */
+export function wantsColor(opts: { flag?: boolean; env: NodeJS.ProcessEnv; tty: boolean }): boolean {
+  if (opts.flag !== undefined) return opts.flag;
+  const force = opts.env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  if (opts.env.NO_COLOR) return false;
+  return opts.tty;
+}

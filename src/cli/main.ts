@@ -5,7 +5,7 @@
 // message, not a stack trace.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { EXIT, UsageError, type Io } from './io.js';
+import { EXIT, UsageError, wantsColor, type Io } from './io.js';
 import { ConfigError } from '../config/config.js';
 import { closest, UnknownOptionError, type Command } from './command.js';
 import { toolVersion } from '../shared/version.js';
@@ -108,7 +108,7 @@ const io: Io = {
   cwd: process.cwd(),
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
-  color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+  color: wantsColor({ env: process.env, tty: Boolean(process.stdout.isTTY) }),
   env: process.env,
   stderrTTY: Boolean(process.stderr.isTTY),
 };

@@ -3,9 +3,29 @@ import type { Finding } from '../model/finding.js';
 import type { Summary } from './summary.js';
 import type { Formatter } from './formatter.js';
 
-export function formatJson(findings: Finding[], summary: Summary): string {
+/** One finding of the contract: the Finding without what is not in it (messageId, causes). */
+export interface JsonResult {
+  ruleId: string;
+  severity: Finding['severity'];
+  file: string | null;
+  line: number | null;
+  column: number | null;
+  message: string;
+  fix?: string;
+  commit?: string;
+  subject?: string;
+}
+
+export interface JsonReport {
+  version: 1;
+  results: JsonResult[];
+  summary: Pick<Summary, 'errors' | 'warnings' | 'infos' | 'files' | 'commits'>;
+}
+
+/** The contract's object itself: what `--format json` prints and the programmatic API's lint() returns. */
+export function jsonReport(findings: Finding[], summary: Summary): JsonReport {
   const results = findings.map((f) => {
-    const r: Record<string, unknown> = { ruleId: f.ruleId, severity: f.severity, file: f.file, line: f.line, column: f.column, message: f.message };
+    const r: JsonResult = { ruleId: f.ruleId, severity: f.severity, file: f.file, line: f.line, column: f.column, message: f.message };
     if (f.fix) r.fix = f.fix;
     if (f.commit) {
       r.commit = f.commit;
@@ -14,7 +34,11 @@ export function formatJson(findings: Finding[], summary: Summary): string {
     return r;
   });
   const { errors, warnings, infos, files, commits } = summary;
-  return `${JSON.stringify({ version: 1, results, summary: { errors, warnings, infos, files, commits } }, null, 2)}\n`;
+  return { version: 1, results, summary: { errors, warnings, infos, files, commits } };
+}
+
+export function formatJson(findings: Finding[], summary: Summary): string {
+  return `${JSON.stringify(jsonReport(findings, summary), null, 2)}\n`;
 }
 
 export const json: Formatter = { name: 'json', format: (input) => formatJson(input.findings, input.summary) };

@@ -21,7 +21,7 @@ const input = (over: Partial<ReportInput> = {}): ReportInput => ({
   summary: summarize(findings, 1, 3),
   rules: RULES,
   version: '1.2.3',
-  docsBase: 'https://unpkg.com/validate-workflow@1.2.3',
+  docsBase: 'https://github.com/validate-workflow/validate-workflow/blob/v1.2.3',
   color: false,
   workspace: null,
   timeline: [],

@@ -1,0 +1,154 @@
+// The programmatic API as a user gets it: this package packed as npm would publish it, installed into a fresh
+// project from the tarball, imported by name from an .mjs file and from TypeScript. What it returns must be exactly
+// what the CLI's `--format json` prints on the same repository, and its types must resolve through `exports`.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { must, npm, pack, PROJECT, run, tempDir } from '../hooks/setup.js';
+import { runCli } from '../helpers/repo.js';
+import { violations } from '../report/fixtures.js';
+
+const TSC = join(PROJECT, 'node_modules', 'typescript', 'bin', 'tsc');
+
+// The consumer: calls the API with the options given as JSON and prints what it got (lint's result, and the
+// formats the CLI would print for it) as JSON.
+const CONSUMER = `import { lint, format, rules, FORMATS, version } from 'validate-workflow';
+const options = JSON.parse(process.argv[2]);
+try {
+  const result = await lint(options);
+  const formatted = Object.fromEntries(FORMATS.map((name) => [name, format(result, name)]));
+  process.stdout.write(JSON.stringify({ result, formatted, rules, version }));
+} catch (err) {
+  process.stdout.write(JSON.stringify({ error: err.message, stack: err.stack }));
+}
+`;
+
+// A TypeScript consumer: it compiles only if the package's declarations are found (strict mode refuses an untyped
+// import) and say what the API takes; each @ts-expect-error fails the compile if the types were \`any\`.
+const TS_CONSUMER = `import { lint, format, rules, type LintResult, type LintMessage } from 'validate-workflow';
+const result: LintResult = await lint({ cwd: '.', preset: 'strict', range: 'HEAD~1..HEAD' });
+const first: LintMessage | undefined = result.results[0];
+const errors: number = result.summary.errors;
+const text: string = format(result, 'sarif');
+const docs: string[] = rules.map((r) => r.docs);
+// @ts-expect-error: not a format
+format(result, 'xml');
+// @ts-expect-error: not a preset
+await lint({ preset: 'lenient' });
+// @ts-expect-error: the contract's summary has no such count
+result.summary.total;
+export { first, errors, text, docs };
+`;
+
+interface Consumed {
+  result?: { version: number; results: Record<string, unknown>[]; summary: Record<string, number> };
+  formatted?: Record<string, string>;
+  rules?: { id: string; severities: Record<string, string>; docs: string }[];
+  version?: string;
+  error?: string;
+}
+
+let consumer: string;
+let repo: string;
+
+function consume(options: Record<string, unknown>): Consumed {
+  return JSON.parse(must(consumer, process.execPath, ['consumer.mjs', JSON.stringify(options)])) as Consumed;
+}
+
+beforeAll(async () => {
+  const tarball = pack();
+  consumer = tempDir('vw-api-');
+  writeFileSync(join(consumer, 'package.json'), `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
+  npm(consumer, 'i', tarball);
+  writeFileSync(join(consumer, 'consumer.mjs'), CONSUMER);
+  repo = (await violations()).repo.dir;
+}, 180_000);
+
+describe('a fresh project that installed the packed tarball', () => {
+  it('gets from lint() exactly the object the CLI prints with --format json', () => {
+    const cli = runCli(repo, ['--format', 'json']);
+    expect(cli.code).toBe(1);
+    const got = consume({ cwd: repo });
+    expect(got.error).toBeUndefined();
+    expect(got.result).toEqual(JSON.parse(cli.stdout));
+    // The repository breaks rules in its files and in its history: both kinds are in what was compared.
+    expect(got.result!.results.some((r) => typeof r.commit === 'string')).toBe(true);
+    expect(got.result!.results.some((r) => r.commit === undefined)).toBe(true);
+  });
+
+  it("formats the result as the CLI prints each format (markdown's review of the plans included)", () => {
+    const got = consume({ cwd: repo });
+    for (const name of ['stylish', 'json', 'sarif', 'github', 'markdown']) {
+      expect(got.formatted![name], name).toBe(runCli(repo, ['--format', name]).stdout);
+    }
+  });
+
+  it('takes the doors and options of the CLI: a range, a preset, paths, no history', () => {
+    const cases: [Record<string, unknown>, string[]][] = [
+      [{ range: 'HEAD~3..HEAD', preset: 'strict' }, ['--range', 'HEAD~3..HEAD', '--preset', 'strict']],
+      [{ paths: ['thoughts/ledgers'], history: false }, ['thoughts/ledgers', '--no-history']],
+      [{ quiet: true, since: 'root' }, ['--quiet', '--since', 'root']],
+    ];
+    for (const [options, args] of cases) {
+      const cli = runCli(repo, ['--format', 'json', ...args]);
+      expect(consume({ cwd: repo, ...options }).result, args.join(' ')).toEqual(JSON.parse(cli.stdout));
+    }
+  });
+
+  it('rejects bad options with the message the CLI prints, not a crash', () => {
+    for (const [options, args] of [
+      [{ config: 'missing.json' }, ['--config', 'missing.json']],
+      [{ range: 'HEAD' }, ['--range', 'HEAD']],
+    ] as const) {
+      const cli = runCli(repo, args);
+      expect(cli.code).toBe(2);
+      const error = consume({ cwd: repo, ...options }).error;
+      expect(error).toMatch(/^(config file not found: \S+missing\.json|--range needs <from>\.\.<to> \(got "HEAD"\))$/);
+      expect(cli.stderr.split('\n')[0]).toBe(`validate-workflow: ${error}`);
+    }
+    expect(consume({ cwd: repo, staged: true, range: 'HEAD~1..HEAD' }).error).toMatch(/takes one of staged, range and commitMessage/);
+  });
+
+  it("lists the rules with their severities and the pages the CLI's SARIF links, pages the package ships", () => {
+    const got = consume({ cwd: repo });
+    const sarif = JSON.parse(runCli(repo, ['--format', 'sarif']).stdout) as { runs: { tool: { driver: { rules: { id: string; helpUri: string; defaultConfiguration: { level: string } }[] } } }[] };
+    const descriptors = sarif.runs[0]!.tool.driver.rules;
+    expect(got.rules!.map((r) => r.id)).toEqual(descriptors.map((d) => d.id));
+    expect(got.rules!.map((r) => r.docs)).toEqual(descriptors.map((d) => d.helpUri));
+    const version = (JSON.parse(readFileSync(join(PROJECT, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(got.version).toBe(version);
+    for (const rule of got.rules!) {
+      expect(rule.docs).toBe(`https://github.com/validate-workflow/validate-workflow/blob/v${version}/docs/rules/${rule.id}.md`);
+      expect(existsSync(join(consumer, 'node_modules', 'validate-workflow', 'docs', 'rules', `${rule.id}.md`)), rule.id).toBe(true);
+      expect(Object.keys(rule.severities).sort()).toEqual(['recommended', 'strict']);
+    }
+  });
+
+  it('type-checks a TypeScript consumer against the declarations `exports` names', () => {
+    const dir = join(consumer, 'ts');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'use.ts'), TS_CONSUMER);
+    // No @types/node: the API's declarations must stand on their own.
+    const tsconfig = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types: [] }, files: ['use.ts'] };
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
+    const ok = run(dir, process.execPath, [TSC, '-p', 'tsconfig.json']);
+    expect(ok.out).toBe('');
+    expect(ok.code).toBe(0);
+    // And the check can fail: a wrong use of the API is a type error.
+    writeFileSync(join(dir, 'use.ts'), `${TS_CONSUMER}const wrong: string = (await lint()).summary.errors;\n`);
+    const bad = run(dir, process.execPath, [TSC, '-p', 'tsconfig.json']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.out).toMatch(/Type 'number' is not assignable to type 'string'/);
+  });
+
+  it('ships the MIT licence and names its repository', () => {
+    const installed = join(consumer, 'node_modules', 'validate-workflow');
+    expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) 2026 validate-workflow contributors\n/);
+    const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(pkg.license).toBe('MIT');
+    expect(pkg.repository).toEqual({ type: 'git', url: 'git+https://github.com/validate-workflow/validate-workflow.git' });
+    expect(pkg.bin).toEqual({ 'validate-workflow': 'dist/bundle/main.js' });
+    // The CLI still runs from the same install.
+    expect(run(consumer, 'npx', ['--no-install', 'validate-workflow', '--version']).stdout).toBe(`${pkg.version}\n`);
+  });
+});

@@ -181,7 +181,7 @@ export async function judgePending(root: string, workingConfig: Config, opts: { 
   // hooks of a thoughts repository map the globs that way) is the caller's word.
   const headSha = headCommit(root);
   // The effective config is a function of these and HEAD (below), so they key pre-commit's verdict.
-  const handover = handoverKey(root, [settingsKey(workingConfig), workingConfig.preset, opts.presetOverride ?? null, opts.explicitConfig ?? false], headSha);
+  const { key: handover, who } = handoverKey(root, [settingsKey(workingConfig), workingConfig.preset, opts.presetOverride ?? null, opts.explicitConfig ?? false], headSha);
   if (handover !== null && opts.stage === 'commit-msg' && !hasTrailers(root, opts.message ?? '')) {
     const verdict = takeVerdict(root, handover);
     // The pending commit has no sha yet, so its findings name no commit or subject: they read the same either way.
@@ -191,7 +191,7 @@ export async function judgePending(root: string, workingConfig: Config, opts: { 
   const config = opts.explicitConfig || head.files.get(CONFIG_FILE) === undefined && !head.files.get('package.json') ? workingConfig : head.config(RULE_IDS);
   const cache = loadCache(cacheFile(root), settingsKey(config));
   const seed = new Map(Object.entries(cache?.models ?? {}));
-  const pending = pendingCommit(root, config, { message: opts.message, seed, tracked: trackedPacks(config), head: headSha });
+  const pending = pendingCommit(root, config, { message: opts.message, seed, tracked: trackedPacks(config), head: headSha, who });
   // Guidance given before, and the guidance this very commit gives (commit-msg has the message).
   const guidance = new Map([...(await guidanceIn(root, config)), ...guidedBy(pending.commit, pending.before, pending.after, pending.signed)]);
   // Resolutions agents wrote before; those this commit writes are judgeChange's to add.

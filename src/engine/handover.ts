@@ -24,12 +24,14 @@ function recordFile(root: string): string | null {
   return info ? join(info.gitDir, 'validate-workflow', 'staged-verdict.json') : null;
 }
 
-/** The key of the change about to be committed, or null when it has none (an index with conflicts has no tree). */
-export function handoverKey(root: string, settings: unknown, head: string | null): string | null {
-  const tree = gitSync(root, ['write-tree']);
-  if (!tree.ok) return null;
+/**
+ * The key of the change about to be committed (null when it has none: an index with conflicts has no tree), and who
+ * commits it, which the door needs again (one git process fewer).
+ */
+export function handoverKey(root: string, settings: unknown, head: string | null): { key: string | null; who: ReturnType<typeof gitIdentities> } {
   const who = gitIdentities(root);
-  return cacheKey([settings, head, tree.out.trim(), who.author, who.committer, mergeHeads(root), head !== null && amending()]);
+  const tree = gitSync(root, ['write-tree']);
+  return { key: tree.ok ? cacheKey([settings, head, tree.out.trim(), who.author, who.committer, mergeHeads(root), head !== null && amending()]) : null, who };
 }
 
 /** pre-commit's verdict, for commit-msg to take. */

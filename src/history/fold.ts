@@ -456,7 +456,7 @@ class Folder {
 export type Pending = Step;
 
 /** HEAD's snapshot -> the index's, with the commit as it will be made (the message's trailers for commit-msg). */
-export function pendingCommit(root: string, config: Config, opts: { message?: string; seed?: Map<string, WorkflowFile>; tracked?: Tracked; amend?: boolean; head?: string | null }): Pending {
+export function pendingCommit(root: string, config: Config, opts: { message?: string; seed?: Map<string, WorkflowFile>; tracked?: Tracked; amend?: boolean; head?: string | null; who?: ReturnType<typeof gitIdentities> }): Pending {
   const sight = new Sight(classifier(config.paths));
   const store = newStore(root, config, sight);
   for (const [k, m] of opts.seed ?? []) store.seed.set(k, m);
@@ -503,7 +503,7 @@ export function pendingCommit(root: string, config: Config, opts: { message?: st
     const baseFiles = base.ok ? filesAt(root, base.out.trim(), config, store.classify, tracked) : null;
     ({ changes: kept, events } = mergeOwn(kept, events, filesAt(root, other, config, store.classify, tracked), baseFiles, after, store));
   }
-  const who = gitIdentities(root);
+  const who = opts.who ?? gitIdentities(root);
   const commit: Commit = {
     sha: '',
     parents: head ? [head, ...others] : [],

@@ -1,21 +1,20 @@
-// The one place git is run. One-off questions asked where the caller can wait go through simple-git (`ask`); the
-// streamed `git log` and the `cat-file --batch` reader are spawned here so output is consumed as it arrives; and
-// `gitSync` answers the questions asked in the middle of a synchronous judgement (a parent commit's tree when the
-// fold meets it, a blob a rule's snapshot needs, the index at pre-commit), where an await would have to reach into
-// every rule.
-import { spawn, spawnSync } from 'node:child_process';
+// The one place git is run: plain `git` processes, never a shell. One-off questions asked where the caller can wait
+// (`ask`) run asynchronously; the streamed `git log` and the `cat-file --batch` reader are spawned here so output is
+// consumed as it arrives; and `gitSync` answers the questions asked in the middle of a synchronous judgement (a
+// parent commit's tree when the fold meets it, a blob a rule's snapshot needs, the index at pre-commit), where an
+// await would have to reach into every rule.
+//
+// `ask` went through simple-git until issue 13: simple-git 4.0.2 waits 50 ms after every process that writes
+// nothing (its completion plugin, not configurable), and many questions answer with silence (`merge-base
+// --is-ancestor`, a `log --grep` with no match, `rev-parse --verify` of a missing commit). Measured on a small
+// repository: `git log --grep` with no match took 55 ms through simple-git and 2.5 ms spawned directly; every door
+// asked at least one such question, the hooks on every commit.
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { Identity } from '../model/history.js';
 import { parseIdentity } from './identity.js';
-import { simpleGit, type SimpleGit } from 'simple-git';
-
-export function git(root: string): SimpleGit {
-  // simple-git counts a non-zero exit as an error only when git also wrote to stderr; `rev-parse --verify -q` and
-  // `merge-base --is-ancestor` answer "no" with a bare exit 1, which must not read as "yes".
-  return simpleGit({ baseDir: root, errors: (error, result) => (result.exitCode === 0 ? undefined : (error ?? Buffer.from(`git exited with ${result.exitCode}`))) });
-}
 
 /**
  * Options every git process gets: paths as they are (no octal quoting), and replace refs ignored: `git replace` can
@@ -23,13 +22,11 @@ export function git(root: string): SimpleGit {
  */
 const BASE = ['-c', 'core.quotepath=off', '--no-replace-objects'];
 
-/** An async one-off question (simple-git): its output, and whether git exited 0. */
-export async function ask(root: string, args: string[]): Promise<{ ok: boolean; out: string }> {
-  try {
-    return { ok: true, out: await git(root).raw([...BASE, ...args]) };
-  } catch {
-    return { ok: false, out: '' };
-  }
+/** An async one-off question: its output, and whether git exited 0 (a bare exit 1 is a "no", never a "yes"). */
+export function ask(root: string, args: string[]): Promise<{ ok: boolean; out: string }> {
+  return new Promise((resolve) => {
+    execFile('git', [...BASE, ...args], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30 }, (error, stdout) => resolve({ ok: error === null, out: error === null ? stdout : '' }));
+  });
 }
 
 /** Where a repository keeps itself: its top folder, its git folder (a worktree's own) and the common one. */

@@ -33,17 +33,20 @@ const LABEL_CHARS = 48;
 
 // --- Escaping ---------------------------------------------------------------------------------------------------
 
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
 /**
  * Plain text as the inside of a quoted Mermaid label. Mermaid decodes `#NN;` entity codes in labels, so every
  * character that could end the quote (`"`), start an entity or directive (`#`, `%%{init}%%` is honoured anywhere in
  * the text), open HTML (`<`, `>`, `&`) or a Markdown string (a backtick) is written as its numeric code; the text
  * of a Markdown fence cannot contain three backticks after this either. Line breaks become spaces, control
- * characters go. Long text is cut by code points, so an emoji is never split.
+ * characters go. Long text is cut between graphemes, so an emoji (even a joined one) is never split.
  */
 export function mermaidText(text: string, max = LABEL_CHARS): string {
-  const chars = Array.from(text.replace(/\r\n|\r|\n|\t/g, ' ').replace(/\p{Cc}/gu, ''));
+  const flat = text.replace(/\r\n|\r|\n|\t/g, ' ').replace(/\p{Cc}/gu, '');
+  const chars = Array.from(graphemes.segment(flat), (g) => g.segment);
   const cut = chars.length > max ? [...chars.slice(0, max - 1), '…'] : chars;
-  return cut.map((c) => (/["#%<>&`]/.test(c) ? `#${c.codePointAt(0)};` : c)).join('');
+  return cut.join('').replace(/["#%<>&`]/g, (c) => `#${c.codePointAt(0)};`);
 }
 
 /** Text inside raw HTML (the `<summary>` of a folded phase). */

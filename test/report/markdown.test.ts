@@ -2,7 +2,7 @@
 // by an agent co-author, a manual item the agent checked itself, a partial handoff. The report is parsed back with
 // remark (GFM) and rendered to HTML, so a broken table or a stray pipe fails here, not on a pull request.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Heading, List, ListItem, Paragraph, Root, RootContent, Table } from 'mdast';
+import type { Code, Heading, List, ListItem, Paragraph, Root, RootContent, Table } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
@@ -214,6 +214,24 @@ describe('markdown report of a history with violations', () => {
     for (const g of findingGroups(tree)) expect(g.items.length).toBeGreaterThan(0);
     // The plan still comes first, whole.
     expect(tables(tree)).toHaveLength(1);
+  });
+
+  it('shows the plan\'s timeline picture above its table', () => {
+    const code = root.children.filter((n): n is Code => n.type === 'code');
+    expect(code.map((c) => c.lang)).toEqual(['mermaid']);
+    expect(out.indexOf('```mermaid')).toBeLessThan(out.indexOf('| Phase | Task |'));
+  });
+
+  it('gives up the picture before the plan when the plans\' half of the budget is tight', () => {
+    const plans = out.slice(0, out.indexOf('### Findings'));
+    const picture = plans.slice(plans.indexOf('```mermaid'), plans.lastIndexOf('```') + 4);
+    // Room for the plan without its picture, not with it.
+    const maxBytes = 2 * (Buffer.byteLength(plans) - Buffer.byteLength(picture) + 40);
+    expect(Buffer.byteLength(plans)).toBeGreaterThan(maxBytes / 2);
+    const lean = report(j, maxBytes);
+    expect(lean).not.toContain('```mermaid');
+    expect(lean).not.toContain('about plans left out');
+    expect(rows(tables(parse(lean))[0]!)).toEqual(rows(tables(root)[0]!));
   });
 
   it('leaves plans out too when even they do not fit, and still reports the verdict', () => {

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import DOMPurify from 'dompurify';
 import { runCli } from '../helpers/repo.js';
 import { ANA, AUTO, CLAUDE, MANUAL, PLAN, Repo, handoffPath, md, planDoc, taskHandoff } from '../history/helpers.js';
-import { LARGE_PLAN_TASKS, mermaidText } from '../../src/report/mermaid.js';
+import { INIT, LARGE_PLAN_TASKS, mermaidText } from '../../src/report/mermaid.js';
 
 // mermaid sanitizes labels with DOMPurify while it parses, and DOMPurify needs a browser DOM that Node lacks (it
 // loads without its methods). Sanitizing is rendering's business, not the grammar's: with DOMPurify passing text
@@ -106,7 +106,7 @@ describe('the picture of a small plan', () => {
   });
 
   it('is a flowchart mermaid parses, placed above the plan\'s table', () => {
-    expect(mermaidBlocks(report)[0]!.split('\n')[0]).toBe('flowchart LR');
+    expect(mermaidBlocks(report)[0]!.split('\n').slice(0, 2)).toEqual([INIT, 'flowchart LR']);
     expect(report.indexOf('```mermaid')).toBeLessThan(report.indexOf('| Phase | Task |'));
     expect(report.indexOf('```mermaid')).toBeGreaterThan(report.indexOf('### 📋 Auth flow Implementation Plan'));
     expect(report).not.toContain('<details');
@@ -244,7 +244,8 @@ describe('hostile task text', () => {
 
   it('parses, ignores the directive in a title, and reads back every title as written', async () => {
     const p = await parseDiagram(mermaidBlocks(report)[0]!);
-    expect(p.config).toEqual({});
+    // Only the report's own settings: nothing from the title's directive.
+    expect(p.config).toEqual({ flowchart: { wrappingWidth: 320, rankSpacing: 28, nodeSpacing: 28 } });
     const shown = p.vertices.filter((v) => /^p1t\d+$/.test(v.id)).map((v) => lines(v)[0]!.replace(/^\S+ Task \d+: /, ''));
     expect(shown).toEqual(titles);
     // The plan reader keeps a code span's text without its backticks.

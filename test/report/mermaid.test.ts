@@ -154,6 +154,21 @@ describe('the picture of a small plan', () => {
   });
 });
 
+describe('a finding about the plan as a whole', () => {
+  it('is a box of its own before the first phase', async () => {
+    const repo = Repo.create();
+    // `mode: direct` on four tasks without the user's say: plan/mode, at the frontmatter.
+    repo.commit('Plan it', { [PLAN]: planDoc({ frontmatter: ['mode: direct'] }) }, { author: ANA });
+    const p = await parseDiagram(mermaidBlocks(reportOf(repo))[0]!);
+    const box = vertex(p, 'plan');
+    expect(lines(box)).toEqual(['📋 Plan', '❌ plan/mode']);
+    expect(box.classes).toEqual(['violation']);
+    expect(p.edges).toContainEqual(expect.objectContaining({ start: 'plan', end: 'p1' }));
+    // Nothing in the phases is marked for it.
+    expect(p.vertices.filter((v) => v.classes.includes('violation')).map((v) => v.id)).toEqual(['plan']);
+  });
+});
+
 describe('the picture of a plan of 30 tasks', () => {
   const repo = Repo.create();
   const P = { phases: [6, 6, 6, 6, 6] };
@@ -221,6 +236,8 @@ describe('hostile task text', () => {
         '## Phase 1: Names "with" <angles> & %%{init}%%',
         '',
         ...titles.map((t, i) => `- [${done && i === 0 ? 'x' : ' '}] Task ${i + 1}: ${t.replace(/[\\`*_[\]<>]/g, '\\$&')}`),
+        // Enough tasks to fold the phase, so its title goes through the <summary> too.
+        ...Array.from({ length: LARGE_PLAN_TASKS + 1 - titles.length }, (_, k) => `- [ ] Task ${titles.length + k + 1}: Plain`),
         '',
         '### Success Criteria:',
         '',
@@ -237,8 +254,10 @@ describe('hostile task text', () => {
     report = reportOf(repo);
   });
 
-  it('keeps the report\'s Markdown whole: one diagram, then the table', () => {
+  it('keeps the report\'s Markdown whole: one folded diagram with the title as text, then the table', () => {
     expect(mermaidBlocks(report)).toHaveLength(1);
+    // Open: task 1 is done without a handoff (handoff/missing).
+    expect(report).toContain(`<details open><summary>Phase 1: Names &#34;with&#34; &#60;angles&#62; &#38; %%{init}%% · 1 of ${LARGE_PLAN_TASKS + 1} tasks done · ❌ 1 violation</summary>\n`);
     expect(parseMd(report).children.some((n) => n.type === 'table')).toBe(true);
   });
 
@@ -246,7 +265,7 @@ describe('hostile task text', () => {
     const p = await parseDiagram(mermaidBlocks(report)[0]!);
     // Only the report's own settings: nothing from the title's directive.
     expect(p.config).toEqual({ flowchart: { wrappingWidth: 320, rankSpacing: 28, nodeSpacing: 28 } });
-    const shown = p.vertices.filter((v) => /^p1t\d+$/.test(v.id)).map((v) => lines(v)[0]!.replace(/^\S+ Task \d+: /, ''));
+    const shown = p.vertices.filter((v) => /^p1t\d+$/.test(v.id)).map((v) => lines(v)[0]!.replace(/^\S+ Task \d+: /, '')).slice(0, titles.length);
     expect(shown).toEqual(titles);
     // The plan reader keeps a code span's text without its backticks.
     expect(lines(vertex(p, 'p1m1'))[0]).toBe('👤 ⏳ Looks "right" in <Safari> ok 🎉');

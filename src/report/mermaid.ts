@@ -64,76 +64,69 @@ interface Placed {
   plan: Set<string>;
 }
 
+type Box = { kind: 'task'; task: Task } | { kind: 'manual'; item: CheckItem } | { kind: 'phase'; phase: Phase };
+
+function mark<K>(map: Map<K, Set<string>>, key: K, ruleId: string): void {
+  map.set(key, (map.get(key) ?? new Set()).add(ruleId));
+}
+
+function markBox(out: Placed, box: Box, ruleId: string): void {
+  if (box.kind === 'task') mark(out.tasks, box.task, ruleId);
+  else if (box.kind === 'manual') mark(out.manual, box.item, ruleId);
+  else mark(out.phases, box.phase, ruleId);
+}
+
+const sameBox = (a: Box, b: Box) =>
+  (a.kind === 'task' && b.kind === 'task' && a.task === b.task) || (a.kind === 'manual' && b.kind === 'manual' && a.item === b.item);
+
+/** The task at a line (its own or one of its steps'), else the manual item, else the phase the line is in. */
+function boxAt(plan: Plan, line: number | null): Box | null {
+  if (line === null) return null;
+  for (const phase of plan.phases) {
+    const task = phase.tasks.find((t) => t.line === line || t.steps.some((s) => s.line === line));
+    if (task) return { kind: 'task', task };
+    const item = phase.manual.find((m) => m.line === line);
+    if (item) return { kind: 'manual', item };
+  }
+  // Phases are in file order: the last one that starts at or before the line holds it.
+  const phase = [...plan.phases].reverse().find((p) => p.line <= line);
+  return phase ? { kind: 'phase', phase } : null;
+}
+
+/** The tasks a commit completed and the manual items it checked, as history tells (the completion that stands). */
+function boxesOf(facts: PlanFacts, commit: string): Box[] {
+  return facts.plan.phases.flatMap((phase, i) => [
+    ...phase.tasks.filter((task) => facts.completions.get(task.number)?.commit === commit).map((task): Box => ({ kind: 'task', task })),
+    ...phase.manual.filter((item) => facts.checkoff(phase.number ?? i + 1, item.text)?.commit === commit).map((item): Box => ({ kind: 'manual', item })),
+  ]);
+}
+
 function place(facts: PlanFacts): Placed {
   const { plan } = facts;
   const out: Placed = { tasks: new Map(), manual: new Map(), phases: new Map(), plan: new Set() };
-  const add = <K>(map: Map<K, Set<string>>, key: K, id: string) => map.set(key, (map.get(key) ?? new Set()).add(id));
-  const handoffTask = new Map<string, Task>();
   const taskByNumber = new Map(plan.phases.flatMap((p) => p.tasks.map((t) => [t.number, t] as const)));
+  const taskOfHandoff = new Map<string, Task>();
   for (const [n, list] of facts.handoffs) {
     const task = taskByNumber.get(n);
-    if (task) for (const h of list) handoffTask.set(h.path, task);
+    if (task) for (const h of list) taskOfHandoff.set(h.path, task);
   }
   for (const f of facts.findings) {
-    if (f.severity === 'info') continue;
-    const task = f.file === null ? undefined : handoffTask.get(f.file);
+    if (f.severity === 'info' || f.file === null) continue;
+    const task = taskOfHandoff.get(f.file);
     if (task) {
-      add(out.tasks, task, f.ruleId);
+      mark(out.tasks, task, f.ruleId);
       continue;
     }
     if (f.file !== plan.path) continue;
-    if (!placeOnLine(plan, f, out, add) && !placeByCommit(facts, f, out, add)) out.plan.add(f.ruleId);
+    const atLine = boxAt(plan, f.line);
+    // A history finding's line is in the version it judged and may have moved since: the boxes its commit changed
+    // say which it is about, and its line picks one of them when it still points at one.
+    const touched = f.commit ? boxesOf(facts, f.commit) : [];
+    const chosen = atLine && touched.some((b) => sameBox(b, atLine)) ? [atLine] : touched.length ? touched : atLine ? [atLine] : [];
+    if (chosen.length === 0) out.plan.add(f.ruleId);
+    for (const box of chosen) markBox(out, box, f.ruleId);
   }
   return out;
-}
-
-type Add = <K>(map: Map<K, Set<string>>, key: K, id: string) => void;
-
-/** A finding at a task's line (or one of its steps') is the task's, at a manual item's the item's, else its phase's. */
-function placeOnLine(plan: Plan, f: Finding, out: Placed, add: Add): boolean {
-  if (f.line === null) return false;
-  for (const phase of plan.phases) {
-    for (const task of phase.tasks) {
-      if (task.line === f.line || task.steps.some((s) => s.line === f.line)) {
-        add(out.tasks, task, f.ruleId);
-        return true;
-      }
-    }
-    const item = phase.manual.find((m) => m.line === f.line);
-    if (item) {
-      add(out.manual, item, f.ruleId);
-      return true;
-    }
-  }
-  // Phases are in file order: the last one that starts at or before the line holds it.
-  const phase = [...plan.phases].reverse().find((p) => p.line <= f.line!);
-  if (!phase) return false;
-  add(out.phases, phase, f.ruleId);
-  return true;
-}
-
-/**
- * A history finding points at the line in the version it judged, which may have moved since: the commit says which
- * box it is about when that commit completed a task or checked a manual item of this plan.
- */
-function placeByCommit(facts: PlanFacts, f: Finding, out: Placed, add: Add): boolean {
-  if (!f.commit) return false;
-  let placed = false;
-  facts.plan.phases.forEach((phase, i) => {
-    for (const task of phase.tasks) {
-      if (facts.completions.get(task.number)?.commit === f.commit) {
-        add(out.tasks, task, f.ruleId);
-        placed = true;
-      }
-    }
-    for (const item of phase.manual) {
-      if (facts.checkoff(phase.number ?? i + 1, item.text)?.commit === f.commit) {
-        add(out.manual, item, f.ruleId);
-        placed = true;
-      }
-    }
-  });
-  return placed;
 }
 
 // --- Boxes --------------------------------------------------------------------------------------------------------
@@ -177,10 +170,7 @@ function manualBox(id: string, item: CheckItem, entry: TimelineEntry | undefined
   const text = mermaidText(item.text);
   const lines: string[] = [];
   let cls: string;
-  if (item.na) {
-    lines.push(`👤 ➖ ${text}`, 'not applicable');
-    cls = 'open';
-  } else if (!item.checked) {
+  if (!item.checked) {
     lines.push(`👤 ⏳ ${text}`, 'waiting for a human');
     cls = 'open';
   } else if (!entry) {
@@ -217,7 +207,8 @@ function phaseGraph(phase: Phase, index: number, facts: PlanFacts, placed: Place
     lines.push(`    ${box.line}`);
     chain.push(`${pid}t${k + 1}`);
   });
-  const manual = phase.manual.map((item, k) => {
+  // N/A items are neither verified nor pending: like the report's lists, the picture leaves them out.
+  const manual = phase.manual.filter((item) => !item.na).map((item, k) => {
     const box = manualBox(`${pid}m${k + 1}`, item, facts.checkoff(phase.number ?? index + 1, item.text), placed.manual.get(item));
     if (box.endsWith(':::violation')) violations++;
     lines.push(`    ${box}`);

@@ -158,12 +158,14 @@ describe('a finding about the plan as a whole', () => {
   it('is a box of its own before the first phase', async () => {
     const repo = Repo.create();
     // `mode: direct` on four tasks without the user's say: plan/mode, at the frontmatter.
-    repo.commit('Plan it', { [PLAN]: planDoc({ frontmatter: ['mode: direct'] }) }, { author: ANA });
+    repo.commit('Plan it', { [PLAN]: planDoc({ frontmatter: ['mode: direct'], naManual: [2] }) }, { author: ANA });
     const p = await parseDiagram(mermaidBlocks(reportOf(repo))[0]!);
     const box = vertex(p, 'plan');
     expect(lines(box)).toEqual(['📋 Plan', '❌ plan/mode']);
     expect(box.classes).toEqual(['violation']);
     expect(p.edges).toContainEqual(expect.objectContaining({ start: 'plan', end: 'p1' }));
+    // Phase 2's manual item is N/A: left out, as in the report's lists.
+    expect(p.vertices.map((v) => v.id).filter((id) => !/^p\d$/.test(id))).toEqual(['plan', 'p1t1', 'p1t2', 'p1m1', 'p2t1', 'p2t2']);
     // Nothing in the phases is marked for it.
     expect(p.vertices.filter((v) => v.classes.includes('violation')).map((v) => v.id)).toEqual(['plan']);
   });

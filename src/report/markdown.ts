@@ -362,8 +362,8 @@ export function formatMarkdown(input: MarkdownInput): string {
   const head: string[] = ['## validate-workflow review', '', verdict(summary), ''];
 
   // Plans come before the findings but must not crowd them out: together they get at most half of the budget,
-  // whole sections only, in order, and a line says how many did not fit.
-  // A plan's picture is the first thing given up: the table says the same in fewer bytes.
+  // whole sections only, in order, and a line says how many did not fit. Each section is a list of choices, the
+  // fullest first: as many plans as fit get their table, then their pictures come back in order while they fit.
   const sections: string[][][] = [];
   if (workspace) {
     const plans = [...workspace.plans].sort((a, b) => (a.path < b.path ? -1 : 1));
@@ -374,16 +374,26 @@ export function formatMarkdown(input: MarkdownInput): string {
   } else if (timeline.length) {
     sections.push([timelineSection(timeline)]);
   }
-  let used = bytes(head.join('\n'));
-  let omitted = 0;
-  for (const choices of sections) {
-    const text = omitted ? undefined : choices.map((c) => c.join('\n')).find((t) => used + bytes(t) + 1 <= maxBytes / 2);
-    if (text === undefined) omitted++;
-    else {
-      head.push(text);
-      used += bytes(text) + 1;
-    }
+  const room = maxBytes / 2 - bytes(head.join('\n'));
+  const options = sections.map((choices) => choices.map((c) => c.join('\n')));
+  const cost = (text: string) => bytes(text) + 1;
+  const chosen: string[] = [];
+  let used = 0;
+  for (const choices of options) {
+    const lean = choices.at(-1)!;
+    if (used + cost(lean) > room) break;
+    chosen.push(lean);
+    used += cost(lean);
   }
+  chosen.forEach((lean, i) => {
+    const full = options[i]![0]!;
+    if (full !== lean && used - cost(lean) + cost(full) <= room) {
+      chosen[i] = full;
+      used += cost(full) - cost(lean);
+    }
+  });
+  head.push(...chosen);
+  const omitted = sections.length - chosen.length;
   if (omitted) head.push(`_${plural(omitted, 'more section')} about plans left out to keep this report under ${size(maxBytes)}._`, '');
 
   const all = groups(input.findings, rules);

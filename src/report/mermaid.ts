@@ -133,12 +133,12 @@ function place(facts: PlanFacts): Placed {
 
 const CLASSES = [
   // Dark text on every fill: GitHub's dark theme would otherwise draw light text on these light fills.
-  'classDef done fill:#dafbe1,stroke:#1a7f37,color:#1f2328',
-  'classDef open fill:#f6f8fa,stroke:#8c959f,color:#1f2328',
-  'classDef progress fill:#fff8c5,stroke:#9a6700,color:#1f2328',
-  'classDef blocked fill:#ffd8b5,stroke:#bc4c00,stroke-width:2px,color:#1f2328',
-  'classDef human fill:#ddf4ff,stroke:#0969da,color:#1f2328',
-  'classDef violation fill:#ffebe9,stroke:#cf222e,stroke-width:3px,color:#1f2328',
+  { name: 'done', style: 'fill:#dafbe1,stroke:#1a7f37,color:#1f2328' },
+  { name: 'open', style: 'fill:#f6f8fa,stroke:#8c959f,color:#1f2328' },
+  { name: 'progress', style: 'fill:#fff8c5,stroke:#9a6700,color:#1f2328' },
+  { name: 'blocked', style: 'fill:#ffd8b5,stroke:#bc4c00,stroke-width:2px,color:#1f2328' },
+  { name: 'human', style: 'fill:#ddf4ff,stroke:#0969da,color:#1f2328' },
+  { name: 'violation', style: 'fill:#ffebe9,stroke:#cf222e,stroke-width:3px,color:#1f2328' },
 ];
 
 const ruleLines = (ids: Set<string> | undefined) => [...(ids ?? [])].sort().map((id) => `❌ ${mermaidText(id)}`);
@@ -232,8 +232,10 @@ function phaseGraph(phase: Phase, index: number, facts: PlanFacts, placed: Place
  */
 export const INIT = '%%{init: {"flowchart": {"wrappingWidth": 320, "rankSpacing": 28, "nodeSpacing": 28}}}%%';
 
+/** The block, with the definitions of only the classes its boxes use. */
 function fence(body: string[]): string[] {
-  return ['```mermaid', INIT, ...body, '```'];
+  const used = CLASSES.filter((c) => body.some((line) => line.endsWith(`:::${c.name}`) || line.endsWith(` ${c.name}`)));
+  return ['```mermaid', INIT, ...body, ...used.map((c) => `  classDef ${c.name} ${c.style}`), '```'];
 }
 
 /**
@@ -250,17 +252,17 @@ export function planTimeline(facts: PlanFacts): string[] {
   if (taskCount <= LARGE_PLAN_TASKS) {
     const links = plan.phases.slice(1).map((_, i) => `  p${i + 1} --> p${i + 2}`);
     if (head.length) links.unshift('  plan --> p1');
-    return fence(['flowchart LR', ...head, ...graphs.flatMap((g) => g.lines), ...links, ...CLASSES.map((c) => `  ${c}`)]);
+    return fence(['flowchart LR', ...head, ...graphs.flatMap((g) => g.lines), ...links]);
   }
   const out: string[] = [];
-  if (head.length) out.push(...fence(['flowchart LR', ...head, ...CLASSES.map((c) => `  ${c}`)]), '');
+  if (head.length) out.push(...fence(['flowchart LR', ...head]), '');
   plan.phases.forEach((phase, i) => {
     const g = graphs[i]!;
     const done = phase.tasks.filter((t) => t.checked).length;
     const facts = [phase.tasks.length ? `${done} of ${plural(phase.tasks.length, 'task')} done` : 'no tasks', g.violations ? `❌ ${plural(g.violations, 'violation')}` : ''];
     const summary = `${htmlText(phaseTitle(phase))} · ${facts.filter(Boolean).join(' · ')}`;
     // GitHub parses the Markdown inside <details> only after a blank line.
-    out.push(`<details${g.violations ? ' open' : ''}><summary>${summary}</summary>`, '', ...fence(['flowchart LR', ...g.lines, ...CLASSES.map((c) => `  ${c}`)]), '', '</details>', '');
+    out.push(`<details${g.violations ? ' open' : ''}><summary>${summary}</summary>`, '', ...fence(['flowchart LR', ...g.lines]), '', '</details>', '');
   });
   return out;
 }

@@ -30,6 +30,8 @@ interface Parsed {
   vertices: Vertex[];
   edges: { start: string; end: string; stroke: string }[];
   subgraphs: { id: string; title: string; nodes: string[]; classes: string[] }[];
+  /** Names of the classDefs the text declares. */
+  classDefs: string[];
   config: object;
 }
 
@@ -51,11 +53,13 @@ async function parseDiagram(text: string): Promise<Parsed> {
     getVertices(): Map<string, Vertex>;
     getEdges(): Parsed['edges'];
     getSubGraphs(): Parsed['subgraphs'];
+    getClasses(): Map<string, unknown>;
   };
   return {
     vertices: [...db.getVertices().values()].map((v) => ({ id: v.id, text: decode(v.text), classes: v.classes })),
     edges: db.getEdges().map((e) => ({ start: e.start, end: e.end, stroke: e.stroke })),
     subgraphs: db.getSubGraphs().map((s) => ({ ...s, title: decode(s.title) })),
+    classDefs: [...db.getClasses().keys()],
     config,
   };
 }
@@ -110,6 +114,10 @@ describe('the picture of a small plan', () => {
     expect(report.indexOf('```mermaid')).toBeLessThan(report.indexOf('| Phase | Task |'));
     expect(report.indexOf('```mermaid')).toBeGreaterThan(report.indexOf('### 📋 Auth flow Implementation Plan'));
     expect(report).not.toContain('<details');
+    // Every class a box uses is defined, and only those: each block carries its own styles, no more.
+    const used = new Set([...picture.vertices, ...picture.subgraphs].flatMap((v) => v.classes));
+    expect(picture.classDefs.sort()).toEqual([...used].sort());
+    expect([...used].sort()).toEqual(['blocked', 'done', 'human', 'open', 'violation']);
   });
 
   it('has a column per phase, tasks in plan order then the manual items, phases linked in order', () => {

@@ -30,6 +30,8 @@ export interface PlanFacts {
 export const LARGE_PLAN_TASKS = 12;
 /** Labels longer than this (in characters as a reader counts them) are cut with an ellipsis. */
 const LABEL_CHARS = 48;
+/** A phase's title does not wrap: longer than this, it overflows a column of 320-pixel boxes. */
+const PHASE_CHARS = 44;
 
 // --- Escaping ---------------------------------------------------------------------------------------------------
 
@@ -197,7 +199,7 @@ function phaseTitle(phase: Phase): string {
 function phaseGraph(phase: Phase, index: number, facts: PlanFacts, placed: Placed): { lines: string[]; violations: number } {
   const pid = `p${index + 1}`;
   const rules = placed.phases.get(phase);
-  const title = [mermaidText(phaseTitle(phase), 60), ...ruleLines(rules)].join(' · ');
+  const title = [mermaidText(phaseTitle(phase), PHASE_CHARS), ...ruleLines(rules)].join(' · ');
   const lines = [`  subgraph ${pid}["${title}"]`, '    direction TB'];
   const chain: string[] = [];
   let violations = rules?.size ? 1 : 0;

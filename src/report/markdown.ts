@@ -9,6 +9,7 @@ import type { Rule } from '../rules/types.js';
 import type { Summary } from './summary.js';
 import type { Formatter } from './formatter.js';
 import { plural } from '../shared/text.js';
+import { STATUS_MARK, planTimeline, shortSha as short } from './mermaid.js';
 
 /** GitHub refuses a step summary larger than this. */
 export const SUMMARY_LIMIT = 1024 * 1024;
@@ -92,8 +93,6 @@ function cellCode(text: string): string {
 }
 
 // --- Words ----------------------------------------------------------------------------------------------------
-
-const short = (sha: string) => sha.slice(0, 7);
 
 function who(id: Identity): string {
   return id.email ? `${escapeText(id.name)} (${escapeText(id.email)})` : escapeText(id.name);
@@ -188,8 +187,6 @@ function verificationCell(h: Handoff): string {
     .join('<br>');
 }
 
-const STATUS_MARK: Record<NonNullable<Handoff['status']> | 'none', string> = { complete: '✅', partial: '🟡', blocked: '⛔', failed: '❌', none: '❔' };
-
 function handoffCells(list: Handoff[], done: boolean, orchestration: boolean): [string, string, string] {
   if (list.length === 0) return [done && orchestration ? '⚠️ none' : '—', '—', '—'];
   // Several handoffs for one task are a finding of their own; the row shows them all so the reviewer sees which.
@@ -200,12 +197,17 @@ function handoffCells(list: Handoff[], done: boolean, orchestration: boolean): [
   ];
 }
 
-function taskTable(plan: Plan, ws: Workspace, hist: PlanHistory): string[] {
+/** Task handoffs linked to the plan, by the task they report on. */
+function handoffsByTask(plan: Plan, ws: Workspace): Map<number, Handoff[]> {
   const byTask = new Map<number, Handoff[]>();
   for (const h of handoffsOfPlan(ws, plan)) {
     const n = attachedNumber(plan, h);
     if (n !== null) byTask.set(n, [...(byTask.get(n) ?? []), h]);
   }
+  return byTask;
+}
+
+function taskTable(plan: Plan, byTask: Map<number, Handoff[]>, hist: PlanHistory): string[] {
   const orchestration = effectiveMode(plan) === 'orchestration';
   const rows: string[] = ['| Phase | Task | State | Completed in | Handoff | Files modified | Verification |', '| --- | --- | --- | --- | --- | --- | --- |'];
   plan.phases.forEach((phase) => {
@@ -264,16 +266,18 @@ function manualSection(plan: Plan, hist: PlanHistory): string[] {
   return out;
 }
 
-function planSection(plan: Plan, ws: Workspace, timeline: TimelineEntry[]): string[] {
+/** A plan's section, and the same without its picture for when the whole does not fit the report's budget. */
+function planSection(plan: Plan, ws: Workspace, timeline: TimelineEntry[], findings: readonly Finding[]): string[][] {
   const hist = historyOf(plan, timeline);
+  const byTask = handoffsByTask(plan, ws);
   const tasks = tasksOf(plan);
   const done = tasks.filter((t) => t.checked).length;
   const facts = [codeSpan(plan.path), `${effectiveMode(plan)} mode`, `${done} of ${plural(tasks.length, 'task')} done`];
-  const out = [`### 📋 ${escapeText(plan.title ?? plan.path)}`, '', facts.join(' · '), ''];
-  if (plan.phases.length === 0) out.push('No phases or tasks could be read from this plan.');
-  else out.push(...taskTable(plan, ws, hist));
-  out.push(...manualSection(plan, hist));
-  return out;
+  const head = [`### 📋 ${escapeText(plan.title ?? plan.path)}`, '', facts.join(' · '), ''];
+  if (plan.phases.length === 0) return [[...head, 'No phases or tasks could be read from this plan.', ...manualSection(plan, hist)]];
+  const picture = planTimeline({ plan, handoffs: byTask, completions: hist.completions, checkoff: (phase, text) => hist.checkoffs.get(manualKey(phase, text)), findings });
+  const rest = [...taskTable(plan, byTask, hist), ...manualSection(plan, hist)];
+  return picture.length ? [[...head, ...picture, '', ...rest], [...head, ...rest]] : [[...head, ...rest]];
 }
 
 function strayHandoffs(ws: Workspace): string[] {
@@ -358,26 +362,38 @@ export function formatMarkdown(input: MarkdownInput): string {
   const head: string[] = ['## validate-workflow review', '', verdict(summary), ''];
 
   // Plans come before the findings but must not crowd them out: together they get at most half of the budget,
-  // whole sections only, in order, and a line says how many did not fit.
-  const sections: string[][] = [];
+  // whole sections only, in order, and a line says how many did not fit. Each section is a list of choices, the
+  // fullest first: as many plans as fit get their table, then their pictures come back in order while they fit.
+  const sections: string[][][] = [];
   if (workspace) {
     const plans = [...workspace.plans].sort((a, b) => (a.path < b.path ? -1 : 1));
-    for (const plan of plans) sections.push([...planSection(plan, workspace, timeline), '']);
-    if (plans.length === 0) sections.push(['No plans found.', '']);
+    for (const plan of plans) sections.push(planSection(plan, workspace, timeline, input.findings).map((s) => [...s, '']));
+    if (plans.length === 0) sections.push([['No plans found.', '']]);
     const stray = strayHandoffs(workspace);
-    if (stray.length) sections.push([...stray, '']);
+    if (stray.length) sections.push([[...stray, '']]);
   } else if (timeline.length) {
-    sections.push(timelineSection(timeline));
+    sections.push([timelineSection(timeline)]);
   }
-  let used = bytes(head.join('\n'));
-  let omitted = 0;
-  for (const section of sections) {
-    const text = section.join('\n');
-    if (omitted === 0 && used + bytes(text) + 1 <= maxBytes / 2) {
-      head.push(text);
-      used += bytes(text) + 1;
-    } else omitted++;
+  const room = maxBytes / 2 - bytes(head.join('\n'));
+  const options = sections.map((choices) => choices.map((c) => c.join('\n')));
+  const cost = (text: string) => bytes(text) + 1;
+  const chosen: string[] = [];
+  let used = 0;
+  for (const choices of options) {
+    const lean = choices.at(-1)!;
+    if (used + cost(lean) > room) break;
+    chosen.push(lean);
+    used += cost(lean);
   }
+  chosen.forEach((lean, i) => {
+    const full = options[i]![0]!;
+    if (full !== lean && used - cost(lean) + cost(full) <= room) {
+      chosen[i] = full;
+      used += cost(full) - cost(lean);
+    }
+  });
+  head.push(...chosen);
+  const omitted = sections.length - chosen.length;
   if (omitted) head.push(`_${plural(omitted, 'more section')} about plans left out to keep this report under ${size(maxBytes)}._`, '');
 
   const all = groups(input.findings, rules);

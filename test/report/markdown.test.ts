@@ -2,7 +2,7 @@
 // by an agent co-author, a manual item the agent checked itself, a partial handoff. The report is parsed back with
 // remark (GFM) and rendered to HTML, so a broken table or a stray pipe fails here, not on a pull request.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Heading, List, ListItem, Paragraph, Root, RootContent, Table } from 'mdast';
+import type { Code, Heading, List, ListItem, Paragraph, Root, RootContent, Table } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
@@ -19,6 +19,7 @@ import { DEFAULT_MAX_BYTES, SUMMARY_LIMIT, cell, codeSpan, escapeProse, escapeTe
 import { summarize, type Summary } from '../../src/report/summary.js';
 import { RULES, ruleById } from '../../src/engine/catalog.js';
 import { ANA, AUTO, CLAUDE, MANUAL, MANUAL2, PLAN, Repo, TASK, handoffPath, md, planDoc, taskHandoff } from '../history/helpers.js';
+import { violations } from './fixtures.js';
 
 const DOCS = 'https://github.com/example/validate-workflow/blob/main';
 
@@ -216,6 +217,24 @@ describe('markdown report of a history with violations', () => {
     expect(tables(tree)).toHaveLength(1);
   });
 
+  it('shows the plan\'s timeline picture above its table', () => {
+    const code = root.children.filter((n): n is Code => n.type === 'code');
+    expect(code.map((c) => c.lang)).toEqual(['mermaid']);
+    expect(out.indexOf('```mermaid')).toBeLessThan(out.indexOf('| Phase | Task |'));
+  });
+
+  it('gives up the picture before the plan when the plans\' half of the budget is tight', () => {
+    const plans = out.slice(0, out.indexOf('### Findings'));
+    const picture = plans.slice(plans.indexOf('```mermaid'), plans.lastIndexOf('```') + 4);
+    // Room for the plan without its picture, not with it.
+    const maxBytes = 2 * (Buffer.byteLength(plans) - Buffer.byteLength(picture) + 40);
+    expect(Buffer.byteLength(plans)).toBeGreaterThan(maxBytes / 2);
+    const lean = report(j, maxBytes);
+    expect(lean).not.toContain('```mermaid');
+    expect(lean).not.toContain('about plans left out');
+    expect(rows(tables(parse(lean))[0]!)).toEqual(rows(tables(root)[0]!));
+  });
+
   it('leaves plans out too when even they do not fit, and still reports the verdict', () => {
     const tiny = report(j, 900);
     expect(Buffer.byteLength(tiny)).toBeLessThanOrEqual(900);
@@ -235,6 +254,28 @@ describe('markdown report of a history with violations', () => {
     const items = parse(text).children.filter((n): n is List => n.type === 'list')[0]!.children.map((i) => toString(i));
     expect(items[0]).toBe(`✅ Phase 1, Task 1 completed in ${sha.t1!.slice(0, 7)} (Task 1: step 1) by Claude (noreply@anthropic.com)`);
     expect(items).toContain(`❌ Phase 2: ${MANUAL(2)}: checked by Claude (noreply@anthropic.com) in ${sha.t3!.slice(0, 7)} (Task 3 and phase 2 checks) without a human's confirmation`);
+  });
+});
+
+describe('markdown report of two plans under a tight budget', () => {
+  it('keeps every plan\'s table before any plan\'s picture', async () => {
+    const { repo } = await violations();
+    const j = await judgeAll(repo.dir);
+    const full = report(j);
+    const blocks = full.split('```mermaid').length - 1;
+    expect(blocks).toBe(2);
+    // Room for both plans without their pictures, plus `spare`: enough for the first plan with its picture, then not
+    // for the second plan at all; too little to give either plan its picture back.
+    const plans = full.slice(0, full.indexOf('### Findings'));
+    const [first, second] = [...plans.matchAll(/```mermaid\n[\s\S]*?\n```\n\n/g)].map((m) => Buffer.byteLength(m[0]));
+    const secondPlan = Buffer.byteLength(plans.slice(plans.lastIndexOf('### 📋'))) - second!;
+    const spare = first! - secondPlan + 20;
+    expect(spare).toBeLessThan(Math.min(first!, second!));
+    const maxBytes = 2 * (Buffer.byteLength(plans) - first! - second! + spare);
+    const tight = report(j, maxBytes);
+    expect(tight).not.toContain('```mermaid');
+    expect(tight).not.toContain('about plans left out');
+    expect(tables(parse(tight))).toHaveLength(2);
   });
 });
 

@@ -14,6 +14,7 @@ import { toolVersion } from '../shared/version.js';
 import { EXIT, UsageError, type Io } from './io.js';
 import { defineCommand, oneOf } from './command.js';
 import { progressLine } from './progress.js';
+import { FIX_TYPES, fixWorkingTree, type FixType } from '../fix/index.js';
 
 export { FORMATS, type Format };
 
@@ -33,6 +34,8 @@ export interface CheckOptions {
   baselineWrite?: boolean;
   /** Which door: the whole repository, the index (pre-commit), a message (commit-msg), or a range (pre-push, PRs). */
   door: { kind: 'repository' } | { kind: 'staged' } | { kind: 'commit-msg'; file: string } | { kind: 'range'; from: string | null; to: string };
+  /** `--fix` / `--fix-dry-run`: repair the working tree (or show the diff) before judging it (src/fix/). */
+  fix?: { dryRun: boolean; types: FixType[] };
 }
 
 function toRepoPath(root: string, cwd: string, path: string): string {
@@ -98,6 +101,7 @@ export async function check(opts: CheckOptions, io: Io): Promise<number> {
   if (opts.preset) config.preset = opts.preset;
   const scopes = opts.paths.map((p) => toRepoPath(root, io.cwd, p));
 
+  if (opts.fix) await fixWorkingTree({ root, inGit: inGit !== null, config, ...opts.fix, inScope: (f) => within(f, scopes), say: opts.format === 'stylish' ? io.stdout : io.stderr });
   const judged = await judge(opts, root, inGit !== null, config, io);
   if (opts.baselineWrite) {
     if (opts.door.kind !== 'repository' || scopes.length) throw new UsageError('--baseline-write records the whole repository: drop paths, --staged, --range and commit-msg');
@@ -150,6 +154,9 @@ const OPTIONS = {
   staged: { type: 'boolean' },
   range: { type: 'string' },
   since: { type: 'string' },
+  fix: { type: 'boolean' },
+  'fix-dry-run': { type: 'boolean' },
+  'fix-type': { type: 'string' },
 } as const;
 
 const USAGE = `Usage: validate-workflow [check] [paths...] [options]
@@ -173,11 +180,28 @@ Options:
   --range <from>..<to>          pre-push and pull requests: judge the commits in the range, from merge-base(from, to)
   --since <rev>|root            judge history from this commit on (default: the adoption point, the first human
                                 commit that added the config, or history.since); root judges all of it
+  --fix                         repair what is mechanical in the working tree (nothing staged), then report
+                                what is left; one line per change (docs/fix.md)
+  --fix-dry-run                 print the fixes as a unified diff and write nothing
+  --fix-type <problem,scaffold> which fixes (default: problem); scaffold adds missing criteria headings with a
+                                placeholder item to fill in
   commit-msg <file>             commit-msg hook: the staged change with the message's trailers (Confirmed-by, ...)
   -h, --help                    show this help
 
 Exit codes: 0 no errors, 1 errors (or too many warnings), 2 usage error or tool failure.
 `;
+
+/** ESLint's flags: `--fix` or `--fix-dry-run`, `--fix-type` a comma list; fixes edit the working tree only. */
+function fixOption(fix: boolean | undefined, dryRun: boolean | undefined, types: string | undefined, door: CheckOptions['door']['kind']): CheckOptions['fix'] {
+  if (!fix && !dryRun) {
+    if (types !== undefined) throw new UsageError('--fix-type needs --fix or --fix-dry-run');
+    return undefined;
+  }
+  if (fix && dryRun) throw new UsageError('--fix and --fix-dry-run cannot be combined');
+  if (door !== 'repository') throw new UsageError(`${fix ? '--fix' : '--fix-dry-run'} edits the working tree: it cannot be combined with --staged, --range or commit-msg`);
+  const list = (types ?? 'problem').split(',').map((t) => oneOf<FixType>(t.trim(), FIX_TYPES, '--fix-type')!);
+  return { dryRun: dryRun ?? false, types: list };
+}
 
 export const command = defineCommand({
   name: 'check',
@@ -199,6 +223,7 @@ export const command = defineCommand({
     } else if (values.staged && values.range) throw new UsageError('--staged and --range cannot be combined');
     else if (values.staged) door = { kind: 'staged' };
     else if (values.range) door = { kind: 'range', ...parseRange(values.range) };
+    const fix = fixOption(values.fix, values['fix-dry-run'], values['fix-type'], door.kind);
     return check(
       {
         paths,
@@ -212,6 +237,7 @@ export const command = defineCommand({
         maxWarnings,
         quiet: values.quiet ?? false,
         since: values.since,
+        fix,
       },
       io,
     );

@@ -1,0 +1,103 @@
+// plan/phase-automated-criteria and plan/phase-manual-criteria, scaffold only: a phase without automated (or
+// manual) criteria gets the heading the plan's dialect uses, with one unchecked placeholder item a human must
+// replace. Nothing existing moves or changes: the new lines are inserted, the automated heading before the phase's
+// manual one, else at the end of the phase. The plan is read back after the edit; unless the phase then has the
+// criteria and every other item is as it was (text and box), the edit is not made.
+import type { Heading, Root } from 'mdast';
+import type { Finding } from '../model/finding.js';
+import type { Phase, Plan } from '../model/types.js';
+import { phaseLabel } from '../model/queries.js';
+import { textOf } from '../read/markdown.js';
+import { criteriaKindOf, readPlanText } from '../read/plan.js';
+import { unsplit } from '../rules/plan/phase-automated-criteria.js';
+import { applyEdits, lineStart, parseForEdit } from './text.js';
+import type { FixContext, FixResult, Fixer, TextEdit } from './types.js';
+
+type Kind = 'automated' | 'manual';
+
+const TITLE: Record<Kind, string> = { automated: 'Automated Verification', manual: 'Manual Verification' };
+/** Placeholders a human must replace: unchecked, and worded so nobody mistakes them for a real criterion. */
+export const PLACEHOLDER: Record<Kind, string> = {
+  automated: 'TODO: the command that verifies this phase (for example `npm test`)',
+  manual: 'TODO: what a human checks in this phase (or `N/A: <why>` when there is nothing to check)',
+};
+
+interface Heads {
+  root: Root;
+  headings: Heading[];
+}
+
+function headingAt(heads: Heads, line: number): Heading | undefined {
+  return heads.headings.find((h) => h.position?.start.line === line);
+}
+
+/** `[start, end)` offsets of a phase: from its heading to the next phase or a heading of its level or above. */
+function sectionOf(text: string, heads: Heads, plan: Plan, phase: Phase): { heading: Heading | null; start: number; end: number } {
+  if (phase.label === null && phase.number === null) return { heading: null, start: 0, end: text.length };
+  const heading = headingAt(heads, phase.line)!;
+  const next = plan.phases[plan.phases.indexOf(phase) + 1];
+  const after = heads.headings.find((h) => h.position!.start.offset! > heading.position!.start.offset! && (h.depth <= heading.depth || h.position!.start.line === next?.line));
+  return { heading, start: heading.position!.start.offset!, end: after ? after.position!.start.offset! : text.length };
+}
+
+/** The criteria heading style the plan already uses (level, trailing colon), else the canonical one. */
+function style(heads: Heads, phaseDepth: number, successDepth: number | null): { depth: number; colon: boolean } {
+  const existing = heads.headings.find((h) => h.depth >= 3 && h.depth <= 5 && h.depth > phaseDepth && (criteriaKindOf(textOf(h)) === 'automated' || criteriaKindOf(textOf(h)) === 'manual'));
+  if (existing) return { depth: existing.depth, colon: textOf(existing).endsWith(':') };
+  return { depth: Math.max(3, Math.min(5, successDepth !== null ? successDepth + 1 : phaseDepth + 2)), colon: true };
+}
+
+/** What the plan says of every item, without positions: equal before and after an edit that only adds. */
+function items(plan: Plan): string {
+  const placeholder = new Set(Object.values(PLACEHOLDER));
+  const keep = (list: { text: string; checked: boolean }[]) => list.filter((i) => !placeholder.has(i.text)).map((i) => [i.text, i.checked]);
+  return JSON.stringify(plan.phases.map((p) => [p.label, p.tasks.map((t) => [t.title, t.checked, keep(t.steps)]), keep(p.automated), keep(p.manual), keep(p.unknown), keep(p.other)]));
+}
+
+function insertion(text: string, heads: Heads, plan: Plan, phase: Phase, kind: Kind): TextEdit | null {
+  const section = sectionOf(text, heads, plan, phase);
+  if (!section.heading && phase.label !== null) return null;
+  const inside = heads.headings.filter((h) => h.position!.start.offset! > section.start && h.position!.start.offset! < section.end);
+  const success = inside.find((h) => criteriaKindOf(textOf(h)) === 'unknown');
+  const { depth, colon } = style(heads, section.heading?.depth ?? 2, success?.depth ?? null);
+  // Automated before manual, as section 3 orders them.
+  const manual = kind === 'automated' ? inside.find((h) => h.depth >= 3 && criteriaKindOf(textOf(h)) === 'manual') : undefined;
+  const at = manual ? lineStart(text, manual.position!.start.offset!) : section.end;
+  const before = text.slice(0, at);
+  const lead = before === '' || before.endsWith('\n\n') ? '' : before.endsWith('\n') ? '\n' : '\n\n';
+  const block = `${'#'.repeat(depth)} ${TITLE[kind]}${colon ? ':' : ''}\n\n- [ ] ${PLACEHOLDER[kind]}\n`;
+  return { start: at, end: at, text: `${lead}${block}${at < text.length ? '\n' : ''}` };
+}
+
+function scaffold(kind: Kind, ruleId: string): Fixer {
+  return {
+    ruleId,
+    type: 'scaffold',
+    fix: (findings: Finding[], ctx: FixContext): FixResult => {
+      const out: FixResult = { changes: [], skipped: [] };
+      const files = new Set(findings.filter((f) => f.messageId !== 'unsplit').map((f) => f.file));
+      for (const plan of ctx.workspace.plans.filter((p) => files.has(p.path))) {
+        const text = ctx.text(plan.path);
+        const root = parseForEdit(text);
+        const heads: Heads = { root, headings: root.children.filter((n): n is Heading => n.type === 'heading') };
+        const missing = plan.phases.filter((p) => p[kind].length === 0 && !unsplit(p));
+        for (const phase of missing) {
+          const edit = insertion(text, heads, plan, phase, kind);
+          const index = plan.phases.indexOf(phase);
+          const after = edit ? readPlanText(plan.path, applyEdits(text, [edit])) : null;
+          if (!edit || !after || after.phases[index]?.[kind].length !== 1 || items(after) !== items(plan)) {
+            out.skipped.push({ ruleId, file: plan.path, why: `${phaseLabel(phase)}: no place to add ${TITLE[kind]} that the plan would read as this phase's (add it by hand)` });
+            continue;
+          }
+          // The heading's line: the insertion point's, past the blank lines the block opens with.
+          const line = text.slice(0, edit.start).split('\n').length + edit.text.indexOf('#');
+          out.changes.push({ ruleId, file: plan.path, edits: [edit], says: `line ${line}: added ${TITLE[kind]} to ${phaseLabel(phase)} with a placeholder item to fill in (${ruleId})` });
+        }
+      }
+      return out;
+    },
+  };
+}
+
+export const automatedCriteria = scaffold('automated', 'plan/phase-automated-criteria');
+export const manualCriteria = scaffold('manual', 'plan/phase-manual-criteria');

@@ -16,10 +16,13 @@ import type { FixContext, FixResult, Fixer, TextEdit } from './types.js';
 type Kind = 'automated' | 'manual';
 
 const TITLE: Record<Kind, string> = { automated: 'Automated Verification', manual: 'Manual Verification' };
-/** Placeholders a human must replace: unchecked, and worded so nobody mistakes them for a real criterion. */
+/**
+ * Placeholders a human must replace: unchecked, and worded so nobody mistakes them for a real criterion. Plain
+ * text, so the reader's item text is the placeholder itself (the read-back below tells them from the plan's items).
+ */
 export const PLACEHOLDER: Record<Kind, string> = {
-  automated: 'TODO: the command that verifies this phase (for example `npm test`)',
-  manual: 'TODO: what a human checks in this phase (or `N/A: <why>` when there is nothing to check)',
+  automated: 'TODO: the command that verifies this phase (for example npm test)',
+  manual: 'TODO: what a human checks in this phase, or N/A and why there is nothing to check',
 };
 
 interface Heads {

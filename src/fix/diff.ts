@@ -27,8 +27,8 @@ function ops(a: string[], b: string[]): Op[] {
     if (i < x.length && j < y.length && x[i] === y[j]) {
       middle.push({ kind: ' ', line: x[i++]! });
       j++;
-    } else if (j < y.length && (i === x.length || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) middle.push({ kind: '+', line: y[j++]! });
-    else middle.push({ kind: '-', line: x[i++]! });
+    } else if (i < x.length && (j === y.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) middle.push({ kind: '-', line: x[i++]! });
+    else middle.push({ kind: '+', line: y[j++]! });
   }
   const same = (l: string): Op => ({ kind: ' ', line: l });
   return [...a.slice(0, head).map(same), ...middle, ...a.slice(a.length - tail).map(same)];

@@ -43,11 +43,16 @@ function sectionOf(text: string, heads: Heads, plan: Plan, phase: Phase): { head
   return { heading, start: heading.position!.start.offset!, end: after ? after.position!.start.offset! : text.length };
 }
 
-/** The criteria heading style the plan already uses (level, trailing colon), else the canonical one. */
-function style(heads: Heads, phaseDepth: number, successDepth: number | null): { depth: number; colon: boolean } {
+/**
+ * The criteria heading style the plan already uses (level, trailing colon), else the canonical one: a level below
+ * the phase's `Success Criteria` heading, else `####` (section 3). Never deeper than the phase's task headings
+ * (`### Task N:`), or the criteria would read as the last task's.
+ */
+function style(heads: Heads, phaseDepth: number, successDepth: number | null, taskDepth: number | null): { depth: number; colon: boolean } {
   const existing = heads.headings.find((h) => h.depth >= 3 && h.depth <= 5 && h.depth > phaseDepth && (criteriaKindOf(textOf(h)) === 'automated' || criteriaKindOf(textOf(h)) === 'manual'));
-  if (existing) return { depth: existing.depth, colon: textOf(existing).endsWith(':') };
-  return { depth: Math.max(3, Math.min(5, successDepth !== null ? successDepth + 1 : phaseDepth + 2)), colon: true };
+  const wanted = existing?.depth ?? (successDepth !== null ? successDepth + 1 : Math.max(phaseDepth + 1, 4));
+  const depth = Math.max(3, phaseDepth + 1, Math.min(5, wanted, taskDepth ?? 5));
+  return { depth, colon: existing ? textOf(existing).endsWith(':') : true };
 }
 
 /** What the plan says of every item, without positions: equal before and after an edit that only adds. */
@@ -62,7 +67,8 @@ function insertion(text: string, heads: Heads, plan: Plan, phase: Phase, kind: K
   if (!section.heading && phase.label !== null) return null;
   const inside = heads.headings.filter((h) => h.position!.start.offset! > section.start && h.position!.start.offset! < section.end);
   const success = inside.find((h) => criteriaKindOf(textOf(h)) === 'unknown');
-  const { depth, colon } = style(heads, section.heading?.depth ?? 2, success?.depth ?? null);
+  const tasks = inside.filter((h) => phase.tasks.some((t) => t.source === 'heading' && t.line === h.position!.start.line));
+  const { depth, colon } = style(heads, section.heading?.depth ?? 1, success?.depth ?? null, tasks.length ? Math.min(...tasks.map((h) => h.depth)) : null);
   // Automated before manual, as section 3 orders them.
   const manual = kind === 'automated' ? inside.find((h) => h.depth >= 3 && criteriaKindOf(textOf(h)) === 'manual') : undefined;
   const at = manual ? lineStart(text, manual.position!.start.offset!) : section.end;
@@ -92,9 +98,7 @@ function scaffold(kind: Kind, ruleId: string): Fixer {
             out.skipped.push({ ruleId, file: plan.path, why: `${phaseLabel(phase)}: no place to add ${TITLE[kind]} that the plan would read as this phase's (add it by hand)` });
             continue;
           }
-          // The heading's line: the insertion point's, past the blank lines the block opens with.
-          const line = text.slice(0, edit.start).split('\n').length + edit.text.indexOf('#');
-          out.changes.push({ ruleId, file: plan.path, edits: [edit], says: `line ${line}: added ${TITLE[kind]} to ${phaseLabel(phase)} with a placeholder item to fill in (${ruleId})` });
+          out.changes.push({ ruleId, file: plan.path, edits: [edit], says: `added ${TITLE[kind]} to ${phaseLabel(phase)} with a placeholder item to fill in (${ruleId})` });
         }
       }
       return out;

@@ -91,17 +91,20 @@ export async function fixWorkingTree(opts: FixOptions): Promise<FixOutcome> {
   const files = merge(changes, ctx.text, skipped);
   const applied = files.flatMap((f) => f.changes);
 
+  // One write of everything said: a reader that closes the pipe early (`| head`) meets one write, not dozens.
+  const said: string[] = [];
   if (opts.dryRun) {
-    for (const f of files) opts.say(unifiedDiff(f.path, f.renameTo ?? f.path, f.before, f.after));
+    for (const f of files) said.push(unifiedDiff(f.path, f.renameTo ?? f.path, f.before, f.after));
   } else {
     for (const f of files) {
       if (f.after !== f.before) writeFileSync(join(root, f.path), f.after);
       if (f.renameTo) renameSync(join(root, f.path), join(root, f.renameTo));
     }
   }
-  for (const c of applied) opts.say(`${c.file}: ${c.says}\n`);
-  for (const s of skipped) opts.say(`${s.file}: not fixed (${s.ruleId}): ${s.why}\n`);
+  for (const c of applied) said.push(`${c.file}: ${c.says}\n`);
+  for (const s of skipped) said.push(`${s.file}: not fixed (${s.ruleId}): ${s.why}\n`);
   const count = applied.length;
-  opts.say(`validate-workflow: ${opts.dryRun ? 'would make' : 'made'} ${count} fix${count === 1 ? '' : 'es'} in ${files.length} file${files.length === 1 ? '' : 's'}${skipped.length ? `, ${skipped.length} left for a human` : ''}${opts.dryRun ? ' (dry run: nothing written)' : ''}.\n`);
+  said.push(`validate-workflow: ${opts.dryRun ? 'would make' : 'made'} ${count} fix${count === 1 ? '' : 'es'} in ${files.length} file${files.length === 1 ? '' : 's'}${skipped.length ? `, ${skipped.length} left for a human` : ''}${opts.dryRun ? ' (dry run: nothing written)' : ''}.\n`);
+  opts.say(said.join(''));
   return { changes: applied, skipped, files: files.map((f) => f.path) };
 }

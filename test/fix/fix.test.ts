@@ -104,6 +104,25 @@ describe('--fix: handoff/chain', () => {
   });
 });
 
+describe('--fix: fixes of one file together', () => {
+  it('renames a handoff and adds its `previous:` in one run, with the report in JSON on stdout and the changes on stderr', () => {
+    const old = `${HANDOFFS}/task-2-step-2.md`;
+    const dir = makeRepo({
+      [PLAN]: plan({ checked: [1, 2, 3], verified: [1] }),
+      [handoffPath(1)]: taskHandoff(1),
+      [old]: taskHandoff(2, { previous: undefined }),
+      [handoffPath(3)]: taskHandoff(3, { previous: 'task-2-step-2.md' }),
+    });
+    const res = cli(dir, ['--fix', '--preset', 'strict']);
+    expect(res.stderr).toContain(`${old}: renamed to task-02-step-2.md (handoff/path)\n`);
+    expect(res.stderr).toContain(`${old}: added previous: task-01-step-1.md (handoff/chain)\n`);
+    expect(res.stderr).toContain(`${handoffPath(3)}: previous: task-2-step-2.md -> task-02-step-2.md, following the rename (handoff/path)\n`);
+    expect(res.results.filter((f) => f.ruleId === 'handoff/path' || f.ruleId === 'handoff/chain')).toEqual([]);
+    expect(read(dir, handoffPath(2))).toBe(taskHandoff(2));
+    expect(read(dir, handoffPath(3))).toBe(taskHandoff(3));
+  });
+});
+
 /** Phase 1 with one manual item checked and one not; phase 2 without any criteria. */
 const UNFINISHED = md(
   '# Auth flow Implementation Plan',
@@ -141,7 +160,7 @@ describe('--fix-type scaffold: criteria headings', () => {
     expect(read(dir, PLAN)).toBe(UNFINISHED);
 
     const res = runCli(dir, ['--fix', '--fix-type', 'scaffold']);
-    expect(res.stdout).toContain(`${PLAN}: line 22: added Automated Verification to Phase 2 (Endpoints) with a placeholder item to fill in (plan/phase-automated-criteria)`);
+    expect(res.stdout).toContain(`${PLAN}: added Automated Verification to Phase 2 (Endpoints) with a placeholder item to fill in (plan/phase-automated-criteria)`);
     const after = read(dir, PLAN);
     expect(after).toBe(
       UNFINISHED.replace(
@@ -161,6 +180,17 @@ describe('--fix-type scaffold: criteria headings', () => {
     const after = read(dir, PLAN);
     expect(after.indexOf('#### Automated Verification:')).toBeLessThan(after.indexOf('#### Manual Verification:'));
     expect(after.slice(0, after.indexOf('## Phase 2'))).toBe(text.slice(0, text.indexOf('## Phase 2')).replace('#### Manual Verification:', `#### Automated Verification:\n\n- [ ] ${PLACEHOLDER.automated}\n\n#### Manual Verification:`));
+  });
+});
+
+describe('--fix-type scaffold in the plan-agent dialect', () => {
+  it('puts plan-level criteria beside the `### Task N:` headings, not under the last one', () => {
+    const text = md('# Plan', '', '### Task 1: Do A', '', '- [x] step a', '', '### Task 2: Do B', '', '- [ ] step b');
+    const dir = makeRepo({ [PLAN]: text });
+    runCli(dir, ['--fix', '--fix-type', 'scaffold']);
+    expect(read(dir, PLAN)).toBe(`${text}\n### Automated Verification:\n\n- [ ] ${PLACEHOLDER.automated}\n\n### Manual Verification:\n\n- [ ] ${PLACEHOLDER.manual}\n`);
+    expect(findings(dir, 'plan/phase-automated-criteria')).toEqual([]);
+    expect(findings(dir, 'plan/phase-manual-criteria')).toEqual([]);
   });
 });
 

@@ -3,11 +3,13 @@
 // and the rest is a plain longest-common-subsequence table.
 type Op = { kind: ' ' | '-' | '+'; line: string };
 
+/** Lines with their newline, so a last line without one differs from the same text with one (as in git). */
 function lines(text: string): string[] {
-  if (text === '') return [];
-  const out = text.split('\n');
-  if (out.at(-1) === '') out.pop();
-  return out;
+  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+}
+
+function printed(op: Op): string {
+  return op.line.endsWith('\n') ? `${op.kind}${op.line.slice(0, -1)}` : `${op.kind}${op.line}\n\\ No newline at end of file`;
 }
 
 function ops(a: string[], b: string[]): Op[] {
@@ -55,7 +57,7 @@ export function unifiedDiff(from: string, to: string, before: string, after: str
     const oldCount = hunk.filter((o) => o.kind !== '+').length;
     const newCount = hunk.filter((o) => o.kind !== '-').length;
     out.push(`@@ -${oldCount ? oldStart + 1 : oldStart},${oldCount} +${newCount ? newStart + 1 : newStart},${newCount} @@`);
-    for (const o of hunk) out.push(`${o.kind}${o.line}`);
+    for (const o of hunk) out.push(printed(o));
   }
   return `${out.join('\n')}\n`;
 }

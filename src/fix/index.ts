@@ -1,8 +1,8 @@
 // --fix and --fix-dry-run: the fixable rules' fixers, run on the findings of the working tree's snapshot, their
 // changes merged per file and either written (text edits, then renames; nothing is staged) or shown as a diff.
 // Each change is told as `file: what changed`; each finding a fixer would not touch is told with the reason.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { Config } from '../config/config.js';
 import { lintRepository } from '../engine/lint.js';
 import { gitSync } from '../shared/git.js';
@@ -76,7 +76,9 @@ export async function fixWorkingTree(opts: FixOptions): Promise<FixOutcome> {
       return texts.get(path)!;
     },
     committed: (path) => opts.inGit && gitSync(root, ['cat-file', '-e', `HEAD:${path}`]).ok,
-    exists: (path) => existsSync(join(root, path)),
+    // The exact name, not what the file system resolves it to: on a case-insensitive one `task-03-Add.md` "exists"
+    // as `task-03-add.md`, and a rename that only changes case must still be made.
+    exists: (path) => existsSync(join(root, dirname(path))) && readdirSync(join(root, dirname(path))).includes(basename(path)),
     renames: new Map(),
   };
   const changes: Change[] = [];

@@ -247,6 +247,15 @@ describe('--fix options', () => {
     expect(res.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('fixes only findings in the paths given, as the report shows only those', () => {
+    const bad = `${HANDOFFS}/task-3-Step_3.md`;
+    const dir = makeRepo({ ...without(progressed(), handoffPath(3)), [bad]: taskHandoff(3), [LEDGER]: ledger({ state: ['- [x] Task 1: Do step 1', '- [→] Task 2: Do step 2', '- [x] Task 3: Do step 3'] }) });
+    const res = runCli(dir, ['--fix', 'thoughts/ledgers']);
+    expect(res.stdout).toContain('validate-workflow: made 1 fix in 1 file.');
+    expect(read(dir, LEDGER)).toContain('- [x] Task 2: Do step 2');
+    expect(existsSync(join(dir, bad))).toBe(true);
+  });
+
   it('has one fixer for every rule whose metadata says it is fixable, of the kind it says', () => {
     const fixable = RULES.filter((r) => r.meta.fixable).map((r) => [r.meta.id, r.meta.fixable]);
     expect(FIXERS.map((f) => [f.ruleId, f.type]).sort()).toEqual(fixable.sort());

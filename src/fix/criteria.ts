@@ -3,7 +3,7 @@
 // replace. Nothing existing moves or changes: the new lines are inserted, the automated heading before the phase's
 // manual one, else at the end of the phase. The plan is read back after the edit; unless the phase then has the
 // criteria and every other item is as it was (text and box), the edit is not made.
-import type { Heading, Root } from 'mdast';
+import type { Heading } from 'mdast';
 import type { Finding } from '../model/finding.js';
 import type { Phase, Plan } from '../model/types.js';
 import { phaseLabel } from '../model/queries.js';
@@ -25,21 +25,16 @@ export const PLACEHOLDER: Record<Kind, string> = {
   manual: 'TODO: what a human checks in this phase, or N/A and why there is nothing to check',
 };
 
-interface Heads {
-  root: Root;
-  headings: Heading[];
-}
-
-function headingAt(heads: Heads, line: number): Heading | undefined {
-  return heads.headings.find((h) => h.position?.start.line === line);
+function headingAt(headings: Heading[], line: number): Heading | undefined {
+  return headings.find((h) => h.position?.start.line === line);
 }
 
 /** `[start, end)` offsets of a phase: from its heading to the next phase or a heading of its level or above. */
-function sectionOf(text: string, heads: Heads, plan: Plan, phase: Phase): { heading: Heading | null; start: number; end: number } {
+function sectionOf(text: string, headings: Heading[], plan: Plan, phase: Phase): { heading: Heading | null; start: number; end: number } {
   if (phase.label === null && phase.number === null) return { heading: null, start: 0, end: text.length };
-  const heading = headingAt(heads, phase.line)!;
+  const heading = headingAt(headings, phase.line)!;
   const next = plan.phases[plan.phases.indexOf(phase) + 1];
-  const after = heads.headings.find((h) => h.position!.start.offset! > heading.position!.start.offset! && (h.depth <= heading.depth || h.position!.start.line === next?.line));
+  const after = headings.find((h) => h.position!.start.offset! > heading.position!.start.offset! && (h.depth <= heading.depth || h.position!.start.line === next?.line));
   return { heading, start: heading.position!.start.offset!, end: after ? after.position!.start.offset! : text.length };
 }
 
@@ -48,8 +43,8 @@ function sectionOf(text: string, heads: Heads, plan: Plan, phase: Phase): { head
  * the phase's `Success Criteria` heading, else `####` (section 3). Never deeper than the phase's task headings
  * (`### Task N:`), or the criteria would read as the last task's.
  */
-function style(heads: Heads, phaseDepth: number, successDepth: number | null, taskDepth: number | null): { depth: number; colon: boolean } {
-  const existing = heads.headings.find((h) => h.depth >= 3 && h.depth <= 5 && h.depth > phaseDepth && (criteriaKindOf(textOf(h)) === 'automated' || criteriaKindOf(textOf(h)) === 'manual'));
+function style(headings: Heading[], phaseDepth: number, successDepth: number | null, taskDepth: number | null): { depth: number; colon: boolean } {
+  const existing = headings.find((h) => h.depth >= 3 && h.depth <= 5 && h.depth > phaseDepth && (criteriaKindOf(textOf(h)) === 'automated' || criteriaKindOf(textOf(h)) === 'manual'));
   const wanted = existing?.depth ?? (successDepth !== null ? successDepth + 1 : Math.max(phaseDepth + 1, 4));
   const depth = Math.max(3, phaseDepth + 1, Math.min(5, wanted, taskDepth ?? 5));
   return { depth, colon: existing ? textOf(existing).endsWith(':') : true };
@@ -62,13 +57,13 @@ function items(plan: Plan): string {
   return JSON.stringify(plan.phases.map((p) => [p.label, p.tasks.map((t) => [t.title, t.checked, keep(t.steps)]), keep(p.automated), keep(p.manual), keep(p.unknown), keep(p.other)]));
 }
 
-function insertion(text: string, heads: Heads, plan: Plan, phase: Phase, kind: Kind): TextEdit | null {
-  const section = sectionOf(text, heads, plan, phase);
+function insertion(text: string, headings: Heading[], plan: Plan, phase: Phase, kind: Kind): TextEdit | null {
+  const section = sectionOf(text, headings, plan, phase);
   if (!section.heading && phase.label !== null) return null;
-  const inside = heads.headings.filter((h) => h.position!.start.offset! > section.start && h.position!.start.offset! < section.end);
+  const inside = headings.filter((h) => h.position!.start.offset! > section.start && h.position!.start.offset! < section.end);
   const success = inside.find((h) => criteriaKindOf(textOf(h)) === 'unknown');
   const tasks = inside.filter((h) => phase.tasks.some((t) => t.source === 'heading' && t.line === h.position!.start.line));
-  const { depth, colon } = style(heads, section.heading?.depth ?? 1, success?.depth ?? null, tasks.length ? Math.min(...tasks.map((h) => h.depth)) : null);
+  const { depth, colon } = style(headings, section.heading?.depth ?? 1, success?.depth ?? null, tasks.length ? Math.min(...tasks.map((h) => h.depth)) : null);
   // Automated before manual, as section 3 orders them.
   const manual = kind === 'automated' ? inside.find((h) => h.depth >= 3 && criteriaKindOf(textOf(h)) === 'manual') : undefined;
   const at = manual ? lineStart(text, manual.position!.start.offset!) : section.end;
@@ -88,10 +83,10 @@ function scaffold(kind: Kind, ruleId: string): Fixer {
       for (const plan of ctx.workspace.plans.filter((p) => files.has(p.path))) {
         const text = ctx.text(plan.path);
         const root = parseForEdit(text);
-        const heads: Heads = { root, headings: root.children.filter((n): n is Heading => n.type === 'heading') };
+        const headings = root.children.filter((n): n is Heading => n.type === 'heading');
         const missing = plan.phases.filter((p) => p[kind].length === 0 && !unsplit(p));
         for (const phase of missing) {
-          const edit = insertion(text, heads, plan, phase, kind);
+          const edit = insertion(text, headings, plan, phase, kind);
           const index = plan.phases.indexOf(phase);
           const after = edit ? readPlanText(plan.path, applyEdits(text, [edit])) : null;
           if (!edit || !after || after.phases[index]?.[kind].length !== 1 || items(after) !== items(plan)) {

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Config } from '../config/config.js';
-import { lintRepository } from '../engine/lint.js';
+import { lintRepositoryParallel } from '../engine/lint.js';
 import { gitSync } from '../shared/git.js';
 import { automatedCriteria, manualCriteria } from './criteria.js';
 import { unifiedDiff } from './diff.js';
@@ -66,10 +66,10 @@ function merge(changes: Change[], text: (path: string) => string, skipped: Skip[
 
 export async function fixWorkingTree(opts: FixOptions): Promise<FixOutcome> {
   const { root } = opts;
-  const lint = lintRepository(root, opts.config, opts.inGit);
+  // The same snapshot pass as the report's (workers on a large workspace), before anything is changed.
+  const lint = await lintRepositoryParallel(root, opts.config, opts.inGit);
   const texts = new Map<string, string>();
   const ctx: FixContext = {
-    root,
     workspace: lint.workspace,
     text: (path) => {
       if (!texts.has(path)) texts.set(path, readFileSync(join(root, path), 'utf8'));

@@ -4,6 +4,7 @@
 // plan's, judged there. A ledger that says done where the plan does not is left to a human: which file is wrong
 // (the work not done, or the plan not updated) is not mechanical.
 import { basename } from 'node:path';
+import type { Root } from 'mdast';
 import type { Finding } from '../model/finding.js';
 import type { Ledger, LedgerItem, Plan, Task } from '../model/types.js';
 import { ledgerItemTasks, planOf } from '../model/queries.js';
@@ -15,7 +16,7 @@ import type { Change, FixContext, FixResult, Fixer, Skip, TextEdit } from './typ
 const RULE = 'ledger/sync';
 const MARKERS = ['[→]', '[->]', '[>]'];
 
-function markDone(text: string, root: ReturnType<typeof parseForEdit>, item: LedgerItem): TextEdit | string {
+function markDone(text: string, root: Root, item: LedgerItem): TextEdit | string {
   const node = listItemAt(root, item.line, item.column);
   const box = node ? checkboxRange(text, node, MARKERS) : null;
   // An item whose state comes from a label (`- Now: Task 2`) or a `### Remaining` heading has no box to rewrite;
@@ -25,7 +26,7 @@ function markDone(text: string, root: ReturnType<typeof parseForEdit>, item: Led
 }
 
 /** The new line for an unlisted task, next to the task item before it (or after it), in that item's list style. */
-function addItem(text: string, root: ReturnType<typeof parseForEdit>, ledger: Ledger, plan: Plan, task: Task): TextEdit | string {
+function addItem(text: string, root: Root, ledger: Ledger, plan: Plan, task: Task): TextEdit | string {
   if (task.label !== String(task.number)) return `Task ${task.label} is sub-numbered: a ledger item tracks whole tasks only`;
   const items = ledger.items.filter((i) => i.task !== null && i.group === null);
   const number = (i: LedgerItem) => ledgerItemTasks(plan, i).at(-1)?.number ?? i.task!;

@@ -37,7 +37,6 @@ export interface Skip {
 }
 
 export interface FixContext {
-  root: string;
   workspace: Workspace;
   /** The file's current text (read once per run). */
   text(path: string): string;

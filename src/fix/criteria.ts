@@ -30,9 +30,11 @@ function headingAt(headings: Heading[], line: number): Heading | undefined {
 }
 
 /** `[start, end)` offsets of a phase: from its heading to the next phase or a heading of its level or above. */
-function sectionOf(text: string, headings: Heading[], plan: Plan, phase: Phase): { heading: Heading | null; start: number; end: number } {
+function sectionOf(text: string, headings: Heading[], plan: Plan, phase: Phase): { heading: Heading | null; start: number; end: number } | null {
   if (phase.label === null && phase.number === null) return { heading: null, start: 0, end: text.length };
-  const heading = headingAt(headings, phase.line)!;
+  // A phase heading inside a block quote is not a top-level heading: its section has no plain end to insert at.
+  const heading = headingAt(headings, phase.line);
+  if (!heading) return null;
   const next = plan.phases[plan.phases.indexOf(phase) + 1];
   const after = headings.find((h) => h.position!.start.offset! > heading.position!.start.offset! && (h.depth <= heading.depth || h.position!.start.line === next?.line));
   return { heading, start: heading.position!.start.offset!, end: after ? after.position!.start.offset! : text.length };
@@ -59,7 +61,7 @@ function items(plan: Plan): string {
 
 function insertion(text: string, headings: Heading[], plan: Plan, phase: Phase, kind: Kind): TextEdit | null {
   const section = sectionOf(text, headings, plan, phase);
-  if (!section.heading && phase.label !== null) return null;
+  if (!section) return null;
   const inside = headings.filter((h) => h.position!.start.offset! > section.start && h.position!.start.offset! < section.end);
   const success = inside.find((h) => criteriaKindOf(textOf(h)) === 'unknown');
   const tasks = inside.filter((h) => phase.tasks.some((t) => t.source === 'heading' && t.line === h.position!.start.line));

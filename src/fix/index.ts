@@ -86,12 +86,17 @@ export async function fixWorkingTree(opts: FixOptions): Promise<FixOutcome> {
   for (const fixer of FIXERS.filter((f) => opts.types.includes(f.type))) {
     const mine = lint.findings.filter((f) => f.ruleId === fixer.ruleId && f.severity !== 'info' && f.file !== null && opts.inScope(f.file));
     if (mine.length === 0) continue;
-    const r = fixer.fix(mine, ctx);
-    changes.push(...r.changes);
-    skipped.push(...r.skipped);
+    // A fixer that fails leaves its findings to the report: a repair is a convenience, the judgement is not.
+    try {
+      const r = fixer.fix(mine, ctx);
+      changes.push(...r.changes);
+      skipped.push(...r.skipped);
+    } catch (err) {
+      const why = `the fix failed (${err instanceof Error ? err.message : String(err)}); nothing of it was written`;
+      for (const file of new Set(mine.map((f) => f.file!))) skipped.push({ ruleId: fixer.ruleId, file, why });
+    }
   }
   const files = merge(changes, ctx.text, skipped);
-  const applied = files.flatMap((f) => f.changes);
 
   // One write of everything said: a reader that closes the pipe early (`| head`) meets one write, not dozens.
   const said: string[] = [];
@@ -99,14 +104,22 @@ export async function fixWorkingTree(opts: FixOptions): Promise<FixOutcome> {
     for (const f of files) said.push(unifiedDiff(f.path, f.renameTo ?? f.path, f.before, f.after));
   } else {
     for (const f of files) {
-      if (f.after !== f.before) writeFileSync(join(root, f.path), f.after);
-      if (f.renameTo) renameSync(join(root, f.path), join(root, f.renameTo));
+      try {
+        if (f.after !== f.before) writeFileSync(join(root, f.path), f.after);
+        if (f.renameTo) renameSync(join(root, f.path), join(root, f.renameTo));
+      } catch (err) {
+        // A read-only file or folder: said like any fix not made, and the other files are still fixed.
+        for (const c of f.changes) skipped.push({ ruleId: c.ruleId, file: c.file, why: `could not write it (${(err as Error).message}): ${c.says}` });
+        f.changes = [];
+      }
     }
   }
+  const applied = files.flatMap((f) => f.changes);
   for (const c of applied) said.push(`${c.file}: ${c.says}\n`);
   for (const s of skipped) said.push(`${s.file}: not fixed (${s.ruleId}): ${s.why}\n`);
   const count = applied.length;
-  said.push(`validate-workflow: ${opts.dryRun ? 'would make' : 'made'} ${count} fix${count === 1 ? '' : 'es'} in ${files.length} file${files.length === 1 ? '' : 's'}${skipped.length ? `, ${skipped.length} left for a human` : ''}${opts.dryRun ? ' (dry run: nothing written)' : ''}.\n`);
+  const touched = files.filter((f) => f.changes.length > 0).length;
+  said.push(`validate-workflow: ${opts.dryRun ? 'would make' : 'made'} ${count} fix${count === 1 ? '' : 'es'} in ${touched} file${touched === 1 ? '' : 's'}${skipped.length ? `, ${skipped.length} left for a human` : ''}${opts.dryRun ? ' (dry run: nothing written)' : ''}.\n`);
   opts.say(said.join(''));
-  return { changes: applied, skipped, files: files.map((f) => f.path) };
+  return { changes: applied, skipped, files: files.filter((f) => f.changes.length > 0).map((f) => f.path) };
 }

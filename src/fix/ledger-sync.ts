@@ -62,7 +62,7 @@ function fixLedger(ctx: FixContext, ledger: Ledger, plan: Plan, findings: Findin
     for (const task of unlistedTasks(plan, ledger)) {
       const edit = addItem(text, root, ledger, plan, task);
       if (typeof edit === 'string') skip(edit);
-      else changes.push({ ruleId: RULE, file: ledger.path, edits: [edit], says: `added "- [x] Task ${task.number}: ${task.title}" to ## State, as ${basename(plan.path)} has it checked (${RULE})` });
+      else changes.push({ ruleId: RULE, file: ledger.path, edits: [edit], says: `added "${edit.text.trim()}" to ## State, as ${basename(plan.path)} has it checked (${RULE})` });
     }
   }
   for (const f of findings.filter((f) => f.messageId === 'doneButUnchecked' || f.messageId === 'unknownTask')) {

@@ -6,29 +6,12 @@ import { posix } from 'node:path';
 import type { Finding } from '../model/finding.js';
 import type { Handoff } from '../model/types.js';
 import { namesFile, planOf, tasksFor } from '../model/queries.js';
+import { kebab } from '../shared/text.js';
 import { setKey } from './frontmatter.js';
 import type { Change, FixContext, FixResult, Fixer } from './types.js';
 
 const RULE = 'handoff/path';
 const TASK_NAME = /^task-(\d+)-(.+)\.md$/;
-const DESC_LENGTH = 60;
-
-/** `Add Login (v2)` -> `add-login-v2`, cut at a word boundary so a long description gives a usable name. */
-export function kebab(text: string): string {
-  const words = text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-  let out = '';
-  for (const w of words) {
-    const next = out ? `${out}-${w}` : w;
-    if (next.length > DESC_LENGTH && out) break;
-    out = next;
-  }
-  return out;
-}
 
 /**
  * The task number the file should carry. When the file name and the `task` key disagree, the plan decides: the one

@@ -6,6 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Config } from '../config/config.js';
 import { lintRepositoryParallel } from '../engine/lint.js';
 import { gitSync } from '../shared/git.js';
+import { plural } from '../shared/text.js';
 import { automatedCriteria, manualCriteria } from './criteria.js';
 import { unifiedDiff } from './diff.js';
 import { handoffChain } from './handoff-chain.js';
@@ -117,9 +118,8 @@ export async function fixWorkingTree(opts: FixOptions): Promise<FixOutcome> {
   const applied = files.flatMap((f) => f.changes);
   for (const c of applied) said.push(`${c.file}: ${c.says}\n`);
   for (const s of skipped) said.push(`${s.file}: not fixed (${s.ruleId}): ${s.why}\n`);
-  const count = applied.length;
   const touched = files.filter((f) => f.changes.length > 0).length;
-  said.push(`validate-workflow: ${opts.dryRun ? 'would make' : 'made'} ${count} fix${count === 1 ? '' : 'es'} in ${touched} file${touched === 1 ? '' : 's'}${skipped.length ? `, ${skipped.length} left for a human` : ''}${opts.dryRun ? ' (dry run: nothing written)' : ''}.\n`);
+  said.push(`validate-workflow: ${opts.dryRun ? 'would make' : 'made'} ${plural(applied.length, 'fix', 'fixes')} in ${plural(touched, 'file')}${skipped.length ? `, ${skipped.length} left for a human` : ''}${opts.dryRun ? ' (dry run: nothing written)' : ''}.\n`);
   opts.say(said.join(''));
   return { changes: applied, skipped, files: files.filter((f) => f.changes.length > 0).map((f) => f.path) };
 }

@@ -17,6 +17,7 @@ import { severityOf } from '../engine/findings.js';
 import { EXIT, UsageError, wantsColor, type Io } from './io.js';
 import { defineCommand, oneOf } from './command.js';
 import { progressLine } from './progress.js';
+import { FIX_TYPES, fixWorkingTree, type FixType } from '../fix/index.js';
 
 export { FORMATS, type Format };
 
@@ -33,6 +34,8 @@ export interface JudgeOptions {
   baselineWrite?: boolean;
   /** Which door: the whole repository, the index (pre-commit), a message (commit-msg), or a range (pre-push, PRs). */
   door: { kind: 'repository' } | { kind: 'staged' } | { kind: 'commit-msg'; file: string } | { kind: 'range'; from: string | null; to: string };
+  /** `--fix` / `--fix-dry-run`: repair the working tree (or show the diff) before judging it (src/fix/). */
+  fix?: { dryRun: boolean; types: FixType[]; say?: (text: string) => void };
 }
 
 export interface CheckOptions extends JudgeOptions {
@@ -108,6 +111,7 @@ export async function judgeAndReport(opts: JudgeOptions, io: Io): Promise<Outcom
   if (opts.preset) config.preset = opts.preset;
   const scopes = opts.paths.map((p) => toRepoPath(root, io.cwd, p));
 
+  if (opts.fix) await fixWorkingTree({ root, inGit: inGit !== null, config, ...opts.fix, inScope: (f) => within(f, scopes), say: opts.fix.say ?? io.stderr });
   const judged = await judge(opts, root, inGit !== null, config, io);
   if (opts.baselineWrite) {
     if (opts.door.kind !== 'repository' || scopes.length) throw new UsageError('--baseline-write records the whole repository: drop paths, --staged, --range and commit-msg');
@@ -146,7 +150,8 @@ function reportSink(opts: CheckOptions, io: Io): (text: string) => void {
 }
 
 export async function check(opts: CheckOptions, io: Io): Promise<number> {
-  const outcome = await judgeAndReport(opts, io);
+  // What --fix changed goes with a stylish report; any other format keeps stdout parseable.
+  const outcome = await judgeAndReport(opts.fix ? { ...opts, fix: { ...opts.fix, say: opts.format === 'stylish' ? io.stdout : io.stderr } } : opts, io);
   if (outcome.kind === 'baseline') {
     io.stdout(`validate-workflow: wrote ${BASELINE_FILE} with ${outcome.entries} entr${outcome.entries === 1 ? 'y' : 'ies'} (${outcome.findings} findings); later runs report only what is new.\n`);
     return EXIT.ok;
@@ -228,6 +233,9 @@ const OPTIONS = {
   'output-file': { type: 'string', short: 'o' },
   color: { type: 'boolean' },
   'no-color': { type: 'boolean' },
+  fix: { type: 'boolean' },
+  'fix-dry-run': { type: 'boolean' },
+  'fix-type': { type: 'string' },
 } as const;
 
 const USAGE = `Usage: validate-workflow [check] [paths...] [options]
@@ -251,6 +259,11 @@ Options:
   --range <from>..<to>          pre-push and pull requests: judge the commits in the range, from merge-base(from, to)
   --since <rev>|root            judge history from this commit on (default: the adoption point, the first human
                                 commit that added the config, or history.since); root judges all of it
+  --fix                         repair what is mechanical in the working tree (nothing staged), then report
+                                what is left; one line per change (docs/fix.md)
+  --fix-dry-run                 print the fixes as a unified diff and write nothing
+  --fix-type <problem,scaffold> which fixes (default: problem); scaffold adds missing criteria headings with a
+                                placeholder item to fill in
   commit-msg <file>             commit-msg hook: the staged change with the message's trailers (Confirmed-by, ...)
   --print-config [file]         print the configuration that applies to the file (or to the repository) as JSON:
                                 every rule's resolved severity, the paths, the packs; then exit 0
@@ -261,6 +274,18 @@ Options:
 
 Exit codes: 0 no errors, 1 errors (or too many warnings), 2 usage error or tool failure.
 `;
+
+/** ESLint's flags: `--fix` or `--fix-dry-run`, `--fix-type` a comma list; fixes edit the working tree only. */
+function fixOption(fix: boolean | undefined, dryRun: boolean | undefined, types: string | undefined, door: CheckOptions['door']['kind']): CheckOptions['fix'] {
+  if (!fix && !dryRun) {
+    if (types !== undefined) throw new UsageError('--fix-type needs --fix or --fix-dry-run');
+    return undefined;
+  }
+  if (fix && dryRun) throw new UsageError('--fix and --fix-dry-run cannot be combined');
+  if (door !== 'repository') throw new UsageError(`${fix ? '--fix' : '--fix-dry-run'} edits the working tree: it cannot be combined with --staged, --range or commit-msg`);
+  const list = (types ?? 'problem').split(',').map((t) => oneOf<FixType>(t.trim(), FIX_TYPES, '--fix-type')!);
+  return { dryRun: dryRun ?? false, types: list };
+}
 
 export const command = defineCommand({
   name: 'check',
@@ -287,6 +312,7 @@ export const command = defineCommand({
     } else if (values.staged && values.range) throw new UsageError('--staged and --range cannot be combined');
     else if (values.staged) door = { kind: 'staged' };
     else if (values.range) door = { kind: 'range', ...parseRange(values.range) };
+    const fix = fixOption(values.fix, values['fix-dry-run'], values['fix-type'], door.kind);
     return check(
       {
         paths,
@@ -302,6 +328,7 @@ export const command = defineCommand({
         since: values.since,
         outputFile: values['output-file'],
         color: values.color ? true : values['no-color'] ? false : undefined,
+        fix,
       },
       io,
     );

@@ -9,6 +9,7 @@ import { readWorkspace } from '../read/workspace.js';
 import { handoffTask, tasksOf } from '../model/queries.js';
 import { RULE_IDS } from '../engine/catalog.js';
 import type { Plan, Workspace } from '../model/types.js';
+import { kebab } from '../shared/text.js';
 import { EXIT, UsageError, type Io } from './io.js';
 import { defineCommand } from './command.js';
 
@@ -28,17 +29,6 @@ function template(name: string): string {
 
 function fill(text: string, values: Record<string, string>): string {
   return text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? '');
-}
-
-export function kebab(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/, '');
 }
 
 /** The text as a YAML scalar, quoted only when YAML would otherwise read it as something else. */

@@ -28,6 +28,11 @@ export interface RuleMeta {
    * Transition findings (how a change was made) are always refused at the edit.
    */
   editGate?: boolean;
+  /**
+   * `--fix` repairs this rule's findings (src/fix/): `problem` when the repair is mechanical and certain, `scaffold`
+   * when it adds structure a human must fill in (made only with `--fix-type scaffold`).
+   */
+  fixable?: 'problem' | 'scaffold';
 }
 
 export interface RawFinding {

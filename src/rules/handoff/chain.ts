@@ -33,6 +33,7 @@ export const rule: Rule = {
     description:
       'The handoff of task n>1 names the handoff of task n-1 in `previous:`, and that handoff exists. A session that continues a plan where another stopped names that session\'s handoff of task n-1 (by path); a retry may name the earlier handoff of its own task instead. In `recommended` a handoff without a `previous` key passes when the handoff of task n-1 exists in the same session (dialects that do not write the key); `strict` requires the key.',
     fix: 'Set `previous:` to the file name of the handoff of the task before (in the same session).',
+    fixable: 'problem',
     messages: {
       previousMissing: '`previous: {{previous}}` names a handoff that does not exist.',
       previousWrong: '`previous: {{previous}}` is not the handoff of task {{expected}} ({{predecessor}}).',

@@ -10,6 +10,7 @@ export const rule: Rule = {
     formula: 'handoff_path: "thoughts/handoffs/<session>/task-[NN]-[desc].md"',
     description: 'A task handoff lives at `<handoffs>/<session>/task-NN-<desc>.md`: NN zero-padded to two digits, desc in kebab-case, and NN equal to the `task` key.',
     fix: 'Rename the file to `task-NN-<kebab-case-desc>.md` with NN matching its `task` key.',
+    fixable: 'problem',
     messages: {
       badName: 'Task handoff "{{name}}" is not named task-NN-<desc>.md.',
       notPadded: 'Task number "{{number}}" in "{{name}}" is not zero-padded to two digits.',

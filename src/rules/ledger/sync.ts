@@ -1,6 +1,12 @@
 import type { Rule, RawFinding } from '../types.js';
-import type { Task } from '../../model/types.js';
+import type { Ledger, Plan, Task } from '../../model/types.js';
 import { handoffTasks, handoffsOfPlan, ledgerItemTasks, planOf, positionOf, tasksOf } from '../../model/queries.js';
+
+/** Plan tasks checked complete that no task item of the ledger tracks (the ledger/sync fix adds them). */
+export function unlistedTasks(plan: Plan, ledger: Ledger): Task[] {
+  const listed = new Set(ledger.items.filter((i) => i.task !== null).flatMap((i) => ledgerItemTasks(plan, i)));
+  return tasksOf(plan).filter((t) => t.checked && !listed.has(t));
+}
 
 export const rule: Rule = {
   meta: {
@@ -10,6 +16,7 @@ export const rule: Rule = {
     description:
       'A ledger and the plan it names (or the plan its session was linked to) agree on which tasks are done: a task checked in the plan is `[x]` in the ledger state, and a task `[x]` in the ledger is checked in the plan. A ledger item `Task N: text` tracks the plan\'s Task N when the texts agree, else the one task with that text (a task inserted mid-plan renumbers the plan, not the ledger). A task the ledger and its handoff both call done while the plan has it unchecked is `handoff/plan-sync`\'s finding (the plan was not updated), not this rule\'s.',
     fix: 'Update the ledger `## State` (or the plan) so both say the same.',
+    fixable: 'problem',
     messages: {
       unknownTask: 'Ledger lists Task {{task}}, which {{plan}} does not have.',
       doneButUnchecked: 'Ledger marks Task {{task}} done but the plan has it unchecked ({{plan}}:{{planLine}}).',
@@ -26,10 +33,8 @@ export const rule: Rule = {
       // A task the ledger and its handoff both call done, unchecked in the plan: the plan is what nobody updated,
       // handoff/plan-sync's one finding; saying it again per ledger line would report one cause many times.
       const handedOff = new Set(handoffsOfPlan(ws, plan).filter((h) => h.status === 'complete').flatMap((h) => handoffTasks(plan, h)));
-      const listed = new Set<Task>();
       for (const item of taskItems) {
         const tasks = ledgerItemTasks(plan, item);
-        for (const t of tasks) listed.add(t);
         const task = tasks.at(-1);
         if (!task) {
           out.push({ file: ledger.path, line: item.line, column: item.column, messageId: 'unknownTask', data: { task: item.task!, plan: plan.path } });
@@ -42,7 +47,7 @@ export const rule: Rule = {
         }
       }
       const state = positionOf(ledger.positions, '/state');
-      for (const task of tasksOf(plan).filter((t) => t.checked && !listed.has(t))) {
+      for (const task of unlistedTasks(plan, ledger)) {
         out.push({ file: ledger.path, ...state, messageId: 'checkedButUnlisted', data: { task: task.number, plan: plan.path, planLine: task.line } });
       }
     }

@@ -15,6 +15,7 @@ export const rule: Rule = {
     description:
       'Every phase has at least one automated verification item (plan-level criteria count for the last phase). One finding per plan, listing the phases. Criteria in an undivided `### Success Criteria` list are of unknown kind: one finding per plan says they are not split (this rule says it, not plan/phase-manual-criteria).',
     fix: 'Add `#### Automated Verification:` with at least one `- [ ]` item to the phase.',
+    fixable: 'scaffold',
     messages: {
       noAutomated: '{{phase}} has no automated verification item.',
       noAutomatedMany: '{{count}} phases have no automated verification item: {{phases}} (first at line {{line}}).',

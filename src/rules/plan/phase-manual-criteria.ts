@@ -10,6 +10,7 @@ export const rule: Rule = {
     description:
       'Every phase has at least one manual verification item; an item reading `N/A ...` counts as present. One finding per plan, listing the phases. A phase whose criteria are an undivided list is plan/phase-automated-criteria\'s (one cause, one finding).',
     fix: 'Add `#### Manual Verification:` with at least one `- [ ]` item, or `- [ ] N/A: <why>`.',
+    fixable: 'scaffold',
     messages: {
       noManual: '{{phase}} has no manual verification item.',
       noManualMany: '{{count}} phases have no manual verification item: {{phases}} (first at line {{line}}).',

@@ -36,7 +36,7 @@ function best(n, fn) {
   return { ms: min, res: last.res };
 }
 
-const stats = (stderr) => Object.fromEntries([...stderr.matchAll(/^timing (.+?): (\d+) (ms|MB)$/gm)].map((m) => [m[1].replace(/ \(.*\)$/, ''), Number(m[2])]));
+const stats = (stderr) => Object.fromEntries([...stderr.matchAll(/^timing (.+?): (\d+) (ms|MB)(?: \(.*\))?$/gm)].map((m) => [m[1].replace(/ \(.*\)$/, ''), Number(m[2])]));
 
 // Baseline 1: raw git.
 const git = best(3, () => timed('git', ['log', '-p', '--reverse', '--', 'thoughts/'], { stdio: ['ignore', 'ignore', 'pipe'] }));

@@ -19,7 +19,7 @@ import { handoverKey, leaveVerdict, takeVerdict } from './handover.js';
 import { hasTrailers } from '../history/fold.js';
 import { compareFindings, withoutRepeats, type Finding } from '../model/finding.js';
 import { describeAdoption, judgeHistory, trackedPacks, variantOf, type Adoption, type HistoryOptions, type Resume } from './history.js';
-import { introduced, judgeChange, judgeSnapshot, packWorkspace, trustOf } from './judge.js';
+import { introduced, judgeChange, judgeChangeAt, judgeSnapshot, packWorkspace, trustOf } from './judge.js';
 import { lintRepositoryParallel, snapshotEntry } from './lint.js';
 
 export interface Judged {
@@ -199,10 +199,11 @@ export async function judgePending(root: string, workingConfig: Config, opts: { 
   const changed = new Set(pending.changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));
   // HEAD's baseline: an entry only in the working tree (or staged with this very commit) excuses nothing.
   const settle = settleSnapshot(root, config, baselineIn(head));
-  const judge = (stage: 'staged' | 'commit-msg') => judgeChange({ root, stage, ...pending, presetOverride: opts.presetOverride, audit: config.source === null, guidance, selfResolved, settle }).findings.sort(compareFindings);
-  const findings = judge(opts.stage);
+  const input = { root, stage: opts.stage, ...pending, presetOverride: opts.presetOverride, audit: config.source === null, guidance, selfResolved, settle };
+  const judged = judgeChange(input);
+  const findings = judged.findings.sort(compareFindings);
   // What commit-msg will find when the message has no trailers: pre-commit leaves manual items to commit-msg, which
   // knows whether a human confirmed them, so the record is judged as commit-msg would judge it, from what is loaded.
-  if (opts.stage === 'staged' && handover !== null && !findings.some((f) => f.severity === 'error')) leaveVerdict(root, handover, judge('commit-msg'), [...changed]);
+  if (opts.stage === 'staged' && handover !== null && !findings.some((f) => f.severity === 'error')) leaveVerdict(root, handover, judgeChangeAt(input, 'commit-msg', judged), [...changed]);
   return { findings, files: [...changed], commits: 0, anything: true };
 }

@@ -267,6 +267,16 @@ export function judgeChange(input: ChangeInput): ChangeResult {
 }
 
 /**
+ * The same change judged at another door (pre-commit's record of what commit-msg will find, engine/handover.ts): the
+ * transition rules again, for `stage`; the snapshot findings it introduces are the first judgement's, since they
+ * depend on the commit and its trailers, not on the door.
+ */
+export function judgeChangeAt(input: ChangeInput, stage: ChangeInput['stage'], first: ChangeResult): Finding[] {
+  const result = judgeTransition({ ...input, stage });
+  return [...withoutRepeats(result.findings, first.introduced), ...first.introduced].sort(compareFindings);
+}
+
+/**
  * The resolutions the change being judged writes when it is an agent's commit without the human's word in it
  * (`Confirmed-by` or `Guidance-by` that counts): they do not resolve the blocked handoff after it either.
  */

@@ -164,8 +164,11 @@ function emptyVariants<T>(): Record<Variant, T[]> {
 /** Judge every commit of the trace of `to` (or of `from..to`) after the adoption point, each with its parent's settings. */
 export async function judgeHistory(root: string, opts: HistoryOptions): Promise<HistoryResult> {
   const to = opts.to ?? 'HEAD';
-  const resume = opts.from ? undefined : opts.resume;
+  let resume = opts.from ? undefined : opts.resume;
   const since = opts.since ?? opts.config.history.since ?? undefined;
+  // The last run audited a history without an adoption point (`init` writes the config, the user runs the tool, then
+  // commits it): a config committed since starts judgement there, so the audit is not resumed.
+  if (resume?.adoption.kind === 'audit' && !since && opts.config.source !== null && (await findAdoption(root, to)) !== null) resume = undefined;
   let adoption: Adoption;
   let descendants: Set<string> | null = null;
   if (resume) adoption = resume.adoption;

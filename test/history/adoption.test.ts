@@ -40,6 +40,16 @@ describe('the adoption point', () => {
     expect(res).toContain(`history: judged since ${adopt.slice(0, 7)}, the adoption point (the first human commit that added ${CONFIG})`);
   });
 
+  it('a config committed after a run with it only in the working tree (init, run, commit) becomes the adoption point', () => {
+    const repo = Repo.create();
+    repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
+    repo.commit('Phase 1 verified', { [PLAN]: planDoc({ auto: [1], manual: [1] }) }, { author: CLAUDE });
+    repo.write({ [CONFIG]: CONFIG_TEXT });
+    expect(runStylish(repo.dir)).toContain('history: an audit of every commit');
+    const adopt = repo.commit('Adopt validate-workflow', {}, { author: ANA });
+    expect(runStylish(repo.dir)).toContain(`history: judged since ${adopt.slice(0, 7)}, the adoption point`);
+  });
+
   it('--since root judges every commit: the early check-off is an error too', () => {
     const { repo, before, after } = midwayAdoption();
     const manual = errors(cli(repo.dir, ['--since', 'root']).results).filter((f) => f.ruleId === 'history/manual-confirmation');

@@ -112,6 +112,12 @@ const io: Io = {
   env: process.env,
   stderrTTY: Boolean(process.stderr.isTTY),
 };
+// A reader that stops early (`| head`) closes the pipe: the report is not wanted any more, which is no failure of
+// the tool and no reason for a stack trace. The exit code is the run's, as far as it got.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(process.exitCode ?? EXIT.ok);
+});
 process.exitCode = await run(process.argv.slice(2), io);
 // The bench reads peak memory this way: the process's own high-water mark, worker threads included.
 if (process.env.VALIDATE_WORKFLOW_TIMING) process.stderr.write(`timing peak rss: ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`);

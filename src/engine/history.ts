@@ -205,7 +205,16 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     onStep: (step) => {
       if (step.events.some((e) => e.type === 'trust-file-changed' && e.what === 'baseline')) baselineCommits.push(step.commit.sha);
       lastJudged = isJudged(step);
-      if (!lastJudged) return;
+      if (!lastJudged) {
+        // Before the adoption point nothing is judged, but the review still shows which commit completed each task
+        // and who checked each manual item (with the settings of the commit's parent): the timeline is what
+        // happened, the adoption point only decides what is held against it.
+        if (step.events.some((e) => (e.type === 'task-completed' && e.completed) || (e.type === 'item-checked' && e.kind === 'manual' && e.checked))) {
+          const seen = judgeTransition({ stage: 'history', ...step, audit: true });
+          for (const variant of VARIANTS) record(timeline[variant], step, seen);
+        }
+        return;
+      }
       commits++;
       if (step.events.length === 0 && step.changes.length === 0) return;
       for (const variant of VARIANTS) {

@@ -23,7 +23,8 @@ export interface CacheData {
 }
 
 /**
- * The tool itself is part of the key: a rebuilt reader may read the same bytes differently. By content, not by
+ * The tool itself is part of the key: a rebuilt reader may read the same bytes differently, a changed rule judge the
+ * same commit differently. By content, not by
  * modification time: CI installs the same version afresh on every run (new mtimes), and a cache restored there
  * (README, "Warm CI") must match when the tool is the same, and be rebuilt when it is not.
  */
@@ -36,8 +37,10 @@ function toolStamp(): string {
     const path = resolve(here, f);
     hash.update(f).update(existsSync(path) ? readFileSync(path) : '');
   }
-  // The bundle (dist/bundle/) holds the readers in its chunks: this module's own file stands for them.
-  hash.update(readFileSync(fileURLToPath(import.meta.url)));
+  // The bundle (dist/bundle/) holds readers, rules and engine in its chunks, and the findings cached were made by
+  // all of them: the build's own hash of every file (scripts/bundle.mjs). Unbundled, this module's file stands in.
+  const build = resolve(here, 'BUILD_ID');
+  hash.update(existsSync(build) ? readFileSync(build) : readFileSync(fileURLToPath(import.meta.url)));
   stamp = hash.digest('hex');
   return stamp;
 }

@@ -50,6 +50,14 @@ describe('the adoption point', () => {
     expect(runStylish(repo.dir)).toContain(`history: judged since ${adopt.slice(0, 7)}, the adoption point`);
   });
 
+  it('the review still names the commit that completed a task before the adoption point (the timeline is not judgement)', () => {
+    const { repo } = midwayAdoption();
+    const task1 = repo.git('log', '--format=%H', '--grep=^Task 1: Do step 1').trim();
+    const report = runCli(repo.dir, ['--format', 'markdown']).stdout;
+    const row = report.split('\n').find((l) => l.includes('| Task 1: Do step 1 |'));
+    expect(row).toContain(`✅ done | \`${task1.slice(0, 7)}\``);
+  });
+
   it('--since root judges every commit: the early check-off is an error too', () => {
     const { repo, before, after } = midwayAdoption();
     const manual = errors(cli(repo.dir, ['--since', 'root']).results).filter((f) => f.ruleId === 'history/manual-confirmation');

@@ -73,37 +73,27 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   let t = performance.now();
   const guidance = inGit ? await guidanceIn(root, config) : new Map<string, string>();
   timing('guidance', since(t));
+  // History first, oldest commit to newest: by the time it reaches HEAD's versions, the sections of their parents are
+  // in the section cache (read/sections.ts), so HEAD's files cost a fraction of a parse, and the snapshot pass after
+  // it finds them parsed (working tree files are HEAD's unless edited). The other order parsed HEAD's files cold:
+  // 6.4 of 26.7 s on the 10,000-commit bench.
+  const hist = inGit && opts.history ? await judgeHeadHistory(root, opts, cache, known) : null;
   t = performance.now();
-  let lint = await lintRepositoryParallel(root, config, inGit, known, { baseline: !opts.baselineWrite, guidance });
+  const seen = hist ? new Map([...known, ...hist.models]) : known;
+  let lint = await lintRepositoryParallel(root, config, inGit, seen, { baseline: !opts.baselineWrite, guidance });
   timing('snapshot pass', since(t));
   // Which blocked handoffs an agent resolved itself is asked of HEAD's handoffs: the snapshot pass has just parsed
   // them (the working tree's versions are HEAD's unless edited), so they are asked of its models, never parsed
   // twice. In the rare repository where an agent did, the snapshot rules run again with that known (no parsing).
   t = performance.now();
-  const selfResolved = inGit ? await selfResolvedIn(root, config, 'HEAD', new Map([...known, ...lint.models])) : new Set<string>();
-  if (selfResolved.size > 0) lint = await lintRepositoryParallel(root, config, inGit, new Map([...known, ...lint.models]), { baseline: !opts.baselineWrite, guidance, selfResolved });
+  const selfResolved = inGit ? await selfResolvedIn(root, config, 'HEAD', new Map([...seen, ...lint.models])) : new Set<string>();
+  if (selfResolved.size > 0) lint = await lintRepositoryParallel(root, config, inGit, new Map([...seen, ...lint.models]), { baseline: !opts.baselineWrite, guidance, selfResolved });
   timing('resolutions', since(t));
   const files = [...lint.discovered.map((d) => d.path), ...lint.packFiles];
   const treeModels = lint.models;
-  if (!inGit || !opts.history) {
+  if (!hist) {
     saveCache(cachePath, { key: ck, head: cache?.head ?? null, history: cache?.history ?? null, state: cache?.state ?? [], models: Object.fromEntries(treeModels) });
     return { findings: lint.findings, files, commits: 0, anything: files.length > 0, workspace: lint.workspace, timeline: [] };
-  }
-  const head = await ask(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
-  const sha = head.ok ? head.out.trim() : null;
-  const cached = cache?.history as CachedHistory | null | undefined;
-  const resume: Resume | undefined =
-    sha && cache?.head && cached && (cache.head === sha || (await ask(root, ['merge-base', '--is-ancestor', cache.head, sha])).ok) ? { ...cached, sha: cache.head, state: new Map(cache.state) } : undefined;
-  const variant = variantOf(opts.presetOverride);
-  let hist: { findings: Finding[]; commits: number; state: Map<string, string>; models: Map<string, WorkflowFile>; timeline: TimelineEntry[]; incomplete: boolean; adoption: Adoption; resume: Resume | null };
-  if (resume && resume.sha === sha) {
-    // Nothing new since the last run: its findings, for the preset asked now.
-    hist = { findings: resume.findings[variant], commits: resume.commits, state: resume.state, models: known, timeline: resume.timeline[variant], incomplete: false, adoption: resume.adoption, resume };
-  } else {
-    t = performance.now();
-    const r = await judgeHistory(root, { config, presetOverride: opts.presetOverride, since: opts.since, seed: new Map([...known, ...treeModels]), resume, onProgress: opts.onProgress });
-    hist = { findings: r.findings, commits: r.commits, state: r.state, models: r.store?.models ?? new Map(), timeline: r.timeline, incomplete: r.incomplete, adoption: r.adoption, resume: r.resume };
-    timing('history', since(t));
   }
   // Keep the models of HEAD's files and of the working tree: what the next run is most likely to meet again.
   const keep: Record<string, WorkflowFile> = Object.fromEntries(treeModels);
@@ -121,6 +111,33 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   // The snapshot pass applied its part of the baseline; history entries are judged here, against history findings.
   const histFindings = opts.baselineWrite ? hist.findings : applyBaseline(root, hist.findings, { config, exempt: new Set(hist.resume?.baselineCommits ?? []), scope: (ruleId) => !snapshotEntry(ruleId) });
   return { findings: [...lint.findings, ...withoutRepeats(histFindings, lint.findings)], files, commits: hist.commits, judgedFrom: hist.commits > 0 ? describeAdoption(hist.adoption) : undefined, anything: files.length > 0 || hist.commits > 0, workspace: lint.workspace, timeline: hist.timeline };
+}
+
+interface HeadHistory {
+  findings: Finding[];
+  commits: number;
+  state: Map<string, string>;
+  models: Map<string, WorkflowFile>;
+  timeline: TimelineEntry[];
+  incomplete: boolean;
+  adoption: Adoption;
+  resume: Resume | null;
+}
+
+/** HEAD's history, from the cache where the last run left it: resumed from its head, or taken as is when unchanged. */
+async function judgeHeadHistory(root: string, opts: RepositoryOptions, cache: ReturnType<typeof loadCache>, known: Map<string, WorkflowFile>): Promise<HeadHistory> {
+  const head = await ask(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
+  const sha = head.ok ? head.out.trim() : null;
+  const cached = cache?.history as CachedHistory | null | undefined;
+  const resume: Resume | undefined =
+    sha && cache?.head && cached && (cache.head === sha || (await ask(root, ['merge-base', '--is-ancestor', cache.head, sha])).ok) ? { ...cached, sha: cache.head, state: new Map(cache.state) } : undefined;
+  const variant = variantOf(opts.presetOverride);
+  // Nothing new since the last run: its findings, for the preset asked now.
+  if (resume && resume.sha === sha) return { findings: resume.findings[variant], commits: resume.commits, state: resume.state, models: known, timeline: resume.timeline[variant], incomplete: false, adoption: resume.adoption, resume };
+  const t = performance.now();
+  const r = await judgeHistory(root, { config: opts.config, presetOverride: opts.presetOverride, since: opts.since, seed: known, resume, onProgress: opts.onProgress });
+  timing('history', since(t));
+  return { findings: r.findings, commits: r.commits, state: r.state, models: r.store?.models ?? new Map(), timeline: r.timeline, incomplete: r.incomplete, adoption: r.adoption, resume: r.resume };
 }
 
 /**

@@ -39,7 +39,11 @@ export interface LintOptions {
   quiet?: boolean;
 }
 
-/** One finding, as the JSON contract has it (convention section 7). */
+/**
+ * One finding, as the JSON contract has it (convention section 7). Declared again here rather than taken from
+ * report/json.ts: that module's declarations reach the whole model and Node's types, which a consumer without
+ * @types/node does not have. lint() assigns the formatter's object to LintResult, so the two cannot drift apart.
+ */
 export interface LintMessage {
   ruleId: string;
   severity: Severity;

@@ -6,7 +6,7 @@ import type { Config, Preset } from '../config/config.js';
 import type { TimelineEntry } from '../model/history.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
 import { cacheFile, cacheKey, loadCache, saveCache } from '../history/cache.js';
-import { filesAt, headTrustSnapshot, newStore, pendingCommit } from '../history/fold.js';
+import { filesAt, headTrustSnapshot, newStore, pendingCommit, trailersOf } from '../history/fold.js';
 import { CONFIG_FILE } from '../config/config.js';
 import { RULE_IDS } from './catalog.js';
 import { Snapshot } from '../history/snapshot.js';
@@ -16,7 +16,6 @@ import { since, timing } from '../shared/timing.js';
 import { applyBaseline, baselineAt, baselineIn } from './baseline.js';
 import { guidanceIn, guidedBy, selfResolvedIn } from './guidance.js';
 import { handoverKey, leaveVerdict, takeVerdict } from './handover.js';
-import { hasTrailers } from '../history/fold.js';
 import { compareFindings, withoutRepeats, type Finding } from '../model/finding.js';
 import { describeAdoption, judgeHistory, trackedPacks, variantOf, type Adoption, type HistoryOptions, type Resume } from './history.js';
 import { introduced, judgeChange, judgeChangeAt, judgeSnapshot, packWorkspace, trustOf } from './judge.js';
@@ -199,7 +198,8 @@ export async function judgePending(root: string, workingConfig: Config, opts: { 
   const headSha = headCommit(root);
   // The effective config is a function of these and HEAD (below), so they key pre-commit's verdict.
   const { key: handover, who } = handoverKey(root, [settingsKey(workingConfig), workingConfig.preset, opts.presetOverride ?? null, opts.explicitConfig ?? false], headSha);
-  if (handover !== null && opts.stage === 'commit-msg' && !hasTrailers(root, opts.message ?? '')) {
+  const trailers = trailersOf(root, opts.message ?? '');
+  if (handover !== null && opts.stage === 'commit-msg' && trailers.length === 0) {
     const verdict = takeVerdict(root, handover);
     // The pending commit has no sha yet, so its findings name no commit or subject: they read the same either way.
     if (verdict) return { findings: verdict.findings, files: verdict.files, commits: 0, anything: true };
@@ -208,7 +208,7 @@ export async function judgePending(root: string, workingConfig: Config, opts: { 
   const config = opts.explicitConfig || head.files.get(CONFIG_FILE) === undefined && !head.files.get('package.json') ? workingConfig : head.config(RULE_IDS);
   const cache = loadCache(cacheFile(root), settingsKey(config));
   const seed = new Map(Object.entries(cache?.models ?? {}));
-  const pending = pendingCommit(root, config, { message: opts.message, seed, tracked: trackedPacks(config), head: headSha, who });
+  const pending = pendingCommit(root, config, { message: opts.message, trailers, seed, tracked: trackedPacks(config), head: headSha, who });
   // Guidance given before, and the guidance this very commit gives (commit-msg has the message).
   const guidance = new Map([...(await guidanceIn(root, config)), ...guidedBy(pending.commit, pending.before, pending.after, pending.signed)]);
   // Resolutions agents wrote before; those this commit writes are judgeChange's to add.

@@ -24,9 +24,9 @@ export interface CacheData {
 
 /**
  * The tool itself is part of the key: a rebuilt reader may read the same bytes differently, a changed rule judge the
- * same commit differently. By content, not by
- * modification time: CI installs the same version afresh on every run (new mtimes), and a cache restored there
- * (README, "Warm CI") must match when the tool is the same, and be rebuilt when it is not.
+ * same commit differently. By content, not by modification time: CI installs the same version afresh on every run
+ * (new mtimes), and a cache restored there (README, "Warm CI") must match when the tool is the same, and be rebuilt
+ * when it is not.
  */
 let stamp: string | undefined;
 function toolStamp(): string {

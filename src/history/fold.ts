@@ -456,7 +456,7 @@ class Folder {
 export type Pending = Step;
 
 /** HEAD's snapshot -> the index's, with the commit as it will be made (the message's trailers for commit-msg). */
-export function pendingCommit(root: string, config: Config, opts: { message?: string; seed?: Map<string, WorkflowFile>; tracked?: Tracked; amend?: boolean; head?: string | null; who?: ReturnType<typeof gitIdentities> }): Pending {
+export function pendingCommit(root: string, config: Config, opts: { message?: string; trailers?: Trailer[]; seed?: Map<string, WorkflowFile>; tracked?: Tracked; amend?: boolean; head?: string | null; who?: ReturnType<typeof gitIdentities> }): Pending {
   const sight = new Sight(classifier(config.paths));
   const store = newStore(root, config, sight);
   for (const [k, m] of opts.seed ?? []) store.seed.set(k, m);
@@ -489,7 +489,7 @@ export function pendingCommit(root: string, config: Config, opts: { message?: st
   store.load(changes.flatMap((c) => [c.oldBlob ? { path: c.from ?? c.path, blob: c.oldBlob } : null, c.newBlob ? { path: c.path, blob: c.newBlob } : null]).filter((x): x is { path: string; blob: string } => x !== null));
   const message = opts.message ?? '';
   // Co-author lines outside git's trailer block and a squash's confirmations count as well (history/log.ts).
-  const trailers = trailersOf(root, message);
+  const trailers = opts.trailers ?? trailersOf(root, message);
   // A merge in progress (MERGE_HEAD) becomes a merge commit: judged, like the fold judges merges, by what it does
   // itself, not by what the other branch brings (a human's confirmation merged into an agent's branch).
   const head = amend ? (parentsOfHead[0] ?? null) : headSha;
@@ -523,14 +523,12 @@ export function pendingCommit(root: string, config: Config, opts: { message?: st
   };
 }
 
-/** A message's trailers as the rules read them: git's trailer block, plus co-author lines and a squash's confirmations. */
-function trailersOf(root: string, message: string): Trailer[] {
+/**
+ * A message's trailers as the rules read them: git's trailer block, plus co-author lines and a squash's confirmations.
+ * They are all a rule reads of a message (the handover in engine/doors.ts relies on it).
+ */
+export function trailersOf(root: string, message: string): Trailer[] {
   return message ? messageTrailers(parseTrailers(gitSync(root, ['interpret-trailers', '--parse'], message).out), message) : [];
-}
-
-/** Whether a commit message holds anything a rule reads (the trailers; see the handover in engine/doors.ts). */
-export function hasTrailers(root: string, message: string): boolean {
-  return trailersOf(root, message).length > 0;
 }
 
 /**

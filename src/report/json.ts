@@ -4,17 +4,7 @@ import type { Summary } from './summary.js';
 import type { Formatter } from './formatter.js';
 
 /** One finding of the contract: the Finding without what is not in it (messageId, causes). */
-export interface JsonResult {
-  ruleId: string;
-  severity: Finding['severity'];
-  file: string | null;
-  line: number | null;
-  column: number | null;
-  message: string;
-  fix?: string;
-  commit?: string;
-  subject?: string;
-}
+export type JsonResult = Omit<Finding, 'messageId' | 'causes'>;
 
 export interface JsonReport {
   version: 1;

@@ -14,6 +14,16 @@ export interface Paths {
   searchable: string[];
 }
 
+/** The config's `protocol` key: the repository's promise stated outright (read/profile.ts learns it otherwise). */
+export interface ProtocolConfig {
+  automatedCriteria?: boolean;
+  manualCriteria?: boolean;
+  taskNumbering?: 'global' | 'any';
+  taskHandoffs?: boolean;
+  handoffChain?: boolean;
+  handoffLayout?: 'sessions' | 'flat';
+}
+
 export interface Config {
   preset: Preset;
   rules: Record<string, RuleSetting>;
@@ -39,6 +49,8 @@ export interface Config {
    * adoption point (convention section 6).
    */
   history: { since: string | null };
+  /** The protocol the repository promised, stated outright (read/profile.ts); learned when absent. */
+  protocol?: ProtocolConfig;
   /** Where the config came from, for messages; null for the defaults. */
   source: string | null;
 }
@@ -134,6 +146,7 @@ export function configFromObject(raw: unknown, where: string, knownRules: Readon
     allowedSigners: data.allowedSigners ?? null,
     packs: data.packs ?? {},
     history: { since: data.history?.since ?? null },
+    ...(data.protocol ? { protocol: data.protocol } : {}),
     source: where,
   };
 }

@@ -187,6 +187,15 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     } else adoption = { kind: 'audit' };
   }
   if (resume && (adoption.kind === 'since' || adoption.kind === 'config')) descendants = (await resolveSince(root, adoption.kind === 'since' ? adoption.rev : adoption.sha, to)).descendants;
+  // `--since root` judges every commit, but a commit from before the repository adopted the convention (no config
+  // of a human's yet) is judged as an audit: nobody there was asked for a `Confirmed-by`, so what it shows is
+  // weighed by evidence (an agent's identity), not by a trailer it could not know of (convention section 6).
+  let adopted: Set<string> = new Set();
+  if (adoption.kind === 'root') {
+    const sha = opts.config.source !== null ? await findAdoption(root, to) : null;
+    if (sha) adopted = (await resolveSince(root, sha, to)).descendants;
+  }
+  const auditOf = (step: Step): boolean => adoption.kind === 'audit' || (adoption.kind === 'root' && !adopted.has(step.commit.sha));
 
   let findings = emptyVariants<Finding>();
   let timeline = emptyVariants<TimelineEntry>();
@@ -218,7 +227,7 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
       commits++;
       if (step.events.length === 0 && step.changes.length === 0) return;
       for (const variant of VARIANTS) {
-        const judged = judgeTransition({ stage: 'history', ...step, presetOverride: variant === 'parent' ? undefined : variant, audit: adoption.kind === 'audit' });
+        const judged = judgeTransition({ stage: 'history', ...step, presetOverride: variant === 'parent' ? undefined : variant, audit: auditOf(step) });
         findings[variant].push(...judged.findings);
         record(timeline[variant], step, judged);
       }

@@ -203,6 +203,21 @@ export function onlyManualBoxes(commit: Commit, events: readonly Event[], change
   return res.out.split('\0').filter(Boolean).every((p) => paths.has(p));
 }
 
+/**
+ * Whether the commit only adds, moves or edits documents: workflow files and other Markdown or text (an import of
+ * plans, a docs commit), no code. Without a repository (the rule tester) only the commit's workflow changes are known.
+ */
+export function documentsOnly(commit: Commit, changes: readonly Change[], root: string | null): boolean {
+  const doc = (p: string) => /\.(?:md|markdown|mdx|txt|ya?ml|json)$/i.test(p);
+  if (!changes.every((c) => doc(c.path))) return false;
+  if (!root) return true;
+  const res = commit.sha
+    ? gitSync(root, ['diff-tree', '-r', '--root', '--no-commit-id', '--name-only', '-z', commit.sha])
+    : gitSync(root, ['diff', '--cached', '--name-only', '-z', ...(commit.parents[0] ? [commit.parents[0]] : [])]);
+  if (!res.ok) return false;
+  return res.out.split('\0').filter(Boolean).every(doc);
+}
+
 /** The facts of one judged commit, for `confirmation`. */
 export function factsOf(commit: Commit, events: readonly Event[], changes: readonly Change[], before: Snapshot, after: Snapshot): CommitFacts {
   const root = before.store instanceof ModelStore ? before.store.root : null;

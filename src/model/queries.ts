@@ -17,6 +17,19 @@ export function effectiveMode(plan: Plan): PlanMode {
   return declared === 'direct' || declared === 'orchestration' ? declared : tableMode(plan);
 }
 
+/** The plan's phase sequence: every phase but the sections outside it (plan-wide lists, checklists, rollout). */
+export function sequence(plan: Plan): Phase[] {
+  return plan.phases.filter((p) => !p.outside);
+}
+
+/**
+ * The phases whose own criteria the structure rules judge: the sequence without deferred phases and without a
+ * grouping phase that holds nothing but its sub-phases.
+ */
+export function judgedPhases(plan: Plan): Phase[] {
+  return sequence(plan).filter((p) => !p.deferred && !(p.group && p.automated.length + p.manual.length + p.unknown.length + p.tasks.length + p.other.length === 0));
+}
+
 export function criteria(phase: Phase): CheckItem[] {
   return [...phase.automated, ...phase.manual];
 }
@@ -28,6 +41,8 @@ export function criteria(phase: Phase): CheckItem[] {
  * (and other boxes) done. Without a preset: `strict`, every criterion.
  */
 export function phaseVerified(phase: Phase, preset: 'recommended' | 'strict' = 'strict'): boolean {
+  // A deferred phase was set aside on purpose: it holds nothing up (a declared deviation, convention section 6).
+  if (phase.deferred) return true;
   const items = preset === 'strict' ? [...criteria(phase), ...(phase.unknown ?? [])] : phase.automated;
   if (items.length > 0) return items.every((i) => i.checked || i.na);
   return phase.tasks.every((t) => t.checked) && phase.other.every((o) => o.checked || o.na);

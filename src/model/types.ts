@@ -79,6 +79,16 @@ export interface Phase extends Position {
   unknown: CheckItem[];
   /** Checkboxes that are neither tasks, steps nor criteria; they still count as progress in the phase. */
   other: CheckItem[];
+  /**
+   * Not a phase of the plan's sequence: the items of a section outside it (a plan-wide criteria list, an end-of-plan
+   * checklist, a rollout or future-work section with its own `Phase N` headings). Kept so every checkbox has a home
+   * (the gate follows manual items wherever they stand); structure rules judge only the sequence.
+   */
+  outside?: boolean;
+  /** A phase the plan sets aside (`[DEFERRED]`, `(skipped)`): it holds no later phase and needs no criteria. */
+  deferred?: boolean;
+  /** A phase whose content sits in sub-phases (`## Phase 1` over `### Phase 1.1`): judged through them. */
+  group?: boolean;
 }
 
 export type PlanMode = 'direct' | 'orchestration';
@@ -95,6 +105,11 @@ export interface Plan extends SourceFile {
   notAPlan: boolean;
   /** The line of the first `### Success Criteria` list that is not split into automated and manual, if any. */
   undividedCriteria: Position | null;
+  /**
+   * Why the reader is not sure of the plan's phase sequence (a phase label repeated at the sequence's level), or
+   * null. Structure rules stay silent on such a plan; the gate's rules still follow every checkbox.
+   */
+  unstructured: (Position & { reason: string }) | null;
   /** The object validated by schemas/plan.schema.json. */
   normalized: Record<string, unknown>;
 }

@@ -3,7 +3,7 @@
 import picomatch from 'picomatch';
 import type { Paths } from '../config/config.js';
 import type { Discovered } from './discover.js';
-import { isStateFileName } from './paths.js';
+import { isStateFileName, isTemplateName } from './paths.js';
 
 export type Classifier = (path: string) => Discovered | null;
 
@@ -19,7 +19,7 @@ export function classifier(paths: Paths): Classifier {
   return (path) => {
     let hit = memo.get(path);
     if (hit !== undefined) return hit;
-    const m = matchers.find((x) => x.match(path));
+    const m = isTemplateName(path) ? undefined : matchers.find((x) => x.match(path));
     hit = m ? { path, kind: m.kind === 'handoff' && isStateFileName(path) ? 'orchestration' : m.kind, root: m.root } : null;
     memo.set(path, hit);
     return hit;

@@ -9,7 +9,7 @@ import type { Kind, WorkflowFile } from '../model/types.js';
 import type { Config } from '../config/config.js';
 import { gitSync, repositoryRoot } from '../shared/git.js';
 import { classifier } from './classify.js';
-import { isStateFileName, linkTarget, namedPlanPaths } from './paths.js';
+import { isStateFileName, isTemplateName, linkTarget, namedPlanPaths } from './paths.js';
 
 export { repositoryRoot };
 
@@ -79,7 +79,7 @@ export function discover(root: string, config: Config, inGit: boolean): Discover
   for (const [kind, globs] of order) {
     for (const glob of globs) {
       const files = fg.sync(glob, { cwd: root, dot: false, onlyFiles: true, followSymbolicLinks: true, ignore: ['**/node_modules/**', '**/.git/**', ...config.ignore] });
-      for (const path of files) if (!found.has(path)) found.set(path, { path, kind: kind === 'handoff' && isStateFileName(path) ? 'orchestration' : kind, root: globBase(glob) });
+      for (const path of files) if (!found.has(path) && !isTemplateName(path)) found.set(path, { path, kind: kind === 'handoff' && isStateFileName(path) ? 'orchestration' : kind, root: globBase(glob) });
     }
   }
   const all = [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -76,3 +76,13 @@ export function linkTarget(path: string, text: string): string | null {
   const target = posix.normalize(posix.join(posix.dirname(path), t));
   return insideRepository(target) ? target : null;
 }
+
+/**
+ * A template kept among the workflow files (`_TEMPLATE.md`, `handoff-template.md`, `TEMPLATE.yaml`): the protocol
+ * the repository promised its agents (read/profile.ts), not a plan or handoff of its own. Never judged, and moving
+ * it away is no deleted handoff.
+ */
+export function isTemplateName(path: string): boolean {
+  const name = posix.basename(path).replace(/\.[^.]+$/, '');
+  return /(?:^|[_.\-\s])template(?:s)?(?:$|[_.\-\s])/i.test(name);
+}

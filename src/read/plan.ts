@@ -23,21 +23,67 @@ export type CriteriaKind = 'automated' | 'manual' | 'unknown';
 
 /**
  * What a criteria heading or bold label says about its items: `Automated Verification`, `Automated:`,
- * `Automated Testing`, `Manual Testing`, `Success Criteria (automated)`; `Success Criteria` alone is undivided.
- * Only a short label counts: a sentence that mentions "manual" is not a criteria heading.
+ * `Automated Testing`, `Manual Testing`, `Human Verification`, `Success Criteria (automated)`; `Success Criteria`
+ * alone is undivided. A verification label that is neither clearly automated nor clearly manual (`Verification
+ * Steps`) is manual: its items are a human's until the plan says otherwise (the safe side for the gate). Only a
+ * short label counts: a sentence that mentions "manual" is not a criteria heading.
  */
 export function criteriaKindOf(label: string): CriteriaKind | null {
   const text = label.replace(/[:.]\s*$/, '').replace(/\s+/g, ' ').trim().toLowerCase();
-  const what = String.raw`(?: (?:verification|testing|tests?|checks?|criteria|validation|qa))?(?: ?\(.*\))?`;
+  if (text.length > 60) return null;
+  const what = String.raw`(?: (?:verification|testing|tests?|checks?|criteria|validation|qa|steps))?(?: ?\(.*\))?`;
   if (/^(?:automated|automatic) verification\b/.test(text) || new RegExp(`^(?:automated|automatic)${what}$`).test(text)) return 'automated';
   if (/^manual verification\b/.test(text) || new RegExp(`^manual${what}$`).test(text)) return 'manual';
-  const criteria = /^(?:success|acceptance|completion|verification) criteria(?: ?\((automated|automatic|manual)\))?$/.exec(text);
+  if (new RegExp(`^(?:human|user|visual|hands-on)(?: verification| acceptance(?: testing)?| checks?| testing| qa| review)${String.raw`(?: ?\(.*\))?`}$`).test(text)) return 'manual';
+  // `Success Criteria`, also with a suffix that names no kind (`Success Criteria (Phase 2A)`, `Success Criteria
+  // Phase 1 ✅ COMPLETE`): undivided.
+  const criteria = /^(?:success|acceptance|completion|verification|exit) criteria(?: ?\((automated|automatic|manual)\))?(?:$|[\s:(—–-](?!.*\b(?:automated|automatic|manual)\b))/.exec(text);
   if (criteria) return criteria[1] === undefined ? 'unknown' : criteria[1] === 'manual' ? 'manual' : 'automated';
+  if (/^verification(?: steps| checks?)?$/.test(text)) return 'manual';
   return null;
 }
 
+/**
+ * An item that says its own kind (`Automated: ...`, `Manual: ...`, `[manual] ...`, `(manual) ...`) takes it under
+ * any criteria heading: the author said which it is, item by item.
+ */
+export function itemKindPrefix(text: string): { kind: 'automated' | 'manual'; rest: string } | null {
+  const m = /^(?:\[(automated|automatic|manual|human)\]|\((automated|automatic|manual|human)\)|\*{0,2}(automated|automatic|manual|human)\*{0,2}\s*:)\s*/i.exec(text);
+  if (!m) return null;
+  const word = (m[1] ?? m[2] ?? m[3]!).toLowerCase();
+  return { kind: word === 'manual' || word === 'human' ? 'manual' : 'automated', rest: text.slice(m[0].length) };
+}
+
+/**
+ * `N/A ...`, or an item that says there is nothing to check (`None`, `None required for this phase`, `Nothing to
+ * verify`, `No manual steps`): it counts neither as verified nor as pending, checked or not.
+ */
 export function isNotApplicable(text: string): boolean {
-  return text.slice(0, 3).toUpperCase() === 'N/A';
+  const t = (itemKindPrefix(text)?.rest ?? text).trim().toLowerCase();
+  if (t.slice(0, 3) === 'n/a') return true;
+  return /^(?:none\b(?![- ]of\b)|nothing (?:to|needed|required)\b|not applicable\b|no (?:manual|automated|human) (?:steps?|verification|checks?|testing|tests)\b)/.test(t);
+}
+
+/**
+ * A declared deviation: an item that carries its own reason for staying open (`(skipped: flaky on CI)`,
+ * `(pre-existing failure)`, `deferred to Phase 5`, `(not required)`, `(requires API keys)`). Like N/A it counts
+ * neither as verified nor as pending, so it holds no later phase; an agent that writes one onto an open item is
+ * loosening the plan (history/self-exemption), as with N/A.
+ */
+export function isDeclaredDeviation(text: string): boolean {
+  return /(?:^|[(\[\s:;,—–-])(?:skipped|skip(?:ping)?:|deferred|postponed|pre-existing|preexisting|not (?:required|needed|applicable|implemented)|out of scope|won'?t (?:do|fix)|will (?:be )?test(?:ed)? manually|requires? (?:an? )?(?:api|access|credentials?|keys?|secrets?)\b|blocked (?:by|on)|waived|if available|optional\)|(?:by|for) the user\b|user will\b)/i.test(text);
+}
+
+/** A list item struck through whole (`- [ ] ~~Add the cache~~`): set aside by its author. */
+function struckThrough(item: ListItem): boolean {
+  const para = item.children.find((c) => c.type === 'paragraph');
+  const parts = para?.children.filter((c) => !(c.type === 'text' && c.value.trim() === '')) ?? [];
+  return parts.length > 0 && parts[0]!.type === 'delete';
+}
+
+/** A phase the plan sets aside: `[DEFERRED]`, `(skipped)`, `- Deferred`, `Deferred:` in its title. */
+export function isDeferredTitle(title: string): boolean {
+  return /(?:^|[\s[(\-–—:])(?:deferred|postponed|skipped|on hold|out of scope|won'?t do|cancell?ed|dropped)(?:$|[\s\])])/i.test(title);
 }
 
 /** The top-level number of a label: 3 for `3.1`, 2 for `2A`, null for `R.1`. */
@@ -46,11 +92,102 @@ export function topNumber(label: string): number | null {
   return digits ? Number(digits[0]) : null;
 }
 
+/**
+ * Sections whose `Phase N` headings are not the plan's phases (a rollout plan, an end-of-plan checklist, a summary,
+ * future work), and whose checkboxes repeat or look past the phases rather than belong to the last one.
+ */
+const OUTSIDE_SECTION = /\b(?:rollout|roll-out|deployment plan|checklist|summary|overview|future|enhancements?|roadmap|appendix|timeline|out of scope|not doing|follow[- ]?ups?|later|backlog|estimates?|milestones?|changelog|history|progress log|status log|references?|next steps|what'?s next|open questions|rollback|rollback plan)\b/i;
+
+/**
+ * A `Phase N` heading with no separator whose words describe something of the phase rather than name it
+ * (`### Phase 1 Latency Targets`, `### Phase 2 File Summary`): a section about the phase, not a phase.
+ */
+const ABOUT_PHASE = /\b(?:targets?|summary|files?|results?|notes?|metrics|checklist|estimates?|risks?|timeline|status|review|retro(?:spective)?|deliverables|dependencies|rollback|rollback plan|complete|completed|done|overview)$/i;
+
+type PhaseHeadingRole =
+  | { role: 'phase'; label: string; title: string }
+  | { role: 'criteria'; label: string; kind: CriteriaKind }
+  | { role: 'none' };
+
+/** What a `Phase N ...` heading is, read from its words alone. */
+function phaseHeadingRole(text: string): PhaseHeadingRole {
+  const m = PHASE_HEADING.exec(text);
+  if (!m) return { role: 'none' };
+  const label = m[1]!;
+  const rest = m[2]!.trim();
+  const separated = /^phase\s+\S+?\s*[:.)\-–—]/i.test(text) || rest === '';
+  if (!separated) {
+    const kind = criteriaKindOf(rest) ?? (/^(?:is )?(?:complete|done|finished) when\b|^exit criteria$|^gate$/i.test(rest.replace(/[:.]\s*$/, '')) ? 'unknown' : null);
+    if (kind) return { role: 'criteria', label, kind };
+    if (ABOUT_PHASE.test(rest)) return { role: 'none' };
+  }
+  return { role: 'phase', label, title: rest };
+}
+
+interface HeadingPlan {
+  /** Headings that open a phase of the sequence (depth d0) or a sub-phase within one. */
+  phases: Map<Heading, { label: string; title: string; sub: boolean }>;
+  /** `### Phase N Success Criteria`: criteria of phase N, by the heading. */
+  criteria: Map<Heading, { label: string; kind: CriteriaKind }>;
+  /** Phase headings that are not the plan's (rollout, future work, a second level): openers of outside sections. */
+  foreign: Set<Heading>;
+  unstructured: (Position & { reason: string }) | null;
+}
+
+/**
+ * The phase sequence: the run of phase headings at one level (the shallowest that has any) in the plan's body,
+ * outside summary, rollout, checklist and future-work sections; deeper phase headings inside a phase of the
+ * sequence are its sub-phases. The reader never guesses: a label repeated in the sequence makes the plan
+ * unstructured (one info, and the structure rules stay silent on it).
+ */
+function planHeadings(root: Root): HeadingPlan {
+  const out: HeadingPlan = { phases: new Map(), criteria: new Map(), foreign: new Set(), unstructured: null };
+  const candidates: { h: Heading; label: string; title: string; excluded: boolean }[] = [];
+  const stack: { depth: number; excluded: boolean }[] = [];
+  for (const node of root.children) {
+    if (node.type !== 'heading') continue;
+    while (stack.length > 0 && stack[stack.length - 1]!.depth >= node.depth) stack.pop();
+    const inExcluded = stack.some((s) => s.excluded);
+    const text = textOf(node);
+    const role = node.depth >= 2 && node.depth <= 4 ? phaseHeadingRole(text) : { role: 'none' as const };
+    if (role.role === 'phase' && node.depth <= 3) candidates.push({ h: node, label: role.label, title: role.title, excluded: inExcluded });
+    else if (role.role === 'criteria' && !inExcluded) out.criteria.set(node, { label: role.label, kind: role.kind });
+    stack.push({ depth: node.depth, excluded: inExcluded || (role.role === 'none' && OUTSIDE_SECTION.test(text) && criteriaKindOf(text) === null) });
+  }
+  const inside = candidates.filter((c) => !c.excluded);
+  const d0 = Math.min(...inside.map((c) => c.h.depth));
+  let current: Heading | null = null;
+  const seen = new Map<string, number>();
+  for (const node of root.children) {
+    if (node.type !== 'heading') continue;
+    const c = inside.find((x) => x.h === node);
+    if (c && node.depth === d0) {
+      current = node;
+      out.phases.set(node, { label: c.label, title: c.title, sub: false });
+      const key = c.label.toUpperCase();
+      const first = seen.get(key);
+      if (first !== undefined && out.unstructured === null) {
+        const { line, column } = lineOf(node);
+        out.unstructured = { line, column, reason: `Phase ${c.label} appears at line ${first} and again at line ${line}` };
+      }
+      if (first === undefined) seen.set(key, lineOf(node).line);
+    } else if (node.depth <= d0) current = null;
+    else if (c && current) out.phases.set(node, { label: c.label, title: c.title, sub: true });
+    else if (candidates.some((x) => x.h === node)) out.foreign.add(node);
+  }
+  for (const c of candidates) if (!out.phases.has(c.h)) out.foreign.add(c.h);
+  return out;
+}
+
 interface Scope {
+  /** The open phase of the sequence, and the open sub-phase within it. */
   phase: { value: Phase; depth: number } | null;
+  sub: { value: Phase; depth: number } | null;
   /** depth 7: opened by a bold label, closed by any heading or another bold label. */
   criteria: { kind: CriteriaKind; depth: number } | null;
   headingTask: { value: Task; depth: number } | null;
+  /** A section outside the sequence that holds checkboxes (created when its first item arrives). */
+  outside: { title: string; line: number; column: number; value: Phase | null } | null;
 }
 
 /** Items seen outside any phase: before the first phase, or after a non-phase heading closed the last one. */
@@ -88,6 +225,9 @@ function earlyClosedFence(root: Root, lines: string[]): [number, number] | null 
   for (let i = 0; i < nodes.length; i++) {
     const outer = nodes[i]!;
     if (outer.type !== 'code' || !outer.position) continue;
+    // Only an example of Markdown nests fences by intent; an `rst` or `python` block whose content happens to hold
+    // a stray fence is left as the parser reads it (lengthening it swallowed whole phases on a real plan).
+    if (!/^(?:markdown|md|mdx)$/i.test(outer.lang ?? '')) continue;
     if (!hasUnclosedFence(outer.value)) continue;
     const opener = lines[outer.position.start.line - 1] ?? '';
     const fence = /^\s*(`{3,}|~{3,})/.exec(opener)?.[1];
@@ -136,37 +276,86 @@ export function readPlanText(path: string, text: string): Plan {
   const root = parsePlanMarkdown(text);
   const fm = readFrontmatter(root);
   const problems: ReadProblem[] = [...fm.problems];
+  const headings = planHeadings(root);
+  const sequenced = headings.phases.size > 0;
   const phases: Phase[] = [];
+  const outside: Phase[] = [];
+  const byLabel = new Map<string, Phase>();
+  // Without a phase sequence, everything belongs to the plan's one implicit phase (plan-agent dialect).
+  const implicit = sequenced ? null : newPhase(null, null, '', 1, 1);
   const preamble: Loose = { tasks: [], automated: [], manual: [], unknown: [], other: [] };
-  let closedPhase: Phase | null = null;
   let title: string | null = null;
   let firstHeading: Position | null = null;
   let undivided: Position | null = null;
   let boxes = 0;
-  const scope: Scope = { phase: null, criteria: null, headingTask: null };
+  let criteriaHeadings = 0;
+  const scope: Scope = { phase: null, sub: null, criteria: null, headingTask: null, outside: null };
 
-  const target = (): Loose => scope.phase?.value ?? closedPhase ?? preamble;
+  /** Where a checkbox seen now belongs. */
+  const target = (): Loose => {
+    if (implicit) return implicit;
+    const open = scope.sub?.value ?? scope.phase?.value;
+    if (open) return open;
+    if (scope.outside) {
+      if (!scope.outside.value) {
+        scope.outside.value = { ...newPhase(null, null, scope.outside.title, scope.outside.line, scope.outside.column), outside: true };
+        outside.push(scope.outside.value);
+      }
+      return scope.outside.value;
+    }
+    return preamble;
+  };
+
+  /** Tasks before the first phase belong to it (a task list above the phases), not to a section of their own. */
+  const taskTarget = (): Loose => (!implicit && phases.length === 0 ? preamble : target());
+
+  const openOutside = (heading: string, at: Position): void => {
+    scope.outside = { title: heading, line: at.line, column: at.column, value: null };
+  };
 
   const onHeading = (h: Heading): void => {
     const text = textOf(h);
     const { line, column } = lineOf(h);
     firstHeading ??= { line, column };
     if (h.depth === 1 && title === null) title = text;
-    const phaseMatch = h.depth >= 2 && h.depth <= 3 ? PHASE_HEADING.exec(text) : null;
-    if (phaseMatch) {
-      const label = phaseMatch[1]!;
-      const phase = newPhase(topNumber(label), label, phaseMatch[2]!.trim(), line, column);
+    const asPhase = headings.phases.get(h);
+    if (asPhase) {
+      const phase = newPhase(topNumber(asPhase.label), asPhase.label, asPhase.title, line, column);
+      if (isDeferredTitle(asPhase.title)) phase.deferred = true;
       phases.push(phase);
-      scope.phase = { value: phase, depth: h.depth };
+      if (asPhase.sub && scope.phase) {
+        scope.phase.value.group = true;
+        scope.sub = { value: phase, depth: h.depth };
+      } else {
+        scope.phase = { value: phase, depth: h.depth };
+        scope.sub = null;
+        byLabel.set(asPhase.label.toUpperCase(), phase);
+      }
+      scope.outside = null;
       scope.criteria = null;
       scope.headingTask = null;
       return;
     }
     if (scope.criteria && h.depth <= scope.criteria.depth) scope.criteria = null;
     if (scope.headingTask && h.depth <= scope.headingTask.depth) scope.headingTask = null;
-    if (scope.phase && h.depth <= scope.phase.depth) {
-      closedPhase = scope.phase.value;
-      scope.phase = null;
+    if (scope.sub && h.depth <= scope.sub.depth) scope.sub = null;
+    if (scope.phase && h.depth <= scope.phase.depth) scope.phase = null;
+    const ofPhase = headings.criteria.get(h);
+    if (ofPhase) {
+      // `### Phase 2 Success Criteria`: the criteria of phase 2, wherever the section stands.
+      const phase = byLabel.get(ofPhase.label.toUpperCase());
+      criteriaHeadings++;
+      if (phase && !implicit) {
+        scope.phase = { value: phase, depth: h.depth - 1 };
+        scope.sub = null;
+      } else if (!scope.phase) openOutside(text, { line, column });
+      scope.criteria = { kind: ofPhase.kind, depth: h.depth };
+      if (ofPhase.kind === 'unknown') undivided ??= { line, column };
+      return;
+    }
+    if (!scope.phase && (headings.foreign.has(h) || h.depth >= 2)) {
+      // A heading outside the sequence (or one that closed its last phase) opens a section of its own.
+      if (!scope.outside || headings.foreign.has(h) || h.depth <= 2) openOutside(text, { line, column });
     }
     const taskMatch = h.depth >= 2 && h.depth <= 4 ? TASK_TEXT.exec(text) : null;
     if (taskMatch) {
@@ -174,7 +363,7 @@ export function readPlanText(path: string, text: string): Plan {
       const number = topNumber(label);
       if (number !== null) {
         const task: Task = { number, label, title: taskMatch[2]!.trim(), checked: false, source: 'heading', steps: [], line, column };
-        target().tasks.push(task);
+        taskTarget().tasks.push(task);
         scope.headingTask = { value: task, depth: h.depth };
         scope.criteria = null;
         return;
@@ -184,6 +373,7 @@ export function readPlanText(path: string, text: string): Plan {
     // `Automated`/`Manual` headings count at levels 3 to 5; an undivided `## Success Criteria` also at level 2.
     const kind = found === 'unknown' || h.depth >= 3 ? found : null;
     if (kind) {
+      criteriaHeadings++;
       scope.criteria = { kind, depth: h.depth };
       scope.headingTask = null;
       if (kind === 'unknown') undivided ??= { line, column };
@@ -195,6 +385,7 @@ export function readPlanText(path: string, text: string): Plan {
     if (label === null) return;
     const kind = criteriaKindOf(label);
     if (kind) {
+      criteriaHeadings++;
       // Under an undivided `### Success Criteria`, a bold label divides it from here on, until that heading's scope ends.
       scope.criteria = { kind, depth: scope.criteria && scope.criteria.depth < 7 ? scope.criteria.depth : 7 };
       scope.headingTask = null;
@@ -207,12 +398,15 @@ export function readPlanText(path: string, text: string): Plan {
       boxes++;
       const text = itemText(item);
       const { line, column } = lineOf(item);
-      const check: CheckItem = { text, checked: item.checked, na: isNotApplicable(text), line, column };
-      const taskMatch = scope.criteria ? null : TASK_TEXT.exec(text);
+      const na = isNotApplicable(text) || (!item.checked && (isDeclaredDeviation(text) || struckThrough(item)));
+      const check: CheckItem = { text, checked: item.checked, na, line, column };
+      const said = scope.headingTask && !scope.criteria ? null : itemKindPrefix(text);
+      const taskMatch = scope.criteria || said ? null : TASK_TEXT.exec(text);
       const number = taskMatch ? topNumber(taskMatch[1]!) : null;
-      if (scope.criteria) target()[scope.criteria.kind].push(check);
+      if (said) target()[said.kind].push(check);
+      else if (scope.criteria) target()[scope.criteria.kind].push(check);
       else if (taskMatch && number !== null) {
-        target().tasks.push({ number, label: taskMatch[1]!, title: taskMatch[2]!.trim(), checked: item.checked, source: 'item', steps: [], line, column });
+        taskTarget().tasks.push({ number, label: taskMatch[1]!, title: taskMatch[2]!.trim(), checked: item.checked, source: 'item', steps: [], line, column });
       } else if (scope.headingTask) scope.headingTask.value.steps.push(check);
       else target().other.push(check);
     }
@@ -233,26 +427,25 @@ export function readPlanText(path: string, text: string): Plan {
   };
   walk(root.children);
 
-  const structured = phases.length > 0 || boxes > 0 || preamble.tasks.length > 0;
-  if (phases.length === 0) phases.push(newPhase(null, null, '', 1, 1));
-  const first = phases[0]!;
-  const last = phases[phases.length - 1]!;
-  // Plan-level tasks before any phase belong to the first phase; plan-level criteria apply to the last one.
-  first.tasks.unshift(...preamble.tasks);
-  first.other.unshift(...preamble.other);
-  last.automated.push(...preamble.automated);
-  last.manual.push(...preamble.manual);
-  last.unknown.push(...preamble.unknown);
-  for (const phase of phases) {
+  const structured = boxes > 0 || criteriaHeadings > 0 || preamble.tasks.length > 0 || (implicit?.tasks.length ?? 0) > 0;
+  if (implicit) phases.push(implicit);
+  // Plan-level tasks before the first phase belong to it; plan-wide criteria and boxes above the phases stay the
+  // plan's own (a section outside the sequence), never the last phase's.
+  phases[0]!.tasks.unshift(...preamble.tasks);
+  if (preamble.automated.length + preamble.manual.length + preamble.unknown.length + preamble.other.length > 0) {
+    outside.unshift({ ...newPhase(null, null, 'the plan', 1, 1), outside: true, automated: preamble.automated, manual: preamble.manual, unknown: preamble.unknown, other: preamble.other });
+  }
+  const all = [...phases, ...outside];
+  for (const phase of all) {
     for (const task of phase.tasks) {
       if (task.source === 'heading') task.checked = task.steps.length > 0 && task.steps.every((s) => s.checked || s.na);
     }
   }
   // A list under `### Success Criteria` that sub-headings or bold labels divided entirely is not undivided.
-  const undividedCriteria = phases.some((p) => p.unknown.length > 0) ? undivided : null;
+  const undividedCriteria = all.some((p) => p.unknown.length > 0) ? undivided : null;
 
   const positions: PositionMap = { ...fm.positions };
-  phases.forEach((phase, i) => {
+  all.forEach((phase, i) => {
     positions[`/phases/${i}`] = { line: phase.line, column: phase.column };
     phase.tasks.forEach((task, j) => (positions[`/phases/${i}/tasks/${j}`] = { line: task.line, column: task.column }));
   });
@@ -260,7 +453,7 @@ export function readPlanText(path: string, text: string): Plan {
   const normalized: Record<string, unknown> = {
     title,
     ...pick(data, ['mode', 'mode_set_by', 'context_critical']),
-    phases: phases.map((p) => ({
+    phases: all.map((p) => ({
       number: p.number,
       label: p.label,
       title: p.title,
@@ -281,9 +474,10 @@ export function readPlanText(path: string, text: string): Plan {
     anchor: firstHeading ?? { line: fm.data ? fm.line : 1, column: 1 },
     frontmatter: fm.data,
     title,
-    phases,
+    phases: all,
     notAPlan: !structured && problems.length === 0 && data.type !== 'plan' && !['mode', 'mode_set_by', 'context_critical'].some((k) => k in data),
     undividedCriteria,
+    unstructured: headings.unstructured,
     normalized,
   };
 }

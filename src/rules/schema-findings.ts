@@ -24,7 +24,11 @@ const missingField: MissingField = (field) => ({ messageId: 'missingField', data
 
 export function schemaFindings(file: Plan | Handoff | Ledger, schema: SchemaName, describeMissing: MissingField = missingField): RawFinding[] {
   if (file.problems.length) {
-    return file.problems.map((p) => ({ file: file.path, line: p.line, column: p.column, messageId: 'unreadable', data: { problem: p.message } }));
+    // One finding per unreadable file (the README's promise): the first place reading failed, with a count of the
+    // rest. A YAML error early in a file makes the parser stumble on every later line; those are not news.
+    const [p, ...more] = file.problems;
+    const problem = more.length === 0 ? p!.message : `${p!.message} (and ${more.length} more read ${more.length === 1 ? 'problem' : 'problems'} further down)`;
+    return [{ file: file.path, line: p!.line, column: p!.column, messageId: 'unreadable', data: { problem } }];
   }
   return validate(schema, file.normalized).map((e) => {
     // A missing field has no line of its own: it is reported at the nearest heading (the file's anchor), not 1:1.

@@ -93,6 +93,11 @@ export interface TransitionContext extends RuleContext {
   agents: readonly Identity[];
   /** Whether a human's `Confirmed-by` counts for this commit (signature checked only when asked). */
   confirmation(): Confirmation;
+  /**
+   * Whether the commit changes documents only (workflow files, Markdown, text): an import or a docs commit, not the
+   * implementing commit. Asked of git once, only when a rule needs it.
+   */
+  documentsOnly(): boolean;
   /** Whether the commit's `Guidance-by:` counts: the human's answer to a blocked handoff, checked like a confirmation. */
   guidanceGiven(): Confirmation;
 }

@@ -86,7 +86,9 @@ describe('plans: labels as written, criteria variants, fences', () => {
   });
 
   it('reads `Phase 3.1`, `Phase 3-28`, `Phase 0.5`, `Phase R.1` and `Phase 25.4` with their own labels', () => {
-    const t = ['### Phase 3.1: Split', '### Phase 3-28: Dated', '### Phase 0.5: Half', '## Phase R.1: Rollback drill', '## Phase 25.4: Passthrough mode', ''].join('\n');
+    // One level: the phase sequence is the run of phase headings at one level (round 3); a `###` phase heading
+    // outside a `##` phase is not part of it.
+    const t = ['## Phase 3.1: Split', '## Phase 3-28: Dated', '## Phase 0.5: Half', '## Phase R.1: Rollback drill', '## Phase 25.4: Passthrough mode', ''].join('\n');
     expect(readPlanText('p.md', t).phases.map((p) => [p.number, p.label, p.title])).toEqual([
       [3, '3.1', 'Split'],
       [3, '3-28', 'Dated'],

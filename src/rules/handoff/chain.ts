@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import type { Rule, RawFinding } from '../types.js';
 import type { Handoff, Workspace } from '../../model/types.js';
+import { promiseOf } from '../promise.js';
 import { attachedNumber, handoffTask, namesFile, planOf, positionOf, taskHandoffsBySession } from '../../model/queries.js';
 
 const sameFile = namesFile;
@@ -31,7 +32,7 @@ export const rule: Rule = {
     severities: { recommended: 'warn', strict: 'error' },
     formula: '[h_n]:complete(task_n) -> [h_{n+1}]:context(task_{n+1})',
     description:
-      'The handoff of task n>1 names the handoff of task n-1 in `previous:`, and that handoff exists. A session that continues a plan where another stopped names that session\'s handoff of task n-1 (by path); a retry may name the earlier handoff of its own task instead. In `recommended` a handoff without a `previous` key passes when the handoff of task n-1 exists in the same session (dialects that do not write the key); `strict` requires the key.',
+      'The handoff of task n>1 names the handoff of task n-1 in `previous:`, and that handoff exists. A session that continues a plan where another stopped names that session\'s handoff of task n-1 (by path); a retry may name the earlier handoff of its own task instead. In `recommended` a missing `previous` key is reported only where the repository\'s handoffs chain (its instructions write the key, or two thirds of its task handoffs do), and passes when the handoff of task n-1 exists in the same session; `strict` requires the key. A `previous:` that is written is always checked.',
     fix: 'Set `previous:` to the file name of the handoff of the task before (in the same session).',
     fixable: 'problem',
     messages: {
@@ -44,6 +45,9 @@ export const rule: Rule = {
   },
   snapshot: (ws, ctx) => {
     const out: RawFinding[] = [];
+    // A handoff without `previous:` is a broken chain only where the repository's handoffs chain (its own
+    // instructions, two thirds of its task handoffs, or strict); a `previous:` that is written must still be right.
+    const chains = promiseOf(ws, ctx).handoffChain.value;
     for (const [, list] of taskHandoffsBySession(ws)) {
       for (const h of list) {
         const n = handoffTask(h)!;
@@ -60,6 +64,7 @@ export const rule: Rule = {
           else out.push({ ...at, messageId: 'previousWrongNoPredecessor', data: { previous: h.previous, expected: n - 1 } });
           continue;
         }
+        if (!chains) continue;
         if (!pred) out.push({ ...at, messageId: 'noPredecessor', data: { task: n, session: String(h.session), expected: n - 1 } });
         else if (ctx.preset === 'strict') out.push({ ...at, messageId: 'previousUnset', data: { task: n, expected: n - 1, predecessor: posix.basename(pred.path) } });
       }

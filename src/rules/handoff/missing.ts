@@ -1,3 +1,4 @@
+import { promiseOf } from '../promise.js';
 import type { Rule, RawFinding } from '../types.js';
 import type { Workspace } from '../../model/types.js';
 import { handoffCause, tasksWithoutHandoff } from '../../model/queries.js';
@@ -13,7 +14,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'O(create_handoff) <- agent_completes',
     description:
-      'In orchestration mode every task checked complete in the plan has a task handoff linked to the plan (by its `plan:` key or its session ledger). A handoff reports on the task of its number when its `task_desc` agrees with that task\'s text (or it has none), else on the one task whose text is its `task_desc` (a task inserted mid-plan renumbers the tasks after it, not the handoffs already written). Task handoffs that cannot be linked to any plan are named in one info message and skipped.',
+      'In orchestration mode every task checked complete in the plan has a task handoff linked to the plan (by its `plan:` key or its session ledger). A handoff reports on the task of its number when its `task_desc` agrees with that task\'s text (or it has none), else on the one task whose text is its `task_desc` (a task inserted mid-plan renumbers the tasks after it, not the handoffs already written). Task handoffs that cannot be linked to any plan are named in one info message and skipped. In `recommended` only where the repository writes task handoffs (it has some, its instructions name a `task-NN` handoff path, or the config sets `protocol.taskHandoffs`).',
     fix: 'Write the task handoff (`npx validate-workflow new handoff --session <session>`), or uncheck the task.',
     // The order of steps: the handoff is written before the task is checked, so the agent hook refuses the check.
     editGate: true,
@@ -26,9 +27,12 @@ export const rule: Rule = {
       inferredFix: 'Add `plan: {{plan}}` to the session ledger (or the handoffs) to make the link explicit.',
     },
   },
-  snapshot: (ws) => {
+  snapshot: (ws, ctx) => {
     const out: RawFinding[] = [];
-    for (const plan of ws.plans) {
+    // A repository that never writes task handoffs (none in it, and no instruction asks for one) is not told about
+    // each checked task; strict holds every orchestration plan to them.
+    const promised = promiseOf(ws, ctx).taskHandoffs.value;
+    for (const plan of promised ? ws.plans : []) {
       for (const task of tasksWithoutHandoff(ws, plan)) {
         out.push({ file: plan.path, line: task.line, column: task.column, messageId: 'noHandoff', fixId: 'noHandoffFix', data: { task: task.number, session: sessionOf(ws, plan.path) }, causes: [handoffCause(plan, task)] });
       }

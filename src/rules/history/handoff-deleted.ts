@@ -1,3 +1,4 @@
+import { isLivingDocument } from './handoff-rewritten.js';
 import type { RawFinding, Rule } from '../types.js';
 
 export const rule: Rule = {
@@ -5,7 +6,7 @@ export const rule: Rule = {
     id: 'history/handoff-deleted',
     severities: { recommended: 'error', strict: 'error' },
     formula: '[](handoff_created(h) -> []exists_on_disk(h))',
-    description: 'A committed handoff is never deleted or renamed: it is the record that survives compaction, and the next agent and the reviewer read it by its path.',
+    description: 'A committed handoff is never deleted or renamed: it is the record that survives compaction, and the next agent and the reviewer read it by its path. In the full history, a commit with no agent identity (author, committer, co-authors) that deletes or moves handoffs is a human\'s cleanup: one info. A living document in the handoffs folder (`current.md`, no task number or date in its name) is no record.',
     fix: 'Restore the handoff at its original path (`git restore --source=<commit>^ -- <path>`).',
     messages: {
       deleted: 'Handoff {{file}} was deleted.',
@@ -13,12 +14,21 @@ export const rule: Rule = {
       restore: 'Restore the handoff at its path: `git restore --source={{source}} --staged --worktree -- {{file}}`.',
       emptied: 'Handoff {{file}} was left empty or unreadable: its committed record is gone.',
       renamed: 'Handoff {{from}} was renamed to {{file}}.',
+      housekeeping: 'A commit with no agent identity deleted or moved {{count}} handoffs ({{files}}): read as a human\'s cleanup, not as an agent erasing its record.',
     },
   },
-  transition: (ctx) =>
-    ctx.events.flatMap((e): RawFinding[] => {
+  transition: (ctx) => {
+    // A human's cleanup (no agent identity on the commit) is housekeeping: one info for the commit. Living
+    // documents (`current.md`) were never a record of one moment.
+    const gone = ctx.events.filter((e) => (e.type === 'handoff-deleted' || e.type === 'handoff-renamed') && !isLivingDocument(e.type === 'handoff-renamed' ? e.from : e.file));
+    if (gone.length > 0 && ctx.agents.length === 0 && ctx.stage === 'history') {
+      const files = gone.map((e) => (e.type === 'handoff-renamed' ? e.from : e.file));
+      return [{ file: gone[0]!.file, line: gone[0]!.line, messageId: 'housekeeping', info: true, data: { count: gone.length, files: files.slice(0, 3).join(', ') + (files.length > 3 ? ', ...' : '') } }];
+    }
+    return gone.flatMap((e): RawFinding[] => {
       if (e.type === 'handoff-deleted') return [{ file: e.file, line: e.line, messageId: e.emptied ? 'emptied' : 'deleted', fixId: 'restore', data: { file: e.file, source: ctx.commit.sha ? `${ctx.commit.sha.slice(0, 7)}^` : 'HEAD' } }];
       if (e.type === 'handoff-renamed') return [{ file: e.file, line: e.line, messageId: 'renamed', data: { from: e.from, file: e.file } }];
       return [];
-    }),
+    });
+  },
 };

@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import type { RawFinding, Rule, TransitionContext } from '../types.js';
 
 /**
@@ -11,13 +12,30 @@ function resolutionKeyOf(ctx: TransitionContext, file: string): string | null {
   return h.sources.resolution ?? 'resolution';
 }
 
+/**
+ * A living document in the handoffs folder, rewritten by design: a name with neither a task number nor a date
+ * (`current.md`, `latest.md`, `README.md`, `index.md`). A handoff is a record of one moment; such a file is not.
+ */
+export function isLivingDocument(path: string): boolean {
+  const name = posix.basename(path).replace(/\.[^.]+$/, '');
+  return !/task[-_]?\d/i.test(name) && !/\d{4}-?\d{2}-?\d{2}/.test(name) && !/^\d/.test(name);
+}
+
+/** Keys whose values are the handoff's record: changing them is a rewrite even when they were empty. */
+const RECORD_KEYS = new Set(['status', 'task', 'task_number', 'outcome', 'result', 'verification', 'verification_results', 'tests', 'blocker', 'blockers', 'task_desc', 'context_for_next']);
+
+function empty(value: unknown): boolean {
+  if (typeof value === 'string' && /^(?:pending|tbd|todo|n\/a|none|unknown|-)?$/i.test(value.trim())) return true;
+  return value === undefined || value === null || (Array.isArray(value) && value.length === 0);
+}
+
 export const rule: Rule = {
   meta: {
     id: 'history/handoff-rewritten',
     severities: { recommended: 'warn', strict: 'error' },
     formula: '[h]:context(n) -> [][h]:context(n)',
     description:
-      "A committed handoff's frontmatter (status, task, verification results, context for next) never changes afterwards; appending to its body is allowed, and so is the resolution of a blocked handoff (the user's answer; who wrote it is `history/self-exemption`'s concern).",
+      "A committed handoff's frontmatter (status, task, verification results, context for next) never changes afterwards; appending to its body is allowed, so is filling a bookkeeping key that was empty or missing (`git_commit`, `pr`), a living document with neither task number nor date in its name (`current.md`) is rewritten by design, and so is the resolution of a blocked handoff (the user's answer; who wrote it is `history/self-exemption`'s concern).",
     fix: 'Revert the frontmatter change; record what changed in the next handoff, or append a note to this one\'s body.',
     messages: {
       rewritten: 'Frontmatter of committed handoff {{file}} was rewritten ({{keys}}).',
@@ -27,7 +45,14 @@ export const rule: Rule = {
     ctx.events.flatMap((e): RawFinding[] => {
       if (e.type !== 'handoff-frontmatter-changed') return [];
       const resolution = resolutionKeyOf(ctx, e.file);
-      const keys = resolution === null ? e.keys : e.keys.filter((k) => k !== resolution);
+      if (isLivingDocument(e.file)) return [];
+      const was = ctx.before.model(e.file);
+      // recommended: a handoff with no frontmatter is a Markdown document its author keeps editing; the record
+      // that may not change is the frontmatter (strict: wherever the fields are written).
+      if (ctx.preset !== 'strict' && was?.kind === 'handoff' && was.frontmatter === null) return [];
+      const before = was?.kind === 'handoff' ? (was.frontmatter ?? {}) : {};
+      // Filling a bookkeeping key that was empty or missing (`git_commit`, `filed_at`, `pr`) rewrites nothing.
+      const keys = (resolution === null ? e.keys : e.keys.filter((k) => k !== resolution)).filter((k) => RECORD_KEYS.has(k) || !empty(before[k]));
       return keys.length ? [{ file: e.file, line: e.line, messageId: 'rewritten', data: { file: e.file, keys: keys.map((k) => `\`${k}\``).join(', ') } }] : [];
     }),
 };

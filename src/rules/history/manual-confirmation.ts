@@ -30,7 +30,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'F(checkoff_manual) <- not user_confirmed',
     description:
-      "Every commit that checks a manual verification item (or adds one already checked) carries a human's confirmation: a `Confirmed-by: Name <email>` trailer whose identity is not an agent's, is listed in `confirmers` when set, and is the commit's author or committer; with `requireSignedConfirmations`, a good signature (by a key of `allowedSigners` when set). A `Confirmed-items` digest, when present, covers every manual item checked. In `recommended` a commit with no agent in it that changes nothing but manual checkboxes is an implicit confirmation (an info). In `strict` the trailer and the digest are required, no agent may take part, and nothing but manual checkboxes may change. One finding per commit and plan. In an audit of a history without the convention, an item that enters git already checked is an info.",
+      "Every commit that checks a manual verification item (or adds one already checked) carries a human's confirmation: a `Confirmed-by: Name <email>` trailer whose identity is not an agent's, is listed in `confirmers` when set, and is the commit's author or committer; with `requireSignedConfirmations`, a good signature (by a key of `allowedSigners` when set). A `Confirmed-items` digest, when present, covers every manual item checked. In `recommended` a commit with no agent in it that changes nothing but manual checkboxes is an implicit confirmation (an info). In `strict` the trailer and the digest are required, no agent may take part, and nothing but manual checkboxes may change. One finding per commit and plan. In an audit (no config), a commit with no agent identity is only noted: history shows who committed, not who checked. An item that enters git already checked is judged by evidence: in a commit with no agent identity that only adds or moves documents (an import) it is an info; with an agent, or in a commit that also changes code, it needs the confirmation like any other.",
     fix: 'Leave manual items to a human: `npx validate-workflow confirm <plan> --phase N` commits them with the trailer.',
     messages: {
       // {{reason}}: why the commit's confirmation does not count (src/history/trust.ts says it in one clause).
@@ -46,6 +46,8 @@ export const rule: Rule = {
         '{{count}} manual items checked by {{name}} <{{email}}> in a commit of their own that changes nothing but manual checkboxes, with no agent taking part: counted as their own confirmation (implicit, `recommended` only): {{items}} (first at line {{line}}).',
       relayed: 'Manual item "{{item}}" confirmed by {{name}} <{{email}}> in a commit an agent co-authored (the agent relays the human\'s word).',
       relayedMany: '{{count}} manual items confirmed by {{name}} <{{email}}> in a commit an agent co-authored (the agent relays the human\'s word): {{items}} (first at line {{line}}).',
+      noAgent: 'Manual item "{{item}}" is checked in a commit by {{name}} <{{email}}> with no agent identity (author, committer or co-author); without the convention adopted, history cannot show that an agent checked it.',
+      noAgentMany: '{{count}} manual items are checked in a commit by {{name}} <{{email}}> with no agent identity (author, committer or co-author): {{items}} (first at line {{line}}); without the convention adopted, history cannot show that an agent checked them.',
       // Audit of a history without the convention (TransitionContext.audit): nothing to judge, only to say.
       entered: 'Manual item "{{item}}" enters git already checked: history cannot show who checked it.',
       enteredMany: '{{count}} manual items enter git already checked: {{items}} (first at line {{line}}); history cannot show who checked them.',
@@ -74,6 +76,10 @@ export const rule: Rule = {
       const data = about(file, items);
       const line = firstLine(items);
       if (other) return { file, line, messageId: name('strictOtherChange', many), fixId, data: { ...data, change: describe(other) } };
+      // An audit (no config: the repository never adopted the gate) sees who committed, not who checked: with no
+      // agent identity on the commit, history shows a person's own commit, and the corpus shows maintainers
+      // committing their finished plans with the work. Only an agent's commit is an unconfirmed check-off there.
+      if (!c.ok && ctx.audit && ctx.stage === 'history' && ctx.agents.length === 0) return { file, line, info: true, messageId: name('noAgent', many), fixId: 'adopt', data: { ...data, name: ctx.commit.author.name, email: ctx.commit.author.email } };
       if (!c.ok) return { file, line, messageId: name('unconfirmed', many), fixId, data: { ...data, reason: c.reason } };
       if (c.implicit) return { file, line, info: true, messageId: name('implicit', many), data: { ...data, name: c.by!.name, email: c.by!.email } };
       if (ctx.agents.length > 0) return { file, line, info: true, messageId: name('relayed', many), data: { ...data, name: c.by!.name, email: c.by!.email } };
@@ -82,9 +88,12 @@ export const rule: Rule = {
     for (const [file, all] of byFile(checked)) {
       const out: RawFinding[] = [];
       let items = all;
-      if (ctx.audit && (!c.ok || other)) {
-        // An audit of a history without the convention: items that enter git already checked (a new plan, a new
-        // item) are only noted, since nobody was asked for a confirmation then.
+      if ((!c.ok || other) && ctx.stage === 'history' && ctx.agents.length === 0 && (ctx.audit || ctx.documentsOnly())) {
+        // Items that enter git already checked (a new plan, a new item) are judged by evidence (convention section
+        // 6, round 3): with an agent identity on the commit they are an unconfirmed check-off, in an audit and after
+        // adoption alike. Without one they are only noted: after adoption when the commit only adds or moves
+        // documents (an import); in an audit also when it brings code, since a maintainer committing a finished
+        // plan with the work is what the corpus shows (a human's commit, nothing shows an agent checked them).
         const plan = ctx.after.plan(file);
         const added = plan ? addedItemLines(ctx.before.plan(file), plan) : new Set<number>();
         const entered = all.filter((e) => added.has(e.line));

@@ -4,7 +4,7 @@ import { checkedBoxes, phaseLabel, phaseVerified, tasksOf } from '../../model/qu
 import { AFTER_THE_FACT, byFile, firstLine } from './cause.js';
 
 function phaseIndex(plan: Plan, n: number): number {
-  return plan.phases.findIndex((p, i) => (p.number ?? i + 1) === n);
+  return plan.phases.findIndex((p, i) => !p.outside && (p.number ?? i + 1) === n);
 }
 
 /** What verified means for this phase in this preset, for the message. */
@@ -58,13 +58,19 @@ export const rule: Rule = {
       // A plan that enters git in this commit is judged by the snapshot rules (plan/phase-order), in every mode:
       // history cannot say in which order its boxes were checked.
       if (!after || !before) continue;
+      // A plan whose phase sequence the reader is not sure of has no order to judge (plan/schema says so once).
+      if (after.unstructured || before.unstructured) continue;
       const ai = phaseIndex(after, e.phase);
       const bi = phaseIndex(before, e.phase);
       // Only the commit that first checks something in the phase is judged; later ones build on it.
       if (bi >= 0 && checkedBoxes(before.phases[bi]!).length > 0) continue;
       const upTo = bi >= 0 ? bi : ai;
-      const open = before.phases.slice(0, upTo).find((p) => !phaseVerified(p, ctx.preset));
+      const open = before.phases.slice(0, upTo).find((p) => !p.outside && !phaseVerified(p, ctx.preset));
       if (!open || ai < 0) continue;
+      // The same commit completes the open phase's verification: history shows no order between the two
+      // (convention section 6, round 3); its manual boxes are manual-confirmation's, its tasks batched-tasks'.
+      const openNow = open.number === null ? -1 : phaseIndex(after, open.number);
+      if (openNow >= 0 && phaseVerified(after.phases[openNow]!, ctx.preset)) continue;
       starts.push({ file: e.file, line: e.line, key: k, phase: after.phases[ai]!, open });
     }
     const out: RawFinding[] = [];

@@ -1,10 +1,39 @@
 import type { RawFinding, Rule } from '../types.js';
-import type { Phase } from '../../model/types.js';
-import { capitalize, phaseLabel } from '../../model/queries.js';
+import type { Phase, Plan } from '../../model/types.js';
+import { capitalize, judgedPhases, phaseLabel } from '../../model/queries.js';
+import { because, promiseOf } from '../promise.js';
 
 /** Criteria of an undivided `### Success Criteria` list: of unknown kind, reported as unsplit, not as missing. */
 export function unsplit(phase: Phase): boolean {
   return (phase.unknown ?? []).length > 0;
+}
+
+/** Plan-wide criteria of this kind (a list outside the phase sequence): the plan has them, for every phase. */
+export function planWide(plan: Plan, kind: 'automated' | 'manual'): boolean {
+  return plan.phases.some((p) => p.outside && (p[kind].length > 0 || unsplit(p)));
+}
+
+/** The phases the criteria rules judge: a plan the reader is sure of, its sequence without deferred or grouping phases. */
+export function criteriaPhases(plan: Plan): Phase[] {
+  if (!plan.readable || plan.notAPlan || plan.unstructured) return [];
+  const phases = judgedPhases(plan);
+  // A file with no phase heading is a plan only in the plan-agent dialect (`### Task N:` headings); a checklist, a
+  // status report or a guide in the plans folder has no phases to hold to criteria, and the reader never guesses.
+  const implicit = phases.length === 1 && phases[0]!.label === null;
+  if (implicit && !phases[0]!.tasks.some((t) => t.source === 'heading') && !plan.phases.some((p) => p.automated.length + p.manual.length + p.unknown.length > 0)) return [];
+  return phases;
+}
+
+/** Whether two thirds of the plans that have criteria split them into automated and manual: the repository's style. */
+export function splitsCriteria(plans: readonly Plan[]): boolean {
+  const withCriteria = plans.filter((p) => p.readable && !p.notAPlan && p.phases.some((x) => x.automated.length + x.manual.length + x.unknown.length > 0));
+  const split = withCriteria.filter((p) => p.phases.some((x) => x.automated.length > 0) && p.phases.some((x) => x.manual.length > 0)).length;
+  return withCriteria.length > 0 && split * 3 >= withCriteria.length * 2;
+}
+
+/** ` (this repository's ... asks for ...)`: where the expectation came from, when it is the repository's own. */
+export function sourceNote(source: Parameters<typeof because>[0]): string {
+  return source.from === 'strict' ? '' : ` (${because(source)})`;
 }
 
 export const rule: Rule = {
@@ -13,35 +42,57 @@ export const rule: Rule = {
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'forall phase. has_auto_criteria(phase)',
     description:
-      'Every phase has at least one automated verification item (plan-level criteria count for the last phase). One finding per plan, listing the phases. Criteria in an undivided `### Success Criteria` list are of unknown kind: one finding per plan says they are not split (this rule says it, not plan/phase-manual-criteria).',
+      'Every phase has at least one automated verification item (plan-wide criteria count for every phase); in `recommended`, a plan with automated items in some phase keeps the promise, and only a plan with none at all is reported. One finding per plan, listing the phases; a phase with no criteria at all is reported here once, not again by plan/phase-manual-criteria. In `recommended` only where the repository promised automated criteria (its config `protocol`, its own create_plan command or template, or two thirds of its plans); elsewhere one info per run says what `strict` would check. Criteria in an undivided `### Success Criteria` list are of unknown kind: one finding per plan says they are not split.',
     fix: 'Add `#### Automated Verification:` with at least one `- [ ]` item to the phase.',
     fixable: 'scaffold',
     messages: {
-      noAutomated: '{{phase}} has no automated verification item.',
-      noAutomatedMany: '{{count}} phases have no automated verification item: {{phases}} (first at line {{line}}).',
+      noAutomated: '{{phase}} has no automated verification item{{because}}.',
+      noAutomatedMany: '{{count}} phases have no automated verification item: {{phases}} (first at line {{line}}){{because}}.',
+      noCriteria: '{{phase}} has no verification items, automated or manual{{because}}.',
+      noCriteriaMany: '{{count}} phases have no verification items: {{phases}} (first at line {{line}}; {{without}} of them have no automated item){{because}}.',
+      noAutomatedPlan: 'None of the {{count}} phases of this plan has an automated verification item (first at line {{line}}){{because}}.',
+      noCriteriaPlan: 'None of the {{count}} phases of this plan has verification items, automated or manual (first at line {{line}}){{because}}.',
       addEach: 'Add `#### Automated Verification:` with at least one `- [ ]` item to each of them.',
       unsplit: 'The success criteria of {{phases}} are one undivided list: nothing says which items are automated and which are manual.',
       split: 'Split the list under `#### Automated Verification:` (commands the agent runs) and `#### Manual Verification:` (what a human checks).',
+      notPromised: '{{count}} plans have phases without automated verification items; this repository does not ask for them ({{because}}), so they are not reported. `--preset strict` checks every phase, or set `protocol.automatedCriteria` in the config.',
     },
   },
-  snapshot: (ws) => {
+  snapshot: (ws, ctx) => {
     const out: RawFinding[] = [];
+    const promise = promiseOf(ws, ctx);
+    const expected = promise.automatedCriteria;
+    let quiet = 0;
+    let split: boolean | undefined;
     for (const plan of ws.plans) {
-      if (!plan.readable || plan.notAPlan) continue;
-      const missing = plan.phases.filter((phase) => phase.automated.length === 0 && !unsplit(phase));
-      if (missing.length === 1) {
-        const phase = missing[0]!;
-        out.push({ file: plan.path, line: phase.line, column: phase.column, messageId: 'noAutomated', data: { phase: capitalize(phaseLabel(phase)) } });
-      } else if (missing.length > 1) {
-        const phase = missing[0]!;
-        out.push({ file: plan.path, line: phase.line, column: phase.column, messageId: 'noAutomatedMany', fixId: 'addEach', data: { count: missing.length, phases: missing.map(phaseLabel).join(', '), line: phase.line } });
+      const phases = criteriaPhases(plan);
+      if (phases.length === 0) continue;
+      // recommended: a plan that writes automated criteria in some phase keeps the promise (authors leave them out
+      // of a phase with nothing to run); only a plan with none at all departs from it. strict: every phase.
+      const keeps = ctx.preset !== 'strict' && phases.some((p) => p.automated.length > 0 || unsplit(p));
+      const missing = planWide(plan, 'automated') || keeps ? [] : phases.filter((phase) => phase.automated.length === 0 && !unsplit(phase));
+      if (!expected.value) {
+        if (missing.length > 0) quiet++;
+        continue;
       }
-      const undivided = plan.phases.filter(unsplit);
-      if (undivided.length > 0) {
+      const note = sourceNote(expected.source);
+      const bare = missing.filter((p) => p.manual.length === 0 && !planWide(plan, 'manual'));
+      const first = missing[0];
+      if (first) {
+        const data = { phase: capitalize(phaseLabel(first)), count: missing.length, phases: missing.map(phaseLabel).join(', '), line: first.line, without: bare.length, because: note };
+        const one = missing.length === 1;
+        const whole = ctx.preset !== 'strict' && !one;
+        const messageId = bare.length === missing.length ? (whole ? 'noCriteriaPlan' : one ? 'noCriteria' : 'noCriteriaMany') : whole ? 'noAutomatedPlan' : one ? 'noAutomated' : 'noAutomatedMany';
+        out.push({ file: plan.path, line: first.line, column: first.column, messageId, ...(one ? {} : { fixId: 'addEach' }), data });
+      }
+      const undivided = phases.filter(unsplit);
+      // An undivided list is a departure only where the repository's own plans split theirs (strict: always).
+      if (undivided.length > 0 && (ctx.preset === 'strict' || (promise.manualCriteria.value && (split ??= splitsCriteria(ws.plans))))) {
         const at = plan.undividedCriteria ?? undivided[0]!;
         out.push({ file: plan.path, line: at.line, column: at.column, messageId: 'unsplit', fixId: 'split', data: { phases: undivided.map(phaseLabel).join(', ') } });
       }
     }
+    if (quiet > 0) out.push({ file: null, line: null, messageId: 'notPromised', info: true, data: { count: quiet, because: because(expected.source) } });
     return out;
   },
 };

@@ -1,6 +1,7 @@
 import type { RawFinding, Rule } from '../types.js';
 import { capitalize, phaseLabel } from '../../model/queries.js';
-import { unsplit } from './phase-automated-criteria.js';
+import { criteriaPhases, planWide, sourceNote, unsplit } from './phase-automated-criteria.js';
+import { because, promiseOf } from '../promise.js';
 
 export const rule: Rule = {
   meta: {
@@ -8,25 +9,43 @@ export const rule: Rule = {
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'forall phase. has_manual_criteria(phase)',
     description:
-      'Every phase has at least one manual verification item; an item reading `N/A ...` counts as present. One finding per plan, listing the phases. A phase whose criteria are an undivided list is plan/phase-automated-criteria\'s (one cause, one finding).',
+      "Every phase has at least one manual verification item; an item reading `N/A ...` or `None ...` counts as present, and plan-wide manual criteria count for every phase; in `recommended`, a plan with manual items in some phase keeps the promise, and only a plan with none at all is reported. One finding per plan, listing the phases. In `recommended` only where the repository promised manual criteria (its config `protocol`, its own create_plan command or template, or two thirds of its plans); elsewhere one info per run says what `strict` would check. A phase with no criteria at all, or with an undivided list, is plan/phase-automated-criteria's (one cause, one finding).",
     fix: 'Add `#### Manual Verification:` with at least one `- [ ]` item, or `- [ ] N/A: <why>`.',
     fixable: 'scaffold',
     messages: {
-      noManual: '{{phase}} has no manual verification item.',
-      noManualMany: '{{count}} phases have no manual verification item: {{phases}} (first at line {{line}}).',
+      noManual: '{{phase}} has no manual verification item{{because}}.',
+      noManualMany: '{{count}} phases have no manual verification item: {{phases}} (first at line {{line}}){{because}}.',
+      noManualPlan: 'None of the {{count}} phases of this plan has a manual verification item (first at line {{line}}){{because}}.',
       addEach: 'Add `#### Manual Verification:` with at least one `- [ ]` item to each of them, or `- [ ] N/A: <why>` where a human has nothing to check.',
+      notPromised: '{{count}} plans have phases without manual verification items; this repository does not ask for them ({{because}}), so they are not reported. `--preset strict` checks every phase, or set `protocol.manualCriteria` in the config.',
     },
   },
-  snapshot: (ws) => {
+  snapshot: (ws, ctx) => {
     const out: RawFinding[] = [];
+    const promise = promiseOf(ws, ctx);
+    const expected = promise.manualCriteria;
+    let quiet = 0;
     for (const plan of ws.plans) {
-      if (!plan.readable || plan.notAPlan) continue;
-      const missing = plan.phases.filter((phase) => phase.manual.length === 0 && !unsplit(phase));
+      const phases = criteriaPhases(plan);
+      if (phases.length === 0 || planWide(plan, 'manual')) continue;
+      // A phase with no criteria at all is the automated rule's finding when that rule expects criteria.
+      const automatedReports = promise.automatedCriteria.value && !planWide(plan, 'automated');
+      // recommended: a plan with manual items in some phase keeps the promise (authors leave a human nothing to
+      // check in a refactor or tests-only phase); only a plan with none at all departs from it. strict: every phase.
+      if (ctx.preset !== 'strict' && phases.some((p) => p.manual.length > 0 || unsplit(p))) continue;
+      const missing = phases.filter((phase) => phase.manual.length === 0 && !unsplit(phase) && !(automatedReports && phase.automated.length === 0));
       const phase = missing[0];
       if (!phase) continue;
-      if (missing.length === 1) out.push({ file: plan.path, line: phase.line, column: phase.column, messageId: 'noManual', data: { phase: capitalize(phaseLabel(phase)) } });
-      else out.push({ file: plan.path, line: phase.line, column: phase.column, messageId: 'noManualMany', fixId: 'addEach', data: { count: missing.length, phases: missing.map(phaseLabel).join(', '), line: phase.line } });
+      if (!expected.value) {
+        quiet++;
+        continue;
+      }
+      const note = sourceNote(expected.source);
+      if (missing.length === 1) out.push({ file: plan.path, line: phase.line, column: phase.column, messageId: 'noManual', data: { phase: capitalize(phaseLabel(phase)), because: note } });
+      else if (ctx.preset !== 'strict') out.push({ file: plan.path, line: phase.line, column: phase.column, messageId: 'noManualPlan', fixId: 'addEach', data: { count: missing.length, line: phase.line, because: note } });
+      else out.push({ file: plan.path, line: phase.line, column: phase.column, messageId: 'noManualMany', fixId: 'addEach', data: { count: missing.length, phases: missing.map(phaseLabel).join(', '), line: phase.line, because: note } });
     }
+    if (quiet > 0) out.push({ file: null, line: null, messageId: 'notPromised', info: true, data: { count: quiet, because: because(expected.source) } });
     return out;
   },
 };

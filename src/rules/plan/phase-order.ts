@@ -1,5 +1,5 @@
 import type { Rule, RawFinding } from '../types.js';
-import { checkedBoxes, phaseLabel, phaseVerified } from '../../model/queries.js';
+import { checkedBoxes, phaseLabel, phaseVerified, sequence } from '../../model/queries.js';
 
 /** What verified means for this phase in this preset, for the message. */
 function verifiedMeans(phase: Parameters<typeof phaseVerified>[0], preset: 'recommended' | 'strict'): string {
@@ -18,25 +18,28 @@ export const rule: Rule = {
     fix: 'Finish and verify {{earlier}} first ({{verified}}), or uncheck the item.',
     messages: {
       checkedBeforeVerified: '"{{item}}" in {{phase}} is checked while {{earlier}} is not verified (that needs {{verified}}).',
+      checkedBeforeVerifiedMany: '{{phases}} have checked items while {{earlier}} is not verified (that needs {{verified}}); first "{{item}}" at line {{line}}.',
     },
   },
   snapshot: (ws, ctx) => {
     const out: RawFinding[] = [];
-    for (const plan of ws.plans.filter((p) => p.readable)) {
-      for (let i = 1; i < plan.phases.length; i++) {
+    for (const plan of ws.plans.filter((p) => p.readable && !p.unstructured)) {
+      const phases = sequence(plan);
+      // One cause, one finding: each unverified phase once, listing the later phases that went ahead of it.
+      const ahead = new Map<(typeof phases)[number], { phase: (typeof phases)[number]; first: ReturnType<typeof checkedBoxes>[number] }[]>();
+      for (let i = 1; i < phases.length; i++) {
         // Every earlier phase, not only n-1: an empty phase between them must not launder an unverified one.
-        const prev = plan.phases.slice(0, i).find((p) => !phaseVerified(p, ctx.preset));
-        const phase = plan.phases[i]!;
+        const prev = phases.slice(0, i).find((p) => !phaseVerified(p, ctx.preset));
+        const phase = phases[i]!;
         if (!prev) continue;
         const first = checkedBoxes(phase)[0];
         if (!first) continue;
-        out.push({
-          file: plan.path,
-          line: first.line,
-          column: first.column,
-          messageId: 'checkedBeforeVerified',
-          data: { item: first.text, phase: phaseLabel(phase), earlier: phaseLabel(prev), verified: verifiedMeans(prev, ctx.preset) },
-        });
+        ahead.set(prev, [...(ahead.get(prev) ?? []), { phase, first }]);
+      }
+      for (const [prev, list] of ahead) {
+        const { phase, first } = list[0]!;
+        const data = { item: first.text, phase: phaseLabel(phase), phases: list.map((x) => phaseLabel(x.phase)).join(', '), line: first.line, earlier: phaseLabel(prev), verified: verifiedMeans(prev, ctx.preset) };
+        out.push({ file: plan.path, line: first.line, column: first.column, messageId: list.length > 1 ? 'checkedBeforeVerifiedMany' : 'checkedBeforeVerified', data });
       }
     }
     return out;

@@ -1,5 +1,7 @@
 import type { Rule, RawFinding } from '../types.js';
 import type { Plan, Position } from '../../model/types.js';
+import { sequence } from '../../model/queries.js';
+import { promiseOf } from '../promise.js';
 
 interface Entry extends Position {
   /** The top-level number of the label. */
@@ -7,12 +9,18 @@ interface Entry extends Position {
   label: string;
 }
 
+/** The last number a range label stands for: 28 for `3-28` (a heading that covers several phases), else null. */
+function rangeEnd(label: string): number | null {
+  const m = /^(\d+)-(\d+)$/.exec(label);
+  return m && Number(m[2]) > Number(m[1]) ? Number(m[2]) : null;
+}
+
 /**
  * Only the top-level sequence is checked: `Phase 2A` after `Phase 2`, or `Task 3.1, 3.2`, belong to a consistent
  * scheme and never ask to be renumbered. The same label twice is a repeat; a new top-level number must be the next
  * one (a scheme may start at 0: `Phase 0` for setup).
  */
-function numbering(plan: Plan, what: 'task' | 'phase', entries: Entry[]): RawFinding[] {
+function numbering(plan: Plan, what: 'task' | 'phase', entries: Entry[], fromOne: boolean): RawFinding[] {
   const out: RawFinding[] = [];
   const labels = new Map<string, number>();
   const tops = new Set<number>();
@@ -28,17 +36,20 @@ function numbering(plan: Plan, what: 'task' | 'phase', entries: Entry[]): RawFin
     labels.set(label, e.line);
     if (tops.has(e.number)) continue; // `3.2` after `3.1`, `2A` after `2`: the same top-level number, sub-numbered
     const first: boolean = expected === null;
-    if (first && e.number > 1) out.push({ ...at, messageId: `${what}NotFromOne`, data: { number: e.label } });
-    else if (!first && e.number !== expected) out.push({ ...at, messageId: `${what}OutOfOrder`, data: { number: e.label, previous: expected! - 1, expected: expected! } });
+    if (first && e.number > 1) {
+      if (fromOne) out.push({ ...at, messageId: `${what}NotFromOne`, data: { number: e.label } });
+    } else if (!first && e.number !== expected) out.push({ ...at, messageId: `${what}OutOfOrder`, data: { number: e.label, previous: expected! - 1, expected: expected! } });
     tops.add(e.number);
-    expected = first ? e.number + 1 : Math.max(expected!, e.number + 1);
+    const end = rangeEnd(e.label) ?? e.number;
+    for (let n = e.number + 1; n <= end && n < e.number + 1000; n++) tops.add(n);
+    expected = first ? end + 1 : Math.max(expected!, end + 1);
   }
   return out;
 }
 
 /** Phases with a numbered label, in order. */
 function phaseEntries(plan: Plan): Entry[] {
-  return plan.phases.flatMap((p) => (p.number !== null && p.label !== null ? [{ number: p.number, label: p.label, line: p.line, column: p.column }] : []));
+  return sequence(plan).flatMap((p) => (p.number !== null && p.label !== null ? [{ number: p.number, label: p.label, line: p.line, column: p.column }] : []));
 }
 
 /**
@@ -48,7 +59,7 @@ function phaseEntries(plan: Plan): Entry[] {
 function taskEntries(plan: Plan): { global: Entry[]; scoped: Entry[] } {
   const global: Entry[] = [];
   const scoped: Entry[] = [];
-  for (const phase of plan.phases) {
+  for (const phase of sequence(plan)) {
     for (const t of phase.tasks) {
       const e = { number: t.number, label: t.label, line: t.line, column: t.column };
       const sub = t.label !== String(t.number);
@@ -75,7 +86,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: '—',
     description:
-      'Task numbers run across the whole plan (not per phase), and phase numbers too: each starts at 1 (or 0) and is unique and consecutive. Only the top-level sequence is checked: sub-numbered labels (`Phase 2A`, `Phase 3.1`, `Task 3.1` under `Phase 3`) are a consistent scheme, not a renumbering to ask for; a label written twice is a repeat.',
+      'Phase numbers in the plan\'s phase sequence start at 1 (or 0) and are unique and consecutive (a range heading `Phase 3-28` stands for all its numbers); task numbers run across the whole plan too, in `strict` and where the repository numbers its tasks so (two thirds of its plans, or `protocol.taskNumbering: global`). A plan whose phase sequence the reader is not sure of is not judged (plan/schema says so once). Only the top-level sequence is checked: sub-numbered labels (`Phase 2A`, `Phase 3.1`, `Task 3.1` under `Phase 3`) are a consistent scheme, not a renumbering to ask for; a label written twice is a repeat.',
     fix: 'Renumber so tasks and phases count 1, 2, 3, ... through the whole plan.',
     messages: {
       taskRepeated: 'Task {{number}} appears again (first at line {{first}}); expected Task {{expected}}. Task numbers run across the whole plan, not per phase.',
@@ -87,11 +98,19 @@ export const rule: Rule = {
       taskLabelRepeated: 'Task {{number}} appears again (first at line {{first}}).',
     },
   },
-  snapshot: (ws) =>
-    ws.plans
-      .filter((p) => p.readable)
+  snapshot: (ws, ctx) => {
+    // Task numbers are held to one run across the plan only where the repository numbers them so (or under
+    // strict): per-phase numbering is a consistent scheme of its own.
+    const global = promiseOf(ws, ctx).taskNumbering.value === 'global';
+    // A plan may go on from another plan's phases (`Phase 5` in part two): only strict asks phases to start at 1.
+    const strict = ctx.preset === 'strict';
+    return ws.plans
+      .filter((p) => p.readable && !p.unstructured)
       .flatMap((plan) => {
         const tasks = taskEntries(plan);
-        return [...numbering(plan, 'phase', phaseEntries(plan)), ...numbering(plan, 'task', tasks.global), ...repeats(plan, tasks.scoped)];
-      }),
+        // Any scheme: each phase's own tasks still run without a repeat or a gap (`Task 4` after `Task 2`).
+        const perPhase = global ? [] : sequence(plan).flatMap((phase) => numbering(plan, 'task', phase.tasks.filter((t) => t.label === String(t.number)).map((t) => ({ number: t.number, label: t.label, line: t.line, column: t.column })), false));
+        return [...numbering(plan, 'phase', phaseEntries(plan), strict), ...(global ? [...numbering(plan, 'task', tasks.global, true), ...repeats(plan, tasks.scoped)] : perPhase)];
+      });
+  },
 };

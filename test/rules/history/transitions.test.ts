@@ -210,6 +210,8 @@ describe('phase order', () => {
       },
       // recommended: verified = the automated items (manual boxes are a human's and often lag behind the human's word).
       { name: 'recommended: phase 2 starts once phase 1\'s automated items are checked, its manual box still open', before: { [PLAN]: autoOnly }, after: { [PLAN]: autoChecked(startsPhase2) } },
+      // Round 3: the same commit completes phase 1's verification and starts phase 2: history shows no order.
+      { name: 'finishing phase 1 and starting phase 2 in one commit', before: { [PLAN]: manualChecked(tasksDone) }, after: { [PLAN]: manualChecked(autoChecked(startsPhase2)) } },
       // A plan that enters git already progressed is the snapshot rules' to judge (plan/phase-order), in every mode.
       { name: 'a plan that arrives with phase 2 already checked', before: {}, after: { [PLAN]: startsPhase2 } },
       { name: 'a plan that arrives with phase 2 already checked, in strict after adoption', before: {}, after: { [PLAN]: startsPhase2 }, preset: 'strict', audit: false },
@@ -235,9 +237,11 @@ describe('phase order', () => {
         ],
       },
       {
-        name: 'finishing phase 1 and starting phase 2 in one commit is too early',
+        // Round 3 (convention section 6): a commit that completes phase 1's verification and starts phase 2 shows no
+        // order; one that starts phase 2 while phase 1 stays unverified after it does.
+        name: 'starting phase 2 in a commit after which phase 1 is still unverified is too early',
         before: { [PLAN]: manualChecked(tasksDone) },
-        after: { [PLAN]: manualChecked(autoChecked(startsPhase2)) },
+        after: { [PLAN]: manualChecked(startsPhase2) },
         errors: [{ messageId: 'startedEarly', line: lineOf(startsPhase2, 'Task 3:'), data: { verified: 'its automated items checked or N/A' } }],
       },
       {

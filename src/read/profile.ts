@@ -1,0 +1,310 @@
+// The repository's promise (convention section 4b): which parts of the protocol this repository asked of its agents.
+// Structure rules in `recommended` report departures from it, not from the seed's canonical shape; `strict` keeps
+// the canonical shape. Learned, in this order: the config's `protocol` key; the repository's own agent instructions
+// (`.claude/commands`, `.claude/agents`, `AGENTS.md`, `CLAUDE.md`, templates); then the majority of its own files
+// (two thirds or more). The gate's rules never read the profile: a repository cannot promise its way out of them.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fg from 'fast-glob';
+import type { Code, InlineCode, Root, RootContent } from 'mdast';
+import { parseDocument } from 'yaml';
+import type { Handoff, Plan } from '../model/types.js';
+import type { ProtocolConfig } from '../config/config.js';
+import { isHeading, lineOf, parseWhole, textOf } from './markdown.js';
+import { criteriaKindOf, readPlanText } from './plan.js';
+import { readFrontmatter, isRecord } from './frontmatter.js';
+
+/** Where one part of the profile came from: what a message names when the expectation is the profile's. */
+export interface ProfileSource {
+  from: 'config' | 'instructions' | 'majority' | 'default' | 'strict';
+  file?: string;
+  line?: number;
+  /** What the source says, in a few words: "asks for `#### Manual Verification:`". */
+  says: string;
+}
+
+export interface Expectation<T> {
+  value: T;
+  source: ProfileSource;
+}
+
+export interface Profile {
+  /** Every phase has automated criteria. */
+  automatedCriteria: Expectation<boolean>;
+  /** Every phase has manual criteria. */
+  manualCriteria: Expectation<boolean>;
+  /** Task numbers run across the whole plan (the seed's micro plan), or any consistent scheme. */
+  taskNumbering: Expectation<'global' | 'any'>;
+  /** The repository writes a handoff per task (its instructions name a task handoff, or it has any). */
+  taskHandoffs: Expectation<boolean>;
+  /** Task handoffs name the handoff before in `previous:`. */
+  handoffChain: Expectation<boolean>;
+  /** Task handoffs live in session folders, or flat in the handoffs folder. */
+  handoffLayout: Expectation<'sessions' | 'flat'>;
+}
+
+
+/** The seed's canonical shape: what `strict` holds every repository to. */
+export function canonicalProfile(): Profile {
+  const source: ProfileSource = { from: 'strict', says: 'the strict preset holds every plan to the canonical shape' };
+  return {
+    automatedCriteria: { value: true, source },
+    manualCriteria: { value: true, source },
+    taskNumbering: { value: 'global', source },
+    taskHandoffs: { value: true, source },
+    handoffChain: { value: true, source },
+    handoffLayout: { value: 'sessions', source },
+  };
+}
+
+/** Where a repository writes what it asks of its agents. */
+export const INSTRUCTION_GLOBS = [
+  '.claude/commands/**/*.md',
+  '.claude/agents/**/*.md',
+  '.claude/skills/**/*.md',
+  'AGENTS.md',
+  'CLAUDE.md',
+  '.claude/CLAUDE.md',
+  'thoughts/templates/**/*.{md,yaml,yml}',
+  'thoughts/**/*{_TEMPLATE,_template,-template,TEMPLATE}*.{md,yaml,yml}',
+];
+
+/** What the instruction files say, each signal with the first place it is said. */
+export interface InstructionSignals {
+  files: string[];
+  automated: ProfileSource | null;
+  manual: ProfileSource | null;
+  /** A plan template: an instruction file that lays out phases (`## Phase 1`) or success criteria. */
+  planTemplate: ProfileSource | null;
+  chain: ProfileSource | null;
+  /** A plan template whose task numbers run across its phases (the seed's micro plan). */
+  globalTasks: ProfileSource | null;
+  /** A handoff path template naming a task handoff (`task-NN-<desc>.md`). */
+  taskHandoff: ProfileSource | null;
+  /** A handoff path template that puts handoffs in a folder per session, or directly in the handoffs folder. */
+  sessions: ProfileSource | null;
+  flat: ProfileSource | null;
+}
+
+const signalCache = new Map<string, InstructionSignals>();
+
+const MAX_INSTRUCTION_BYTES = 256 * 1024;
+
+/** Reads the instruction files of a working tree once per process. */
+export function instructionSignals(root: string): InstructionSignals {
+  const cached = signalCache.get(root);
+  if (cached) return cached;
+  const signals: InstructionSignals = { files: [], automated: null, manual: null, planTemplate: null, chain: null, globalTasks: null, taskHandoff: null, sessions: null, flat: null };
+  let files: string[] = [];
+  try {
+    files = existsSync(root) ? fg.sync(INSTRUCTION_GLOBS, { cwd: root, dot: true, onlyFiles: true, ignore: ['**/node_modules/**', 'thoughts/searchable/**'] }).sort() : [];
+  } catch {
+    files = [];
+  }
+  for (const file of files.slice(0, 200)) {
+    let text: string;
+    try {
+      const buf = readFileSync(join(root, file));
+      if (buf.length > MAX_INSTRUCTION_BYTES) continue;
+      text = buf.toString('utf8');
+    } catch {
+      continue;
+    }
+    signals.files.push(file);
+    if (/\.ya?ml$/i.test(file)) yamlSignals(file, text, 1, signals);
+    else markdownSignals(file, text, 0, signals);
+  }
+  signalCache.set(root, signals);
+  return signals;
+}
+
+/** Tests build repositories in temporary folders and change them between runs. */
+export function forgetInstructions(root?: string): void {
+  if (root === undefined) signalCache.clear();
+  else signalCache.delete(root);
+}
+
+function markdownSignals(file: string, text: string, offset: number, into: InstructionSignals): void {
+  let root: Root;
+  try {
+    root = parseWhole(text);
+  } catch {
+    return;
+  }
+  const fm = readFrontmatter(root);
+  if (fm.data) keySignals(file, fm.data, offset + fm.line, into);
+  if (/plan/i.test(file) && !into.globalTasks) {
+    // A plan skeleton in the instructions, read as a plan: does it number tasks across its phases?
+    const skeleton = readPlanText(file, text);
+    if (numbersGlobally(skeleton) === true) {
+      const second = skeleton.phases.filter((p) => !p.outside && p.tasks.length > 0)[1]!.tasks[0]!;
+      into.globalTasks = { from: 'instructions', file, line: offset + second.line, says: `numbers tasks across phases (\`Task ${second.label}\` opens a later phase)` };
+    }
+  }
+  const visit = (nodes: RootContent[]): void => {
+    for (const node of nodes) {
+      const line = offset + lineOf(node).line;
+      if (isHeading(node) || node.type === 'strong') {
+        const label = textOf(node);
+        const kind = criteriaKindOf(label);
+        if (kind === 'manual') into.manual ??= { from: 'instructions', file, line, says: `asks for \`${label}\`` };
+        if (kind === 'automated') into.automated ??= { from: 'instructions', file, line, says: `asks for \`${label}\`` };
+        if (isHeading(node) && /plan/i.test(file) && (kind !== null || /^phase\s+\d/i.test(label))) into.planTemplate ??= { from: 'instructions', file, line, says: `lays out \`${label}\`` };
+      }
+      if (node.type === 'code') codeSignals(file, node, line, into);
+      if (node.type === 'inlineCode' || node.type === 'text') pathSignals(file, (node as InlineCode).value, line, into);
+      if ('children' in node) visit(node.children as RootContent[]);
+    }
+  };
+  visit(root.children);
+}
+
+/** A template inside a fence: Markdown (a plan or handoff skeleton) or YAML (a handoff's keys). */
+function codeSignals(file: string, code: Code, line: number, into: InstructionSignals): void {
+  const lang = (code.lang ?? '').toLowerCase();
+  pathSignals(file, code.value, line, into);
+  // The fence's own line comes first; the content starts on the next.
+  if (lang === 'yaml' || lang === 'yml') yamlSignals(file, code.value, line + 1, into);
+  else if (lang === '' || lang === 'markdown' || lang === 'md') markdownSignals(file, code.value, line, into);
+}
+
+function yamlSignals(file: string, text: string, line: number, into: InstructionSignals): void {
+  try {
+    for (const doc of [parseDocument(text, { uniqueKeys: false })]) {
+      const data = doc.toJS() as unknown;
+      if (isRecord(data)) keySignals(file, data, line, into);
+    }
+  } catch {
+    // A template with placeholders is often no valid YAML; it then says nothing of keys.
+  }
+}
+
+function keySignals(file: string, data: Record<string, unknown>, line: number, into: InstructionSignals): void {
+  for (const key of ['previous', 'previous_handoff', 'prev_handoff']) {
+    if (key in data) into.chain ??= { from: 'instructions', file, line, says: `writes \`${key}:\` in its handoffs` };
+  }
+}
+
+/**
+ * A handoff path as the instructions write it (`thoughts/shared/handoffs/{session}/task-NN-<desc>.md`, or
+ * `thoughts/shared/handoffs/YYYY-MM-DD_<desc>.md`): whether a folder stands between the handoffs folder and the file.
+ */
+function pathSignals(file: string, text: string, line: number, into: InstructionSignals): void {
+  if (!text.includes('handoffs/')) return;
+  for (const word of text.split(/[\s`'"()<>\[\]]+/)) {
+    const at = word.indexOf('handoffs/');
+    if (at < 0) continue;
+    const rest = word.slice(at + 'handoffs/'.length);
+    if (!/\.(?:md|ya?ml)$/i.test(rest)) continue;
+    const where = `handoffs/${rest}`;
+    if (/(?:^|\/)task-/i.test(rest)) into.taskHandoff ??= { from: 'instructions', file, line, says: `writes a handoff per task to \`${where}\`` };
+    if (rest.includes('/')) into.sessions ??= { from: 'instructions', file, line, says: `writes handoffs to \`${where}\`` };
+    else into.flat ??= { from: 'instructions', file, line, says: `writes handoffs to \`${where}\`` };
+  }
+}
+
+/**
+ * Two thirds or more of a population share the shape. Below three, every one of them must: one plan that writes
+ * criteria in its phases promised them for its other phases too.
+ */
+function majority(count: number, of: number): boolean {
+  return of >= 3 ? count * 3 >= of * 2 : of > 0 && count === of;
+}
+
+function hasKind(plan: Plan, kind: 'automated' | 'manual'): boolean {
+  return plan.phases.some((p) => p[kind].length > 0);
+}
+
+/** Whether a plan numbers its tasks across phases (no phase starts again at a number already used). */
+function numbersGlobally(plan: Plan): boolean | null {
+  const phases = plan.phases.filter((p) => !p.outside && p.tasks.length > 0);
+  if (phases.length < 2) return null;
+  let last = -Infinity;
+  for (const p of phases) {
+    const first = p.tasks[0]!.number;
+    if (first <= last) return false;
+    last = Math.max(...p.tasks.map((t) => t.number));
+  }
+  return true;
+}
+
+export interface ProfileInput {
+  protocol?: ProtocolConfig;
+  configSource?: string | null;
+  signals: InstructionSignals;
+  plans: readonly Plan[];
+  handoffs: readonly Handoff[];
+}
+
+/** The promise, learned from the config, the instructions, then the majority. */
+export function learnProfile(input: ProfileInput): Profile {
+  const { protocol = {}, signals } = input;
+  const fromConfig = (key: keyof ProtocolConfig): ProfileSource => ({ from: 'config', file: input.configSource ?? undefined, says: `sets \`protocol.${key}\`` });
+  const plans = input.plans.filter((p) => p.readable && !p.notAPlan);
+  const tasks = input.handoffs.filter((h) => h.isTask && h.readable);
+
+  const criteria = (kind: 'automated' | 'manual'): Expectation<boolean> => {
+    const key = kind === 'automated' ? 'automatedCriteria' : 'manualCriteria';
+    if (protocol[key] !== undefined) return { value: protocol[key], source: fromConfig(key) };
+    const said = signals[kind];
+    if (said) return { value: true, source: said };
+    if (signals.planTemplate) return { value: false, source: { ...signals.planTemplate, says: `${signals.planTemplate.says} without ${kind} criteria` } };
+    const count = plans.filter((p) => hasKind(p, kind)).length;
+    if (majority(count, plans.length)) return { value: true, source: { from: 'majority', says: `${count} of its ${plans.length} plans have ${kind} criteria` } };
+    return { value: false, source: { from: 'default', says: `${count} of its ${plans.length} plans have ${kind} criteria, and no instruction asks for them` } };
+  };
+
+  const numbering = ((): Expectation<'global' | 'any'> => {
+    if (protocol.taskNumbering) return { value: protocol.taskNumbering, source: fromConfig('taskNumbering') };
+    if (signals.globalTasks) return { value: 'global', source: signals.globalTasks };
+    const judged = plans.map(numbersGlobally).filter((x): x is boolean => x !== null);
+    const global = judged.filter(Boolean).length;
+    if (majority(global, judged.length)) return { value: 'global', source: { from: 'majority', says: `${global} of its ${judged.length} plans with tasks in several phases number them across the plan` } };
+    return { value: 'any', source: { from: 'default', says: `${global} of its ${judged.length} plans with tasks in several phases number them across the plan` } };
+  })();
+
+  const chain = ((): Expectation<boolean> => {
+    if (protocol.handoffChain !== undefined) return { value: protocol.handoffChain, source: fromConfig('handoffChain') };
+    if (signals.chain) return { value: true, source: signals.chain };
+    const later = tasks.filter((h) => (h.task ?? h.fileTask ?? 0) > 1);
+    const named = later.filter((h) => h.previous !== null).length;
+    if (majority(named, later.length)) return { value: true, source: { from: 'majority', says: `${named} of its ${later.length} task handoffs after the first name \`previous:\`` } };
+    return { value: false, source: { from: 'default', says: `${named} of its ${later.length} task handoffs after the first name \`previous:\`, and no instruction asks for it` } };
+  })();
+
+  const layout = ((): Expectation<'sessions' | 'flat'> => {
+    if (protocol.handoffLayout) return { value: protocol.handoffLayout, source: fromConfig('handoffLayout') };
+    if (signals.flat && !signals.sessions) return { value: 'flat', source: signals.flat };
+    if (signals.sessions) return { value: 'sessions', source: signals.sessions };
+    const all = input.handoffs.filter((h) => h.readable);
+    const flat = all.filter((h) => h.session === null).length;
+    if (majority(flat, all.length)) return { value: 'flat', source: { from: 'majority', says: `${flat} of its ${all.length} handoffs sit directly in the handoffs folder` } };
+    return { value: 'sessions', source: { from: 'default', says: `${all.length - flat} of its ${all.length} handoffs sit in session folders` } };
+  })();
+
+  const taskHandoffs = ((): Expectation<boolean> => {
+    if (protocol.taskHandoffs !== undefined) return { value: protocol.taskHandoffs, source: fromConfig('taskHandoffs') };
+    if (signals.taskHandoff) return { value: true, source: signals.taskHandoff };
+    if (tasks.length > 0) return { value: true, source: { from: 'majority', says: `it has ${tasks.length} task handoffs` } };
+    return { value: false, source: { from: 'default', says: 'it has no task handoff, and no instruction asks for one' } };
+  })();
+
+  return { taskHandoffs, automatedCriteria: criteria('automated'), manualCriteria: criteria('manual'), taskNumbering: numbering, handoffChain: chain, handoffLayout: layout };
+}
+
+/** "this repository's .claude/commands/create_plan.md (line 40) asks for `#### Manual Verification:`". */
+export function describeSource(source: ProfileSource): string {
+  const where = source.file ? `${source.file}${source.line ? ` (line ${source.line})` : ''}` : null;
+  switch (source.from) {
+    case 'config':
+      return `${where ?? 'the config'} ${source.says}`;
+    case 'instructions':
+      return `this repository's ${where} ${source.says}`;
+    case 'majority':
+      return `this repository's own files: ${source.says}`;
+    case 'strict':
+      return source.says;
+    default:
+      return source.says;
+  }
+}

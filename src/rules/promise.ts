@@ -1,0 +1,27 @@
+// The repository's promise as the structure rules ask for it (convention section 4b): `strict` holds everyone to the
+// canonical shape; `recommended` to what this repository promised (read/profile.ts). Learned once per workspace.
+import type { Workspace } from '../model/types.js';
+import type { RuleContext } from './types.js';
+import { canonicalProfile, describeSource, instructionSignals, learnProfile, type Profile, type ProfileSource } from '../read/profile.js';
+
+const learned = new WeakMap<Workspace, Profile>();
+
+/** The profile learned from this workspace's repository, whatever the preset (what `--print-config` shows). */
+export function learnedProfile(ws: Workspace, ctx: Pick<RuleContext, 'config'>): Profile {
+  let profile = learned.get(ws);
+  if (!profile) {
+    profile = learnProfile({ protocol: ctx.config.protocol, configSource: ctx.config.source, signals: instructionSignals(ws.root), plans: ws.plans, handoffs: ws.handoffs });
+    learned.set(ws, profile);
+  }
+  return profile;
+}
+
+/** What the structure rules hold this workspace to under the context's preset. */
+export function promiseOf(ws: Workspace, ctx: Pick<RuleContext, 'config' | 'preset'>): Profile {
+  return ctx.preset === 'strict' ? canonicalProfile() : learnedProfile(ws, ctx);
+}
+
+/** The source of an expectation, for a message: "this repository's .claude/commands/create_plan.md (line 40) asks ...". */
+export function because(source: ProfileSource): string {
+  return describeSource(source);
+}

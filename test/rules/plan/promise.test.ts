@@ -1,0 +1,203 @@
+// Round 3: judge each repository by the protocol it promised (convention section 4b), and read plans
+// conservatively (section 4). Each misread pattern seen on repositories nobody described to us has a clean
+// fixture (nothing to report) and a planted one (the violation the pattern must not hide), all in our own words.
+import { describe, expect, it } from 'vitest';
+import { lintFiles, of } from '../../helpers/rule-tester.js';
+import { readPlanText } from '../../../src/read/plan.js';
+import { PLAN, lineOf, md, strict } from '../fixtures.js';
+
+const STRUCTURE = ['plan/phase-automated-criteria', 'plan/phase-manual-criteria', 'plan/task-numbering', 'plan/phase-order', 'plan/manual-before-automated'];
+const problems = (files: Record<string, string>, config = {}) => lintFiles(files, config).filter((f) => f.severity !== 'info' && STRUCTURE.includes(f.ruleId));
+const ids = (files: Record<string, string>, config = {}) => problems(files, config).map((f) => `${f.ruleId}:${f.messageId}`);
+
+/** Two phases in the canonical shape; the first verified by the agent, its manual item left to a human. */
+const twoPhases = [
+  '# Cache warmup Implementation Plan',
+  '## Phase 1: Add the warmup job',
+  '- [x] Task 1: Write the job',
+  '#### Automated Verification:',
+  '- [x] Job tests pass: `make test-warmup`',
+  '#### Manual Verification:',
+  '- [ ] The warmup log lists two hundred keys',
+  '## Phase 2: Schedule it',
+  '- [ ] Task 2: Add the cron entry',
+  '#### Automated Verification:',
+  '- [ ] Cron tests pass: `make test-cron`',
+  '#### Manual Verification:',
+  '- [ ] The job fires at three in the morning',
+];
+
+describe('pattern 1: `Phase N` headings outside the phase sequence', () => {
+  const rollout = md(...twoPhases, '## Rollout Plan', '### Phase 1: Deploy cache (30 min)', '- [ ] Ship to staging', '### Phase 2: Enable in production (1 hour)', '- [ ] Flip the flag');
+  const about = md(
+    ...twoPhases.slice(0, 7),
+    '### Phase 1 Latency Targets',
+    '- p95 under 40 ms',
+    '### Phase 1 File Summary',
+    '- `jobs/warmup.ts`',
+    ...twoPhases.slice(7),
+    '## Future Enhancements',
+    '### Phase 2: Warm the second region',
+    '- [ ] Copy the job',
+  );
+
+  it('clean: rollout, future-work and "about" headings are not phases; nothing is reported', () => {
+    for (const text of [rollout, about]) {
+      const plan = readPlanText(PLAN, text);
+      expect(plan.unstructured).toBeNull();
+      expect(plan.phases.filter((p) => !p.outside).map((p) => p.label)).toEqual(['1', '2']);
+      expect(ids({ [PLAN]: text })).toEqual([]);
+    }
+  });
+
+  it('separate `### Phase N Success Criteria` sections are the criteria of phase N', () => {
+    const text = md(
+      '# Parser Implementation Plan',
+      '## Phase 1: Tokens',
+      '- [x] Task 1: Tokenize',
+      '## Phase 2: Tree',
+      '- [ ] Task 2: Build the tree',
+      '### Phase 1 Success Criteria',
+      '#### Automated Verification:',
+      '- [x] `cargo test lexer`',
+      '#### Manual Verification:',
+      '- [ ] Errors point at the right column',
+      '### Phase 2 Success Criteria',
+      '#### Automated Verification:',
+      '- [ ] `cargo test tree`',
+      '#### Manual Verification:',
+      '- [ ] The tree dump reads well',
+    );
+    const plan = readPlanText(PLAN, text);
+    const [one, two] = plan.phases;
+    expect(one!.automated.map((i) => i.text)).toEqual(['cargo test lexer']);
+    expect(two!.manual.map((i) => i.text)).toEqual(['The tree dump reads well']);
+    expect(ids({ [PLAN]: text })).toEqual([]);
+  });
+
+  it('planted: phase 2 of the sequence started before phase 1 was verified is still found', () => {
+    const text = md(...twoPhases.map((l) => (l === '- [x] Job tests pass: `make test-warmup`' ? '- [ ] Job tests pass: `make test-warmup`' : l === '- [ ] Task 2: Add the cron entry' ? '- [x] Task 2: Add the cron entry' : l)), '## Rollout Plan', '### Phase 1: Deploy', '- [ ] Ship');
+    expect(ids({ [PLAN]: text })).toEqual(['plan/phase-order:checkedBeforeVerified']);
+  });
+
+  it('a phase label repeated in the sequence: read as unstructured, once, and the structure rules stay silent', () => {
+    const text = md('# P', '## Phase 1: Draft', '- [ ] Task 1: a', '## Phase 2: Review', '- [x] Task 2: b', '## Phase 1: Draft again', '- [ ] Task 3: c');
+    const found = lintFiles({ [PLAN]: text });
+    expect(of(found, 'plan/schema')).toEqual([expect.objectContaining({ severity: 'info', messageId: 'unstructured', line: lineOf(text, 'Draft again') })]);
+    expect(ids({ [PLAN]: text })).toEqual([]);
+  });
+});
+
+describe('pattern 2: an end-of-plan checklist repeating the phases', () => {
+  const checklist = (phase1: string) => md(...twoPhases, '## Implementation Checklist', `- [${phase1}] Phase 1: Add the warmup job`, '- [ ] Phase 2: Schedule it', '## Summary Checklist', '- [x] Task 1: Write the job');
+  it('clean: its boxes are not phase 2\'s, and its tasks do not repeat the plan\'s', () => {
+    const plan = readPlanText(PLAN, checklist('x'));
+    expect(plan.phases.filter((p) => !p.outside).at(-1)!.other).toEqual([]);
+    expect(ids({ [PLAN]: checklist('x') }, { protocol: { taskNumbering: 'global' } })).toEqual([]);
+  });
+});
+
+describe('pattern 3: a plan-wide `## Success Criteria` list above the phases', () => {
+  const text = md('# Export Implementation Plan', '## Success Criteria', '#### Automated Verification:', '- [ ] Every export validates: `make validate`', '#### Manual Verification:', '- [ ] Finance opens the file', '## Phase 1: Columns', '- [x] Task 1: Pick the columns', '## Phase 2: Writer', '- [x] Task 2: Write the CSV');
+  it('clean: the list is the plan\'s, not the last phase\'s; no phase lacks criteria and phase 2 is not held', () => {
+    const plan = readPlanText(PLAN, text);
+    expect(plan.phases.filter((p) => !p.outside).flatMap((p) => [...p.automated, ...p.manual])).toEqual([]);
+    expect(ids({ [PLAN]: text })).toEqual([]);
+  });
+});
+
+describe('pattern 4: a deferred phase', () => {
+  const text = (tag: string) =>
+    md('# Loader Implementation Plan', '## Phase 5: Parish loader', '- [x] Task 1: a', '#### Automated Verification:', '- [x] `make test`', `## Phase 6: Census loader ${tag}`, '- [ ] Task 2: b', '#### Automated Verification:', '- [ ] `make census`', '## Phase 7: Reports', '- [x] Task 3: c', '#### Automated Verification:', '- [x] `make reports`');
+  it('clean: `[DEFERRED]` holds no later phase', () => {
+    expect(ids({ [PLAN]: text('[DEFERRED]') }, { protocol: { manualCriteria: false } })).toEqual([]);
+  });
+  it('planted: the same phase without the mark holds phase 7', () => {
+    expect(ids({ [PLAN]: text('') }, { protocol: { manualCriteria: false } })).toEqual(['plan/phase-order:checkedBeforeVerified']);
+  });
+});
+
+describe('pattern 6 and kind prefixes: what an item says of itself', () => {
+  it('`None for this phase` is not applicable, checked or not', () => {
+    const plan = readPlanText(PLAN, md('# P', '## Phase 1: A', '#### Manual Verification:', '- [x] None for this phase', '- [ ] Nothing to verify by hand', '- [ ] No manual steps needed'));
+    expect(plan.phases[0]!.manual.map((i) => i.na)).toEqual([true, true, true]);
+  });
+  it('`Automated:` and `Manual:` prefixes give the kind under an undivided list; a human heading is manual', () => {
+    const plan = readPlanText(PLAN, md('# P', '## Phase 1: A', '### Success Criteria:', '- [ ] Automated: `npm test` passes', '- [ ] Manual: the page looks right', '- [ ] [manual] a colleague reads it', '#### Human Verification:', '- [ ] Someone clicks through'));
+    const [one] = plan.phases;
+    expect(one!.automated.map((i) => i.text)).toEqual(['Automated: npm test passes']);
+    expect(one!.manual.map((i) => i.text)).toEqual(['Manual: the page looks right', '[manual] a colleague reads it', 'Someone clicks through']);
+    expect(one!.unknown).toEqual([]);
+  });
+});
+
+describe('pattern 7: a ```markdown fence holding a ```python fence', () => {
+  it('does not hide the rest of the phase', () => {
+    const text = md('# P', '## Phase 1: Docs', '```markdown', '# Example', '```python', 'print("hi")', '```', '```', '#### Automated Verification:', '- [ ] `make docs`', '#### Manual Verification:', '- [ ] The page renders', '## Phase 2: Site', '#### Automated Verification:', '- [ ] `make site`', '#### Manual Verification:', '- [ ] Links work');
+    const plan = readPlanText(PLAN, text);
+    expect(plan.phases.map((p) => [p.label, p.automated.length, p.manual.length])).toEqual([
+      ['1', 1, 1],
+      ['2', 1, 1],
+    ]);
+    expect(ids({ [PLAN]: text })).toEqual([]);
+  });
+});
+
+describe('pattern 9: a grouping phase over sub-phases', () => {
+  const text = md(
+    '# Game loop Implementation Plan',
+    '## Phase 1: Active play',
+    ...['1.1: Dealing', '1.2: Bidding', '1.3: Scoring'].flatMap((t) => [`### Phase ${t}`, '#### Automated Verification:', '- [ ] `npm test`', '#### Manual Verification:', '- [ ] Play a hand']),
+    '## Phase 2: Results',
+    '#### Automated Verification:',
+    '- [ ] `npm test`',
+    '#### Manual Verification:',
+    '- [ ] Read the scoreboard',
+  );
+  it('clean: the grouping phase is judged through its sub-phases, not as a phase with no criteria', () => {
+    expect(ids({ [PLAN]: text })).toEqual([]);
+    expect(ids({ [PLAN]: text }, strict())).toEqual([]);
+  });
+});
+
+describe('range headings and logs', () => {
+  it('`Phase 3-28` stands for the phases up to 28; numbering goes on at 29', () => {
+    const text = md('# P', '## Phase 1: a', '- [ ] Task 1: a', '## Phase 2: b', '- [ ] Task 2: b', '## Phase 3-28: Port the handlers', '- [ ] Task 3: c', '## Phase 29: Remove the old router', '- [ ] Task 4: d');
+    expect(of(lintFiles({ [PLAN]: text }), 'plan/task-numbering')).toEqual([]);
+  });
+  it('a timings log with `## Phase 0` tables and no checkbox is not a plan', () => {
+    const plan = readPlanText(PLAN, md('# Build timings', '## Phase 0', '| step | seconds |', '| --- | --- |', '| lint | 12 |', '## Phase 1', '| step | seconds |', '| --- | --- |', '| test | 80 |'));
+    expect(plan.notAPlan).toBe(true);
+  });
+});
+
+describe('the promise: criteria are asked for only where the repository asks', () => {
+  const noCriteria = (n: number) => md(`# Plan ${n}`, '## Phase 1: a', '- [ ] Task 1: a', '## Phase 2: b', '- [ ] Task 2: b');
+  const files = { [PLAN]: noCriteria(1), 'thoughts/shared/plans/2026-11-21-b.md': noCriteria(2), 'thoughts/shared/plans/2026-11-22-c.md': noCriteria(3) };
+
+  it('clean: plans that never promised criteria get one info per run, not a warning per plan', () => {
+    const found = lintFiles(files);
+    expect(problems(files)).toEqual([]);
+    const infos = found.filter((f) => f.ruleId.startsWith('plan/phase-') && f.severity === 'info');
+    expect(infos.map((f) => f.messageId)).toEqual(['notPromised', 'notPromised']);
+    expect(infos[0]!.message).toMatch(/^3 plans have phases without automated verification items; this repository does not ask for them/);
+  });
+
+  it('planted: the config promises manual criteria, and the message names where the expectation came from', () => {
+    const found = problems(files, { protocol: { manualCriteria: true, automatedCriteria: false }, source: 'validate-workflow.config.json' });
+    expect(found.map((f) => f.messageId)).toEqual(['noManualMany', 'noManualMany', 'noManualMany']);
+    expect(found[0]!.message).toContain('(validate-workflow.config.json sets `protocol.manualCriteria`)');
+  });
+
+  it('strict holds every plan to the canonical shape', () => {
+    expect(problems(files, strict()).map((f) => f.messageId)).toEqual(['noCriteriaMany', 'noCriteriaMany', 'noCriteriaMany']);
+  });
+
+  it('two thirds of the plans with manual criteria: the third one is told, naming the majority', () => {
+    const withManual = (n: number) => md(`# Plan ${n}`, '## Phase 1: a', '#### Automated Verification:', '- [ ] `make`', '#### Manual Verification:', '- [ ] look');
+    const mixed = { [PLAN]: withManual(1), 'thoughts/shared/plans/2026-11-21-b.md': withManual(2), 'thoughts/shared/plans/2026-11-22-c.md': md('# Plan 3', '## Phase 1: a', '#### Automated Verification:', '- [ ] `make`') };
+    const found = problems(mixed);
+    expect(found.map((f) => [f.file, f.messageId])).toEqual([['thoughts/shared/plans/2026-11-22-c.md', 'noManual']]);
+    expect(found[0]!.message).toContain("this repository's own files: 2 of its 3 plans have manual criteria");
+  });
+});

@@ -3,6 +3,7 @@ import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, makeRepo, runCli } from './helpers/repo.js';
+import { CREATE_PLAN_COMMAND } from './rules/fixtures.js';
 
 const PLAN_OK = `# Plan
 ## Phase 1: Schema
@@ -32,7 +33,8 @@ const PLAN_ERROR = `# Plan
 - [x] Tables visible
 `;
 
-const plan = (text: string) => ({ 'thoughts/shared/plans/p.md': text });
+// The repository's create_plan asks for manual criteria: the warning is a departure from its own promise.
+const plan = (text: string) => ({ ...CREATE_PLAN_COMMAND, 'thoughts/shared/plans/p.md': text });
 
 describe('validate-workflow CLI', () => {
   it('prints its version and help with exit 0', () => {
@@ -82,7 +84,7 @@ describe('validate-workflow CLI', () => {
     const dir = makeRepo(plan(PLAN_WARN));
     const res = runCli(dir, []);
     expect(res.code).toBe(0);
-    expect(res.stdout).toContain('warning  Phase 1 (Schema) has no manual verification item.');
+    expect(res.stdout).toContain("warning  Phase 1 (Schema) has no manual verification item (this repository's .claude/commands/create_plan.md (line 9) asks for `Manual Verification:`).");
     expect(runCli(dir, ['--max-warnings', '1']).code).toBe(0);
     const over = runCli(dir, ['--max-warnings', '0']);
     expect(over.code).toBe(1);

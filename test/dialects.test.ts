@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import type { Preset } from '../src/config/config.js';
 import type { Finding } from '../src/model/finding.js';
 import { lint, makeRepo, readTree, runCli } from './helpers/repo.js';
+import { loadConfig } from '../src/config/config.js';
+import { RULE_IDS } from '../src/engine/catalog.js';
 
 const ROOT = fileURLToPath(new URL('./fixtures/dialects/', import.meta.url));
 
@@ -38,7 +40,10 @@ function problems(findings: Finding[]): Expected[] {
 }
 
 function lintFixture(name: string, preset: Preset = 'recommended'): Expected[] {
-  return problems(lint(repoOf(name), { preset }));
+  const dir = repoOf(name);
+  // The fixture's own config, as the CLI reads it (a planted repository states its promise there).
+  const { protocol } = loadConfig(dir, undefined, RULE_IDS);
+  return problems(lint(dir, { preset, ...(protocol ? { protocol } : {}) }));
 }
 
 /** The 1-based line of the one line of a fixture file that contains `needle`; fails when it is missing or not unique. */
@@ -99,6 +104,9 @@ describe('HumanLayer create_plan plans and session handoffs', () => {
   const F = 'humanlayer-planted';
   const HL = 'thoughts/shared/handoffs';
 
+  // The planted repositories state their promise in validate-workflow.config.json (`protocol`: criteria in every
+  // phase, a handoff per task with every field): round 3 judges a repository by the protocol it promised, and a
+  // repository that promised nothing is not held to per-phase criteria in `recommended`.
   it('reports each planted violation once, where it is', () => {
     expect(sorted(lintFixture(F))).toEqual(
       sorted([
@@ -134,6 +142,9 @@ describe('Continuous-Claude plan-agent plans with implement_task handoffs', () =
   const F = 'continuous-claude-planted';
   const RATE = 'thoughts/shared/plans/2026-02-03-api-rate-limiting.md';
 
+  // The planted repositories state their promise in validate-workflow.config.json (`protocol`: criteria in every
+  // phase, a handoff per task with every field): round 3 judges a repository by the protocol it promised, and a
+  // repository that promised nothing is not held to per-phase criteria in `recommended`.
   it('reports each planted violation once, where it is', () => {
     expect(sorted(lintFixture(F))).toEqual(
       sorted([
@@ -168,6 +179,9 @@ describe('canonical micro-spec plans and task handoffs', () => {
   const F = 'canonical-planted';
   const BILLING = 'thoughts/shared/plans/2026-11-21-billing.md';
 
+  // The planted repositories state their promise in validate-workflow.config.json (`protocol`: criteria in every
+  // phase, a handoff per task with every field): round 3 judges a repository by the protocol it promised, and a
+  // repository that promised nothing is not held to per-phase criteria in `recommended`.
   it('reports each planted violation once, where it is', () => {
     expect(sorted(lintFixture(F))).toEqual(
       sorted([
@@ -235,6 +249,9 @@ describe('Continuous-Claude v3 YAML handoffs', () => {
   const F = 'continuous-claude-v3-planted';
   const DIR = 'thoughts/shared/handoffs';
 
+  // The planted repositories state their promise in validate-workflow.config.json (`protocol`: criteria in every
+  // phase, a handoff per task with every field): round 3 judges a repository by the protocol it promised, and a
+  // repository that promised nothing is not held to per-phase criteria in `recommended`.
   it('reports each planted violation once, where it is', () => {
     expect(sorted(lintFixture(F))).toEqual(
       sorted([
@@ -260,6 +277,9 @@ describe('continuity ledgers', () => {
   const F = 'ledgers-planted';
   const L = 'thoughts/ledgers';
 
+  // The planted repositories state their promise in validate-workflow.config.json (`protocol`: criteria in every
+  // phase, a handoff per task with every field): round 3 judges a repository by the protocol it promised, and a
+  // repository that promised nothing is not held to per-phase criteria in `recommended`.
   it('reports each planted violation once, where it is', () => {
     expect(sorted(lintFixture(F))).toEqual(
       sorted([

@@ -13,6 +13,7 @@ import { FORMATS, FORMATTERS, type Format, type ReportInput } from '../report/in
 import { docsBase, toolVersion } from '../shared/version.js';
 import { classifier } from '../read/classify.js';
 import { activePacks, packOf } from '../engine/judge.js';
+import { repositoryProfile } from '../engine/lint.js';
 import { severityOf } from '../engine/findings.js';
 import { EXIT, UsageError, wantsColor, type Io } from './io.js';
 import { defineCommand, oneOf } from './command.js';
@@ -211,7 +212,9 @@ function printConfig(file: string | undefined, opts: { config?: string; preset?:
   const kind = path === null ? null : (classifier(config.paths)(path)?.kind ?? packOf(activePacks(config), path)?.id ?? null);
   const rules = Object.fromEntries(RULES.map((r) => [r.meta.id, severityOf(r, config)]));
   const { source, ...rest } = config;
-  io.stdout(`${JSON.stringify({ file: path, kind, source, ...rest, rules }, null, 2)}\n`);
+  // The promise the structure rules hold this repository to, and where each part of it came from (section 4b).
+  const profile = repositoryProfile(root, config, repositoryRoot(root) !== null).applies;
+  io.stdout(`${JSON.stringify({ file: path, kind, source, ...rest, profile, rules }, null, 2)}\n`);
   return EXIT.ok;
 }
 

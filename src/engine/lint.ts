@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/config.js';
 import { discover, discoverNamed, gitIgnored, type Discovered } from '../read/discover.js';
-import { buildWorkspace, readOne, readableItem, straysOf } from '../read/workspace.js';
+import { buildWorkspace, readOne, readableItem, readWorkspace, straysOf } from '../read/workspace.js';
+import type { Profile } from '../read/profile.js';
+import { learnedProfile, promiseOf } from '../rules/promise.js';
 import { jobs, readAll } from '../read/parallel.js';
 import { ruleById } from './catalog.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
@@ -116,4 +118,14 @@ async function readCached(root: string, items: Discovered[], config: Config, kno
     if (m.key) models.set(m.key, parsed[i]!);
   });
   return files as WorkflowFile[];
+}
+
+/**
+ * The repository's promise (convention section 4b) as `--print-config` shows it: what the structure rules hold this
+ * repository to under its preset, and what was learned, each part with where it came from.
+ */
+export function repositoryProfile(root: string, config: Config, inGit: boolean): { applies: Profile; learned: Profile } {
+  const ws = readWorkspace(root, discover(root, config, inGit), config, inGit);
+  const ctx = { config, preset: config.preset };
+  return { applies: promiseOf(ws, ctx), learned: learnedProfile(ws, ctx) };
 }

@@ -93,10 +93,17 @@ export function testCommit(input: CommitInput = {}): Commit {
   };
 }
 
+/**
+ * The in-memory tester judges one rule's logic on a few files, too few for the tool to learn a repository's promise
+ * from (convention section 4b): its repository states the canonical promise in its config, as a repository that
+ * follows the seed would. A case about learning passes `protocol: undefined`.
+ */
+export const CANONICAL_PROTOCOL: NonNullable<Config['protocol']> = { automatedCriteria: true, manualCriteria: true, taskNumbering: 'global', taskHandoffs: true, handoffChain: true, handoffLayout: 'sessions' };
+
 /** `defaultConfig()` with these settings on top. */
 export function testConfig(config: Partial<Config> = {}): Config {
   const base = defaultConfig();
-  return { ...base, ...config, paths: { ...base.paths, ...config.paths } };
+  return { ...base, protocol: CANONICAL_PROTOCOL, ...config, paths: { ...base.paths, ...config.paths } };
 }
 
 function source(config: Config): MemorySource {

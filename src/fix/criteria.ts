@@ -9,7 +9,7 @@ import type { Phase, Plan } from '../model/types.js';
 import { phaseLabel } from '../model/queries.js';
 import { textOf } from '../read/markdown.js';
 import { criteriaKindOf, readPlanText } from '../read/plan.js';
-import { unsplit } from '../rules/plan/phase-automated-criteria.js';
+import { criteriaPhases, unsplit } from '../rules/plan/phase-automated-criteria.js';
 import { applyEdits, lineStart, parseForEdit } from './text.js';
 import type { FixContext, FixResult, Fixer, TextEdit } from './types.js';
 
@@ -75,10 +75,11 @@ function insertion(text: string, headings: Heading[], plan: Plan, phase: Phase, 
   return { start: at, end: at, text: `${lead}${block}${at < text.length ? '\n' : ''}` };
 }
 
-function scaffold(kind: Kind, ruleId: string): Fixer {
+function scaffold(kind: Kind, ruleId: string, alsoFixes?: Fixer['alsoFixes']): Fixer {
   return {
     ruleId,
     type: 'scaffold',
+    ...(alsoFixes ? { alsoFixes } : {}),
     fix: (findings: Finding[], ctx: FixContext): FixResult => {
       const out: FixResult = { changes: [], skipped: [] };
       const files = new Set(findings.filter((f) => f.messageId !== 'unsplit').map((f) => f.file));
@@ -86,7 +87,8 @@ function scaffold(kind: Kind, ruleId: string): Fixer {
         const text = ctx.text(plan.path);
         const root = parseForEdit(text);
         const headings = root.children.filter((n): n is Heading => n.type === 'heading');
-        const missing = plan.phases.filter((p) => p[kind].length === 0 && !unsplit(p));
+        // The phases the rules judge: never a section outside the sequence, a deferred or a grouping phase.
+        const missing = criteriaPhases(plan).filter((p) => p[kind].length === 0 && !unsplit(p));
         for (const phase of missing) {
           const edit = insertion(text, headings, plan, phase, kind);
           const index = plan.phases.indexOf(phase);
@@ -104,4 +106,5 @@ function scaffold(kind: Kind, ruleId: string): Fixer {
 }
 
 export const automatedCriteria = scaffold('automated', 'plan/phase-automated-criteria');
-export const manualCriteria = scaffold('manual', 'plan/phase-manual-criteria');
+// A phase with no criteria at all is one finding of plan/phase-automated-criteria (`noCriteria`): both headings go in.
+export const manualCriteria = scaffold('manual', 'plan/phase-manual-criteria', (f) => f.ruleId === 'plan/phase-automated-criteria' && (f.messageId ?? '').startsWith('noCriteria'));

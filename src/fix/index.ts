@@ -85,7 +85,7 @@ export async function fixWorkingTree(opts: FixOptions): Promise<FixOutcome> {
   const changes: Change[] = [];
   const skipped: Skip[] = [];
   for (const fixer of FIXERS.filter((f) => opts.types.includes(f.type))) {
-    const mine = lint.findings.filter((f) => f.ruleId === fixer.ruleId && f.severity !== 'info' && f.file !== null && opts.inScope(f.file));
+    const mine = lint.findings.filter((f) => (f.ruleId === fixer.ruleId || fixer.alsoFixes?.(f) === true) && f.severity !== 'info' && f.file !== null && opts.inScope(f.file));
     if (mine.length === 0) continue;
     // A fixer that fails leaves its findings to the report: a repair is a convenience, the judgement is not.
     try {

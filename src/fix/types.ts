@@ -56,5 +56,7 @@ export interface FixResult {
 export interface Fixer {
   ruleId: string;
   type: FixType;
+  /** Findings of another rule this fixer also repairs (one cause reported by one rule, repaired by two fixers). */
+  alsoFixes?: (f: Finding) => boolean;
   fix(findings: Finding[], ctx: FixContext): FixResult;
 }

@@ -17,6 +17,16 @@ export function effectiveMode(plan: Plan): PlanMode {
   return declared === 'direct' || declared === 'orchestration' ? declared : tableMode(plan);
 }
 
+/**
+ * A plan its authors set aside (`status: superseded` in its frontmatter, `SUPERSEDED` or `ABANDONED` in its title):
+ * its structure and order are history, not work to judge. The gate's rules still follow its checkboxes.
+ */
+export function setAside(plan: Plan): boolean {
+  const status = plan.frontmatter?.status;
+  const words = /\b(?:superseded|abandoned|archived|obsolete|deprecated|cancell?ed|replaced by)\b/i;
+  return (typeof status === 'string' && words.test(status)) || (plan.title !== null && /\b(?:SUPERSEDED|ABANDONED|OBSOLETE|DEPRECATED)\b/.test(plan.title));
+}
+
 /** The plan's phase sequence: every phase but the sections outside it (plan-wide lists, checklists, rollout). */
 export function sequence(plan: Plan): Phase[] {
   return plan.phases.filter((p) => !p.outside);
@@ -44,8 +54,8 @@ export function phaseVerified(phase: Phase, preset: 'recommended' | 'strict' = '
   // A deferred phase was set aside on purpose: it holds nothing up (a declared deviation, convention section 6).
   if (phase.deferred) return true;
   const items = preset === 'strict' ? [...criteria(phase), ...(phase.unknown ?? [])] : phase.automated;
-  if (items.length > 0) return items.every((i) => i.checked || i.na);
-  return phase.tasks.every((t) => t.checked) && phase.other.every((o) => o.checked || o.na);
+  if (items.length > 0) return items.every((i) => i.checked || i.na || i.deviation);
+  return phase.tasks.every((t) => t.checked) && phase.other.every((o) => o.checked || o.na || o.deviation);
 }
 
 /** Every checked checkbox of a phase (task items, steps, criteria, other), in document order. */

@@ -46,6 +46,11 @@ export interface CheckItem extends Position {
   checked: boolean;
   /** `N/A ...`: counts neither as verified nor as pending. */
   na: boolean;
+  /**
+   * A declared deviation (an open item with its reason on the line: `(skipped: flaky)`, `deferred to Phase 5`,
+   * struck through): it holds no later phase, but it is no N/A, so writing one is not loosening the plan.
+   */
+  deviation?: boolean;
 }
 
 export interface Task extends Position {
@@ -89,6 +94,11 @@ export interface Phase extends Position {
   deferred?: boolean;
   /** A phase whose content sits in sub-phases (`## Phase 1` over `### Phase 1.1`): judged through them. */
   group?: boolean;
+  /**
+   * Criteria written without checkboxes (plain bullets, a code block) under a criteria heading, by kind: the phase
+   * has criteria of that kind, though nothing to check off.
+   */
+  listed?: ('automated' | 'manual' | 'unknown')[];
 }
 
 export type PlanMode = 'direct' | 'orchestration';
@@ -110,6 +120,13 @@ export interface Plan extends SourceFile {
    * null. Structure rules stay silent on such a plan; the gate's rules still follow every checkbox.
    */
   unstructured: (Position & { reason: string }) | null;
+  /**
+   * Where the plan says its work is done (`status: complete`, a `**Status**: Implementation Complete` line, a
+   * folder of finished plans), or null.
+   */
+  claimsComplete: (Position & { source: 'status' | 'body' | 'folder'; said: string }) | null;
+  /** Plan-wide criteria written without checkboxes, by kind (a `## Success Criteria` list of plain bullets). */
+  listed?: ('automated' | 'manual' | 'unknown')[];
   /** The object validated by schemas/plan.schema.json. */
   normalized: Record<string, unknown>;
 }

@@ -19,7 +19,12 @@ const LABEL = String.raw`(\d+[A-Za-z]?(?:[.\-]\d+[A-Za-z]?)*|[A-Za-z](?:[.\-]\d+
 const PHASE_HEADING = new RegExp(String.raw`^phase\s+${LABEL}(?![\w])\s*[:.)\-–—]?\s*(.*)$`, 'is');
 const TASK_TEXT = new RegExp(String.raw`^task\s+${LABEL}(?![\w])\s*[:.)\-–—]?\s*(.*)$`, 'is');
 
-export type CriteriaKind = 'automated' | 'manual' | 'unknown';
+/**
+ * `unknown`: an undivided `Success Criteria` list. `unknown-verify`: a verification heading that says neither kind
+ * (`### Verification`): each item is judged by what it says, a command in backticks automated, anything else a
+ * human's (the safe side for the gate).
+ */
+export type CriteriaKind = 'automated' | 'manual' | 'unknown' | 'unknown-verify';
 
 /**
  * What a criteria heading or bold label says about its items: `Automated Verification`, `Automated:`,
@@ -39,7 +44,9 @@ export function criteriaKindOf(label: string): CriteriaKind | null {
   // Phase 1 ✅ COMPLETE`): undivided.
   const criteria = /^(?:success|acceptance|completion|verification|exit) criteria(?: ?\((automated|automatic|manual)\))?(?:$|[\s:(—–-](?!.*\b(?:automated|automatic|manual)\b))/.exec(text);
   if (criteria) return criteria[1] === undefined ? 'unknown' : criteria[1] === 'manual' ? 'manual' : 'automated';
-  if (/^verification(?: steps| checks?)?$/.test(text)) return 'manual';
+  if (/^(?:acceptance|acceptance checks?|definition of done|done when|exit criteria)$/.test(text)) return 'unknown';
+  if (/^verification(?: steps| checks?)?$|^manual testing steps$/.test(text)) return text.startsWith('manual') ? 'manual' : 'unknown-verify';
+  if (/^ci(?:[- ]only)?\b/.test(text) || /^(?:tests?|checks?|commands?) to run\b/.test(text)) return 'automated';
   return null;
 }
 
@@ -67,11 +74,17 @@ export function isNotApplicable(text: string): boolean {
 /**
  * A declared deviation: an item that carries its own reason for staying open (`(skipped: flaky on CI)`,
  * `(pre-existing failure)`, `deferred to Phase 5`, `(not required)`, `(requires API keys)`). Like N/A it counts
- * neither as verified nor as pending, so it holds no later phase; an agent that writes one onto an open item is
- * loosening the plan (history/self-exemption), as with N/A.
+ * neither as verified nor as pending, so it holds no later phase; unlike N/A it stays visible as the author's
+ * decision, and writing one is no loosening (convention section 6, round 3).
  */
 export function isDeclaredDeviation(text: string): boolean {
-  return /(?:^|[(\[\s:;,—–-])(?:skipped|skip(?:ping)?:|deferred|postponed|pre-existing|preexisting|not (?:required|needed|applicable|implemented)|out of scope|won'?t (?:do|fix)|will (?:be )?test(?:ed)? manually|requires? (?:an? )?(?:api|access|credentials?|keys?|secrets?)\b|blocked (?:by|on)|waived|if available|optional\)|(?:by|for) the user\b|user will\b)/i.test(text);
+  return /(?:^|[(\[\s:;,—–-])(?:skipped|skip(?:ping)?:|deferred|postponed|pre-existing|preexisting|not (?:required|needed|applicable)|out of scope|won'?t (?:do|fix)|will (?:be )?test(?:ed)? manually|requires? (?:an? )?(?:api|access|credentials?|keys?|secrets?)\b|waived|moved to|if available|optional\)|(?:by|for) the user\b|user will\b)/i.test(text);
+}
+
+/** An item whose own words hold a command in backticks (`make test`, `pytest tests/api`): something an agent runs. */
+function runsACommand(item: ListItem): boolean {
+  const para = item.children.find((c) => c.type === 'paragraph');
+  return para?.children.some((c) => c.type === 'inlineCode' && /^[\w./-]+(?:\s|$)/.test(c.value.trim())) ?? false;
 }
 
 /** A list item struck through whole (`- [ ] ~~Add the cache~~`): set aside by its author. */
@@ -102,7 +115,7 @@ const OUTSIDE_SECTION = /\b(?:rollout|roll-out|deployment plan|checklist|summary
  * A `Phase N` heading with no separator whose words describe something of the phase rather than name it
  * (`### Phase 1 Latency Targets`, `### Phase 2 File Summary`): a section about the phase, not a phase.
  */
-const ABOUT_PHASE = /\b(?:targets?|summary|files?|results?|notes?|metrics|checklist|estimates?|risks?|timeline|status|review|retro(?:spective)?|deliverables|dependencies|rollback|rollback plan|complete|completed|done|overview)$/i;
+const ABOUT_PHASE = /\b(?:targets?|summary|files?|results?|notes?|metrics|checklist|estimates?|risks?|timeline|status|review|retro(?:spective)?|deliverables|dependencies|rollback|rollback plan|complete|completed|done|overview|assessment|design|follow-?ups?|implementation notes|investigation|analysis|learnings|findings|scope boundaries|progress|recap|diagnosis|plan)$/i;
 
 type PhaseHeadingRole =
   | { role: 'phase'; label: string; title: string }
@@ -115,11 +128,16 @@ function phaseHeadingRole(text: string): PhaseHeadingRole {
   if (!m) return { role: 'none' };
   const label = m[1]!;
   const rest = m[2]!.trim();
-  const separated = /^phase\s+\S+?\s*[:.)\-–—]/i.test(text) || rest === '';
+  // The words after the label as written (`Phase 2.0 Success Criteria`: the `.` is the label's, no separator).
+  const after = text.replace(/^phase\s+/i, '').slice(label.length);
+  const separated = /^\s*[:.)\-–—]/.test(after) || rest === '';
   if (!separated) {
     const kind = criteriaKindOf(rest) ?? (/^(?:is )?(?:complete|done|finished) when\b|^exit criteria$|^gate$/i.test(rest.replace(/[:.]\s*$/, '')) ? 'unknown' : null);
     if (kind) return { role: 'criteria', label, kind };
-    if (ABOUT_PHASE.test(rest)) return { role: 'none' };
+    // `Phase 7.1 implementation notes (2026-04-17)`, `Phase 3 design (refined)`: words about the phase, in lower
+    // case or from the list, once dates and asides in brackets are set apart.
+    const words = rest.replace(/\s*[(\[][^)\]]*[)\]]\s*/g, ' ').replace(/[:.✅]+\s*$/u, '').trim();
+    if (ABOUT_PHASE.test(words) || /^[a-z]/.test(words)) return { role: 'none' };
   }
   return { role: 'phase', label, title: rest };
 }
@@ -289,6 +307,9 @@ export function readPlanText(path: string, text: string): Plan {
   let undivided: Position | null = null;
   let boxes = 0;
   let criteriaHeadings = 0;
+  let claim: Plan['claimsComplete'] = null;
+  /** Plan-wide criteria written without checkboxes (a `## Success Criteria` list of plain bullets). */
+  const planListed = new Set<'automated' | 'manual' | 'unknown'>();
   const scope: Scope = { phase: null, sub: null, criteria: null, headingTask: null, outside: null };
 
   /** Where a checkbox seen now belongs. */
@@ -381,6 +402,12 @@ export function readPlanText(path: string, text: string): Plan {
   };
 
   const onParagraph = (p: Paragraph): void => {
+    // `**Status**: Implementation Complete` (a body marker of the plan's own state), before the first phase.
+    const first = p.children[0];
+    if (first?.type === 'strong' && /^status:?$/i.test(textOf(first)) && phases.length === 0 && !claim) {
+      const said = textOf(p).slice(textOf(first).length).replace(/^\s*:\s*/, '').trim();
+      if (COMPLETE.test(said)) claim = { ...lineOf(p), source: 'body', said };
+    }
     const label = boldLabel(p);
     if (label === null) return;
     const kind = criteriaKindOf(label);
@@ -398,12 +425,14 @@ export function readPlanText(path: string, text: string): Plan {
       boxes++;
       const text = itemText(item);
       const { line, column } = lineOf(item);
-      const na = isNotApplicable(text) || (!item.checked && (isDeclaredDeviation(text) || struckThrough(item)));
-      const check: CheckItem = { text, checked: item.checked, na, line, column };
+      const na = isNotApplicable(text);
+      const deviation = !na && !item.checked && (isDeclaredDeviation(text) || struckThrough(item));
+      const check: CheckItem = { text, checked: item.checked, na, line, column, ...(deviation ? { deviation } : {}) };
       const said = scope.headingTask && !scope.criteria ? null : itemKindPrefix(text);
       const taskMatch = scope.criteria || said ? null : TASK_TEXT.exec(text);
       const number = taskMatch ? topNumber(taskMatch[1]!) : null;
       if (said) target()[said.kind].push(check);
+      else if (scope.criteria?.kind === 'unknown-verify') target()[runsACommand(item) ? 'automated' : 'manual'].push(check);
       else if (scope.criteria) target()[scope.criteria.kind].push(check);
       else if (taskMatch && number !== null) {
         taskTarget().tasks.push({ number, label: taskMatch[1]!, title: taskMatch[2]!.trim(), checked: item.checked, source: 'item', steps: [], line, column });
@@ -414,7 +443,17 @@ export function readPlanText(path: string, text: string): Plan {
   };
 
   const onList = (list: List): void => {
+    // Criteria written as plain bullets (no checkbox) still say the phase has criteria of that kind.
+    if (scope.criteria && list.children.some((i) => i.checked === null || i.checked === undefined)) noteListed(scope.criteria.kind);
     for (const item of list.children) onItem(item);
+  };
+
+  const noteListed = (kind: CriteriaKind): void => {
+    // Only a phase's own criteria: a plain list outside the sequence (a testing strategy) says nothing of a phase.
+    const at = implicit ?? scope.sub?.value ?? scope.phase?.value;
+    const k = kind === 'unknown-verify' ? 'unknown' : kind;
+    if (at) at.listed = [...new Set([...(at.listed ?? []), k])];
+    else planListed.add(k);
   };
 
   const walk = (nodes: RootContent[]): void => {
@@ -423,6 +462,7 @@ export function readPlanText(path: string, text: string): Plan {
       else if (node.type === 'list') onList(node);
       else if (node.type === 'paragraph') onParagraph(node);
       else if (node.type === 'blockquote') walk(node.children);
+      else if (node.type === 'code' && scope.criteria) noteListed(scope.criteria.kind);
     }
   };
   walk(root.children);
@@ -478,8 +518,25 @@ export function readPlanText(path: string, text: string): Plan {
     notAPlan: !structured && problems.length === 0 && data.type !== 'plan' && !['mode', 'mode_set_by', 'context_critical'].some((k) => k in data),
     undividedCriteria,
     unstructured: headings.unstructured,
+    claimsComplete: completionClaim(path, fm, claim),
+    ...(planListed.size > 0 ? { listed: [...planListed] } : {}),
     normalized,
   };
+}
+
+/** Words that say the work of a plan is done. */
+const COMPLETE = /^(?:\W*)(?:implementation\s+)?(?:complete|completed|done|implemented|finished|shipped)\b/i;
+
+/**
+ * Where the plan says its work is done: `status: complete` in its frontmatter, a `**Status**: Complete` line above
+ * its phases, or a folder of finished plans (`implemented/`, `completed/`, `done/`).
+ */
+function completionClaim(path: string, fm: ReturnType<typeof readFrontmatter>, body: Plan['claimsComplete']): Plan['claimsComplete'] {
+  const status = fm.data?.status;
+  if (typeof status === 'string' && COMPLETE.test(status.trim())) return { ...(fm.positions['/status'] ?? { line: fm.line, column: 1 }), source: 'status', said: status };
+  if (body) return body;
+  const folder = path.split('/').slice(0, -1).find((seg) => /^(?:implemented|completed|complete|done|finished)$/i.test(seg));
+  return folder ? { line: 1, column: 1, source: 'folder', said: `${folder}/` } : null;
 }
 
 function pick(data: Record<string, unknown>, keys: string[]): Record<string, unknown> {

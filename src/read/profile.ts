@@ -41,6 +41,8 @@ export interface Profile {
   handoffChain: Expectation<boolean>;
   /** Task handoffs live in session folders, or flat in the handoffs folder. */
   handoffLayout: Expectation<'sessions' | 'flat'>;
+  /** The repository's own commands read and write `thoughts/searchable/` (its committed layout, not a stray mirror). */
+  searchableLayout: Expectation<boolean>;
 }
 
 
@@ -54,6 +56,7 @@ export function canonicalProfile(): Profile {
     taskHandoffs: { value: true, source },
     handoffChain: { value: true, source },
     handoffLayout: { value: 'sessions', source },
+    searchableLayout: { value: false, source },
   };
 }
 
@@ -79,6 +82,8 @@ export interface InstructionSignals {
   chain: ProfileSource | null;
   /** A plan template whose task numbers run across its phases (the seed's micro plan). */
   globalTasks: ProfileSource | null;
+  /** The instructions send files to `thoughts/searchable/`. */
+  searchable: ProfileSource | null;
   /** A handoff path template naming a task handoff (`task-NN-<desc>.md`). */
   taskHandoff: ProfileSource | null;
   /** A handoff path template that puts handoffs in a folder per session, or directly in the handoffs folder. */
@@ -94,7 +99,7 @@ const MAX_INSTRUCTION_BYTES = 256 * 1024;
 export function instructionSignals(root: string): InstructionSignals {
   const cached = signalCache.get(root);
   if (cached) return cached;
-  const signals: InstructionSignals = { files: [], automated: null, manual: null, planTemplate: null, chain: null, globalTasks: null, taskHandoff: null, sessions: null, flat: null };
+  const signals: InstructionSignals = { files: [], automated: null, manual: null, planTemplate: null, chain: null, globalTasks: null, searchable: null, taskHandoff: null, sessions: null, flat: null };
   let files: string[] = [];
   try {
     files = existsSync(root) ? fg.sync(INSTRUCTION_GLOBS, { cwd: root, dot: true, onlyFiles: true, ignore: ['**/node_modules/**', 'thoughts/searchable/**'] }).sort() : [];
@@ -190,8 +195,9 @@ function keySignals(file: string, data: Record<string, unknown>, line: number, i
  * `thoughts/shared/handoffs/YYYY-MM-DD_<desc>.md`): whether a folder stands between the handoffs folder and the file.
  */
 function pathSignals(file: string, text: string, line: number, into: InstructionSignals): void {
+  if (text.includes('thoughts/searchable/')) into.searchable ??= { from: 'instructions', file, line, says: 'reads and writes `thoughts/searchable/`' };
   if (!text.includes('handoffs/')) return;
-  for (const word of text.split(/[\s`'"()<>\[\]]+/)) {
+  for (const word of text.split(/[\s`'"()]+/)) {
     const at = word.indexOf('handoffs/');
     if (at < 0) continue;
     const rest = word.slice(at + 'handoffs/'.length);
@@ -234,6 +240,8 @@ export interface ProfileInput {
   signals: InstructionSignals;
   plans: readonly Plan[];
   handoffs: readonly Handoff[];
+  /** How many session ledgers the repository keeps. */
+  ledgers?: number;
 }
 
 /** The promise, learned from the config, the instructions, then the majority. */
@@ -286,10 +294,14 @@ export function learnProfile(input: ProfileInput): Profile {
     if (protocol.taskHandoffs !== undefined) return { value: protocol.taskHandoffs, source: fromConfig('taskHandoffs') };
     if (signals.taskHandoff) return { value: true, source: signals.taskHandoff };
     if (tasks.length > 0) return { value: true, source: { from: 'majority', says: `it has ${tasks.length} task handoffs` } };
+    // A session ledger is the same workflow's record: its sessions hand off task by task.
+    if ((input.ledgers ?? 0) > 0) return { value: true, source: { from: 'majority', says: `it keeps ${input.ledgers} session ledgers` } };
     return { value: false, source: { from: 'default', says: 'it has no task handoff, and no instruction asks for one' } };
   })();
 
-  return { taskHandoffs, automatedCriteria: criteria('automated'), manualCriteria: criteria('manual'), taskNumbering: numbering, handoffChain: chain, handoffLayout: layout };
+  const searchableLayout: Expectation<boolean> = signals.searchable ? { value: true, source: signals.searchable } : { value: false, source: { from: 'default', says: 'no instruction names `thoughts/searchable/`' } };
+
+  return { searchableLayout, taskHandoffs, automatedCriteria: criteria('automated'), manualCriteria: criteria('manual'), taskNumbering: numbering, handoffChain: chain, handoffLayout: layout };
 }
 
 /** "this repository's .claude/commands/create_plan.md (line 40) asks for `#### Manual Verification:`". */

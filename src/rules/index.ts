@@ -8,6 +8,7 @@ import { rule as planNumbering } from './plan/task-numbering.js';
 import { rule as planMode } from './plan/mode.js';
 import { rule as planPhaseOrder } from './plan/phase-order.js';
 import { rule as planManualBeforeAutomated } from './plan/manual-before-automated.js';
+import { rule as planClaimedComplete } from './plan/claimed-complete.js';
 import { rule as handoffSchema } from './handoff/schema.js';
 import { rule as handoffPath } from './handoff/path.js';
 import { rule as handoffMissing } from './handoff/missing.js';
@@ -40,6 +41,7 @@ export const CORE_RULES: readonly Rule[] = [
   planMode,
   planPhaseOrder,
   planManualBeforeAutomated,
+  planClaimedComplete,
   handoffSchema,
   handoffPath,
   handoffMissing,

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { makeRepo, runCli } from '../helpers/repo.js';
 import { wantsColor } from '../../src/cli/io.js';
 import { RULES } from '../../src/engine/catalog.js';
+import { CREATE_PLAN_COMMAND } from '../rules/fixtures.js';
 
 const PLAN = 'thoughts/shared/plans/2026-11-20-auth.md';
 /** Task 3 after Task 1: plan/task-numbering (an error); no verification items: two warnings. */
@@ -102,11 +103,13 @@ describe('-o, --output-file <path>', () => {
   });
 
   it('notes stay on the terminal: too many warnings, nothing to judge', () => {
-    const warned = makeRepo({ [PLAN]: WARNED });
-    const res = runCli(warned, ['--max-warnings', '1', '-o', 'out.txt']);
+    // The repository's create_plan asks for both kinds of criteria: the plan without any gets one warning (one
+    // cause, one finding: round 3 reports "no criteria at all" once, not per kind).
+    const warned = makeRepo({ ...CREATE_PLAN_COMMAND, [PLAN]: WARNED });
+    const res = runCli(warned, ['--max-warnings', '0', '-o', 'out.txt']);
     expect(res.code).toBe(1);
-    expect(res.stdout).toBe('validate-workflow: 2 warnings exceed --max-warnings 1.\n');
-    expect(readFileSync(join(warned, 'out.txt'), 'utf8')).toMatch(/2 problems \(0 errors, 2 warnings\)/);
+    expect(res.stdout).toBe('validate-workflow: 1 warnings exceed --max-warnings 0.\n');
+    expect(readFileSync(join(warned, 'out.txt'), 'utf8')).toMatch(/1 problem \(0 errors, 1 warning\)/);
 
     const empty = makeRepo({ 'README.md': '# nothing here\n' });
     const none = runCli(empty, ['-o', 'out.txt']);

@@ -11,6 +11,12 @@ import { RULES } from '../../src/engine/catalog.js';
 import { FIXERS } from '../../src/fix/index.js';
 import { PLACEHOLDER } from '../../src/fix/criteria.js';
 
+/**
+ * The config states the promise of criteria in every phase (convention section 4b): the scaffold adds what is
+ * missing per phase, where a learned promise would ask only a plan without any.
+ */
+const EVERY_PHASE = { 'validate-workflow.config.json': JSON.stringify({ protocol: { automatedCriteria: true, manualCriteria: true } }) };
+
 const read = (dir: string, path: string) => readFileSync(join(dir, path), 'utf8');
 const findings = (dir: string, ruleId: string, args: string[] = []) => cli(dir, args).results.filter((f) => f.ruleId === ruleId);
 
@@ -153,7 +159,7 @@ const UNFINISHED = md(
 
 describe('--fix-type scaffold: criteria headings', () => {
   it('adds both headings with placeholders only when asked, in the plan\'s style; the rules then accept the phase and the manual boxes stay as they were', () => {
-    const dir = makeRepo({ [PLAN]: UNFINISHED });
+    const dir = makeRepo({ ...EVERY_PHASE, [PLAN]: UNFINISHED });
     const manualLines = UNFINISHED.split('\n').filter((l) => l.includes('admin console') || l.includes('restart'));
 
     runCli(dir, ['--fix']);
@@ -175,7 +181,7 @@ describe('--fix-type scaffold: criteria headings', () => {
 
   it('puts a missing automated heading before the phase\'s manual one', () => {
     const text = UNFINISHED.replace('#### Automated Verification:\n\n- [x] Migration applies: `npm run migrate`\n\n', '');
-    const dir = makeRepo({ [PLAN]: text });
+    const dir = makeRepo({ ...EVERY_PHASE, [PLAN]: text });
     runCli(dir, ['--fix', '--fix-type', 'scaffold']);
     const after = read(dir, PLAN);
     expect(after.indexOf('#### Automated Verification:')).toBeLessThan(after.indexOf('#### Manual Verification:'));
@@ -186,7 +192,7 @@ describe('--fix-type scaffold: criteria headings', () => {
 describe('--fix-type scaffold in the plan-agent dialect', () => {
   it('puts plan-level criteria beside the `### Task N:` headings, not under the last one', () => {
     const text = md('# Plan', '', '### Task 1: Do A', '', '- [x] step a', '', '### Task 2: Do B', '', '- [ ] step b');
-    const dir = makeRepo({ [PLAN]: text });
+    const dir = makeRepo({ ...EVERY_PHASE, [PLAN]: text });
     runCli(dir, ['--fix', '--fix-type', 'scaffold']);
     expect(read(dir, PLAN)).toBe(`${text}\n### Automated Verification:\n\n- [ ] ${PLACEHOLDER.automated}\n\n### Manual Verification:\n\n- [ ] ${PLACEHOLDER.manual}\n`);
     expect(findings(dir, 'plan/phase-automated-criteria')).toEqual([]);

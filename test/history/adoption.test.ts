@@ -102,7 +102,9 @@ describe('the adoption point', () => {
 describe('an audit (no config anywhere)', () => {
   it('a plan that enters git already progressed is a note, not an error; a later check-off is still an error', () => {
     const repo = Repo.create();
-    const add = repo.commit('Add the plan after the work (a squash merge)', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }), [LEDGER]: ledgerDoc([1, 2]) }, { author: ANA, coAuthors: [CLAUDE] });
+    // A squashed pull request (`(#12)`): the commits that checked the boxes are not in this history (round 3: an
+    // agent's co-authorship alone would make it an unconfirmed check-off even in an audit).
+    const add = repo.commit('Add the plan after the work (#12)', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }), [LEDGER]: ledgerDoc([1, 2]) }, { author: ANA, coAuthors: [CLAUDE] });
     const later = repo.commit('Phase 2 verified', { [PLAN]: planDoc({ tasks: [1, 2, 3, 4], auto: [1, 2], manual: [1, 2] }), [LEDGER]: ledgerDoc([1, 2, 3, 4]) }, { author: CLAUDE });
     const run = cli(repo.dir);
     const atAdd = historyOnly(run.results).filter((f) => f.commit === add);

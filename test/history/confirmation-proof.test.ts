@@ -13,11 +13,15 @@ import { ANA, BOB, CLAUDE, CONFIG, LEDGER, MANUAL, MANUAL2, PLAN, Repo, cli, exp
 const RULE = 'history/manual-confirmation';
 const SIGNERS = 'validate-workflow.allowed-signers';
 
-/** Ana's plan (and config), tasks 1-2 by Claude, phase 1's automated item checked; phase 1 has two manual items. */
-function ready(config?: Record<string, unknown>, extra: Record<string, string> = {}): Repo {
+/**
+ * Ana's plan and config (her commit of it is the adoption point), tasks 1-2 by Claude, phase 1's automated item
+ * checked; phase 1 has two manual items. The config is committed even when a test sets nothing: before adoption (an
+ * audit) a person's commit is only noted (round 3), and these tests are about what a confirmation proves.
+ */
+function ready(config: Record<string, unknown> = { preset: 'recommended' }, extra: Record<string, string> = {}): Repo {
   const repo = Repo.create();
   const plan = (s: Parameters<typeof planDoc>[0]) => planDoc({ secondManual: [1], ...s });
-  repo.commit('Plan the auth flow', { [PLAN]: plan({}), [LEDGER]: ledgerDoc(), ...(config ? { [CONFIG]: JSON.stringify(config, null, 2) } : {}), ...extra }, { author: ANA });
+  repo.commit('Plan the auth flow', { [PLAN]: plan({}), [LEDGER]: ledgerDoc(), [CONFIG]: JSON.stringify(config, null, 2), ...extra }, { author: ANA });
   repo.commit('Task 1: Do step 1', { [PLAN]: plan({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) }, { author: CLAUDE });
   repo.commit('Task 2: Do step 2', { [PLAN]: plan({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: CLAUDE });
   return repo;

@@ -34,10 +34,14 @@ import {
 const RULE = 'history/manual-confirmation';
 const ROBOT: Who = { name: 'CI Robot', email: 'robot@ci.example' };
 
-/** Ana's plan (and optional config), tasks 1-2 by Claude, phase 1's automated item checked: ready for a human. */
-function ready(config?: Record<string, unknown>): Repo {
+/**
+ * Ana's plan and config (the adoption point: her commit of it), tasks 1-2 by Claude, phase 1's automated item
+ * checked: ready for a human. The config is committed even when a test sets nothing: before adoption (an audit) a
+ * person's commit is only noted (round 3), and these tests are about confirmations in an adopted repository.
+ */
+function ready(config: Record<string, unknown> = { preset: 'recommended' }): Repo {
   const repo = Repo.create();
-  repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc(), ...(config ? { [CONFIG]: JSON.stringify(config, null, 2) } : {}) }, { author: ANA });
+  repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc(), [CONFIG]: JSON.stringify(config, null, 2) }, { author: ANA });
   repo.commit('Task 1: Do step 1', { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) }, { author: CLAUDE });
   repo.commit('Task 2: Do step 2', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: CLAUDE });
   return repo;

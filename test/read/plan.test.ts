@@ -95,14 +95,17 @@ describe('Continuous-Claude plan-agent', () => {
     ]);
   });
 
-  it('gives plan-level criteria after the phases to the last phase', () => {
+  // Round 3 (convention section 4, corpus pattern 3): plan-level criteria are the plan's own, kept in a section
+  // outside the phase sequence; they were pinned on the last phase before, which held phase order wrongly.
+  it('keeps plan-level criteria after the phases as the plan\'s, not the last phase\'s', () => {
     const p = readPlanText(
       'p.md',
       ['## Phase 1: A', '- [ ] Task 1: a', '## Phase 2: B', '- [ ] Task 2: b', '## Success Criteria', '### Automated Verification', '- [ ] `npm test`', '### Manual Verification', '- [ ] Looks right', ''].join('\n'),
     );
-    expect(p.phases.map((ph) => [ph.number, ph.automated.length, ph.manual.length])).toEqual([
-      [1, 0, 0],
-      [2, 1, 1],
+    expect(p.phases.map((ph) => [ph.number, ph.outside ?? false, ph.automated.length, ph.manual.length])).toEqual([
+      [1, false, 0, 0],
+      [2, false, 0, 0],
+      [null, true, 1, 1],
     ]);
   });
 });

@@ -6,6 +6,7 @@ import type { Finding } from '../../src/model/finding.js';
 import { lintRepository } from '../../src/engine/lint.js';
 import { ANA, CLAUDE, LEDGER, PLAN, Repo, handoffPath, judge, ledgerDoc, planDoc, taskHandoff, tempDir } from '../history/helpers.js';
 import { ledger } from '../rules/fixtures.js';
+import { CREATE_PLAN_COMMAND } from '../rules/fixtures.js';
 
 export const OTHER_PLAN = 'thoughts/shared/plans/2026-12-01-billing.md';
 export const OTHER_LEDGER = 'thoughts/ledgers/CONTINUITY_CLAUDE-billing-1.md';
@@ -37,7 +38,9 @@ export async function violations(): Promise<Violations> {
       [STRAY]: taskHandoff(3), // layout/paths
       [BAD_NAME]: taskHandoff(3), // handoff/path
       [LEDGER]: ledgerDoc([1]), // ledger/sync: the plan has tasks 1 and 2 checked
-      [OTHER_PLAN]: planDoc({ noManual: [2], tail: '<!-- validate-workflow-disable plan/phase-order -->' }), // plan/phase-manual-criteria, disable/directive
+      // plan/phase-manual-criteria (the repository's create_plan asks for manual criteria; this plan has none), disable/directive
+      ...CREATE_PLAN_COMMAND,
+      [OTHER_PLAN]: planDoc({ noManual: [1, 2], tail: '<!-- validate-workflow-disable plan/phase-order -->' }),
       [OTHER_LEDGER]: ledger({ session: 'billing-1', plan: null, status: 'active', state: ['- [x] Task 1: Do step 1', '- [x] Task 2: Do step 2', '- [x] Task 3: Do step 3', '- [x] Task 4: Do step 4'] }), // ledger/state info
     },
     { author: ANA },

@@ -241,6 +241,10 @@ describe('hostile task text', () => {
     const repo = Repo.create();
     const plan = (done: boolean) =>
       md(
+        // Orchestration declared: the plan promises a handoff per task, so the missing one is a violation.
+        '---',
+        'mode: orchestration',
+        '---',
         '# Hostile Implementation Plan',
         '',
         '## Phase 1: Names "with" <angles> & %%{init}%%',

@@ -156,3 +156,23 @@ export function withDisable(files: Files, path: string, ruleId: string, reason: 
   if (typeof text !== 'string') throw new Error(`no text file ${path} in fixture`);
   return { ...files, [path]: text + disableComment(path, ruleId, reason) };
 }
+
+/**
+ * A repository's own create_plan command that asks for both kinds of criteria (convention section 4b): a repository
+ * test that expects the criteria rules to speak in `recommended` carries it, as a real repository would.
+ */
+export const CREATE_PLAN_COMMAND: Files = {
+  '.claude/commands/create_plan.md': md(
+    '# Create a plan',
+    '',
+    'Every phase ends with its success criteria:',
+    '',
+    '```markdown',
+    '#### Automated Verification:',
+    '- [ ] <command the agent runs>',
+    '',
+    '#### Manual Verification:',
+    '- [ ] <what a person checks>',
+    '```',
+  ),
+};

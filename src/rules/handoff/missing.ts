@@ -14,7 +14,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'O(create_handoff) <- agent_completes',
     description:
-      'In orchestration mode every task checked complete in the plan has a task handoff linked to the plan (by its `plan:` key or its session ledger). A handoff reports on the task of its number when its `task_desc` agrees with that task\'s text (or it has none), else on the one task whose text is its `task_desc` (a task inserted mid-plan renumbers the tasks after it, not the handoffs already written). Task handoffs that cannot be linked to any plan are named in one info message and skipped. In `recommended` only where the repository writes task handoffs (it has some, its instructions name a `task-NN` handoff path, or the config sets `protocol.taskHandoffs`).',
+      'In orchestration mode every task checked complete in the plan has a task handoff linked to the plan (by its `plan:` key or its session ledger). A handoff reports on the task of its number when its `task_desc` agrees with that task\'s text (or it has none), else on the one task whose text is its `task_desc` (a task inserted mid-plan renumbers the tasks after it, not the handoffs already written). Task handoffs that cannot be linked to any plan are named in one info message and skipped. In `recommended` only where the repository writes task handoffs (it has some, or a session ledger, its instructions name a `task-NN` handoff path, or the config sets `protocol.taskHandoffs`) or the plan declares `mode: orchestration`.',
     fix: 'Write the task handoff (`npx validate-workflow new handoff --session <session>`), or uncheck the task.',
     // The order of steps: the handoff is written before the task is checked, so the agent hook refuses the check.
     editGate: true,
@@ -32,7 +32,8 @@ export const rule: Rule = {
     // A repository that never writes task handoffs (none in it, and no instruction asks for one) is not told about
     // each checked task; strict holds every orchestration plan to them.
     const promised = promiseOf(ws, ctx).taskHandoffs.value;
-    for (const plan of promised ? ws.plans : []) {
+    // A plan that declares `mode: orchestration` promised its handoffs itself.
+    for (const plan of ws.plans.filter((p) => promised || p.frontmatter?.mode === 'orchestration')) {
       for (const task of tasksWithoutHandoff(ws, plan)) {
         out.push({ file: plan.path, line: task.line, column: task.column, messageId: 'noHandoff', fixId: 'noHandoffFix', data: { task: task.number, session: sessionOf(ws, plan.path) }, causes: [handoffCause(plan, task)] });
       }

@@ -1,3 +1,4 @@
+import { promiseOf } from '../promise.js';
 import type { Rule } from '../types.js';
 import type { Handoff } from '../../model/types.js';
 import type { RawFinding } from '../types.js';
@@ -48,7 +49,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'output schema: required [status, task_desc, files_modified[], verification_results, context_for_next]',
     description:
-      'The handoff parses and its normalized model satisfies schemas/handoff.schema.json. Task handoffs need status, task_desc, files_modified, verification_results and context_for_next, a task number (the `task` key, an integer, or `task-NN` in the file name), and a blocker when blocked; session handoffs of the other dialects are held to the lighter part of the schema. In `recommended` a missing files_modified or context_for_next is not reported (real handoffs write them in many shapes, and a last or read-only task has none).',
+      'The handoff parses and its normalized model satisfies schemas/handoff.schema.json. Task handoffs need status, task_desc, files_modified, verification_results and context_for_next, a task number (the `task` key, an integer, or `task-NN` in the file name), and a blocker when blocked; session handoffs of the other dialects are held to the lighter part of the schema. In `recommended` a missing files_modified or context_for_next is not reported unless the config states `protocol.taskHandoffs` (real handoffs write them in many shapes, and a last or read-only task has none).',
     fix: 'Add or correct the field in the frontmatter (or its section in the body).',
     messages: {
       ...SCHEMA_MESSAGES,
@@ -59,12 +60,15 @@ export const rule: Rule = {
       missingBlocker: 'status is blocked but no `blocker` says what blocks the task: add a `blocker:` key or an `## Issues Encountered` section',
     },
   },
-  snapshot: (ws, ctx) =>
-    ws.handoffs.filter((h) => !ctx.focus || ctx.focus.has(h.path)).flatMap((h) =>
+  snapshot: (ws, ctx) => {
+    // The config that states the repository writes task handoffs holds them to every field, as strict does.
+    const strictFields = ctx.preset === 'strict' || promiseOf(ws, ctx).taskHandoffs.source.from === 'config';
+    return ws.handoffs.filter((h) => !ctx.focus || ctx.focus.has(h.path)).flatMap((h) =>
       schemaFindings(judged(h), 'handoff', missing)
         // recommended: the files and the context for the next task are written in too many shapes (a checkpoints
         // block, `## Resume Context`, nothing for a last or read-only task) to ask for by name; strict asks.
-        .filter((f) => ctx.preset === 'strict' || !(f.data && LENIENT.has(String(f.data.field))))
+        .filter((f) => strictFields || !(f.data && LENIENT.has(String(f.data.field))))
         .map((f) => asWritten(h, f)),
-    ),
+    );
+  },
 };

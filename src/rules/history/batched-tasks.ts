@@ -1,13 +1,13 @@
 import type { Rule, RawFinding } from '../types.js';
 import { effectiveMode } from '../../model/queries.js';
-import { AFTER_THE_FACT } from './cause.js';
+import { AFTER_THE_FACT, personInAudit } from './cause.js';
 
 export const rule: Rule = {
   meta: {
     id: 'history/batched-tasks',
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'F(batch_tasks)',
-    description: 'In orchestration mode no single commit completes two or more tasks of a plan: one agent per task, one commit per task, each with its handoff.',
+    description: 'In orchestration mode no single commit completes two or more tasks of a plan: one agent per task, one commit per task, each with its handoff. In an audit (no config), only commits with an agent\'s identity are judged: history shows who committed, not who worked.',
     fix: 'Commit each task on its own, with its handoff and its plan check-off.',
     messages: {
       batched: 'One commit completes {{count}} tasks ({{tasks}}).',
@@ -16,6 +16,7 @@ export const rule: Rule = {
     },
   },
   transition: (ctx) => {
+    if (personInAudit(ctx)) return [];
     const out: RawFinding[] = [];
     const byPlan = new Map<string, { task: number; line: number }[]>();
     for (const e of ctx.events) {

@@ -2,6 +2,7 @@
 // listing the items it concerns with their count and the first line, never one per checkbox. And a fix never asks
 // to change the past: for a commit already made it says what to do now.
 
+import type { TransitionContext } from '../types.js';
 /** How many item texts a finding quotes before "and N more". */
 export const LISTED = 5;
 
@@ -35,3 +36,12 @@ export function firstLine(items: readonly { line: number }[]): number {
  */
 export const AFTER_THE_FACT =
   'record the finding in the baseline with the reason in that commit\'s message (`npx validate-workflow --baseline-write`), or, when the commit predates your adoption of the convention, set the adoption point (`"history": { "since": "<commit>" }` in validate-workflow.config.json, or `--since <commit>`)';
+
+/**
+ * An audit (no config: the repository never adopted the convention) sees who committed, not who worked: the order
+ * rules bind an agent's steps, so there they judge only commits with an agent's identity on them. A person who
+ * checks three phases in one go, or ticks an earlier phase late, broke no protocol anyone asked of them.
+ */
+export function personInAudit(ctx: TransitionContext): boolean {
+  return ctx.audit && ctx.stage === 'history' && ctx.agents.length === 0;
+}

@@ -35,10 +35,12 @@ export const rule: Rule = {
     severities: { recommended: 'warn', strict: 'error' },
     formula: '[h]:context(n) -> [][h]:context(n)',
     description:
-      "A committed handoff's frontmatter (status, task, verification results, context for next) never changes afterwards; appending to its body is allowed, so is filling a bookkeeping key that was empty or missing (`git_commit`, `pr`), a living document with neither task number nor date in its name (`current.md`) is rewritten by design, and so is the resolution of a blocked handoff (the user's answer; who wrote it is `history/self-exemption`'s concern).",
+      "A committed handoff's frontmatter (status, task, verification results, context for next) never changes afterwards; appending to its body is allowed, so is filling a bookkeeping key that was empty or missing (`git_commit`, `pr`) and, in `recommended`, correcting metadata (any key but status, task, results, outcome, blocker and context), a living document with neither task number nor date in its name (`current.md`) is rewritten by design, and so is the resolution of a blocked handoff (the user's answer; who wrote it is `history/self-exemption`'s concern).",
     fix: 'Revert the frontmatter change; record what changed in the next handoff, or append a note to this one\'s body.',
     messages: {
       rewritten: 'Frontmatter of committed handoff {{file}} was rewritten ({{keys}}).',
+      // The record was read from the body (a status marker, a section): saying "frontmatter" would misname it.
+      rewrittenBody: 'The record of committed handoff {{file}} was rewritten in its body ({{keys}}).',
     },
   },
   transition: (ctx) =>
@@ -47,12 +49,15 @@ export const rule: Rule = {
       const resolution = resolutionKeyOf(ctx, e.file);
       if (isLivingDocument(e.file)) return [];
       const was = ctx.before.model(e.file);
-      // recommended: a handoff with no frontmatter is a Markdown document its author keeps editing; the record
-      // that may not change is the frontmatter (strict: wherever the fields are written).
-      if (ctx.preset !== 'strict' && was?.kind === 'handoff' && was.frontmatter === null) return [];
       const before = was?.kind === 'handoff' ? (was.frontmatter ?? {}) : {};
       // Filling a bookkeeping key that was empty or missing (`git_commit`, `filed_at`, `pr`) rewrites nothing.
-      const keys = (resolution === null ? e.keys : e.keys.filter((k) => k !== resolution)).filter((k) => RECORD_KEYS.has(k) || !empty(before[k]));
-      return keys.length ? [{ file: e.file, line: e.line, messageId: 'rewritten', data: { file: e.file, keys: keys.map((k) => `\`${k}\``).join(', ') } }] : [];
+      // recommended: the record is the keys that say what happened (status, task, results, outcome); metadata
+      // (`repository`, `git_commit`, `tags`) may be corrected. strict: any key that held a value.
+      // Where the record's fields were read from when not from a key of that name (`## Status`, `## Test Results`).
+      const now = ctx.after.model(e.file);
+      const sources = new Set([was, now].flatMap((h) => (h?.kind === 'handoff' ? ['status', 'task', 'verification_results', 'outcome'].map((f) => h.sources[f]).filter((x): x is string => !!x) : [])));
+      const keys = (resolution === null ? e.keys : e.keys.filter((k) => k !== resolution)).filter((k) => RECORD_KEYS.has(k) || sources.has(k) || (ctx.preset === 'strict' && !empty(before[k])));
+      const inBody = keys.some((k) => !(k in before) && !(now?.kind === 'handoff' && now.frontmatter && k in now.frontmatter));
+      return keys.length ? [{ file: e.file, line: e.line, messageId: inBody ? 'rewrittenBody' : 'rewritten', data: { file: e.file, keys: keys.map((k) => `\`${k}\``).join(', ') } }] : [];
     }),
 };

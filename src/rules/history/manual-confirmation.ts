@@ -30,7 +30,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'F(checkoff_manual) <- not user_confirmed',
     description:
-      "Every commit that checks a manual verification item (or adds one already checked) carries a human's confirmation: a `Confirmed-by: Name <email>` trailer whose identity is not an agent's, is listed in `confirmers` when set, and is the commit's author or committer; with `requireSignedConfirmations`, a good signature (by a key of `allowedSigners` when set). A `Confirmed-items` digest, when present, covers every manual item checked. In `recommended` a commit with no agent in it that changes nothing but manual checkboxes is an implicit confirmation (an info). In `strict` the trailer and the digest are required, no agent may take part, and nothing but manual checkboxes may change. One finding per commit and plan. In an audit (no config), a commit with no agent identity is only noted: history shows who committed, not who checked. An item that enters git already checked is judged by evidence: in a commit with no agent identity that only adds or moves documents (an import) it is an info; with an agent, or in a commit that also changes code, it needs the confirmation like any other.",
+      "Every commit that checks a manual verification item (or adds one already checked) carries a human's confirmation: a `Confirmed-by: Name <email>` trailer whose identity is not an agent's, is listed in `confirmers` when set, and is the commit's author or committer; with `requireSignedConfirmations`, a good signature. A `Confirmed-items` digest, when present, covers every manual item checked. In `recommended` a person's own commit of manual checkboxes only is an implicit confirmation (info); `strict` requires trailer and digest. In an audit (no config) only an agent's commit is judged, and a plan entering with a squashed pull request is noted. One finding per commit and plan.",
     fix: 'Leave manual items to a human: `npx validate-workflow confirm <plan> --phase N` commits them with the trailer.',
     messages: {
       // {{reason}}: why the commit's confirmation does not count (src/history/trust.ts says it in one clause).
@@ -88,7 +88,10 @@ export const rule: Rule = {
     for (const [file, all] of byFile(checked)) {
       const out: RawFinding[] = [];
       let items = all;
-      if ((!c.ok || other) && ctx.stage === 'history' && ctx.agents.length === 0 && (ctx.audit || ctx.documentsOnly())) {
+      // A pull request squashed before the repository adopted the convention (`... (#123)`) brings a plan whose
+      // boxes were checked in commits this history no longer has: what enters with it cannot show who checked it.
+      const squashed = ctx.audit && /\(#\d+\)\s*$/.test(ctx.commit.subject);
+      if ((!c.ok || other) && ctx.stage === 'history' && ((ctx.agents.length === 0 && (ctx.audit || ctx.documentsOnly())) || squashed)) {
         // Items that enter git already checked (a new plan, a new item) are judged by evidence (convention section
         // 6, round 3): with an agent identity on the commit they are an unconfirmed check-off, in an audit and after
         // adoption alike. Without one they are only noted: after adoption when the commit only adds or moves

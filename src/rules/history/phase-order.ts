@@ -1,7 +1,7 @@
 import type { Rule, RawFinding } from '../types.js';
 import type { Phase, Plan } from '../../model/types.js';
-import { checkedBoxes, phaseLabel, phaseVerified, tasksOf } from '../../model/queries.js';
-import { AFTER_THE_FACT, byFile, firstLine } from './cause.js';
+import { checkedBoxes, phaseLabel, phaseVerified, tasksOf, setAside } from '../../model/queries.js';
+import { AFTER_THE_FACT, byFile, firstLine, personInAudit } from './cause.js';
 
 function phaseIndex(plan: Plan, n: number): number {
   return plan.phases.findIndex((p, i) => !p.outside && (p.number ?? i + 1) === n);
@@ -28,7 +28,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: '[](phase(n) -> P(verified(n-1)))',
     description:
-      'The commit that first checks an item of phase n comes after the commit that completed the verification of every earlier phase. `recommended`: verified = all its automated items checked or N/A (manual boxes are a human\'s and often lag); `strict`: its automated and manual items. The same commit finishing phase n-1 and starting phase n is too early. A plan that enters git already progressed is judged by the snapshot rules (plan/phase-order), not by this rule; a task checked while an earlier task is open is history/task-order\'s.',
+      'The commit that first checks an item of phase n comes after the commit that completed the verification of every earlier phase. `recommended`: verified = all its automated items checked or N/A (manual boxes are a human\'s and often lag); `strict`: its automated and manual items. The same commit finishing phase n-1 and starting phase n is too early. A plan that enters git already progressed is judged by the snapshot rules (plan/phase-order), not by this rule; a task checked while an earlier task is open is history/task-order\'s. In an audit (no config), only commits with an agent\'s identity are judged: history shows who committed, not who worked.',
     fix: `Verify each phase before starting the next from now on; for this commit, ${AFTER_THE_FACT}.`,
     messages: {
       startedEarly: 'First check-off in {{phase}} comes before {{open}} was verified (that needs {{verified}}).',
@@ -40,6 +40,7 @@ export const rule: Rule = {
     },
   },
   transition: (ctx) => {
+    if (personInAudit(ctx)) return [];
     const starts: Start[] = [];
     const seen = new Set<string>();
     // Per phase: whether every check-off that starts it is a task that history/task-order already reports (a task
@@ -59,7 +60,7 @@ export const rule: Rule = {
       // history cannot say in which order its boxes were checked.
       if (!after || !before) continue;
       // A plan whose phase sequence the reader is not sure of has no order to judge (plan/schema says so once).
-      if (after.unstructured || before.unstructured) continue;
+      if (after.unstructured || before.unstructured || setAside(after)) continue;
       const ai = phaseIndex(after, e.phase);
       const bi = phaseIndex(before, e.phase);
       // Only the commit that first checks something in the phase is judged; later ones build on it.

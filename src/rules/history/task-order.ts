@@ -2,7 +2,7 @@ import type { Rule, RawFinding, TransitionContext } from '../types.js';
 import type { Plan, Task, Workspace } from '../../model/types.js';
 import type { Snapshot } from '../../history/snapshot.js';
 import { attachedNumber, effectiveMode, handoffCause, handoffTasks, tasksOf, tasksWithoutHandoff } from '../../model/queries.js';
-import { AFTER_THE_FACT, byFile, firstLine } from './cause.js';
+import { AFTER_THE_FACT, byFile, firstLine, personInAudit } from './cause.js';
 
 const workspaces = new WeakMap<Snapshot, Workspace>();
 
@@ -80,7 +80,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'forall i<j. completed(task_i) before started(task_j)',
     description:
-      'For i < j, task j neither starts (its first in-progress mark in the ledger, its handoff, or its check-off) while task i is still open, nor completes while task i is open. One commit that completes i and starts or completes j is not this rule\'s concern (batching is history/batched-tasks). And within a task, in orchestration mode (where handoff/missing requires handoffs): the commit that checks a task has the task\'s handoff, committed with it or before it (a handoff added in a later commit leaves the final state clean, so only history shows the order). Where handoff/missing reports the same task at the same door (pre-commit, or the full run while the handoff is still missing), that finding stands for both. Handoffs are attached to tasks as handoff/missing attaches them.',
+      'For i < j, task j neither starts (its first in-progress mark in the ledger, its handoff, or its check-off) while task i is still open, nor completes while task i is open. One commit that completes i and starts or completes j is not this rule\'s concern (batching is history/batched-tasks). And within a task, in orchestration mode (where handoff/missing requires handoffs): the commit that checks a task has the task\'s handoff, committed with it or before it (a handoff added in a later commit leaves the final state clean, so only history shows the order). Where handoff/missing reports the same task at the same door (pre-commit, or the full run while the handoff is still missing), that finding stands for both. Handoffs are attached to tasks as handoff/missing attaches them. In an audit (no config), only commits with an agent\'s identity are judged: history shows who committed, not who worked.',
     fix: 'Finish task i (check it in the plan, with its handoff) before starting task j.',
     messages: {
       // {{open}}: "Task 1" or "Task 1, Task 2"; {{isAre}}: "is" or "are" to match.
@@ -100,6 +100,7 @@ export const rule: Rule = {
     },
   },
   transition: (ctx) => {
+    if (personInAudit(ctx)) return [];
     const steps: Step[] = [];
     for (const e of ctx.events) {
       if (e.type === 'task-completed' && e.completed) {

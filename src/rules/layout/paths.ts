@@ -33,7 +33,8 @@ export const rule: Rule = {
       if (s.reason === 'symlink') out.push({ file: s.path, line: 1, column: 1, messageId: s.followed ? 'symlink' : 'symlinkNotRead', fixId: 'symlinkFix', data: { target: s.target ?? '' } });
     }
     // One cause, one finding: a committed mirror is one decision, however many files it holds.
-    const mirror = ws.strays.filter((s) => s.reason === 'searchable');
+    // A repository whose own commands work in `thoughts/searchable/` committed it on purpose (recommended).
+    const mirror = promiseOf(ws, ctx).searchableLayout.value ? [] : ws.strays.filter((s) => s.reason === 'searchable');
     if (mirror.length === 1) out.push({ file: mirror[0]!.path, line: 1, column: 1, messageId: 'searchable' });
     else if (mirror.length > 1) out.push({ file: mirror[0]!.path, line: 1, column: 1, messageId: 'searchableMany', data: { count: mirror.length } });
     return out;

@@ -1,6 +1,6 @@
 import type { RawFinding, Rule } from '../types.js';
 import type { Phase, Plan } from '../../model/types.js';
-import { capitalize, judgedPhases, phaseLabel } from '../../model/queries.js';
+import { capitalize, judgedPhases, phaseLabel, setAside } from '../../model/queries.js';
 import { because, promiseOf } from '../promise.js';
 
 /** Criteria of an undivided `### Success Criteria` list: of unknown kind, reported as unsplit, not as missing. */
@@ -8,14 +8,20 @@ export function unsplit(phase: Phase): boolean {
   return (phase.unknown ?? []).length > 0;
 }
 
+/** Whether a phase has criteria of this kind: checkboxes, or (recommended) a list or code block under the heading. */
+export function has(phase: Phase, kind: 'automated' | 'manual', preset: string): boolean {
+  if (phase[kind].length > 0) return true;
+  return preset !== 'strict' && (phase.listed ?? []).some((k) => k === kind || k === 'unknown');
+}
+
 /** Plan-wide criteria of this kind (a list outside the phase sequence): the plan has them, for every phase. */
 export function planWide(plan: Plan, kind: 'automated' | 'manual'): boolean {
-  return plan.phases.some((p) => p.outside && (p[kind].length > 0 || unsplit(p)));
+  return plan.phases.some((p) => p.outside && (p[kind].length > 0 || unsplit(p))) || (plan.listed ?? []).some((k) => k === kind || k === 'unknown');
 }
 
 /** The phases the criteria rules judge: a plan the reader is sure of, its sequence without deferred or grouping phases. */
 export function criteriaPhases(plan: Plan): Phase[] {
-  if (!plan.readable || plan.notAPlan || plan.unstructured) return [];
+  if (!plan.readable || plan.notAPlan || plan.unstructured || setAside(plan)) return [];
   const phases = judgedPhases(plan);
   // A file with no phase heading is a plan only in the plan-agent dialect (`### Task N:` headings); a checklist, a
   // status report or a guide in the plans folder has no phases to hold to criteria, and the reader never guesses.
@@ -33,7 +39,17 @@ export function splitsCriteria(plans: readonly Plan[]): boolean {
 
 /** ` (this repository's ... asks for ...)`: where the expectation came from, when it is the repository's own. */
 export function sourceNote(source: Parameters<typeof because>[0]): string {
-  return source.from === 'strict' ? '' : ` (${because(source)})`;
+  // The user's own config needs no citing (`--print-config` shows it); a learned expectation does.
+  return source.from === 'strict' || source.from === 'config' ? '' : ` (${because(source)})`;
+}
+
+/**
+ * Every phase is held to criteria under strict and where the config states the promise; a promise learned from the
+ * instructions or the majority is kept by a plan that writes such criteria in some phase (authors leave them out
+ * of a phase with nothing to run or to look at).
+ */
+export function perPhase(preset: string, source: Parameters<typeof because>[0]): boolean {
+  return preset === 'strict' || source.from === 'config';
 }
 
 export const rule: Rule = {
@@ -69,25 +85,25 @@ export const rule: Rule = {
       if (phases.length === 0) continue;
       // recommended: a plan that writes automated criteria in some phase keeps the promise (authors leave them out
       // of a phase with nothing to run); only a plan with none at all departs from it. strict: every phase.
-      const keeps = ctx.preset !== 'strict' && phases.some((p) => p.automated.length > 0 || unsplit(p));
-      const missing = planWide(plan, 'automated') || keeps ? [] : phases.filter((phase) => phase.automated.length === 0 && !unsplit(phase));
+      const keeps = !perPhase(ctx.preset, expected.source) && phases.some((p) => has(p, 'automated', ctx.preset) || unsplit(p));
+      const missing = planWide(plan, 'automated') || keeps ? [] : phases.filter((phase) => !has(phase, 'automated', ctx.preset) && !unsplit(phase));
       if (!expected.value) {
         if (missing.length > 0) quiet++;
         continue;
       }
       const note = sourceNote(expected.source);
-      const bare = missing.filter((p) => p.manual.length === 0 && !planWide(plan, 'manual'));
+      const bare = missing.filter((p) => !has(p, 'manual', ctx.preset) && !planWide(plan, 'manual'));
       const first = missing[0];
       if (first) {
         const data = { phase: capitalize(phaseLabel(first)), count: missing.length, phases: missing.map(phaseLabel).join(', '), line: first.line, without: bare.length, because: note };
         const one = missing.length === 1;
-        const whole = ctx.preset !== 'strict' && !one;
+        const whole = !perPhase(ctx.preset, expected.source) && !one;
         const messageId = bare.length === missing.length ? (whole ? 'noCriteriaPlan' : one ? 'noCriteria' : 'noCriteriaMany') : whole ? 'noAutomatedPlan' : one ? 'noAutomated' : 'noAutomatedMany';
         out.push({ file: plan.path, line: first.line, column: first.column, messageId, ...(one ? {} : { fixId: 'addEach' }), data });
       }
       const undivided = phases.filter(unsplit);
       // An undivided list is a departure only where the repository's own plans split theirs (strict: always).
-      if (undivided.length > 0 && (ctx.preset === 'strict' || (promise.manualCriteria.value && (split ??= splitsCriteria(ws.plans))))) {
+      if (undivided.length > 0 && (perPhase(ctx.preset, promise.manualCriteria.source) || (promise.manualCriteria.value && (split ??= splitsCriteria(ws.plans))))) {
         const at = plan.undividedCriteria ?? undivided[0]!;
         out.push({ file: plan.path, line: at.line, column: at.column, messageId: 'unsplit', fixId: 'split', data: { phases: undivided.map(phaseLabel).join(', ') } });
       }

@@ -1,6 +1,6 @@
 import type { RawFinding, Rule } from '../types.js';
 import { capitalize, phaseLabel } from '../../model/queries.js';
-import { criteriaPhases, planWide, sourceNote, unsplit } from './phase-automated-criteria.js';
+import { criteriaPhases, has, perPhase, planWide, sourceNote, unsplit } from './phase-automated-criteria.js';
 import { because, promiseOf } from '../promise.js';
 
 export const rule: Rule = {
@@ -32,8 +32,8 @@ export const rule: Rule = {
       const automatedReports = promise.automatedCriteria.value && !planWide(plan, 'automated');
       // recommended: a plan with manual items in some phase keeps the promise (authors leave a human nothing to
       // check in a refactor or tests-only phase); only a plan with none at all departs from it. strict: every phase.
-      if (ctx.preset !== 'strict' && phases.some((p) => p.manual.length > 0 || unsplit(p))) continue;
-      const missing = phases.filter((phase) => phase.manual.length === 0 && !unsplit(phase) && !(automatedReports && phase.automated.length === 0));
+      if (!perPhase(ctx.preset, expected.source) && phases.some((p) => has(p, 'manual', ctx.preset) || unsplit(p))) continue;
+      const missing = phases.filter((phase) => !has(phase, 'manual', ctx.preset) && !unsplit(phase) && !(automatedReports && !has(phase, 'automated', ctx.preset)));
       const phase = missing[0];
       if (!phase) continue;
       if (!expected.value) {
@@ -42,7 +42,7 @@ export const rule: Rule = {
       }
       const note = sourceNote(expected.source);
       if (missing.length === 1) out.push({ file: plan.path, line: phase.line, column: phase.column, messageId: 'noManual', data: { phase: capitalize(phaseLabel(phase)), because: note } });
-      else if (ctx.preset !== 'strict') out.push({ file: plan.path, line: phase.line, column: phase.column, messageId: 'noManualPlan', fixId: 'addEach', data: { count: missing.length, line: phase.line, because: note } });
+      else if (!perPhase(ctx.preset, expected.source)) out.push({ file: plan.path, line: phase.line, column: phase.column, messageId: 'noManualPlan', fixId: 'addEach', data: { count: missing.length, line: phase.line, because: note } });
       else out.push({ file: plan.path, line: phase.line, column: phase.column, messageId: 'noManualMany', fixId: 'addEach', data: { count: missing.length, phases: missing.map(phaseLabel).join(', '), line: phase.line, because: note } });
     }
     if (quiet > 0) out.push({ file: null, line: null, messageId: 'notPromised', info: true, data: { count: quiet, because: because(expected.source) } });

@@ -1,5 +1,5 @@
 import type { Rule, RawFinding } from '../types.js';
-import { checkedBoxes, phaseLabel, phaseVerified, sequence } from '../../model/queries.js';
+import { checkedBoxes, phaseLabel, phaseVerified, sequence, setAside } from '../../model/queries.js';
 
 /** What verified means for this phase in this preset, for the message. */
 function verifiedMeans(phase: Parameters<typeof phaseVerified>[0], preset: 'recommended' | 'strict'): string {
@@ -23,7 +23,7 @@ export const rule: Rule = {
   },
   snapshot: (ws, ctx) => {
     const out: RawFinding[] = [];
-    for (const plan of ws.plans.filter((p) => p.readable && !p.unstructured)) {
+    for (const plan of ws.plans.filter((p) => p.readable && !p.unstructured && !setAside(p))) {
       const phases = sequence(plan);
       // One cause, one finding: each unverified phase once, listing the later phases that went ahead of it.
       const ahead = new Map<(typeof phases)[number], { phase: (typeof phases)[number]; first: ReturnType<typeof checkedBoxes>[number] }[]>();

@@ -1,6 +1,6 @@
 import type { Rule, RawFinding } from '../types.js';
 import type { Plan, Position } from '../../model/types.js';
-import { sequence } from '../../model/queries.js';
+import { sequence, setAside } from '../../model/queries.js';
 import { promiseOf } from '../promise.js';
 
 interface Entry extends Position {
@@ -105,7 +105,7 @@ export const rule: Rule = {
     // A plan may go on from another plan's phases (`Phase 5` in part two): only strict asks phases to start at 1.
     const strict = ctx.preset === 'strict';
     return ws.plans
-      .filter((p) => p.readable && !p.unstructured)
+      .filter((p) => p.readable && !p.unstructured && !setAside(p))
       .flatMap((plan) => {
         const tasks = taskEntries(plan);
         // Any scheme: each phase's own tasks still run without a repeat or a gap (`Task 4` after `Task 2`).

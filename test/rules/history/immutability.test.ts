@@ -46,7 +46,8 @@ ruleTester(ruleOf('history/handoff-rewritten'), {
       before,
       after: { ...before, [handoffPath(1)]: bodyHandoff('COMPLETE') },
       commit: { author: CLAUDE },
-      errors: [{ messageId: 'rewritten', file: handoffPath(1), severity: 'error' }],
+      // The record is in the body (a status marker): the message says so instead of "frontmatter" (round 3).
+      errors: [{ messageId: 'rewrittenBody', file: handoffPath(1), severity: 'error' }],
     },
   ],
 });

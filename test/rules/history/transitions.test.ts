@@ -373,11 +373,13 @@ describe('manual confirmation', () => {
         commit: { author: CLAUDE },
         errors: [{ messageId: 'unconfirmed', severity: 'error' }],
       },
+      // Round 3 (convention section 6): entering already checked is judged by evidence. With an agent's identity
+      // it is an unconfirmed check-off even in an audit (the audit used to hide it); in a person's commit it is noted.
       {
-        name: 'in an audit, a plan that enters git already checked is an info: history cannot show who checked it',
+        name: 'in an audit, a plan that enters git already checked in a person\'s commit is an info: history cannot show who checked it',
         before: {},
         after: { [PLAN]: plan({ checked: [1, 2, 3, 4], verified: [1, 2] }) },
-        commit: { author: CLAUDE },
+        commit: { author: ANA },
         audit: true,
         errors: [
           {
@@ -389,13 +391,21 @@ describe('manual confirmation', () => {
         ],
       },
       {
-        name: 'in an audit, an item added already checked is an info, one checked in place an error',
-        before: { [PLAN]: autoChecked(plan({ checked: [1, 2] })) },
-        after: { [PLAN]: manualChecked(autoChecked(plan({ checked: [1, 2] }))).replace('- [x] Phase 1 works in the browser', '- [x] Phase 1 works in the browser\n- [x] Phase 1 sessions survive a reload') },
+        name: 'in an audit, a plan that enters git already checked in an agent\'s commit is an unconfirmed check-off',
+        before: {},
+        after: { [PLAN]: plan({ checked: [1, 2, 3, 4], verified: [1, 2] }) },
         commit: { author: CLAUDE },
         audit: true,
+        errors: [{ messageId: 'unconfirmedMany', severity: 'error', line: lineOf(plan({ verified: [1, 2] }), 'Phase 1 works in the browser') }],
+      },
+      {
+        name: 'in an audit, a person\'s commit that checks an item in place and adds one already checked: both noted',
+        before: { [PLAN]: autoChecked(plan({ checked: [1, 2] })) },
+        after: { [PLAN]: manualChecked(autoChecked(plan({ checked: [1, 2] }))).replace('- [x] Phase 1 works in the browser', '- [x] Phase 1 works in the browser\n- [x] Phase 1 sessions survive a reload') },
+        commit: { author: ANA },
+        audit: true,
         errors: [
-          { messageId: 'unconfirmed', severity: 'error', data: { item: 'Phase 1 works in the browser' } },
+          { messageId: 'noAgent', severity: 'info', data: { item: 'Phase 1 works in the browser' } },
           { messageId: 'entered', severity: 'info', data: { item: 'Phase 1 sessions survive a reload' } },
         ],
       },

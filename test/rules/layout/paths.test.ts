@@ -45,9 +45,12 @@ describe(ID, () => {
 
   it('reports any file under thoughts/searchable/', () => {
     const files = { [PLAN]: plan(), 'thoughts/searchable/shared/plans/2026-11-20-auth.md': plan(), 'thoughts/searchable/notes.txt': 'x' };
+    // Round 3: one cause, one finding: a committed mirror is one decision, however many files it holds.
     expect(findings(files, ID)).toEqual([
-      expect.objectContaining({ file: 'thoughts/searchable/notes.txt', line: 1, messageId: 'searchable', message: expect.stringContaining('under thoughts/searchable/, a generated mirror') }),
-      expect.objectContaining({ file: 'thoughts/searchable/shared/plans/2026-11-20-auth.md', line: 1 }),
+      expect.objectContaining({ file: 'thoughts/searchable/shared/plans/2026-11-20-auth.md', line: 1, messageId: 'searchableMany', message: expect.stringContaining('2 files are committed under thoughts/searchable/, a generated mirror') }),
+    ]);
+    expect(findings({ [PLAN]: plan(), 'thoughts/searchable/notes.txt': 'x' }, ID)).toEqual([
+      expect.objectContaining({ file: 'thoughts/searchable/notes.txt', messageId: 'searchable', message: expect.stringContaining('under thoughts/searchable/, a generated mirror') }),
     ]);
   });
 
@@ -57,7 +60,8 @@ describe(ID, () => {
   });
 
   it('through the CLI: a warning exits 0 in recommended, and 1 with --preset strict or --max-warnings 0', () => {
-    const files = { 'thoughts/handoffs/task-01-a.md': taskHandoff(1) };
+    // A real repository without config learns its layout: one handoff of two sits flat, so flat is no promise.
+    const files = { 'thoughts/handoffs/task-01-a.md': taskHandoff(1), 'thoughts/handoffs/s1/task-02-b.md': taskHandoff(2) };
     const rec = cliFindings(files, ID);
     expect(rec.code).toBe(0);
     expect(rec.results).toEqual([expect.objectContaining({ severity: 'warning', file: 'thoughts/handoffs/task-01-a.md' })]);

@@ -19,7 +19,8 @@ describe(ID, () => {
   it('does not compare a ledger with a plan that could not be read', () => {
     const text = ledger({ state: ['- [ ] Task 1: a'] });
     expect(findings({ [PLAN]: '', [LEDGER]: text }, ID)).toEqual([]);
-    expect(findings({ [PLAN]: '# Plan\n## Phase 1: A\n', [LEDGER]: text }, ID)).toEqual([expect.objectContaining({ messageId: 'unknownTask', message: expect.stringContaining('Ledger lists Task 1') })]);
+    // A plan needs a checkbox or a criteria heading to be one (round 3: a `## Phase N` log is not a plan).
+    expect(findings({ [PLAN]: '# Plan\n## Phase 1: A\n- [ ] write it\n', [LEDGER]: text }, ID)).toEqual([expect.objectContaining({ messageId: 'unknownTask', message: expect.stringContaining('Ledger lists Task 1') })]);
   });
 
   it('reports a task checked in the plan but pending in the ledger, at the ledger item', () => {

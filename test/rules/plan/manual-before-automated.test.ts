@@ -61,12 +61,10 @@ ruleTester(rule, {
       errors: [{ messageId: 'manualBeforeAutomated', severity: 'error' }],
     },
     {
-      name: 'every checked manual item',
+      // Round 3: one cause, one finding: the phase's checked manual items together (was one finding per item).
+      name: 'every checked manual item of the phase, in one finding at the first',
       files: { [PLAN]: everyManual },
-      errors: [
-        { messageId: 'manualBeforeAutomated', line: lineOf(everyManual, 'one'), data: { manual: 'one' } },
-        { messageId: 'manualBeforeAutomated', line: lineOf(everyManual, 'three'), data: { manual: 'three' } },
-      ],
+      errors: [{ messageId: 'manualBeforeAutomatedMany', line: lineOf(everyManual, 'one'), data: { manual: 'one', count: 2 } }],
     },
     {
       name: 'plan-level criteria (plan-agent dialect)',

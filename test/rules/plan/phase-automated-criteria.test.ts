@@ -48,6 +48,9 @@ ruleTester(rule, {
       files: { [PLAN]: md('# P', '## Tasks', '### Task 1: a', '- [ ] step', '## Success Criteria', '#### Automated Verification', '- [ ] `make test`', '#### Manual Verification', '- [ ] N/A: no UI') },
     },
     ...['###', '####', '#####'].map((hashes) => ({ name: `criteria heading ${hashes}`, files: { [PLAN]: criteriaHeading(hashes) } })),
+    // Round 3 (corpus pattern 3): plan-wide criteria are the plan's, for every phase; they counted for the last
+    // phase only before, and the other phases were reported.
+    { name: 'plan-level criteria count for every phase', files: { [PLAN]: planLevel } },
   ],
   invalid: [
     {
@@ -84,14 +87,9 @@ ruleTester(rule, {
       errors: [{ messageId: 'unsplit', line: lineOf(undivided, '### Success Criteria'), data: { phases: 'Phase 1 (Schema), Phase 2 (Endpoints)' } }],
     },
     {
-      name: 'plan-level criteria apply to the last phase only',
-      files: { [PLAN]: planLevel },
-      errors: [{ messageId: 'noAutomated', line: lineOf(planLevel, '## Phase 1'), message: 'Phase 1 (Schema) has no automated verification item.' }],
-    },
-    {
-      name: 'plan-agent dialect without criteria: "The plan"',
+      name: 'plan-agent dialect without criteria: "The plan", one finding for both kinds',
       files: { [PLAN]: md('# P', '## Tasks', '### Task 1: a', '- [ ] step') },
-      errors: [{ messageId: 'noAutomated', line: 1, message: 'The plan has no automated verification item.' }],
+      errors: [{ messageId: 'noCriteria', line: 1, message: 'The plan has no verification items, automated or manual.' }],
     },
     {
       name: 'a manual item or an ordinary checkbox is not automated',

@@ -45,11 +45,7 @@ ruleTester(rule, {
     },
     { name: 'an error in strict', files: { [PLAN]: missingInPhase1 }, config: { preset: 'strict' }, errors: [{ messageId: 'noManual', severity: 'error' }] },
     { name: 'a Manual Verification heading without items counts as missing', files: { [PLAN]: emptyHeading }, errors: [{ messageId: 'noManual', line: lineOf(emptyHeading, '## Phase 1') }] },
-    {
-      name: 'plan-level criteria apply to the last phase only',
-      files: { [PLAN]: planLevel },
-      errors: [{ messageId: 'noManual', line: lineOf(planLevel, '## Phase 1'), message: 'Phase 1 (A) has no manual verification item.' }],
-    },
+
     {
       name: 'three phases without manual items: one finding naming them, at the first',
       files: { [PLAN]: threeMissing },

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { lintFiles, of } from '../../helpers/rule-tester.js';
 import { readPlanText } from '../../../src/read/plan.js';
+import { makeRepo, runCli } from '../../helpers/repo.js';
 import { PLAN, lineOf, md, strict } from '../fixtures.js';
 
 const STRUCTURE = ['plan/phase-automated-criteria', 'plan/phase-manual-criteria', 'plan/task-numbering', 'plan/phase-order', 'plan/manual-before-automated'];
@@ -175,29 +176,70 @@ describe('the promise: criteria are asked for only where the repository asks', (
   const noCriteria = (n: number) => md(`# Plan ${n}`, '## Phase 1: a', '- [ ] Task 1: a', '## Phase 2: b', '- [ ] Task 2: b');
   const files = { [PLAN]: noCriteria(1), 'thoughts/shared/plans/2026-11-21-b.md': noCriteria(2), 'thoughts/shared/plans/2026-11-22-c.md': noCriteria(3) };
 
+  // The in-memory tester states the canonical promise by default; these cases learn it (`protocol: undefined`).
+  const learn = { protocol: undefined };
+
   it('clean: plans that never promised criteria get one info per run, not a warning per plan', () => {
-    const found = lintFiles(files);
-    expect(problems(files)).toEqual([]);
+    const found = lintFiles(files, learn);
+    expect(problems(files, learn)).toEqual([]);
     const infos = found.filter((f) => f.ruleId.startsWith('plan/phase-') && f.severity === 'info');
     expect(infos.map((f) => f.messageId)).toEqual(['notPromised', 'notPromised']);
     expect(infos[0]!.message).toMatch(/^3 plans have phases without automated verification items; this repository does not ask for them/);
   });
 
-  it('planted: the config promises manual criteria, and the message names where the expectation came from', () => {
+  it('planted: the config states the promise, and every phase is held to it', () => {
     const found = problems(files, { protocol: { manualCriteria: true, automatedCriteria: false }, source: 'validate-workflow.config.json' });
     expect(found.map((f) => f.messageId)).toEqual(['noManualMany', 'noManualMany', 'noManualMany']);
-    expect(found[0]!.message).toContain('(validate-workflow.config.json sets `protocol.manualCriteria`)');
+    expect(found[0]!.message).toBe('2 phases have no manual verification item: Phase 1 (a), Phase 2 (b) (first at line 2).');
   });
 
   it('strict holds every plan to the canonical shape', () => {
-    expect(problems(files, strict()).map((f) => f.messageId)).toEqual(['noCriteriaMany', 'noCriteriaMany', 'noCriteriaMany']);
+    expect(problems(files, { ...learn, ...strict() }).map((f) => f.messageId)).toEqual(['noCriteriaMany', 'noCriteriaMany', 'noCriteriaMany']);
   });
 
   it('two thirds of the plans with manual criteria: the third one is told, naming the majority', () => {
     const withManual = (n: number) => md(`# Plan ${n}`, '## Phase 1: a', '#### Automated Verification:', '- [ ] `make`', '#### Manual Verification:', '- [ ] look');
     const mixed = { [PLAN]: withManual(1), 'thoughts/shared/plans/2026-11-21-b.md': withManual(2), 'thoughts/shared/plans/2026-11-22-c.md': md('# Plan 3', '## Phase 1: a', '#### Automated Verification:', '- [ ] `make`') };
-    const found = problems(mixed);
+    const found = problems(mixed, learn);
     expect(found.map((f) => [f.file, f.messageId])).toEqual([['thoughts/shared/plans/2026-11-22-c.md', 'noManual']]);
     expect(found[0]!.message).toContain("this repository's own files: 2 of its 3 plans have manual criteria");
+  });
+});
+
+describe('the promise learned from the repository\'s own instructions, through the CLI', () => {
+  const command = md(
+    '# Create a plan',
+    '',
+    'Write the plan in this shape:',
+    '',
+    '```markdown',
+    '## Phase 1: <name>',
+    '',
+    '#### Automated Verification:',
+    '- [ ] <command>',
+    '',
+    '#### Manual Verification:',
+    '- [ ] <what a person checks>',
+    '```',
+  );
+  const bare = (n: number) => md(`# Plan ${n}`, '## Phase 1: a', '#### Automated Verification:', '- [ ] `make`', '## Phase 2: b', '#### Automated Verification:', '- [ ] `make test`');
+
+  it('planted: a plan without any manual item is told, naming the command and its line', () => {
+    const dir = makeRepo({ '.claude/commands/create_plan.md': command, [PLAN]: bare(1), 'thoughts/shared/plans/2026-11-21-b.md': bare(2), 'thoughts/shared/plans/2026-11-22-c.md': bare(3) });
+    const res = runCli(dir, ['--no-history', '--format', 'json']);
+    const found = (JSON.parse(res.stdout) as { results: { ruleId: string; message: string; severity: string }[] }).results.filter((f) => f.ruleId === 'plan/phase-manual-criteria' && f.severity === 'warning');
+    expect(found).toHaveLength(3);
+    expect(found[0]!.message).toContain(`(this repository's .claude/commands/create_plan.md (line ${lineOf(command, '#### Manual Verification:')}) asks for \`Manual Verification:\`)`);
+    const printed = JSON.parse(runCli(dir, ['--print-config']).stdout) as { profile: Record<string, { value: unknown; source: { from: string; file?: string } }> };
+    expect(printed.profile.manualCriteria).toMatchObject({ value: true, source: { from: 'instructions', file: '.claude/commands/create_plan.md' } });
+    expect(printed.profile.handoffChain).toMatchObject({ value: false, source: { from: 'default' } });
+  });
+
+  it('clean: the same plans without the command are told nothing (one info)', () => {
+    const dir = makeRepo({ [PLAN]: bare(1), 'thoughts/shared/plans/2026-11-21-b.md': bare(2), 'thoughts/shared/plans/2026-11-22-c.md': bare(3) });
+    const res = runCli(dir, ['--no-history', '--format', 'json']);
+    const results = (JSON.parse(res.stdout) as { results: { ruleId: string; severity: string }[] }).results.filter((f) => f.ruleId === 'plan/phase-manual-criteria');
+    expect(results.map((f) => f.severity)).toEqual(['info']);
+    expect(res.code).toBe(0);
   });
 });

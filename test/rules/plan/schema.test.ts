@@ -70,8 +70,11 @@ describe(ID, () => {
   it('accepts `Phase 0` and `Task 0` as written (a setup phase), and never repeats what plan/task-numbering says', () => {
     const text = md('# Plan', '## Phase 0: Setup', '- [ ] Task 0: nothing', '#### Automated Verification:', '- [ ] ok', '#### Manual Verification:', '- [ ] ok');
     expect(findings({ [PLAN]: text }, ID)).toEqual([]);
-    const sub = md('# Plan', '### Phase 0.1: A', '- [ ] Task 1: a', '### Phase 0.2: B', '### Phase 0.2: B again', '### Phase R.1: Rollback');
+    const sub = md('# Plan', '### Phase 0.1: A', '- [ ] Task 1: a', '### Phase 0.2: B', '### Phase R.1: Rollback');
     expect(findings({ [PLAN]: sub }, ID)).toEqual([]);
+    // Round 3: a label written twice in the sequence leaves the reader unsure of the plan's phases: one info.
+    const twice = md('# Plan', '### Phase 0.1: A', '- [ ] Task 1: a', '### Phase 0.2: B', '### Phase 0.2: B again');
+    expect(findings({ [PLAN]: twice }, ID)).toEqual([expect.objectContaining({ severity: 'info', messageId: 'unstructured', line: lineOf(twice, 'B again') })]);
   });
 
   it('is an error in strict too, and through the CLI exits 1', () => {

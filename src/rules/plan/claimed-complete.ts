@@ -1,0 +1,33 @@
+import type { RawFinding, Rule } from '../types.js';
+import { sequence } from '../../model/queries.js';
+
+export const rule: Rule = {
+  meta: {
+    id: 'plan/claimed-complete',
+    severities: { recommended: 'warn', strict: 'error' },
+    formula: 'O(update_plan) <- task_complete',
+    description:
+      'A plan that says its work is done (`status: complete` in its frontmatter, a `**Status**: Implementation Complete` line above its phases, or a place in a folder of finished plans such as `implemented/`) has no open task or automated item. Manual items may stay open (they wait for a human); items set aside with their reason (`(skipped: ...)`, `deferred to ...`, `N/A`) and deferred phases do not count.',
+    fix: 'Check the items that are done, mark the ones set aside with their reason (`(skipped: why)`), or take back the claim.',
+    messages: {
+      claimedOpen: 'The plan says it is done ({{where}}) but {{count}} of its tasks and automated items are open: first "{{first}}" at line {{line}}.',
+    },
+  },
+  snapshot: (ws) => {
+    const out: RawFinding[] = [];
+    for (const plan of ws.plans) {
+      const claim = plan.claimsComplete;
+      if (!plan.readable || !claim) continue;
+      const open: { text: string; line: number }[] = [];
+      for (const phase of sequence(plan).filter((p) => !p.deferred)) {
+        for (const t of phase.tasks) if (!t.checked) open.push({ text: `Task ${t.label}: ${t.title}`, line: t.line });
+        for (const a of phase.automated) if (!a.checked && !a.na && !a.deviation) open.push({ text: a.text, line: a.line });
+      }
+      if (open.length === 0) continue;
+      open.sort((a, b) => a.line - b.line);
+      const where = claim.source === 'status' ? `\`status: ${claim.said}\`` : claim.source === 'body' ? `"Status: ${claim.said}"` : `it sits in ${claim.said}`;
+      out.push({ file: plan.path, line: claim.line, column: claim.column, messageId: 'claimedOpen', data: { where, count: open.length, first: open[0]!.text, line: open[0]!.line } });
+    }
+    return out;
+  },
+};

@@ -1,0 +1,34 @@
+// plan/claimed-complete: a plan that says its work is done has no open task or automated item (issue 19: a plan
+// whose body says "Implementation Complete", or that sits in `implemented/`, while its phases are open).
+import { describeRuleContract, ruleOf, ruleTester } from '../../helpers/rule-tester.js';
+import { PLAN, lineOf, md } from '../fixtures.js';
+
+const rule = ruleOf('plan/claimed-complete');
+
+const phases = (taskTwo: string, testTwo: string, title2 = 'Writer') =>
+  ['## Phase 1: Columns', '- [x] Task 1: Pick the columns', '#### Automated Verification:', '- [x] `npm test -- columns`', '#### Manual Verification:', '- [ ] Finance opens the file', `## Phase 2: ${title2}`, `- [${taskTwo}] Task 2: Write the file`, '#### Automated Verification:', `- [${testTwo}] \`npm test -- writer\``];
+const byStatus = md('---', 'status: complete', '---', '# Export', ...phases(' ', ' '));
+const byBody = md('# Export', '', '**Status**: Implementation Complete', '', ...phases('x', ' '));
+const inFolder = 'thoughts/shared/plans/implemented/2026-11-20-export.md';
+
+ruleTester(rule, {
+  valid: [
+    { name: 'a plan that says nothing of its state', files: { [PLAN]: md('# Export', ...phases(' ', ' ')) } },
+    { name: 'done, and every task and automated item checked (a manual item may wait for a human)', files: { [PLAN]: md('---', 'status: complete', '---', '# Export', ...phases('x', 'x')) } },
+    { name: 'an open item set aside with its reason', files: { [PLAN]: md('---', 'status: done', '---', '# Export', ...phases('x', ' ').map((l) => (l.includes('writer') ? `${l} (skipped: no staging database)` : l))) } },
+    { name: 'a deferred phase', files: { [PLAN]: md('---', 'status: complete', '---', '# Export', ...phases(' ', ' ', 'Writer [DEFERRED]')) } },
+    { name: 'a status that is no claim of completion', files: { [PLAN]: md('---', 'status: in progress', '---', '# Export', ...phases(' ', ' ')) } },
+  ],
+  invalid: [
+    {
+      name: '`status: complete` with two items open: one finding at the status, naming the first',
+      files: { [PLAN]: byStatus },
+      errors: [{ messageId: 'claimedOpen', line: 2, severity: 'warning', message: `The plan says it is done (\`status: complete\`) but 2 of its tasks and automated items are open: first "Task 2: Write the file" at line ${lineOf(byStatus, 'Task 2')}.` }],
+    },
+    { name: 'a body status line', files: { [PLAN]: byBody }, errors: [{ messageId: 'claimedOpen', line: lineOf(byBody, '**Status**'), data: { count: 1 } }] },
+    { name: 'a folder of finished plans', files: { [inFolder]: md('# Export', ...phases('x', ' ')) }, errors: [{ messageId: 'claimedOpen', file: inFolder, line: 1, data: { where: 'it sits in implemented/' } }] },
+    { name: 'an error in strict', files: { [PLAN]: byStatus }, config: { preset: 'strict' }, errors: [{ messageId: 'claimedOpen', severity: 'error' }] },
+  ],
+});
+
+describeRuleContract(rule, { [PLAN]: byStatus }, { recommended: 'warning', strict: 'error' });

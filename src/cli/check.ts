@@ -2,7 +2,8 @@
 // transition rules over history, the index or a range), report, and pick the exit code.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
-import { loadConfig, type Config, type Preset } from '../config/config.js';
+import { CONFIG_FILE, loadConfig, type Config, type Preset } from '../config/config.js';
+import { whereWorkflowWent } from '../history/moved.js';
 import { repositoryRoot } from '../read/discover.js';
 import { compareFindings, type Finding } from '../model/finding.js';
 import { RULES, RULE_IDS } from '../engine/catalog.js';
@@ -103,7 +104,7 @@ export type Report = Pick<ReportInput, 'findings' | 'summary' | 'workspace' | 't
  * The one code path from options to findings, for the check command and the programmatic API alike: the baseline
  * was written, there was nothing to judge (why, and the empty report), or the report.
  */
-export type Outcome = { kind: 'baseline'; entries: number; findings: number } | { kind: 'nothing'; note: string; report: Report } | { kind: 'report'; report: Report };
+export type Outcome = { kind: 'baseline'; entries: number; findings: number } | { kind: 'nothing'; note: string; report: Report } | { kind: 'report'; report: Report; note?: string };
 
 export async function judgeAndReport(opts: JudgeOptions, io: Io): Promise<Outcome> {
   const inGit = repositoryRoot(io.cwd);
@@ -120,15 +121,19 @@ export async function judgeAndReport(opts: JudgeOptions, io: Io): Promise<Outcom
     return { kind: 'baseline', entries, findings: judged.findings.length };
   }
   const files = judged.files.filter((f) => within(f, scopes));
+  // No workflow file where the config looks: say where they went when a commit moved them (issue 19).
+  const moved = inGit !== null && scopes.length === 0 && opts.door.kind === 'repository' && files.length === 0 ? whereWorkflowWent(root, config.paths) : null;
+  const went = moved ? ` Workflow files moved to ${moved.to}/ in ${moved.sha.slice(0, 7)} (${moved.count} files): set \`paths\` in ${CONFIG_FILE} to judge them there.` : '';
+  const where = [...config.paths.plans, ...config.paths.handoffs, ...config.paths.ledgers].join(', ');
   if (!judged.anything || (scopes.length > 0 && files.length === 0 && opts.door.kind === 'repository')) {
-    const where = [...config.paths.plans, ...config.paths.handoffs, ...config.paths.ledgers].join(', ');
-    const note = `validate-workflow: no workflow files found${scopes.length ? ` under ${opts.paths.join(', ')}` : ''} (looked for ${where}).\n`;
+    const note = `validate-workflow: no workflow files found${scopes.length ? ` under ${opts.paths.join(', ')}` : ''} (looked for ${where}).${went}\n`;
     return { kind: 'nothing', note, report: { findings: [], summary: summarize([], 0, 0), workspace: null, timeline: [] } };
   }
   let findings = judged.findings.filter((f) => within(f.file, scopes)).sort(compareFindings);
   if (opts.quiet) findings = findings.filter((f) => f.severity === 'error');
   const summary = { ...summarize(findings, files.length, judged.commits), ...(judged.judgedFrom ? { judgedFrom: judged.judgedFrom } : {}) };
-  return { kind: 'report', report: { findings, summary, workspace: judged.workspace ?? null, timeline: judged.timeline ?? [] } };
+  const note = moved ? `validate-workflow: no workflow files found at HEAD (looked for ${where}).${went}\n` : undefined;
+  return { kind: 'report', report: { findings, summary, workspace: judged.workspace ?? null, timeline: judged.timeline ?? [] }, ...(note ? { note } : {}) };
 }
 
 /** What was found, in the format asked for: a lookup in the formatters (src/report/index.ts). */
@@ -174,6 +179,7 @@ export async function check(opts: CheckOptions, io: Io): Promise<number> {
   }
   const { report } = outcome;
   const { summary } = report;
+  if (outcome.note) io.stderr(outcome.note);
   emit(render(opts.format, report, color));
   if (opts.summary) {
     const target = io.env.GITHUB_STEP_SUMMARY;

@@ -52,7 +52,7 @@ export function criteria(phase: Phase): CheckItem[] {
  */
 export function phaseVerified(phase: Phase, preset: 'recommended' | 'strict' = 'strict'): boolean {
   // A deferred phase was set aside on purpose: it holds nothing up (a declared deviation, convention section 6).
-  if (phase.deferred) return true;
+  if (phase.deferred || phase.declaredDone) return true;
   const items = preset === 'strict' ? [...criteria(phase), ...(phase.unknown ?? [])] : phase.automated;
   if (items.length > 0) return items.every((i) => i.checked || i.na || i.deviation);
   return phase.tasks.every((t) => t.checked) && phase.other.every((o) => o.checked || o.na || o.deviation);

@@ -92,6 +92,8 @@ export interface Phase extends Position {
   outside?: boolean;
   /** A phase the plan sets aside (`[DEFERRED]`, `(skipped)`): it holds no later phase and needs no criteria. */
   deferred?: boolean;
+  /** A phase whose title says it is done (`[COMPLETED]`, `✅`): its open boxes are stale bookkeeping, not open work. */
+  declaredDone?: boolean;
   /** A phase whose content sits in sub-phases (`## Phase 1` over `### Phase 1.1`): judged through them. */
   group?: boolean;
   /**

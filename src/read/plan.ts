@@ -99,6 +99,12 @@ export function isDeferredTitle(title: string): boolean {
   return /(?:^|[\s[(\-–—:])(?:deferred|postponed|skipped|on hold|out of scope|won'?t do|cancell?ed|dropped)(?:$|[\s\])])/i.test(title);
 }
 
+/** A phase whose title says it is done (`[COMPLETED]`, `- DONE`, `✅`): the author's word, whatever its boxes say. */
+export function isDoneTitle(title: string): boolean {
+  // A marker, not a verb: `Complete the migration` is a title, `[COMPLETE]`, `(done)`, `- Completed`, `DONE` are not.
+  return /✅/u.test(title) || /[[(]\s*(?:complete|completed|done|finished|implemented)\s*[\])]|[-–—:]\s*(?:complete|completed|done|finished|implemented)\s*$/i.test(title) || /\b(?:COMPLETE|COMPLETED|DONE|FINISHED|IMPLEMENTED)\b/.test(title);
+}
+
 /** The top-level number of a label: 3 for `3.1`, 2 for `2A`, null for `R.1`. */
 export function topNumber(label: string): number | null {
   const digits = /^\d+/.exec(label);
@@ -308,6 +314,8 @@ export function readPlanText(path: string, text: string): Plan {
   let boxes = 0;
   let criteriaHeadings = 0;
   let claim: Plan['claimsComplete'] = null;
+  /** A `##` heading was seen: a `**Status**` line below it is a section's, not the plan's. */
+  let sectionSeen = false;
   /** Plan-wide criteria written without checkboxes (a `## Success Criteria` list of plain bullets). */
   const planListed = new Set<'automated' | 'manual' | 'unknown'>();
   const scope: Scope = { phase: null, sub: null, criteria: null, headingTask: null, outside: null };
@@ -336,6 +344,7 @@ export function readPlanText(path: string, text: string): Plan {
 
   const onHeading = (h: Heading): void => {
     const text = textOf(h);
+    if (h.depth >= 2) sectionSeen = true;
     const { line, column } = lineOf(h);
     firstHeading ??= { line, column };
     if (h.depth === 1 && title === null) title = text;
@@ -343,6 +352,7 @@ export function readPlanText(path: string, text: string): Plan {
     if (asPhase) {
       const phase = newPhase(topNumber(asPhase.label), asPhase.label, asPhase.title, line, column);
       if (isDeferredTitle(asPhase.title)) phase.deferred = true;
+      else if (isDoneTitle(asPhase.title)) phase.declaredDone = true;
       phases.push(phase);
       if (asPhase.sub && scope.phase) {
         scope.phase.value.group = true;
@@ -404,7 +414,7 @@ export function readPlanText(path: string, text: string): Plan {
   const onParagraph = (p: Paragraph): void => {
     // `**Status**: Implementation Complete` (a body marker of the plan's own state), before the first phase.
     const first = p.children[0];
-    if (first?.type === 'strong' && /^status:?$/i.test(textOf(first)) && phases.length === 0 && !claim) {
+    if (first?.type === 'strong' && /^status:?$/i.test(textOf(first)) && !sectionSeen && !claim) {
       const said = textOf(p).slice(textOf(first).length).replace(/^\s*:\s*/, '').trim();
       if (COMPLETE.test(said)) claim = { ...lineOf(p), source: 'body', said };
     }

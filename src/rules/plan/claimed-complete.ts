@@ -7,7 +7,7 @@ export const rule: Rule = {
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'O(update_plan) <- task_complete',
     description:
-      'A plan that says its work is done (`status: complete` in its frontmatter, a `**Status**: Implementation Complete` line above its phases, or a place in a folder of finished plans such as `implemented/`) has no open task or automated item. Manual items may stay open (they wait for a human); items set aside with their reason (`(skipped: ...)`, `deferred to ...`, `N/A`) and deferred phases do not count.',
+      'A plan that says its work is done (`status: complete` in its frontmatter, a `**Status**: Implementation Complete` line above its phases, or a place in a folder of finished plans such as `implemented/`) has no open task or automated item. Manual items may stay open (they wait for a human); items set aside with their reason (`(skipped: ...)`, `deferred to ...`, `N/A`), deferred phases and phases whose title says they are done do not count, and a plan that never ticks a box keeps its state in words, not boxes.',
     fix: 'Check the items that are done, mark the ones set aside with their reason (`(skipped: why)`), or take back the claim.',
     messages: {
       claimedOpen: 'The plan says it is done ({{where}}) but {{count}} of its tasks and automated items are open: first "{{first}}" at line {{line}}.',
@@ -18,8 +18,11 @@ export const rule: Rule = {
     for (const plan of ws.plans) {
       const claim = plan.claimsComplete;
       if (!plan.readable || !claim) continue;
+      // A plan that never ticks a box keeps its state in words (`status:`), not in boxes: nothing contradicts it.
+      const ticks = sequence(plan).some((p) => p.tasks.some((t) => t.checked) || p.automated.some((a) => a.checked) || p.manual.some((m) => m.checked) || p.other.some((o) => o.checked));
+      if (!ticks) continue;
       const open: { text: string; line: number }[] = [];
-      for (const phase of sequence(plan).filter((p) => !p.deferred)) {
+      for (const phase of sequence(plan).filter((p) => !p.deferred && !p.declaredDone)) {
         for (const t of phase.tasks) if (!t.checked) open.push({ text: `Task ${t.label}: ${t.title}`, line: t.line });
         for (const a of phase.automated) if (!a.checked && !a.na && !a.deviation) open.push({ text: a.text, line: a.line });
       }

@@ -32,3 +32,14 @@ ruleTester(rule, {
 });
 
 describeRuleContract(rule, { [PLAN]: byStatus }, { recommended: 'warning', strict: 'error' });
+
+// Corpus round 3: a plan that keeps its state in words (never a ticked box) is not contradicted by its boxes, and
+// a phase whose title says it is done has stale boxes, not open work.
+ruleTester(rule, {
+  valid: [
+    { name: 'a plan that never ticks a box', files: { [PLAN]: md('---', 'status: done', '---', '# Export', '## Phase 1: Columns', '- [ ] Task 1: Pick the columns', '#### Automated Verification:', '- [ ] `npm test`') } },
+    { name: 'a phase whose title says it is done', files: { [PLAN]: md('---', 'status: complete', '---', '# Export', ...phases(' ', ' ', 'Writer [COMPLETED]')) } },
+    { name: 'a status line under a section is that section\'s', files: { [PLAN]: md('# Export', '## Gaps', '**Status**: ✅ COMPLETE', ...phases(' ', ' ')) } },
+  ],
+  invalid: [{ name: 'a title that starts with the verb is no marker', files: { [PLAN]: md('---', 'status: complete', '---', '# Export', ...phases(' ', ' ', 'Complete the writer')) }, errors: ['claimedOpen'] }],
+});

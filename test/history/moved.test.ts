@@ -1,0 +1,30 @@
+// Issue 19, a miss: workflow folders renamed (`thoughts/` moved to `docs/notes/`) made the run report no files and
+// say nothing. The note now says where they went and what to set.
+import { describe, expect, it } from 'vitest';
+import { git, makeRepo, runCli } from '../helpers/repo.js';
+import { md } from '../rules/fixtures.js';
+
+const PLAN = md('# Export Implementation Plan', '## Phase 1: Columns', '- [ ] Task 1: Pick the columns');
+
+describe('a moved workflow folder', () => {
+  it('is named in the note of a run that finds no workflow file, with the commit and the key to set', () => {
+    const dir = makeRepo({ 'thoughts/shared/plans/2026-11-20-export.md': PLAN, 'thoughts/shared/plans/2026-11-21-import.md': PLAN }, { commit: true });
+    git(dir, 'mv', 'thoughts', 'docs-notes');
+    git(dir, 'commit', '-q', '-m', 'Move the notes');
+    const sha = git(dir, 'rev-parse', '--short=7', 'HEAD').trim();
+    const res = runCli(dir, []);
+    expect(res.code).toBe(0);
+    expect(res.stdout + res.stderr).toContain(`Workflow files moved to docs-notes/shared/plans/ in ${sha} (2 files): set \`paths\` in validate-workflow.config.json to judge them there.`);
+  });
+
+  it('says nothing of a move when the files were deleted, or never there', () => {
+    const dir = makeRepo({ 'thoughts/shared/plans/2026-11-20-export.md': PLAN }, { commit: true });
+    git(dir, 'rm', '-q', '-r', 'thoughts');
+    git(dir, 'commit', '-q', '-m', 'Drop the notes');
+    const res = runCli(dir, []);
+    expect(res.code).toBe(0);
+    expect(res.stdout + res.stderr).not.toContain('moved to');
+    const empty = runCli(makeRepo({ 'README.md': '# x\n' }, { commit: true }), []);
+    expect(empty.stdout + empty.stderr).not.toContain('moved to');
+  });
+});

@@ -16,7 +16,7 @@ import { since, timing } from '../shared/timing.js';
 import { applyBaseline, baselineAt, baselineIn } from './baseline.js';
 import { guidanceIn, guidedBy, selfResolvedIn } from './guidance.js';
 import { handoverKey, leaveVerdict, takeVerdict } from './handover.js';
-import { compareFindings, withoutRepeats, type Finding } from '../model/finding.js';
+import { compareFindings, withoutRepeats, type Finding, firstPerCause } from '../model/finding.js';
 import { describeAdoption, judgeHistory, trackedPacks, variantOf, type Adoption, type HistoryOptions, type Resume } from './history.js';
 import { introduced, judgeChange, judgeChangeAt, judgeSnapshot, packWorkspace, trustOf } from './judge.js';
 import { lintRepositoryParallel, snapshotEntry } from './lint.js';
@@ -109,7 +109,7 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   }
   // The snapshot pass applied its part of the baseline; history entries are judged here, against history findings.
   const histFindings = opts.baselineWrite ? hist.findings : applyBaseline(root, hist.findings, { config, exempt: new Set(hist.resume?.baselineCommits ?? []), scope: (ruleId) => !snapshotEntry(ruleId) });
-  return { findings: [...lint.findings, ...withoutRepeats(histFindings, lint.findings)], files, commits: hist.commits, judgedFrom: hist.commits > 0 ? describeAdoption(hist.adoption) : undefined, anything: files.length > 0 || hist.commits > 0, workspace: lint.workspace, timeline: hist.timeline };
+  return { findings: [...lint.findings, ...withoutRepeats(firstPerCause(histFindings), lint.findings)], files, commits: hist.commits, judgedFrom: hist.commits > 0 ? describeAdoption(hist.adoption) : undefined, anything: files.length > 0 || hist.commits > 0, workspace: lint.workspace, timeline: hist.timeline };
 }
 
 interface HeadHistory {

@@ -32,6 +32,21 @@ export function withoutRepeats(history: readonly Finding[], snapshot: readonly F
   return history.filter((f) => !f.causes?.length || !f.causes.every((c) => reported.has(c)));
 }
 
+/**
+ * One cause, one finding across commits: of history findings of one rule naming the same causes (an earlier phase
+ * left unverified while later phases went ahead, commit after commit), the first stands for all.
+ */
+export function firstPerCause(history: readonly Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return history.filter((f) => {
+    if (!f.causes?.length) return true;
+    const key = `${f.ruleId}\0${[...f.causes].sort().join('\0')}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 export function compareFindings(a: Finding, b: Finding): number {
   const fa = a.file ?? '';
   const fb = b.file ?? '';

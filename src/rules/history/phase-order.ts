@@ -1,6 +1,7 @@
 import type { Rule, RawFinding } from '../types.js';
 import type { Phase, Plan } from '../../model/types.js';
 import { checkedBoxes, phaseLabel, phaseVerified, tasksOf, setAside } from '../../model/queries.js';
+import { openPhaseCause } from '../plan/phase-order.js';
 import { AFTER_THE_FACT, byFile, firstLine, personInAudit } from './cause.js';
 
 function phaseIndex(plan: Plan, n: number): number {
@@ -89,7 +90,8 @@ export const rule: Rule = {
         openNumber: first.open.number ?? 1,
         verified: verifiedMeans(first.open, ctx.preset),
       };
-      out.push({ file, line: first.line, messageId: list.length > 1 ? 'startedEarlyMany' : 'startedEarly', fixId, data });
+      // The same unverified phase at a later commit, or still at HEAD (plan/phase-order), is the same cause.
+      out.push({ file, line: first.line, messageId: list.length > 1 ? 'startedEarlyMany' : 'startedEarly', fixId, data, causes: [openPhaseCause(file, first.open)] });
     }
     return out;
   },

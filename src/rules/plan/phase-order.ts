@@ -8,6 +8,11 @@ function verifiedMeans(phase: Parameters<typeof phaseVerified>[0], preset: 'reco
   return 'its tasks checked';
 }
 
+/** The cause both phase-order rules name: this phase of this plan left unverified (one cause, one finding). */
+export function openPhaseCause(file: string, phase: { label: string | null; title: string }): string {
+  return `open-phase\0${file}\0${phase.label ?? phase.title}`;
+}
+
 export const rule: Rule = {
   meta: {
     id: 'plan/phase-order',
@@ -39,7 +44,7 @@ export const rule: Rule = {
       for (const [prev, list] of ahead) {
         const { phase, first } = list[0]!;
         const data = { item: first.text, phase: phaseLabel(phase), phases: list.map((x) => phaseLabel(x.phase)).join(', '), line: first.line, earlier: phaseLabel(prev), verified: verifiedMeans(prev, ctx.preset) };
-        out.push({ file: plan.path, line: first.line, column: first.column, messageId: list.length > 1 ? 'checkedBeforeVerifiedMany' : 'checkedBeforeVerified', data });
+        out.push({ file: plan.path, line: first.line, column: first.column, messageId: list.length > 1 ? 'checkedBeforeVerifiedMany' : 'checkedBeforeVerified', data, causes: [openPhaseCause(plan.path, prev)] });
       }
     }
     return out;

@@ -83,6 +83,8 @@ export function linkTarget(path: string, text: string): string | null {
  * it away is no deleted handoff.
  */
 export function isTemplateName(path: string): boolean {
+  // The name is a template's (`_TEMPLATE`, `handoff-template`, `template-plan`), not a task that is about templates
+  // (`task-06-templates-and-the-new-command`).
   const name = posix.basename(path).replace(/\.[^.]+$/, '');
-  return /(?:^|[_.\-\s])template(?:s)?(?:$|[_.\-\s])/i.test(name);
+  return /^_*(?:[a-z0-9]+[-_])?templates?$/i.test(name) || /^_*templates?[-_]/i.test(name);
 }

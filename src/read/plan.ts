@@ -142,7 +142,8 @@ function phaseHeadingRole(text: string): PhaseHeadingRole {
     if (kind) return { role: 'criteria', label, kind };
     // `Phase 7.1 implementation notes (2026-04-17)`, `Phase 3 design (refined)`: words about the phase, in lower
     // case or from the list, once dates and asides in brackets are set apart.
-    const words = rest.replace(/\s*[(\[][^)\]]*[)\]]\s*/g, ' ').replace(/[:.✅]+\s*$/u, '').trim();
+    // ... and before a subtitle (`Phase 5 Follow-up (2026-05-05): host-fallback hardening`).
+    const words = rest.replace(/\s*[(\[][^)\]]*[)\]]\s*/g, ' ').split(/\s*[:–—]\s*/)[0]!.replace(/[.✅]+\s*$/u, '').trim();
     if (ABOUT_PHASE.test(words) || /^[a-z]/.test(words)) return { role: 'none' };
   }
   return { role: 'phase', label, title: rest };

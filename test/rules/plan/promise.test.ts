@@ -2,9 +2,10 @@
 // conservatively (section 4). Each misread pattern seen on repositories nobody described to us has a clean
 // fixture (nothing to report) and a planted one (the violation the pattern must not hide), all in our own words.
 import { describe, expect, it } from 'vitest';
-import { lintFiles, of } from '../../helpers/rule-tester.js';
+import { lintFiles, of, ruleOf, runTransitionCase } from '../../helpers/rule-tester.js';
 import { readPlanText } from '../../../src/read/plan.js';
 import { makeRepo, runCli } from '../../helpers/repo.js';
+import { isTemplateName } from '../../../src/read/paths.js';
 import { PLAN, lineOf, md, strict } from '../fixtures.js';
 
 const STRUCTURE = ['plan/phase-automated-criteria', 'plan/phase-manual-criteria', 'plan/task-numbering', 'plan/phase-order', 'plan/manual-before-automated'];
@@ -241,5 +242,40 @@ describe('the promise learned from the repository\'s own instructions, through t
     const results = (JSON.parse(res.stdout) as { results: { ruleId: string; severity: string }[] }).results.filter((f) => f.ruleId === 'plan/phase-manual-criteria');
     expect(results.map((f) => f.severity)).toEqual(['info']);
     expect(res.code).toBe(0);
+  });
+});
+
+describe('patterns 5, 8 and 10: templates, living handoffs, one finding per unreadable file', () => {
+  const handoff = (status: string) => md('---', `status: ${status}`, 'session: s1', '---', '# Where we are', '', 'Working on the parser.');
+  const current = 'thoughts/shared/handoffs/s1/current.md';
+  const dated = 'thoughts/shared/handoffs/s1/2026-11-20_10-00-00_parser.md';
+  const template = 'thoughts/shared/handoffs/_TEMPLATE.md';
+
+  it('clean: a template moved out of the handoffs folder is no deleted handoff, and a living `current.md` is rewritten by design', () => {
+    const deleted = ruleOf('history/handoff-deleted');
+    expect(runTransitionCase(deleted, { before: { [template]: handoff('complete') }, after: { 'docs/_TEMPLATE.md': handoff('complete') } })).toEqual([]);
+    const rewritten = ruleOf('history/handoff-rewritten');
+    expect(runTransitionCase(rewritten, { before: { [current]: handoff('in_progress') }, after: { [current]: handoff('complete') }, commit: { author: 'Claude <noreply@anthropic.com>' } })).toEqual([]);
+  });
+
+  it('planted: a dated handoff whose status changes is still rewritten', () => {
+    const rewritten = ruleOf('history/handoff-rewritten');
+    expect(runTransitionCase(rewritten, { before: { [dated]: handoff('partial') }, after: { [dated]: handoff('complete') }, commit: { author: 'Claude <noreply@anthropic.com>' } }).map((f) => f.messageId)).toEqual(['rewritten']);
+  });
+
+  it('one invalid YAML handoff is one finding, at the first line reading failed, with the count of the rest', () => {
+    const bad = 'thoughts/shared/handoffs/s1/2026-11-20_session.yaml';
+    const text = ['---', 'session: s1', 'status: complete', '---', 'goal: Build the parser', 'done:', '  - task: Wrote lexer: handles strings', '  - task: "Parser', 'blockers: [none', ''].join('\n');
+    const found = lintFiles({ [bad]: text }).filter((f) => f.ruleId === 'handoff/schema');
+    expect(found).toHaveLength(1);
+    expect(found[0]!.line).toBe(7);
+    expect(found[0]!.message).toMatch(/and \d+ more read problems? further down/);
+  });
+});
+
+describe('what a template is', () => {
+  it('is named as one, not a task about templates', () => {
+    const names = ['_TEMPLATE.md', 'handoff-template.md', 'plan_template.yaml', 'template-plan.md', 'task-06-templates-and-the-new-command.md', '2026-01-01_template-engine.md'];
+    expect(names.map((n) => isTemplateName(`thoughts/shared/handoffs/${n}`))).toEqual([true, true, true, true, false, false]);
   });
 });

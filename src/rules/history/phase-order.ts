@@ -90,8 +90,9 @@ export const rule: Rule = {
         openNumber: first.open.number ?? 1,
         verified: verifiedMeans(first.open, ctx.preset),
       };
-      // The same unverified phase at a later commit, or still at HEAD (plan/phase-order), is the same cause.
-      out.push({ file, line: first.line, messageId: list.length > 1 ? 'startedEarlyMany' : 'startedEarly', fixId, data, causes: [openPhaseCause(file, first.open)] });
+      // The same unverified phase at a later commit is the same cause, reported at the first commit. Not merged
+      // with plan/phase-order's finding at HEAD: this one names the commit that went ahead, which the gate needs.
+      out.push({ file, line: first.line, messageId: list.length > 1 ? 'startedEarlyMany' : 'startedEarly', fixId, data, causes: [`history\0${openPhaseCause(file, first.open)}`] });
     }
     return out;
   },

@@ -7,8 +7,7 @@ import type { Change, Commit, Event, Identity } from '../model/history.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
 import type { Snapshot } from '../history/snapshot.js';
 import { diffFiles, eventsBetween } from '../history/events.js';
-import { agentIdentities, confirmation, documentsOnly, factsOf, guidance, type Confirmation } from '../history/trust.js';
-import { ModelStore } from '../history/store.js';
+import { agentIdentities, confirmation, factsOf, guidance, type Confirmation } from '../history/trust.js';
 import { resolutionKey, writtenResolutions } from '../history/resolutions.js';
 import type { RawFinding, Rule, RuleContext, TransitionContext } from '../rules/types.js';
 import type { Pack, PackChange, PackFile, PackWorkspace } from '../packs/types.js';
@@ -171,12 +170,11 @@ export function judgeTransition(input: TransitionInput): TransitionResult {
   const events = input.events ?? eventsBetween([...changes], before, after);
   const agents = agentIdentities(commit, trust);
   let conf: Confirmation | null = null;
-  const confirm = () => (conf ??= confirmation(commit, trust, trust.preset, input.signed ?? (() => false), factsOf(commit, events, changes, before, after)));
+  const facts = factsOf(commit, events, changes, before, after);
+  const confirm = () => (conf ??= confirmation(commit, trust, trust.preset, input.signed ?? (() => false), facts));
   let guided: Confirmation | null = null;
   const guidanceGiven = () => (guided ??= guidance(commit, trust, trust.preset, input.signed ?? (() => false), factsOf(commit, [], changes, before, after)));
-  let docs: boolean | null = null;
-  const docsOnly = () => (docs ??= documentsOnly(commit, changes, before.store instanceof ModelStore ? before.store.root : null));
-  const ctx: TransitionContext = { stage, commit, events, changes, before, after, agents, audit: input.audit ?? false, preset: trust.preset, config: trust, knownRules: RULE_IDS, confirmation: confirm, guidanceGiven, documentsOnly: docsOnly };
+  const ctx: TransitionContext = { stage, commit, events, changes, before, after, agents, audit: input.audit ?? false, preset: trust.preset, config: trust, knownRules: RULE_IDS, confirmation: confirm, guidanceGiven, documentsOnly: facts.documentsOnly };
   const packChanges = packChangesOf(changes, before, after, commit, trust);
   const out: Finding[] = [];
   for (const rule of input.rules ?? RULES) {

@@ -151,11 +151,13 @@ export interface CommitFacts {
   checked: readonly ItemRef[];
   /** Whether the commit changes nothing but manual checkboxes (asked only for an implicit confirmation). */
   onlyManualBoxes: () => boolean;
+  /** Whether the commit changes documents only (workflow files, Markdown, text): an import, not the implementing commit. */
+  documentsOnly: () => boolean;
   /** The repository, when the snapshots are git's (not the rule tester's): signatures and other files are asked of it. */
   root: string | null;
 }
 
-export const NO_FACTS: CommitFacts = { checked: [], onlyManualBoxes: () => false, root: null };
+export const NO_FACTS: CommitFacts = { checked: [], onlyManualBoxes: () => false, documentsOnly: () => false, root: null };
 
 type Checked = Extract<Event, { type: 'item-checked' }>;
 const isManualBox = (e: Event): e is Checked => e.type === 'item-checked' && e.kind === 'manual';
@@ -195,34 +197,44 @@ export function onlyManualBoxes(commit: Commit, events: readonly Event[], change
     }
   }
   if (!root) return true;
-  // Files outside the workflow paths (code, docs) are not in the trace: ask git for the whole commit.
+  const all = commitPaths(root, commit);
+  return all !== null && all.every((p) => paths.has(p));
+}
+
+/**
+ * Every file the commit changes, asked of git: files outside the workflow paths (code, docs) are not in the trace.
+ * Null when git cannot say.
+ */
+function commitPaths(root: string, commit: Commit): string[] | null {
   const res = commit.sha
     ? gitSync(root, ['diff-tree', '-r', '--root', '--no-commit-id', '--name-only', '-z', commit.sha])
     : gitSync(root, ['diff', '--cached', '--name-only', '-z', ...(commit.parents[0] ? [commit.parents[0]] : [])]);
-  if (!res.ok) return false;
-  return res.out.split('\0').filter(Boolean).every((p) => paths.has(p));
+  return res.ok ? res.out.split('\0').filter(Boolean) : null;
 }
 
 /**
  * Whether the commit only adds, moves or edits documents: workflow files and other Markdown or text (an import of
  * plans, a docs commit), no code. Without a repository (the rule tester) only the commit's workflow changes are known.
  */
-export function documentsOnly(commit: Commit, changes: readonly Change[], root: string | null): boolean {
+function documentsOnly(commit: Commit, changes: readonly Change[], root: string | null): boolean {
   const doc = (p: string) => /\.(?:md|markdown|mdx|txt|ya?ml|json)$/i.test(p);
   if (!changes.every((c) => doc(c.path))) return false;
   if (!root) return true;
-  const res = commit.sha
-    ? gitSync(root, ['diff-tree', '-r', '--root', '--no-commit-id', '--name-only', '-z', commit.sha])
-    : gitSync(root, ['diff', '--cached', '--name-only', '-z', ...(commit.parents[0] ? [commit.parents[0]] : [])]);
-  if (!res.ok) return false;
-  return res.out.split('\0').filter(Boolean).every(doc);
+  const all = commitPaths(root, commit);
+  return all !== null && all.every(doc);
 }
 
-/** The facts of one judged commit, for `confirmation`. */
+/** The facts of one judged commit, for `confirmation` and the rules that ask what else it changed. */
 export function factsOf(commit: Commit, events: readonly Event[], changes: readonly Change[], before: Snapshot, after: Snapshot): CommitFacts {
   const root = before.store instanceof ModelStore ? before.store.root : null;
   let only: boolean | undefined;
-  return { checked: manualChecked(events), root, onlyManualBoxes: () => (only ??= onlyManualBoxes(commit, events, changes, before, after, root)) };
+  let docs: boolean | undefined;
+  return {
+    checked: manualChecked(events),
+    root,
+    onlyManualBoxes: () => (only ??= onlyManualBoxes(commit, events, changes, before, after, root)),
+    documentsOnly: () => (docs ??= documentsOnly(commit, changes, root)),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

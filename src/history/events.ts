@@ -3,7 +3,6 @@
 // without deleting them (convention section 6); leftovers pair by position within their phase and kind (an item
 // whose text changed in place is an edit, not a check event, unless its box state differs from the item it
 // replaced). An item added already checked counts as checked in that commit.
-import { readPlanText } from '../read/plan.js';
 import type { Event, ItemKind } from '../model/history.js';
 import type { CheckItem, Disable, Handoff, Ledger, Phase, Plan, Task, WorkflowFile } from '../model/types.js';
 import { positionOf } from '../model/queries.js';
@@ -449,22 +448,6 @@ function pairRewrittenPlans(changes: Change[], before: Snapshot, after: Snapshot
   return changes.flatMap((c) => (paired.has(c) ? [paired.get(c)!] : taken.has(c) ? [] : [c]));
 }
 
-/**
- * A plan moved into the plans folder from elsewhere (`.claude/plans/` to `thoughts/shared/plans/`): git pairs the
- * rename, but the old path is no workflow file, so the snapshot has no model of it. Read the old version as a plan
- * so its boxes keep their state: a move checks nothing.
- */
-function movedIn(c: Change, before: Snapshot, now: WorkflowFile | null): WorkflowFile | null {
-  if (c.status !== 'R' || c.from === null || !c.oldBlob || now?.kind !== 'plan') return null;
-  const bytes = before.bytesOf(c.oldBlob);
-  if (!bytes) return null;
-  try {
-    return readPlanText(c.path, new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-  } catch {
-    return null;
-  }
-}
-
 /** Events of a set of changes between two snapshots. */
 export function eventsBetween(changes: Change[], before: Snapshot, after: Snapshot): Event[] {
   const events: Event[] = [];
@@ -480,8 +463,8 @@ export function eventsBetween(changes: Change[], before: Snapshot, after: Snapsh
     }
     const kind = after.kindOf(c.path) ?? before.kindOf(c.from ?? c.path);
     if (!kind || kind === 'searchable') continue;
+    const old = before.model(c.from ?? c.path);
     const now = c.status === 'D' ? null : after.model(c.path);
-    const old = before.model(c.from ?? c.path) ?? movedIn(c, before, now);
     if (c.status === 'D' && kind === 'handoff') {
       events.push({ type: 'handoff-deleted', file: c.path, line: 1 });
       continue;

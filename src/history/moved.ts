@@ -4,6 +4,7 @@ import { posix } from 'node:path';
 import type { Paths } from '../config/config.js';
 import { pathspecs } from '../read/classify.js';
 import { gitSync } from '../shared/git.js';
+import { parseRaw } from './log.js';
 
 export interface Moved {
   /** The folder most of the moved files went to. */
@@ -22,20 +23,13 @@ export function whereWorkflowWent(root: string, paths: Paths): Moved | null {
   const last = gitSync(root, ['log', '-1', '--diff-filter=D', '--format=%H', '--no-renames', '--', ...bases]);
   const sha = last.ok ? last.out.trim() : '';
   if (!sha) return null;
-  const shown = gitSync(root, ['show', '-M', '--name-status', '--format=', '-z', sha]);
+  const shown = gitSync(root, ['show', '-M', '--raw', '-z', '--no-abbrev', '--format=', sha]);
   if (!shown.ok) return null;
-  const fields = shown.out.split('\0');
   const to = new Map<string, number>();
-  for (let i = 0; i < fields.length; i++) {
-    const status = fields[i] ?? '';
-    if (status.startsWith('R') || status.startsWith('C')) {
-      const from = fields[i + 1] ?? '';
-      const dest = fields[i + 2] ?? '';
-      i += 2;
-      if (!bases.some((b) => from.startsWith(`${b}/`) || from === b)) continue;
-      const dir = posix.dirname(dest);
-      to.set(dir, (to.get(dir) ?? 0) + 1);
-    } else if (status) i += 1;
+  for (const c of parseRaw(shown.out)) {
+    if (c.status !== 'R' || !bases.some((b) => c.from!.startsWith(`${b}/`) || c.from === b)) continue;
+    const dir = posix.dirname(c.path);
+    to.set(dir, (to.get(dir) ?? 0) + 1);
   }
   const best = [...to.entries()].sort((a, b) => b[1] - a[1])[0];
   return best ? { to: best[0], sha, count: [...to.values()].reduce((a, b) => a + b, 0) } : null;

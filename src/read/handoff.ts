@@ -4,7 +4,7 @@
 import type { Heading, List, Paragraph, PhrasingContent, Root, RootContent, Table } from 'mdast';
 import { visit } from 'unist-util-visit';
 import type { Handoff, HandoffDialect, HandoffStatus, OrchestrationState, Position, PositionMap, ReadProblem, StatusClaim } from '../model/types.js';
-import { lineOf, parseMarkdown, textOf } from './markdown.js';
+import { itemParagraph, lineOf, parseMarkdown, textOf } from './markdown.js';
 import { isRecord, readFrontmatter } from './frontmatter.js';
 import { markdownDisables, yamlDisables } from './disables.js';
 import { readYaml, type YamlRead } from './yaml.js';
@@ -160,7 +160,7 @@ function listItems(nodes: RootContent[]): { text: string; code: string | null; c
   const lists = nodes.filter((n): n is List => n.type === 'list');
   return lists.flatMap((list) =>
     list.children.map((item) => {
-      const para = item.children.find((c): c is Paragraph => c.type === 'paragraph');
+      const para = itemParagraph(item);
       const first = para?.children[0];
       return { text: para ? textOf(para) : '', code: first?.type === 'inlineCode' ? first.value : null, checked: item.checked ?? null };
     }),

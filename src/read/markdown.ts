@@ -3,7 +3,7 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
-import type { Root, RootContent, Heading, ListItem, Html, Yaml } from 'mdast';
+import type { Root, RootContent, Heading, ListItem, Html, Paragraph, Yaml } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { Node } from 'unist';
 import { parseSectioned } from './sections.js';
@@ -37,9 +37,14 @@ export function lineOf(node: { position?: { start: { line: number; column: numbe
   return { line: node.position?.start.line ?? 1, column: node.position?.start.column ?? 1 };
 }
 
+/** A list item's own first paragraph (not its nested lists), if it has one. */
+export function itemParagraph(item: ListItem): Paragraph | undefined {
+  return item.children.find((c): c is Paragraph => c.type === 'paragraph');
+}
+
 /** The text of a list item's own first paragraph (not of its nested lists). */
 export function itemText(item: ListItem): string {
-  const para = item.children.find((c) => c.type === 'paragraph');
+  const para = itemParagraph(item);
   return para ? textOf(para) : '';
 }
 

@@ -7,7 +7,7 @@
 // or undivided under `### Success Criteria` (criteria of unknown kind).
 import type { Code, Heading, List, ListItem, Paragraph, Root, RootContent } from 'mdast';
 import type { CheckItem, Phase, Plan, PositionMap, Position, ReadProblem, Task } from '../model/types.js';
-import { isHeading, itemText, lineOf, parseMarkdown, textOf } from './markdown.js';
+import { isHeading, itemParagraph, itemText, lineOf, parseMarkdown, textOf } from './markdown.js';
 import { markdownDisables } from './disables.js';
 import { readFrontmatter } from './frontmatter.js';
 
@@ -83,14 +83,12 @@ export function isDeclaredDeviation(text: string): boolean {
 
 /** An item whose own words hold a command in backticks (`make test`, `pytest tests/api`): something an agent runs. */
 function runsACommand(item: ListItem): boolean {
-  const para = item.children.find((c) => c.type === 'paragraph');
-  return para?.children.some((c) => c.type === 'inlineCode' && /^[\w./-]+(?:\s|$)/.test(c.value.trim())) ?? false;
+  return itemParagraph(item)?.children.some((c) => c.type === 'inlineCode' && /^[\w./-]+(?:\s|$)/.test(c.value.trim())) ?? false;
 }
 
 /** A list item struck through whole (`- [ ] ~~Add the cache~~`): set aside by its author. */
 function struckThrough(item: ListItem): boolean {
-  const para = item.children.find((c) => c.type === 'paragraph');
-  const parts = para?.children.filter((c) => !(c.type === 'text' && c.value.trim() === '')) ?? [];
+  const parts = itemParagraph(item)?.children.filter((c) => !(c.type === 'text' && c.value.trim() === '')) ?? [];
   return parts.length > 0 && parts[0]!.type === 'delete';
 }
 
@@ -179,13 +177,13 @@ function planHeadings(root: Root): HeadingPlan {
     else if (role.role === 'criteria' && !inExcluded) out.criteria.set(node, { label: role.label, kind: role.kind });
     stack.push({ depth: node.depth, excluded: inExcluded || (role.role === 'none' && OUTSIDE_SECTION.test(text) && criteriaKindOf(text) === null) });
   }
-  const inside = candidates.filter((c) => !c.excluded);
-  const d0 = Math.min(...inside.map((c) => c.h.depth));
+  const inside = new Map(candidates.filter((c) => !c.excluded).map((c) => [c.h, c]));
+  const d0 = Math.min(...[...inside.keys()].map((h) => h.depth));
   let current: Heading | null = null;
   const seen = new Map<string, number>();
   for (const node of root.children) {
     if (node.type !== 'heading') continue;
-    const c = inside.find((x) => x.h === node);
+    const c = inside.get(node);
     if (c && node.depth === d0) {
       current = node;
       out.phases.set(node, { label: c.label, title: c.title, sub: false });
@@ -198,8 +196,8 @@ function planHeadings(root: Root): HeadingPlan {
       if (first === undefined) seen.set(key, lineOf(node).line);
     } else if (node.depth <= d0) current = null;
     else if (c && current) out.phases.set(node, { label: c.label, title: c.title, sub: true });
-    else if (candidates.some((x) => x.h === node)) out.foreign.add(node);
   }
+  // Every phase heading that did not make the sequence or a sub-phase opens a section outside it.
   for (const c of candidates) if (!out.phases.has(c.h)) out.foreign.add(c.h);
   return out;
 }

@@ -13,6 +13,7 @@ import type { ProtocolConfig } from '../config/config.js';
 import { isHeading, lineOf, parseWhole, textOf } from './markdown.js';
 import { criteriaKindOf, readPlanText } from './plan.js';
 import { readFrontmatter, isRecord } from './frontmatter.js';
+import { isTemplateName } from './paths.js';
 
 /** Where one part of the profile came from: what a message names when the expectation is the profile's. */
 export interface ProfileSource {
@@ -69,8 +70,15 @@ export const INSTRUCTION_GLOBS = [
   'CLAUDE.md',
   '.claude/CLAUDE.md',
   'thoughts/templates/**/*.{md,yaml,yml}',
-  'thoughts/**/*{_TEMPLATE,_template,-template,TEMPLATE}*.{md,yaml,yml}',
+  // Candidates only: a template among the workflow files is what isTemplateName says it is (the one definition
+  // discovery uses too), not any file whose name holds the word (`task-06-templates-and-the-new-command.md`).
+  'thoughts/**/*template*.{md,yaml,yml}',
 ];
+
+/** An instruction file: under `thoughts/`, only the templates folder and files named as templates. */
+function isInstructionFile(path: string): boolean {
+  return !path.startsWith('thoughts/') || path.startsWith('thoughts/templates/') || isTemplateName(path);
+}
 
 /** What the instruction files say, each signal with the first place it is said. */
 export interface InstructionSignals {
@@ -102,7 +110,7 @@ export function instructionSignals(root: string): InstructionSignals {
   const signals: InstructionSignals = { files: [], automated: null, manual: null, planTemplate: null, chain: null, globalTasks: null, searchable: null, taskHandoff: null, sessions: null, flat: null };
   let files: string[] = [];
   try {
-    files = existsSync(root) ? fg.sync(INSTRUCTION_GLOBS, { cwd: root, dot: true, onlyFiles: true, ignore: ['**/node_modules/**', 'thoughts/searchable/**'] }).sort() : [];
+    files = existsSync(root) ? fg.sync(INSTRUCTION_GLOBS, { cwd: root, dot: true, onlyFiles: true, caseSensitiveMatch: false, ignore: ['**/node_modules/**', 'thoughts/searchable/**'] }).filter(isInstructionFile).sort() : [];
   } catch {
     files = [];
   }

@@ -2,7 +2,7 @@
 // canonical shape; `recommended` to what this repository promised (read/profile.ts). Learned once per workspace.
 import type { Workspace } from '../model/types.js';
 import type { RuleContext } from './types.js';
-import { canonicalProfile, describeSource, instructionSignals, learnProfile, type Profile, type ProfileSource } from '../read/profile.js';
+import { canonicalProfile, instructionSignals, learnProfile, type Profile } from '../read/profile.js';
 
 const learned = new WeakMap<Workspace, Profile>();
 
@@ -19,9 +19,4 @@ export function learnedProfile(ws: Workspace, ctx: Pick<RuleContext, 'config'>):
 /** What the structure rules hold this workspace to under the context's preset. */
 export function promiseOf(ws: Workspace, ctx: Pick<RuleContext, 'config' | 'preset'>): Profile {
   return ctx.preset === 'strict' ? canonicalProfile() : learnedProfile(ws, ctx);
-}
-
-/** The source of an expectation, for a message: "this repository's .claude/commands/create_plan.md (line 40) asks ...". */
-export function because(source: ProfileSource): string {
-  return describeSource(source);
 }

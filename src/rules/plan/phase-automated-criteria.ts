@@ -1,7 +1,8 @@
 import type { RawFinding, Rule } from '../types.js';
 import type { Phase, Plan } from '../../model/types.js';
 import { capitalize, judgedPhases, phaseLabel, setAside } from '../../model/queries.js';
-import { because, promiseOf } from '../promise.js';
+import { promiseOf } from '../promise.js';
+import { describeSource, type ProfileSource } from '../../read/profile.js';
 
 /** Criteria of an undivided `### Success Criteria` list: of unknown kind, reported as unsplit, not as missing. */
 export function unsplit(phase: Phase): boolean {
@@ -38,9 +39,9 @@ export function splitsCriteria(plans: readonly Plan[]): boolean {
 }
 
 /** ` (this repository's ... asks for ...)`: where the expectation came from, when it is the repository's own. */
-export function sourceNote(source: Parameters<typeof because>[0]): string {
+export function sourceNote(source: ProfileSource): string {
   // The user's own config needs no citing (`--print-config` shows it); a learned expectation does.
-  return source.from === 'strict' || source.from === 'config' ? '' : ` (${because(source)})`;
+  return source.from === 'strict' || source.from === 'config' ? '' : ` (${describeSource(source)})`;
 }
 
 /**
@@ -48,7 +49,7 @@ export function sourceNote(source: Parameters<typeof because>[0]): string {
  * instructions or the majority is kept by a plan that writes such criteria in some phase (authors leave them out
  * of a phase with nothing to run or to look at).
  */
-export function perPhase(preset: string, source: Parameters<typeof because>[0]): boolean {
+export function perPhase(preset: string, source: ProfileSource): boolean {
   return preset === 'strict' || source.from === 'config';
 }
 
@@ -108,7 +109,7 @@ export const rule: Rule = {
         out.push({ file: plan.path, line: at.line, column: at.column, messageId: 'unsplit', fixId: 'split', data: { phases: undivided.map(phaseLabel).join(', ') } });
       }
     }
-    if (quiet > 0) out.push({ file: null, line: null, messageId: 'notPromised', info: true, data: { count: quiet, because: because(expected.source) } });
+    if (quiet > 0) out.push({ file: null, line: null, messageId: 'notPromised', info: true, data: { count: quiet, because: describeSource(expected.source) } });
     return out;
   },
 };

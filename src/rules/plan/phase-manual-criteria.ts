@@ -1,7 +1,8 @@
 import type { RawFinding, Rule } from '../types.js';
 import { capitalize, phaseLabel } from '../../model/queries.js';
 import { criteriaPhases, has, perPhase, planWide, sourceNote, unsplit } from './phase-automated-criteria.js';
-import { because, promiseOf } from '../promise.js';
+import { promiseOf } from '../promise.js';
+import { describeSource } from '../../read/profile.js';
 
 export const rule: Rule = {
   meta: {
@@ -45,7 +46,7 @@ export const rule: Rule = {
       else if (!perPhase(ctx.preset, expected.source)) out.push({ file: plan.path, line: phase.line, column: phase.column, messageId: 'noManualPlan', fixId: 'addEach', data: { count: missing.length, line: phase.line, because: note } });
       else out.push({ file: plan.path, line: phase.line, column: phase.column, messageId: 'noManualMany', fixId: 'addEach', data: { count: missing.length, phases: missing.map(phaseLabel).join(', '), line: phase.line, because: note } });
     }
-    if (quiet > 0) out.push({ file: null, line: null, messageId: 'notPromised', info: true, data: { count: quiet, because: because(expected.source) } });
+    if (quiet > 0) out.push({ file: null, line: null, messageId: 'notPromised', info: true, data: { count: quiet, because: describeSource(expected.source) } });
     return out;
   },
 };

@@ -6,6 +6,7 @@ import { lintFiles, of, ruleOf, runTransitionCase } from '../../helpers/rule-tes
 import { readPlanText } from '../../../src/read/plan.js';
 import { makeRepo, runCli } from '../../helpers/repo.js';
 import { isTemplateName } from '../../../src/read/paths.js';
+import { forgetInstructions, instructionSignals } from '../../../src/read/profile.js';
 import { PLAN, lineOf, md, strict } from '../fixtures.js';
 
 const STRUCTURE = ['plan/phase-automated-criteria', 'plan/phase-manual-criteria', 'plan/task-numbering', 'plan/phase-order', 'plan/manual-before-automated'];
@@ -277,5 +278,18 @@ describe('what a template is', () => {
   it('is named as one, not a task about templates', () => {
     const names = ['_TEMPLATE.md', 'handoff-template.md', 'plan_template.yaml', 'template-plan.md', 'task-06-templates-and-the-new-command.md', '2026-01-01_template-engine.md'];
     expect(names.map((n) => isTemplateName(`thoughts/shared/handoffs/${n}`))).toEqual([true, true, true, true, false, false]);
+  });
+});
+
+describe('templates as instructions', () => {
+  it('reads a file named as a template, not a task handoff about templates', () => {
+    const template = md('# Handoff template', '', '```yaml', 'task: 1', 'previous: task-00-<desc>.md', '```');
+    const about = md('# Task 6', '', '```yaml', 'previous: task-05-x.md', '```');
+    forgetInstructions();
+    const named = makeRepo({ 'thoughts/shared/handoffs/_TEMPLATE.md': template });
+    expect(instructionSignals(named).files).toEqual(['thoughts/shared/handoffs/_TEMPLATE.md']);
+    expect(instructionSignals(named).chain).toMatchObject({ from: 'instructions', file: 'thoughts/shared/handoffs/_TEMPLATE.md' });
+    const task = makeRepo({ 'thoughts/handoffs/s1/task-06-templates-and-the-new-command.md': about });
+    expect(instructionSignals(task).files).toEqual([]);
   });
 });

@@ -346,7 +346,7 @@ function ledgerEvents(file: string, before: Ledger | null, after: Ledger): Event
 }
 
 /** Events of one file between two versions (null: absent on that side). */
-export function fileEvents(path: string, before: WorkflowFile | null, after: WorkflowFile | null, renamedFrom: string | null): Event[] {
+export function fileEvents(path: string, before: WorkflowFile | null, after: WorkflowFile | null, renamedFrom: string | null, intact = false): Event[] {
   if (after && !after.readable) {
     // A committed handoff left empty or unreadable is gone as surely as a deleted one: its record cannot be read.
     return before?.kind === 'handoff' && before.readable ? [{ type: 'handoff-deleted', file: path, line: 1, emptied: true }] : [];
@@ -362,7 +362,7 @@ export function fileEvents(path: string, before: WorkflowFile | null, after: Wor
   if (after.kind === 'plan') events.push(...planEvents(path, before?.kind === 'plan' && before.readable ? before : null, after));
   else if (after.kind === 'ledger') events.push(...ledgerEvents(path, before?.kind === 'ledger' ? before : null, after));
   else if (after.kind === 'handoff') {
-    if (renamedFrom) events.push({ type: 'handoff-renamed', file: path, line: 1, from: renamedFrom });
+    if (renamedFrom) events.push({ type: 'handoff-renamed', file: path, line: 1, from: renamedFrom, ...(intact ? { intact } : {}) });
     if (!before) events.push({ type: 'handoff-added', file: path, line: 1 });
     else if (before.kind === 'handoff' && before.readable) events.push(...handoffEvents(path, before, after));
   }
@@ -470,12 +470,32 @@ export function eventsBetween(changes: Change[], before: Snapshot, after: Snapsh
       continue;
     }
     if (c.status === 'R' && after.kindOf(c.path) !== 'handoff' && before.kindOf(c.from!) === 'handoff') {
-      events.push({ type: 'handoff-deleted', file: c.from!, line: 1 });
+      // Moved out of the handoffs folder (an archive): the record survives elsewhere when its content is unchanged.
+      events.push(c.oldBlob !== null && c.oldBlob === c.newBlob ? { type: 'handoff-renamed', file: c.path, line: 1, from: c.from!, intact: true } : { type: 'handoff-deleted', file: c.from!, line: 1 });
       continue;
     }
-    events.push(...fileEvents(c.path, old, now, c.status === 'R' ? c.from : null));
+    events.push(...fileEvents(c.path, old, now, c.status === 'R' ? c.from : null, c.status === 'R' && c.oldBlob === c.newBlob));
   }
   return events;
+}
+
+/**
+ * Deletions that are moves out of the workflow folders: the trace's diffs are limited to the workflow pathspecs, so
+ * git cannot pair a handoff moved to `thoughts/old/` with its new path. `added` lists what the commit added
+ * anywhere (asked of git only when a handoff was deleted); a deleted handoff whose exact content was added elsewhere
+ * is a rename that kept the record.
+ */
+export function movesOut(events: Event[], changes: Change[], added: () => Change[]): Event[] {
+  const deleted = events.filter((e) => e.type === 'handoff-deleted' && !e.emptied);
+  if (deleted.length === 0) return events;
+  const blobOf = new Map(changes.filter((c) => c.status === 'D' && c.oldBlob).map((c) => [c.path, c.oldBlob!]));
+  const byBlob = new Map<string, string>();
+  for (const c of added()) if (c.status === 'A' && c.newBlob && !byBlob.has(c.newBlob)) byBlob.set(c.newBlob, c.path);
+  return events.map((e) => {
+    if (e.type !== 'handoff-deleted' || e.emptied) return e;
+    const to = byBlob.get(blobOf.get(e.file) ?? '');
+    return to ? { type: 'handoff-renamed', file: to, line: 1, from: e.file, intact: true } : e;
+  });
 }
 
 /** Changes between two path -> blob maps (no rename detection: used for the index and for merge parents). */

@@ -11,7 +11,7 @@ import { jobs } from '../read/parallel.js';
 import { amending, ask, gitIdentities, gitSync, headCommit, mergeHeads, readBlobs } from '../shared/git.js';
 import { timing } from '../shared/timing.js';
 import { relieveMemory } from '../shared/memory.js';
-import { diffFiles, eventKey, eventsBetween } from './events.js';
+import { diffFiles, eventKey, eventsBetween, movesOut } from './events.js';
 import { LINK_MODE, isLinkValue, linkValue, parseLink } from './links.js';
 import { messageTrailers, parseRaw, parseTrailers, readTrace, type TraceEntry } from './log.js';
 import { NOTHING_ELSE, Sight, learned, type Learned, type Tracked } from './sight.js';
@@ -415,7 +415,9 @@ class Folder {
     const changes = this.withLinks(raw, base, top);
     const before = new Snapshot(base, store);
     const after = new Snapshot(new Overlay(base, top), store);
-    let events = eventsBetween(changes, before, after);
+    let events = movesOut(eventsBetween(changes, before, after), changes, () =>
+      first ? parseRaw(gitSync(root, ['diff-tree', '-r', '--raw', '-z', '--no-abbrev', '--diff-filter=A', `${commit.sha}^`, commit.sha]).out) : [],
+    );
     for (const c of changes) {
       const kind = c.status === 'D' ? undefined : store.classify(c.path)?.kind;
       if (kind === 'ledger' || kind === 'handoff') this.sight.namesOf(after.model(c.path), this.learned);
@@ -496,7 +498,9 @@ export function pendingCommit(root: string, config: Config, opts: { message?: st
   const others = amend ? parentsOfHead.slice(1) : hasHead ? mergeHeads(root) : [];
   const before = new Snapshot(beforeFiles, store);
   const after = new Snapshot(afterFiles, store);
-  let events = eventsBetween(changes, before, after);
+  let events = movesOut(eventsBetween(changes, before, after), changes, () =>
+    base ? parseRaw(gitSync(root, ['diff', '--cached', '--raw', '-z', '--no-abbrev', '--diff-filter=A', base]).out) : [],
+  );
   let kept = changes;
   for (const other of others) {
     const base = gitSync(root, ['merge-base', head!, other]);

@@ -167,11 +167,40 @@ describe('renames', () => {
     expect(historyOnly(findings).map((x) => x.ruleId)).toEqual(['history/handoff-deleted']);
   });
 
-  it('a handoff moved out of the handoff folders is a deletion at its old path', async () => {
+  // Until round 3 this was reported as a deletion at the old path: the trace's diffs are limited to the workflow
+  // folders, so git could not see where the file went. It is a move, and the message now says where to.
+  it("an agent's move of a handoff out of the handoff folders is reported as a rename, naming both paths", async () => {
     const repo = Repo.create();
     planned(repo);
     task(repo, 1, [1]);
-    const commit = repo.commit('Archive handoff 1', {}, { author: CLAUDE, rename: [[handoffPath(1), 'thoughts/archive/task-01-step-1.md']] });
+    const to = 'thoughts/archive/task-01-step-1.md';
+    const commit = repo.commit('Archive handoff 1', {}, { author: CLAUDE, rename: [[handoffPath(1), to]] });
+    const { findings } = await judge(repo.dir);
+    const f = expectOne(findings, 'history/handoff-deleted', { repo, commit, file: to, line: 1 });
+    expect(f.message).toBe(`Handoff ${handoffPath(1)} was renamed to ${to}.`);
+  });
+
+  it("a person's move of one handoff, unchanged, into an archive folder is housekeeping (info); strict still reports it", async () => {
+    const repo = Repo.create();
+    planned(repo);
+    task(repo, 1, [1]);
+    const commit = repo.commit('Clean up thoughts', {}, { author: ANA, rename: [[handoffPath(1), 'thoughts/old/handoffs/task-01-step-1.md']] });
+    const { findings } = await judge(repo.dir);
+    const f = findings.find((x) => x.ruleId === 'history/handoff-deleted');
+    expect(f?.severity).toBe('info');
+    expect(f?.commit).toBe(commit);
+    expect(historyOnly(findings).filter((x) => x.severity !== 'info')).toEqual([]);
+    const strict = await judge(repo.dir, { preset: 'strict' });
+    expect(strict.findings.filter((x) => x.ruleId === 'history/handoff-deleted').map((x) => x.severity)).toEqual(['error']);
+  });
+
+  it("a person's move that also rewrites the handoff is still a deleted record", async () => {
+    const repo = Repo.create();
+    planned(repo);
+    task(repo, 1, [1]);
+    const to = 'thoughts/old/handoffs/task-01-step-1.md';
+    const body = repo.show('HEAD', handoffPath(1)).replace(/complete/g, 'failed');
+    const commit = repo.commit('Clean up thoughts', { [to]: body }, { author: ANA, remove: [handoffPath(1)] });
     const { findings } = await judge(repo.dir);
     expectOne(findings, 'history/handoff-deleted', { repo, commit, file: handoffPath(1), line: 1 });
   });

@@ -8,7 +8,7 @@ export const rule: Rule = {
     id: 'history/handoff-deleted',
     severities: { recommended: 'error', strict: 'error' },
     formula: '[](handoff_created(h) -> []exists_on_disk(h))',
-    description: 'A committed handoff is never deleted or renamed: it is the record that survives compaction, and the next agent and the reviewer read it by its path. In the full history, a commit with no agent identity (author, committer, co-authors) that deletes or moves several handoffs, or (in `recommended`) one that deletes whole plans with their handoffs, or a sweep of three or more handoffs across two or more sessions, is a cleanup: one info. A living document in the handoffs folder (`current.md`, no task number or date in its name) is no record.',
+    description: 'A committed handoff is never deleted or renamed: it is the record that survives compaction, and the next agent and the reviewer read it by its path. In the full history, a commit with no agent identity (author, committer, co-authors) that deletes or moves several handoffs, or (in `recommended`) one that deletes whole plans with their handoffs, or a sweep of three or more handoffs across two or more sessions, or a move of handoffs with their content unchanged (into an archive folder, even outside the workflow folders), is a cleanup: one info. A living document in the handoffs folder (`current.md`, no task number or date in its name) is no record.',
     fix: 'Restore the handoff at its original path (`git restore --source=<commit>^ -- <path>`).',
     messages: {
       deleted: 'Handoff {{file}} was deleted.',
@@ -31,7 +31,9 @@ export const rule: Rule = {
     // erases its record deletes the handoff of its own task (recommended; strict holds every deletion).
     const sessions = new Set(gone.map((e) => posix.dirname(e.type === 'handoff-renamed' ? e.from : e.file)));
     const sweep = ctx.preset !== 'strict' && gone.length >= 3 && sessions.size >= 2;
-    if ((gone.length > 1 && ctx.agents.length === 0) || (gone.length > 0 && archive) || sweep) {
+    // A person moving a handoff whole into an archive folder keeps the record (only its path changed).
+    const archived = ctx.preset !== 'strict' && ctx.agents.length === 0 && gone.length > 0 && gone.every((e) => e.type === 'handoff-renamed' && e.intact);
+    if ((gone.length > 1 && ctx.agents.length === 0) || (gone.length > 0 && archive) || sweep || archived) {
       const files = gone.map((e) => (e.type === 'handoff-renamed' ? e.from : e.file));
       return [{ file: gone[0]!.file, line: gone[0]!.line, messageId: 'housekeeping', info: true, data: { count: gone.length, files: files.slice(0, 3).join(', ') + (files.length > 3 ? ', ...' : '') } }];
     }

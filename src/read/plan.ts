@@ -17,6 +17,9 @@ import { readFrontmatter } from './frontmatter.js';
  */
 const LABEL = String.raw`(\d+[A-Za-z]?(?:[.\-]\d+[A-Za-z]?)*|[A-Za-z](?:[.\-]\d+[A-Za-z]?)+)`;
 const PHASE_HEADING = new RegExp(String.raw`^phase\s+${LABEL}(?![\w])\s*[:.)\-–—]?\s*(.*)$`, 'is');
+/** The section that lists a plan's phases by number alone, and a numbered heading in it. */
+const PHASES_SECTION = /^(?:implementation\s+)?phases:?$/i;
+const NUMBERED_HEADING = /^(\d+(?:\.\d+)*)\.?\s*[:.)\-–—]?\s+(\S.*)$/s;
 const TASK_TEXT = new RegExp(String.raw`^task\s+${LABEL}(?![\w])\s*[:.)\-–—]?\s*(.*)$`, 'is');
 
 /**
@@ -46,7 +49,8 @@ export function criteriaKindOf(label: string): CriteriaKind | null {
   if (criteria) return criteria[1] === undefined ? 'unknown' : criteria[1] === 'manual' ? 'manual' : 'automated';
   if (/^(?:acceptance|acceptance checks?|definition of done|done when|exit criteria)$/.test(text)) return 'unknown';
   if (/^verification(?: steps| checks?)?$|^manual testing steps$/.test(text)) return text.startsWith('manual') ? 'manual' : 'unknown-verify';
-  if (/^ci(?:[- ]only)?\b/.test(text) || /^(?:tests?|checks?|commands?) to run\b/.test(text)) return 'automated';
+  // `CI`, `CI only`, `CI checks (GitHub Actions)`: not any heading that starts with CI (`CI/CD Troubleshooting`).
+  if (/^ci(?:[- ]only)?(?: (?:checks?|verification|tests?|gates?|runs?))?(?: ?\(.*\))?$/.test(text) || /^(?:tests?|checks?|commands?) to run\b/.test(text)) return 'automated';
   return null;
 }
 
@@ -166,16 +170,21 @@ interface HeadingPlan {
 function planHeadings(root: Root): HeadingPlan {
   const out: HeadingPlan = { phases: new Map(), criteria: new Map(), foreign: new Set(), unstructured: null };
   const candidates: { h: Heading; label: string; title: string; excluded: boolean }[] = [];
-  const stack: { depth: number; excluded: boolean }[] = [];
+  const stack: { node: Heading; depth: number; excluded: boolean }[] = [];
+  const headingAt = (s: { node: Heading }) => s.node;
   for (const node of root.children) {
     if (node.type !== 'heading') continue;
     while (stack.length > 0 && stack[stack.length - 1]!.depth >= node.depth) stack.pop();
     const inExcluded = stack.some((s) => s.excluded);
     const text = textOf(node);
-    const role = node.depth >= 2 && node.depth <= 4 ? phaseHeadingRole(text) : { role: 'none' as const };
+    // Under a `## Phases` heading, a numbered heading is a phase without the word (`### 31.1 Persistent cache`).
+    const underPhases = stack.length > 0 && PHASES_SECTION.test(textOf(headingAt(stack[stack.length - 1]!)));
+    const bare = underPhases ? NUMBERED_HEADING.exec(text) : null;
+    const role = node.depth >= 2 && node.depth <= 4 ? (bare ? { role: 'phase' as const, label: bare[1]!, title: bare[2]! } : phaseHeadingRole(text)) : { role: 'none' as const };
     if (role.role === 'phase' && node.depth <= 3) candidates.push({ h: node, label: role.label, title: role.title, excluded: inExcluded });
     else if (role.role === 'criteria' && !inExcluded) out.criteria.set(node, { label: role.label, kind: role.kind });
-    stack.push({ depth: node.depth, excluded: inExcluded || (role.role === 'none' && OUTSIDE_SECTION.test(text) && criteriaKindOf(text) === null) });
+    // The title (`# Code Review Checklist: ...`) names the document, never a section outside its phases.
+    stack.push({ node, depth: node.depth, excluded: inExcluded || (node.depth >= 2 && role.role === 'none' && OUTSIDE_SECTION.test(text) && criteriaKindOf(text) === null) });
   }
   const inside = new Map(candidates.filter((c) => !c.excluded).map((c) => [c.h, c]));
   const d0 = Math.min(...[...inside.keys()].map((h) => h.depth));

@@ -137,6 +137,15 @@ export function forgetInstructions(root?: string): void {
   else signalCache.delete(root);
 }
 
+/**
+ * Whether criteria headings in this text speak of plans: an instruction about plans (`create_plan.md`), a template,
+ * or a skeleton with a phase heading. An agent definition's `CI Integration:` or a review command's `Manual
+ * testing` section promises nothing about the plans' shape.
+ */
+function aboutPlans(file: string, text: string): boolean {
+  return /plan/i.test(file) || file.startsWith('thoughts/templates/') || isTemplateName(file) || /^#{2,4}\s+phase\b/im.test(text);
+}
+
 function markdownSignals(file: string, text: string, offset: number, into: InstructionSignals): void {
   let root: Root;
   try {
@@ -154,10 +163,11 @@ function markdownSignals(file: string, text: string, offset: number, into: Instr
       into.globalTasks = { from: 'instructions', file, line: offset + second.line, says: `numbers tasks across phases (\`Task ${second.label}\` opens a later phase)` };
     }
   }
+  const plans = aboutPlans(file, text);
   const visit = (nodes: RootContent[]): void => {
     for (const node of nodes) {
       const line = offset + lineOf(node).line;
-      if (isHeading(node) || node.type === 'strong') {
+      if (plans && (isHeading(node) || node.type === 'strong')) {
         const label = textOf(node);
         const kind = criteriaKindOf(label);
         if (kind === 'manual') into.manual ??= { from: 'instructions', file, line, says: `asks for \`${label}\`` };

@@ -102,10 +102,16 @@ export const rule: Rule = {
         const messageId = bare.length === missing.length ? (whole ? 'noCriteriaPlan' : one ? 'noCriteria' : 'noCriteriaMany') : whole ? 'noAutomatedPlan' : one ? 'noAutomated' : 'noAutomatedMany';
         out.push({ file: plan.path, line: first.line, column: first.column, messageId, ...(one ? {} : { fixId: 'addEach' }), data });
       }
-      const undivided = phases.filter(unsplit);
+      // A phase that also has automated or manual items did split its criteria: an extra list beside them (`All
+      // tests must pass`) is no undivided list.
+      const undivided = phases.filter((p) => unsplit(p) && p.automated.length + p.manual.length === 0);
       // An undivided list is a departure only where the repository's own plans split theirs (strict: always).
       if (undivided.length > 0 && (perPhase(ctx.preset, promise.manualCriteria.source) || (promise.manualCriteria.value && (split ??= splitsCriteria(ws.plans))))) {
-        const at = plan.undividedCriteria ?? undivided[0]!;
+        // The list's heading when it stands in the first phase reported, else that phase's first undivided item.
+        const phase = undivided[0]!;
+        const next = plan.phases[plan.phases.indexOf(phase) + 1]?.line ?? Infinity;
+        const heading = plan.undividedCriteria;
+        const at = heading && heading.line >= phase.line && heading.line < next ? heading : { line: phase.unknown[0]!.line, column: 1 };
         out.push({ file: plan.path, line: at.line, column: at.column, messageId: 'unsplit', fixId: 'split', data: { phases: undivided.map(phaseLabel).join(', ') } });
       }
     }

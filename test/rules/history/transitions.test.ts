@@ -33,8 +33,18 @@ describe('handoffs', () => {
   const rewritten = taskHandoff(1, { status: 'partial', context_for_next: 'Redo it.' });
 
   ruleTester(ruleOf('history/handoff-deleted'), {
-    valid: [{ name: 'appending to a committed handoff', before, after: { ...before, [handoffPath(1)]: appended }, commit: { author: CLAUDE } }],
+    valid: [
+      { name: 'appending to a committed handoff', before, after: { ...before, [handoffPath(1)]: appended }, commit: { author: CLAUDE } },
+    ],
     invalid: [
+      // A person moving a handoff whole keeps its record: housekeeping, one info.
+      {
+        name: "a person's rename that keeps the content: one info",
+        before,
+        after: { [PLAN]: before[PLAN], [handoffPath(1, 'renamed')]: taskHandoff(1) },
+        renames: [[handoffPath(1), handoffPath(1, 'renamed')]],
+        errors: [{ messageId: 'housekeeping', file: handoffPath(1, 'renamed'), severity: 'info' }],
+      },
       {
         name: 'a deleted handoff, at its path',
         before,
@@ -47,6 +57,7 @@ describe('handoffs', () => {
         before,
         after: { [PLAN]: before[PLAN], [handoffPath(1, 'renamed')]: taskHandoff(1) },
         renames: [[handoffPath(1), handoffPath(1, 'renamed')]],
+        commit: { author: CLAUDE },
         errors: [{ messageId: 'renamed', file: handoffPath(1, 'renamed'), data: { from: handoffPath(1) } }],
       },
     ],

@@ -163,6 +163,82 @@ describe('pattern 9: a grouping phase over sub-phases', () => {
   });
 });
 
+describe('corpus round 3: titles, numbered phases, extra lists, and what instructions promise', () => {
+  it('a title that says "Checklist" opens no section outside the phases: phase 2 started before phase 1 is found', () => {
+    const text = md(
+      '# Code Review Checklist: the billing service',
+      '## Phase 1: Handlers',
+      '#### Automated Verification:',
+      '- [ ] Lint passes: `make lint`',
+      '#### Manual Verification:',
+      '- [ ] Read every handler',
+      '## Phase 2: Models',
+      '#### Automated Verification:',
+      '- [x] Lint passes: `make lint-models`',
+      '#### Manual Verification:',
+      '- [ ] Read every model',
+    );
+    expect(readPlanText(PLAN, text).phases.map((p) => p.label)).toEqual(['1', '2']);
+    expect(ids({ [PLAN]: text })).toEqual(['plan/phase-order:checkedBeforeVerified']);
+  });
+
+  it('numbered headings under `## Phases` are the phases (`### 4.1 Cache`), and other numbered headings are not', () => {
+    const text = md(
+      '# Plan 4: Faster builds',
+      '## Current State Analysis',
+      '### 4.1 Where the cache misses',
+      '- the key includes the timestamp',
+      '## Phases',
+      '### 4.1 Persistent cache',
+      '#### Automated Verification:',
+      '- [ ] `cargo test -p cache`',
+      '#### Manual Verification:',
+      '- [ ] A warm build takes under two seconds',
+      '### 4.2 Watch fewer files',
+      '#### Automated Verification:',
+      '- [x] `cargo test -p watcher`',
+      '#### Manual Verification:',
+      '- [ ] Editing a symlink target triggers no rebuild',
+    );
+    const plan = readPlanText(PLAN, text);
+    expect(plan.phases.filter((p) => !p.outside).map((p) => [p.label, p.title])).toEqual([['4.1', 'Persistent cache'], ['4.2', 'Watch fewer files']]);
+    expect(ids({ [PLAN]: text })).toEqual(['plan/phase-order:checkedBeforeVerified']);
+  });
+
+  it('a phase with split criteria and one more list (`#### All tests must pass`) is no undivided list', () => {
+    const text = md(
+      '# Slider Implementation Plan',
+      '## Phase 1: Fix the gap',
+      '#### Automated Verification:',
+      '- [ ] `pnpm build`',
+      '#### Manual Verification:',
+      '- [ ] The slider sits under the canvas',
+      '## Phase 2: Regression pass',
+      '### Manual Testing Steps',
+      '- [ ] Portrait layout still works',
+      '### Success Criteria',
+      '#### All tests must pass',
+      '- [ ] No console errors',
+    );
+    expect(of(lintFiles({ [PLAN]: text }, strict()), 'plan/phase-automated-criteria').map((f) => f.messageId)).not.toContain('unsplit');
+    const bare = md('# P', '## Phase 1: a', '### Success Criteria', '- [ ] `make`', '## Phase 2: b', '### Success Criteria', '- [ ] `make test`');
+    const found = of(lintFiles({ [PLAN]: bare }, strict()), 'plan/phase-automated-criteria').filter((f) => f.messageId === 'unsplit');
+    expect(found.map((f) => f.line)).toEqual([lineOf(bare, '### Success Criteria')]);
+  });
+
+  it("an agent definition's `CI Integration:` heading promises no criteria; a plan skeleton in CLAUDE.md does", () => {
+    const agent = md('# Systems engineer', '', 'You review shell tooling.', '', '## CI Integration:', '', 'Run the matrix on every push.');
+    const skeleton = md('# How we plan', '', '```markdown', '## Phase 1: <name>', '#### Manual Verification:', '- [ ] <what a person checks>', '```');
+    forgetInstructions();
+    const a = makeRepo({ '.claude/agents/systems-engineer.md': agent });
+    expect(instructionSignals(a).automated).toBeNull();
+    const skill = makeRepo({ '.claude/skills/qa/SKILL.md': md('# QA', '## Phase 1: Triage', '## CI/CD Troubleshooting Reference', '- rerun the job') });
+    expect(instructionSignals(skill).automated).toBeNull();
+    const b = makeRepo({ 'CLAUDE.md': skeleton });
+    expect(instructionSignals(b).manual).toMatchObject({ file: 'CLAUDE.md', line: lineOf(skeleton, '#### Manual Verification:') });
+  });
+});
+
 describe('range headings and logs', () => {
   it('`Phase 3-28` stands for the phases up to 28; numbering goes on at 29', () => {
     const text = md('# P', '## Phase 1: a', '- [ ] Task 1: a', '## Phase 2: b', '- [ ] Task 2: b', '## Phase 3-28: Port the handlers', '- [ ] Task 3: c', '## Phase 29: Remove the old router', '- [ ] Task 4: d');

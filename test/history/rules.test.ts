@@ -323,6 +323,22 @@ describe('rule boundaries', () => {
     expect(await historyFindings(repo.dir, 'history/phase-order')).toEqual([]);
   });
 
+  // Corpus round 3: while the plan still shows phase 1 unverified, plan/phase-order reports the cause at HEAD and
+  // history/phase-order gives way (maintainers read the two as one complaint); once phase 1 is verified, the
+  // history finding names the commit that went ahead.
+  it('phase-order: one cause, one finding between the snapshot and the history', () => {
+    const repo = Repo.create();
+    planned(repo);
+    task(repo, 1, [1]);
+    task(repo, 2, [1, 2]);
+    const early = task(repo, 3, [1, 2, 3]);
+    const open = cli(repo.dir, ['--since', 'root']).results.filter((f) => f.ruleId.endsWith('/phase-order'));
+    expect(open.map((f) => [f.ruleId, f.commit ?? null])).toEqual([['plan/phase-order', null]]);
+    repo.commit('Phase 1 automated checks pass', { [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1] }) }, { author: CLAUDE });
+    const later = cli(repo.dir, ['--since', 'root']).results.filter((f) => f.ruleId.endsWith('/phase-order'));
+    expect(later.map((f) => [f.ruleId, f.commit ?? null])).toEqual([['history/phase-order', early]]);
+  });
+
   it('phase-order: an N/A manual item counts as verified', async () => {
     const repo = Repo.create();
     repo.commit('Plan', { [PLAN]: planDoc({ naManual: [1] }), [LEDGER]: ledgerDoc() }, { author: ANA });

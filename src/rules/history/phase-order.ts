@@ -90,9 +90,10 @@ export const rule: Rule = {
         openNumber: first.open.number ?? 1,
         verified: verifiedMeans(first.open, ctx.preset),
       };
-      // The same unverified phase at a later commit is the same cause, reported at the first commit. Not merged
-      // with plan/phase-order's finding at HEAD: this one names the commit that went ahead, which the gate needs.
-      out.push({ file, line: first.line, messageId: list.length > 1 ? 'startedEarlyMany' : 'startedEarly', fixId, data, causes: [`history\0${openPhaseCause(file, first.open)}`] });
+      // The same unverified phase at a later commit is the same cause, reported at the first commit; while the plan
+      // still shows that phase unverified, plan/phase-order reports the cause at HEAD, and this one gives way (one
+      // cause, one finding: the repository's maintainers read the two as one complaint).
+      out.push({ file, line: first.line, messageId: list.length > 1 ? 'startedEarlyMany' : 'startedEarly', fixId, data, causes: [openPhaseCause(file, first.open)] });
     }
     return out;
   },

@@ -1,6 +1,6 @@
 // Questions rules ask of the model, answered once here so every rule answers them the same way.
 import { posix } from 'node:path';
-import type { CheckItem, Handoff, LedgerItem, Phase, Plan, PlanMode, Position, PositionMap, Task, Workspace } from './types.js';
+import type { CheckItem, Handoff, Ledger, LedgerItem, Phase, Plan, PlanMode, Position, PositionMap, Task, Workspace } from './types.js';
 import { canonicalText } from '../shared/text.js';
 
 export function tasksOf(plan: Plan): Task[] {
@@ -287,4 +287,24 @@ export function writtenAfter(a: Handoff, b: Handoff): boolean | null {
   const da = handoffDates(a);
   const db = handoffDates(b);
   return compareDates(da.folder, db.folder) ?? compareDates(da.key, db.key);
+}
+
+/** What a ledger or handoff may call a plan in prose: its file name (with or without `.md`) and its title. */
+export function planNames(plan: Plan): string[] {
+  const base = posix.basename(plan.path);
+  const names = [base.toLowerCase(), base.replace(/\.md$/i, '').toLowerCase()];
+  if (plan.title) {
+    const title = plan.title.toLowerCase().trim();
+    names.push(title);
+    const short = title.replace(/\s*[-–—:]?\s*implementation plan$/, '').replace(/^implementation plan\s*[-–—:]\s*/, '').trim();
+    if (short.length >= 12) names.push(short);
+  }
+  return [...new Set(names)].filter((n) => n.length >= 8);
+}
+
+/** The plans a ledger names: the one it is linked to, else every plan whose file name or title its text mentions. */
+export function plansNamedBy(ws: Workspace, ledger: Ledger): Plan[] {
+  const linked = planOf(ws, ledger.path);
+  if (linked) return [linked];
+  return ws.plans.filter((p) => p.readable && planNames(p).some((name) => ledger.mentions.includes(name)));
 }

@@ -10,6 +10,7 @@ import { readPlanText } from './plan.js';
 import { readHandoffText, readOrchestrationState } from './handoff.js';
 import { readLedgerText } from './ledger.js';
 import { planRefCandidates } from './paths.js';
+import { planNames } from '../model/queries.js';
 
 export function readText(item: Discovered, text: string): WorkflowFile {
   switch (item.kind) {
@@ -148,17 +149,6 @@ export function descMatches(title: string, desc: string): boolean {
   return shared / Math.min(a.size, b.size) >= 0.6;
 }
 
-function planNames(plan: Plan): string[] {
-  const base = posix.basename(plan.path);
-  const names = [base.toLowerCase(), base.replace(/\.md$/i, '').toLowerCase()];
-  if (plan.title) {
-    const title = plan.title.toLowerCase().trim();
-    names.push(title);
-    const short = title.replace(/\s*[-–—:]?\s*implementation plan$/, '').replace(/^implementation plan\s*[-–—:]\s*/, '').trim();
-    if (short.length >= 12) names.push(short);
-  }
-  return [...new Set(names)].filter((n) => n.length >= 8);
-}
 
 interface Inferred {
   file: string;

@@ -1,6 +1,6 @@
 import type { Rule, RawFinding } from '../types.js';
-import type { Ledger, Plan, Task } from '../../model/types.js';
-import { handoffTasks, handoffsOfPlan, ledgerItemTasks, planOf, positionOf, tasksOf } from '../../model/queries.js';
+import type { Ledger, LedgerItem, Phase, Plan, Task, Workspace } from '../../model/types.js';
+import { handoffTasks, handoffsOfPlan, ledgerItemTasks, planOf, plansNamedBy, positionOf, sequence, setAside, tasksOf } from '../../model/queries.js';
 
 /** Plan tasks checked complete that no task item of the ledger tracks (the ledger/sync fix adds them). */
 export function unlistedTasks(plan: Plan, ledger: Ledger): Task[] {
@@ -14,7 +14,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'O(update_ledger) <- task_complete',
     description:
-      'A ledger and the plan it names (or the plan its session was linked to) agree on which tasks are done: a task checked in the plan is `[x]` in the ledger state, and a task `[x]` in the ledger is checked in the plan. A ledger item `Task N: text` tracks the plan\'s Task N when the texts agree, else the one task with that text (a task inserted mid-plan renumbers the plan, not the ledger). A task the ledger and its handoff both call done while the plan has it unchecked is `handoff/plan-sync`\'s finding (the plan was not updated), not this rule\'s.',
+      'A ledger and the plan it names (or the plan its session was linked to) agree on which tasks are done: a task checked in the plan is `[x]` in the ledger state, and a task `[x]` in the ledger is checked in the plan. A ledger item `Task N: text` tracks the plan\'s Task N when the texts agree, else the one task with that text (a task inserted mid-plan renumbers the plan, not the ledger). A task the ledger and its handoff both call done while the plan has it unchecked is `handoff/plan-sync`\'s finding (the plan was not updated), not this rule\'s. A ledger item that marks a phase done (`[x] Phase 2: ...`, `[x] Phase 0-3: ...`) is held against the plans the ledger names (its link, else every plan whose file name or title it mentions): it is reported only when every one of those plans that has the phase has not a single box of it checked.',
     fix: 'Update the ledger `## State` (or the plan) so both say the same.',
     fixable: 'problem',
     messages: {
@@ -22,11 +22,13 @@ export const rule: Rule = {
       doneButUnchecked: 'Ledger marks Task {{task}} done but the plan has it unchecked ({{plan}}:{{planLine}}).',
       checkedButNotDone: 'Plan checks Task {{task}} complete ({{plan}}:{{planLine}}) but the ledger marks it {{state}}.',
       checkedButUnlisted: 'Plan checks Task {{task}} complete ({{plan}}:{{planLine}}) but the ledger state does not list it.',
+      phaseClaimed: 'Ledger marks {{phase}} done, but {{plans}} {{have}} none of its {{count}} checkboxes checked (first at {{first}}).',
     },
   },
   snapshot: (ws) => {
     const out: RawFinding[] = [];
     for (const ledger of ws.ledgers.filter((l) => l.readable)) {
+      out.push(...phaseClaims(ws, ledger));
       const plan = planOf(ws, ledger.path);
       const taskItems = ledger.items.filter((i) => i.task !== null);
       if (!plan || !plan.readable || taskItems.length === 0) continue;
@@ -54,3 +56,49 @@ export const rule: Rule = {
     return out;
   },
 };
+
+/** `Phase 2`, `Phase 0-3`: the phase numbers a ledger item's label claims (none for `Phase 2A` or a task). */
+function claimedPhases(item: LedgerItem): number[] {
+  const m = /^Phase (\d+)(?:-(\d+))?$/.exec(item.label);
+  if (!m) return [];
+  const from = Number(m[1]);
+  const to = m[2] === undefined ? from : Number(m[2]);
+  return to >= from && to - from < 100 ? Array.from({ length: to - from + 1 }, (_, i) => from + i) : [];
+}
+
+/** The phases of a plan that a claim of phase n covers: phase n and its sub-phases (`3.1`, `3.2`). */
+function phasesNumbered(plan: Plan, n: number): Phase[] {
+  return sequence(plan).filter((p) => p.label !== null && (p.label === String(n) || p.label.startsWith(`${n}.`)));
+}
+
+function boxes(phase: Phase): { line: number; checked: boolean }[] {
+  return [...phase.tasks, ...phase.tasks.flatMap((t) => t.steps), ...phase.automated, ...phase.manual, ...phase.unknown, ...phase.other].sort((a, b) => a.line - b.line);
+}
+
+/**
+ * A ledger that calls phases done while the plans it names have not a box of them checked (the ledger's word and
+ * the plans' boxes disagree, with nothing checked to show for the claim). Conservative: every named plan that has
+ * the phase must show it untouched, and a phase the plan itself declares done or deferred is no evidence.
+ */
+function phaseClaims(ws: Workspace, ledger: Ledger): RawFinding[] {
+  const claims = ledger.items.filter((i) => i.state === 'done' && i.task === null && claimedPhases(i).length > 0);
+  if (claims.length === 0) return [];
+  const plans = plansNamedBy(ws, ledger).filter((p) => !p.notAPlan && !p.unstructured && !setAside(p));
+  const out: RawFinding[] = [];
+  for (const item of claims) {
+    const numbers = claimedPhases(item);
+    const held = plans.flatMap((plan) => numbers.flatMap((n) => phasesNumbered(plan, n).map((phase) => ({ plan, phase }))));
+    if (held.length === 0 || held.some(({ phase }) => phase.declaredDone || phase.deferred)) continue;
+    const all = held.flatMap(({ plan, phase }) => boxes(phase).map((b) => ({ plan, ...b })));
+    if (all.length === 0 || all.some((b) => b.checked)) continue;
+    const named = [...new Set(held.map((h) => h.plan.path))];
+    out.push({
+      file: ledger.path,
+      line: item.line,
+      column: item.column,
+      messageId: 'phaseClaimed',
+      data: { phase: item.label, plans: named.join(' and '), have: named.length > 1 ? 'have' : 'has', count: all.length, first: `${all[0]!.plan.path}:${all[0]!.line}` },
+    });
+  }
+  return out;
+}

@@ -81,3 +81,36 @@ describe(ID, () => {
 });
 
 describeRuleContract(ID, { [PLAN]: threeDone, [LEDGER]: ledger({ state: ['- [x] Task 1: a', '- [ ] Task 2: b', '- [x] Task 3: c', '- [x] Task 4: d'] }) }, { recommended: 'error', strict: 'error' });
+
+// Corpus round 3 (a miss): a ledger whose State calls phases done while the plans it names in prose have not a box
+// of those phases checked. The plans are named only in the ledger's text (no `plan:` key), as real ledgers do.
+describe(`${ID}: phases the ledger calls done`, () => {
+  const AGENTS = 'thoughts/shared/plans/2026-11-02-agent-roster.md';
+  const TOOLS = 'thoughts/shared/plans/2026-11-03-tool-registry.md';
+  const untouched = (title: string) => md(`# ${title}`, '## Phase 1: Scaffold', '- [ ] Create the package', '#### Automated Verification:', '- [ ] `make test`', '## Phase 2: Wire it', '- [ ] Register the agents', '#### Automated Verification:', '- [ ] `make e2e`');
+  const started = (title: string) => untouched(title).replace('- [ ] Create the package', '- [x] Create the package');
+  const notes = (claim: string) =>
+    md('---', 'session: roster', 'status: active', '---', '# Session: roster', '', '## Goal', '', `Build the roster from ${AGENTS.split('/').pop()} and ${TOOLS.split('/').pop()}.`, '', '## State', '', claim, '- [ ] Phase 3: Polish', '', '## Open Questions', '');
+
+  it('planted: `[x] Phase 1-2` while both named plans have nothing of phases 1 and 2 checked, at the ledger item', () => {
+    const text = notes('- [x] Phase 1-2: All 4 agents implemented');
+    const files = { [AGENTS]: untouched('Agent roster'), [TOOLS]: untouched('Tool registry'), [LEDGER]: text };
+    expect(findings(files, ID)).toEqual([
+      expect.objectContaining({
+        file: LEDGER,
+        line: lineOf(text, 'Phase 1-2'),
+        severity: 'error',
+        messageId: 'phaseClaimed',
+        message: `Ledger marks Phase 1-2 done, but ${AGENTS} and ${TOOLS} have none of its 8 checkboxes checked (first at ${AGENTS}:${lineOf(untouched('x'), '- [ ] Create the package')}).`,
+      }),
+    ]);
+  });
+
+  it('clean: one named plan shows the work begun, or the ledger names no plan, or the claim is a task', () => {
+    const text = notes('- [x] Phase 1: Scaffold done');
+    expect(findings({ [AGENTS]: started('Agent roster'), [TOOLS]: untouched('Tool registry'), [LEDGER]: text }, ID)).toEqual([]);
+    const unnamed = text.replace(/Build the roster from .*\./, 'Build the roster.');
+    expect(findings({ [AGENTS]: untouched('Agent roster'), [LEDGER]: unnamed }, ID)).toEqual([]);
+    expect(findings({ [AGENTS]: untouched('Agent roster'), [TOOLS]: untouched('Tool registry'), [LEDGER]: notes('- [ ] Phase 1-2: In progress') }, ID)).toEqual([]);
+  });
+});

@@ -219,8 +219,10 @@ function printConfig(file: string | undefined, opts: { config?: string; preset?:
   const rules = Object.fromEntries(RULES.map((r) => [r.meta.id, severityOf(r, config)]));
   const { source, ...rest } = config;
   // The promise the structure rules hold this repository to, and where each part of it came from (section 4b).
-  const profile = repositoryProfile(root, config, repositoryRoot(root) !== null).applies;
-  io.stdout(`${JSON.stringify({ file: path, kind, source, ...rest, profile, rules }, null, 2)}\n`);
+  const { applies: profile, dialects } = repositoryProfile(root, config, repositoryRoot(root) !== null);
+  // Which dialect the file was read as (convention section 4b), or how many files of each dialect the repository has.
+  const dialect = path === null ? { dialects: { plans: dialects.plans, handoffs: dialects.handoffs } } : { dialect: dialects.byPath.get(path) ?? null };
+  io.stdout(`${JSON.stringify({ file: path, kind, ...dialect, source, ...rest, profile, rules }, null, 2)}\n`);
   return EXIT.ok;
 }
 
@@ -275,7 +277,8 @@ Options:
                                 placeholder item to fill in
   commit-msg <file>             commit-msg hook: the staged change with the message's trailers (Confirmed-by, ...)
   --print-config [file]         print the configuration that applies to the file (or to the repository) as JSON:
-                                every rule's resolved severity, the paths, the packs; then exit 0
+                                every rule's resolved severity, the paths, the packs, the learned profile and
+                                the dialect the file was read as (counts per dialect without a file); then exit 0
   -o, --output-file <path>      write the report to this file (folders are created) instead of stdout
   --color, --no-color           force colours on or off (default: on for a terminal; FORCE_COLOR and NO_COLOR are
                                 honoured, the flags win)

@@ -124,8 +124,28 @@ async function readCached(root: string, items: Discovered[], config: Config, kno
  * The repository's promise (convention section 4b) as `--print-config` shows it: what the structure rules hold this
  * repository to under its preset, and what was learned, each part with where it came from.
  */
-export function repositoryProfile(root: string, config: Config, inGit: boolean): { applies: Profile; learned: Profile } {
+export function repositoryProfile(root: string, config: Config, inGit: boolean): { applies: Profile; learned: Profile; dialects: Dialects } {
   const ws = readWorkspace(root, discover(root, config, inGit), config, inGit);
   const ctx = { config, preset: config.preset };
-  return { applies: promiseOf(ws, ctx), learned: learnedProfile(ws, ctx) };
+  return { applies: promiseOf(ws, ctx), learned: learnedProfile(ws, ctx), dialects: dialectsOf(ws) };
+}
+
+/** Which dialect each workflow file was read as: counts per kind, and the file's own dialect by path. */
+export interface Dialects {
+  plans: Record<string, number>;
+  handoffs: Record<string, number>;
+  byPath: Map<string, string>;
+}
+
+function dialectsOf(ws: Workspace): Dialects {
+  const out: Dialects = { plans: {}, handoffs: {}, byPath: new Map() };
+  for (const p of ws.plans.filter((x) => x.readable)) {
+    out.plans[p.dialect] = (out.plans[p.dialect] ?? 0) + 1;
+    out.byPath.set(p.path, p.dialect);
+  }
+  for (const h of ws.handoffs.filter((x) => x.readable)) {
+    out.handoffs[h.dialect] = (out.handoffs[h.dialect] ?? 0) + 1;
+    out.byPath.set(h.path, h.dialect);
+  }
+  return out;
 }

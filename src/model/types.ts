@@ -127,6 +127,13 @@ export interface Plan extends SourceFile {
    * folder of finished plans), or null.
    */
   claimsComplete: (Position & { source: 'status' | 'body' | 'folder'; said: string }) | null;
+  /**
+   * The dialect the plan was read as: `phase-headings` (`## Phase N: ...`), `numbered-phases` (`### 4.1 ...` under
+   * `## Phases`), `task-headings` (no phases, `### Task N:` headings: the plan-agent dialect), `checklist` (boxes
+   * without phases or task headings), `unstructured` (phase labels repeat: the reader does not guess), or
+   * `not-a-plan` (no checkbox and no criteria heading).
+   */
+  dialect: PlanDialect;
   /** Plan-wide criteria written without checkboxes, by kind (a `## Success Criteria` list of plain bullets). */
   listed?: ('automated' | 'manual' | 'unknown')[];
   /** The object validated by schemas/plan.schema.json. */
@@ -134,6 +141,8 @@ export interface Plan extends SourceFile {
 }
 
 export type HandoffStatus = 'complete' | 'partial' | 'blocked' | 'failed';
+
+export type PlanDialect = 'phase-headings' | 'numbered-phases' | 'task-headings' | 'checklist' | 'unstructured' | 'not-a-plan';
 
 export type HandoffDialect =
   | 'task'

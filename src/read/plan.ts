@@ -6,7 +6,7 @@
 // (`Automated Verification`, `Automated:`, `Automated Testing`), under bold labels (`**Automated verification:**`),
 // or undivided under `### Success Criteria` (criteria of unknown kind).
 import type { Code, Heading, List, ListItem, Paragraph, Root, RootContent } from 'mdast';
-import type { CheckItem, Phase, Plan, PositionMap, Position, ReadProblem, Task } from '../model/types.js';
+import type { CheckItem, Phase, Plan, PlanDialect, PositionMap, Position, ReadProblem, Task } from '../model/types.js';
 import { isHeading, itemParagraph, itemText, lineOf, parseMarkdown, textOf } from './markdown.js';
 import { markdownDisables } from './disables.js';
 import { readFrontmatter } from './frontmatter.js';
@@ -159,6 +159,8 @@ interface HeadingPlan {
   /** Phase headings that are not the plan's (rollout, future work, a second level): openers of outside sections. */
   foreign: Set<Heading>;
   unstructured: (Position & { reason: string }) | null;
+  /** Phase headings that are a number alone under `## Phases` (the numbered-phases dialect). */
+  numbered: Set<Heading>;
 }
 
 /**
@@ -168,7 +170,7 @@ interface HeadingPlan {
  * unstructured (one info, and the structure rules stay silent on it).
  */
 function planHeadings(root: Root): HeadingPlan {
-  const out: HeadingPlan = { phases: new Map(), criteria: new Map(), foreign: new Set(), unstructured: null };
+  const out: HeadingPlan = { phases: new Map(), criteria: new Map(), foreign: new Set(), unstructured: null, numbered: new Set() };
   const candidates: { h: Heading; label: string; title: string; excluded: boolean }[] = [];
   const stack: { node: Heading; depth: number; excluded: boolean }[] = [];
   const headingAt = (s: { node: Heading }) => s.node;
@@ -181,6 +183,7 @@ function planHeadings(root: Root): HeadingPlan {
     const underPhases = stack.length > 0 && PHASES_SECTION.test(textOf(headingAt(stack[stack.length - 1]!)));
     const bare = underPhases ? NUMBERED_HEADING.exec(text) : null;
     const role = node.depth >= 2 && node.depth <= 4 ? (bare ? { role: 'phase' as const, label: bare[1]!, title: bare[2]! } : phaseHeadingRole(text)) : { role: 'none' as const };
+    if (bare && node.depth <= 4) out.numbered.add(node);
     if (role.role === 'phase' && node.depth <= 3) candidates.push({ h: node, label: role.label, title: role.title, excluded: inExcluded });
     else if (role.role === 'criteria' && !inExcluded) out.criteria.set(node, { label: role.label, kind: role.kind });
     // The title (`# Code Review Checklist: ...`) names the document, never a section outside its phases.
@@ -522,10 +525,24 @@ export function readPlanText(path: string, text: string): Plan {
     })),
   };
 
+  const notAPlan = !structured && problems.length === 0 && data.type !== 'plan' && !['mode', 'mode_set_by', 'context_critical'].some((k) => k in data);
+  const dialect: PlanDialect = notAPlan
+    ? 'not-a-plan'
+    : headings.unstructured
+      ? 'unstructured'
+      : sequenced
+        ? [...headings.phases.keys()].some((h) => headings.numbered.has(h))
+          ? 'numbered-phases'
+          : 'phase-headings'
+        : phases.some((p) => p.tasks.some((t) => t.source === 'heading'))
+          ? 'task-headings'
+          : 'checklist';
+
   return {
     kind: 'plan',
     path,
     readable: true,
+    dialect,
     problems,
     disables: markdownDisables(root),
     positions,
@@ -533,7 +550,7 @@ export function readPlanText(path: string, text: string): Plan {
     frontmatter: fm.data,
     title,
     phases: all,
-    notAPlan: !structured && problems.length === 0 && data.type !== 'plan' && !['mode', 'mode_set_by', 'context_critical'].some((k) => k in data),
+    notAPlan,
     undividedCriteria,
     unstructured: headings.unstructured,
     claimsComplete: completionClaim(path, fm, claim),

@@ -239,6 +239,25 @@ describe('corpus round 3: titles, numbered phases, extra lists, and what instruc
   });
 });
 
+describe('--print-config says which dialect each file was read as', () => {
+  it('counts per dialect for the repository, and the one dialect of a file', () => {
+    const phases = md('# A', '## Phase 1: a', '#### Automated Verification:', '- [ ] `make`');
+    const numbered = md('# B', '## Phases', '### 2.1 Cache', '#### Automated Verification:', '- [ ] `make`');
+    const tasks = md('# C', '### Task 1: Write it', '- [ ] step one');
+    const handoff = 'thoughts/shared/handoffs/s1/2026-11-20_10-00-00_parser.md';
+    const dir = makeRepo({
+      [PLAN]: phases,
+      'thoughts/shared/plans/2026-11-21-b.md': numbered,
+      'thoughts/shared/plans/2026-11-22-c.md': tasks,
+      [handoff]: md('---', 'status: complete', '---', '# Parser', '', 'Done.'),
+    });
+    const repo = JSON.parse(runCli(dir, ['--print-config']).stdout) as { dialects: { plans: Record<string, number>; handoffs: Record<string, number> } };
+    expect(repo.dialects).toEqual({ plans: { 'phase-headings': 1, 'numbered-phases': 1, 'task-headings': 1 }, handoffs: { humanlayer: 1 } });
+    const one = JSON.parse(runCli(dir, ['--print-config', 'thoughts/shared/plans/2026-11-21-b.md']).stdout) as { dialect: string | null };
+    expect(one.dialect).toBe('numbered-phases');
+  });
+});
+
 describe('range headings and logs', () => {
   it('`Phase 3-28` stands for the phases up to 28; numbering goes on at 29', () => {
     const text = md('# P', '## Phase 1: a', '- [ ] Task 1: a', '## Phase 2: b', '- [ ] Task 2: b', '## Phase 3-28: Port the handlers', '- [ ] Task 3: c', '## Phase 29: Remove the old router', '- [ ] Task 4: d');

@@ -2,7 +2,8 @@
 // agent's, is allowlisted when `confirmers` is set, and is the commit's author or committer; with
 // `requireSignedConfirmations` the commit must also carry a good signature (by a key of the parent commit's
 // `allowedSigners` file when that is set). A `Confirmed-items` digest binds the confirmation to the items the human
-// saw. In `recommended`, a human's own commit that changes nothing but manual checkboxes is an implicit confirmation.
+// saw. In `recommended`, a human's own commit that changes only plans (manual checkboxes and prose) is an implicit
+// confirmation.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -149,7 +150,7 @@ export function verifySignature(root: string, sha: string, allowedSigners: strin
 export interface CommitFacts {
   /** The manual items the commit checks. */
   checked: readonly ItemRef[];
-  /** Whether the commit changes nothing but manual checkboxes (asked only for an implicit confirmation). */
+  /** Whether the commit changes only plans, manual checkboxes and prose (asked only for an implicit confirmation). */
   onlyManualBoxes: () => boolean;
   /** Whether the commit changes documents only (workflow files, Markdown, text): an import, not the implementing commit. */
   documentsOnly: () => boolean;
@@ -167,34 +168,19 @@ export function manualChecked(events: readonly Event[]): ItemRef[] {
   return events.filter((e): e is Checked => isManualBox(e) && e.checked).map((e) => ({ file: e.file, phase: e.phase, text: e.text }));
 }
 
-const BOX = /\[[ xX]\]/;
-const decodeText = (bytes: Uint8Array | null) => (bytes ? Buffer.from(bytes).toString('utf8') : null);
 
 /**
- * Whether the commit changes nothing but manual checkboxes: its events are manual box changes only, each changed
- * file is a plan whose text differs only in the boxes of those items, and (asked of git when the repository is
- * known) it changes no other file at all.
+ * Whether the commit changes only plan files, and in them only manual checkboxes and prose (convention section 6,
+ * round 3: implicit confirmation widened): its events are manual box changes only (no task box, no automated item,
+ * no item added or removed), every changed workflow file is a plan, and (asked of git when the repository is known)
+ * it changes no other file at all: no handoff, no ledger, no code.
  */
 export function onlyManualBoxes(commit: Commit, events: readonly Event[], changes: readonly Change[], before: Snapshot, after: Snapshot, root: string | null): boolean {
   if (events.length === 0 || !events.every(isManualBox) || commit.parents.length > 1) return false;
-  const lines = new Map<string, Set<number>>();
-  for (const e of events) {
-    const set = lines.get(e.file) ?? new Set<number>();
-    set.add(e.line);
-    lines.set(e.file, set);
-  }
   const paths = new Set<string>();
   for (const c of changes) {
     paths.add(c.path);
-    const boxes = lines.get(c.path);
-    if (c.status !== 'M' || !boxes || after.kindOf(c.path) !== 'plan') return false;
-    const was = decodeText(c.oldBlob ? before.bytesOf(c.oldBlob) : null)?.split('\n');
-    const now = decodeText(c.newBlob ? after.bytesOf(c.newBlob) : null)?.split('\n');
-    if (!was || !now || was.length !== now.length) return false;
-    for (let i = 0; i < now.length; i++) {
-      if (was[i] === now[i]) continue;
-      if (!boxes.has(i + 1) || was[i]!.replace(BOX, '[ ]') !== now[i]!.replace(BOX, '[ ]')) return false;
-    }
+    if (c.status !== 'M' || after.kindOf(c.path) !== 'plan' || before.kindOf(c.path) !== 'plan') return false;
   }
   if (!root) return true;
   const all = commitPaths(root, commit);
@@ -275,7 +261,7 @@ function notImplicit(commit: Commit, config: Config, preset: Preset, facts: Comm
   // An agent's commit is simply unconfirmed; the implicit path is worth explaining only for a human's own commit.
   if (agents.length > 0) return commit.author === agents[0] || commit.committer === agents[0] ? SILENT : `an agent took part in the commit (${label(agents[0]!)}), so it is no implicit confirmation`;
   if (config.confirmers && !matches(config.confirmers, commit.author)) return `its author ${label(commit.author)} is not listed in \`confirmers\``;
-  if (!facts.onlyManualBoxes()) return 'the commit changes more than manual checkboxes, so it is no implicit confirmation';
+  if (!facts.onlyManualBoxes()) return 'the commit changes more than manual checkboxes and the prose of plans, so it is no implicit confirmation';
   return null;
 }
 

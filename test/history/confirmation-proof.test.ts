@@ -178,13 +178,19 @@ describe('implicit confirmation (recommended only)', () => {
     await refused(repo, c, /`strict` always needs the trailer/, 'strict');
   });
 
-  it('does not apply when the commit changes another file, or other lines of the plan', async () => {
+  // Round 3 (issue 20, case 8): a human who ticks her manual item and fixes a line of prose in the same commit, with
+  // no agent anywhere, confirmed it; this test refused that before. Code, task boxes and handoffs still refuse.
+  it("a human's plan-only commit (manual boxes and prose) counts, with an info", async () => {
+    const prose = ready();
+    const p = prose.commit('Check and reword', { [PLAN]: BOTH.replace('# Auth flow Implementation Plan', '# Auth flow plan') }, { author: ANA });
+    expect(await verdict(prose)).toEqual([expect.objectContaining({ commit: p, severity: 'info', message: expect.stringMatching(/changes only plans \(manual checkboxes and prose\).*implicit/) })]);
+    await refused(prose, p, /`strict` always needs the trailer/, 'strict');
+  });
+
+  it('does not apply when the commit changes another file, or a task box', async () => {
     const other = ready();
     const c = other.commit('Implement and check', { [PLAN]: BOTH, 'src/app.ts': 'export {};\n' }, { author: ANA });
     await refused(other, c, /changes more than manual checkboxes/);
-    const prose = ready();
-    const p = prose.commit('Check and reword', { [PLAN]: BOTH.replace('# Auth flow Implementation Plan', '# Auth flow plan') }, { author: ANA });
-    await refused(prose, p, /changes more than manual checkboxes/);
     const task = ready();
     const t = task.commit('Check and tick', { [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1], manual: [1], secondManual: [1] }) }, { author: ANA });
     await refused(task, t, /changes more than manual checkboxes/);

@@ -30,7 +30,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'F(checkoff_manual) <- not user_confirmed',
     description:
-      "Every commit that checks a manual verification item (or adds one already checked) carries a human's confirmation: a `Confirmed-by: Name <email>` trailer whose identity is not an agent's, is listed in `confirmers` when set, and is the commit's author or committer; with `requireSignedConfirmations`, a good signature. A `Confirmed-items` digest, when present, covers every manual item checked. In `recommended` a person's own commit of manual checkboxes only is an implicit confirmation (info); `strict` requires trailer and digest. In an audit (no config) only an agent's commit is judged, and a plan entering with a squashed pull request is noted. One finding per commit and plan.",
+      "Every commit that checks a manual verification item (or adds one already checked) carries a human's confirmation: a `Confirmed-by: Name <email>` trailer whose identity is not an agent's, is listed in `confirmers` when set, and is the commit's author or committer; with `requireSignedConfirmations`, a good signature. A `Confirmed-items` digest, when present, covers every manual item checked. In `recommended` a person's own commit that changes only plans (manual checkboxes and prose, no task box, no handoff, no code) is an implicit confirmation (info); `strict` requires trailer and digest. In an audit (no config) only an agent's commit is judged, and a plan entering with a squashed pull request is noted. One finding per commit and plan.",
     fix: 'Leave manual items to a human: `npx validate-workflow confirm <plan> --phase N` commits them with the trailer.',
     messages: {
       // {{reason}}: why the commit's confirmation does not count (src/history/trust.ts says it in one clause).
@@ -41,9 +41,9 @@ export const rule: Rule = {
       strictOtherChangeMany:
         '{{count}} manual items are checked without a human\'s confirmation: in `strict` a confirmation commit changes nothing but manual checkboxes, and this one also {{change}}: {{items}} (first at line {{line}}).',
       implicit:
-        'Manual item "{{item}}" checked by {{name}} <{{email}}> in a commit of their own that changes nothing but manual checkboxes, with no agent taking part: counted as their own confirmation (implicit, `recommended` only).',
+        'Manual item "{{item}}" checked by {{name}} <{{email}}> in a commit of their own that changes only plans (manual checkboxes and prose), with no agent taking part: counted as their own confirmation (implicit, `recommended` only).',
       implicitMany:
-        '{{count}} manual items checked by {{name}} <{{email}}> in a commit of their own that changes nothing but manual checkboxes, with no agent taking part: counted as their own confirmation (implicit, `recommended` only): {{items}} (first at line {{line}}).',
+        '{{count}} manual items checked by {{name}} <{{email}}> in a commit of their own that changes only plans (manual checkboxes and prose), with no agent taking part: counted as their own confirmation (implicit, `recommended` only): {{items}} (first at line {{line}}).',
       relayed: 'Manual item "{{item}}" confirmed by {{name}} <{{email}}> in a commit an agent co-authored (the agent relays the human\'s word).',
       relayedMany: '{{count}} manual items confirmed by {{name}} <{{email}}> in a commit an agent co-authored (the agent relays the human\'s word): {{items}} (first at line {{line}}).',
       noAgent: 'Manual item "{{item}}" is checked in a commit by {{name}} <{{email}}> with no agent identity (author, committer or co-author); without the convention adopted, history cannot show that an agent checked it.',

@@ -410,9 +410,10 @@ describe('manual confirmation', () => {
         errors: [{ messageId: 'unconfirmedMany', severity: 'error', line: lineOf(plan({ verified: [1, 2] }), 'Phase 1 works in the browser') }],
       },
       {
-        name: 'in an audit, a person\'s commit that checks an item in place and adds one already checked: both noted',
+        // With a task box too: a person's commit of manual boxes and prose alone is an implicit confirmation (round 3).
+        name: 'in an audit, a person\'s commit that checks a task, an item in place and adds one already checked: both noted',
         before: { [PLAN]: autoChecked(plan({ checked: [1, 2] })) },
-        after: { [PLAN]: manualChecked(autoChecked(plan({ checked: [1, 2] }))).replace('- [x] Phase 1 works in the browser', '- [x] Phase 1 works in the browser\n- [x] Phase 1 sessions survive a reload') },
+        after: { [PLAN]: manualChecked(autoChecked(plan({ checked: [1, 2, 3] }))).replace('- [x] Phase 1 works in the browser', '- [x] Phase 1 works in the browser\n- [x] Phase 1 sessions survive a reload') },
         commit: { author: ANA },
         audit: true,
         errors: [

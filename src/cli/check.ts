@@ -20,6 +20,7 @@ import { EXIT, UsageError, wantsColor, type Io } from './io.js';
 import { defineCommand, oneOf } from './command.js';
 import { progressLine } from './progress.js';
 import { FIX_TYPES, fixWorkingTree, type FixType } from '../fix/index.js';
+import { ask } from '../shared/git.js';
 
 export { FORMATS, type Format };
 
@@ -62,6 +63,9 @@ function within(file: string | null, scopes: string[]): boolean {
   return scopes.some((s) => s === '' || file === s || file.startsWith(`${s}/`));
 }
 
+/** A hexadecimal object name (abbreviated or full): it may name a commit a shallow clone does not have. */
+const OBJECT_NAME = /^[0-9a-f]{7,64}$/i;
+
 /** `A..B`, `A...B` or `..B`; a missing or all-zero A means "from the beginning" (a push to an empty remote). */
 export function parseRange(range: string): { from: string | null; to: string } {
   const m = /^(.*?)\.\.\.?(.*)$/.exec(range);
@@ -85,7 +89,15 @@ async function judge(opts: JudgeOptions, root: string, inGit: boolean, config: C
   try {
     if (door.kind === 'repository') return await judgeRepository(root, inGit, { config, presetOverride: opts.preset, history: opts.history, since: opts.since, baselineWrite: opts.baselineWrite, onProgress });
     if (!inGit) throw new UsageError(`${door.kind === 'range' ? '--range' : door.kind === 'staged' ? '--staged' : 'commit-msg'} needs a git repository`);
-    if (door.kind === 'range') return await judgeRange(root, config, door, opts.preset, opts.since, onProgress);
+    if (door.kind === 'range') {
+      // A base that names no revision at all (a mistyped branch) is the caller's mistake; an object name the clone
+      // lacks may exist upstream (a shallow clone): that one is history/incomplete, judged by the fold.
+      for (const [side, rev] of [['base', door.from], ['end', door.to]] as const) {
+        if (rev === null || /^0+$/.test(rev) || OBJECT_NAME.test(rev)) continue;
+        if (!(await ask(root, ['rev-parse', '--verify', '-q', `${rev}^{commit}`])).ok) throw new UsageError(`--range ${side} "${rev}" is no revision in this repository`);
+      }
+      return await judgeRange(root, config, door, opts.preset, opts.since, onProgress);
+    }
   } finally {
     progress.done();
   }

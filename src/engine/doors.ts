@@ -11,13 +11,13 @@ import { CONFIG_FILE } from '../config/config.js';
 import { RULE_IDS } from './catalog.js';
 import { Snapshot } from '../history/snapshot.js';
 import { key } from '../history/store.js';
-import { ask, headCommit } from '../shared/git.js';
+import { ask, headCommit, mergeHeads } from '../shared/git.js';
 import { since, timing } from '../shared/timing.js';
 import { applyBaseline, baselineAt, baselineIn } from './baseline.js';
 import { guidanceIn, guidedBy, selfResolvedIn } from './guidance.js';
 import { handoverKey, leaveVerdict, takeVerdict } from './handover.js';
 import { compareFindings, withoutRepeats, type Finding, firstPerCause } from '../model/finding.js';
-import { describeAdoption, judgeHistory, trackedPacks, variantOf, type Adoption, type HistoryOptions, type Resume } from './history.js';
+import { describeAdoption, judgeHistory, vouchingParents, trackedPacks, variantOf, type Adoption, type HistoryOptions, type Resume } from './history.js';
 import { introduced, judgeChange, judgeChangeAt, judgeSnapshot, packWorkspace, trustOf } from './judge.js';
 import { lintRepositoryParallel, snapshotEntry } from './lint.js';
 
@@ -208,7 +208,9 @@ export async function judgePending(root: string, workingConfig: Config, opts: { 
   const config = opts.explicitConfig || head.files.get(CONFIG_FILE) === undefined && !head.files.get('package.json') ? workingConfig : head.config(RULE_IDS);
   const cache = loadCache(cacheFile(root), settingsKey(config));
   const seed = new Map(Object.entries(cache?.models ?? {}));
-  const pending = pendingCommit(root, config, { message: opts.message, trailers, seed, tracked: trackedPacks(config), head: headSha, who });
+  // A merge in progress: only a parent whose commits were judged vouches for what it brings (asked only then).
+  const vouches = mergeHeads(root).length > 0 ? await vouchingParents(root, config) : undefined;
+  const pending = pendingCommit(root, config, { message: opts.message, trailers, seed, tracked: trackedPacks(config), head: headSha, who, vouches });
   // Guidance given before, and the guidance this very commit gives (commit-msg has the message).
   const guidance = new Map([...(await guidanceIn(root, config)), ...guidedBy(pending.commit, pending.before, pending.after, pending.signed)]);
   // Resolutions agents wrote before; those this commit writes are judgeChange's to add.

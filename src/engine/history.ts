@@ -11,7 +11,7 @@ import type { WorkflowFile } from '../model/types.js';
 import { foldHistory, type FoldOptions, type FoldResult, type Step, type Tracked } from '../history/fold.js';
 import type { ModelStore } from '../history/store.js';
 import { agentIdentities } from '../history/trust.js';
-import { ask } from '../shared/git.js';
+import { ask, gitSync } from '../shared/git.js';
 import { messageTrailers } from '../history/log.js';
 import { ruleById } from './catalog.js';
 import type { Finding } from '../model/finding.js';
@@ -148,6 +148,19 @@ async function findAdoption(root: string, to: string): Promise<string | null> {
   return best?.sha ?? null;
 }
 
+/**
+ * For a merge being made (pre-commit, commit-msg): whether a parent's commits were judged themselves, that is, the
+ * parent descends from the adoption point (`history.since`, else the first human commit that added the config). An
+ * audit (no adoption point) or `since: root` judges every commit, so every parent vouches.
+ */
+export async function vouchingParents(root: string, config: Config): Promise<(sha: string) => boolean> {
+  const since = config.history.since;
+  if (since === 'root') return () => true;
+  const adoption = since ? (await ask(root, ['rev-parse', '--verify', '-q', `${since}^{commit}`])).out.trim() || null : config.source !== null ? await findAdoption(root, 'HEAD') : null;
+  if (!adoption) return () => true;
+  return (sha) => gitSync(root, ['merge-base', '--is-ancestor', adoption, sha]).ok;
+}
+
 async function resolveSince(root: string, rev: string, to: string): Promise<{ sha: string; descendants: Set<string> }> {
   const res = await ask(root, ['rev-parse', '--verify', '-q', `${rev}^{commit}`]);
   if (!res.ok) throw new ConfigError(`the adoption point ${rev} (--since or history.since) is not a commit in this repository`);
@@ -211,6 +224,8 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     from: opts.from,
     to,
     onProgress: opts.onProgress,
+    // Only a parent whose commits were judged themselves vouches for what a merge brings from it.
+    vouches: (sha) => descendants === null || descendants.has(sha),
     onStep: (step) => {
       if (step.events.some((e) => e.type === 'trust-file-changed' && e.what === 'baseline')) baselineCommits.push(step.commit.sha);
       lastJudged = isJudged(step);

@@ -2,7 +2,8 @@
 // by plan, kind and text (task scope for steps), across phases, so renumbering or inserting a phase moves items
 // without deleting them (convention section 6); leftovers pair by position within their phase and kind (an item
 // whose text changed in place is an edit, not a check event, unless its box state differs from the item it
-// replaced). An item added already checked counts as checked in that commit.
+// replaced, or it is a checked manual item: that is a new check of the new words). An item added already checked
+// counts as checked in that commit.
 import type { Event, ItemKind } from '../model/history.js';
 import type { CheckItem, Disable, Handoff, Ledger, Phase, Plan, Task, WorkflowFile } from '../model/types.js';
 import { positionOf } from '../model/queries.js';
@@ -201,6 +202,9 @@ function diffItems(file: string, before: Flat[], after: Flat[], fresh: ReadonlyS
     if (x && !x.na && y.na) events.push({ type: 'item-made-na', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text });
     const was = x ? x.checked : false;
     if (y.checked !== was && !y.na) events.push({ type: 'item-checked', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text, checked: y.checked });
+    // A checked manual item whose text changed (paired by position) is a new check of the new text: the human
+    // confirmed what the old words said, not what the new ones say (convention section 6, round 3).
+    else if (x && y.checked && x.checked && !y.na && y.kind === 'manual' && x.text !== y.text) events.push({ type: 'item-checked', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text, checked: true });
   });
   // In the new version's line order (flatten goes criteria first, then steps).
   events.sort((a, b) => a.line - b.line);

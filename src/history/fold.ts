@@ -62,6 +62,12 @@ export interface FoldOptions {
    * with them in sight, and the caller forgets what the steps so far told it.
    */
   onRestart?: () => void;
+  /**
+   * Whether a merge's other parent vouches for what it brings: only a parent whose commits were judged themselves
+   * (a descendant of the adoption point) does; what an orphan branch or a branch cut before adoption brings is the
+   * merge's own change, judged against its first parent (convention section 6, round 3). Default: every parent.
+   */
+  vouches?: (sha: string) => boolean;
   /** New file versions parsed per chunk (tests make it small). */
   chunk?: number;
   /** How far the fold is (for a progress line): commits folded of the trace's, file versions parsed. */
@@ -239,7 +245,7 @@ async function foldRound(root: string, opts: FoldOptions, to: string, base: stri
   const t0 = performance.now();
   const trace = await readTrace(root, revs, specsOf(config, tracked));
   timing(`trace (${trace.length} commits)`, performance.now() - t0);
-  const folder = new Folder(root, trace, initialSha, initial, store, config, tracked, sight, opts.onStep);
+  const folder = new Folder(root, trace, initialSha, initial, store, config, tracked, sight, opts.onStep, opts.vouches ?? (() => true));
   // Parse and fold in chunks: each chunk's new contents are parsed on every core, then folded, then the models no
   // live snapshot refers to are dropped, so memory stays bounded by the workspace, not by the history.
   const initialRefs = [...initial].map(([path, blob]) => ({ path, blob }));
@@ -304,6 +310,7 @@ class Folder {
     private readonly tracked: Tracked,
     private readonly sight: Sight,
     private readonly onStep: (step: Step) => void,
+    private readonly vouches: (sha: string) => boolean,
   ) {
     this.inTrace = new Set(trace.map((t) => t.commit.sha));
     for (const t of trace) for (const p of t.commit.parents) if (this.inTrace.has(p)) this.children.set(p, (this.children.get(p) ?? 0) + 1);
@@ -427,6 +434,7 @@ class Folder {
     // file the other side never changed since the merge base: then the change is the merge's own, however the
     // branches forked (a side branch from before a file existed must not let the merge delete it unseen).
     for (const other of commit.parents.slice(1)) {
+      if (!this.vouches(other)) continue;
       ({ changes: kept, events } = mergeOwn(kept, events, this.stateOf(other), first ? this.mergeBase(first, other) : null, after, store));
     }
     this.onStep({ commit, before, after, changes: kept, events, signed: () => verifyCommit(root, commit.sha) });
@@ -458,7 +466,7 @@ class Folder {
 export type Pending = Step;
 
 /** HEAD's snapshot -> the index's, with the commit as it will be made (the message's trailers for commit-msg). */
-export function pendingCommit(root: string, config: Config, opts: { message?: string; trailers?: Trailer[]; seed?: Map<string, WorkflowFile>; tracked?: Tracked; amend?: boolean; head?: string | null; who?: ReturnType<typeof gitIdentities> }): Pending {
+export function pendingCommit(root: string, config: Config, opts: { message?: string; trailers?: Trailer[]; seed?: Map<string, WorkflowFile>; tracked?: Tracked; amend?: boolean; head?: string | null; who?: ReturnType<typeof gitIdentities>; vouches?: (sha: string) => boolean }): Pending {
   const sight = new Sight(classifier(config.paths));
   const store = newStore(root, config, sight);
   for (const [k, m] of opts.seed ?? []) store.seed.set(k, m);
@@ -503,6 +511,8 @@ export function pendingCommit(root: string, config: Config, opts: { message?: st
   );
   let kept = changes;
   for (const other of others) {
+    // A merge in progress: the same rule as the fold's (only a judged parent vouches for what it brings).
+    if (opts.vouches && !opts.vouches(other)) continue;
     const base = gitSync(root, ['merge-base', head!, other]);
     const baseFiles = base.ok ? filesAt(root, base.out.trim(), config, store.classify, tracked) : null;
     ({ changes: kept, events } = mergeOwn(kept, events, filesAt(root, other, config, store.classify, tracked), baseFiles, after, store));

@@ -20,14 +20,14 @@ const ANA = { name: 'Ana Human', email: 'ana@example.com' };
 const CLAUDE = { name: 'Claude', email: 'noreply@anthropic.com' };
 const TASKS = ['Add the invoices query', 'Stream rows as CSV', 'Add the export button', 'Document the export'];
 
-function plan({ tasks = [], auto = [], manual = [], mode = 'orchestration', tail = '' } = {}) {
+function plan({ tasks = [], auto = [], manual = [], mode = 'orchestration', tail = '', manualHeading = '#### Manual Verification:', manualText = 'A finance user downloads a month of invoices' } = {}) {
   const box = (on) => (on ? '[x]' : '[ ]');
   const lines = ['---', `mode: ${mode}`, '---', '# Billing export Implementation Plan', ''];
   for (const phase of [1, 2]) {
     lines.push(`## Phase ${phase}: ${phase === 1 ? 'Data' : 'Interface'}`, '');
     for (const n of phase === 1 ? [1, 2] : [3, 4]) lines.push(`- ${box(tasks.includes(n))} Task ${n}: ${TASKS[n - 1]}`);
     lines.push('', '### Success Criteria:', '', '#### Automated Verification:', '', `- ${box(auto.includes(phase))} Export tests pass: \`npm test -- export\``, '');
-    lines.push('#### Manual Verification:', '', `- ${box(manual.includes(phase))} A finance user downloads a month of invoices`, '');
+    lines.push(manualHeading, '', `- ${box(manual.includes(phase))} ${phase === 1 ? manualText : 'A finance user downloads a month of invoices'}`, '');
   }
   if (tail) lines.push(tail, '');
   return lines.join('\n');
@@ -127,6 +127,8 @@ const CANARIES = [
     const r = project();
     r.commit('Task 2', { [PLAN]: plan({ tasks: [1, 2] }), [handoffPath(2)]: handoff(2), [LEDGER]: ledger([1, 2]) }, ANA, agent);
     r.commit('Task 3', { [PLAN]: plan({ tasks: [1, 2, 3] }), [handoffPath(3)]: handoff(3), [LEDGER]: ledger([1, 2, 3]) }, ANA, agent);
+    // Phase 1 verified afterwards: the plan shows no order problem now (plan/phase-order is silent), history does.
+    r.commit('Phase 1 automated', { [PLAN]: plan({ tasks: [1, 2, 3], auto: [1] }) }, ANA, agent);
     return r.cli([]);
   }],
   ['history/incomplete', 'a shallow clone', () => {
@@ -255,6 +257,35 @@ const CANARIES = [
     const r = project();
     r.commit('Task 2', { [PLAN]: plan({ tasks: [1, 2] }), [LEDGER]: ledger([1, 2]) }, ANA, agent);
     r.commit('Handoff of task 2', { [handoffPath(2)]: handoff(2) }, ANA, agent);
+    return r.cli([]);
+  }],
+  // Round 3 (issue 20): the gate, door by door.
+  ['history/manual-confirmation', 'case 1: an orphan branch with the manual item checked, merged with -X theirs', () => {
+    const r = project();
+    r.git('checkout', '-q', '--orphan', 'elsewhere');
+    r.git('rm', '-rq', '--cached', '.');
+    r.commit('Start over', { [PLAN]: plan({ tasks: [1, 2], auto: [1], manual: [1] }) }, ANA, agent);
+    r.git('checkout', '-q', '-f', 'main');
+    r.gitEnv(r.env(ANA), 'merge', '-q', '--no-edit', '--allow-unrelated-histories', '-X', 'theirs', '-m', `Merge elsewhere\n\nCo-authored-by: ${CLAUDE.name} <${CLAUDE.email}>`, 'elsewhere');
+    return r.cli([]);
+  }],
+  ['history/manual-confirmation', 'case 2: an agent rewords the manual item a human confirmed', () => {
+    const r = project();
+    r.commit('Task 2', { [PLAN]: plan({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: handoff(2), [LEDGER]: ledger([1, 2]) }, ANA, agent);
+    r.commit('Confirm phase 1', { [PLAN]: plan({ tasks: [1, 2], auto: [1], manual: [1] }) }, ANA, { trailers: [`Confirmed-by: ${ANA.name} <${ANA.email}>`] });
+    r.commit('Clarify', { [PLAN]: plan({ tasks: [1, 2], auto: [1], manual: [1], manualText: 'The CSV totals match the ledger to the cent' }) }, CLAUDE);
+    return r.cli([]);
+  }],
+  ['history/manual-confirmation', 'case 3: manual items under `#### Human Verification:` checked by an agent', () => {
+    const r = project();
+    r.commit('Plan', { [PLAN]: plan({ tasks: [1], manualHeading: '#### Human Verification:' }) });
+    r.commit('Phase 1 done', { [PLAN]: plan({ tasks: [1, 2], auto: [1], manual: [1], manualHeading: '#### Human Verification:' }), [handoffPath(2)]: handoff(2), [LEDGER]: ledger([1, 2]) }, CLAUDE);
+    return r.cli([]);
+  }],
+  ['history/manual-confirmation', 'case 3: manual items under `#### Manual steps:` checked by an agent', () => {
+    const r = project();
+    r.commit('Plan', { [PLAN]: plan({ tasks: [1], manualHeading: '#### Manual steps:' }) });
+    r.commit('Phase 1 done', { [PLAN]: plan({ tasks: [1, 2], auto: [1], manual: [1], manualHeading: '#### Manual steps:' }), [handoffPath(2)]: handoff(2), [LEDGER]: ledger([1, 2]) }, CLAUDE);
     return r.cli([]);
   }],
 ];

@@ -375,15 +375,20 @@ describe('rule boundaries', () => {
     expectOne(await historyFindings(repo.dir, 'history/manual-confirmation'), 'history/manual-confirmation', { repo, commit, file: PLAN, line: lineOf(text, MANUAL(1)) });
   });
 
-  it('manual-confirmation: editing the text of a checked manual item is not a check-off', async () => {
+  // Round 3 (issue 20, case 2): this test said the opposite before. The human confirmed what the old words said; an
+  // agent that rewords the checked item has checked the new words without her. Her own rewording is implicit.
+  it('manual-confirmation: an agent editing the text of a checked manual item checks the new text', async () => {
     const repo = Repo.create();
     planned(repo);
     task(repo, 1, [1]);
     task(repo, 2, [1, 2], { auto: [1] });
     const confirmed = planDoc({ tasks: [1, 2], auto: [1], manual: [1] });
     repo.commit('Confirm phase 1', { [PLAN]: confirmed }, { author: ANA, confirmedBy: [ANA] });
-    repo.commit('Reword', { [PLAN]: confirmed.replace(MANUAL(1), 'Phase 1 works in Firefox and Chrome') }, { author: CLAUDE });
-    expect(await historyFindings(repo.dir, 'history/manual-confirmation')).toEqual([]);
+    const reworded = confirmed.replace(MANUAL(1), 'Phase 1 works in Firefox and Chrome');
+    const sha = repo.commit('Reword', { [PLAN]: reworded }, { author: CLAUDE });
+    expect((await historyFindings(repo.dir, 'history/manual-confirmation')).map((f) => [f.commit, f.line, f.severity])).toEqual([[sha, lineOf(reworded, 'Phase 1 works in Firefox'), 'error']]);
+    const human = repo.commit('Reword again', { [PLAN]: reworded.replace('Firefox and Chrome', 'every browser we support') }, { author: ANA });
+    expect((await historyFindings(repo.dir, 'history/manual-confirmation')).filter((f) => f.commit === human).map((f) => f.severity)).toEqual(['info']);
   });
 
   it('manual-confirmation: checking an automated item needs no confirmation', async () => {

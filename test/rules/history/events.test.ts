@@ -64,9 +64,14 @@ describe('items keep their identity', () => {
     expect(eventsOf(before, after)).toEqual([expect.objectContaining({ type: 'item-added-na', text: 'N/A: relevance review', phase: 1 })]);
   });
 
-  it('a reworded item is an edit, not a check; reordering unchanged items is nothing', () => {
+  // Round 3 (issue 20, case 2): rewording a checked manual item is a new check of the new words; this test said
+  // "an edit, not a check" before. An unchecked item reworded, or a checked automated one, is still only an edit.
+  it('a reworded checked manual item is a new check; other rewordings are edits; reordering unchanged items is nothing', () => {
     const before = md('# P', ...phase(1, 'A', [[1, 'a', true]], [['Looks right', true], ['Feels fast', false]], true));
-    expect(kinds(eventsOf(before, before.replace('Looks right', 'Looks right in Firefox and Chrome')))).toEqual([]);
+    expect(eventsOf(before, before.replace('Looks right', 'Looks right in Firefox and Chrome'))).toEqual([
+      expect.objectContaining({ type: 'item-checked', kind: 'manual', text: 'Looks right in Firefox and Chrome', checked: true }),
+    ]);
+    expect(kinds(eventsOf(before, before.replace('Feels fast', 'Feels fast on 3G')))).toEqual([]);
     expect(kinds(eventsOf(before, before.replace('- [x] Looks right\n- [ ] Feels fast', '- [ ] Feels fast\n- [x] Looks right')))).toEqual([]);
   });
 

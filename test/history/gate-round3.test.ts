@@ -1,0 +1,136 @@
+// Issue 20, the gate round 3, in real repositories through every door it concerns: the pre-commit and commit-msg
+// hooks as git runs them, the full run and `--range`.
+// - Case 1 and 5: a merge brings a parent that was never judged (an orphan branch, a branch cut before adoption).
+// - Case 2: an agent rewords a checked (confirmed) manual item.
+// - Case 8: a person ticks her manual item and fixes prose in one commit (honest work, accepted).
+// - `--range` with a base that is no revision at all: a usage error.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/model/finding.js';
+import { ANA, CLAUDE, CONFIG, LEDGER, MANUAL, PLAN, Repo, cli, handoffPath, hookedRepo, ident, ledgerDoc, lineOf, planDoc, taskHandoff } from './helpers.js';
+import { runCli } from '../helpers/repo.js';
+
+const SLOW = 180_000;
+const errors = (list: Finding[], ruleId: string) => list.filter((f) => f.ruleId === ruleId && f.severity === 'error');
+
+/** Adopted by Ana, planned, task 1 done with its handoff. */
+function adopted(repo: Repo): void {
+  repo.commit('Adopt validate-workflow', { [CONFIG]: '{ "preset": "recommended" }\n' }, { author: ANA });
+  repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
+  repo.commit('Task 1', { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) }, { author: ANA, coAuthors: [CLAUDE] });
+}
+
+function git(repo: Repo, args: string[], who = CLAUDE): { code: number | null; out: string } {
+  const [name, email] = [who.name, who.email];
+  const env = { ...process.env, GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email };
+  const res = spawnSync('git', args, { cwd: repo.dir, encoding: 'utf8', env });
+  return { code: res.status, out: `${res.stdout}${res.stderr}` };
+}
+
+describe('case 1: a merge brings a parent that was never judged', () => {
+  /** An orphan branch whose plan has phase 1 verified by hand, manual item included, co-authored by the agent. */
+  function orphan(repo: Repo): string {
+    repo.git('checkout', '-q', '--orphan', 'elsewhere');
+    repo.git('rm', '-rq', '--cached', '.');
+    repo.commit('Start over', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: ANA, coAuthors: [CLAUDE], args: ['--no-verify'] });
+    repo.git('checkout', '-q', '-f', 'main');
+    return 'elsewhere';
+  }
+
+  it('the merge is judged against its first parent: the full run and --range report it, even in strict', () => {
+    const repo = Repo.create();
+    adopted(repo);
+    const base = repo.sha();
+    orphan(repo);
+    const merged = git(repo, ['merge', '-q', '--no-edit', '--no-verify', '--allow-unrelated-histories', '-X', 'theirs', '-m', `Merge elsewhere\n\nCo-authored-by: ${ident(CLAUDE)}`, 'elsewhere'], ANA);
+    expect(merged.code, merged.out).toBe(0);
+    const merge = repo.sha();
+    const full = cli(repo.dir);
+    expect(full.code).toBe(1);
+    expect(errors(full.results, 'history/manual-confirmation').map((f) => [f.commit, f.file, f.line])).toEqual([[merge, PLAN, lineOf(repo.show(merge, PLAN), MANUAL(1))]]);
+    expect(errors(cli(repo.dir, ['--range', `${base}..HEAD`]).results, 'history/manual-confirmation').map((f) => f.commit)).toEqual([merge]);
+    expect(errors(cli(repo.dir, ['--preset', 'strict']).results, 'history/manual-confirmation').map((f) => f.commit)).toEqual([merge]);
+  }, SLOW);
+
+  it('a merge in progress is refused at commit-msg, and one that deletes a handoff already at pre-commit (case 5)', () => {
+    const repo = hookedRepo();
+    adopted(repo);
+    orphan(repo);
+    const started = git(repo, ['merge', '-q', '--no-commit', '--allow-unrelated-histories', '-X', 'theirs', 'elsewhere'], ANA);
+    expect(started.code, started.out).toBe(0);
+    // Through git, pre-commit refuses it first (the ledger no longer agrees); the commit-msg door says why.
+    const refused = git(repo, ['commit', '-q', '--no-edit', '-m', `Merge elsewhere\n\nCo-authored-by: ${ident(CLAUDE)}`], ANA);
+    expect(refused.code).not.toBe(0);
+    const message = `${repo.dir}/.git/MERGE_TEST_MSG`;
+    writeFileSync(message, `Merge elsewhere\n\nCo-authored-by: ${ident(CLAUDE)}\n`);
+    const msg = runCli(repo.dir, ['commit-msg', message]);
+    expect(msg.code).toBe(1);
+    expect(msg.stdout).toContain('history/manual-confirmation');
+    // The same merge taking the handoff away as well: the pre-commit door already says so.
+    repo.git('rm', '-q', handoffPath(1));
+    const staged = runCli(repo.dir, ['--staged']);
+    expect(staged.code).toBe(1);
+    expect(staged.stdout).toContain('history/handoff-deleted');
+  }, SLOW);
+
+  it('honest: a feature branch cut after adoption and merged still vouches for its own judged commits', () => {
+    const repo = Repo.create();
+    adopted(repo);
+    repo.git('checkout', '-q', '-b', 'feature');
+    repo.commit('Task 2', { [PLAN]: planDoc({ tasks: [1, 2] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: ANA, coAuthors: [CLAUDE] });
+    repo.commit('Confirm phase 1', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: ANA, confirmedBy: [ANA] });
+    repo.git('checkout', '-q', 'main');
+    repo.commit('Readme', { 'README.md': '# Auth\n' }, { author: ANA });
+    expect(git(repo, ['merge', '-q', '--no-edit', '--no-ff', 'feature'], ANA).code).toBe(0);
+    const full = cli(repo.dir);
+    expect(full.results.filter((f) => f.severity !== 'info')).toEqual([]);
+    expect(full.code).toBe(0);
+  }, SLOW);
+});
+
+describe('case 2: rewording a confirmed manual item', () => {
+  it('is a new check of the new words: refused at commit-msg, reported by the full run', () => {
+    const repo = hookedRepo();
+    adopted(repo);
+    repo.commit('Task 2', { [PLAN]: planDoc({ tasks: [1, 2] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: ANA, coAuthors: [CLAUDE] });
+    repo.commit('Confirm phase 1', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: ANA, confirmedBy: [ANA] });
+    const confirmed = planDoc({ tasks: [1, 2], auto: [1], manual: [1] });
+    const reworded = confirmed.replace(MANUAL(1), 'Phase 1 totals match the ledger to the cent');
+    expect(reworded).not.toBe(confirmed);
+    repo.stage({ [PLAN]: reworded });
+    const hook = git(repo, ['commit', '-q', '-m', `Clarify\n\nCo-authored-by: ${ident(CLAUDE)}`], CLAUDE);
+    expect(hook.code).not.toBe(0);
+    expect(hook.out).toContain('Phase 1 totals match the ledger to the cent');
+    const sha = repo.commit('Clarify', {}, { author: CLAUDE, args: ['--no-verify'] });
+    expect(errors(cli(repo.dir).results, 'history/manual-confirmation').map((f) => [f.commit, f.line])).toEqual([[sha, lineOf(reworded, 'Phase 1 totals match')]]);
+  }, SLOW);
+});
+
+describe('case 8: no agent anywhere', () => {
+  it("a person ticks her manual item and fixes a line of prose in one commit, without a trailer: every door accepts", () => {
+    const repo = hookedRepo();
+    adopted(repo);
+    repo.commit('Task 2', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: ANA, coAuthors: [CLAUDE] });
+    const base = repo.sha();
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }).replace('# Auth flow Implementation Plan', '# Auth flow Implementation Plan (v2)') });
+    const res = git(repo, ['commit', '-q', '-m', 'Checked phase 1 in the browser'], ANA);
+    expect(res.code, res.out).toBe(0);
+    for (const args of [[], ['--range', `${base}..HEAD`]]) {
+      const run = cli(repo.dir, args);
+      expect(run.results.filter((f) => f.severity !== 'info'), args.join(' ')).toEqual([]);
+      expect(run.code).toBe(0);
+    }
+  }, SLOW);
+});
+
+describe('--range with a base that is no revision at all', () => {
+  it('is a usage error (exit 2); a base missing from a shallow clone stays history/incomplete', () => {
+    const repo = Repo.create();
+    adopted(repo);
+    const res = runCli(repo.dir, ['--range', 'no-such-branch..HEAD']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('no-such-branch');
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+  }, SLOW);
+});

@@ -20,7 +20,7 @@ import { EXIT, UsageError, wantsColor, type Io } from './io.js';
 import { defineCommand, oneOf } from './command.js';
 import { progressLine } from './progress.js';
 import { FIX_TYPES, fixWorkingTree, type FixType } from '../fix/index.js';
-import { ask } from '../shared/git.js';
+import { ask, gitSync } from '../shared/git.js';
 
 export { FORMATS, type Format };
 
@@ -116,7 +116,7 @@ export type Report = Pick<ReportInput, 'findings' | 'summary' | 'workspace' | 't
  * The one code path from options to findings, for the check command and the programmatic API alike: the baseline
  * was written, there was nothing to judge (why, and the empty report), or the report.
  */
-export type Outcome = { kind: 'baseline'; entries: number; findings: number } | { kind: 'nothing'; note: string; report: Report } | { kind: 'report'; report: Report; note?: string };
+export type Outcome = { kind: 'baseline'; entries: number; findings: number } | { kind: 'nothing'; note: string; report: Report } | { kind: 'report'; report: Report; note?: string; digest?: string };
 
 export async function judgeAndReport(opts: JudgeOptions, io: Io): Promise<Outcome> {
   const inGit = repositoryRoot(io.cwd);
@@ -145,7 +145,7 @@ export async function judgeAndReport(opts: JudgeOptions, io: Io): Promise<Outcom
   if (opts.quiet) findings = findings.filter((f) => f.severity === 'error');
   const summary = { ...summarize(findings, files.length, judged.commits), ...(judged.judgedFrom ? { judgedFrom: judged.judgedFrom } : {}) };
   const note = moved ? `validate-workflow: no workflow files found at HEAD (looked for ${where}).${went}\n` : undefined;
-  return { kind: 'report', report: { findings, summary, workspace: judged.workspace ?? null, timeline: judged.timeline ?? [] }, ...(note ? { note } : {}) };
+  return { kind: 'report', report: { findings, summary, workspace: judged.workspace ?? null, timeline: judged.timeline ?? [] }, ...(note ? { note } : {}), ...(judged.digest ? { digest: judged.digest } : {}) };
 }
 
 /** What was found, in the format asked for: a lookup in the formatters (src/report/index.ts). */
@@ -206,7 +206,19 @@ export async function check(opts: CheckOptions, io: Io): Promise<number> {
     else io.stderr(note);
     return EXIT.findings;
   }
+  if (opts.door.kind === 'commit-msg' && outcome.digest) sealConfirmation(opts.door.file, outcome.digest, io);
   return EXIT.ok;
+}
+
+/**
+ * A human's confirmation accepted without a `Confirmed-items` digest gets one in its message (git's own trailer
+ * tool writes it), so an amend, fixup or rebase that adds an item to the confirmed commit breaks it at every later
+ * door (convention section 6, round 3). The message file is git's, not the user's work: nothing else is touched.
+ */
+function sealConfirmation(file: string, digest: string, io: Io): void {
+  const res = gitSync(dirname(resolve(io.cwd, file)), ['interpret-trailers', '--in-place', '--if-exists', 'addIfDifferent', '--trailer', `Confirmed-items: ${digest}`, resolve(io.cwd, file)]);
+  if (res.ok) io.stderr(`validate-workflow: added \`Confirmed-items: ${digest}\` to the message: it binds the confirmation to the manual items checked.\n`);
+  else io.stderr(`validate-workflow: could not add \`Confirmed-items: ${digest}\` to the message (${res.err.trim() || 'git interpret-trailers failed'}); the commit is accepted without it.\n`);
 }
 
 /** The nearest folder of a path that exists: a file not written yet still has its repository. */

@@ -19,6 +19,7 @@ import { handoverKey, leaveVerdict, takeVerdict } from './handover.js';
 import { compareFindings, withoutRepeats, type Finding, firstPerCause } from '../model/finding.js';
 import { describeAdoption, judgeHistory, vouchingParents, trackedPacks, variantOf, type Adoption, type HistoryOptions, type Resume } from './history.js';
 import { introduced, judgeChange, judgeChangeAt, judgeSnapshot, packWorkspace, trustOf } from './judge.js';
+import { itemsDigest, manualChecked } from '../history/trust.js';
 import { lintRepositoryParallel, snapshotEntry } from './lint.js';
 
 export interface Judged {
@@ -33,6 +34,12 @@ export interface Judged {
   timeline?: TimelineEntry[];
   /** Which commits were judged and why (the adoption point), for the summary line. */
   judgedFrom?: string;
+  /**
+   * commit-msg: the `Confirmed-items` digest of the manual items this commit checks, when a human's confirmation
+   * counts and the message carries no digest yet; the hook writes it into the message, so an amend, fixup or rebase
+   * that adds an item breaks it at every later door (convention section 6, round 3).
+   */
+  digest?: string;
 }
 
 /**
@@ -224,5 +231,8 @@ export async function judgePending(root: string, workingConfig: Config, opts: { 
   // What commit-msg will find when the message has no trailers: pre-commit leaves manual items to commit-msg, which
   // knows whether a human confirmed them, so the record is judged as commit-msg would judge it, from what is loaded.
   if (opts.stage === 'staged' && handover !== null && !findings.some((f) => f.severity === 'error')) leaveVerdict(root, handover, judgeChangeAt(input, 'commit-msg', judged), [...changed]);
-  return { findings, files: [...changed], commits: 0, anything: true };
+  const checked = manualChecked(judged.events);
+  const digested = trailers.some((t) => t.key.toLowerCase() === 'confirmed-items');
+  const digest = opts.stage === 'commit-msg' && checked.length > 0 && !digested && judged.confirmation().ok ? itemsDigest(checked) : undefined;
+  return { findings, files: [...changed], commits: 0, anything: true, ...(digest ? { digest } : {}) };
 }

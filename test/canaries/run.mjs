@@ -288,6 +288,20 @@ const CANARIES = [
     r.commit('Phase 1 done', { [PLAN]: plan({ tasks: [1, 2], auto: [1], manual: [1], manualHeading: '#### Manual steps:' }), [handoffPath(2)]: handoff(2), [LEDGER]: ledger([1, 2]) }, CLAUDE);
     return r.cli([]);
   }],
+  ['history/manual-confirmation', 'case 4: an agent amends a manual item into a hand-made confirmation the commit-msg hook sealed', () => {
+    const r = project();
+    r.commit('Task 2', { [PLAN]: plan({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: handoff(2), [LEDGER]: ledger([1, 2]) }, ANA, agent);
+    const hook = join(r.dir, '.git', 'hooks', 'commit-msg');
+    writeFileSync(hook, `#!/bin/sh\nexec sh "${fileURLToPath(new URL('../../hooks/commit-msg', import.meta.url))}" "$@"\n`);
+    chmodSync(hook, 0o755);
+    r.write({ [PLAN]: plan({ tasks: [1, 2], auto: [1], manual: [1] }) });
+    r.git('add', PLAN);
+    r.gitEnv(r.env(ANA), 'commit', '-q', '-m', `Checked the export\n\nConfirmed-by: ${ANA.name} <${ANA.email}>`);
+    r.write({ [PLAN]: plan({ tasks: [1, 2], auto: [1], manual: [1, 2] }) });
+    r.git('add', PLAN);
+    r.gitEnv({ ...r.env(ANA), GIT_COMMITTER_NAME: CLAUDE.name, GIT_COMMITTER_EMAIL: CLAUDE.email }, 'commit', '-q', '--amend', '--no-edit', '--no-verify');
+    return r.cli([]);
+  }],
 ];
 
 function writeMessage(r, subject) {

@@ -134,3 +134,28 @@ describe('--range with a base that is no revision at all', () => {
     expect(res.stderr).not.toMatch(/\n\s+at /);
   }, SLOW);
 });
+
+describe('case 4: piggyback on a hand-made confirmation', () => {
+  it('commit-msg seals the human confirmation with Confirmed-items; an amend that adds an item breaks it at commit-msg and in the full run', () => {
+    const repo = hookedRepo();
+    adopted(repo);
+    repo.commit('Task 2', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: ANA, coAuthors: [CLAUDE] });
+    // Ana confirms phase 1's first manual item by hand, with a trailer she typed (no digest).
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
+    const mine = git(repo, ['commit', '-q', '-m', `Checked the login page\n\nConfirmed-by: ${ident(ANA)}`], ANA);
+    expect(mine.code, mine.out).toBe(0);
+    expect(mine.out).toContain('added `Confirmed-items:');
+    const message = repo.git('log', '-1', '--format=%B');
+    expect(message).toMatch(/^Confirmed-by: Ana Human <ana@example.com>\nConfirmed-items: [0-9a-f]+$/m);
+    // The agent amends one more manual item into her commit: refused through the hooks...
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1], secondManual: [1] }) });
+    const amend = git(repo, ['commit', '-q', '--amend', '--no-edit'], CLAUDE);
+    expect(amend.code).not.toBe(0);
+    expect(amend.out).toContain('does not match the manual items checked');
+    // ...and, forced past them, reported by the full run.
+    const forced = git(repo, ['commit', '-q', '--amend', '--no-edit', '--no-verify'], CLAUDE);
+    expect(forced.code, forced.out).toBe(0);
+    const found = errors(cli(repo.dir).results, 'history/manual-confirmation');
+    expect(found.map((f) => [f.commit, f.message.includes('does not match the manual items checked')])).toEqual([[repo.sha(), true]]);
+  }, SLOW);
+});

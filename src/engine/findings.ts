@@ -40,6 +40,7 @@ export function toFinding(rule: Rule, raw: RawFinding, level: 'warn' | 'error', 
     fix: fixOf(rule, raw),
   };
   if (raw.causes?.length) f.causes = raw.causes;
+  if (raw.undo?.length) f.undo = raw.undo;
   if (commit?.sha) {
     f.commit = commit.sha;
     f.subject = commit.subject;

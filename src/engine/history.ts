@@ -7,6 +7,7 @@
 // history (`--since root` judges all as adopted).
 import { CONFIG_FILE, ConfigError, defaultConfig, type Config, type Preset } from '../config/config.js';
 import type { Commit, TimelineEntry } from '../model/history.js';
+import { undoKey } from '../model/finding.js';
 import type { WorkflowFile } from '../model/types.js';
 import { foldHistory, type FoldOptions, type FoldResult, type Step, type Tracked } from '../history/fold.js';
 import type { ModelStore } from '../history/store.js';
@@ -215,6 +216,21 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
   let commits = 0;
   let baselineCommits = [...(resume?.baselineCommits ?? [])];
   let lastJudged = resume?.adopted ?? false;
+  // Events that undo a violation (a manual item unchecked again, a handoff back at its path), by commit order: a
+  // violation undone later is reported as a warning naming the commit that repaired it (convention section 6).
+  let order = new Map<string, number>();
+  let undone = new Map<string, { at: number; sha: string; subject: string }[]>();
+  const noteUndo = (step: Step): void => {
+    const at = order.size;
+    order.set(step.commit.sha, at);
+    for (const e of step.events) {
+      const key = e.type === 'item-checked' && e.kind === 'manual' && !e.checked ? undoKey('uncheck', e.file, e.text) : e.type === 'handoff-added' ? undoKey('restore', e.file) : null;
+      if (key === null) continue;
+      const list = undone.get(key) ?? [];
+      list.push({ at, sha: step.commit.sha, subject: step.commit.subject });
+      undone.set(key, list);
+    }
+  };
   const isJudged = (step: Step): boolean => (adoption.kind === 'root' || adoption.kind === 'audit' ? true : descendants!.has(step.commit.sha));
   const folded = await foldHistory(root, {
     config: opts.config,
@@ -227,6 +243,7 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     // Only a parent whose commits were judged themselves vouches for what a merge brings from it.
     vouches: (sha) => descendants === null || descendants.has(sha),
     onStep: (step) => {
+      noteUndo(step);
       if (step.events.some((e) => e.type === 'trust-file-changed' && e.what === 'baseline')) baselineCommits.push(step.commit.sha);
       lastJudged = isJudged(step);
       if (!lastJudged) {
@@ -254,6 +271,8 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
       commits = 0;
       baselineCommits = [...(resume?.baselineCommits ?? [])];
       lastJudged = resume?.adopted ?? false;
+      order = new Map();
+      undone = new Map();
     },
   });
   if (folded.incomplete !== null) {
@@ -264,6 +283,7 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
       findings[v] = [...resume.findings[v], ...findings[v]];
       timeline[v] = [...resume.timeline[v], ...timeline[v]];
     }
+    findings[v] = findings[v].map((f) => reverted(f, order, undone));
   }
   const total = (resume?.commits ?? 0) + commits;
   const head = folded.tip ?? resume?.sha;
@@ -280,6 +300,23 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     adoption,
     resume: head ? { sha: head, state: folded.state, findings, timeline, commits: total, adoption, adopted: folded.commits > 0 ? lastJudged : (resume?.adopted ?? false), baselineCommits } : null,
   };
+}
+
+/**
+ * A violation every part of which a later commit undid (its manual items unchecked again, its handoff restored): a
+ * warning naming the commit that repaired it, so a branch is repaired without a baseline (convention section 6).
+ */
+function reverted(f: Finding, order: Map<string, number>, undone: Map<string, { at: number; sha: string; subject: string }[]>): Finding {
+  if (!f.undo?.length || f.severity !== 'error' || !f.commit) return f;
+  // A commit judged by an earlier run (resumed from the cache) came before every commit folded now.
+  const at = order.get(f.commit) ?? -1;
+  let last: { at: number; sha: string; subject: string } | null = null;
+  for (const key of f.undo) {
+    const later = undone.get(key)?.find((u) => u.at > at);
+    if (!later) return f;
+    if (!last || later.at > last.at) last = later;
+  }
+  return { ...f, severity: 'warning', message: `${f.message} Reverted in ${last!.sha.slice(0, 7)} (${last!.subject}).` };
 }
 
 /** One phrase for the summary: which commits history judged, and why from there. */

@@ -20,6 +20,16 @@ export interface Finding {
    * cause is reported once (convention section 6).
    */
   causes?: string[];
+  /**
+   * A history finding: the events that would undo it, as `undoKey`s (not in the JSON contract). When a later commit
+   * undoes every one of them, the violation was reverted and is reported as a warning naming that commit.
+   */
+  undo?: string[];
+}
+
+/** One event that undoes a violation: a manual item unchecked again, a handoff back at its path. */
+export function undoKey(kind: 'uncheck' | 'restore', file: string, text = ''): string {
+  return `${kind}\0${file}\0${text}`;
 }
 
 /**

@@ -51,6 +51,8 @@ export interface RawFinding {
   info?: boolean;
   /** Finding.causes. */
   causes?: string[];
+  /** Finding.undo. */
+  undo?: string[];
 }
 
 export interface RuleContext {

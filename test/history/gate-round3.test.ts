@@ -159,3 +159,37 @@ describe('case 4: piggyback on a hand-made confirmation', () => {
     expect(found.map((f) => [f.commit, f.message.includes('does not match the manual items checked')])).toEqual([[repo.sha(), true]]);
   }, SLOW);
 });
+
+describe('case 9: a violation reverted by a later commit', () => {
+  it("a human's `git revert` of an agent's unconfirmed check-off leaves a warning naming the revert; main is green again", () => {
+    const repo = Repo.create();
+    adopted(repo);
+    repo.commit('Task 2', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: ANA, coAuthors: [CLAUDE] });
+    const bad = repo.commit('Phase 1 verified', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: CLAUDE });
+    expect(cli(repo.dir).code).toBe(1);
+    expect(git(repo, ['revert', '--no-edit', bad], ANA).code).toBe(0);
+    const revert = repo.sha();
+    const run = cli(repo.dir);
+    const found = run.results.filter((f) => f.ruleId === 'history/manual-confirmation');
+    expect(found.map((f) => [f.commit, f.severity])).toEqual([[bad, 'warning']]);
+    expect(found[0]!.message).toContain(`Reverted in ${revert.slice(0, 7)} (Revert "Phase 1 verified")`);
+    expect(run.code).toBe(0);
+  }, SLOW);
+
+  it('a deleted handoff restored later is a warning; checked again by the agent, the item is a new error', () => {
+    const repo = Repo.create();
+    adopted(repo);
+    const del = repo.commit('Tidy', {}, { author: CLAUDE, remove: [handoffPath(1)] });
+    const restore = repo.commit('Put the handoff back', { [handoffPath(1)]: taskHandoff(1) }, { author: ANA });
+    repo.commit('Task 2', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: ANA, coAuthors: [CLAUDE] });
+    const first = repo.commit('Phase 1 verified', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: CLAUDE });
+    repo.commit('Undo', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }) }, { author: ANA });
+    const again = repo.commit('Phase 1 verified, really', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: CLAUDE });
+    const run = cli(repo.dir);
+    const sev = (ruleId: string) => run.results.filter((f) => f.ruleId === ruleId).map((f) => [f.commit, f.severity]);
+    expect(sev('history/handoff-deleted')).toEqual([[del, 'warning']]);
+    expect(run.results.find((f) => f.ruleId === 'history/handoff-deleted')!.message).toContain(`Reverted in ${restore.slice(0, 7)}`);
+    expect(sev('history/manual-confirmation')).toEqual([[first, 'warning'], [again, 'error']]);
+    expect(run.code).toBe(1);
+  }, SLOW);
+});

@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import { isLivingDocument } from './handoff-rewritten.js';
 import type { Event } from '../../model/history.js';
+import { undoKey } from '../../model/finding.js';
 import type { RawFinding, Rule, TransitionContext } from '../types.js';
 
 export const rule: Rule = {
@@ -43,7 +44,8 @@ export const rule: Rule = {
 
 /** The finding of one deletion or rename, judged on its own. */
 function judged(e: Event, ctx: TransitionContext): RawFinding[] {
-  if (e.type === 'handoff-deleted') return [{ file: e.file, line: e.line, messageId: e.emptied ? 'emptied' : 'deleted', fixId: 'restore', data: { file: e.file, source: ctx.commit.sha ? `${ctx.commit.sha.slice(0, 7)}^` : 'HEAD' } }];
-  if (e.type === 'handoff-renamed') return [{ file: e.file, line: e.line, messageId: 'renamed', data: { from: e.from, file: e.file } }];
+  // Back at its path in a later commit, the record was restored: the runner says so (a warning naming that commit).
+  if (e.type === 'handoff-deleted') return [{ file: e.file, line: e.line, messageId: e.emptied ? 'emptied' : 'deleted', fixId: 'restore', data: { file: e.file, source: ctx.commit.sha ? `${ctx.commit.sha.slice(0, 7)}^` : 'HEAD' }, ...(e.emptied ? {} : { undo: [undoKey('restore', e.file)] }) }];
+  if (e.type === 'handoff-renamed') return [{ file: e.file, line: e.line, messageId: 'renamed', data: { from: e.from, file: e.file }, undo: [undoKey('restore', e.from)] }];
   return [];
 }

@@ -2,6 +2,7 @@ import type { Rule, RawFinding } from '../types.js';
 import type { Event } from '../../model/history.js';
 import { addedItemLines } from '../../history/events.js';
 import { AFTER_THE_FACT, byFile, firstLine, listTexts } from './cause.js';
+import { undoKey } from '../../model/finding.js';
 
 type Checked = Extract<Event, { type: 'item-checked' }>;
 
@@ -80,7 +81,8 @@ export const rule: Rule = {
       // agent identity on the commit, history shows a person's own commit, and the corpus shows maintainers
       // committing their finished plans with the work. Only an agent's commit is an unconfirmed check-off there.
       if (!c.ok && ctx.audit && ctx.stage === 'history' && ctx.agents.length === 0) return { file, line, info: true, messageId: name('noAgent', many), fixId: 'adopt', data: { ...data, name: ctx.commit.author.name, email: ctx.commit.author.email } };
-      if (!c.ok) return { file, line, messageId: name('unconfirmed', many), fixId, data: { ...data, reason: c.reason } };
+      // Unchecked again by a later commit (a `git revert`), the violation was repaired: the runner says so.
+      if (!c.ok) return { file, line, messageId: name('unconfirmed', many), fixId, data: { ...data, reason: c.reason }, undo: items.map((i) => undoKey('uncheck', file, i.text)) };
       if (c.implicit) return { file, line, info: true, messageId: name('implicit', many), data: { ...data, name: c.by!.name, email: c.by!.email } };
       if (ctx.agents.length > 0) return { file, line, info: true, messageId: name('relayed', many), data: { ...data, name: c.by!.name, email: c.by!.email } };
       return null;

@@ -23,7 +23,7 @@ import type { Io } from './io.js';
  * other files, and Claude Code waits for this hook before each one.
  */
 async function loadEngine() {
-  const [fold, snapshot, memory, judge, history, log, status, catalog, guidance] = await Promise.all([
+  const [fold, snapshot, memory, judge, history, log, status, catalog, guidance, doors] = await Promise.all([
     import('../history/fold.js'),
     import('../history/snapshot.js'),
     import('../history/memory.js'),
@@ -33,8 +33,9 @@ async function loadEngine() {
     import('./status.js'),
     import('../engine/catalog.js'),
     import('../engine/guidance.js'),
+    import('../engine/doors.js'),
   ]);
-  return { ...fold, ...snapshot, ...memory, ...judge, ...history, ...log, ...status, ...catalog, ...guidance };
+  return { ...fold, ...snapshot, ...memory, ...judge, ...history, ...log, ...status, ...catalog, ...guidance, judgeRange: doors.judgeRange };
 }
 type Engine = Awaited<ReturnType<typeof loadEngine>>;
 
@@ -232,6 +233,22 @@ function hardLinkTarget(root: string, abs: string, specs: string[]): string | nu
   return null;
 }
 
+/** Tracked workflow files stored as symbolic links (mode 120000), by repository path. */
+function symlinkedFiles(root: string, specs: string[]): string[] {
+  return gitSync(root, ['ls-files', '-s', '-z', '--', ...specs])
+    .out.split('\0')
+    .flatMap((entry) => (entry.startsWith('120000 ') ? [entry.slice(entry.indexOf('\t') + 1)] : []));
+}
+
+/** The tracked workflow file that is a symbolic link to this path, or null: its target is the same file. */
+function symlinkTo(root: string, abs: string, specs: string[]): string | null {
+  const target = realish(abs);
+  for (const p of symlinkedFiles(root, specs)) {
+    if (realish(join(root, p)) === target) return p;
+  }
+  return null;
+}
+
 function existingDir(dir: string): string {
   let d = dir;
   while (!existsSync(d) && dirname(d) !== d) d = dirname(d);
@@ -292,6 +309,8 @@ async function workingTree(e: Engine, root: string, config: Config): Promise<Tre
   if (hasHead) for (const c of e.parseRaw(gitSync(root, ['diff', '--raw', '-z', '--no-abbrev', '--no-renames', 'HEAD', '--', ...specs]).out)) paths.add(c.path);
   else for (const p of gitSync(root, ['ls-files', '-z', '--', ...specs]).out.split('\0')) if (p) paths.add(p);
   for (const p of gitSync(root, ['ls-files', '--others', '--exclude-standard', '-z', '--', ...specs]).out.split('\0')) if (p) paths.add(p);
+  // A workflow file stored as a symbolic link changes when its target does, which git does not report as a change.
+  for (const p of symlinkedFiles(root, specs)) paths.add(p);
   for (const p of paths) {
     if (!relevant(p)) continue;
     const bytes = readDisk(root, p);
@@ -333,7 +352,11 @@ async function preToolUse(root: string, cwd: string, payload: Payload, io: Io): 
   // The committed settings decide what is a workflow file: a working-tree config that moved the globs away from a
   // plan must not let an edit of that plan pass unjudged.
   const loose = committedConfig(root) ?? loadConfig(root, undefined, RULE_IDS);
-  const rel = repoPath(root, cwd, filePath) ?? hardLinkTarget(root, isAbsolute(filePath) ? filePath : resolve(cwd, filePath), [...pathspecs(loose.paths), CONFIG_FILE, 'validate-workflow.baseline.json']);
+  const abs = isAbsolute(filePath) ? filePath : resolve(cwd, filePath);
+  const specs = [...pathspecs(loose.paths), CONFIG_FILE, 'validate-workflow.baseline.json'];
+  const direct = repoPath(root, cwd, filePath);
+  // A workflow file committed as a symbolic link is edited through its target: the edit is the link's.
+  const rel = (direct !== null && classifier(loose.paths)(direct) === null ? symlinkTo(root, abs, specs) : null) ?? direct ?? hardLinkTarget(root, abs, specs);
   if (rel === null) return 0;
   const spec = editsOf(tool, rec);
   // Cheap test first: only workflow, trust and pack files concern the engine.
@@ -365,16 +388,34 @@ function mayBePackFile(rel: string): boolean {
   return rel.startsWith('.workflow/') || rel.startsWith('.soong-agent/') || rel.endsWith('.jsonl') || rel.endsWith('.ndjson');
 }
 
-async function treeViolations(root: string): Promise<Finding[]> {
+async function treeViolations(root: string, since: string | null): Promise<Finding[]> {
   const e = await loadEngine();
   const config = headSettings(e, root);
   const tree = await workingTree(e, root, config);
-  if (tree.top.size === 0) return [];
-  return refused(e, root, tree, tree.now, agentCommit(root)).map((r) => r.finding);
+  const found = tree.top.size === 0 ? [] : refused(e, root, tree, tree.now, agentCommit(root)).map((r) => r.finding);
+  // Commits made since the session began (`git commit -n` inside one Bash call leaves a clean tree): judged as the
+  // pre-push hook and CI will judge them.
+  if (since !== null) {
+    const made = await e.judgeRange(root, config, { from: since, to: 'HEAD' });
+    const seen = new Set(found.map(keyOf));
+    for (const f of made.findings) if (f.severity === 'error' && !seen.has(keyOf(f))) found.push(f);
+  }
+  return found;
+}
+
+/**
+ * Where the session's own commits begin: HEAD as SessionStart recorded it, else the upstream branch (commits not yet
+ * pushed); null when HEAD is still there, or nothing says where the session began.
+ */
+function sessionBase(root: string, recorded: string | undefined): string | null {
+  const head = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
+  if (!head.ok) return null;
+  const start = recorded && gitSync(root, ['cat-file', '-e', `${recorded}^{commit}`]).ok ? recorded : gitSync(root, ['rev-parse', '--verify', '-q', '@{upstream}']).out.trim() || null;
+  return start && start !== head.out.trim() ? start : null;
 }
 
 interface HookState {
-  [session: string]: { stop?: string; post?: string; at: number };
+  [session: string]: { stop?: string; post?: string; at: number; head?: string };
 }
 
 function stateFile(root: string): string | null {
@@ -412,10 +453,10 @@ function writeState(file: string | null, state: HookState): void {
  * the set of violations changed, so unrelated commands are not answered with the same complaint each time.
  */
 async function treeCheck(root: string, session: string, door: 'stop' | 'post', stopHookActive: boolean, io: Io): Promise<number> {
-  const found = await treeViolations(root);
   const file = stateFile(root);
   const state = readState(file);
   const mine = state[session] ?? { at: Date.now() };
+  const found = await treeViolations(root, sessionBase(root, mine.head));
   const signature = found.length ? createHash('sha256').update(found.map(keyOf).sort().join('\n')).digest('hex').slice(0, 16) : undefined;
   const last = mine[door];
   mine[door] = signature;
@@ -447,6 +488,16 @@ const REMINDER =
   'Rules the git hooks enforce: manual verification items are checked only by a human (`npx validate-workflow confirm <plan> --phase N`); in orchestration mode write the task handoff before checking the task; committed handoffs are never rewritten or deleted.';
 
 async function sessionStart(root: string, claudeSession: string, io: Io): Promise<number> {
+  // Where this session's commits begin: PostToolUse and Stop judge the commits made since (a commit made inside a
+  // Bash call leaves nothing in the working tree to judge).
+  const head = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
+  // Recorded once per session: a resumed or compacted session keeps the start it had.
+  if (head.ok && claudeSession !== '' && !readState(stateFile(root))[claudeSession]?.head) {
+    const file = stateFile(root);
+    const state = readState(file);
+    state[claudeSession] = { ...(state[claudeSession] ?? {}), at: Date.now(), head: head.out.trim() };
+    writeState(file, state);
+  }
   const config = loadConfig(root, undefined, RULE_IDS);
   // Claude Code's session id names the workflow session only when a ledger or a handoff folder was named after it;
   // otherwise `status` picks the most recently modified active ledger.

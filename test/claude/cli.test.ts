@@ -76,3 +76,27 @@ describe.runIf(wired)('validate-workflow claude-hook (built CLI)', () => {
     expect(res.stderr).toContain('ignored input');
   });
 });
+
+// Issue 20, case 10: the hook judges in a child with a budget under Claude Code's timeout; past it, it says so.
+describe('the time budget of the built CLI', () => {
+  const MANUAL = '- [ ] Phase 1 works in the browser';
+  const run = (dir: string, input: string, env: NodeJS.ProcessEnv = {}) => spawnSync(process.execPath, [CLI, 'claude-hook'], { cwd: dir, input, encoding: 'utf8', env: { ...process.env, ...env } });
+
+  it('within the budget: the child judges and its answer is the hook\'s', () => {
+    const dir = workflowRepo();
+    const res = run(dir, preToolUse(dir, 'Edit', { file_path: PLAN, old_string: MANUAL, new_string: MANUAL.replace('[ ]', '[x]') }));
+    expect(res.status).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+  });
+
+  it('past the budget: an answer saying the edit was not judged in time, never silence; other files cost nothing', () => {
+    const dir = workflowRepo();
+    const env = { VALIDATE_WORKFLOW_HOOK_BUDGET_MS: '1' };
+    const res = run(dir, preToolUse(dir, 'Edit', { file_path: PLAN, old_string: MANUAL, new_string: MANUAL.replace('[ ]', '[x]') }), env);
+    expect(res.status).toBe(0);
+    expect(JSON.parse(res.stdout)).toEqual({ systemMessage: expect.stringMatching(new RegExp(`^validate-workflow: this Edit of ${PLAN} was not judged in time .*the git hooks will judge the commit\\.$`)) });
+    expect(JSON.parse(run(dir, stop(dir), env).stdout).systemMessage).toContain('the working tree was not judged in time');
+    writeFiles(dir, { 'src/app.ts': 'export {};\n' });
+    expect(run(dir, preToolUse(dir, 'Edit', { file_path: 'src/app.ts', old_string: 'export', new_string: 'export const a = 1;\nexport' }), env)).toMatchObject({ status: 0, stdout: '' });
+  });
+});

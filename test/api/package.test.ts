@@ -100,7 +100,7 @@ describe('a fresh project that installed the packed tarball', () => {
       [{ config: 'missing.json' }, ['--config', 'missing.json']],
       [{ range: 'HEAD' }, ['--range', 'HEAD']],
     ] as const) {
-      const cli = runCli(repo, args);
+      const cli = runCli(repo, [...args]);
       expect(cli.code).toBe(2);
       const error = consume({ cwd: repo, ...options }).error;
       expect(error).toMatch(/^(config file not found: \S+missing\.json|--range needs <from>\.\.<to> \(got "HEAD"\))$/);

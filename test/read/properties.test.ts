@@ -218,7 +218,7 @@ const handoffStyle = fc.record({
   crlf: fc.boolean(),
 });
 
-function renderHandoff(h: GenHandoff, s: fc.RecordValue<typeof handoffStyle> extends infer R ? R : never): string {
+function renderHandoff(h: GenHandoff, s: typeof handoffStyle extends fc.Arbitrary<infer R> ? R : never): string {
   const words = STATUS_WORDS[h.status];
   const status = words[s.statusWord % words.length]!;
   const out: string[] = [];

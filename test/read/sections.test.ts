@@ -53,7 +53,7 @@ const word = fc.constantFrom(...WORDS);
 const words = fc.array(word, { minLength: 1, maxLength: 6 }).map((w) => w.join(' '));
 const trailing = fc.constantFrom('', '', '', ' ', '  ', '\t');
 const box = fc.constantFrom('[ ]', '[ ]', '[x]', '[X]');
-type Lines = string[];
+type Lines = readonly string[];
 
 const heading: fc.Arbitrary<Lines> = fc
   .tuple(fc.integer({ min: 1, max: 6 }), words, fc.constantFrom('', '', ' #', ' ##'), trailing, fc.constantFrom(' ', ' ', '\t'))

@@ -170,7 +170,7 @@ describe('formatSarif', () => {
     located.forEach((f, i) => {
       const r = results[i]!;
       expect(r.ruleId).toBe(f.ruleId);
-      expect(rules[r.ruleIndex].id).toBe(f.ruleId);
+      expect(rules[r.ruleIndex]!.id).toBe(f.ruleId);
       expect(r.level).toBe(level[f.severity]);
       expect(r.message.text.startsWith(f.message)).toBe(true);
       expect(r.message.text.endsWith(` ${f.fix}`)).toBe(true);

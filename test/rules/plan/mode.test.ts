@@ -29,7 +29,7 @@ ruleTester(rule, {
           line: lineOf(directWithFour, 'mode: direct'),
           severity: 'warning',
           data: { tasks: 4 },
-          messageId: 'directWithManyTasks', message: 'Plan declares `mode: direct` but has 4 tasks; the table requires orchestration unless the user chose direct mode.',
+          message: 'Plan declares `mode: direct` but has 4 tasks; the table requires orchestration unless the user chose direct mode.',
         },
       ],
     },

@@ -2,7 +2,7 @@
 // it the action needs). A composite action gets no INPUT_* variables from the runner; action.yml passes each input
 // under the name core would give it (`INPUT_FAIL-ON`), so the entry point also runs as a JavaScript action would.
 import type { Preset } from '../config/config.js';
-import { FORMATS, type Format } from '../report/formatter.js';
+import { FORMATS, type Format } from '../report/names.js';
 
 export const FAIL_ON = ['error', 'warning', 'never'] as const;
 export type FailOn = (typeof FAIL_ON)[number];

@@ -4,10 +4,7 @@ import type { TimelineEntry } from '../model/history.js';
 import type { Workspace } from '../model/types.js';
 import type { Rule } from '../rules/types.js';
 import type { Summary } from './summary.js';
-
-/** The names `--format` accepts; each has its module in src/report/ and its entry in FORMATTERS (index.ts). */
-export const FORMATS = ['stylish', 'json', 'sarif', 'github', 'markdown'] as const;
-export type Format = (typeof FORMATS)[number];
+import type { Format } from './names.js';
 
 /** Everything a format may use; each takes what it needs. */
 export interface ReportInput {

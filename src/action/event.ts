@@ -1,6 +1,6 @@
 // What the triggering event says: which commits to judge by default and which pull request gets the comment. The
 // runner writes the webhook payload to $GITHUB_EVENT_PATH; only the few fields below are read.
-import { spawnSync } from 'node:child_process';
+import { gitSync } from '../shared/git.js';
 import { readFileSync } from 'node:fs';
 import { InputError } from './inputs.js';
 
@@ -31,7 +31,7 @@ function payload(env: NodeJS.ProcessEnv): Payload {
 
 /** The commit is in the clone: a shallow checkout, or a push that force-replaced `before`, may lack it. */
 function present(cwd: string, sha: string): boolean {
-  return spawnSync('git', ['cat-file', '-e', `${sha}^{commit}`], { cwd, stdio: 'ignore' }).status === 0;
+  return gitSync(cwd, ['cat-file', '-e', `${sha}^{commit}`]).ok;
 }
 
 export function eventFacts(env: NodeJS.ProcessEnv, cwd: string): EventFacts {

@@ -64,6 +64,8 @@ interface Example {
   preset: Preset;
   /** History pages: the example as a sequence of steps (write files, delete files, commit, run). */
   steps: Step[];
+  /** The failing example's exact findings of the rule, as its ```findings block states them: `file:line messageId`. */
+  expected: string[] | null;
 }
 
 type Step =
@@ -75,7 +77,7 @@ type Step =
 /** Code blocks with `file=<path>` in their meta under a `## Failing example` / `## Passing example` heading. */
 function examples(page: string): { failing: Example; passing: Example } {
   const root = parseMarkdown(page);
-  const out = { failing: { files: {}, preset: 'recommended', steps: [] } as Example, passing: { files: {}, preset: 'recommended', steps: [] } as Example };
+  const out = { failing: { files: {}, preset: 'recommended', steps: [], expected: null } as Example, passing: { files: {}, preset: 'recommended', steps: [], expected: null } as Example };
   let current: Example | null = null;
   for (const node of root.children as RootContent[]) {
     if (node.type === 'heading' && (node as Heading).depth === 2) {
@@ -89,6 +91,10 @@ function examples(page: string): { failing: Example; passing: Example } {
     const file = /(?:^|\s)file=(\S+)/.exec(meta)?.[1];
     const preset = /(?:^|\s)preset=(\S+)/.exec(meta)?.[1];
     if (preset === 'strict') current.preset = 'strict';
+    if (code.lang === 'findings') {
+      current.expected = code.value.split('\n').map((l) => l.trim()).filter(Boolean);
+      continue;
+    }
     if (code.lang === 'commit' || code.lang === 'run') {
       const data = (parseYaml(code.value) ?? {}) as Record<string, unknown>;
       current.steps.push(code.lang === 'commit' ? { kind: 'commit', message: String(data.message ?? 'change'), author: data.author as string | undefined, committer: data.committer as string | undefined } : { kind: 'run', range: data.range as string | undefined, shallow: data.shallow === true });
@@ -102,6 +108,11 @@ function examples(page: string): { failing: Example; passing: Example } {
     }
   }
   return out;
+}
+
+/** Findings as a page states them (remark-lint pins rule, line and message the same way). */
+function stated(findings: Finding[]): string[] {
+  return findings.map((f) => `${f.file ?? '(repository)'}:${f.line ?? 0} ${f.messageId ?? ''}`).sort();
 }
 
 describe('docs/rules pages', () => {
@@ -125,15 +136,18 @@ describe('docs/rules pages', () => {
           expect(ex.failing.steps.some((s) => s.kind === 'commit') || ex.failing.steps.some((s) => s.kind === 'run'), 'a history example commits').toBe(true);
           const failingH = (await playHistory(ex.failing)).filter((f) => f.ruleId === id && f.severity !== 'info');
           expect(failingH.length, `failing example of ${id} produced no ${id} finding`).toBeGreaterThan(0);
+          expect(stated(failingH), `the findings the failing example of ${id} states`).toEqual(ex.failing.expected);
           const passingH = (await playHistory(ex.passing)).filter((f) => f.ruleId === id && f.severity !== 'info');
           expect(passingH, `passing example of ${id}`).toEqual([]);
           return;
         }
         const failing = lintExample(ex.failing).filter((f) => f.ruleId === id && f.severity !== 'info');
         expect(failing.length, `failing example of ${id} produced no ${id} finding`).toBeGreaterThan(0);
+        expect(stated(failing), `the findings the failing example of ${id} states`).toEqual(ex.failing.expected);
         const passing = lintExample(ex.passing).filter((f) => f.ruleId === id && f.severity !== 'info');
         expect(passing, `passing example of ${id}`).toEqual([]);
       });
     });
   }
 });
+

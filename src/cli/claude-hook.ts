@@ -74,7 +74,13 @@ let rawInput = '';
 
 async function withinBudget(event: keyof typeof BUDGET_MS, what: string, io: Io, judge: () => Promise<number>): Promise<number> {
   // In the child itself, or run in-process (the API, the tests): judge here.
-  const entry = process.argv[1] ?? '';
+  // The CLI's own script, through the bin link npm installs (`node_modules/.bin/validate-workflow`).
+  let entry = process.argv[1] ?? '';
+  try {
+    entry = realpathSync(entry);
+  } catch {
+    // No such file (an embedding host): judged in-process below.
+  }
   if (io.env.VALIDATE_WORKFLOW_HOOK_CHILD === '1' || !/main\.[cm]?js$/.test(entry)) return judge();
   const asked = Number(io.env.VALIDATE_WORKFLOW_HOOK_BUDGET_MS);
   const budget = Number.isFinite(asked) && asked > 0 ? Math.min(asked, BUDGET_MS[event]) : BUDGET_MS[event];

@@ -96,6 +96,11 @@ describe('the time budget of the built CLI', () => {
     expect(res.status).toBe(0);
     expect(JSON.parse(res.stdout)).toEqual({ systemMessage: expect.stringMatching(new RegExp(`^validate-workflow: this Edit of ${PLAN} was not judged in time .*the git hooks will judge the commit\\.$`)) });
     expect(JSON.parse(run(dir, stop(dir), env).stdout).systemMessage).toContain('the working tree was not judged in time');
+    // Through the bin link npm installs, as the shipped hook script runs it: the same budget.
+    mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
+    symlinkSync(CLI, join(dir, 'node_modules', '.bin', 'validate-workflow'));
+    const linked = spawnSync(process.execPath, [join(dir, 'node_modules', '.bin', 'validate-workflow'), 'claude-hook'], { cwd: dir, input: stop(dir), encoding: 'utf8', env: { ...process.env, ...env } });
+    expect(JSON.parse(linked.stdout).systemMessage).toContain('was not judged in time');
     writeFiles(dir, { 'src/app.ts': 'export {};\n' });
     expect(run(dir, preToolUse(dir, 'Edit', { file_path: 'src/app.ts', old_string: 'export', new_string: 'export const a = 1;\nexport' }), env)).toMatchObject({ status: 0, stdout: '' });
   });

@@ -234,7 +234,8 @@ function existingFolder(path: string): string {
  */
 function printConfig(file: string | undefined, opts: { config?: string; preset?: Preset }, io: Io): number {
   const abs = file === undefined ? null : resolve(io.cwd, file);
-  const root = repositoryRoot(abs === null ? io.cwd : existingFolder(abs)) ?? io.cwd;
+  const inGit = repositoryRoot(abs === null ? io.cwd : existingFolder(abs));
+  const root = inGit ?? io.cwd;
   const config = loadConfig(root, opts.config ? resolve(io.cwd, opts.config) : undefined, RULE_IDS);
   if (opts.preset) config.preset = opts.preset;
   const path = abs === null ? null : relative(root, abs).split(sep).join('/');
@@ -243,7 +244,7 @@ function printConfig(file: string | undefined, opts: { config?: string; preset?:
   const rules = Object.fromEntries(RULES.map((r) => [r.meta.id, severityOf(r, config)]));
   const { source, ...rest } = config;
   // The promise the structure rules hold this repository to, and where each part of it came from (section 4b).
-  const { applies: profile, dialects } = repositoryProfile(root, config, repositoryRoot(root) !== null);
+  const { applies: profile, dialects } = repositoryProfile(root, config, inGit !== null);
   // Which dialect the file was read as (convention section 4b), or how many files of each dialect the repository has.
   const dialect = path === null ? { dialects: { plans: dialects.plans, handoffs: dialects.handoffs } } : { dialect: dialects.byPath.get(path) ?? null };
   io.stdout(`${JSON.stringify({ file: path, kind, ...dialect, source, ...rest, profile, rules }, null, 2)}\n`);

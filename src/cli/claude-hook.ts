@@ -73,7 +73,6 @@ const BUDGET_MS: Record<'PreToolUse' | 'PostToolUse' | 'Stop', number> = { PreTo
 let rawInput = '';
 
 async function withinBudget(event: keyof typeof BUDGET_MS, what: string, io: Io, judge: () => Promise<number>): Promise<number> {
-  // In the child itself, or run in-process (the API, the tests): judge here.
   // The CLI's own script, through the bin link npm installs (`node_modules/.bin/validate-workflow`).
   let entry = process.argv[1] ?? '';
   try {
@@ -81,6 +80,7 @@ async function withinBudget(event: keyof typeof BUDGET_MS, what: string, io: Io,
   } catch {
     // No such file (an embedding host): judged in-process below.
   }
+  // In the child itself, or run in-process (the API, the tests): judge here.
   if (io.env.VALIDATE_WORKFLOW_HOOK_CHILD === '1' || !/main\.[cm]?js$/.test(entry)) return judge();
   const asked = Number(io.env.VALIDATE_WORKFLOW_HOOK_BUDGET_MS);
   const budget = Number.isFinite(asked) && asked > 0 ? Math.min(asked, BUDGET_MS[event]) : BUDGET_MS[event];
@@ -532,12 +532,14 @@ async function sessionStart(root: string, claudeSession: string, io: Io): Promis
   // Where this session's commits begin: PostToolUse and Stop judge the commits made since (a commit made inside a
   // Bash call leaves nothing in the working tree to judge).
   const head = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
-  // Recorded once per session: a resumed or compacted session keeps the start it had.
-  if (head.ok && claudeSession !== '' && !readState(stateFile(root))[claudeSession]?.head) {
+  if (head.ok && claudeSession !== '') {
     const file = stateFile(root);
     const state = readState(file);
-    state[claudeSession] = { ...(state[claudeSession] ?? {}), at: Date.now(), head: head.out.trim() };
-    writeState(file, state);
+    // Recorded once per session: a resumed or compacted session keeps the start it had.
+    if (!state[claudeSession]?.head) {
+      state[claudeSession] = { ...(state[claudeSession] ?? {}), at: Date.now(), head: head.out.trim() };
+      writeState(file, state);
+    }
   }
   const config = loadConfig(root, undefined, RULE_IDS);
   // Claude Code's session id names the workflow session only when a ledger or a handoff folder was named after it;

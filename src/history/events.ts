@@ -473,12 +473,14 @@ export function eventsBetween(changes: Change[], before: Snapshot, after: Snapsh
       events.push({ type: 'handoff-deleted', file: c.path, line: 1 });
       continue;
     }
+    // A rename that kept the content: the record survives at the new path.
+    const intact = c.status === 'R' && c.oldBlob !== null && c.oldBlob === c.newBlob;
     if (c.status === 'R' && after.kindOf(c.path) !== 'handoff' && before.kindOf(c.from!) === 'handoff') {
       // Moved out of the handoffs folder (an archive): the record survives elsewhere when its content is unchanged.
-      events.push(c.oldBlob !== null && c.oldBlob === c.newBlob ? { type: 'handoff-renamed', file: c.path, line: 1, from: c.from!, intact: true } : { type: 'handoff-deleted', file: c.from!, line: 1 });
+      events.push(intact ? { type: 'handoff-renamed', file: c.path, line: 1, from: c.from!, intact } : { type: 'handoff-deleted', file: c.from!, line: 1 });
       continue;
     }
-    events.push(...fileEvents(c.path, old, now, c.status === 'R' ? c.from : null, c.status === 'R' && c.oldBlob === c.newBlob));
+    events.push(...fileEvents(c.path, old, now, c.status === 'R' ? c.from : null, intact));
   }
   return events;
 }

@@ -168,7 +168,6 @@ export function manualChecked(events: readonly Event[]): ItemRef[] {
   return events.filter((e): e is Checked => isManualBox(e) && e.checked).map((e) => ({ file: e.file, phase: e.phase, text: e.text }));
 }
 
-
 /**
  * Whether the commit changes only plan files, and in them only manual checkboxes and prose (convention section 6,
  * round 3: implicit confirmation widened): its events are manual box changes only (no task box, no automated item,

@@ -58,15 +58,23 @@ export function phaseVerified(phase: Phase, preset: 'recommended' | 'strict' = '
   return phase.tasks.every((t) => t.checked) && phase.other.every((o) => o.checked || o.na || o.deviation);
 }
 
-/** Every checked checkbox of a phase (task items, steps, criteria, other), in document order. */
-export function checkedBoxes(phase: Phase): (Position & { text: string })[] {
-  const boxes: (Position & { text: string })[] = [];
+/**
+ * Every checkbox of a phase (task items, steps, criteria, other), in document order. A `### Task N:` heading is no
+ * checkbox: its steps are.
+ */
+export function phaseBoxes(phase: Phase): (Position & { text: string; checked: boolean; na: boolean })[] {
+  const boxes: (Position & { text: string; checked: boolean; na: boolean })[] = [];
   for (const t of phase.tasks) {
-    if (t.source === 'item' && t.checked) boxes.push({ line: t.line, column: t.column, text: `Task ${t.label ?? t.number}: ${t.title}` });
-    for (const s of t.steps) if (s.checked && !s.na) boxes.push(s);
+    if (t.source === 'item') boxes.push({ line: t.line, column: t.column, text: `Task ${t.label ?? t.number}: ${t.title}`, checked: t.checked, na: false });
+    boxes.push(...t.steps);
   }
-  for (const i of [...criteria(phase), ...(phase.unknown ?? []), ...phase.other]) if (i.checked && !i.na) boxes.push(i);
+  boxes.push(...criteria(phase), ...(phase.unknown ?? []), ...phase.other);
   return boxes.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/** Every checked checkbox of a phase that is not N/A, in document order. */
+export function checkedBoxes(phase: Phase): (Position & { text: string })[] {
+  return phaseBoxes(phase).filter((b) => b.checked && !b.na);
 }
 
 export function capitalize(text: string): string {

@@ -21,6 +21,11 @@ function adopted(repo: Repo): void {
   repo.commit('Task 1', { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) }, { author: ANA, coAuthors: [CLAUDE] });
 }
 
+/** Task 2 done by the agent with its handoff and ledger; phase 1's automated items checked when `auto` says so. */
+function taskTwo(repo: Repo, auto: number[] = [1]): void {
+  repo.commit('Task 2', { [PLAN]: planDoc({ tasks: [1, 2], auto }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: ANA, coAuthors: [CLAUDE] });
+}
+
 function git(repo: Repo, args: string[], who = CLAUDE): { code: number | null; out: string } {
   const [name, email] = [who.name, who.email];
   const env = { ...process.env, GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email };
@@ -78,7 +83,7 @@ describe('case 1: a merge brings a parent that was never judged', () => {
     const repo = Repo.create();
     adopted(repo);
     repo.git('checkout', '-q', '-b', 'feature');
-    repo.commit('Task 2', { [PLAN]: planDoc({ tasks: [1, 2] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: ANA, coAuthors: [CLAUDE] });
+    taskTwo(repo, []);
     repo.commit('Confirm phase 1', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: ANA, confirmedBy: [ANA] });
     repo.git('checkout', '-q', 'main');
     repo.commit('Readme', { 'README.md': '# Auth\n' }, { author: ANA });
@@ -93,7 +98,7 @@ describe('case 2: rewording a confirmed manual item', () => {
   it('is a new check of the new words: refused at commit-msg, reported by the full run', () => {
     const repo = hookedRepo();
     adopted(repo);
-    repo.commit('Task 2', { [PLAN]: planDoc({ tasks: [1, 2] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: ANA, coAuthors: [CLAUDE] });
+    taskTwo(repo, []);
     repo.commit('Confirm phase 1', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: ANA, confirmedBy: [ANA] });
     const confirmed = planDoc({ tasks: [1, 2], auto: [1], manual: [1] });
     const reworded = confirmed.replace(MANUAL(1), 'Phase 1 totals match the ledger to the cent');
@@ -111,7 +116,7 @@ describe('case 8: no agent anywhere', () => {
   it("a person ticks her manual item and fixes a line of prose in one commit, without a trailer: every door accepts", () => {
     const repo = hookedRepo();
     adopted(repo);
-    repo.commit('Task 2', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: ANA, coAuthors: [CLAUDE] });
+    taskTwo(repo);
     const base = repo.sha();
     repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }).replace('# Auth flow Implementation Plan', '# Auth flow Implementation Plan (v2)') });
     const res = git(repo, ['commit', '-q', '-m', 'Checked phase 1 in the browser'], ANA);
@@ -139,7 +144,7 @@ describe('case 4: piggyback on a hand-made confirmation', () => {
   it('commit-msg seals the human confirmation with Confirmed-items; an amend that adds an item breaks it at commit-msg and in the full run', () => {
     const repo = hookedRepo();
     adopted(repo);
-    repo.commit('Task 2', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: ANA, coAuthors: [CLAUDE] });
+    taskTwo(repo);
     // Ana confirms phase 1's first manual item by hand, with a trailer she typed (no digest).
     repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
     const mine = git(repo, ['commit', '-q', '-m', `Checked the login page\n\nConfirmed-by: ${ident(ANA)}`], ANA);
@@ -164,7 +169,7 @@ describe('case 9: a violation reverted by a later commit', () => {
   it("a human's `git revert` of an agent's unconfirmed check-off leaves a warning naming the revert; main is green again", () => {
     const repo = Repo.create();
     adopted(repo);
-    repo.commit('Task 2', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: ANA, coAuthors: [CLAUDE] });
+    taskTwo(repo);
     const bad = repo.commit('Phase 1 verified', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: CLAUDE });
     expect(cli(repo.dir).code).toBe(1);
     expect(git(repo, ['revert', '--no-edit', bad], ANA).code).toBe(0);
@@ -181,7 +186,7 @@ describe('case 9: a violation reverted by a later commit', () => {
     adopted(repo);
     const del = repo.commit('Tidy', {}, { author: CLAUDE, remove: [handoffPath(1)] });
     const restore = repo.commit('Put the handoff back', { [handoffPath(1)]: taskHandoff(1) }, { author: ANA });
-    repo.commit('Task 2', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: ANA, coAuthors: [CLAUDE] });
+    taskTwo(repo);
     const first = repo.commit('Phase 1 verified', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: CLAUDE });
     repo.commit('Undo', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }) }, { author: ANA });
     const again = repo.commit('Phase 1 verified, really', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: CLAUDE });

@@ -1,6 +1,6 @@
 import type { Rule, RawFinding } from '../types.js';
 import type { Ledger, LedgerItem, Phase, Plan, Task, Workspace } from '../../model/types.js';
-import { handoffTasks, handoffsOfPlan, ledgerItemTasks, planOf, plansNamedBy, positionOf, sequence, setAside, tasksOf } from '../../model/queries.js';
+import { handoffTasks, handoffsOfPlan, ledgerItemTasks, phaseBoxes, planOf, plansNamedBy, positionOf, sequence, setAside, tasksOf } from '../../model/queries.js';
 
 /** Plan tasks checked complete that no task item of the ledger tracks (the ledger/sync fix adds them). */
 export function unlistedTasks(plan: Plan, ledger: Ledger): Task[] {
@@ -71,10 +71,6 @@ function phasesNumbered(plan: Plan, n: number): Phase[] {
   return sequence(plan).filter((p) => p.label !== null && (p.label === String(n) || p.label.startsWith(`${n}.`)));
 }
 
-function boxes(phase: Phase): { line: number; checked: boolean }[] {
-  return [...phase.tasks, ...phase.tasks.flatMap((t) => t.steps), ...phase.automated, ...phase.manual, ...phase.unknown, ...phase.other].sort((a, b) => a.line - b.line);
-}
-
 /**
  * A ledger that calls phases done while the plans it names have not a box of them checked (the ledger's word and
  * the plans' boxes disagree, with nothing checked to show for the claim). Conservative: every named plan that has
@@ -89,7 +85,7 @@ function phaseClaims(ws: Workspace, ledger: Ledger): RawFinding[] {
     const numbers = claimedPhases(item);
     const held = plans.flatMap((plan) => numbers.flatMap((n) => phasesNumbered(plan, n).map((phase) => ({ plan, phase }))));
     if (held.length === 0 || held.some(({ phase }) => phase.declaredDone || phase.deferred)) continue;
-    const all = held.flatMap(({ plan, phase }) => boxes(phase).map((b) => ({ plan, ...b })));
+    const all = held.flatMap(({ plan, phase }) => phaseBoxes(phase).map((b) => ({ plan, ...b })));
     if (all.length === 0 || all.some((b) => b.checked)) continue;
     const named = [...new Set(held.map((h) => h.plan.path))];
     out.push({

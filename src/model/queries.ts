@@ -59,6 +59,23 @@ export function phaseVerified(phase: Phase, preset: 'recommended' | 'strict' = '
 }
 
 /**
+ * The open tasks and automated items of a plan that says its work is done (plan/claimed-complete), in line order;
+ * null when it claims nothing, when nothing is open, or when it never ticks a box (it keeps its state in words, so
+ * nothing contradicts it). Such a plan's open boxes are one cause: the order rules leave it to that rule.
+ */
+export function claimedButOpen(plan: Plan): { text: string; line: number }[] | null {
+  if (!plan.readable || !plan.claimsComplete) return null;
+  const ticks = sequence(plan).some((p) => p.tasks.some((t) => t.checked) || p.automated.some((a) => a.checked) || p.manual.some((m) => m.checked) || p.other.some((o) => o.checked));
+  if (!ticks) return null;
+  const open: { text: string; line: number }[] = [];
+  for (const phase of sequence(plan).filter((p) => !p.deferred && !p.declaredDone)) {
+    for (const t of phase.tasks) if (!t.checked) open.push({ text: `Task ${t.label}: ${t.title}`, line: t.line });
+    for (const a of phase.automated) if (!a.checked && !a.na && !a.deviation) open.push({ text: a.text, line: a.line });
+  }
+  return open.length === 0 ? null : open.sort((a, b) => a.line - b.line);
+}
+
+/**
  * Every checkbox of a phase (task items, steps, criteria, other), in document order. A `### Task N:` heading is no
  * checkbox: its steps are.
  */

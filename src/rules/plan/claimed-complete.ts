@@ -1,5 +1,5 @@
 import type { RawFinding, Rule } from '../types.js';
-import { sequence } from '../../model/queries.js';
+import { claimedButOpen } from '../../model/queries.js';
 
 export const rule: Rule = {
   meta: {
@@ -17,17 +17,8 @@ export const rule: Rule = {
     const out: RawFinding[] = [];
     for (const plan of ws.plans) {
       const claim = plan.claimsComplete;
-      if (!plan.readable || !claim) continue;
-      // A plan that never ticks a box keeps its state in words (`status:`), not in boxes: nothing contradicts it.
-      const ticks = sequence(plan).some((p) => p.tasks.some((t) => t.checked) || p.automated.some((a) => a.checked) || p.manual.some((m) => m.checked) || p.other.some((o) => o.checked));
-      if (!ticks) continue;
-      const open: { text: string; line: number }[] = [];
-      for (const phase of sequence(plan).filter((p) => !p.deferred && !p.declaredDone)) {
-        for (const t of phase.tasks) if (!t.checked) open.push({ text: `Task ${t.label}: ${t.title}`, line: t.line });
-        for (const a of phase.automated) if (!a.checked && !a.na && !a.deviation) open.push({ text: a.text, line: a.line });
-      }
-      if (open.length === 0) continue;
-      open.sort((a, b) => a.line - b.line);
+      const open = claimedButOpen(plan);
+      if (!claim || !open) continue;
       const where = claim.source === 'status' ? `\`status: ${claim.said}\`` : claim.source === 'body' ? `"Status: ${claim.said}"` : `it sits in ${claim.said}`;
       out.push({ file: plan.path, line: claim.line, column: claim.column, messageId: 'claimedOpen', data: { where, count: open.length, first: open[0]!.text, line: open[0]!.line } });
     }

@@ -1,12 +1,12 @@
 import type { Rule, RawFinding } from '../types.js';
-import { phaseLabel, sequence, setAside } from '../../model/queries.js';
+import { claimedButOpen, phaseLabel, sequence, setAside } from '../../model/queries.js';
 
 export const rule: Rule = {
   meta: {
     id: 'plan/manual-before-automated',
     severities: { recommended: 'error', strict: 'error' },
     formula: '[](automated_pass -> <>manual_verify); O(exists v.[v]:pass(auto)) <- pre_manual',
-    description: 'No manual verification item is checked while an automated item of the same phase is still unchecked. One finding per phase; an automated item with its reason on the line (`(skipped: ...)`, `deferred to ...`) or struck through does not count as open.',
+    description: 'No manual verification item is checked while an automated item of the same phase is still unchecked. One finding per phase; an automated item with its reason on the line (`(skipped: ...)`, `deferred to ...`) or struck through does not count as open. A plan that says it is done while boxes stay open is plan/claimed-complete\'s finding, not this one\'s.',
     fix: 'Run and check the automated items first; manual verification comes after them.',
     messages: {
       manualBeforeAutomated:
@@ -17,7 +17,9 @@ export const rule: Rule = {
   },
   snapshot: (ws) => {
     const out: RawFinding[] = [];
-    for (const plan of ws.plans.filter((p) => p.readable && !p.unstructured && !setAside(p))) {
+    // A plan that says it is done while boxes stay open is one cause, plan/claimed-complete's: its stale boxes are
+    // not reported again as order.
+    for (const plan of ws.plans.filter((p) => p.readable && !p.unstructured && !setAside(p) && !claimedButOpen(p))) {
       for (const phase of sequence(plan)) {
         const open = phase.automated.filter((a) => !a.checked && !a.na && !a.deviation);
         if (open.length === 0) continue;

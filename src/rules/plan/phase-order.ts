@@ -1,5 +1,5 @@
 import type { Rule, RawFinding } from '../types.js';
-import { checkedBoxes, phaseLabel, phaseVerified, sequence, setAside } from '../../model/queries.js';
+import { claimedButOpen, checkedBoxes, phaseLabel, phaseVerified, sequence, setAside } from '../../model/queries.js';
 
 /** What verified means for this phase in this preset, for the message. */
 function verifiedMeans(phase: Parameters<typeof phaseVerified>[0], preset: 'recommended' | 'strict'): string {
@@ -19,7 +19,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: '[](phase(n) -> P(phase(n-1) & verified(n-1)))',
     description:
-      "No item of phase n (task, step or criterion) is checked while an earlier phase is not verified. `recommended`: verified = all its automated items checked or N/A (manual boxes are a human's and often lag); `strict`: all its automated and manual items checked or N/A. A phase without those criteria needs its tasks checked.",
+      "No item of phase n (task, step or criterion) is checked while an earlier phase is not verified. `recommended`: verified = all its automated items checked or N/A (manual boxes are a human's and often lag); `strict`: all its automated and manual items checked or N/A. A phase without those criteria needs its tasks checked. A plan that says it is done while boxes stay open is plan/claimed-complete's finding, not this one's (one cause, one finding).",
     fix: 'Finish and verify {{earlier}} first ({{verified}}), or uncheck the item.',
     messages: {
       checkedBeforeVerified: '"{{item}}" in {{phase}} is checked while {{earlier}} is not verified (that needs {{verified}}).',
@@ -28,7 +28,9 @@ export const rule: Rule = {
   },
   snapshot: (ws, ctx) => {
     const out: RawFinding[] = [];
-    for (const plan of ws.plans.filter((p) => p.readable && !p.unstructured && !setAside(p))) {
+    // A plan that says it is done while boxes stay open is one cause, plan/claimed-complete's: its stale boxes are
+    // not reported again as order.
+    for (const plan of ws.plans.filter((p) => p.readable && !p.unstructured && !setAside(p) && !claimedButOpen(p))) {
       const phases = sequence(plan);
       // One cause, one finding: each unverified phase once, listing the later phases that went ahead of it.
       const ahead = new Map<(typeof phases)[number], { phase: (typeof phases)[number]; first: ReturnType<typeof checkedBoxes>[number] }[]>();

@@ -1,0 +1,26 @@
+// Corpus round 4 (issue 19): causes of noise on public repositories, each with a clean fixture (nothing to
+// report in recommended) and the planted one that must still be found, in our own words.
+import { describe, expect, it } from 'vitest';
+import { findings, lintFiles } from '../../helpers/rule-tester.js';
+import { forgetInstructions, instructionSignals } from '../../../src/read/profile.js';
+import { makeRepo } from '../../helpers/repo.js';
+import { PLAN, lineOf, md, strict } from '../fixtures.js';
+
+const problems = (files: Record<string, string>, ruleId: string, config = {}) => findings(files, ruleId, config).filter((f) => f.severity !== 'info');
+
+describe('a plan that says it is done with boxes open is one cause: plan/claimed-complete', () => {
+  const body = ['## Phase 1: Columns', '- [ ] Task 1: Pick the columns', '#### Automated Verification:', '- [ ] `npm test -- columns`', '#### Manual Verification:', '- [x] Finance opens the file', '## Phase 2: Writer', '- [x] Task 2: Write the file', '#### Automated Verification:', '- [x] `npm test -- writer`', '#### Manual Verification:', '- [ ] Finance opens the export'];
+  const claimed = md('---', 'status: done', '---', '# Export', ...body);
+  const unclaimed = md('# Export', ...body);
+
+  it('reports the claim once, not the stale boxes again as order', () => {
+    const all = lintFiles({ [PLAN]: claimed }).filter((f) => f.severity !== 'info' && f.ruleId.startsWith('plan/'));
+    expect(all.map((f) => `${f.ruleId}:${f.messageId}`)).toEqual(['plan/claimed-complete:claimedOpen']);
+  });
+
+  it('without the claim, the order rules report as before', () => {
+    const all = lintFiles({ [PLAN]: unclaimed }).filter((f) => f.severity !== 'info' && f.ruleId.startsWith('plan/'));
+    expect(all.map((f) => `${f.ruleId}:${f.messageId}`).sort()).toEqual(['plan/manual-before-automated:manualBeforeAutomated', 'plan/phase-order:checkedBeforeVerified']);
+  });
+});
+

@@ -525,10 +525,20 @@ export function readPlanText(path: string, text: string): Plan {
     })),
   };
 
+  // Phases described in one section (`## Proposed API Contracts` / `### Phase 1`) and checked off in another
+  // (`## Implementation Checklist` / `### Phase 1`): two lists of phases, and the reader does not guess which is the
+  // plan's. Only when the sequence holds no box at all, so a plan that works its phases is never set aside.
+  const boxesOf = (p: Phase) => p.tasks.length + p.automated.length + p.manual.length + p.unknown.length + p.other.length;
+  const split =
+    headings.unstructured === null && sequenced && phases.every((p) => boxesOf(p) === 0)
+      ? outside.find((p) => boxesOf(p) > 0 && PHASE_HEADING.test(p.title))
+      : undefined;
+  const unstructured = headings.unstructured ?? (split ? { line: split.line, column: split.column, reason: `its phases have no checkboxes; the checkboxes are under a second list of phases ("${split.title}", line ${split.line})` } : null);
+
   const notAPlan = !structured && problems.length === 0 && data.type !== 'plan' && !['mode', 'mode_set_by', 'context_critical'].some((k) => k in data);
   const dialect: PlanDialect = notAPlan
     ? 'not-a-plan'
-    : headings.unstructured
+    : unstructured
       ? 'unstructured'
       : sequenced
         ? [...headings.phases.keys()].some((h) => headings.numbered.has(h))
@@ -552,7 +562,7 @@ export function readPlanText(path: string, text: string): Plan {
     phases: all,
     notAPlan,
     undividedCriteria,
-    unstructured: headings.unstructured,
+    unstructured,
     claimsComplete: completionClaim(path, fm, claim),
     ...(planListed.size > 0 ? { listed: [...planListed] } : {}),
     normalized,

@@ -24,3 +24,32 @@ describe('a plan that says it is done with boxes open is one cause: plan/claimed
   });
 });
 
+describe('phases described in one section and checked off in another are not guessed', () => {
+  const twoLists = md(
+    '# Row-level security Implementation Plan',
+    '## Proposed API Contracts',
+    '### Phase 1: Secure writes',
+    'POST /api/uploads takes the session cookie.',
+    '### Phase 2: Secure reads',
+    'GET /api/uploads filters by owner.',
+    '## Implementation Checklist',
+    '### Phase 1: Writes',
+    '- [x] Route for uploads',
+    '### Phase 2: Reads',
+    '- [ ] Route for listing',
+  );
+
+  it('one info from plan/schema, and the structure rules stay silent', () => {
+    expect(findings({ [PLAN]: twoLists }, 'plan/schema')).toEqual([
+      expect.objectContaining({ severity: 'info', messageId: 'unstructured', line: lineOf(twoLists, '### Phase 1: Writes'), message: expect.stringContaining('the checkboxes are under a second list of phases ("Phase 1: Writes"') }),
+    ]);
+    for (const id of ['plan/phase-automated-criteria', 'plan/phase-manual-criteria', 'plan/phase-order', 'plan/task-numbering']) expect(problems({ [PLAN]: twoLists }, id, strict())).toEqual([]);
+  });
+
+  it('a plan whose phases hold its boxes, with a checklist repeating them, is judged as before', () => {
+    const worked = md('# Plan', '## Phase 1: Writes', '- [ ] Task 1: Route for uploads', '## Phase 2: Reads', '- [x] Task 2: Route for listing', '## Implementation Checklist', '### Phase 1: Writes', '- [ ] Uploads done');
+    expect(findings({ [PLAN]: worked }, 'plan/schema')).toEqual([]);
+    expect(problems({ [PLAN]: worked }, 'plan/phase-order').map((f) => f.messageId)).toEqual(['checkedBeforeVerified']);
+  });
+});
+

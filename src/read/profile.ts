@@ -138,15 +138,20 @@ export function forgetInstructions(root?: string): void {
 }
 
 /**
- * Whether criteria headings in this text speak of plans: an instruction about plans (`create_plan.md`), a template,
- * or a skeleton with a phase heading. An agent definition's `CI Integration:` or a review command's `Manual
- * testing` section promises nothing about the plans' shape.
+ * Whether criteria headings in this text promise the plans' shape: a command that writes plans (`create_plan.md`),
+ * a template, or a plan skeleton inside a fence. A command that carries plans out (`implement_plan.md`'s "Ready for
+ * Manual Verification" message), a review command's `Manual testing` section, an agent definition's `CI
+ * Integration:` or a workflow guide with its own `## Phase` steps promises nothing about how plans are written.
  */
-function aboutPlans(file: string, text: string): boolean {
-  return /plan/i.test(file) || file.startsWith('thoughts/templates/') || isTemplateName(file) || /^#{2,4}\s+phase\b/im.test(text);
+function aboutPlans(file: string, text: string, fenced: boolean): boolean {
+  const name = file.split('/').pop() ?? file;
+  // A command that carries plans out (its fenced "## Phase 2 Complete" report is a message, not a plan skeleton).
+  const carriesOut = /implement|validat|review|resume|execut|run|debug|handoff/i.test(name);
+  if (carriesOut) return false;
+  return /plan/i.test(name) || file.startsWith('thoughts/templates/') || isTemplateName(file) || (fenced && /^#{2,4}\s+phase\b/im.test(text));
 }
 
-function markdownSignals(file: string, text: string, offset: number, into: InstructionSignals): void {
+function markdownSignals(file: string, text: string, offset: number, into: InstructionSignals, fenced = false): void {
   let root: Root;
   try {
     root = parseWhole(text);
@@ -163,7 +168,7 @@ function markdownSignals(file: string, text: string, offset: number, into: Instr
       into.globalTasks = { from: 'instructions', file, line: offset + second.line, says: `numbers tasks across phases (\`Task ${second.label}\` opens a later phase)` };
     }
   }
-  const plans = aboutPlans(file, text);
+  const plans = aboutPlans(file, text, fenced);
   const visit = (nodes: RootContent[]): void => {
     for (const node of nodes) {
       const line = offset + lineOf(node).line;
@@ -188,7 +193,7 @@ function codeSignals(file: string, code: Code, line: number, into: InstructionSi
   pathSignals(file, code.value, line, into);
   // The fence's own line comes first; the content starts on the next.
   if (lang === 'yaml' || lang === 'yml') yamlSignals(file, code.value, line + 1, into);
-  else if (lang === '' || lang === 'markdown' || lang === 'md') markdownSignals(file, code.value, line, into);
+  else if (lang === '' || lang === 'markdown' || lang === 'md') markdownSignals(file, code.value, line, into, true);
 }
 
 function yamlSignals(file: string, text: string, line: number, into: InstructionSignals): void {

@@ -53,3 +53,19 @@ describe('phases described in one section and checked off in another are not gue
   });
 });
 
+describe('only instructions that write plans promise their criteria', () => {
+  const report = md('# Implement a plan', 'After each phase, tell the human:', '```', '## Phase [N] Complete', '### Automated Verification', '- [x] `make test`', '### Manual Verification Required', '- [ ] Open the page', '```');
+  const template = md('# Create a plan', 'Write each phase as:', '```markdown', '## Phase 1: [Name]', '#### Automated Verification:', '- [ ] `make test`', '#### Manual Verification:', '- [ ] [What a human checks]', '```');
+  const guide = md('# Fixing beta feedback', '## Phase 1: Triage', '## Phase 2: Fix', '### Manual Verification', '- reproduce it by hand');
+
+  it("implement_plan's fenced report and a workflow guide's own phases promise nothing about plans", () => {
+    forgetInstructions();
+    expect(instructionSignals(makeRepo({ '.claude/commands/implement_plan.md': report })).manual).toBeNull();
+    expect(instructionSignals(makeRepo({ '.claude/skills/feedback/references/workflow.md': guide })).manual).toBeNull();
+  });
+
+  it("create_plan's template does", () => {
+    forgetInstructions();
+    expect(instructionSignals(makeRepo({ '.claude/commands/create_plan.md': template })).manual).toMatchObject({ file: '.claude/commands/create_plan.md', line: lineOf(template, '#### Manual Verification:') });
+  });
+});

@@ -221,6 +221,21 @@ function headingSections(root: Root): { heading: Heading; title: string; nodes: 
   return out;
 }
 
+/**
+ * The status a checkpoint block gives (`### Phase Status` over `- Phase 1 (Tests written): VALIDATED (25 failing)`):
+ * complete when every phase says a complete word, else the first phase's word that is not; null without a list of
+ * phase states.
+ */
+function phaseStatus(sections: ReturnType<typeof headingSections>): { value: string; at: Position } | null {
+  const section = sections.find((s) => /^phase status(?:es)?$/i.test(s.title.trim()));
+  const list = section?.nodes.find((n): n is List => n.type === 'list');
+  if (!section || !list) return null;
+  const words = list.children.map((item) => /^phase\b[^:]*:\s*([\p{L}_ -]+?)\s*(?:\(|$)/iu.exec(toString(item).trim())?.[1] ?? null);
+  if (words.length === 0 || words.some((w) => w === null || normalizeStatus(w) === null)) return null;
+  const open = words.find((w) => normalizeStatus(w) !== 'complete');
+  return { value: open ?? words[0]!, at: lineOf(section.heading) };
+}
+
 /** A status heading: `## Status: COMPLETE`, `## Status — Done`, or `## Status` with the word on the line below. */
 function headingStatus(section: { title: string; nodes: RootContent[] }): string | null {
   const key = sectionKey(section.title);
@@ -297,6 +312,11 @@ function fromBody(root: Root, into: Fields): void {
     into.positions['/task_desc'] = lineOf(h1);
   }
   bodyStatus.push(...statusMarkers(root));
+  // A checkpoint block's phase states (the kraken agent's `### Phase Status`) stand in only when nothing else says.
+  if (!bodyStatus.some((s) => s.value)) {
+    const checkpoint = phaseStatus(headingSections(root));
+    if (checkpoint) bodyStatus.push(checkpoint);
+  }
   bodyStatus.sort((a, b) => a.at.line - b.at.line);
   let rest = bodyStatus;
   const first = bodyStatus.find((s) => s.value);

@@ -256,3 +256,26 @@ describe('Continuous-Claude v3 YAML handoffs', () => {
     expect(readHandoffText(`${root}/x.yaml`, root, 'goal: g\n').session).toBeNull();
   });
 });
+
+// Corpus round 4: a kraken-style handoff keeps its state in a checkpoint block, not a status key or marker.
+describe('a checkpoint block of phase states', () => {
+  const handoff = (states: string[], extra: string[] = []) =>
+    ['---', 'session_id: 5f0c', '---', '', '# Task 8: Create the inbox folder', '', ...extra, '## Files Created', '- `src/inbox.ts`', '', '## Checkpoints', '**Task:** Create the inbox folder', '', '### Phase Status', ...states.map((s, i) => `- Phase ${i + 1} (step ${i + 1}): ${s}`), '', '### Resume Context', '- Next action: Move to Task 9', ''].join('\n');
+  const path = `${ROOT}/inbox/task-08-inbox.md`;
+
+  it('every phase validated: complete, at the heading', () => {
+    const text = handoff(['VALIDATED (25 tests failing as expected)', 'VALIDATED (75 passing)']);
+    const h = readHandoffText(path, ROOT, text);
+    expect(h.normalized.status).toBe('complete');
+    expect(h.positions['/status']).toEqual({ line: lineOf(text, '### Phase Status'), column: 1 });
+  });
+
+  it('a phase that failed: failed', () => {
+    expect(readHandoffText(path, ROOT, handoff(['VALIDATED', 'FAILED (2 tests red)'])).normalized.status).toBe('failed');
+  });
+
+  it('a word it does not know gives no status, and a status marker wins over the block', () => {
+    expect(readHandoffText(path, ROOT, handoff(['VALIDATED', 'IN PROGRESS'])).normalized.status).toBeUndefined();
+    expect(readHandoffText(path, ROOT, handoff(['VALIDATED'], ['**Status:** BLOCKED', ''])).normalized.status).toBe('blocked');
+  });
+});

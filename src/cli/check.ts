@@ -4,7 +4,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFil
 import { dirname, relative, resolve, sep } from 'node:path';
 import { CONFIG_FILE, loadConfig, type Config, type Preset } from '../config/config.js';
 import { whereWorkflowWent } from '../history/moved.js';
-import { repositoryRoot } from '../read/discover.js';
+import { repositoryRoot, ask, gitSync } from '../shared/git.js';
 import { compareFindings, type Finding } from '../model/finding.js';
 import { RULES, RULE_IDS } from '../engine/catalog.js';
 import { judgePending, judgeRange, judgeRepository, type Judged } from '../engine/doors.js';
@@ -16,11 +16,11 @@ import { classifier } from '../read/classify.js';
 import { activePacks, packOf } from '../engine/judge.js';
 import { repositoryProfile } from '../engine/lint.js';
 import { severityOf } from '../engine/findings.js';
-import { EXIT, UsageError, wantsColor, type Io } from './io.js';
+import { EXIT, wantsColor, type Io } from './io.js';
+import { UsageError } from '../shared/errors.js';
 import { defineCommand, oneOf } from './command.js';
 import { progressLine } from './progress.js';
 import { FIX_TYPES, fixWorkingTree, type FixType } from '../fix/index.js';
-import { ask, gitSync } from '../shared/git.js';
 
 export { FORMATS, type Format };
 

@@ -6,13 +6,15 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import picomatch from 'picomatch';
 import { loadConfig, type Config } from '../config/config.js';
-import { discover, repositoryRoot, type Discovered } from '../read/discover.js';
+import { discover, type Discovered } from '../read/discover.js';
+import { repositoryRoot } from '../shared/git.js';
 import { readBytes, readWorkspace, resolvePlanRef } from '../read/workspace.js';
 import { blobId, cacheFile, cacheKey, writeCacheFile } from '../history/cache.js';
 import { handoffTask, tasksOf } from '../model/queries.js';
 import type { Handoff, HandoffStatus, LedgerItemState, Ledger, Phase, Plan, WorkflowFile } from '../model/types.js';
 import { RULE_IDS } from '../engine/catalog.js';
-import { EXIT, UsageError, type Io } from './io.js';
+import { EXIT, type Io } from './io.js';
+import { UsageError } from '../shared/errors.js';
 import { defineCommand, oneOf } from './command.js';
 
 export interface StatusOptions {

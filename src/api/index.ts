@@ -1,11 +1,11 @@
 // The programmatic entry (`import { lint } from 'validate-workflow'`): the check command's own code path
-// (cli/check.ts judgeAndReport), so a script, an editor extension or a CI step gets exactly what
+// (engine/run.ts judgeAndReport), so a script, an editor extension or a CI step gets exactly what
 // `validate-workflow --format json` prints. The types a consumer sees are declared here, plainly, so the published
 // declarations need nothing of the model (nor mdast's types, a dev dependency) to type-check.
 import { resolve } from 'node:path';
-import { judgeAndReport, parseRange, render, type JudgeOptions, type Report } from '../cli/check.js';
-import type { Io } from '../cli/io.js';
+import { judgeAndReport, parseRange, scopeOf, type JudgeOptions, type Report } from '../engine/run.js';
 import { RULES } from '../engine/catalog.js';
+import { render } from '../report/index.js';
 import { jsonReport } from '../report/json.js';
 import { FORMATS as REPORT_FORMATS, type Format } from '../report/names.js';
 import type { Finding } from '../model/finding.js';
@@ -107,20 +107,17 @@ function doorOf(options: LintOptions): JudgeOptions['door'] {
  * bad config throw an Error with the message the CLI would print.
  */
 export async function lint(options: LintOptions = {}): Promise<LintResult> {
-  const silent = () => {};
-  const io: Io = { cwd: resolve(options.cwd ?? process.cwd()), stdout: silent, stderr: silent, color: false, env: process.env, stderrTTY: false };
-  const outcome = await judgeAndReport(
-    {
-      paths: options.paths ?? [],
-      preset: options.preset,
-      config: options.config,
-      history: options.history ?? true,
-      since: options.since,
-      quiet: options.quiet ?? false,
-      door: doorOf(options),
-    },
-    io,
-  );
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const judge: JudgeOptions = {
+    paths: options.paths ?? [],
+    preset: options.preset,
+    config: options.config,
+    history: options.history ?? true,
+    since: options.since,
+    quiet: options.quiet ?? false,
+    door: doorOf(options),
+  };
+  const outcome = await judgeAndReport(judge, scopeOf(judge, cwd));
   // judgeAndReport writes a baseline only when asked to, and lint() never asks.
   if (outcome.kind === 'baseline') throw new Error('unreachable: lint() wrote a baseline');
   const result: LintResult = jsonReport(outcome.report.findings, outcome.report.summary);

@@ -10,35 +10,19 @@ import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { CONFIG_FILE, configFromObject, loadConfig, type Config } from '../config/config.js';
 import { classifier, pathspecs } from '../read/classify.js';
-import { discover, repositoryRoot } from '../read/discover.js';
-import { ledgerSessionFromName } from '../read/paths.js';
-import { gitIdentity, gitSync } from '../shared/git.js';
-import type { Commit } from '../model/history.js';
-import type { Snapshot } from '../history/snapshot.js';
+import { repositoryRoot, gitSync, trackedSymlinks } from '../shared/git.js';
 import { RULE_IDS } from '../engine/catalog.js';
 import type { Finding } from '../model/finding.js';
 import type { Io } from './io.js';
 
 /**
- * The engine, loaded only once a payload turns out to concern workflow files: most edits an agent makes are to
- * other files, and Claude Code waits for this hook before each one.
+ * The engine's door for this hook (engine/agent-door.ts) and the recovery view (status.ts), loaded only once a
+ * payload turns out to concern workflow files: most edits an agent makes are to other files, and Claude Code waits
+ * for this hook before each one. One module each, its names taken by name where they are used, so no name can
+ * stand for another module's.
  */
-async function loadEngine() {
-  const [fold, snapshot, memory, judge, history, log, status, catalog, guidance, doors] = await Promise.all([
-    import('../history/fold.js'),
-    import('../history/snapshot.js'),
-    import('../history/memory.js'),
-    import('../engine/judge.js'),
-    import('../engine/history.js'),
-    import('../history/log.js'),
-    import('./status.js'),
-    import('../engine/catalog.js'),
-    import('../engine/guidance.js'),
-    import('../engine/doors.js'),
-  ]);
-  return { ...fold, ...snapshot, ...memory, ...judge, ...history, ...log, ...status, ...catalog, ...guidance, judgeRange: doors.judgeRange };
-}
-type Engine = Awaited<ReturnType<typeof loadEngine>>;
+const agentDoor = () => import('../engine/agent-door.js');
+const recoveryView = () => import('./status.js');
 
 /** The fields of Claude Code's hook payload this hook reads (common fields plus the per-event ones). */
 interface Payload {
@@ -270,17 +254,10 @@ function hardLinkTarget(root: string, abs: string, specs: string[]): string | nu
   return null;
 }
 
-/** Tracked workflow files stored as symbolic links (mode 120000), by repository path. */
-function symlinkedFiles(root: string, specs: string[]): string[] {
-  return gitSync(root, ['ls-files', '-s', '-z', '--', ...specs])
-    .out.split('\0')
-    .flatMap((entry) => (entry.startsWith('120000 ') ? [entry.slice(entry.indexOf('\t') + 1)] : []));
-}
-
 /** The tracked workflow file that is a symbolic link to this path, or null: its target is the same file. */
 function symlinkTo(root: string, abs: string, specs: string[]): string | null {
   const target = realish(abs);
-  for (const p of symlinkedFiles(root, specs)) {
+  for (const p of trackedSymlinks(root, specs)) {
     if (realish(join(root, p)) === target) return p;
   }
   return null;
@@ -292,91 +269,6 @@ function existingDir(dir: string): string {
   return d;
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// The commit the agent's work would become, judged by the engine like the git hooks judge it
-
-/**
- * How the git hooks would see the agent's commit: made by the configured git user, with the `Co-authored-by`
- * trailer Claude Code adds to its commits, and no `Confirmed-by` (a confirmation is a human's own commit).
- */
-function agentCommit(root: string): Commit {
-  const who = (v: 'GIT_AUTHOR_IDENT' | 'GIT_COMMITTER_IDENT') => gitIdentity(root, v) ?? { name: '', email: '' };
-  return {
-    sha: '',
-    parents: [],
-    author: who('GIT_AUTHOR_IDENT'),
-    committer: who('GIT_COMMITTER_IDENT'),
-    time: Math.floor(Date.now() / 1000),
-    subject: '',
-    trailers: [{ key: 'Co-authored-by', value: 'Claude <noreply@anthropic.com>' }],
-  };
-}
-
-/** The settings of HEAD (never the working tree's: an agent could widen the globs first, then check a box). */
-function headSettings(e: Engine, root: string): Config {
-  return e.headTrustSnapshot(root, loadConfig(root, undefined, RULE_IDS)).config(RULE_IDS);
-}
-
-interface Tree {
-  head: Snapshot;
-  /** The working tree: HEAD with every changed or untracked workflow, trust and pack file as it is on disk. */
-  now: Snapshot;
-  memory: InstanceType<Engine['MemorySource']>;
-  top: Map<string, string | undefined>;
-  headFiles: Map<string, string>;
-  relevant: (path: string) => boolean;
-  /** Blocked handoffs the user gave guidance for in history. */
-  guidance: ReadonlyMap<string, string>;
-  /** Resolutions agents' commits wrote in history (the edit's own are the engine's to add). */
-  selfResolved: ReadonlySet<string>;
-}
-
-async function workingTree(e: Engine, root: string, config: Config): Promise<Tree> {
-  const tracked = e.trackedPacks(config);
-  const head = e.headSnapshot(root, config, tracked);
-  const headFiles = head.fileMap();
-  // HEAD's classifier: the globs, and the plans HEAD's ledgers and handoffs name outside them (history/sight.ts).
-  const classify = head.store.classify;
-  const relevant = (p: string) => e.TRUST_FILES.includes(p) || (classify(p) !== null && classify(p)!.kind !== 'searchable') || tracked.match(p);
-  const memory = new e.MemorySource(classify, config.maxFileBytes, head.store);
-  const top = new Map<string, string | undefined>();
-  const specs = [...pathspecs(config.paths), ...e.TRUST_FILES, ...tracked.pathspecs];
-  const hasHead = headFiles.size > 0 || gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']).ok;
-  const paths = new Set<string>();
-  if (hasHead) for (const c of e.parseRaw(gitSync(root, ['diff', '--raw', '-z', '--no-abbrev', '--no-renames', 'HEAD', '--', ...specs]).out)) paths.add(c.path);
-  else for (const p of gitSync(root, ['ls-files', '-z', '--', ...specs]).out.split('\0')) if (p) paths.add(p);
-  for (const p of gitSync(root, ['ls-files', '--others', '--exclude-standard', '-z', '--', ...specs]).out.split('\0')) if (p) paths.add(p);
-  // A workflow file stored as a symbolic link changes when its target does, which git does not report as a change.
-  for (const p of symlinkedFiles(root, specs)) paths.add(p);
-  for (const p of paths) {
-    if (!relevant(p)) continue;
-    const bytes = readDisk(root, p);
-    top.set(p, bytes === null ? undefined : memory.put(bytes));
-  }
-  const now = new e.Snapshot(new e.Overlay(headFiles, top), memory);
-  return { head, now, memory, top, headFiles, relevant, guidance: await e.guidanceIn(root, config), selfResolved: await e.selfResolvedIn(root, config) };
-}
-
-/** The working tree with one file replaced by its content after the edit. */
-function withEdit(e: Engine, tree: Tree, rel: string, text: string) {
-  const top = new Map(tree.top);
-  top.set(rel, tree.memory.put(text));
-  return new e.Snapshot(new e.Overlay(tree.headFiles, top), tree.memory);
-}
-
-/**
- * What the git hooks would refuse of a commit from HEAD to `after`: its error findings. `atEdit` marks those an
- * Edit is refused for: how the change was made (transition rules), and snapshot rules about the order of steps.
- */
-function refused(e: Engine, root: string, tree: Tree, after: Snapshot, commit: Commit): { finding: Finding; atEdit: boolean }[] {
-  const result = e.judgeChange({ root, stage: 'commit-msg', commit, before: tree.head, after, guidance: tree.guidance, selfResolved: tree.selfResolved });
-  const fromSnapshot = new Set(result.introduced);
-  return result.findings
-    .filter((f) => f.severity === 'error')
-    .map((finding) => ({ finding, atEdit: !fromSnapshot.has(finding) || e.ruleById(finding.ruleId)?.meta.editGate === true }));
-}
-
-const keyOf = (f: Finding) => `${f.ruleId}|${f.file ?? ''}|${f.message}`;
 const line = (f: Finding) => `- ${f.message} ${f.fix ?? ''} (${f.ruleId})`.replace(/ +\(/, ' (');
 
 async function preToolUse(root: string, cwd: string, payload: Payload, io: Io): Promise<number> {
@@ -406,18 +298,8 @@ async function preToolUse(root: string, cwd: string, payload: Payload, io: Io): 
 }
 
 async function judgeEdit(root: string, rel: string, afterText: string, tool: string, io: Io): Promise<number> {
-  const e = await loadEngine();
-  const config = headSettings(e, root);
-  const tree = await workingTree(e, root, config);
-  if (!tree.relevant(rel)) return 0;
-  const commit = agentCommit(root);
-  // Only what this edit adds is refused: a violation already in the working tree (made through Bash, or by a
-  // human) is the Stop check's business, and refusing every later edit of the file for it would wedge the agent.
-  const before = refused(e, root, tree, tree.now, commit).map((r) => r.finding);
-  const after = refused(e, root, tree, withEdit(e, tree, rel, afterText), commit);
-  const added = new Set(e.introduced(before, after.map((r) => r.finding)));
-  // Consistency between files (a ledger out of sync with its plan) is restored over several edits: judged at Stop.
-  const denied = after.filter((r) => r.atEdit && added.has(r.finding)).map((r) => r.finding);
+  const { judgeAgentEdit } = await agentDoor();
+  const denied = await judgeAgentEdit(root, rel, afterText);
   if (denied.length === 0) return 0;
   const reason = [`validate-workflow refused this ${tool} of ${rel}:`, ...denied.map(line), 'Make the edit without these changes; the git hooks would refuse a commit with them.'].join('\n');
   io.stdout(`${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } })}\n`);
@@ -427,21 +309,6 @@ async function judgeEdit(root: string, rel: string, afterText: string, tool: str
 /** Pack files live in folders of their own; the engine decides, this only avoids loading it for ordinary files. */
 function mayBePackFile(rel: string): boolean {
   return rel.startsWith('.workflow/') || rel.startsWith('.soong-agent/') || rel.endsWith('.jsonl') || rel.endsWith('.ndjson');
-}
-
-async function treeViolations(root: string, since: string | null): Promise<Finding[]> {
-  const e = await loadEngine();
-  const config = headSettings(e, root);
-  const tree = await workingTree(e, root, config);
-  const found = tree.top.size === 0 ? [] : refused(e, root, tree, tree.now, agentCommit(root)).map((r) => r.finding);
-  // Commits made since the session began (`git commit -n` inside one Bash call leaves a clean tree): judged as the
-  // pre-push hook and CI will judge them.
-  if (since !== null) {
-    const made = await e.judgeRange(root, config, { from: since, to: 'HEAD' });
-    const seen = new Set(found.map(keyOf));
-    for (const f of made.findings) if (f.severity === 'error' && !seen.has(keyOf(f))) found.push(f);
-  }
-  return found;
 }
 
 /**
@@ -497,8 +364,9 @@ async function treeCheck(root: string, session: string, door: 'stop' | 'post', s
   const file = stateFile(root);
   const state = readState(file);
   const mine = state[session] ?? { at: Date.now() };
-  const found = await treeViolations(root, sessionBase(root, mine.head));
-  const signature = found.length ? createHash('sha256').update(found.map(keyOf).sort().join('\n')).digest('hex').slice(0, 16) : undefined;
+  const { judgeAgentTree, findingKey } = await agentDoor();
+  const found = await judgeAgentTree(root, sessionBase(root, mine.head));
+  const signature = found.length ? createHash('sha256').update(found.map(findingKey).sort().join('\n')).digest('hex').slice(0, 16) : undefined;
   const last = mine[door];
   mine[door] = signature;
   mine.at = Date.now();
@@ -542,21 +410,20 @@ async function sessionStart(root: string, claudeSession: string, io: Io): Promis
     }
   }
   const config = loadConfig(root, undefined, RULE_IDS);
+  const { renderStatus, sessionNamed, statusData } = await recoveryView();
   // Claude Code's session id names the workflow session only when a ledger or a handoff folder was named after it;
   // otherwise `status` picks the most recently modified active ledger.
-  const named =
-    claudeSession !== '' && discover(root, config, true).some((d) => (d.kind === 'ledger' ? ledgerSessionFromName(d.path) === claudeSession : d.kind === 'handoff' && d.path.split('/').slice(0, -1).includes(claudeSession)));
-  const h = await loadEngine();
-  let data: ReturnType<Engine['statusData']>;
+  const named = claudeSession !== '' && sessionNamed(root, config, claudeSession);
+  let data: ReturnType<typeof statusData>;
   try {
-    data = h.statusData(root, named ? claudeSession : undefined, config);
+    data = statusData(root, named ? claudeSession : undefined, config);
   } catch {
     // A folder named after the session that holds no readable handoff: recover the latest active session instead.
-    data = h.statusData(root, undefined, config);
+    data = statusData(root, undefined, config);
   }
   // Nothing to recover (no active session, nothing waiting): no context for the agent to read past.
   if (data.session === null && data.manualChecks.length === 0 && data.blocked.length === 0) return 0;
-  const additionalContext = `validate-workflow recovery view (the thoughts/ files on disk):\n\n${h.renderStatus(data)}\n${REMINDER}\n`;
+  const additionalContext = `validate-workflow recovery view (the thoughts/ files on disk):\n\n${renderStatus(data)}\n${REMINDER}\n`;
   io.stdout(`${JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext } })}\n`);
   return 0;
 }

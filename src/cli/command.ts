@@ -2,7 +2,8 @@
 // a run function that gets the arguments after the command word. main.ts only picks the command; the command parses
 // its own options, strictly, so a flag of another command or a typo is a usage error with a suggestion.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { EXIT, UsageError, type Io } from './io.js';
+import { EXIT, type Io } from './io.js';
+import { UsageError } from '../shared/errors.js';
 import { toolVersion } from '../shared/version.js';
 
 type OptionsSpec = NonNullable<ParseArgsConfig['options']>;

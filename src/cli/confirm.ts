@@ -8,10 +8,9 @@
 import { existsSync, readFileSync, realpathSync, statSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { gitIdentity, gitInteractive, gitSync } from '../shared/git.js';
+import { gitIdentity, gitInteractive, gitSync, repositoryRoot } from '../shared/git.js';
 import { createInterface } from 'node:readline';
 import { loadConfig, type Config } from '../config/config.js';
-import { repositoryRoot } from '../read/discover.js';
 import { classifier } from '../read/classify.js';
 import { readPlanText } from '../read/plan.js';
 import { decode } from '../read/text.js';
@@ -22,7 +21,8 @@ import { itemsDigest, matches } from '../history/trust.js';
 import { RULE_IDS } from '../engine/catalog.js';
 import { formatIdentity } from '../shared/identity.js';
 import { plural } from '../shared/text.js';
-import { EXIT, UsageError, type Io } from './io.js';
+import { EXIT, type Io } from './io.js';
+import { UsageError } from '../shared/errors.js';
 import { defineCommand } from './command.js';
 
 export interface ConfirmOptions {

@@ -5,7 +5,8 @@ import type { BlockContent, DefinitionContent, List, ListItem, PhrasingContent, 
 import { parseMarkdown } from '../read/markdown.js';
 import { ruleById } from '../engine/catalog.js';
 import type { Rule } from '../rules/types.js';
-import { EXIT, UsageError } from './io.js';
+import { EXIT } from './io.js';
+import { UsageError } from '../shared/errors.js';
 import { defineCommand } from './command.js';
 
 const CODE_INDENT = '    ';

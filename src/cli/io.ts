@@ -9,9 +9,6 @@ export interface Io {
   stderrTTY?: boolean;
 }
 
-/** A usage error: the user asked for something the tool cannot do as asked. Exit code 2. */
-export class UsageError extends Error {}
-
 export const EXIT = { ok: 0, findings: 1, usage: 2 } as const;
 
 /**

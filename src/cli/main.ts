@@ -5,7 +5,8 @@
 // message, not a stack trace.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { EXIT, UsageError, wantsColor, type Io } from './io.js';
+import { EXIT, wantsColor, type Io } from './io.js';
+import { UsageError } from '../shared/errors.js';
 import { ConfigError } from '../config/config.js';
 import { closest, UnknownOptionError, type Command } from './command.js';
 import { toolVersion } from '../shared/version.js';

@@ -4,13 +4,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { stringify } from 'yaml';
 import { loadConfig } from '../config/config.js';
-import { discover, repositoryRoot } from '../read/discover.js';
+import { discover } from '../read/discover.js';
+import { repositoryRoot } from '../shared/git.js';
 import { readWorkspace } from '../read/workspace.js';
 import { handoffTask, tasksOf } from '../model/queries.js';
 import { RULE_IDS } from '../engine/catalog.js';
 import type { Plan, Workspace } from '../model/types.js';
 import { kebab } from '../shared/text.js';
-import { EXIT, UsageError, type Io } from './io.js';
+import { EXIT, type Io } from './io.js';
+import { UsageError } from '../shared/errors.js';
 import { defineCommand } from './command.js';
 
 export interface NewOptions {

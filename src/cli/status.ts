@@ -6,13 +6,16 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import picomatch from 'picomatch';
 import { loadConfig, type Config } from '../config/config.js';
-import { discover, repositoryRoot, type Discovered } from '../read/discover.js';
+import { discover, type Discovered } from '../read/discover.js';
+import { ledgerSessionFromName } from '../read/paths.js';
+import { repositoryRoot } from '../shared/git.js';
 import { readBytes, readWorkspace, resolvePlanRef } from '../read/workspace.js';
 import { blobId, cacheFile, cacheKey, writeCacheFile } from '../history/cache.js';
 import { handoffTask, tasksOf } from '../model/queries.js';
 import type { Handoff, HandoffStatus, LedgerItemState, Ledger, Phase, Plan, WorkflowFile } from '../model/types.js';
 import { RULE_IDS } from '../engine/catalog.js';
-import { EXIT, UsageError, type Io } from './io.js';
+import { EXIT, type Io } from './io.js';
+import { UsageError } from '../shared/errors.js';
 import { defineCommand, oneOf } from './command.js';
 
 export interface StatusOptions {
@@ -167,6 +170,14 @@ function summaries(root: string, discovered: Discovered[], cfg: Config): Map<str
   }
   if (file && (dirty || Object.keys(index).length !== Object.keys(kept).length)) writeCacheFile(file, JSON.stringify({ format: INDEX_FORMAT, key, entries: kept }));
   return out;
+}
+
+/**
+ * Whether a session of that name has files of its own: a ledger named after it, or a handoff folder. Claude Code's
+ * session id names the workflow session only then (the SessionStart hook asks).
+ */
+export function sessionNamed(root: string, config: Config, session: string): boolean {
+  return discover(root, config, true).some((d) => (d.kind === 'ledger' ? ledgerSessionFromName(d.path) === session : d.kind === 'handoff' && d.path.split('/').slice(0, -1).includes(session)));
 }
 
 /**

@@ -2,6 +2,8 @@
 // - the repository: the working tree's snapshot rules, and the fold over HEAD's history (through the cache);
 // - a range (pre-push, pull requests): the fold over `from..to`, plus the snapshot findings the range introduces;
 // - the pending commit (pre-commit, commit-msg): HEAD -> the index, plus the snapshot findings it introduces.
+// judgeDoor picks one from the caller's options; the Claude Code hook's door is agent-door.ts.
+import { existsSync, readFileSync } from 'node:fs';
 import type { Config, Preset } from '../config/config.js';
 import type { TimelineEntry } from '../model/history.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
@@ -12,6 +14,7 @@ import { RULE_IDS } from './catalog.js';
 import { Snapshot } from '../history/snapshot.js';
 import { key } from '../history/store.js';
 import { ask, headCommit, mergeHeads } from '../shared/git.js';
+import { UsageError } from '../shared/errors.js';
 import { since, timing } from '../shared/timing.js';
 import { applyBaseline, baselineAt, baselineIn } from './baseline.js';
 import { guidanceIn, guidedBy, selfResolvedIn } from './guidance.js';
@@ -235,4 +238,65 @@ export async function judgePending(root: string, workingConfig: Config, opts: { 
   const digested = trailers.some((t) => t.key.toLowerCase() === 'confirmed-items');
   const digest = opts.stage === 'commit-msg' && checked.length > 0 && !digested && judged.confirmation().ok ? itemsDigest(checked) : undefined;
   return { findings, files: [...changed], commits: 0, anything: true, ...(digest ? { digest } : {}) };
+}
+
+/** Which door: the whole repository, the index (pre-commit), a message (commit-msg), or a range (pre-push, PRs). */
+export type Door = { kind: 'repository' } | { kind: 'staged' } | { kind: 'commit-msg'; file: string } | { kind: 'range'; from: string | null; to: string };
+
+/** How far a long history fold is (the CLI draws it on a terminal); done() before anything else is written. */
+export interface Progress {
+  update: NonNullable<HistoryOptions['onProgress']>;
+  done(): void;
+}
+
+export interface DoorOptions {
+  root: string;
+  inGit: boolean;
+  config: Config;
+  presetOverride?: Preset;
+  history: boolean;
+  since?: string;
+  baselineWrite?: boolean;
+  /** The config was named by the caller (`--config`): the pending commit takes it instead of HEAD's. */
+  explicitConfig: boolean;
+  progress?: Progress;
+}
+
+/** A hexadecimal object name (abbreviated or full): it may name a commit a shallow clone does not have. */
+const OBJECT_NAME = /^[0-9a-f]{7,64}$/i;
+
+function commentFree(message: string): string {
+  // Git strips these lines after the hook runs; they are not part of the message.
+  return message
+    .split('\n')
+    .filter((l) => !l.startsWith('#'))
+    .join('\n')
+    .trim();
+}
+
+/** The door asked for, with what the caller got wrong (no repository, a base that is no revision) a UsageError. */
+export async function judgeDoor(door: Door, opts: DoorOptions): Promise<Judged> {
+  const { root, config } = opts;
+  const onProgress: HistoryOptions['onProgress'] = (p) => opts.progress?.update(p);
+  try {
+    if (door.kind === 'repository') return await judgeRepository(root, opts.inGit, { config, presetOverride: opts.presetOverride, history: opts.history, since: opts.since, baselineWrite: opts.baselineWrite, onProgress });
+    if (!opts.inGit) throw new UsageError(`${door.kind === 'range' ? '--range' : door.kind === 'staged' ? '--staged' : 'commit-msg'} needs a git repository`);
+    if (door.kind === 'range') {
+      // A base that names no revision at all (a mistyped branch) is the caller's mistake; an object name the clone
+      // lacks may exist upstream (a shallow clone): that one is history/incomplete, judged by the fold.
+      for (const [side, rev] of [['base', door.from], ['end', door.to]] as const) {
+        if (rev === null || /^0+$/.test(rev) || OBJECT_NAME.test(rev)) continue;
+        if (!(await ask(root, ['rev-parse', '--verify', '-q', `${rev}^{commit}`])).ok) throw new UsageError(`--range ${side} "${rev}" is no revision in this repository`);
+      }
+      return await judgeRange(root, config, door, opts.presetOverride, opts.since, onProgress);
+    }
+  } finally {
+    opts.progress?.done();
+  }
+  let message: string | undefined;
+  if (door.kind === 'commit-msg') {
+    if (!existsSync(door.file)) throw new UsageError(`no such message file: ${door.file}`);
+    message = commentFree(readFileSync(door.file, 'utf8'));
+  }
+  return judgePending(root, config, { stage: door.kind, message, presetOverride: opts.presetOverride, explicitConfig: opts.explicitConfig });
 }

@@ -11,7 +11,6 @@ import { gitSync, repositoryRoot } from '../shared/git.js';
 import { classifier } from './classify.js';
 import { isStateFileName, isTemplateName, linkTarget, namedPlanPaths } from './paths.js';
 
-export { repositoryRoot };
 
 export interface Discovered {
   path: string;

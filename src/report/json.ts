@@ -1,6 +1,6 @@
 // `--format json`: exactly the object of section 7 of the convention.
 import type { Finding } from '../model/finding.js';
-import type { Summary } from './summary.js';
+import type { Summary } from '../engine/summary.js';
 import type { Formatter } from './formatter.js';
 
 /** One finding of the contract: the Finding without what is not in it (messageId, causes, undo). */

@@ -6,7 +6,7 @@ import type { Identity, TimelineEntry } from '../model/history.js';
 import type { CheckItem, Handoff, Phase, Plan, Task, Workspace } from '../model/types.js';
 import { attachedNumber, effectiveMode, handoffTask, handoffsOfPlan, phaseVerified, tasksOf } from '../model/queries.js';
 import type { Rule } from '../rules/types.js';
-import type { Summary } from './summary.js';
+import type { Summary } from '../engine/summary.js';
 import type { Formatter } from './formatter.js';
 import { plural } from '../shared/text.js';
 import { STATUS_MARK, planTimeline, shortSha as short } from './mermaid.js';

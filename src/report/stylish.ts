@@ -1,6 +1,6 @@
 // `--format stylish` (the default): findings grouped by file, `line:col severity message rule-id`, then counts.
 import type { Finding } from '../model/finding.js';
-import type { Summary } from './summary.js';
+import type { Summary } from '../engine/summary.js';
 import type { Formatter } from './formatter.js';
 import { plural } from '../shared/text.js';
 

@@ -179,3 +179,10 @@ function processInfo(pid: number): { ppid: number; argv: string[] } | null {
     return m ? { ppid: Number(m[1]), argv: m[2]!.trim().split(/\s+/) } : null;
   }
 }
+
+/** Tracked files stored as symbolic links (mode 120000) among `specs`, by repository path. */
+export function trackedSymlinks(root: string, specs: string[]): string[] {
+  return gitSync(root, ['ls-files', '-s', '-z', '--', ...specs])
+    .out.split('\0')
+    .flatMap((entry) => (entry.startsWith('120000 ') ? [entry.slice(entry.indexOf('\t') + 1)] : []));
+}

@@ -5,7 +5,8 @@ import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { status, statusData, statusView } from '../../src/cli/status.js';
-import { UsageError, type Io } from '../../src/cli/io.js';
+import type { Io } from '../../src/cli/io.js';
+import { UsageError } from '../../src/shared/errors.js';
 import { makeRepo } from '../helpers/repo.js';
 import { LEDGER, PLAN, handoffPath, ledger, plan, taskHandoff, type Files } from '../rules/fixtures.js';
 

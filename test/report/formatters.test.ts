@@ -8,7 +8,7 @@ import { formatJson } from '../../src/report/json.js';
 import { formatMarkdown } from '../../src/report/markdown.js';
 import { formatSarif } from '../../src/report/sarif.js';
 import { formatStylish } from '../../src/report/stylish.js';
-import { summarize } from '../../src/report/summary.js';
+import { summarize } from '../../src/engine/summary.js';
 import { RULES } from '../../src/engine/catalog.js';
 
 const findings: Finding[] = [

@@ -16,7 +16,7 @@ import { judgeHistory } from '../../src/engine/history.js';
 import type { TimelineEntry } from '../../src/model/history.js';
 import type { Workspace } from '../../src/model/types.js';
 import { DEFAULT_MAX_BYTES, SUMMARY_LIMIT, cell, codeSpan, escapeProse, escapeText, formatMarkdown } from '../../src/report/markdown.js';
-import { summarize, type Summary } from '../../src/report/summary.js';
+import { summarize, type Summary } from '../../src/engine/summary.js';
 import { RULES, ruleById } from '../../src/engine/catalog.js';
 import { ANA, AUTO, CLAUDE, MANUAL, MANUAL2, PLAN, Repo, TASK, handoffPath, md, planDoc, taskHandoff } from '../history/helpers.js';
 import { violations } from './fixtures.js';

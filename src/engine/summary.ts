@@ -1,3 +1,4 @@
+// What a run found, counted: the engine counts it once, every format prints the same numbers.
 import type { Finding } from '../model/finding.js';
 
 export interface Summary {

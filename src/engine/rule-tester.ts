@@ -258,7 +258,7 @@ export function assertFilled(found: readonly Finding[]): void {
 }
 
 function line(f: Finding): string {
-  return `${f.file ?? '(repository)'}:${f.line ?? '-'} ${f.messageId}: ${f.message}`;
+  return `${f.file ?? '(repository)'}${f.line === null ? '' : `:${f.line}`} ${f.messageId}: ${f.message}`;
 }
 
 /** The findings are exactly these, in the runner's order; throws an AssertionError saying what differs. */

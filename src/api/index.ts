@@ -136,3 +136,22 @@ export function format(result: LintResult, name: FormatName, options: { color?: 
   const full = reports.get(result);
   return render(name, { findings, summary: { ...full?.summary, ...result.summary }, workspace: full?.workspace ?? null, timeline: full?.timeline ?? [] }, options.color ?? false);
 }
+
+// The rule tester, for pack authors: it takes rule objects, so its types are the engine's own rule and pack model
+// (declarations that need no package a consumer lacks; test/api/package.test.ts compiles them without @types).
+export { RuleTester } from '../engine/rule-tester.js';
+export type {
+  CommitInput,
+  Expected,
+  ExpectedFinding,
+  Files,
+  InvalidRuleTesterCase,
+  RuleTesterCase,
+  RuleTesterCases,
+  SnapshotCase,
+  TestFunction,
+  TransitionCase,
+  Who,
+} from '../engine/rule-tester.js';
+export type { RawFinding, Rule, RuleContext, RuleMeta, TransitionContext } from '../rules/types.js';
+export type { Pack, PackChange, PackFile, PackWorkspace } from '../packs/types.js';

@@ -1,10 +1,13 @@
 // The rule tester (ESLint's RuleTester): one rule judged in memory over files given as strings, through the same
-// runner every door uses (judge.ts), with no git repository and no process. Pure: no test framework here; the
-// vitest wrapper (test/helpers/rule-tester.ts) turns cases into `it` blocks.
+// runner every door uses (judge.ts), with no git repository and no process. No test framework here: `RuleTester`
+// (exported to pack authors by the package) registers its cases with whichever `describe` / `it` it is given or
+// finds, and asserts with node:assert, whose errors every runner shows with a diff. This project's own rule tests
+// use it through test/helpers/rule-tester.ts.
 //
 // A snapshot case is a working tree: files by path. A transition case is one commit: the files before and after it
 // and the commit's metadata. Trust settings (preset, severities, agents, confirmers) come from the `before`
 // snapshot's validate-workflow.config.json, exactly as at the real doors.
+import { AssertionError, deepStrictEqual } from 'node:assert';
 import { CONFIG_FILE, configFromObject, defaultConfig, type Config, type Preset } from '../config/config.js';
 import type { Change, Commit, Event, Identity, Trailer } from '../model/history.js';
 import { classifier } from '../read/classify.js';
@@ -179,4 +182,157 @@ function renamed(changes: Change[], renames: [string, string][]): Change[] {
 /** `{{name}}` placeholders a message still holds: a rule that forgot a value in `data`. */
 export function unfilledPlaceholders(text: string): string[] {
   return [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]!);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Expectations
+
+/** One finding an invalid case expects; the fields left out may be anything. */
+export interface ExpectedFinding {
+  messageId: string;
+  file?: string | null;
+  line?: number | null;
+  column?: number | null;
+  severity?: Finding['severity'];
+  /** Values of the message's placeholders; the ones left out may be anything. */
+  data?: Record<string, string | number>;
+  /** The exact text (a string) or a pattern it matches. */
+  message?: string | RegExp;
+  fix?: string | RegExp;
+}
+
+/** An expected finding, or just its message id. */
+export type Expected = ExpectedFinding | string;
+
+/** A case: a working tree (`files`) or one commit (`before`, `after`), with an optional test title. */
+export type RuleTesterCase = (SnapshotCase | TransitionCase) & { name?: string };
+
+/** A case with exactly these findings, in the runner's order (file, line, column, rule). */
+export type InvalidRuleTesterCase = RuleTesterCase & { errors: Expected[] };
+
+export interface RuleTesterCases {
+  /** Cases with no finding at all. */
+  valid?: RuleTesterCase[];
+  invalid?: InvalidRuleTesterCase[];
+}
+
+/** The rule's findings on one case, snapshot or transition by the case's shape. */
+export function runCase(rule: Rule | readonly Rule[], test: SnapshotCase | TransitionCase): Finding[] {
+  return 'files' in test ? runSnapshotCase(rule, test) : runTransitionCase(rule, test);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The template as a pattern: the given placeholders by their values, the others by anything. */
+function templatePattern(template: string, data: Record<string, string | number>): RegExp {
+  const body = template
+    .split(/(\{\{\s*\w+\s*\}\})/)
+    .map((part) => {
+      const m = /^\{\{\s*(\w+)\s*\}\}$/.exec(part);
+      if (!m) return escapeRegExp(part);
+      return m[1]! in data ? escapeRegExp(String(data[m[1]!])) : '[\\s\\S]*?';
+    })
+    .join('');
+  return new RegExp(`^${body}$`);
+}
+
+function fail(message: string, actual?: unknown, expected?: unknown): never {
+  throw new AssertionError({ message, actual, expected, operator: 'strictEqual' });
+}
+
+function same(actual: unknown, expected: string | RegExp, what: string): void {
+  if (typeof expected === 'string' ? actual === expected : typeof actual === 'string' && expected.test(actual)) return;
+  fail(`${what}: expected ${String(expected)}, got ${JSON.stringify(actual)}`, actual, expected);
+}
+
+/** Every finding's message and fix are filled in: a rule that forgot a placeholder's value fails here. */
+export function assertFilled(found: readonly Finding[]): void {
+  for (const f of found) {
+    for (const [what, text] of [['message', f.message], ['fix', f.fix ?? '']] as const) {
+      const left = unfilledPlaceholders(text);
+      if (left.length > 0) fail(`${f.ruleId}: unfilled placeholder ${left.map((p) => `{{${p}}}`).join(', ')} in the ${what} "${text}"`);
+    }
+  }
+}
+
+function line(f: Finding): string {
+  return `${f.file ?? '(repository)'}${f.line === null ? '' : `:${f.line}`} ${f.messageId}: ${f.message}`;
+}
+
+/** The findings are exactly these, in the runner's order; throws an AssertionError saying what differs. */
+export function assertFindings(rule: Rule, found: readonly Finding[], errors: readonly Expected[]): void {
+  assertFilled(found);
+  const want = errors.map((e) => (typeof e === 'string' ? { messageId: e } : e));
+  deepStrictEqual(
+    found.map((f) => f.messageId),
+    want.map((e) => e.messageId),
+    `${rule.meta.id}: expected ${want.length} finding(s) [${want.map((e) => e.messageId).join(', ')}], got ${found.length}${found.length ? `:\n  ${found.map(line).join('\n  ')}` : ''}`,
+  );
+  want.forEach((e, i) => {
+    const f = found[i]!;
+    const where = `${rule.meta.id}: finding ${i + 1} (${line(f)})`;
+    if (f.ruleId !== rule.meta.id) fail(`${where}: reported by ${f.ruleId}`, f.ruleId, rule.meta.id);
+    for (const key of ['file', 'line', 'column', 'severity'] as const) {
+      if (e[key] !== undefined && f[key] !== e[key]) fail(`${where}: expected ${key} ${JSON.stringify(e[key])}, got ${JSON.stringify(f[key])}`, f[key], e[key]);
+    }
+    if (e.data !== undefined) {
+      const template = rule.meta.messages[e.messageId];
+      if (template === undefined) fail(`${where}: the rule has no message "${e.messageId}"`);
+      same(f.message, templatePattern(template, e.data), `${where}: message with ${JSON.stringify(e.data)}`);
+    }
+    if (e.message !== undefined) same(f.message, e.message, `${where}: message`);
+    if (e.fix !== undefined) same(f.fix, e.fix, `${where}: fix`);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The tester
+
+/** `describe` or `it` of a test framework: a title and a function to run (or register). */
+export type TestFunction = (title: string, fn: () => void) => unknown;
+
+function globalTest(name: 'describe' | 'it'): TestFunction | undefined {
+  const fn = (globalThis as Record<string, unknown>)[name];
+  return typeof fn === 'function' ? (fn as TestFunction) : undefined;
+}
+
+/**
+ * ESLint's RuleTester for validate-workflow rules: `new RuleTester().run(rule, { valid, invalid })` judges each case
+ * in memory, through the runner every door uses, and makes one test of it. A valid case has no finding; an invalid
+ * one has exactly its `errors`. Cases are registered with `RuleTester.describe` / `RuleTester.it` when set, else
+ * with the global `describe` / `it` (Mocha, Jest, vitest with globals); with neither, they run at once and the
+ * first that fails throws.
+ */
+export class RuleTester {
+  static describe: TestFunction | undefined;
+  static it: TestFunction | undefined;
+
+  run(rule: Rule, cases: RuleTesterCases): void {
+    const describe = RuleTester.describe ?? globalTest('describe') ?? ((_title: string, fn: () => void) => fn());
+    const it =
+      RuleTester.it ??
+      globalTest('it') ??
+      ((title: string, fn: () => void) => {
+        try {
+          fn();
+        } catch (err) {
+          if (err instanceof Error) err.message = `${rule.meta.id} ${title}: ${err.message}`;
+          throw err;
+        }
+      });
+    describe(`${rule.meta.id} (rule tester)`, () => {
+      (cases.valid ?? []).forEach((c, i) => {
+        it(`valid: ${c.name ?? `#${i + 1}`}`, () => {
+          const found = runCase(rule, c);
+          assertFilled(found);
+          deepStrictEqual(found.map(line), [], `${rule.meta.id}: expected no finding, got ${found.length}:\n  ${found.map(line).join('\n  ')}`);
+        });
+      });
+      (cases.invalid ?? []).forEach((c, i) => {
+        it(`invalid: ${c.name ?? `#${i + 1}`}`, () => assertFindings(rule, runCase(rule, c), c.errors));
+      });
+    });
+  }
 }

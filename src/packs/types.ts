@@ -26,7 +26,10 @@ export interface Pack {
   /** Parse one file version; never throws (problems are findings). */
   read(path: string, bytes: Uint8Array): PackFile;
   rules: readonly Rule[];
-  /** JSON Schema of `packs.<id>` in the config (false switches any pack off). */
+  /**
+   * JSON Schema of `packs.<id>` in the config (false switches any pack off); the build writes it into
+   * schemas/config.schema.json. Its `description` is what a wrong value is told it must be.
+   */
   configSchema: Record<string, unknown>;
 }
 

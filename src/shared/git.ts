@@ -124,9 +124,15 @@ export function gitStream(root: string, args: string[], onData: (chunk: string) 
   });
 }
 
+/**
+ * A blob's bytes: Buffers, typed without Node's types, because this module's declarations reach the package's
+ * (the rule tester's types lead here) and a consumer need not have @types/node.
+ */
+export type BlobBytes = Uint8Array & { toString(encoding: 'utf8'): string };
+
 /** Contents of many blobs through one `git cat-file --batch` process. */
-export function readBlobs(root: string, ids: string[]): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
+export function readBlobs(root: string, ids: string[]): Map<string, BlobBytes> {
+  const out = new Map<string, BlobBytes>();
   if (ids.length === 0) return out;
   const res = spawnSync('git', ['--no-replace-objects', 'cat-file', '--batch'], { cwd: root, input: `${ids.join('\n')}\n`, maxBuffer: 1 << 31 >>> 0 });
   const buf = res.stdout as Buffer;

@@ -152,3 +152,72 @@ describe('a fresh project that installed the packed tarball', () => {
     expect(run(consumer, 'npx', ['--no-install', 'validate-workflow', '--version']).stdout).toBe(`${pkg.version}\n`);
   });
 });
+
+// A pack author's rule test, run as one would: the README's example file, importing RuleTester from the installed
+// package, under `node --test`. It passes as written, and each wrong expectation fails it with what differs.
+describe("a pack author's rule test, against the packed tarball", () => {
+  const readme = readFileSync(join(PROJECT, 'README.md'), 'utf8');
+  const example = /### Testing a rule\n[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  const nodeTest = (source: string) => {
+    writeFileSync(join(consumer, 'no-draft.test.mjs'), source);
+    return run(consumer, process.execPath, ['--test', '--test-reporter=tap', 'no-draft.test.mjs']);
+  };
+
+  it("passes on the README's example as written", () => {
+    expect(example).toMatch(/import \{ RuleTester \} from 'validate-workflow';/);
+    const ok = nodeTest(example);
+    expect(ok.out).toMatch(/^# pass 3$/m);
+    expect(ok.out).toMatch(/^# fail 0$/m);
+    expect(ok.code).toBe(0);
+  });
+
+  it('fails on a wrong expectation, saying which finding and what differs', () => {
+    const wrongSeverity = example.replace("severity: 'warning'", "severity: 'error'");
+    expect(wrongSeverity).not.toBe(example);
+    const bad = nodeTest(wrongSeverity);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toMatch(/^# pass 2$/m);
+    expect(bad.out).toMatch(/^ {4}not ok 2 - invalid: a draft plan$/m);
+    expect(bad.out).toContain(
+      'soong-plans/no-draft: finding 1 (.soong-agent/plans/draft-login.md draft: Plan .soong-agent/plans/draft-login.md is still a draft.): expected severity "error", got "warning"',
+    );
+    // What the README says such a failure prints.
+    expect(readme.replace(/\s+/g, ' ')).toContain('expected severity "error", got "warning"');
+
+    const flagged = nodeTest(example.replace("'.soong-agent/plans/login-flow.md'", "'.soong-agent/plans/draft-flow.md'"));
+    expect(flagged.code).toBe(1);
+    // TAP escapes the # of the title.
+    expect(flagged.out).toMatch(/^ {4}not ok 1 - valid: \\#1$/m);
+    expect(flagged.out).toContain('soong-plans/no-draft: expected no finding, got 1:');
+
+    const missing = nodeTest(example.replace("errors: [{ messageId: 'draft', severity: 'error'", "errors: ['draft', { messageId: 'draft', severity: 'error'"));
+    expect(missing.code).toBe(1);
+    expect(missing.out).toContain('soong-plans/no-draft: expected 2 finding(s) [draft, draft], got 1:');
+  });
+
+  it('type-checks a TypeScript rule test against the declarations `exports` names', () => {
+    const dir = join(consumer, 'ts-tester');
+    mkdirSync(dir, { recursive: true });
+    const source = `import { RuleTester, type Rule, type RuleTesterCases } from 'validate-workflow';
+const rule: Rule = {
+  meta: { id: 'soong-plans/x', severities: { recommended: 'warn', strict: 'error' }, formula: '-', description: 'd', fix: 'f', messages: { m: 'M {{path}}' } },
+  packSnapshot: (packs) => (packs.get('soong-plans') ?? []).map((file) => ({ file: file.path, line: null, messageId: 'm', data: { path: file.path } })),
+};
+const cases: RuleTesterCases = { invalid: [{ files: { 'a.md': '' }, errors: ['m', { messageId: 'm', line: 1, severity: 'warning' }] }] };
+new RuleTester().run(rule, cases);
+// @ts-expect-error: a severity the tool never reports
+const wrong: RuleTesterCases = { invalid: [{ files: {}, errors: [{ messageId: 'm', severity: 'fatal' }] }] };
+export { wrong };
+`;
+    writeFileSync(join(dir, 'use.ts'), source);
+    const tsconfig = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types: [] }, files: ['use.ts'] };
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
+    const ok = run(dir, process.execPath, [TSC, '-p', 'tsconfig.json']);
+    expect(ok.out).toBe('');
+    expect(ok.code).toBe(0);
+    writeFileSync(join(dir, 'use.ts'), `${source}const bad: Rule = { meta: rule.meta, snapshot: () => 'none' };\nexport { bad };\n`);
+    const bad = run(dir, process.execPath, [TSC, '-p', 'tsconfig.json']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.out).toMatch(/Type 'string' is not assignable to type 'RawFinding\[\]'/);
+  });
+});

@@ -1,54 +1,33 @@
 // The vitest face of the in-memory rule tester (src/engine/rule-tester.ts), ESLint's RuleTester style: a rule's
 // valid and invalid cases as data, one `it` per case; an invalid case names each finding's message id (and, where
-// it matters, its file, line, severity and the values of its placeholders). No repository, no process.
-// Not a test file itself.
+// it matters, its file, line, severity and the values of its placeholders). No repository, no process. The cases
+// run through the same RuleTester the package exports to pack authors, so its assertions are the ones every rule
+// test here exercises. Not a test file itself.
 import { describe, expect, it } from 'vitest';
 import type { Config, Preset } from '../../src/config/config.js';
 import type { Finding } from '../../src/model/finding.js';
 import { RULES, ruleById } from '../../src/engine/catalog.js';
 import {
+  assertFilled,
+  assertFindings,
+  RuleTester,
+  runCase,
   runSnapshotCase,
   runTransitionCase,
-  unfilledPlaceholders,
-  type SnapshotCase,
-  type TransitionCase,
+  type Expected,
+  type RuleTesterCases,
 } from '../../src/engine/rule-tester.js';
 import type { Rule } from '../../src/rules/types.js';
 
 export { runSnapshotCase, runTransitionCase };
+export type { Expected, ExpectedFinding } from '../../src/engine/rule-tester.js';
+export type { RuleTesterCase as Case, InvalidRuleTesterCase as InvalidCase, RuleTesterCases as Cases } from '../../src/engine/rule-tester.js';
 
-export interface ExpectedFinding {
-  messageId: string;
-  file?: string | null;
-  line?: number | null;
-  column?: number | null;
-  severity?: Finding['severity'];
-  /** Values of the message's placeholders; the ones left out may be anything. */
-  data?: Record<string, string | number>;
-  /** The exact text (a string) or a pattern it matches. */
-  message?: string | RegExp;
-  fix?: string | RegExp;
-}
-
-interface Named {
-  /** The `it` title; defaults to the case's number. */
-  name?: string;
-}
-
-export type Case = (SnapshotCase | TransitionCase) & Named;
-/** An expected finding, or just its message id. */
-export type Expected = ExpectedFinding | string;
-export type InvalidCase = Case & { errors: Expected[] };
-
-export interface Cases {
-  valid?: Case[];
-  invalid?: InvalidCase[];
-}
+RuleTester.describe = describe;
+RuleTester.it = it;
 
 /** The rule's findings on one case, snapshot or transition by the case's shape. */
-export function run(rule: Rule | readonly Rule[], test: SnapshotCase | TransitionCase): Finding[] {
-  return 'files' in test ? runSnapshotCase(rule, test) : runTransitionCase(rule, test);
-}
+export const run = runCase;
 
 /** One catalog rule's findings on these files, in memory (placeholders checked filled). */
 export function findings(files: Record<string, string | Uint8Array>, ruleId: string, config: Partial<Config> = {}): Finding[] {
@@ -76,68 +55,15 @@ export function ruleOf(id: string): Rule {
   return rule;
 }
 
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** The template as a pattern: the given placeholders by their values, the others by anything. */
-function templatePattern(template: string, data: Record<string, string | number>): RegExp {
-  const parts = template.split(/(\{\{\s*\w+\s*\}\})/);
-  const body = parts
-    .map((part) => {
-      const m = /^\{\{\s*(\w+)\s*\}\}$/.exec(part);
-      if (!m) return escape(part);
-      return m[1]! in data ? escape(String(data[m[1]!])) : '[\\s\\S]*?';
-    })
-    .join('');
-  return new RegExp(`^${body}$`);
-}
-
 /** Every finding's message and fix are filled in: a rule that forgot a placeholder's value fails here. */
-export function expectFilled(found: readonly Finding[]): void {
-  for (const f of found) {
-    expect(unfilledPlaceholders(f.message), `unfilled placeholder in "${f.message}"`).toEqual([]);
-    expect(unfilledPlaceholders(f.fix ?? ''), `unfilled placeholder in fix "${f.fix}"`).toEqual([]);
-  }
-}
+export const expectFilled: (found: readonly Finding[]) => void = assertFilled;
 
 /** The findings are exactly these, in the runner's order (file, line, column, rule). */
-export function expectFindings(rule: Rule, found: readonly Finding[], errors: readonly Expected[]): void {
-  expectFilled(found);
-  const want = errors.map((e) => (typeof e === 'string' ? { messageId: e } : e));
-  expect(found.map((f) => f.messageId), found.map((f) => `${f.file}:${f.line} ${f.message}`).join('\n')).toEqual(want.map((e) => e.messageId));
-  want.forEach((e, i) => {
-    const f = found[i]!;
-    const where = `finding ${i} (${f.messageId}: ${f.message})`;
-    expect(f.ruleId).toBe(rule.meta.id);
-    if (e.file !== undefined) expect(f.file, where).toBe(e.file);
-    if (e.line !== undefined) expect(f.line, where).toBe(e.line);
-    if (e.column !== undefined) expect(f.column, where).toBe(e.column);
-    if (e.severity !== undefined) expect(f.severity, where).toBe(e.severity);
-    if (e.data !== undefined) expect(f.message, where).toMatch(templatePattern(rule.meta.messages[e.messageId]!, e.data));
-    if (typeof e.message === 'string') expect(f.message, where).toBe(e.message);
-    else if (e.message) expect(f.message, where).toMatch(e.message);
-    if (typeof e.fix === 'string') expect(f.fix, where).toBe(e.fix);
-    else if (e.fix) expect(f.fix, where).toMatch(e.fix);
-  });
-}
+export const expectFindings: (rule: Rule, found: readonly Finding[], errors: readonly Expected[]) => void = assertFindings;
 
 /** One `it` per case: valid cases have no finding at all, invalid ones exactly their `errors`. */
-export function ruleTester(rule: Rule, cases: Cases): void {
-  describe(`${rule.meta.id} (rule tester)`, () => {
-    (cases.valid ?? []).forEach((c, i) => {
-      it(`valid: ${c.name ?? `#${i + 1}`}`, () => {
-        const found = run(rule, c);
-        expectFilled(found);
-        expect(found.map((f) => `${f.file}:${f.line} ${f.messageId}: ${f.message}`)).toEqual([]);
-      });
-    });
-    (cases.invalid ?? []).forEach((c, i) => {
-      it(`invalid: ${c.name ?? `#${i + 1}`}`, () => {
-        expectFindings(rule, run(rule, c), c.errors);
-      });
-    });
-  });
+export function ruleTester(rule: Rule, cases: RuleTesterCases): void {
+  new RuleTester().run(rule, cases);
 }
 
 /** A file's text with the inline disable of convention section 5 appended (it covers the whole file). */

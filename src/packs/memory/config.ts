@@ -5,7 +5,9 @@ import { PACK_ID } from './model.js';
 
 export type MemoryConfig = false | { root: string };
 
+// The description is also the error a wrong value gets ("must be <description>"), so it names the shapes.
 export const configSchema: Record<string, unknown> = {
+  description: "false, or a mapping with `root` (the store's root folder: the pack is on only when it is named)",
   anyOf: [
     { const: false },
     { type: 'object', additionalProperties: false, required: ['root'], properties: { root: { type: 'string', minLength: 1 } } },

@@ -333,7 +333,15 @@ export function confirmedItems(phases: number[], file = PLAN, texts: (p: number)
  * them (core.hooksPath). Ana is the one at the keyboard; an agent shows up through --author or a Co-authored-by line.
  */
 export function hookedRepo(): Repo {
-  const repo = Repo.create();
+  return installHooks(Repo.create());
+}
+
+/**
+ * The hooks of hookedRepo installed in an existing repository: a history built before runs no hook (a file that
+ * needs the same setup in many tests builds it hook-free and shows once, through hookedRepo, that the hooks accept
+ * it).
+ */
+export function installHooks(repo: Repo): Repo {
   const dir = tempDir();
   const hook = (name: string, args: string) => {
     const file = join(dir, name);

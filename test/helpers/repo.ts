@@ -1,5 +1,5 @@
 // Real repositories in temporary folders, and the real CLI: tests see what a user sees.
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -26,9 +26,9 @@ export function makeRepo(files: Record<string, string | Uint8Array>, opts: { com
   const dir = mkdtempSync(join(tmpdir(), 'vw-test-'));
   made.push(dir);
   git(dir, 'init', '-q', '-b', 'main');
-  git(dir, 'config', 'user.name', 'Test Human');
-  git(dir, 'config', 'user.email', 'human@example.com');
-  git(dir, 'config', 'commit.gpgsign', 'false');
+  // The identity written into the repository's own config file, in git's format, rather than by three more `git
+  // config` processes (one git process costs a test milliseconds, a loaded machine far more).
+  appendFileSync(join(dir, '.git', 'config'), '[user]\n\tname = Test Human\n\temail = human@example.com\n[commit]\n\tgpgsign = false\n');
   writeFiles(dir, files);
   if (opts.commit) {
     git(dir, 'add', '-A');

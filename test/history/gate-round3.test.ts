@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/model/finding.js';
-import { ANA, CLAUDE, CONFIG, LEDGER, MANUAL, PLAN, Repo, cli, handoffPath, hookedRepo, ident, ledgerDoc, lineOf, planDoc, taskHandoff } from './helpers.js';
+import { ANA, CLAUDE, CONFIG, LEDGER, MANUAL, PLAN, Repo, cli, door, handoffPath, hookedRepo, ident, installHooks, ledgerDoc, lineOf, planDoc, taskHandoff } from './helpers.js';
 import { runCli } from '../helpers/repo.js';
 
 const SLOW = 180_000;
@@ -33,6 +33,16 @@ function git(repo: Repo, args: string[], who = CLAUDE): { code: number | null; o
   return { code: res.status, out: `${res.stdout}${res.stderr}` };
 }
 
+it('the setup the cases share (adoption, plan, tasks 1 and 2 by Ana with the agent) passes the real hooks', () => {
+  // The cases below build it without hooks and install them after: a hook refusing any of these commits fails here.
+  for (const auto of [[1], []]) {
+    const repo = hookedRepo();
+    adopted(repo);
+    taskTwo(repo, auto);
+    expect(repo.git('log', '--format=%s').trim().split('\n')).toEqual(['Task 2', 'Task 1', 'Plan the auth flow', 'Adopt validate-workflow']);
+  }
+}, SLOW);
+
 describe('case 1: a merge brings a parent that was never judged', () => {
   /** An orphan branch whose plan has phase 1 verified by hand, manual item included, co-authored by the agent. */
   function orphan(repo: Repo): string {
@@ -43,7 +53,7 @@ describe('case 1: a merge brings a parent that was never judged', () => {
     return 'elsewhere';
   }
 
-  it('the merge is judged against its first parent: the full run and --range report it, even in strict', () => {
+  it('the merge is judged against its first parent: the full run and --range report it, even in strict', async () => {
     const repo = Repo.create();
     adopted(repo);
     const base = repo.sha();
@@ -51,17 +61,18 @@ describe('case 1: a merge brings a parent that was never judged', () => {
     const merged = git(repo, ['merge', '-q', '--no-edit', '--no-verify', '--allow-unrelated-histories', '-X', 'theirs', '-m', `Merge elsewhere\n\nCo-authored-by: ${ident(CLAUDE)}`, 'elsewhere'], ANA);
     expect(merged.code, merged.out).toBe(0);
     const merge = repo.sha();
-    const full = cli(repo.dir);
+    const full = (await door(repo.dir));
     expect(full.code).toBe(1);
     expect(errors(full.results, 'history/manual-confirmation').map((f) => [f.commit, f.file, f.line])).toEqual([[merge, PLAN, lineOf(repo.show(merge, PLAN), MANUAL(1))]]);
-    expect(errors(cli(repo.dir, ['--range', `${base}..HEAD`]).results, 'history/manual-confirmation').map((f) => f.commit)).toEqual([merge]);
-    expect(errors(cli(repo.dir, ['--preset', 'strict']).results, 'history/manual-confirmation').map((f) => f.commit)).toEqual([merge]);
+    expect(errors((await door(repo.dir, ['--range', `${base}..HEAD`])).results, 'history/manual-confirmation').map((f) => f.commit)).toEqual([merge]);
+    expect(errors((await door(repo.dir, ['--preset', 'strict'])).results, 'history/manual-confirmation').map((f) => f.commit)).toEqual([merge]);
   }, SLOW);
 
   it('a merge in progress is refused at commit-msg, and one that deletes a handoff already at pre-commit (case 5)', () => {
-    const repo = hookedRepo();
+    const repo = Repo.create();
     adopted(repo);
     orphan(repo);
+    installHooks(repo);
     const started = git(repo, ['merge', '-q', '--no-commit', '--allow-unrelated-histories', '-X', 'theirs', 'elsewhere'], ANA);
     expect(started.code, started.out).toBe(0);
     // Through git, pre-commit refuses it first (the ledger no longer agrees); the commit-msg door says why.
@@ -79,7 +90,7 @@ describe('case 1: a merge brings a parent that was never judged', () => {
     expect(staged.stdout).toContain('history/handoff-deleted');
   }, SLOW);
 
-  it('honest: a feature branch cut after adoption and merged still vouches for its own judged commits', () => {
+  it('honest: a feature branch cut after adoption and merged still vouches for its own judged commits', async () => {
     const repo = Repo.create();
     adopted(repo);
     repo.git('checkout', '-q', '-b', 'feature');
@@ -88,17 +99,18 @@ describe('case 1: a merge brings a parent that was never judged', () => {
     repo.git('checkout', '-q', 'main');
     repo.commit('Readme', { 'README.md': '# Auth\n' }, { author: ANA });
     expect(git(repo, ['merge', '-q', '--no-edit', '--no-ff', 'feature'], ANA).code).toBe(0);
-    const full = cli(repo.dir);
+    const full = (await door(repo.dir));
     expect(full.results.filter((f) => f.severity !== 'info')).toEqual([]);
     expect(full.code).toBe(0);
   }, SLOW);
 });
 
 describe('case 2: rewording a confirmed manual item', () => {
-  it('is a new check of the new words: refused at commit-msg, reported by the full run', () => {
-    const repo = hookedRepo();
+  it('is a new check of the new words: refused at commit-msg, reported by the full run', async () => {
+    const repo = Repo.create();
     adopted(repo);
     taskTwo(repo, []);
+    installHooks(repo);
     repo.commit('Confirm phase 1', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: ANA, confirmedBy: [ANA] });
     const confirmed = planDoc({ tasks: [1, 2], auto: [1], manual: [1] });
     const reworded = confirmed.replace(MANUAL(1), 'Phase 1 totals match the ledger to the cent');
@@ -108,15 +120,16 @@ describe('case 2: rewording a confirmed manual item', () => {
     expect(hook.code).not.toBe(0);
     expect(hook.out).toContain('Phase 1 totals match the ledger to the cent');
     const sha = repo.commit('Clarify', {}, { author: CLAUDE, args: ['--no-verify'] });
-    expect(errors(cli(repo.dir).results, 'history/manual-confirmation').map((f) => [f.commit, f.line])).toEqual([[sha, lineOf(reworded, 'Phase 1 totals match')]]);
+    expect(errors((await door(repo.dir)).results, 'history/manual-confirmation').map((f) => [f.commit, f.line])).toEqual([[sha, lineOf(reworded, 'Phase 1 totals match')]]);
   }, SLOW);
 });
 
 describe('case 8: no agent anywhere', () => {
   it("a person ticks her manual item and fixes a line of prose in one commit, without a trailer: every door accepts", () => {
-    const repo = hookedRepo();
+    const repo = Repo.create();
     adopted(repo);
     taskTwo(repo);
+    installHooks(repo);
     const base = repo.sha();
     repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }).replace('# Auth flow Implementation Plan', '# Auth flow Implementation Plan (v2)') });
     const res = git(repo, ['commit', '-q', '-m', 'Checked phase 1 in the browser'], ANA);
@@ -141,10 +154,11 @@ describe('--range with a base that is no revision at all', () => {
 });
 
 describe('case 4: piggyback on a hand-made confirmation', () => {
-  it('commit-msg seals the human confirmation with Confirmed-items; an amend that adds an item breaks it at commit-msg and in the full run', () => {
-    const repo = hookedRepo();
+  it('commit-msg seals the human confirmation with Confirmed-items; an amend that adds an item breaks it at commit-msg and in the full run', async () => {
+    const repo = Repo.create();
     adopted(repo);
     taskTwo(repo);
+    installHooks(repo);
     // Ana confirms phase 1's first manual item by hand, with a trailer she typed (no digest).
     repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
     const mine = git(repo, ['commit', '-q', '-m', `Checked the login page\n\nConfirmed-by: ${ident(ANA)}`], ANA);
@@ -160,7 +174,7 @@ describe('case 4: piggyback on a hand-made confirmation', () => {
     // ...and, forced past them, reported by the full run.
     const forced = git(repo, ['commit', '-q', '--amend', '--no-edit', '--no-verify'], CLAUDE);
     expect(forced.code, forced.out).toBe(0);
-    const found = errors(cli(repo.dir).results, 'history/manual-confirmation');
+    const found = errors((await door(repo.dir)).results, 'history/manual-confirmation');
     expect(found.map((f) => [f.commit, f.message.includes('does not match the manual items checked')])).toEqual([[repo.sha(), true]]);
   }, SLOW);
 });
@@ -181,7 +195,7 @@ describe('case 9: a violation reverted by a later commit', () => {
     expect(run.code).toBe(0);
   }, SLOW);
 
-  it('a deleted handoff restored later is a warning; checked again by the agent, the item is a new error', () => {
+  it('a deleted handoff restored later is a warning; checked again by the agent, the item is a new error', async () => {
     const repo = Repo.create();
     adopted(repo);
     const del = repo.commit('Tidy', {}, { author: CLAUDE, remove: [handoffPath(1)] });
@@ -190,7 +204,7 @@ describe('case 9: a violation reverted by a later commit', () => {
     const first = repo.commit('Phase 1 verified', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: CLAUDE });
     repo.commit('Undo', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }) }, { author: ANA });
     const again = repo.commit('Phase 1 verified, really', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: CLAUDE });
-    const run = cli(repo.dir);
+    const run = (await door(repo.dir));
     const sev = (ruleId: string) => run.results.filter((f) => f.ruleId === ruleId).map((f) => [f.commit, f.severity]);
     expect(sev('history/handoff-deleted')).toEqual([[del, 'warning']]);
     expect(run.results.find((f) => f.ruleId === 'history/handoff-deleted')!.message).toContain(`Reverted in ${restore.slice(0, 7)}`);

@@ -2,7 +2,7 @@
 // committers and trailers, and the three ways to judge them (the engine in-process, the CLI, the hook doors).
 // Not a test file itself.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, expect } from 'vitest';
@@ -11,6 +11,7 @@ import { pendingCommit } from '../../src/history/fold.js';
 import { loadConfig, type Preset } from '../../src/config/config.js';
 import type { Finding } from '../../src/model/finding.js';
 import { judgeHistory } from '../../src/engine/history.js';
+import { lint as lintApi, type LintOptions } from '../../src/api/index.js';
 import { RULE_IDS } from '../../src/engine/catalog.js';
 import { CLI, makeRepo, runCli, writeFiles } from '../helpers/repo.js';
 import { LEDGER, PLAN, handoffPath, ledger, lineOf, md, taskHandoff } from '../rules/fixtures.js';
@@ -131,6 +132,19 @@ export class Repo {
     const cfg = (opts.gitConfig ?? []).flatMap((c) => ['-c', c]);
     const withDigest = opts.confirmedBy?.length && opts.digest !== false && !(opts.trailers ?? []).some((t) => /^confirmed-items:/i.test(t)) ? { ...opts, trailers: [...(opts.trailers ?? []), this.stagedDigest(opts.args?.includes('--amend') ?? false)] } : opts;
     this.gitWith(this.env(author, opts.committer ?? author), [...cfg, 'commit', '-q', ...(opts.args ?? []), '-F', '-'], message(subject, withDigest));
+    return this.head();
+  }
+
+  /** The commit HEAD names, read from the repository's files (no process); `rev-parse` where they do not say. */
+  head(): string {
+    try {
+      const head = readFileSync(join(this.dir, '.git', 'HEAD'), 'utf8').trim();
+      const ref = /^ref: (refs\/[^\s]+)$/.exec(head)?.[1];
+      const sha = ref ? readFileSync(join(this.dir, '.git', ref), 'utf8').trim() : head;
+      if (/^[0-9a-f]{40}$/.test(sha)) return sha;
+    } catch {
+      // a packed ref or a worktree's .git file: git answers
+    }
     return this.sha();
   }
 
@@ -247,6 +261,45 @@ export function cli(dir: string, args: string[] = [], env: NodeJS.ProcessEnv = {
   return { code: res.code, results: out.results, summary: out.summary, stderr: res.stderr };
 }
 
+/**
+ * The same judgement as `cli()` through the public API, in this process: the one code path the CLI runs
+ * (judgeAndReport), without a node process per call. For tests where the process boundary is not the point; each
+ * file keeps real-process `cli()` calls for its doors. `args` are the CLI's (`--staged`, `commit-msg <file>`,
+ * `--range`, `--since`, `--preset`, `--no-history`, `--config`); `env` is set in process.env for the call, as git
+ * hands the committing identity to a hook. `code` is the CLI's exit rule (1 when there are errors: no
+ * `--max-warnings` here), which `cli()` tests assert through the real process.
+ */
+export async function door(dir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<CliJson> {
+  const options: LintOptions = { cwd: dir };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const value = () => {
+      const v = args[++i];
+      if (v === undefined) throw new Error(`door(): ${a} needs a value`);
+      return v;
+    };
+    if (a === '--staged') options.staged = true;
+    else if (a === 'commit-msg') options.commitMessage = value();
+    else if (a === '--range') options.range = value();
+    else if (a === '--since') options.since = value();
+    else if (a === '--preset') options.preset = value() as Preset;
+    else if (a === '--config') options.config = value();
+    else if (a === '--no-history') options.history = false;
+    else throw new Error(`door(): no API option for ${a}; use cli()`);
+  }
+  const saved = new Map(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  try {
+    const out = await lintApi(options);
+    return { code: out.summary.errors > 0 ? 1 : 0, results: out.results as Finding[], summary: out.summary, stderr: '' };
+  } finally {
+    for (const [k, v] of saved) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
 /** A commit message written to a file, as git hands it to the commit-msg hook. */
 export function messageFile(subject: string, opts: CommitOpts = {}): string {
   const file = join(tempDir(), 'COMMIT_EDITMSG');
@@ -280,7 +333,15 @@ export function confirmedItems(phases: number[], file = PLAN, texts: (p: number)
  * them (core.hooksPath). Ana is the one at the keyboard; an agent shows up through --author or a Co-authored-by line.
  */
 export function hookedRepo(): Repo {
-  const repo = Repo.create();
+  return installHooks(Repo.create());
+}
+
+/**
+ * The hooks of hookedRepo installed in an existing repository: a history built before runs no hook (a file that
+ * needs the same setup in many tests builds it hook-free and shows once, through hookedRepo, that the hooks accept
+ * it).
+ */
+export function installHooks(repo: Repo): Repo {
   const dir = tempDir();
   const hook = (name: string, args: string) => {
     const file = join(dir, name);
@@ -289,8 +350,9 @@ export function hookedRepo(): Repo {
   };
   hook('pre-commit', '--staged');
   hook('commit-msg', 'commit-msg "$1"');
-  repo.git('config', 'core.hooksPath', dir);
-  repo.git('config', 'user.name', ANA.name);
-  repo.git('config', 'user.email', ANA.email);
+  // Written to the repository's config file in git's format (later keys win over makeRepo's identity), not by three
+  // `git config` processes.
+  appendFileSync(join(repo.dir, '.git', 'config'), `[core]\n\thooksPath = ${dir}\n[user]\n\tname = ${ANA.name}\n\temail = ${ANA.email}\n`);
+  expect(repo.git('config', 'user.name').trim()).toBe(ANA.name);
   return repo;
 }

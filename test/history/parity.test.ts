@@ -3,7 +3,7 @@
 // them), then makes the commit with that same message and judges the whole history: the commit-msg verdict equals
 // the full run's findings for that commit; `--staged` equals it minus the rules that need the message
 // (confirmation and self-exemption are left to commit-msg by design).
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/model/finding.js';
 import {
   ANA,
@@ -13,6 +13,8 @@ import {
   PLAN,
   Repo,
   cli,
+  door,
+  type CliJson,
   handoffPath,
   historyOnly,
   ledgerDoc,
@@ -137,23 +139,42 @@ const CASES: Case[] = [
 /** What must agree across the doors: rule, file, line and severity of each history finding. */
 const keys = (list: Finding[]) => historyOnly(list).map((f) => `${f.ruleId} ${f.file}:${f.line} ${f.severity}`).sort();
 
-describe.each(CASES)('parity: $name', (c) => {
+/**
+ * The doors of a case, for both presets, over one repository: the full run before, then with the change staged
+ * `--staged` and commit-msg (the committing identity in the environment, as git runs them), then the commit and the
+ * full run after. The first two cases (one clean, one refused) go through the built CLI, a process per door; the
+ * others through the same code path in this process (`door`), the process boundary being asserted by the first.
+ */
+async function runCase(c: Case, real: boolean) {
+  const judgeAt = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}) => (real ? Promise.resolve(cli(dir, args, env)) : door(dir, args, env));
+  const repo = Repo.create();
+  c.setup(repo);
+  const presets = ['recommended', 'strict'] as const;
+  const fullBefore = Object.fromEntries(await Promise.all(presets.map(async (p) => [p, await judgeAt(repo.dir, ['--preset', p])] as const)));
+  repo.stage(c.files, { remove: c.remove });
+  const author = c.who.author ?? ANA;
+  const env = repo.env(author, c.who.committer ?? author);
+  // A confirmation carries the digest of what it confirms, as `confirm` writes it (strict requires it).
+  const who: CommitOpts = c.who.confirmedBy ? { ...c.who, trailers: [...(c.who.trailers ?? []), repo.stagedDigest()] } : c.who;
+  const hooks: Record<string, { staged: CliJson; msg: CliJson }> = {};
+  for (const p of presets) {
+    hooks[p] = { staged: await judgeAt(repo.dir, ['--preset', p, '--staged'], env), msg: await judgeAt(repo.dir, ['--preset', p, 'commit-msg', messageFile(c.subject, who)], env) };
+  }
+  const commit = repo.commitStaged(c.subject, who);
+  const out: Record<string, { fullBefore: CliJson; staged: CliJson; msg: CliJson; full: CliJson; commit: string }> = {};
+  for (const p of presets) out[p] = { fullBefore: fullBefore[p]!, ...hooks[p]!, full: await judgeAt(repo.dir, ['--preset', p]), commit };
+  return out;
+}
+
+describe.each(CASES.map((c, i) => ({ ...c, real: i < 2 })))('parity: $name', (c) => {
+  let ran: Awaited<ReturnType<typeof runCase>>;
+  beforeAll(async () => {
+    ran = await runCase(c, c.real);
+  });
+
   for (const preset of ['recommended', 'strict'] as const) {
     it(`--staged and commit-msg give the full run's verdict on the commit (${preset})`, () => {
-      const repo = Repo.create();
-      c.setup(repo);
-      const fullBefore = cli(repo.dir, ['--preset', preset]);
-      repo.stage(c.files, { remove: c.remove });
-      const author = c.who.author ?? ANA;
-      const env = repo.env(author, c.who.committer ?? author);
-      const args = ['--preset', preset];
-
-      // A confirmation carries the digest of what it confirms, as `confirm` writes it (strict requires it).
-      const who: CommitOpts = c.who.confirmedBy ? { ...c.who, trailers: [...(c.who.trailers ?? []), repo.stagedDigest()] } : c.who;
-      const staged = cli(repo.dir, [...args, '--staged'], env);
-      const msg = cli(repo.dir, [...args, 'commit-msg', messageFile(c.subject, who)], env);
-      const commit = repo.commitStaged(c.subject, who);
-      const full = cli(repo.dir, args);
+      const { fullBefore, staged, msg, full, commit } = ran[preset]!;
       const atCommit = full.results.filter((f) => f.commit === commit);
 
       expect(ids(atCommit)).toEqual([...c.expected].sort());
@@ -176,6 +197,12 @@ describe.each(CASES)('parity: $name', (c) => {
   }
 });
 
+it('the doors through the built CLI include a refused commit (exit 1) and an accepted one (exit 0)', () => {
+  // The real-process cases above must cover both exit codes, or the in-process ones would rest on an untested rule.
+  const real = CASES.slice(0, 2);
+  expect(real.map((c) => c.expected.length > 0)).toEqual([false, true]);
+});
+
 function ids(list: Finding[]): string[] {
   return [...new Set(historyOnly(list).filter((f) => f.severity !== 'info').map((f) => f.ruleId))].sort();
 }
@@ -189,28 +216,28 @@ describe('parity of renames and amends', () => {
     return repo;
   }
 
-  /** Hooks then commit then the full run, as in the cases above; the history keys of each. */
-  function doors(repo: Repo, subject: string, who: CommitOpts, amend = false) {
+  /** Hooks then commit then the full run, as in the cases above (in this process: `door`); the history keys of each. */
+  async function doors(repo: Repo, subject: string, who: CommitOpts, amend = false) {
     const env = repo.env(who.author ?? ANA);
-    const msg = cli(repo.dir, ['commit-msg', messageFile(subject, who)], env);
-    const staged = cli(repo.dir, ['--staged'], env);
+    const msg = await door(repo.dir, ['commit-msg', messageFile(subject, who)], env);
+    const staged = await door(repo.dir, ['--staged'], env);
     const commit = repo.commitStaged(subject, { ...who, args: amend ? ['--amend'] : [] });
-    const full = cli(repo.dir).results.filter((f) => f.commit === commit);
+    const full = (await door(repo.dir)).results.filter((f) => f.commit === commit);
     return { msg: keys(msg.results), staged: keys(staged.results), full: keys(full) };
   }
 
-  it('a plan renamed by the agent: the hooks see the rename, not a new plan with checked manual items', () => {
+  it('a plan renamed by the agent: the hooks see the rename, not a new plan with checked manual items', async () => {
     const repo = ready();
     repo.stage({}, { rename: [[PLAN, 'thoughts/shared/plans/2026-11-21-auth-flow.md']] });
-    const d = doors(repo, 'Rename the plan', { author: CLAUDE });
+    const d = await doors(repo, 'Rename the plan', { author: CLAUDE });
     expect(d.full).toEqual([]);
     expect(d.msg).toEqual(d.full);
   });
 
-  it('a renamed handoff: the hooks and the full run name the same path', () => {
+  it('a renamed handoff: the hooks and the full run name the same path', async () => {
     const repo = ready();
     repo.stage({}, { rename: [[handoffPath(1), handoffPath(1, 'users-table')]] });
-    const d = doors(repo, 'Rename handoff 1', { author: CLAUDE });
+    const d = await doors(repo, 'Rename handoff 1', { author: CLAUDE });
     expect(d.full).toHaveLength(1);
     expect(d.msg).toEqual(d.full);
     expect(d.staged).toEqual(d.full);

@@ -37,7 +37,12 @@ export function sequence(plan: Plan): Phase[] {
  * grouping phase that holds nothing but its sub-phases.
  */
 export function judgedPhases(plan: Plan): Phase[] {
-  return sequence(plan).filter((p) => !p.deferred && !(p.group && p.automated.length + p.manual.length + p.unknown.length + p.tasks.length + p.other.length === 0));
+  return sequence(plan).filter((p) => !p.deferred && !(p.group && holdsNothing(p)));
+}
+
+/** A phase without a task, criterion or other checkbox of its own. */
+export function holdsNothing(phase: Phase): boolean {
+  return phase.automated.length + phase.manual.length + phase.unknown.length + phase.tasks.length + phase.other.length === 0;
 }
 
 export function criteria(phase: Phase): CheckItem[] {

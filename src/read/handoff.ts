@@ -285,7 +285,8 @@ function restOfLine(nodes: PhrasingContent[]): string {
 function fromBody(root: Root, into: Fields): void {
   const bodyStatus: { value: string; at: Position }[] = [];
   const fromSections = new Set<string>();
-  for (const section of headingSections(root)) {
+  const sections = headingSections(root);
+  for (const section of sections) {
     const pos = lineOf(section.heading);
     const status = headingStatus(section);
     if (status !== null) {
@@ -314,7 +315,7 @@ function fromBody(root: Root, into: Fields): void {
   bodyStatus.push(...statusMarkers(root));
   // A checkpoint block's phase states (the kraken agent's `### Phase Status`) stand in only when nothing else says.
   if (!bodyStatus.some((s) => s.value)) {
-    const checkpoint = phaseStatus(headingSections(root));
+    const checkpoint = phaseStatus(sections);
     if (checkpoint) bodyStatus.push(checkpoint);
   }
   bodyStatus.sort((a, b) => a.at.line - b.at.line);

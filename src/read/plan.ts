@@ -10,6 +10,7 @@ import type { CheckItem, Phase, Plan, PlanDialect, PositionMap, Position, ReadPr
 import { isHeading, itemParagraph, itemText, lineOf, parseMarkdown, textOf } from './markdown.js';
 import { markdownDisables } from './disables.js';
 import { readFrontmatter } from './frontmatter.js';
+import { holdsNothing } from '../model/queries.js';
 
 /**
  * A label as written: digits with an optional letter (`2A`), sub-numbers after `.` or `-` (`3.1`, `3-28`, `0.5`),
@@ -528,10 +529,9 @@ export function readPlanText(path: string, text: string): Plan {
   // Phases described in one section (`## Proposed API Contracts` / `### Phase 1`) and checked off in another
   // (`## Implementation Checklist` / `### Phase 1`): two lists of phases, and the reader does not guess which is the
   // plan's. Only when the sequence holds no box at all, so a plan that works its phases is never set aside.
-  const boxesOf = (p: Phase) => p.tasks.length + p.automated.length + p.manual.length + p.unknown.length + p.other.length;
   const split =
-    headings.unstructured === null && sequenced && phases.every((p) => boxesOf(p) === 0)
-      ? outside.find((p) => boxesOf(p) > 0 && PHASE_HEADING.test(p.title))
+    headings.unstructured === null && sequenced && phases.every(holdsNothing)
+      ? outside.find((p) => !holdsNothing(p) && PHASE_HEADING.test(p.title))
       : undefined;
   const unstructured = headings.unstructured ?? (split ? { line: split.line, column: split.column, reason: `its phases have no checkboxes; the checkboxes are under a second list of phases ("${split.title}", line ${split.line})` } : null);
 

@@ -10,6 +10,15 @@ import { violations } from '../report/fixtures.js';
 
 const TSC = join(PROJECT, 'node_modules', 'typescript', 'bin', 'tsc');
 
+/** Compiles `source` as use.ts of a consumer in `dir`, without @types/node: the declarations must stand on their own. */
+function typeCheck(dir: string, source: string): ReturnType<typeof run> {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'use.ts'), source);
+  const tsconfig = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types: [] }, files: ['use.ts'] };
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
+  return run(dir, process.execPath, [TSC, '-p', 'tsconfig.json']);
+}
+
 // The consumer: calls the API with the options given as JSON and prints what it got (lint's result, and the
 // formats the CLI would print for it) as JSON.
 const CONSUMER = `import { lint, format, rules, FORMATS, version } from 'validate-workflow';
@@ -126,17 +135,11 @@ describe('a fresh project that installed the packed tarball', () => {
 
   it('type-checks a TypeScript consumer against the declarations `exports` names', () => {
     const dir = join(consumer, 'ts');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'use.ts'), TS_CONSUMER);
-    // No @types/node: the API's declarations must stand on their own.
-    const tsconfig = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types: [] }, files: ['use.ts'] };
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
-    const ok = run(dir, process.execPath, [TSC, '-p', 'tsconfig.json']);
+    const ok = typeCheck(dir, TS_CONSUMER);
     expect(ok.out).toBe('');
     expect(ok.code).toBe(0);
     // And the check can fail: a wrong use of the API is a type error.
-    writeFileSync(join(dir, 'use.ts'), `${TS_CONSUMER}const wrong: string = (await lint()).summary.errors;\n`);
-    const bad = run(dir, process.execPath, [TSC, '-p', 'tsconfig.json']);
+    const bad = typeCheck(dir, `${TS_CONSUMER}const wrong: string = (await lint()).summary.errors;\n`);
     expect(bad.code).not.toBe(0);
     expect(bad.out).toMatch(/Type 'number' is not assignable to type 'string'/);
   });
@@ -197,7 +200,6 @@ describe("a pack author's rule test, against the packed tarball", () => {
 
   it('type-checks a TypeScript rule test against the declarations `exports` names', () => {
     const dir = join(consumer, 'ts-tester');
-    mkdirSync(dir, { recursive: true });
     const source = `import { RuleTester, type Rule, type RuleTesterCases } from 'validate-workflow';
 const rule: Rule = {
   meta: { id: 'soong-plans/x', severities: { recommended: 'warn', strict: 'error' }, formula: '-', description: 'd', fix: 'f', messages: { m: 'M {{path}}' } },
@@ -209,14 +211,10 @@ new RuleTester().run(rule, cases);
 const wrong: RuleTesterCases = { invalid: [{ files: {}, errors: [{ messageId: 'm', severity: 'fatal' }] }] };
 export { wrong };
 `;
-    writeFileSync(join(dir, 'use.ts'), source);
-    const tsconfig = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types: [] }, files: ['use.ts'] };
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
-    const ok = run(dir, process.execPath, [TSC, '-p', 'tsconfig.json']);
+    const ok = typeCheck(dir, source);
     expect(ok.out).toBe('');
     expect(ok.code).toBe(0);
-    writeFileSync(join(dir, 'use.ts'), `${source}const bad: Rule = { meta: rule.meta, snapshot: () => 'none' };\nexport { bad };\n`);
-    const bad = run(dir, process.execPath, [TSC, '-p', 'tsconfig.json']);
+    const bad = typeCheck(dir, `${source}const bad: Rule = { meta: rule.meta, snapshot: () => 'none' };\nexport { bad };\n`);
     expect(bad.code).not.toBe(0);
     expect(bad.out).toMatch(/Type 'string' is not assignable to type 'RawFinding\[\]'/);
   });

@@ -65,12 +65,19 @@ git('commit', '-q', '--no-verify', '-m', 'One line');
 rmSync(join(dir, '.git', 'validate-workflow'), { recursive: true, force: true });
 door('full run (cold)', []);
 door('--range HEAD~1..HEAD', ['--range', 'HEAD~1..HEAD']);
-const payload = JSON.stringify({ session_id: 'bench', cwd: dir, hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: join(dir, PLAN), old_string: '- [ ] s 9\n', new_string: '- [x] s 9\n' } });
+const payload = JSON.stringify({
+  session_id: 'bench',
+  cwd: dir,
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Edit',
+  tool_input: { file_path: join(dir, PLAN), old_string: '- [ ] s 9\n', new_string: '- [x] s 9\n' },
+});
 door('Claude Code PreToolUse (Edit)', ['claude-hook'], payload);
 rmSync(dir, { recursive: true, force: true });
 
-console.log(`big plan: ${(text.length / 1024).toFixed(0)} KB, 70,000 checkboxes; bare remark parse ${(bare / 1000).toFixed(1)} s (the baseline)`);
+console.log(
+  `big plan: ${(text.length / 1024).toFixed(0)} KB, 70,000 checkboxes; bare remark parse ${(bare / 1000).toFixed(1)} s (the baseline)`,
+);
 console.log('| door | seconds | x bare parse |');
 console.log('| --- | --- | --- |');
 for (const [name, ms] of rows) console.log(`| ${name} | ${(ms / 1000).toFixed(1)} | ${(ms / bare).toFixed(2)} |`);
-

@@ -62,13 +62,19 @@ function checkout(r) {
       const m = /^\d+ blob ([0-9a-f]+)\t(.*)$/.exec(line);
       return m ? [{ blob: m[1], path: m[2] }] : [];
     });
-  const answers = execFileSync('git', ['-C', dir, 'cat-file', '--batch-check'], { input: entries.map((e) => e.blob).join('\n') + '\n', maxBuffer: 1 << 28 })
+  const answers = execFileSync('git', ['-C', dir, 'cat-file', '--batch-check'], {
+    input: entries.map((e) => e.blob).join('\n') + '\n',
+    maxBuffer: 1 << 28,
+  })
     .toString()
     .split('\n');
   const absent = entries.filter((e, i) => (answers[i] ?? '').endsWith('missing')).map((e) => e.path);
   const glob = (p) => p.replace(/([*?[\]!\\#])/g, '\\$1');
   execFileSync('git', ['-C', dir, 'config', 'core.sparseCheckout', 'true']);
-  writeFileSync(join(dir, '.git', 'info', 'sparse-checkout'), ['/*', ...absent.map((p) => `!/${glob(p)}`)].join('\n') + '\n');
+  writeFileSync(
+    join(dir, '.git', 'info', 'sparse-checkout'),
+    ['/*', ...absent.map((p) => `!/${glob(p)}`)].join('\n') + '\n',
+  );
   execFileSync('git', ['-C', dir, 'checkout', '-q', '--force', '--detach', r.head]);
   execFileSync('git', ['-C', dir, 'clean', '-qfdx']);
   return dir;
@@ -77,13 +83,16 @@ function checkout(r) {
 function runTool(r, dir) {
   return new Promise((done) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [cli, '--since', 'root', '--format', 'json', '--no-color'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, '--since', 'root', '--format', 'json', '--no-color'], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     child.on('close', (code) => {
-      let report = null;
+      let report;
       try {
         report = JSON.parse(out);
       } catch {
@@ -119,7 +128,9 @@ async function main() {
             run = { repo: r.repo, code: null, ms: 0, report: null, stderr: String(err.message ?? err).slice(0, 2000) };
           }
           writeFileSync(join(outDir, `${slug(r.repo)}.json`), JSON.stringify(run));
-          process.stderr.write(`${r.repo}: exit ${run.code}, ${(run.ms / 1000).toFixed(1)} s, ${run.report?.results.length ?? 'no report'} findings\n`);
+          process.stderr.write(
+            `${r.repo}: exit ${run.code}, ${(run.ms / 1000).toFixed(1)} s, ${run.report?.results.length ?? 'no report'} findings\n`,
+          );
           runs.push(run);
         }
       }),
@@ -132,9 +143,22 @@ async function main() {
   for (const run of runs.sort((a, b) => a.repo.localeCompare(b.repo))) {
     const meta = repos.find((r) => r.repo === run.repo);
     const set = meta.holdout ? 'holdout' : 'tuning';
-    const labels = new Map(labelsOf(run.repo).map((l) => [keyOf({ ruleId: l.rule, file: l.file, line: l.line, commit: l.commit }), l]));
+    const labels = new Map(
+      labelsOf(run.repo).map((l) => [keyOf({ ruleId: l.rule, file: l.file, line: l.line, commit: l.commit }), l]),
+    );
     const results = (run.report?.results ?? []).filter((f) => f.severity === 'error' || f.severity === 'warning');
-    const counts = { repo: run.repo, set, exit: run.code, seconds: +(run.ms / 1000).toFixed(1), errors: 0, warnings: 0, real: 0, misread: 0, noise: 0, unjudged: 0 };
+    const counts = {
+      repo: run.repo,
+      set,
+      exit: run.code,
+      seconds: +(run.ms / 1000).toFixed(1),
+      errors: 0,
+      warnings: 0,
+      real: 0,
+      misread: 0,
+      noise: 0,
+      unjudged: 0,
+    };
     for (const f of results) {
       counts[f.severity === 'error' ? 'errors' : 'warnings']++;
       const label = labels.get(keyOf(f));
@@ -146,7 +170,15 @@ async function main() {
       } else {
         row.unjudged++;
         counts.unjudged++;
-        unjudged.push({ repo: run.repo, rule: f.ruleId, severity: f.severity, file: f.file, line: f.line, commit: f.commit ?? null, message: f.message });
+        unjudged.push({
+          repo: run.repo,
+          rule: f.ruleId,
+          severity: f.severity,
+          file: f.file,
+          line: f.line,
+          commit: f.commit ?? null,
+          message: f.message,
+        });
       }
       table[set].set(f.ruleId, row);
     }
@@ -157,12 +189,26 @@ async function main() {
   const lines = [];
   for (const set of ['tuning', 'holdout']) {
     const rows = [...table[set].entries()].sort((a, b) => b[1].findings - a[1].findings);
-    const total = rows.reduce((t, [, r]) => ({ findings: t.findings + r.findings, real: t.real + r.real, misread: t.misread + r.misread, noise: t.noise + r.noise, unjudged: t.unjudged + r.unjudged }), { findings: 0, real: 0, misread: 0, noise: 0, unjudged: 0 });
+    const total = rows.reduce(
+      (t, [, r]) => ({
+        findings: t.findings + r.findings,
+        real: t.real + r.real,
+        misread: t.misread + r.misread,
+        noise: t.noise + r.noise,
+        unjudged: t.unjudged + r.unjudged,
+      }),
+      { findings: 0, real: 0, misread: 0, noise: 0, unjudged: 0 },
+    );
     lines.push(`\n${set} set (${perRepo.filter((r) => r.set === set).length} repositories)`);
     lines.push('| rule | errors+warnings | real | misread | noise | unjudged | precision |');
     lines.push('| --- | --- | --- | --- | --- | --- | --- |');
-    for (const [id, r] of rows) lines.push(`| ${id} | ${r.findings} | ${r.real} | ${r.misread} | ${r.noise} | ${r.unjudged} | ${pct(r.real, r.real + r.misread + r.noise)} |`);
-    lines.push(`| **all** | ${total.findings} | ${total.real} | ${total.misread} | ${total.noise} | ${total.unjudged} | **${pct(total.real, total.real + total.misread + total.noise)}** |`);
+    for (const [id, r] of rows)
+      lines.push(
+        `| ${id} | ${r.findings} | ${r.real} | ${r.misread} | ${r.noise} | ${r.unjudged} | ${pct(r.real, r.real + r.misread + r.noise)} |`,
+      );
+    lines.push(
+      `| **all** | ${total.findings} | ${total.real} | ${total.misread} | ${total.noise} | ${total.unjudged} | **${pct(total.real, total.real + total.misread + total.noise)}** |`,
+    );
     // Where only a sample of a rule's findings is judged, its precision stands for all of them: weigh each rule's
     // precision by its count of findings (rules with no judged finding are left out of both sides).
     let weighted = 0;
@@ -173,11 +219,16 @@ async function main() {
       weighted += (r.findings * r.real) / judged;
       weight += r.findings;
     }
-    lines.push(`\nestimated precision over all ${set} findings (each rule's judged precision weighed by its count): **${pct(weighted, weight)}** (${Math.round(weighted)} of ${weight})`);
+    lines.push(
+      `\nestimated precision over all ${set} findings (each rule's judged precision weighed by its count): **${pct(weighted, weight)}** (${Math.round(weighted)} of ${weight})`,
+    );
   }
   lines.push('\n| repository | set | exit | seconds | errors | warnings | real | misread | noise | unjudged |');
   lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
-  for (const r of perRepo) lines.push(`| ${r.repo} | ${r.set} | ${r.exit} | ${r.seconds} | ${r.errors} | ${r.warnings} | ${r.real} | ${r.misread} | ${r.noise} | ${r.unjudged} |`);
+  for (const r of perRepo)
+    lines.push(
+      `| ${r.repo} | ${r.set} | ${r.exit} | ${r.seconds} | ${r.errors} | ${r.warnings} | ${r.real} | ${r.misread} | ${r.noise} | ${r.unjudged} |`,
+    );
   process.stdout.write(`${lines.join('\n')}\n`);
   const out = value('--unjudged');
   if (out) {
@@ -186,7 +237,9 @@ async function main() {
     const n = Number(value('--sample') ?? Infinity);
     const groups = new Map();
     for (const f of unjudged) groups.set(`${f.repo}|${f.rule}`, [...(groups.get(`${f.repo}|${f.rule}`) ?? []), f]);
-    const picked = [...groups.values()].flatMap((list) => (list.length <= n ? list : Array.from({ length: n }, (_, i) => list[Math.floor((i * list.length) / n)])));
+    const picked = [...groups.values()].flatMap((list) =>
+      list.length <= n ? list : Array.from({ length: n }, (_, i) => list[Math.floor((i * list.length) / n)]),
+    );
     writeFileSync(out, `${JSON.stringify(picked, null, 1)}\n`);
   }
 }

@@ -67,31 +67,126 @@ function tools(rng) {
 // Vocabulary (no `:` or `#` in any of it, so it stays a plain YAML scalar)
 
 const TOPICS = [
-  'Rate limiting', 'Audit log', 'Session refresh', 'Webhook retries', 'Search indexing', 'Invoice export',
-  'Password reset', 'Feature flags', 'Bulk import', 'Notification digest', 'Tenant isolation', 'Cache warming',
-  'File uploads', 'Usage metering', 'Role permissions', 'Email templates', 'Report scheduling', 'API pagination',
-  'Data retention', 'Health checks', 'Background jobs', 'Single sign-on', 'Activity feed', 'Billing proration',
+  'Rate limiting',
+  'Audit log',
+  'Session refresh',
+  'Webhook retries',
+  'Search indexing',
+  'Invoice export',
+  'Password reset',
+  'Feature flags',
+  'Bulk import',
+  'Notification digest',
+  'Tenant isolation',
+  'Cache warming',
+  'File uploads',
+  'Usage metering',
+  'Role permissions',
+  'Email templates',
+  'Report scheduling',
+  'API pagination',
+  'Data retention',
+  'Health checks',
+  'Background jobs',
+  'Single sign-on',
+  'Activity feed',
+  'Billing proration',
 ];
 const AREAS = [
-  'for the public API', 'for admin users', 'in the billing service', 'for mobile clients', 'in the worker queue',
-  'for team workspaces', 'in the dashboard', 'for partner integrations', 'across regions', 'for the CLI',
+  'for the public API',
+  'for admin users',
+  'in the billing service',
+  'for mobile clients',
+  'in the worker queue',
+  'for team workspaces',
+  'in the dashboard',
+  'for partner integrations',
+  'across regions',
+  'for the CLI',
 ];
-const VERBS = ['Add', 'Extract', 'Wire up', 'Implement', 'Refactor', 'Validate', 'Expose', 'Persist', 'Cache', 'Test', 'Document', 'Migrate'];
+const VERBS = [
+  'Add',
+  'Extract',
+  'Wire up',
+  'Implement',
+  'Refactor',
+  'Validate',
+  'Expose',
+  'Persist',
+  'Cache',
+  'Test',
+  'Document',
+  'Migrate',
+];
 const OBJECTS = [
-  'the request parser', 'a retry policy', 'the storage adapter', 'the config loader', 'an index on the lookup column',
-  'the event emitter', 'the permission check', 'the serializer', 'the queue consumer', 'a cleanup job',
-  'the error mapper', 'the metrics counter', 'the admin endpoint', 'the migration script', 'the client helper',
-  'the rate window', 'the token signer', 'the export writer', 'the schema guard', 'the feature toggle',
-  'the pagination cursor', 'the webhook handler', 'the audit trail', 'the fallback path',
+  'the request parser',
+  'a retry policy',
+  'the storage adapter',
+  'the config loader',
+  'an index on the lookup column',
+  'the event emitter',
+  'the permission check',
+  'the serializer',
+  'the queue consumer',
+  'a cleanup job',
+  'the error mapper',
+  'the metrics counter',
+  'the admin endpoint',
+  'the migration script',
+  'the client helper',
+  'the rate window',
+  'the token signer',
+  'the export writer',
+  'the schema guard',
+  'the feature toggle',
+  'the pagination cursor',
+  'the webhook handler',
+  'the audit trail',
+  'the fallback path',
 ];
 const PHASE_TITLES = [
-  'Data model', 'Core service', 'API surface', 'Background processing', 'Client integration', 'Observability',
-  'Hardening', 'Migration and rollout', 'Admin tooling', 'Documentation and cleanup',
+  'Data model',
+  'Core service',
+  'API surface',
+  'Background processing',
+  'Client integration',
+  'Observability',
+  'Hardening',
+  'Migration and rollout',
+  'Admin tooling',
+  'Documentation and cleanup',
 ];
 const MODULES = [
-  'auth', 'billing', 'config', 'queue', 'storage', 'search', 'metrics', 'http', 'webhooks', 'users', 'tenants',
-  'export', 'import', 'cache', 'jobs', 'audit', 'flags', 'mailer', 'reports', 'sessions', 'limits', 'uploads',
-  'permissions', 'health', 'pagination', 'retention', 'notify', 'feed', 'sso', 'tokens',
+  'auth',
+  'billing',
+  'config',
+  'queue',
+  'storage',
+  'search',
+  'metrics',
+  'http',
+  'webhooks',
+  'users',
+  'tenants',
+  'export',
+  'import',
+  'cache',
+  'jobs',
+  'audit',
+  'flags',
+  'mailer',
+  'reports',
+  'sessions',
+  'limits',
+  'uploads',
+  'permissions',
+  'health',
+  'pagination',
+  'retention',
+  'notify',
+  'feed',
+  'sso',
+  'tokens',
 ];
 const AUTO_ITEMS = [
   (m) => `Unit tests pass: \`npm test -- ${m}\``,
@@ -172,7 +267,11 @@ const PROSE = [
 ];
 
 function kebab(text, max = 48) {
-  const words = text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim().split(/\s+/);
+  const words = text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()
+    .split(/\s+/);
   let out = '';
   for (const w of words) {
     const next = out ? `${out}-${w}` : w;
@@ -210,13 +309,32 @@ function renderPlan(p) {
     out.push('', '---', '');
   }
   out.push('## Testing Strategy', '', p.testing, '');
-  out.push('## References', '', `- Session ledger: \`thoughts/ledgers/CONTINUITY_CLAUDE-${p.session}.md\``, `- Handoffs: \`thoughts/handoffs/${p.session}/\``, '');
+  out.push(
+    '## References',
+    '',
+    `- Session ledger: \`thoughts/ledgers/CONTINUITY_CLAUDE-${p.session}.md\``,
+    `- Handoffs: \`thoughts/handoffs/${p.session}/\``,
+    '',
+  );
   return out.join('\n');
 }
 
 function renderLedger(p) {
-  const out = ['---', `session: ${p.session}`, `plan: ${p.path}`, `status: ${p.ledgerStatus}`, '---', `# Session: ${p.session}`, ''];
-  out.push('## Goal', '', `${p.title} ${p.area}, one task per agent with a handoff per task, phases verified in order.`, '');
+  const out = [
+    '---',
+    `session: ${p.session}`,
+    `plan: ${p.path}`,
+    `status: ${p.ledgerStatus}`,
+    '---',
+    `# Session: ${p.session}`,
+    '',
+  ];
+  out.push(
+    '## Goal',
+    '',
+    `${p.title} ${p.area}, one task per agent with a handoff per task, phases verified in order.`,
+    '',
+  );
   out.push('## State', '');
   for (const ph of p.phases) {
     for (const t of ph.tasks) out.push(`- [${t.done ? 'x' : t.current ? '→' : ' '}] Task ${t.number}: ${t.desc}`);
@@ -228,7 +346,14 @@ function renderLedger(p) {
 }
 
 function renderHandoff(p, t, h) {
-  const fm = ['---', 'status: complete', `task: ${t.number}`, `task_total: ${p.taskTotal}`, `task_desc: ${t.desc}`, `plan: ${p.path}`];
+  const fm = [
+    '---',
+    'status: complete',
+    `task: ${t.number}`,
+    `task_total: ${p.taskTotal}`,
+    `task_desc: ${t.desc}`,
+    `plan: ${p.path}`,
+  ];
   if (h.previous) fm.push(`previous: ${h.previous}`);
   fm.push(`files_modified: [${h.files.join(', ')}]`, 'verification_results:');
   for (const v of h.checks) fm.push(`  - check: ${JSON.stringify(v)}`, '    result: pass');
@@ -237,8 +362,20 @@ function renderHandoff(p, t, h) {
   for (const d of h.decisions) fm.push(`  - ${JSON.stringify(d)}`);
   fm.push('open_questions: []', '---');
   const body = [`# Task Handoff: ${t.desc}`, ''];
-  body.push('## Context Read', '', h.previous ? `Read \`${h.previous}\`, the ledger and Phase ${t.phase} of the plan before starting.` : `Read the plan and the ledger before starting; this is the first task of the session.`, '');
-  body.push('## Summary', '', `Task ${t.number} of ${p.taskTotal} in Phase ${t.phase} (${p.phases[t.phase - 1].title}) of the ${p.title.toLowerCase()} plan. ${h.summary}`, '');
+  body.push(
+    '## Context Read',
+    '',
+    h.previous
+      ? `Read \`${h.previous}\`, the ledger and Phase ${t.phase} of the plan before starting.`
+      : `Read the plan and the ledger before starting; this is the first task of the session.`,
+    '',
+  );
+  body.push(
+    '## Summary',
+    '',
+    `Task ${t.number} of ${p.taskTotal} in Phase ${t.phase} (${p.phases[t.phase - 1].title}) of the ${p.title.toLowerCase()} plan. ${h.summary}`,
+    '',
+  );
   body.push('## Approach', '', h.approach, '');
   body.push('## What Was Done', '', ...h.did.map((d) => `- ${d}.`), '');
   body.push('## Files Modified', '', ...h.files.map((f, i) => `- \`${f}\` - ${h.fileNotes[i]}`), '');
@@ -351,7 +488,10 @@ export async function makeHistoryRepo(dir, opts = {}) {
       phases.push({
         number: k + 1,
         title: titles[k],
-        prose: [`This phase covers the ${titles[k].toLowerCase()} work for ${title.toLowerCase()} ${area}.`, pick(PROSE)],
+        prose: [
+          `This phase covers the ${titles[k].toLowerCase()} work for ${title.toLowerCase()} ${area}.`,
+          pick(PROSE),
+        ],
         tasks,
         automated: sample(AUTO_ITEMS, int(2, 3)).map((f) => f(module)),
         manual: sample(MANUAL_ITEMS, int(1, 2)),
@@ -374,7 +514,11 @@ export async function makeHistoryRepo(dir, opts = {}) {
       phases,
       overview: [`We add ${title.toLowerCase()} ${area}.`, pick(PROSE), pick(PROSE)],
       current: `Today the ${module} module has no support for ${title.toLowerCase()}; callers work around it in ad-hoc ways that differ between services.`,
-      notDoing: ['No changes to the public data format', 'No new runtime dependencies', `No rewrite of the ${module} module beyond what the tasks need`],
+      notDoing: [
+        'No changes to the public data format',
+        'No new runtime dependencies',
+        `No rewrite of the ${module} module beyond what the tasks need`,
+      ],
       approach: [`Phases build on each other, starting with ${phases[0].title.toLowerCase()}.`, pick(PROSE)],
       testing: `Unit tests per task, integration tests per phase (see the automated criteria), and a manual pass by a human before the next phase starts.`,
       ledgerStatus: 'active',
@@ -412,7 +556,9 @@ export async function makeHistoryRepo(dir, opts = {}) {
   });
 
   // --- source files
-  const sources = new Map(MODULES.map((m) => [`src/${m}.ts`, { path: `src/${m}.ts`, module: m, lines: [], counter: 0 }]));
+  const sources = new Map(
+    MODULES.map((m) => [`src/${m}.ts`, { path: `src/${m}.ts`, module: m, lines: [], counter: 0 }]),
+  );
   const touchSource = (path) => {
     const s = sources.get(path);
     s.counter++;
@@ -432,15 +578,25 @@ export async function makeHistoryRepo(dir, opts = {}) {
   const exited = new Promise((res) => proc.on('close', res));
   const w = streamWriter(proc.stdin);
 
-
   let ts = START;
   let mark = 0;
-  const stats = { commits: 0, thoughtsCommits: 0, srcOnlyCommits: 0, planCreations: 0, taskCommits: 0, automatedChecks: 0, manualConfirmations: 0, planProseEdits: 0, handoffAppends: 0 };
+  const stats = {
+    commits: 0,
+    thoughtsCommits: 0,
+    srcOnlyCommits: 0,
+    planCreations: 0,
+    taskCommits: 0,
+    automatedChecks: 0,
+    manualConfirmations: 0,
+    planProseEdits: 0,
+    handoffAppends: 0,
+  };
 
   const tick = () => (ts += int(300, 3600));
   const commit = ({ author, committer = author, subject, body = [], trailers = [], files }) => {
     mark++;
-    const msg = [subject, ...(body.length ? ['', ...body] : []), ...(trailers.length ? ['', ...trailers] : [])].join('\n') + '\n';
+    const msg =
+      [subject, ...(body.length ? ['', ...body] : []), ...(trailers.length ? ['', ...trailers] : [])].join('\n') + '\n';
     w.cmd('commit refs/heads/main');
     w.cmd(`mark :${mark}`);
     w.cmd(`author ${author.name} <${author.email}> ${ts} +0000`);
@@ -468,7 +624,10 @@ export async function makeHistoryRepo(dir, opts = {}) {
     subject: 'Initial commit: project skeleton and validate-workflow config',
     files: [
       ['validate-workflow.config.json', '{}\n'],
-      ['README.md', '# Synthetic project\n\nA generated repository with a long agent workflow history (plans, handoffs, ledgers in `thoughts/`).\n'],
+      [
+        'README.md',
+        '# Synthetic project\n\nA generated repository with a long agent workflow history (plans, handoffs, ledgers in `thoughts/`).\n',
+      ],
       ...[...sources.values()].map((s) => [s.path, renderSource(s)]),
     ],
   });
@@ -486,7 +645,10 @@ export async function makeHistoryRepo(dir, opts = {}) {
         ...a,
         subject: `${p.session}: plan ${p.title.toLowerCase()} ${p.area}`,
         body: [`${p.phases.length} phases, ${p.taskTotal} tasks, orchestration mode. Ledger started.`],
-        files: [[planPath(), renderPlan(p)], [ledgerPath, renderLedger(p)]],
+        files: [
+          [planPath(), renderPlan(p)],
+          [ledgerPath, renderLedger(p)],
+        ],
       });
       stats.planCreations++;
     } else if (step.kind === 'task') {
@@ -499,13 +661,20 @@ export async function makeHistoryRepo(dir, opts = {}) {
       if (t.number === p.taskTotal) p.ledgerStatus = 'complete';
       const name = `task-${pad(t.number, 2)}-${kebab(t.desc)}.md`;
       const hpath = `thoughts/handoffs/${p.session}/${name}`;
-      const srcFiles = sample([`src/${p.module}.ts`, ...sample(MODULES, 3).map((m) => `src/${m}.ts`)].filter((v, i, a) => a.indexOf(v) === i), int(1, 3)).sort();
+      const srcFiles = sample(
+        [`src/${p.module}.ts`, ...sample(MODULES, 3).map((m) => `src/${m}.ts`)].filter((v, i, a) => a.indexOf(v) === i),
+        int(1, 3),
+      ).sort();
       const h = {
         previous: p.handoffs.length ? p.handoffs[p.handoffs.length - 1].name : null,
         files: srcFiles,
         fileNotes: srcFiles.map(() => pick(DID).toLowerCase()),
         checks: sample([`npm test -- ${p.module}`, 'npm run typecheck', 'npm run lint', 'npm run build'], int(2, 3)),
-        ...((([n1, n2]) => ({ next: t.number === p.taskTotal ? `All ${p.taskTotal} tasks are done; Phase ${t.phase} verification is next.` : n1, nextMore: n2 }))(sample(NEXT, 2))),
+        ...(([n1, n2]) => ({
+          next:
+            t.number === p.taskTotal ? `All ${p.taskTotal} tasks are done; Phase ${t.phase} verification is next.` : n1,
+          nextMore: n2,
+        }))(sample(NEXT, 2)),
         decisions: sample(DECISIONS, int(0, 2)),
         summary: `${sample(DID, 2).join('. ')}.`,
         did: sample(DID, int(7, 9)),
@@ -521,7 +690,12 @@ export async function makeHistoryRepo(dir, opts = {}) {
         subject: `${p.session}: Task ${t.number}/${p.taskTotal} done - ${t.desc}`,
         body: [`Handoff ${hpath}; plan and ledger updated.`],
         trailers: a.trailers,
-        files: [[planPath(), renderPlan(p)], [hpath, renderHandoff(p, t, h)], [ledgerPath, renderLedger(p)], ...srcFiles.map((f) => [f, touchSource(f)])],
+        files: [
+          [planPath(), renderPlan(p)],
+          [hpath, renderHandoff(p, t, h)],
+          [ledgerPath, renderLedger(p)],
+          ...srcFiles.map((f) => [f, touchSource(f)]),
+        ],
       });
       stats.taskCommits++;
     } else if (step.kind === 'auto') {
@@ -554,12 +728,24 @@ export async function makeHistoryRepo(dir, opts = {}) {
         p.revision++;
         target[at] = pick(PROSE).replace(/\.$/, ` (revision ${p.revision}, ${isoDate(ts)}).`);
         if (target.length < 6 && rng() < 0.5) target.push(pick(PROSE));
-        commit({ ...a, subject: `${p.session}: clarify plan wording`, trailers: a.trailers, files: [[planPath(), renderPlan(p)]] });
+        commit({
+          ...a,
+          subject: `${p.session}: clarify plan wording`,
+          trailers: a.trailers,
+          files: [[planPath(), renderPlan(p)]],
+        });
         stats.planProseEdits++;
       } else {
         const ho = pick(p.handoffs);
-        ho.h.followUps.push(`\n## Follow-up ${ho.h.followUps.length + 1} (${isoDate(ts)})\n\n${sample(FOLLOW_UPS, 2).join(' ')}\n`);
-        commit({ ...a, subject: `${p.session}: note on task ${ho.task.number} handoff`, trailers: a.trailers, files: [[ho.path, renderHandoff(p, ho.task, ho.h)]] });
+        ho.h.followUps.push(
+          `\n## Follow-up ${ho.h.followUps.length + 1} (${isoDate(ts)})\n\n${sample(FOLLOW_UPS, 2).join(' ')}\n`,
+        );
+        commit({
+          ...a,
+          subject: `${p.session}: note on task ${ho.task.number} handoff`,
+          trailers: a.trailers,
+          files: [[ho.path, renderHandoff(p, ho.task, ho.h)]],
+        });
         stats.handoffAppends++;
       }
     }
@@ -629,7 +815,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--small') opts.small = true;
-    else if (['--commits', '--plans', '--handoffs', '--seed', '--concurrency'].includes(a)) opts[a.slice(2)] = Number(args[++i]);
+    else if (['--commits', '--plans', '--handoffs', '--seed', '--concurrency'].includes(a))
+      opts[a.slice(2)] = Number(args[++i]);
     else if (!a.startsWith('--') && dir === null) dir = a;
     else {
       console.error(`unknown argument ${a}`);
@@ -637,14 +824,22 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
     }
   }
   if (!dir) {
-    console.error('usage: node bench/history-repo.mjs <dir> [--small] [--commits N] [--plans N] [--handoffs N] [--seed N]');
+    console.error(
+      'usage: node bench/history-repo.mjs <dir> [--small] [--commits N] [--plans N] [--handoffs N] [--seed N]',
+    );
     process.exit(2);
   }
   try {
     const r = await makeHistoryRepo(dir, opts);
-    console.log(`${r.dir}: ${r.commits} commits (${r.thoughtsCommits} touch thoughts/, ${r.srcOnlyCommits} do not), ${r.plans} plans, ${r.handoffs} handoffs, ${r.ledgers} ledgers`);
-    console.log(`  ${r.planCreations} plan creations, ${r.taskCommits} task commits, ${r.automatedChecks} automated checks, ${r.manualConfirmations} manual confirmations (${r.pendingManual} pending), ${r.planProseEdits} plan prose edits, ${r.handoffAppends} handoff appends`);
-    console.log(`  HEAD ${r.head}; ${(r.streamBytes / 1e6).toFixed(1)} MB fast-import stream; ${(r.ms / 1000).toFixed(2)} s`);
+    console.log(
+      `${r.dir}: ${r.commits} commits (${r.thoughtsCommits} touch thoughts/, ${r.srcOnlyCommits} do not), ${r.plans} plans, ${r.handoffs} handoffs, ${r.ledgers} ledgers`,
+    );
+    console.log(
+      `  ${r.planCreations} plan creations, ${r.taskCommits} task commits, ${r.automatedChecks} automated checks, ${r.manualConfirmations} manual confirmations (${r.pendingManual} pending), ${r.planProseEdits} plan prose edits, ${r.handoffAppends} handoff appends`,
+    );
+    console.log(
+      `  HEAD ${r.head}; ${(r.streamBytes / 1e6).toFixed(1)} MB fast-import stream; ${(r.ms / 1000).toFixed(2)} s`,
+    );
   } catch (e) {
     console.error(e instanceof Error ? e.message : e);
     process.exit(1);

@@ -22,7 +22,8 @@ function timed(cmd, args, opts = {}) {
   const t = performance.now();
   const res = spawnSync(cmd, args, { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 30, ...opts });
   const ms = performance.now() - t;
-  if (res.status !== 0 && res.status !== 1) throw new Error(`${cmd} ${args.join(' ')} exited ${res.status}: ${res.stderr}`);
+  if (res.status !== 0 && res.status !== 1)
+    throw new Error(`${cmd} ${args.join(' ')} exited ${res.status}: ${res.stderr}`);
   return { ms, res };
 }
 
@@ -36,17 +37,41 @@ function best(n, fn) {
   return { ms: min, res: last.res };
 }
 
-const stats = (stderr) => Object.fromEntries([...stderr.matchAll(/^timing (.+?): (\d+) (ms|MB)(?: \(.*\))?$/gm)].map((m) => [m[1].replace(/ \(.*\)$/, ''), Number(m[2])]));
+const stats = (stderr) =>
+  Object.fromEntries(
+    [...stderr.matchAll(/^timing (.+?): (\d+) (ms|MB)(?: \(.*\))?$/gm)].map((m) => [
+      m[1].replace(/ \(.*\)$/, ''),
+      Number(m[2]),
+    ]),
+  );
 
 // Baseline 1: raw git.
-const git = best(3, () => timed('git', ['log', '-p', '--reverse', '--', 'thoughts/'], { stdio: ['ignore', 'ignore', 'pipe'] }));
+const git = best(3, () =>
+  timed('git', ['log', '-p', '--reverse', '--', 'thoughts/'], { stdio: ['ignore', 'ignore', 'pipe'] }),
+);
 
 // Baseline 2: every distinct workflow blob of the history, parsed once, single-threaded, with the same processor.
-const raw = spawnSync('git', ['log', '--raw', '--no-abbrev', '--format=', '--', 'thoughts/'], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 30 }).stdout;
-const ids = [...new Set(raw.split('\n').filter((l) => l.startsWith(':') && /\.(md|ya?ml)$/.test(l)).map((l) => l.split(/\s+/)[3]).filter((id) => !/^0+$/.test(id)))];
-const batch = spawnSync('git', ['cat-file', '--batch'], { cwd: dir, input: `${ids.join('\n')}\n`, maxBuffer: 1 << 31 >>> 0 }).stdout;
+const raw = spawnSync('git', ['log', '--raw', '--no-abbrev', '--format=', '--', 'thoughts/'], {
+  cwd: dir,
+  encoding: 'utf8',
+  maxBuffer: 1 << 30,
+}).stdout;
+const ids = [
+  ...new Set(
+    raw
+      .split('\n')
+      .filter((l) => l.startsWith(':') && /\.(md|ya?ml)$/.test(l))
+      .map((l) => l.split(/\s+/)[3])
+      .filter((id) => !/^0+$/.test(id)),
+  ),
+];
+const batch = spawnSync('git', ['cat-file', '--batch'], {
+  cwd: dir,
+  input: `${ids.join('\n')}\n`,
+  maxBuffer: (1 << 31) >>> 0,
+}).stdout;
 const texts = [];
-for (let pos = 0; pos < batch.length; ) {
+for (let pos = 0; pos < batch.length;) {
   const nl = batch.indexOf(10, pos);
   const size = Number(batch.subarray(pos, nl).toString().split(' ')[2]);
   texts.push(batch.subarray(nl + 1, nl + 1 + size).toString('utf8'));
@@ -62,7 +87,9 @@ const env = { ...process.env, VALIDATE_WORKFLOW_TIMING: '1' };
 rmSync(join(dir, '.git', 'validate-workflow'), { recursive: true, force: true });
 const cold = timed(process.execPath, [cli, '--format', 'json'], { env });
 const warm = best(3, () => timed(process.execPath, [cli, '--format', 'json'], { env }));
-const plan = spawnSync('git', ['ls-files', 'thoughts/shared/plans'], { cwd: dir, encoding: 'utf8' }).stdout.split('\n')[0];
+const plan = spawnSync('git', ['ls-files', 'thoughts/shared/plans'], { cwd: dir, encoding: 'utf8' }).stdout.split(
+  '\n',
+)[0];
 const original = readFileSync(join(dir, plan), 'utf8');
 writeFileSync(join(dir, plan), `${original}\nA note added by the bench.\n`);
 spawnSync('git', ['add', plan], { cwd: dir });
@@ -76,14 +103,24 @@ const status = best(5, () => timed(process.execPath, [cli, 'status']));
 
 const coldOut = JSON.parse(cold.res.stdout);
 const s = (ms) => `${(ms / 1000).toFixed(2).padStart(7)} s`;
-console.log(`history bench: ${coldOut.summary.commits} commits judged, ${coldOut.summary.files} workflow files, ${ids.length} distinct workflow blobs, in ${dir}`);
+console.log(
+  `history bench: ${coldOut.summary.commits} commits judged, ${coldOut.summary.files} workflow files, ${ids.length} distinct workflow blobs, in ${dir}`,
+);
 console.log(`raw git log -p --reverse -- thoughts/        ${s(git.ms)}`);
 console.log(`bare remark parse of the distinct blobs      ${s(bare)}   (single thread)`);
 console.log(`node -e ''                                   ${s(node.ms)}`);
-console.log(`cold full validation                         ${s(cold.ms)}   ${(cold.ms / (git.ms + bare)).toFixed(2)}x (raw git + bare parse; goal: <= 0.5x)   peak ${stats(cold.res.stderr)['peak rss']} MB`);
+console.log(
+  `cold full validation                         ${s(cold.ms)}   ${(cold.ms / (git.ms + bare)).toFixed(2)}x (raw git + bare parse; goal: <= 0.5x)   peak ${stats(cold.res.stderr)['peak rss']} MB`,
+);
 console.log(`  where it goes: ${JSON.stringify(stats(cold.res.stderr))}`);
-console.log(`warm full validation                         ${s(warm.ms)}   ${(warm.ms / git.ms).toFixed(2)}x raw git (goal: <= 1.0x)   peak ${stats(warm.res.stderr)['peak rss']} MB`);
-console.log(`--staged, one plan change (warm)             ${s(staged.ms)}   ${(staged.ms / node.ms).toFixed(2)}x bare node`);
-console.log(`status (warm)                                ${s(status.ms)}   ${(status.ms / node.ms).toFixed(2)}x bare node   (goal: <= 0.5 s)`);
+console.log(
+  `warm full validation                         ${s(warm.ms)}   ${(warm.ms / git.ms).toFixed(2)}x raw git (goal: <= 1.0x)   peak ${stats(warm.res.stderr)['peak rss']} MB`,
+);
+console.log(
+  `--staged, one plan change (warm)             ${s(staged.ms)}   ${(staged.ms / node.ms).toFixed(2)}x bare node`,
+);
+console.log(
+  `status (warm)                                ${s(status.ms)}   ${(status.ms / node.ms).toFixed(2)}x bare node   (goal: <= 0.5 s)`,
+);
 console.log(`findings on the clean history: ${coldOut.summary.errors} errors, ${coldOut.summary.warnings} warnings`);
 if (!process.env.BENCH_REPO) rmSync(dir, { recursive: true, force: true });

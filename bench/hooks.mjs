@@ -5,7 +5,7 @@
 // Medians of interleaved runs, printed, never asserted: they depend on the machine.
 //   node bench/hooks.mjs [--runs N]        (dist/ must be built: `npm run build`)
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -16,22 +16,35 @@ const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 11;
 const keep = process.argv.includes('--keep');
 
 // Nothing of an enclosing git or npm process leaks in (GIT_DIR would point git elsewhere, HUSKY=0 turn hooks off).
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^GIT_/.test(k) && k !== 'HUSKY' && !(/^npm_/.test(k) && !/^npm_config_(cache|registry|userconfig)$/.test(k))));
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([k]) =>
+      !/^GIT_/.test(k) && k !== 'HUSKY' && !(/^npm_/.test(k) && !/^npm_config_(cache|registry|userconfig)$/.test(k)),
+  ),
+);
 
 function sh(cwd, cmd, args, extra = {}) {
   const res = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...env, ...extra }, maxBuffer: 1 << 28 });
-  if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${res.status}):\n${res.stdout}${res.stderr}`);
+  if (res.status !== 0)
+    throw new Error(`${cmd} ${args.join(' ')} failed (exit ${res.status}):\n${res.stdout}${res.stderr}`);
   return res.stdout;
 }
 
 if (!existsSync(join(project, 'dist/bundle/main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
 const work = mkdtempSync(join(tmpdir(), 'vw-bench-hooks-'));
-const packed = JSON.parse(sh(project, 'npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work, '--loglevel=error']));
+const packed = JSON.parse(
+  sh(project, 'npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work, '--loglevel=error']),
+);
 const tarball = join(work, packed[0].filename);
 const dir = join(work, 'repo');
 mkdirSync(dir);
 sh(dir, 'git', ['init', '-q', '-b', 'main']);
-for (const [k, v] of [['user.name', 'Ana Human'], ['user.email', 'ana@example.com'], ['commit.gpgsign', 'false']]) sh(dir, 'git', ['config', k, v]);
+for (const [k, v] of [
+  ['user.name', 'Ana Human'],
+  ['user.email', 'ana@example.com'],
+  ['commit.gpgsign', 'false'],
+])
+  sh(dir, 'git', ['config', k, v]);
 writeFileSync(join(dir, 'package.json'), '{ "name": "bench", "private": true }\n');
 writeFileSync(join(dir, '.gitignore'), 'node_modules\n');
 const npmFlags = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
@@ -41,10 +54,39 @@ sh(dir, 'npm', ['install', ...npmFlags]);
 
 const PLAN = 'thoughts/shared/plans/2026-11-20-auth.md';
 const plan = [
-  '# Auth flow Implementation Plan', '', '## Phase 1: Schema', '', '- [ ] Task 1: Add the users table', '- [ ] Task 2: Add the sessions table', '',
-  '### Success Criteria:', '', '#### Automated Verification:', '', '- [ ] Migrations apply: `npm run migrate`', '', '#### Manual Verification:', '', '- [ ] The schema reads well', '',
-  '## Phase 2: Endpoints', '', '- [ ] Task 3: Add the login endpoint', '', '### Success Criteria:', '', '#### Automated Verification:', '', '- [ ] Tests pass: `npm test`', '',
-  '#### Manual Verification:', '', '- [ ] Login works in the browser', '', '## Notes', '',
+  '# Auth flow Implementation Plan',
+  '',
+  '## Phase 1: Schema',
+  '',
+  '- [ ] Task 1: Add the users table',
+  '- [ ] Task 2: Add the sessions table',
+  '',
+  '### Success Criteria:',
+  '',
+  '#### Automated Verification:',
+  '',
+  '- [ ] Migrations apply: `npm run migrate`',
+  '',
+  '#### Manual Verification:',
+  '',
+  '- [ ] The schema reads well',
+  '',
+  '## Phase 2: Endpoints',
+  '',
+  '- [ ] Task 3: Add the login endpoint',
+  '',
+  '### Success Criteria:',
+  '',
+  '#### Automated Verification:',
+  '',
+  '- [ ] Tests pass: `npm test`',
+  '',
+  '#### Manual Verification:',
+  '',
+  '- [ ] Login works in the browser',
+  '',
+  '## Notes',
+  '',
 ].join('\n');
 mkdirSync(join(dir, 'thoughts/shared/plans'), { recursive: true });
 writeFileSync(join(dir, PLAN), plan);
@@ -101,11 +143,18 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const width = Math.max(...Object.keys(cases).map((k) => k.length));
-console.log(`hook round trip, one plan changed per commit, median of ${RUNS} interleaved runs (node ${process.version}):`);
-for (const [k, xs] of Object.entries(samples)) console.log(`  ${k.padEnd(width)}  ${median(xs).toFixed(0).padStart(5)} ms   (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`);
+console.log(
+  `hook round trip, one plan changed per commit, median of ${RUNS} interleaved runs (node ${process.version}):`,
+);
+for (const [k, xs] of Object.entries(samples))
+  console.log(
+    `  ${k.padEnd(width)}  ${median(xs).toFixed(0).padStart(5)} ms   (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`,
+  );
 const on = median(samples['hooks on (pre-commit + commit-msg)']);
 const off = median(samples['hooks off: --no-verify']);
 const node = median(samples["bare node -e ''"]);
-console.log(`  hooks add ${(on - off).toFixed(0)} ms per commit (${(on / off).toFixed(1)}x the commit without them; ${((on - off) / node).toFixed(1)}x a bare node -e '', goal: <= 3x)`);
+console.log(
+  `  hooks add ${(on - off).toFixed(0)} ms per commit (${(on / off).toFixed(1)}x the commit without them; ${((on - off) / node).toFixed(1)}x a bare node -e '', goal: <= 3x)`,
+);
 if (!keep) rmSync(work, { recursive: true, force: true });
 else console.log(`kept ${dir}`);

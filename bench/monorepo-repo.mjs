@@ -33,10 +33,55 @@ function mulberry32(seed) {
   };
 }
 
-const TOPICS = ['Session daemon', 'Approval inbox', 'Thoughts sync', 'Hook runner', 'Model routing', 'Tool permissions', 'Workspace snapshots', 'Event stream', 'Plan linter', 'Conversation search', 'Slack bridge', 'Billing meter', 'Remote runners', 'Audit export', 'Desktop updater', 'Prompt cache'];
+const TOPICS = [
+  'Session daemon',
+  'Approval inbox',
+  'Thoughts sync',
+  'Hook runner',
+  'Model routing',
+  'Tool permissions',
+  'Workspace snapshots',
+  'Event stream',
+  'Plan linter',
+  'Conversation search',
+  'Slack bridge',
+  'Billing meter',
+  'Remote runners',
+  'Audit export',
+  'Desktop updater',
+  'Prompt cache',
+];
 const COMPONENTS = ['daemon', 'cli', 'web', 'desktop', 'sdk', 'store', 'api', 'worker', 'proto', 'ui'];
-const NOUNS = ['session', 'approval', 'event', 'snapshot', 'runner', 'hook', 'permission', 'message', 'thread', 'token', 'config', 'queue'];
-const VERBS = ['Add', 'Extract', 'Wire up', 'Implement', 'Refactor', 'Validate', 'Expose', 'Persist', 'Cache', 'Test', 'Document', 'Migrate', 'Rename', 'Harden'];
+const NOUNS = [
+  'session',
+  'approval',
+  'event',
+  'snapshot',
+  'runner',
+  'hook',
+  'permission',
+  'message',
+  'thread',
+  'token',
+  'config',
+  'queue',
+];
+const VERBS = [
+  'Add',
+  'Extract',
+  'Wire up',
+  'Implement',
+  'Refactor',
+  'Validate',
+  'Expose',
+  'Persist',
+  'Cache',
+  'Test',
+  'Document',
+  'Migrate',
+  'Rename',
+  'Harden',
+];
 const SENTENCES = [
   'The daemon owns the state and every client reads it through the RPC layer.',
   'We keep the wire format backwards compatible until the desktop app ships the new client.',
@@ -65,23 +110,43 @@ function tools(rng) {
   return { int, pick, sample, prose };
 }
 
-const kebab = (s) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const kebab = (s) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 const isoDate = (ts) => new Date(ts * 1000).toISOString().slice(0, 10);
 
 function makeCode(t, comp, noun, rev) {
   const { int, pick } = t;
   if (pick(['ts', 'ts', 'bash', 'go']) === 'bash') {
-    return ['```bash', `# Rebuild the ${comp} and run its checks (rev ${rev})`, `cd ${comp}`, 'make check', `# Then the ${noun} integration tests`, `npm run test:integration -- ${noun}`, '```'];
+    return [
+      '```bash',
+      `# Rebuild the ${comp} and run its checks (rev ${rev})`,
+      `cd ${comp}`,
+      'make check',
+      `# Then the ${noun} integration tests`,
+      `npm run test:integration -- ${noun}`,
+      '```',
+    ];
   }
   const lang = pick(['typescript', 'go']);
   const out = [`\`\`\`${lang}`];
   const n = int(8, 22);
   if (lang === 'go') {
     out.push(`func (s *${noun[0].toUpperCase()}${noun.slice(1)}Store) Update(ctx context.Context, id string) error {`);
-    for (let i = 0; i < n; i++) out.push(`\t// step ${i + 1}: ${pick(SENTENCES).toLowerCase()}`, `\tif err := s.step${i + 1}(ctx, id); err != nil {`, '\t\treturn err', '\t}');
+    for (let i = 0; i < n; i++)
+      out.push(
+        `\t// step ${i + 1}: ${pick(SENTENCES).toLowerCase()}`,
+        `\tif err := s.step${i + 1}(ctx, id); err != nil {`,
+        '\t\treturn err',
+        '\t}',
+      );
     out.push('\treturn nil', '}');
   } else {
-    out.push(`export async function update${noun[0].toUpperCase()}${noun.slice(1)}(id: string, rev = ${rev}): Promise<void> {`);
+    out.push(
+      `export async function update${noun[0].toUpperCase()}${noun.slice(1)}(id: string, rev = ${rev}): Promise<void> {`,
+    );
     for (let i = 0; i < n; i++) out.push(`  // ${pick(SENTENCES)}`, `  await step${i + 1}(id, rev);`);
     out.push('}');
   }
@@ -95,7 +160,10 @@ function makePhase(t, number, rev, taskNo) {
   const tasks = Array.from({ length: int(3, 7) }, (_, i) => ({
     number: taskNo + i,
     desc: `${pick(VERBS)} the ${pick(NOUNS)} ${pick(['handler', 'model', 'migration', 'endpoint', 'view', 'client', 'test suite'])} in \`${comp}\``,
-    subs: sample(['unit tests', 'error paths', 'docs', 'metrics', 'feature flag'], int(0, 2)).map((s) => ({ text: `Cover ${s}`, done: false })),
+    subs: sample(['unit tests', 'error paths', 'docs', 'metrics', 'feature flag'], int(0, 2)).map((s) => ({
+      text: `Cover ${s}`,
+      done: false,
+    })),
     done: false,
   }));
   return {
@@ -105,37 +173,115 @@ function makePhase(t, number, rev, taskNo) {
     overview: prose(int(3, 6)),
     changes: Array.from({ length: int(2, 4) }, (_, i) => {
       const noun = pick(NOUNS);
-      return { title: `${pick(VERBS)} ${noun} ${pick(['storage', 'validation', 'routing', 'rendering', 'sync'])}`, file: `${comp}/${noun}/${pick(['store', 'handler', 'view', 'client'])}.${pick(['ts', 'go'])}`, text: prose(int(2, 4)), code: makeCode(t, comp, noun, rev + i) };
+      return {
+        title: `${pick(VERBS)} ${noun} ${pick(['storage', 'validation', 'routing', 'rendering', 'sync'])}`,
+        file: `${comp}/${noun}/${pick(['store', 'handler', 'view', 'client'])}.${pick(['ts', 'go'])}`,
+        text: prose(int(2, 4)),
+        code: makeCode(t, comp, noun, rev + i),
+      };
     }),
     tasks,
-    automated: sample([`\`make -C ${comp} check\` passes`, '`npm run typecheck` passes', '`npm run lint` passes', `\`go test ./${comp}/...\` passes`, 'Migrations apply on a copy of production data'], int(2, 4)).map((x) => ({ text: x, done: false })),
-    manual: sample(['The new flow works end to end in the desktop app', 'Error messages read well', 'No regressions in the session list', 'Performance is acceptable with 1,000 sessions', 'Logs contain no secrets'], int(1, 3)).map((x) => ({ text: x, done: false })),
+    automated: sample(
+      [
+        `\`make -C ${comp} check\` passes`,
+        '`npm run typecheck` passes',
+        '`npm run lint` passes',
+        `\`go test ./${comp}/...\` passes`,
+        'Migrations apply on a copy of production data',
+      ],
+      int(2, 4),
+    ).map((x) => ({ text: x, done: false })),
+    manual: sample(
+      [
+        'The new flow works end to end in the desktop app',
+        'Error messages read well',
+        'No regressions in the session list',
+        'Performance is acceptable with 1,000 sessions',
+        'Logs contain no secrets',
+      ],
+      int(1, 3),
+    ).map((x) => ({ text: x, done: false })),
     note: prose(2),
   };
 }
 
 function renderPlan(p) {
-  const out = ['---', `date: ${p.date}`, `researcher: ${p.author}`, `status: ${p.status}`, `tags: [plan, ${p.comp}]`, '---', '', `# ${p.title} Implementation Plan`, ''];
+  const out = [
+    '---',
+    `date: ${p.date}`,
+    `researcher: ${p.author}`,
+    `status: ${p.status}`,
+    `tags: [plan, ${p.comp}]`,
+    '---',
+    '',
+    `# ${p.title} Implementation Plan`,
+    '',
+  ];
   out.push('## Overview', '', p.overview, '');
-  out.push('## Current State Analysis', '', p.current, '', '### Key Discoveries:', '', ...p.discoveries.map((d) => `- ${d}`), '');
+  out.push(
+    '## Current State Analysis',
+    '',
+    p.current,
+    '',
+    '### Key Discoveries:',
+    '',
+    ...p.discoveries.map((d) => `- ${d}`),
+    '',
+  );
   out.push('## Desired End State', '', p.endState, '');
   out.push("## What We're NOT Doing", '', ...p.notDoing.map((x) => `- ${x}`), '');
   out.push('## Implementation Approach', '', p.approach, '');
   for (const ph of p.phases) {
-    out.push(`## Phase ${ph.number}: ${ph.title}`, '', '### Overview', '', ph.overview, '', '### Changes Required:', '');
-    ph.changes.forEach((c, i) => out.push(`#### ${i + 1}. ${c.title}`, '', `**File**: \`${c.file}\``, `**Changes**: ${c.text}`, '', ...c.code, ''));
+    out.push(
+      `## Phase ${ph.number}: ${ph.title}`,
+      '',
+      '### Overview',
+      '',
+      ph.overview,
+      '',
+      '### Changes Required:',
+      '',
+    );
+    ph.changes.forEach((c, i) =>
+      out.push(`#### ${i + 1}. ${c.title}`, '', `**File**: \`${c.file}\``, `**Changes**: ${c.text}`, '', ...c.code, ''),
+    );
     out.push('### Tasks', '');
     for (const task of ph.tasks) {
       out.push(`- [${task.done ? 'x' : ' '}] Task ${task.number}: ${task.desc}`);
       for (const s of task.subs) out.push(`  - [${s.done ? 'x' : ' '}] ${s.text}`);
     }
-    out.push('', '### Success Criteria:', '', '#### Automated Verification:', '', ...ph.automated.map((a) => `- [${a.done ? 'x' : ' '}] ${a.text}`), '');
+    out.push(
+      '',
+      '### Success Criteria:',
+      '',
+      '#### Automated Verification:',
+      '',
+      ...ph.automated.map((a) => `- [${a.done ? 'x' : ' '}] ${a.text}`),
+      '',
+    );
     out.push('#### Manual Verification:', '', ...ph.manual.map((m) => `- [${m.done ? 'x' : ' '}] ${m.text}`), '');
     out.push(`**Implementation Note**: ${ph.note}`, '', '---', '');
   }
-  out.push('## Testing Strategy', '', '### Unit Tests:', '', ...p.unitTests.map((x) => `- ${x}`), '', '| Layer | Tool | Runs in CI |', '| --- | --- | :-: |', ...p.table.map((r) => `| ${r[0]} | ${r[1]} | ${r[2]} |`), '');
+  out.push(
+    '## Testing Strategy',
+    '',
+    '### Unit Tests:',
+    '',
+    ...p.unitTests.map((x) => `- ${x}`),
+    '',
+    '| Layer | Tool | Runs in CI |',
+    '| --- | --- | :-: |',
+    ...p.table.map((r) => `| ${r[0]} | ${r[1]} | ${r[2]} |`),
+    '',
+  );
   out.push('## Performance Considerations', '', p.performance, '', '## Migration Notes', '', p.migration, '');
-  out.push('## References', '', `- Original ticket: \`thoughts/shared/tickets/${p.slug}.md\``, `- Related research: \`thoughts/shared/research/${p.date}-${p.slug}.md\``, '');
+  out.push(
+    '## References',
+    '',
+    `- Original ticket: \`thoughts/shared/tickets/${p.slug}.md\``,
+    `- Related research: \`thoughts/shared/research/${p.date}-${p.slug}.md\``,
+    '',
+  );
   return out.join('\n');
 }
 
@@ -200,13 +346,32 @@ export async function makeMonorepo(dir, opts = {}) {
       file: null,
       overview: prose(5),
       current: prose(6),
-      discoveries: Array.from({ length: int(3, 6) }, () => `\`${pick(COMPONENTS)}/${pick(NOUNS)}.ts:${int(10, 400)}\` - ${pick(SENTENCES)}`),
+      discoveries: Array.from(
+        { length: int(3, 6) },
+        () => `\`${pick(COMPONENTS)}/${pick(NOUNS)}.ts:${int(10, 400)}\` - ${pick(SENTENCES)}`,
+      ),
       endState: prose(4),
-      notDoing: sample(['No new runtime dependencies', 'No change to the public wire format', 'No UI redesign', 'No data backfill', 'No multi-region support yet'], 3),
+      notDoing: sample(
+        [
+          'No new runtime dependencies',
+          'No change to the public wire format',
+          'No UI redesign',
+          'No data backfill',
+          'No multi-region support yet',
+        ],
+        3,
+      ),
       approach: prose(4),
       phases: [],
-      unitTests: sample(['Store round trips', 'Handler error paths', 'CLI output snapshots', 'Permission matrix', 'Clock edge cases'], 3),
-      table: [['unit', 'vitest', 'yes'], ['integration', 'go test', 'yes'], ['e2e', 'playwright', 'nightly']],
+      unitTests: sample(
+        ['Store round trips', 'Handler error paths', 'CLI output snapshots', 'Permission matrix', 'Clock edge cases'],
+        3,
+      ),
+      table: [
+        ['unit', 'vitest', 'yes'],
+        ['integration', 'go test', 'yes'],
+        ['e2e', 'playwright', 'nightly'],
+      ],
       performance: prose(3),
       migration: prose(3),
       learn: [prose(3), prose(3), prose(3)],
@@ -283,23 +448,35 @@ export async function makeMonorepo(dir, opts = {}) {
       const [a, tr] = agent();
       commit(a, `plan: ${p.title}`, [[path(), renderPlan(p)]], tr);
     } else {
-      const open = p.phases.find((ph) => ph.tasks.some((x) => !x.done) || ph.automated.some((x) => !x.done) || ph.manual.some((x) => !x.done));
+      const open = p.phases.find(
+        (ph) => ph.tasks.some((x) => !x.done) || ph.automated.some((x) => !x.done) || ph.manual.some((x) => !x.done),
+      );
       const r = rng();
       if (open && r < 0.62) {
         p.status = 'in_progress';
-        const boxes = [...open.tasks.flatMap((x) => [x, ...x.subs]), ...open.automated].filter((x) => !x.done).slice(0, int(1, 4));
+        const boxes = [...open.tasks.flatMap((x) => [x, ...x.subs]), ...open.automated]
+          .filter((x) => !x.done)
+          .slice(0, int(1, 4));
         for (const b of boxes) b.done = true;
         const files = [[path(), renderPlan(p)]];
         if (rng() < 0.15) {
           p.handoffs++;
           stats.handoffs++;
-          files.push([`thoughts/shared/handoffs/${p.slug}/${isoDate(ts)}-phase-${open.number}-${p.handoffs}.md`, renderHandoff(p, open, p.handoffs)]);
+          files.push([
+            `thoughts/shared/handoffs/${p.slug}/${isoDate(ts)}-phase-${open.number}-${p.handoffs}.md`,
+            renderHandoff(p, open, p.handoffs),
+          ]);
         }
         const [a, tr] = agent();
         commit(a, `${p.slug}: progress on phase ${open.number}`, files, tr);
       } else if (open && r < 0.78 && open.tasks.every((x) => x.done) && open.automated.every((x) => x.done)) {
         for (const m of open.manual) m.done = true;
-        commit(ANA, `${p.slug}: confirm phase ${open.number} manual verification`, [[path(), renderPlan(p)]], [`Confirmed-by: ${ANA.name} <${ANA.email}>`]);
+        commit(
+          ANA,
+          `${p.slug}: confirm phase ${open.number} manual verification`,
+          [[path(), renderPlan(p)]],
+          [`Confirmed-by: ${ANA.name} <${ANA.email}>`],
+        );
       } else {
         // Rewrite one phase: new overview, one change reworked (prose and code), maybe one more task.
         const ph = pick(p.phases);
@@ -307,7 +484,13 @@ export async function makeMonorepo(dir, opts = {}) {
         const c = pick(ph.changes);
         c.text = prose(int(2, 4));
         c.code = makeCode(t, ph.comp, pick(NOUNS), p.made + 2);
-        if (rng() < 0.4) ph.tasks.push({ number: ph.tasks[ph.tasks.length - 1].number + 0.5, desc: `${pick(VERBS)} the follow-up for ${pick(NOUNS)}`, subs: [], done: false });
+        if (rng() < 0.4)
+          ph.tasks.push({
+            number: ph.tasks[ph.tasks.length - 1].number + 0.5,
+            desc: `${pick(VERBS)} the follow-up for ${pick(NOUNS)}`,
+            subs: [],
+            done: false,
+          });
         ph.tasks.forEach((x, i) => (x.number = i === 0 ? x.number : ph.tasks[i - 1].number + 1));
         const [a, tr] = agent();
         commit(a, `${p.slug}: revise phase ${ph.number}`, [[path(), renderPlan(p)]], tr);
@@ -329,7 +512,9 @@ export async function makeMonorepo(dir, opts = {}) {
     if (active.length === 0 || (srcLeft > 0 && rng() < srcLeft / left)) {
       srcCounter++;
       const comp = pick(COMPONENTS);
-      commit(pick([ANA, ...DEVS]), `${comp}: change ${srcCounter}`, [[`${comp}/src/file-${srcCounter % 40}.ts`, `export const CHANGE = ${srcCounter};\n`]]);
+      commit(pick([ANA, ...DEVS]), `${comp}: change ${srcCounter}`, [
+        [`${comp}/src/file-${srcCounter % 40}.ts`, `export const CHANGE = ${srcCounter};\n`],
+      ]);
       srcLeft--;
     } else {
       const k = Math.floor(rng() * active.length);
@@ -352,7 +537,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
   const opts = {};
   let dir = null;
   for (let i = 0; i < args.length; i++) {
-    if (['--plans', '--commits', '--seed', '--concurrency'].includes(args[i])) opts[args[i].slice(2)] = Number(args[++i]);
+    if (['--plans', '--commits', '--seed', '--concurrency'].includes(args[i]))
+      opts[args[i].slice(2)] = Number(args[++i]);
     else if (!args[i].startsWith('--') && dir === null) dir = args[i];
     else {
       console.error(`unknown argument ${args[i]}`);

@@ -25,7 +25,9 @@ const opt = (name, fallback) => {
 };
 const dir = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--')) ?? process.env.BENCH_REPO;
 if (!dir) {
-  console.error('usage: node bench/parse-reuse.mjs <repo> [--runs N] [--verify] [--limit N] [--budget BYTES] [--sectioned-only]');
+  console.error(
+    'usage: node bench/parse-reuse.mjs <repo> [--runs N] [--verify] [--limit N] [--budget BYTES] [--sectioned-only]',
+  );
   process.exit(2);
 }
 const runs = Number(opt('--runs', 2));
@@ -38,7 +40,11 @@ const { resetSectionCache, sectionCacheSize, sectionStats } = await import('../d
 
 /** Distinct Markdown blobs under thoughts/, in the order the history first shows them. */
 export function blobsInCommitOrder(repo) {
-  const raw = spawnSync('git', ['log', '--reverse', '--raw', '--no-abbrev', '--format=', '--', 'thoughts/'], { cwd: repo, encoding: 'utf8', maxBuffer: 1 << 30 }).stdout;
+  const raw = spawnSync('git', ['log', '--reverse', '--raw', '--no-abbrev', '--format=', '--', 'thoughts/'], {
+    cwd: repo,
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  }).stdout;
   const seen = new Set();
   const ids = [];
   for (const line of raw.split('\n')) {
@@ -49,9 +55,13 @@ export function blobsInCommitOrder(repo) {
     seen.add(id);
     ids.push(id);
   }
-  const batch = spawnSync('git', ['cat-file', '--batch'], { cwd: repo, input: `${ids.join('\n')}\n`, maxBuffer: 1 << 31 >>> 0 }).stdout;
+  const batch = spawnSync('git', ['cat-file', '--batch'], {
+    cwd: repo,
+    input: `${ids.join('\n')}\n`,
+    maxBuffer: (1 << 31) >>> 0,
+  }).stdout;
   const texts = [];
-  for (let pos = 0; pos < batch.length; ) {
+  for (let pos = 0; pos < batch.length;) {
     const nl = batch.indexOf(10, pos);
     const size = Number(batch.subarray(pos, nl).toString().split(' ')[2]);
     texts.push(batch.subarray(nl + 1, nl + 1 + size).toString('utf8'));
@@ -65,7 +75,9 @@ const chars = texts.reduce((n, t) => n + t.length, 0);
 const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm);
 
 const s = (ms) => `${(ms / 1000).toFixed(2).padStart(7)} s`;
-console.log(`parse-reuse bench: ${texts.length} distinct Markdown blobs, ${(chars / 1e6).toFixed(1)} MB, largest ${(Math.max(...texts.map((t) => t.length)) / 1000).toFixed(0)} KB, in ${dir}`);
+console.log(
+  `parse-reuse bench: ${texts.length} distinct Markdown blobs, ${(chars / 1e6).toFixed(1)} MB, largest ${(Math.max(...texts.map((t) => t.length)) / 1000).toFixed(0)} KB, in ${dir}`,
+);
 const peak = () => Math.round(process.resourceUsage().maxRSS / 1024);
 /** Wall and CPU time of fn (CPU: this process's user + system time, less disturbed by a loaded machine). */
 function timed(fn) {
@@ -76,9 +88,11 @@ function timed(fn) {
   return { wall: performance.now() - t, cpu: (cpu.user + cpu.system) / 1000 };
 }
 for (let run = 1; run <= runs; run++) {
-  const whole = sectionedOnly ? { wall: NaN, cpu: NaN } : timed(() => {
-    for (const text of texts) processor.parse(text);
-  });
+  const whole = sectionedOnly
+    ? { wall: NaN, cpu: NaN }
+    : timed(() => {
+        for (const text of texts) processor.parse(text);
+      });
   resetSectionCache();
   const sectioned = timed(() => {
     for (const text of texts) parseMarkdown(text);

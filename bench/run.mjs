@@ -17,7 +17,10 @@ const cli = new URL('../dist/bundle/main.js', import.meta.url).pathname;
 
 function handoff(n) {
   const prev = n > 1 ? `previous: task-${String(n - 1).padStart(2, '0')}-step-${n - 1}.md\n` : '';
-  const body = Array.from({ length: 19 }, (_, i) => `- \`src/module-${n}/file-${i}.ts\` - changed the handler for case ${i} so that it validates input`).join('\n');
+  const body = Array.from(
+    { length: 19 },
+    (_, i) => `- \`src/module-${n}/file-${i}.ts\` - changed the handler for case ${i} so that it validates input`,
+  ).join('\n');
   return `---
 status: complete
 task: ${n}
@@ -69,8 +72,14 @@ function setup() {
   mkdirSync(join(root, 'thoughts/handoffs/bench'), { recursive: true });
   mkdirSync(join(root, 'thoughts/shared/plans'), { recursive: true });
   mkdirSync(join(root, 'thoughts/ledgers'), { recursive: true });
-  const tasks = Array.from({ length: HANDOFFS }, (_, i) => `- [x] Task ${i + 1}: Step ${i + 1} of the generated plan`).join('\n');
-  writeFileSync(join(root, 'thoughts/shared/plans/bench.md'), `---\nmode: orchestration\n---\n# Bench plan\n## Phase 1: All\n${tasks}\n#### Automated Verification:\n- [x] npm test\n#### Manual Verification:\n- [ ] Looks right\n`);
+  const tasks = Array.from(
+    { length: HANDOFFS },
+    (_, i) => `- [x] Task ${i + 1}: Step ${i + 1} of the generated plan`,
+  ).join('\n');
+  writeFileSync(
+    join(root, 'thoughts/shared/plans/bench.md'),
+    `---\nmode: orchestration\n---\n# Bench plan\n## Phase 1: All\n${tasks}\n#### Automated Verification:\n- [x] npm test\n#### Manual Verification:\n- [ ] Looks right\n`,
+  );
   let bytes = 0;
   for (let n = 1; n <= HANDOFFS; n++) {
     const path = join(root, `thoughts/handoffs/bench/task-${String(n).padStart(2, '0')}-step-${n}.md`);
@@ -96,17 +105,37 @@ const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).us
 const bare = time(() => {
   for (const f of files) processor.parse(readFileSync(f, 'utf8'));
 });
-const tool = time(() => spawnSync(process.execPath, [cli, '--no-history', '--format', 'json'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 }));
+const tool = time(() =>
+  spawnSync(process.execPath, [cli, '--no-history', '--format', 'json'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  }),
+);
 const toolOut = JSON.parse(tool.result.stdout);
 const mdl = time(() =>
-  spawnSync(process.execPath, [new URL('../node_modules/markdownlint-cli2/markdownlint-cli2-bin.mjs', import.meta.url).pathname, 'thoughts/**/*.md'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 }),
+  spawnSync(
+    process.execPath,
+    [
+      new URL('../node_modules/markdownlint-cli2/markdownlint-cli2-bin.mjs', import.meta.url).pathname,
+      'thoughts/**/*.md',
+    ],
+    { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 },
+  ),
 );
 const nodeBare = time(() => spawnSync(process.execPath, ['-e', ''], { cwd: root }));
 
-const row = (name, ms, base) => console.log(`${name.padEnd(44)} ${(ms / 1000).toFixed(2).padStart(7)} s${base ? `   ${(ms / base).toFixed(2)}x` : ''}`);
+const row = (name, ms, base) =>
+  console.log(
+    `${name.padEnd(44)} ${(ms / 1000).toFixed(2).padStart(7)} s${base ? `   ${(ms / base).toFixed(2)}x` : ''}`,
+  );
 row('bare remark parse (in-process, same files)', bare.ms);
 row('markdownlint-cli2 (same files)', mdl.ms);
 row('validate-workflow --no-history (whole CLI)', tool.ms);
-console.log(`  ratio to bare parse: ${(tool.ms / bare.ms).toFixed(2)}x; ratio to markdownlint-cli2: ${(tool.ms / mdl.ms).toFixed(2)}x; node start-up alone: ${nodeBare.ms.toFixed(0)} ms`);
-console.log(`  findings: ${toolOut.summary.errors} errors, ${toolOut.summary.warnings} warnings over ${toolOut.summary.files} files`);
+console.log(
+  `  ratio to bare parse: ${(tool.ms / bare.ms).toFixed(2)}x; ratio to markdownlint-cli2: ${(tool.ms / mdl.ms).toFixed(2)}x; node start-up alone: ${nodeBare.ms.toFixed(0)} ms`,
+);
+console.log(
+  `  findings: ${toolOut.summary.errors} errors, ${toolOut.summary.warnings} warnings over ${toolOut.summary.files} files`,
+);
 if (!process.env.BENCH_KEEP) rmSync(root, { recursive: true, force: true });

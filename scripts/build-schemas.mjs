@@ -38,7 +38,9 @@ export function printJson(value, indent = '', prefix = '') {
     if (Array.isArray(v)) return `[${v.map(inline).join(', ')}]`;
     if (v && typeof v === 'object') {
       const entries = Object.entries(v);
-      return entries.length === 0 ? '{}' : `{ ${entries.map(([k, x]) => `${JSON.stringify(k)}: ${inline(x)}`).join(', ')} }`;
+      return entries.length === 0
+        ? '{}'
+        : `{ ${entries.map(([k, x]) => `${JSON.stringify(k)}: ${inline(x)}`).join(', ')} }`;
     }
     return JSON.stringify(v);
   };
@@ -48,7 +50,9 @@ export function printJson(value, indent = '', prefix = '') {
   const inner = `${indent}  `;
   const members = Array.isArray(value)
     ? value.map((v) => `${inner}${printJson(v, inner)}`)
-    : Object.entries(value).map(([k, v]) => `${inner}${JSON.stringify(k)}: ${printJson(v, inner, `${JSON.stringify(k)}: `)}`);
+    : Object.entries(value).map(
+        ([k, v]) => `${inner}${JSON.stringify(k)}: ${printJson(v, inner, `${JSON.stringify(k)}: `)}`,
+      );
   const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
   return `${open}\n${members.join(',\n')}\n${indent}${close}`;
 }

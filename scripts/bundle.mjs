@@ -13,7 +13,12 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSy
 rmSync('dist/bundle', { recursive: true, force: true });
 mkdirSync('dist/bundle', { recursive: true });
 await build({
-  entryPoints: { main: 'dist/cli/main.js', api: 'dist/api/index.js', 'read-worker': 'dist/read/read-worker.js', 'blob-worker': 'dist/history/blob-worker.js' },
+  entryPoints: {
+    main: 'dist/cli/main.js',
+    api: 'dist/api/index.js',
+    'read-worker': 'dist/read/read-worker.js',
+    'blob-worker': 'dist/history/blob-worker.js',
+  },
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -22,10 +27,13 @@ await build({
   outdir: 'dist/bundle',
   chunkNames: 'chunk-[hash]',
   // ajv's standalone validators `require` its runtime: keep require() working inside an ES module bundle.
-  banner: { js: "import { createRequire as __vwCreateRequire } from 'node:module'; const require = __vwCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __vwCreateRequire } from 'node:module'; const require = __vwCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });
-for (const file of readdirSync('dist/schemas').filter((f) => f.endsWith('.validate.cjs'))) copyFileSync(`dist/schemas/${file}`, `dist/bundle/${file}`);
+for (const file of readdirSync('dist/schemas').filter((f) => f.endsWith('.validate.cjs')))
+  copyFileSync(`dist/schemas/${file}`, `dist/bundle/${file}`);
 // The build's identity for the cache under .git/ (src/history/cache.ts): cached models and findings are only as good
 // as the readers, rules and engine that made them, and any of them lives in any chunk. One hash of every file built,
 // read once per run instead of hashing 2 MB of chunks.

@@ -81,7 +81,11 @@ const repo = resolve(positionals[0] ?? ROOT);
 if (!existsSync(CLI)) fail(`${CLI} is missing: run \`npm run build\` first`);
 if (!existsSync(MERMAID)) fail(`${MERMAID} is missing: run \`npm install\` (mermaid is a devDependency)`);
 
-const run = spawnSync(process.execPath, [CLI, '--format', 'markdown'], { cwd: repo, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+const run = spawnSync(process.execPath, [CLI, '--format', 'markdown'], {
+  cwd: repo,
+  encoding: 'utf8',
+  maxBuffer: 64 * 1024 * 1024,
+});
 // 1 means findings, which the report shows; 2 is a usage error or a tool failure.
 if (run.status !== 0 && run.status !== 1) fail(`validate-workflow exited ${run.status} in ${repo}:\n${run.stderr}`);
 

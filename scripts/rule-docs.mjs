@@ -52,7 +52,8 @@ export function renderReadme(readme, coreRules, packRules) {
       i = j;
     }
   }
-  if (tables.length !== 2) throw new Error(`README.md "## Rules" should hold 2 rule tables (core, packs), found ${tables.length}`);
+  if (tables.length !== 2)
+    throw new Error(`README.md "## Rules" should hold 2 rule tables (core, packs), found ${tables.length}`);
   const [core, packs] = tables;
   return [
     ...lines.slice(0, core.from),
@@ -97,7 +98,8 @@ async function main() {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..');
   const check = process.argv.includes('--check');
   const dist = (p) => pathToFileURL(join(root, 'dist', p)).href;
-  if (!existsSync(join(root, 'dist/engine/catalog.js'))) throw new Error('dist/ is missing: run `npm run build` (or `npm run docs`)');
+  if (!existsSync(join(root, 'dist/engine/catalog.js')))
+    throw new Error('dist/ is missing: run `npm run build` (or `npm run docs`)');
   const { RULES } = await import(dist('engine/catalog.js'));
   const { PACKS } = await import(dist('packs/registry.js'));
   const { core, packs } = splitCatalog(RULES, PACKS);

@@ -47,7 +47,9 @@ function lineText(bytes: Uint8Array, n: number): string {
 }
 
 const byPlace = (a: { file: string | null; line: number | null; ruleId: string }, b: typeof a) =>
-  `${a.file}:${String(a.line).padStart(6, '0')}:${a.ruleId}`.localeCompare(`${b.file}:${String(b.line).padStart(6, '0')}:${b.ruleId}`);
+  `${a.file}:${String(a.line).padStart(6, '0')}:${a.ruleId}`.localeCompare(
+    `${b.file}:${String(b.line).padStart(6, '0')}:${b.ruleId}`,
+  );
 
 /** Runs the CLI on the files and asserts: exit 1, no stack trace, exactly the expected findings. Returns stdout. */
 function expectFindings(files: Record<string, string | Uint8Array>, expected: Expected[]): string {
@@ -66,7 +68,9 @@ function expectFindings(files: Record<string, string | Uint8Array>, expected: Ex
   expect(code, `exit code; stderr: ${stderr}`).toBe(1);
 
   const report = JSON.parse(stdout) as { results: JsonFinding[] };
-  const actual = report.results.map(({ ruleId, severity, file, line, column, message }) => ({ ruleId, severity, file, line, column, message })).sort(byPlace);
+  const actual = report.results
+    .map(({ ruleId, severity, file, line, column, message }) => ({ ruleId, severity, file, line, column, message }))
+    .sort(byPlace);
   const wanted = expected
     .map((e) => ({
       ruleId: e.ruleId,
@@ -93,19 +97,40 @@ describe('unreadable files are findings of their kind, at a line', () => {
   it('binary files with a .md name, at the line of the first NUL byte', () => {
     expectFindings(fixture('binary'), [
       // PNG signature: \x89PNG\r\n, \x1a\n, then the NUL bytes of the IHDR length on line 3.
-      { ruleId: 'handoff/schema', file: 'thoughts/handoffs/s1/task-01-screenshot.md', line: 3, column: 1, message: 'File looks binary' },
-      { ruleId: 'plan/schema', file: 'thoughts/shared/plans/2026-01-05-diagram.md', line: 1, column: 1, message: 'File looks binary' },
+      {
+        ruleId: 'handoff/schema',
+        file: 'thoughts/handoffs/s1/task-01-screenshot.md',
+        line: 3,
+        column: 1,
+        message: 'File looks binary',
+      },
+      {
+        ruleId: 'plan/schema',
+        file: 'thoughts/shared/plans/2026-01-05-diagram.md',
+        line: 1,
+        column: 1,
+        message: 'File looks binary',
+      },
     ]);
   });
 
   it('non-UTF-8 bytes (a ledger saved as Latin-1), at the line and column of the bad byte', () => {
     expectFindings(fixture('non-utf8'), [
-      { ruleId: 'ledger/schema', file: LEDGER, line: 10, column: 32, message: 'File is not valid UTF-8; re-save it as UTF-8.', at: 'Add the users table for the caf' },
+      {
+        ruleId: 'ledger/schema',
+        file: LEDGER,
+        line: 10,
+        column: 32,
+        message: 'File is not valid UTF-8; re-save it as UTF-8.',
+        at: 'Add the users table for the caf',
+      },
     ]);
   });
 
   it('UTF-16 text (PowerShell `>`) is named as such, not as binary', () => {
-    expectFindings(fixture('utf16'), [{ ruleId: 'plan/schema', file: PLAN, line: 1, column: 1, message: 'File is UTF-16 text' }]);
+    expectFindings(fixture('utf16'), [
+      { ruleId: 'plan/schema', file: PLAN, line: 1, column: 1, message: 'File is UTF-16 text' },
+    ]);
   });
 
   it('a 5 MiB plan is not parsed, and one finding says so', () => {
@@ -144,7 +169,13 @@ describe('unreadable files are findings of their kind, at a line', () => {
         [YAML_HANDOFF]: `status: partial\nnext: ${'['.repeat(50_000)}${']'.repeat(50_000)}\n`,
       },
       [
-        { ruleId: 'plan/schema', file: 'thoughts/shared/plans/2026-01-05-quoted.md', line: 1, column: 1, message: 'File could not be parsed' },
+        {
+          ruleId: 'plan/schema',
+          file: 'thoughts/shared/plans/2026-01-05-quoted.md',
+          line: 1,
+          column: 1,
+          message: 'File could not be parsed',
+        },
         { ruleId: 'handoff/schema', file: YAML_HANDOFF, line: 1, column: 1, message: 'File could not be parsed' },
       ],
     );
@@ -154,41 +185,111 @@ describe('unreadable files are findings of their kind, at a line', () => {
 describe('YAML that does not parse is a finding at the line of the mistake', () => {
   it('invalid frontmatter YAML: an unquoted ": " in a value, an unclosed flow list (at its `[`)', () => {
     expectFindings(fixture('invalid-yaml'), [
-      { ruleId: 'plan/schema', file: PLAN, line: 3, column: 8, message: /^Invalid YAML: .*a value that contains ": " must be quoted/, at: 'topic: Auth: login' },
-      { ruleId: 'handoff/schema', file: HANDOFF, line: 7, column: 17, message: /^Invalid YAML: Flow sequence .* end with a \]/, at: 'files_modified: [src/db/users.ts,' },
+      {
+        ruleId: 'plan/schema',
+        file: PLAN,
+        line: 3,
+        column: 8,
+        message: /^Invalid YAML: .*a value that contains ": " must be quoted/,
+        at: 'topic: Auth: login',
+      },
+      {
+        ruleId: 'handoff/schema',
+        file: HANDOFF,
+        line: 7,
+        column: 17,
+        message: /^Invalid YAML: Flow sequence .* end with a \]/,
+        at: 'files_modified: [src/db/users.ts,',
+      },
     ]);
   });
 
   it('a YAML handoff with an unclosed quote, at the line where the quote opens', () => {
     expectFindings(fixture('yaml-handoff-invalid'), [
-      { ruleId: 'handoff/schema', file: YAML_HANDOFF, line: 4, column: 7, message: 'Invalid YAML: Missing closing "quote', at: 'goal: "Add the auth flow' },
+      {
+        ruleId: 'handoff/schema',
+        file: YAML_HANDOFF,
+        line: 4,
+        column: 7,
+        message: 'Invalid YAML: Missing closing "quote',
+        at: 'goal: "Add the auth flow',
+      },
     ]);
   });
 
   it('duplicate keys, at the second one, naming the key and the first', () => {
     expectFindings(fixture('duplicate-keys'), [
-      { ruleId: 'handoff/schema', file: HANDOFF, line: 15, column: 1, message: 'Invalid YAML: duplicate key `status` (first set on line 2)', at: 'status: blocked' },
-      { ruleId: 'plan/schema', file: PLAN, line: 4, column: 1, message: 'Invalid YAML: duplicate key `mode` (first set on line 2)', at: 'mode: orchestration' },
+      {
+        ruleId: 'handoff/schema',
+        file: HANDOFF,
+        line: 15,
+        column: 1,
+        message: 'Invalid YAML: duplicate key `status` (first set on line 2)',
+        at: 'status: blocked',
+      },
+      {
+        ruleId: 'plan/schema',
+        file: PLAN,
+        line: 4,
+        column: 1,
+        message: 'Invalid YAML: duplicate key `mode` (first set on line 2)',
+        at: 'mode: orchestration',
+      },
     ]);
   });
 
   it('frontmatter that is a list or a bare string instead of a mapping, at its first line', () => {
     expectFindings(fixture('frontmatter-not-a-mapping'), [
-      { ruleId: 'plan/schema', file: PLAN, line: 2, column: 1, message: 'Frontmatter must be a YAML mapping of keys to values (`key: value` lines), not a YAML list.', at: '- mode: direct' },
-      { ruleId: 'ledger/schema', file: LEDGER, line: 2, column: 1, message: 'not a single string value', at: 'session s1, plan auth flow' },
+      {
+        ruleId: 'plan/schema',
+        file: PLAN,
+        line: 2,
+        column: 1,
+        message: 'Frontmatter must be a YAML mapping of keys to values (`key: value` lines), not a YAML list.',
+        at: '- mode: direct',
+      },
+      {
+        ruleId: 'ledger/schema',
+        file: LEDGER,
+        line: 2,
+        column: 1,
+        message: 'not a single string value',
+        at: 'session s1, plan auth flow',
+      },
     ]);
   });
 
   it('an alias without its anchor and an alias bomb, at the alias', () => {
     expectFindings(fixture('yaml-aliases'), [
-      { ruleId: 'handoff/schema', file: HANDOFF, line: 11, column: 19, message: 'alias `*next_context` refers to no anchor `&next_context`', at: 'context_for_next: *next_context' },
-      { ruleId: 'handoff/schema', file: YAML_HANDOFF, line: 3, column: 8, message: 'aliases expand to too many values', at: 'b: &b [*a' },
+      {
+        ruleId: 'handoff/schema',
+        file: HANDOFF,
+        line: 11,
+        column: 19,
+        message: 'alias `*next_context` refers to no anchor `&next_context`',
+        at: 'context_for_next: *next_context',
+      },
+      {
+        ruleId: 'handoff/schema',
+        file: YAML_HANDOFF,
+        line: 3,
+        column: 8,
+        message: 'aliases expand to too many values',
+        at: 'b: &b [*a',
+      },
     ]);
   });
 
   it('a handoff whose `task` is not a number', () => {
     expectFindings(fixture('task-not-number'), [
-      { ruleId: 'handoff/schema', file: HANDOFF, line: 3, column: 1, message: '`task` must be integer, not the string "one"', at: 'task: one' },
+      {
+        ruleId: 'handoff/schema',
+        file: HANDOFF,
+        line: 3,
+        column: 1,
+        message: '`task` must be integer, not the string "one"',
+        at: 'task: one',
+      },
     ]);
   });
 });
@@ -198,18 +299,48 @@ describe('unusual but valid files are read like any other', () => {
   // status, the ledger's status), so a BOM or CR that hid the frontmatter would change the findings, and the line
   // numbers inside the messages must count lines as an editor does.
   const planted: Expected[] = [
-    { ruleId: 'plan/mode', severity: 'warning', file: PLAN, line: 2, column: 1, message: 'Plan declares `mode: direct` but has 4 tasks', at: 'mode: direct' },
+    {
+      ruleId: 'plan/mode',
+      severity: 'warning',
+      file: PLAN,
+      line: 2,
+      column: 1,
+      message: 'Plan declares `mode: direct` but has 4 tasks',
+      at: 'mode: direct',
+    },
     {
       ruleId: 'plan/manual-before-automated',
       file: PLAN,
       line: 21,
       column: 1,
-      message: 'Manual item "Tables visible in the admin console" is checked while 1 automated item(s) of Phase 1 (Schema) are not (first: "Migration applies: npm run migrate", line 17)',
+      message:
+        'Manual item "Tables visible in the admin console" is checked while 1 automated item(s) of Phase 1 (Schema) are not (first: "Migration applies: npm run migrate", line 17)',
       at: '- [x] Tables visible in the admin console',
     },
-    { ruleId: 'handoff/schema', file: HANDOFF, line: 2, column: 1, message: 'not the string "finished"', at: 'status: finished' },
-    { ruleId: 'ledger/state', file: LEDGER, line: 4, column: 1, message: 'not done (first: "Task 2: Add sessions table", line 15)', at: 'status: complete' },
-    { ruleId: 'ledger/state', file: LEDGER, line: 16, column: 1, message: 'Second item in progress ("Task 3: Add login endpoint"); "Task 2: Add sessions table" (line 15)', at: '- [→] Task 3' },
+    {
+      ruleId: 'handoff/schema',
+      file: HANDOFF,
+      line: 2,
+      column: 1,
+      message: 'not the string "finished"',
+      at: 'status: finished',
+    },
+    {
+      ruleId: 'ledger/state',
+      file: LEDGER,
+      line: 4,
+      column: 1,
+      message: 'not done (first: "Task 2: Add sessions table", line 15)',
+      at: 'status: complete',
+    },
+    {
+      ruleId: 'ledger/state',
+      file: LEDGER,
+      line: 16,
+      column: 1,
+      message: 'Second item in progress ("Task 3: Add login endpoint"); "Task 2: Add sessions table" (line 15)',
+      at: '- [→] Task 3',
+    },
   ];
 
   it('a UTF-8 BOM: frontmatter recognised, lines right, nothing spurious', () => {
@@ -226,11 +357,40 @@ describe('unusual but valid files are read like any other', () => {
     const plan = 'thoughts/shared/plans/Q3 roadmap/2026-01-05 añadir autenticación 認証.md';
     const ledger = 'thoughts/ledgers/CONTINUITY_CLAUDE-sesión 1.md';
     expectFindings(fixture('paths-with-spaces-unicode'), [
-      { ruleId: 'plan/manual-before-automated', file: plan, line: 18, column: 1, message: 'Manual item "Tables visible in the admin console" is checked', at: '- [x] Tables visible' },
-      { ruleId: 'handoff/schema', file: 'thoughts/handoffs/sesión 1/task-01-add-users-table.md', line: 2, column: 1, message: 'not the string "finished"', at: 'status: finished' },
+      {
+        ruleId: 'plan/manual-before-automated',
+        file: plan,
+        line: 18,
+        column: 1,
+        message: 'Manual item "Tables visible in the admin console" is checked',
+        at: '- [x] Tables visible',
+      },
+      {
+        ruleId: 'handoff/schema',
+        file: 'thoughts/handoffs/sesión 1/task-01-add-users-table.md',
+        line: 2,
+        column: 1,
+        message: 'not the string "finished"',
+        at: 'status: finished',
+      },
       // ledger/sync can only compare when the ledger's `plan:` resolved to the plan through its unicode path.
-      { ruleId: 'ledger/sync', file: ledger, line: 14, column: 1, message: `Ledger marks Task 1 done but the plan has it unchecked (${plan}:8)`, at: '- [x] Task 1' },
-      { ruleId: 'ledger/state', severity: 'info', file: ledger, line: 4, column: 1, message: 'Every item is done', at: 'status: active' },
+      {
+        ruleId: 'ledger/sync',
+        file: ledger,
+        line: 14,
+        column: 1,
+        message: `Ledger marks Task 1 done but the plan has it unchecked (${plan}:8)`,
+        at: '- [x] Task 1',
+      },
+      {
+        ruleId: 'ledger/state',
+        severity: 'info',
+        file: ledger,
+        line: 4,
+        column: 1,
+        message: 'Every item is done',
+        at: 'status: active',
+      },
     ]);
   });
 });

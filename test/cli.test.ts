@@ -64,7 +64,9 @@ describe('validate-workflow CLI', () => {
     expect(res.code).toBe(1);
     const lines = res.stdout.split('\n');
     expect(lines[0]).toBe('thoughts/shared/plans/p.md');
-    expect(lines[1]).toMatch(/^ {2}7:1 {2}error {4}Manual item "Tables visible" is checked while 1 automated item\(s\) .* {2}plan\/manual-before-automated$/);
+    expect(lines[1]).toMatch(
+      /^ {2}7:1 {2}error {4}Manual item "Tables visible" is checked while 1 automated item\(s\) .* {2}plan\/manual-before-automated$/,
+    );
     expect(res.stdout).toContain('✖ 1 problem (1 error, 0 warnings) in 1 workflow file checked');
   });
 
@@ -76,7 +78,14 @@ describe('validate-workflow CLI', () => {
     expect(out.version).toBe(1);
     expect(out.summary).toEqual({ errors: 1, warnings: 0, infos: 0, files: 1, commits: 0 });
     expect(out.results).toEqual([
-      expect.objectContaining({ ruleId: 'plan/manual-before-automated', severity: 'error', file: 'thoughts/shared/plans/p.md', line: 7, column: 1, fix: expect.any(String) }),
+      expect.objectContaining({
+        ruleId: 'plan/manual-before-automated',
+        severity: 'error',
+        file: 'thoughts/shared/plans/p.md',
+        line: 7,
+        column: 1,
+        fix: expect.any(String),
+      }),
     ]);
   });
 
@@ -84,7 +93,9 @@ describe('validate-workflow CLI', () => {
     const dir = makeRepo(plan(PLAN_WARN));
     const res = runCli(dir, []);
     expect(res.code).toBe(0);
-    expect(res.stdout).toContain("warning  Phase 1 (Schema) has no manual verification item (this repository's .claude/commands/create_plan.md (line 9) asks for `Manual Verification:`).");
+    expect(res.stdout).toContain(
+      "warning  Phase 1 (Schema) has no manual verification item (this repository's .claude/commands/create_plan.md (line 9) asks for `Manual Verification:`).",
+    );
     expect(runCli(dir, ['--max-warnings', '1']).code).toBe(0);
     const over = runCli(dir, ['--max-warnings', '0']);
     expect(over.code).toBe(1);
@@ -96,12 +107,21 @@ describe('validate-workflow CLI', () => {
   it('--preset strict turns recommended warnings into errors', () => {
     const res = runCli(makeRepo(plan(PLAN_WARN)), ['--preset', 'strict', '--format', 'json']);
     expect(res.code).toBe(1);
-    expect(JSON.parse(res.stdout).results[0]).toMatchObject({ ruleId: 'plan/phase-manual-criteria', severity: 'error' });
+    expect(JSON.parse(res.stdout).results[0]).toMatchObject({
+      ruleId: 'plan/phase-manual-criteria',
+      severity: 'error',
+    });
   });
 
   it('treats bad options and bad configuration as usage errors (exit 2) without a stack trace', () => {
     const dir = makeRepo(plan(PLAN_OK));
-    for (const args of [['--bogus'], ['--format', 'xml'], ['--preset', 'lax'], ['--max-warnings', 'many'], ['no/such/path']]) {
+    for (const args of [
+      ['--bogus'],
+      ['--format', 'xml'],
+      ['--preset', 'lax'],
+      ['--max-warnings', 'many'],
+      ['no/such/path'],
+    ]) {
       const res = runCli(dir, args);
       expect(res.code, args.join(' ')).toBe(2);
       expect(res.stderr).toMatch(/^validate-workflow: /);
@@ -110,7 +130,14 @@ describe('validate-workflow CLI', () => {
   });
 
   it('names the path of a bad config key and exits 2', () => {
-    const dir = makeRepo({ ...plan(PLAN_OK), 'validate-workflow.config.json': JSON.stringify({ preset: 'lax', rules: { 'plan/mode': 'loud', 'plan/nope': 'off' }, colour: true }) });
+    const dir = makeRepo({
+      ...plan(PLAN_OK),
+      'validate-workflow.config.json': JSON.stringify({
+        preset: 'lax',
+        rules: { 'plan/mode': 'loud', 'plan/nope': 'off' },
+        colour: true,
+      }),
+    });
     const res = runCli(dir, []);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('invalid configuration in validate-workflow.config.json');
@@ -119,15 +146,29 @@ describe('validate-workflow CLI', () => {
     expect(res.stderr).toContain('/colour: unknown key');
     const notJson = makeRepo({ ...plan(PLAN_OK), 'validate-workflow.config.json': '{ preset: ' });
     expect(runCli(notJson, [])).toMatchObject({ code: 2, stderr: expect.stringContaining('not valid JSON') });
-    const unknownRule = makeRepo({ ...plan(PLAN_OK), 'validate-workflow.config.json': '{"rules":{"plan/nope":"off"}}' });
-    expect(runCli(unknownRule, [])).toMatchObject({ code: 2, stderr: expect.stringContaining('/rules/plan/nope: unknown rule id') });
+    const unknownRule = makeRepo({
+      ...plan(PLAN_OK),
+      'validate-workflow.config.json': '{"rules":{"plan/nope":"off"}}',
+    });
+    expect(runCli(unknownRule, [])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('/rules/plan/nope: unknown rule id'),
+    });
   });
 
   it('applies rule overrides from validate-workflow.config.json, --config, or package.json', () => {
     const off = JSON.stringify({ rules: { 'plan/manual-before-automated': 'off' } });
     expect(runCli(makeRepo({ ...plan(PLAN_ERROR), 'validate-workflow.config.json': off }), []).code).toBe(0);
     expect(runCli(makeRepo({ ...plan(PLAN_ERROR), 'cfg/vw.json': off }), ['--config', 'cfg/vw.json']).code).toBe(0);
-    expect(runCli(makeRepo({ ...plan(PLAN_ERROR), 'package.json': JSON.stringify({ name: 'x', validateWorkflow: JSON.parse(off) }) }), []).code).toBe(0);
+    expect(
+      runCli(
+        makeRepo({
+          ...plan(PLAN_ERROR),
+          'package.json': JSON.stringify({ name: 'x', validateWorkflow: JSON.parse(off) }),
+        }),
+        [],
+      ).code,
+    ).toBe(0);
     const warn = JSON.stringify({ rules: { 'plan/manual-before-automated': 'warn' } });
     const res = runCli(makeRepo({ ...plan(PLAN_ERROR), 'validate-workflow.config.json': warn }), ['--format', 'json']);
     expect(res.code).toBe(0);
@@ -145,12 +186,20 @@ describe('validate-workflow CLI', () => {
   });
 
   it('skips files git ignores', () => {
-    const dir = makeRepo({ ...plan(PLAN_OK), 'thoughts/shared/plans/scratch.md': PLAN_ERROR, '.gitignore': 'scratch.md\n' });
+    const dir = makeRepo({
+      ...plan(PLAN_OK),
+      'thoughts/shared/plans/scratch.md': PLAN_ERROR,
+      '.gitignore': 'scratch.md\n',
+    });
     expect(runCli(dir, ['--format', 'json'])).toMatchObject({ code: 0 });
   });
 
   it('reads thoughts/ through a symbolic link into a separate repository', () => {
-    const thoughts = makeRepo({ 'shared/plans/p.md': PLAN_ERROR, '.gitignore': 'shared/plans/ignored.md\n', 'shared/plans/ignored.md': PLAN_ERROR });
+    const thoughts = makeRepo({
+      'shared/plans/p.md': PLAN_ERROR,
+      '.gitignore': 'shared/plans/ignored.md\n',
+      'shared/plans/ignored.md': PLAN_ERROR,
+    });
     const dir = makeRepo({ 'README.md': '# app\n' });
     symlinkSync(thoughts, join(dir, 'thoughts'));
     const res = runCli(dir, ['--format', 'json']);
@@ -173,7 +222,8 @@ describe('validate-workflow CLI', () => {
     const files: Record<string, string> = {};
     const n = 150;
     const tasks = Array.from({ length: n }, (_, i) => `- [x] Task ${i + 1}: Step ${i + 1}`).join('\n');
-    files['thoughts/shared/plans/big.md'] = `---\nmode: orchestration\n---\n# Big\n## Phase 1: All\n${tasks}\n#### Automated Verification:\n- [x] npm test\n#### Manual Verification:\n- [ ] Looks right\n`;
+    files['thoughts/shared/plans/big.md'] =
+      `---\nmode: orchestration\n---\n# Big\n## Phase 1: All\n${tasks}\n#### Automated Verification:\n- [x] npm test\n#### Manual Verification:\n- [ ] Looks right\n`;
     for (let i = 1; i <= n; i++) {
       // Task 77's handoff is missing its verification: the one error, wherever its file is read.
       const verification = i === 77 ? '[]' : '[{check: npm test, result: pass}]';
@@ -199,13 +249,26 @@ describe('validate-workflow CLI', () => {
 
   it('judges pack history in a --range (what pre-push runs): an edited decisions.ndjson line names its commit', () => {
     const path = '.workflow/.maestro/ralph-20260112-csv/decisions.ndjson';
-    const line = (verdict: string) => JSON.stringify({ id: 'DEC-1', timestamp: '2026-01-12T16:06:50Z', source: 'ralph', node_id: 'post-verify', type: 'quality-gate', verdict, confidence_score: 88, close_call: false, summary: 'Checks pass.' });
+    const line = (verdict: string) =>
+      JSON.stringify({
+        id: 'DEC-1',
+        timestamp: '2026-01-12T16:06:50Z',
+        source: 'ralph',
+        node_id: 'post-verify',
+        type: 'quality-gate',
+        verdict,
+        confidence_score: 88,
+        close_call: false,
+        summary: 'Checks pass.',
+      });
     const dir = makeRepo({ [path]: `${line('proceed')}\n` }, { commit: true });
     writeFileSync(join(dir, path), `${line('fix')}\n`);
     git(dir, 'commit', '-qam', 'Rewrite a decision');
     const head = git(dir, 'rev-parse', 'HEAD').trim();
     const res = runCli(dir, ['--range', 'HEAD~1..HEAD', '--format', 'json']);
     expect(res.code).toBe(1);
-    expect(JSON.parse(res.stdout).results).toEqual([expect.objectContaining({ ruleId: 'ralph/decisions-appended', file: path, commit: head })]);
+    expect(JSON.parse(res.stdout).results).toEqual([
+      expect.objectContaining({ ruleId: 'ralph/decisions-appended', file: path, commit: head }),
+    ]);
   });
 });

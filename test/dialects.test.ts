@@ -56,10 +56,18 @@ function lineIn(fixture: string, file: string, needle: string): number {
 
 /** Findings in a stable order, so a list can be compared whole. */
 function sorted(list: Expected[]): Expected[] {
-  return [...list].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || (a.ruleId < b.ruleId ? -1 : 1)));
+  return [...list].sort((a, b) =>
+    a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || (a.ruleId < b.ruleId ? -1 : 1),
+  );
 }
 
-function planted(fixture: string, ruleId: string, severity: Expected['severity'], file: string, needle: string | 1): Expected {
+function planted(
+  fixture: string,
+  ruleId: string,
+  severity: Expected['severity'],
+  file: string,
+  needle: string | 1,
+): Expected {
   return { ruleId, severity, file, line: needle === 1 ? 1 : lineIn(fixture, file, needle) };
 }
 
@@ -84,7 +92,8 @@ describe('clean fixtures of every dialect', () => {
   });
 
   it('strict accepts the fixtures that already write the micro spec to the letter', () => {
-    for (const name of ['humanlayer', 'canonical', 'continuous-claude-v3', 'ledgers']) expect(lintFixture(name, 'strict'), name).toEqual([]);
+    for (const name of ['humanlayer', 'canonical', 'continuous-claude-v3', 'ledgers'])
+      expect(lintFixture(name, 'strict'), name).toEqual([]);
   });
 
   it('strict asks the implement_task and body-marker dialects to name the previous handoff, which recommended excuses', () => {
@@ -114,25 +123,65 @@ describe('HumanLayer create_plan plans and session handoffs', () => {
         // (recommended calls a phase verified when its automated items are; see the test below).
 
         // A manual check ticked before the automated ones of its phase.
-        planted(F, 'plan/manual-before-automated', 'error', 'thoughts/shared/plans/2026-01-11-ENG-1510-session-search.md', '- [x] Typing part of a title'),
+        planted(
+          F,
+          'plan/manual-before-automated',
+          'error',
+          'thoughts/shared/plans/2026-01-11-ENG-1510-session-search.md',
+          '- [x] Typing part of a title',
+        ),
         // Phase 2 lost its `#### Manual Verification:` section.
-        planted(F, 'plan/phase-manual-criteria', 'warning', 'thoughts/shared/plans/2026-01-12-ENG-1520-approval-timeouts.md', '## Phase 2: Expire approvals'),
+        planted(
+          F,
+          'plan/phase-manual-criteria',
+          'warning',
+          'thoughts/shared/plans/2026-01-12-ENG-1520-approval-timeouts.md',
+          '## Phase 2: Expire approvals',
+        ),
         // An unquoted `topic:` with a colon in it: the frontmatter is not YAML.
-        planted(F, 'handoff/schema', 'error', `${HL}/ENG-1510/2026-01-11_18-02-40_ENG-1510_session-search.md`, 'topic: Session search: command palette'),
+        planted(
+          F,
+          'handoff/schema',
+          'error',
+          `${HL}/ENG-1510/2026-01-11_18-02-40_ENG-1510_session-search.md`,
+          'topic: Session search: command palette',
+        ),
         // A copy written into the generated searchable mirror. (A handoff without its ticket folder is HumanLayer's
         // own flat layout, fine in recommended.)
-        planted(F, 'layout/paths', 'warning', 'thoughts/searchable/shared/plans/2026-01-10-ENG-1502-webhook-retries.md', 1),
+        planted(
+          F,
+          'layout/paths',
+          'warning',
+          'thoughts/searchable/shared/plans/2026-01-10-ENG-1502-webhook-retries.md',
+          1,
+        ),
       ]),
     );
   });
 
   it('strict asks the flat handoff for its folder and Phase 1 for its manual check before Phase 2 starts', () => {
-    const strictOnly = lintFixture(F, 'strict').filter((f) => f.ruleId === 'layout/paths' || f.ruleId === 'plan/phase-order');
+    const strictOnly = lintFixture(F, 'strict').filter(
+      (f) => f.ruleId === 'layout/paths' || f.ruleId === 'plan/phase-order',
+    );
     expect(sorted(strictOnly)).toEqual(
       sorted([
         { ...planted(F, 'layout/paths', 'error', `${HL}/2026-01-12_09-15-00_ENG-1520_approval-timeouts.md`, 1) },
-        { ...planted(F, 'layout/paths', 'error', 'thoughts/searchable/shared/plans/2026-01-10-ENG-1502-webhook-retries.md', 1) },
-        planted(F, 'plan/phase-order', 'error', 'thoughts/shared/plans/2026-01-10-ENG-1502-webhook-retries.md', '- [x] Worker tests pass'),
+        {
+          ...planted(
+            F,
+            'layout/paths',
+            'error',
+            'thoughts/searchable/shared/plans/2026-01-10-ENG-1502-webhook-retries.md',
+            1,
+          ),
+        },
+        planted(
+          F,
+          'plan/phase-order',
+          'error',
+          'thoughts/shared/plans/2026-01-10-ENG-1502-webhook-retries.md',
+          '- [x] Worker tests pass',
+        ),
       ]),
     );
   });
@@ -153,20 +202,56 @@ describe('Continuous-Claude plan-agent plans with implement_task handoffs', () =
         // Task 2's steps are all checked and no agent wrote its handoff (4 tasks: orchestration).
         planted(F, 'handoff/missing', 'error', RATE, '### Task 2: Redis store'),
         // Task headings skip 3.
-        planted(F, 'plan/task-numbering', 'error', 'thoughts/shared/plans/2026-02-10-search-index.md', '### Task 4: Query parser'),
+        planted(
+          F,
+          'plan/task-numbering',
+          'error',
+          'thoughts/shared/plans/2026-02-10-search-index.md',
+          '### Task 4: Query parser',
+        ),
         // The plan-level manual criterion is checked while the automated one is not.
-        planted(F, 'plan/manual-before-automated', 'error', 'thoughts/shared/plans/2026-02-14-webhook-signing.md', '- [x] The receiver example'),
+        planted(
+          F,
+          'plan/manual-before-automated',
+          'error',
+          'thoughts/shared/plans/2026-02-14-webhook-signing.md',
+          '- [x] The receiver example',
+        ),
         // Task 1 reported blocked on a question for the user, and the next agent went ahead anyway.
-        planted(F, 'handoff/blocked-proceed', 'error', 'thoughts/handoffs/search-index/task-02-inverted-index.md', 'status: success'),
+        planted(
+          F,
+          'handoff/blocked-proceed',
+          'error',
+          'thoughts/handoffs/search-index/task-02-inverted-index.md',
+          'status: success',
+        ),
         // No `## Next Task Context` section: reported at the handoff's title, the nearest heading.
         planted(F, 'handoff/schema', 'error', 'thoughts/handoffs/audit-log/task-01-audit-table.md', '# Task Handoff'),
         // Task 2's handoffs report it done, and nobody checked it in the plan.
-        planted(F, 'handoff/plan-sync', 'error', 'thoughts/shared/plans/2026-02-10-search-index.md', '### Task 2: Inverted index'),
-        planted(F, 'handoff/plan-sync', 'error', 'thoughts/shared/plans/2026-02-12-audit-log.md', '### Task 1: Audit table'),
+        planted(
+          F,
+          'handoff/plan-sync',
+          'error',
+          'thoughts/shared/plans/2026-02-10-search-index.md',
+          '### Task 2: Inverted index',
+        ),
+        planted(
+          F,
+          'handoff/plan-sync',
+          'error',
+          'thoughts/shared/plans/2026-02-12-audit-log.md',
+          '### Task 1: Audit table',
+        ),
         // `task-2-...`: the number is not zero-padded.
         planted(F, 'handoff/path', 'warning', 'thoughts/handoffs/audit-log/task-2-write-audit-rows.md', 1),
         // Blocked, but `## Issues Encountered` says "None.": nothing says what blocks it.
-        planted(F, 'handoff/schema', 'error', 'thoughts/handoffs/csv-export/task-01-export-endpoint.md', '## Issues Encountered'),
+        planted(
+          F,
+          'handoff/schema',
+          'error',
+          'thoughts/handoffs/csv-export/task-01-export-endpoint.md',
+          '## Issues Encountered',
+        ),
         // It names the audit-log plan (`plan_file:`), whose Task 1 has a handoff in session audit-log a day earlier,
         // and it names none (issue 12: a later handoff for a task is a retry that names the earlier one).
         planted(F, 'handoff/one-per-task', 'error', 'thoughts/handoffs/csv-export/task-01-export-endpoint.md', 1),
@@ -189,15 +274,33 @@ describe('canonical micro-spec plans and task handoffs', () => {
         planted(F, 'plan/task-numbering', 'error', BILLING, '- [x] Task 1: Stripe client'),
         planted(F, 'plan/task-numbering', 'error', BILLING, '- [ ] Task 2: Webhook handler'),
         // `previous:` names a handoff that does not exist (a typo).
-        planted(F, 'handoff/chain', 'warning', 'thoughts/handoffs/billing/task-02-invoice-numbering.md', 'previous: task-01-invoice-modle.md'),
+        planted(
+          F,
+          'handoff/chain',
+          'warning',
+          'thoughts/handoffs/billing/task-02-invoice-numbering.md',
+          'previous: task-01-invoice-modle.md',
+        ),
         // One agent did tasks 3 and 4 and wrote one handoff for both.
-        planted(F, 'handoff/one-per-task', 'error', 'thoughts/handoffs/billing/task-03-stripe-client.md', 'task: [3, 4]'),
+        planted(
+          F,
+          'handoff/one-per-task',
+          'error',
+          'thoughts/handoffs/billing/task-03-stripe-client.md',
+          'task: [3, 4]',
+        ),
         planted(F, 'handoff/schema', 'error', 'thoughts/handoffs/billing/task-03-stripe-client.md', 'task: [3, 4]'),
         // `mode: direct` on a 4-task plan, with no record that the user chose it.
         planted(F, 'plan/mode', 'warning', 'thoughts/shared/plans/2026-11-22-exports.md', 'mode: direct'),
         // Phase 2 has only a manual section; its task is checked while Phase 1's manual check is open (which only
         // strict holds against it: recommended calls Phase 1 verified, its automated item is checked).
-        planted(F, 'plan/phase-automated-criteria', 'warning', 'thoughts/shared/plans/2026-11-23-dunning.md', '## Phase 2: Suspension'),
+        planted(
+          F,
+          'plan/phase-automated-criteria',
+          'warning',
+          'thoughts/shared/plans/2026-11-23-dunning.md',
+          '## Phase 2: Suspension',
+        ),
       ]),
     );
     expect(lintFixture(F, 'strict').filter((f) => f.ruleId === 'plan/phase-order')).toEqual([
@@ -224,7 +327,12 @@ describe('handoffs that carry their status as a body marker', () => {
     expect(problems(lint(makeRepo(files)))).toEqual([
       { ruleId: 'handoff/schema', severity: 'error', file: path, line: lineIn(F, path, '**Status**: validated') },
       // The plan checks task 3 complete, and its handoff no longer says so.
-      { ruleId: 'handoff/validated', severity: 'error', file: 'thoughts/plans/2026-05-02-docs-search.md', line: lineIn(F, 'thoughts/plans/2026-05-02-docs-search.md', 'Task 3:') },
+      {
+        ruleId: 'handoff/validated',
+        severity: 'error',
+        file: 'thoughts/plans/2026-05-02-docs-search.md',
+        line: lineIn(F, 'thoughts/plans/2026-05-02-docs-search.md', 'Task 3:'),
+      },
     ]);
   });
 
@@ -256,9 +364,21 @@ describe('Continuous-Claude v3 YAML handoffs', () => {
     expect(sorted(lintFixture(F))).toEqual(
       sorted([
         // A mis-indented key in the body document: reported at the line, in the file's own numbering.
-        planted(F, 'handoff/schema', 'error', `${DIR}/open-source-release/2026-01-10_09-00_hook-timeouts.yaml`, '   modified:'),
+        planted(
+          F,
+          'handoff/schema',
+          'error',
+          `${DIR}/open-source-release/2026-01-10_09-00_hook-timeouts.yaml`,
+          '   modified:',
+        ),
         // The body document is a list, not a mapping.
-        planted(F, 'handoff/schema', 'error', `${DIR}/open-source-release/2026-01-10_11-45_release-notes.yaml`, '- goal: Draft the release notes'),
+        planted(
+          F,
+          'handoff/schema',
+          'error',
+          `${DIR}/open-source-release/2026-01-10_11-45_release-notes.yaml`,
+          '- goal: Draft the release notes',
+        ),
         // Written straight into the handoffs root, without the session folder.
         planted(F, 'layout/paths', 'warning', `${DIR}/2026-01-11_08-30_license-audit.yaml`, 1),
       ]),
@@ -268,7 +388,8 @@ describe('Continuous-Claude v3 YAML handoffs', () => {
   it('a YAML disable comment with a reason silences its rule for that file', () => {
     const files = filesOf(F);
     const path = `${DIR}/2026-01-11_08-30_license-audit.yaml`;
-    files[path] = `# validate-workflow-disable layout/paths -- kept where the release checklist links to it\n${files[path]!}`;
+    files[path] =
+      `# validate-workflow-disable layout/paths -- kept where the release checklist links to it\n${files[path]!}`;
     expect(problems(lint(makeRepo(files))).filter((f) => f.file === path)).toEqual([]);
   });
 });
@@ -332,7 +453,11 @@ describe('the dialects people really write (issue 11)', () => {
   it('field-notes-planted: reports each planted violation once, where it is', () => {
     const ROUTE = 'thoughts/shared/plans/2026-04-10-route-cache.md';
     const GEOPLAN = 'thoughts/shared/plans/2026-04-11-geocoder-v2.md';
-    const doneLabels = new Set(readFileSync(join(ROOT, F, `${L}/CONTINUITY_CLAUDE-route-cache.md`), 'utf8').split('\n').flatMap((l, i) => (l === '- Done:' ? [i + 1] : [])));
+    const doneLabels = new Set(
+      readFileSync(join(ROOT, F, `${L}/CONTINUITY_CLAUDE-route-cache.md`), 'utf8')
+        .split('\n')
+        .flatMap((l, i) => (l === '- Done:' ? [i + 1] : [])),
+    );
     const isDoneLabel = (f: Expected) => f.file === `${L}/CONTINUITY_CLAUDE-route-cache.md` && doneLabels.has(f.line);
     expect(sorted(lintFixture(F).filter((f) => f.severity === 'error' && !isDoneLabel(f)))).toEqual(
       sorted([
@@ -355,15 +480,29 @@ describe('the dialects people really write (issue 11)', () => {
     );
     const warnings = lintFixture(F).filter((f) => f.severity === 'warning' && f.ruleId !== 'ledger/state');
     // Phase 4's criteria are one undivided `### Success Criteria:` list: one warning for the plan.
-    expect(warnings).toEqual([planted(F, 'plan/phase-automated-criteria', 'warning', GEOPLAN, '### Success Criteria:')]);
+    expect(warnings).toEqual([
+      planted(F, 'plan/phase-automated-criteria', 'warning', GEOPLAN, '### Success Criteria:'),
+    ]);
   });
 
   it('field-notes-planted: `- Done:` repeated in one State section is a warning at each repeat', () => {
     // Needs RawFinding.warn (a finding at most a warning whatever the rule's severity) in the engine.
-    const repeats = lintFixture(F).filter((f) => f.ruleId === 'ledger/state' && f.file === `${L}/CONTINUITY_CLAUDE-route-cache.md` && f.line !== lineIn(F, `${L}/CONTINUITY_CLAUDE-route-cache.md`, '  - [ ] Phase 7: Load test'));
+    const repeats = lintFixture(F).filter(
+      (f) =>
+        f.ruleId === 'ledger/state' &&
+        f.file === `${L}/CONTINUITY_CLAUDE-route-cache.md` &&
+        f.line !== lineIn(F, `${L}/CONTINUITY_CLAUDE-route-cache.md`, '  - [ ] Phase 7: Load test'),
+    );
     const lines = readFileSync(join(ROOT, F, `${L}/CONTINUITY_CLAUDE-route-cache.md`), 'utf8').split('\n');
     const done = lines.flatMap((l, i) => (l === '- Done:' ? [i + 1] : []));
-    expect(repeats).toEqual(done.slice(1).map((line) => ({ ruleId: 'ledger/state', severity: 'warning', file: `${L}/CONTINUITY_CLAUDE-route-cache.md`, line })));
+    expect(repeats).toEqual(
+      done.slice(1).map((line) => ({
+        ruleId: 'ledger/state',
+        severity: 'warning',
+        file: `${L}/CONTINUITY_CLAUDE-route-cache.md`,
+        line,
+      })),
+    );
   });
 
   it('field-notes-planted: an inferred link is said once per session, as an info', () => {
@@ -375,7 +514,12 @@ describe('the dialects people really write (issue 11)', () => {
 
   it('strict still asks the flat HumanLayer handoff for a session folder', () => {
     expect(lintFixture('field-notes', 'strict').filter((f) => f.ruleId === 'layout/paths')).toEqual([
-      { ruleId: 'layout/paths', severity: 'error', file: 'thoughts/shared/handoffs/2026-03-04_18-40-12_tile-cache-warmup.md', line: 1 },
+      {
+        ruleId: 'layout/paths',
+        severity: 'error',
+        file: 'thoughts/shared/handoffs/2026-03-04_18-40-12_tile-cache-warmup.md',
+        line: 1,
+      },
     ]);
   });
 });

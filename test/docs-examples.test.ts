@@ -43,7 +43,20 @@ async function playHistory(ex: Example): Promise<Finding[]> {
       const a = identity(step.author ?? 'Test Human <human@example.com>');
       const c = identity(step.committer ?? step.author ?? 'Test Human <human@example.com>');
       git(dir, 'add', '-A');
-      git(dir, '-c', `user.name=${c.name}`, '-c', `user.email=${c.email}`, 'commit', '-q', '--allow-empty', '--author', `${a.name} <${a.email}>`, '-m', step.message);
+      git(
+        dir,
+        '-c',
+        `user.name=${c.name}`,
+        '-c',
+        `user.email=${c.email}`,
+        'commit',
+        '-q',
+        '--allow-empty',
+        '--author',
+        `${a.name} <${a.email}>`,
+        '-m',
+        step.message,
+      );
     }
   }
   let where = dir;
@@ -55,7 +68,9 @@ async function playHistory(ex: Example): Promise<Finding[]> {
   const config = { ...configOf(dir), preset: ex.preset };
   const [from, to] = run.range ? run.range.split('..') : [undefined, undefined];
   // The one fold judges core and pack history alike.
-  const core = (await judgeHistory(where, { config, presetOverride: ex.preset, from: from || null, to: to || undefined })).findings;
+  const core = (
+    await judgeHistory(where, { config, presetOverride: ex.preset, from: from || null, to: to || undefined })
+  ).findings;
   return core;
 }
 
@@ -77,12 +92,19 @@ type Step =
 /** Code blocks with `file=<path>` in their meta under a `## Failing example` / `## Passing example` heading. */
 function examples(page: string): { failing: Example; passing: Example } {
   const root = parseMarkdown(page);
-  const out = { failing: { files: {}, preset: 'recommended', steps: [], expected: null } as Example, passing: { files: {}, preset: 'recommended', steps: [], expected: null } as Example };
+  const out = {
+    failing: { files: {}, preset: 'recommended', steps: [], expected: null } as Example,
+    passing: { files: {}, preset: 'recommended', steps: [], expected: null } as Example,
+  };
   let current: Example | null = null;
   for (const node of root.children as RootContent[]) {
     if (node.type === 'heading' && (node as Heading).depth === 2) {
       const title = textOf(node).toLowerCase();
-      current = title.startsWith('failing example') ? out.failing : title.startsWith('passing example') ? out.passing : null;
+      current = title.startsWith('failing example')
+        ? out.failing
+        : title.startsWith('passing example')
+          ? out.passing
+          : null;
       continue;
     }
     if (!current || node.type !== 'code') continue;
@@ -92,12 +114,24 @@ function examples(page: string): { failing: Example; passing: Example } {
     const preset = /(?:^|\s)preset=(\S+)/.exec(meta)?.[1];
     if (preset === 'strict') current.preset = 'strict';
     if (code.lang === 'findings') {
-      current.expected = code.value.split('\n').map((l) => l.trim()).filter(Boolean);
+      current.expected = code.value
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
       continue;
     }
     if (code.lang === 'commit' || code.lang === 'run') {
       const data = (parseYaml(code.value) ?? {}) as Record<string, unknown>;
-      current.steps.push(code.lang === 'commit' ? { kind: 'commit', message: String(data.message ?? 'change'), author: data.author as string | undefined, committer: data.committer as string | undefined } : { kind: 'run', range: data.range as string | undefined, shallow: data.shallow === true });
+      current.steps.push(
+        code.lang === 'commit'
+          ? {
+              kind: 'commit',
+              message: String(data.message ?? 'change'),
+              author: data.author as string | undefined,
+              committer: data.committer as string | undefined,
+            }
+          : { kind: 'run', range: data.range as string | undefined, shallow: data.shallow === true },
+      );
       continue;
     }
     if (!file) continue;
@@ -133,7 +167,10 @@ describe('docs/rules pages', () => {
         if (!existsSync(path)) return expect.fail(`docs/rules/${id}.md is missing`);
         const ex = examples(readFileSync(path, 'utf8'));
         if (id.startsWith('history/') || RULES.find((r) => r.meta.id === id)?.packTransition) {
-          expect(ex.failing.steps.some((s) => s.kind === 'commit') || ex.failing.steps.some((s) => s.kind === 'run'), 'a history example commits').toBe(true);
+          expect(
+            ex.failing.steps.some((s) => s.kind === 'commit') || ex.failing.steps.some((s) => s.kind === 'run'),
+            'a history example commits',
+          ).toBe(true);
           const failingH = (await playHistory(ex.failing)).filter((f) => f.ruleId === id && f.severity !== 'info');
           expect(failingH.length, `failing example of ${id} produced no ${id} finding`).toBeGreaterThan(0);
           expect(stated(failingH), `the findings the failing example of ${id} states`).toEqual(ex.failing.expected);
@@ -150,4 +187,3 @@ describe('docs/rules pages', () => {
     });
   }
 });
-

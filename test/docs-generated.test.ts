@@ -23,7 +23,9 @@ describe('generated docs', () => {
   const { core, packs } = splitCatalog(RULES, PACKS) as { core: typeof RULES; packs: typeof RULES };
 
   it('README.md and every rule page say what the catalog says (run `npm run docs` when this fails)', () => {
-    const stale = (generate(read, core, packs) as Generated[]).filter((f) => f.current !== f.expected).map((f) => f.path);
+    const stale = (generate(read, core, packs) as Generated[])
+      .filter((f) => f.current !== f.expected)
+      .map((f) => f.path);
     expect(stale).toEqual([]);
   });
 
@@ -69,6 +71,10 @@ describe('generated docs', () => {
       '| `kept/as-is` | off / off |',
     ].join('\n');
     const pack = { meta: { id: 'p/z', severities: { recommended: 'error', strict: 'error' } } };
-    expect(renderReadme(readme, [rule], [pack])).toBe(readme.replace('| `old/rule` | error / error |', '| `x/y` | warn / error |').replace('| --- | --- |\n\n## Next', '| --- | --- |\n| `p/z` | error / error |\n\n## Next'));
+    expect(renderReadme(readme, [rule], [pack])).toBe(
+      readme
+        .replace('| `old/rule` | error / error |', '| `x/y` | warn / error |')
+        .replace('| --- | --- |\n\n## Next', '| --- | --- |\n| `p/z` | error / error |\n\n## Next'),
+    );
   });
 });

@@ -59,8 +59,16 @@ describe('validate-workflow new', () => {
     writeFileSync(join(dir, 'thoughts/handoffs/s1/task-02-add-sessions-table.md'), fillHandoff(h2));
     // Task 2's handoff says complete, so the plan and the ledger say so too (handoff/plan-sync, issue 11, flags a
     // plan left behind), and the session is complete.
-    writeFileSync(join(dir, planPath), read(dir, planPath).replace('- [ ] Task 2: Add sessions table', '- [x] Task 2: Add sessions table'));
-    writeFileSync(join(dir, ledgerPath), read(dir, ledgerPath).replace('- [ ] Task 2: Add sessions table', '- [x] Task 2: Add sessions table').replace('status: active', 'status: complete'));
+    writeFileSync(
+      join(dir, planPath),
+      read(dir, planPath).replace('- [ ] Task 2: Add sessions table', '- [x] Task 2: Add sessions table'),
+    );
+    writeFileSync(
+      join(dir, ledgerPath),
+      read(dir, ledgerPath)
+        .replace('- [ ] Task 2: Add sessions table', '- [x] Task 2: Add sessions table')
+        .replace('status: active', 'status: complete'),
+    );
 
     const res = runCli(dir, ['--preset', 'strict', '--format', 'json']);
     expect(JSON.parse(res.stdout).results).toEqual([]);
@@ -79,6 +87,9 @@ describe('validate-workflow new', () => {
     const dir = makeRepo({});
     expect(runCli(dir, ['new', 'handoff'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--session') });
     expect(runCli(dir, ['new', 'plan'])).toMatchObject({ code: 2, stderr: expect.stringContaining('needs a title') });
-    expect(runCli(dir, ['new', 'thing'])).toMatchObject({ code: 2, stderr: expect.stringContaining('plan, handoff, ledger') });
+    expect(runCli(dir, ['new', 'thing'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('plan, handoff, ledger'),
+    });
   });
 });

@@ -31,7 +31,12 @@ interface IssueComment {
   html_url?: string;
 }
 
-async function call(api: Api, method: string, url: string, body?: unknown): Promise<{ json: unknown; link: string | null }> {
+async function call(
+  api: Api,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ json: unknown; link: string | null }> {
   const res = await fetch(url, {
     method,
     headers: {
@@ -71,12 +76,17 @@ export function nextPage(link: string | null): string | null {
 export function commentBody(report: string): string {
   const body = `${MARKER}\n${report}`;
   if (body.length <= COMMENT_LIMIT) return body;
-  const tail = '\n\n… the report is longer than a comment may be; the whole report is in the job summary of this run.\n';
+  const tail =
+    '\n\n… the report is longer than a comment may be; the whole report is in the job summary of this run.\n';
   return body.slice(0, COMMENT_LIMIT - tail.length) + tail;
 }
 
 /** Edits the comment that carries the marker, or creates it when there is none. */
-export async function upsertComment(api: Api, issue: number, report: string): Promise<{ action: 'created' | 'updated'; id: number; url?: string }> {
+export async function upsertComment(
+  api: Api,
+  issue: number,
+  report: string,
+): Promise<{ action: 'created' | 'updated'; id: number; url?: string }> {
   const base = `${api.url.replace(/\/+$/, '')}/repos/${api.repository}`;
   const body = commentBody(report);
   let page: string | null = `${base}/issues/${issue}/comments?per_page=100`;

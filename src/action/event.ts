@@ -51,6 +51,11 @@ export function eventFacts(env: NodeJS.ProcessEnv, cwd: string): EventFacts {
   if (!from || !to || /^0+$/.test(from)) return { pullRequest, range: null };
   // Judging more than the range is stricter, never laxer: better the whole history than a run that cannot start.
   const missing = [from, to].find((sha) => !present(cwd, sha));
-  if (missing) return { pullRequest, range: null, note: `${missing.slice(0, 12)} (of the event's range ${from.slice(0, 12)}..${to.slice(0, 12)}) is not in this clone: judging the whole history` };
+  if (missing)
+    return {
+      pullRequest,
+      range: null,
+      note: `${missing.slice(0, 12)} (of the event's range ${from.slice(0, 12)}..${to.slice(0, 12)}) is not in this clone: judging the whole history`,
+    };
   return { pullRequest, range: `${from}..${to}` };
 }

@@ -39,13 +39,16 @@ export function getBooleanInput(env: NodeJS.ProcessEnv, name: string, fallback: 
   if (value === '') return fallback;
   if (['true', 'True', 'TRUE'].includes(value)) return true;
   if (['false', 'False', 'FALSE'].includes(value)) return false;
-  throw new InputError(`input "${name}" must be a boolean: true | True | TRUE | false | False | FALSE (got "${value}")`);
+  throw new InputError(
+    `input "${name}" must be a boolean: true | True | TRUE | false | False | FALSE (got "${value}")`,
+  );
 }
 
 function choice<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[]): T | undefined {
   const value = getInput(env, name);
   if (value === '') return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw new InputError(`input "${name}" must be one of ${allowed.join(', ')} (got "${value}")`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new InputError(`input "${name}" must be one of ${allowed.join(', ')} (got "${value}")`);
   return value as T;
 }
 

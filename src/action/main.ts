@@ -32,13 +32,23 @@ interface Ran {
 /** The CLI with `args`; `show` streams its output into the log (annotations), otherwise it is collected. */
 function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv, show: boolean): Promise<Ran> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ['ignore', show ? 'inherit' : 'pipe', show ? 'inherit' : 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd,
+      env,
+      stdio: ['ignore', show ? 'inherit' : 'pipe', show ? 'inherit' : 'pipe'],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout?.on('data', (b: Buffer) => out.push(b));
     child.stderr?.on('data', (b: Buffer) => err.push(b));
     child.on('error', fail);
-    child.on('close', (code) => done({ code: code ?? FAILURE, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+    child.on('close', (code) =>
+      done({
+        code: code ?? FAILURE,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      }),
+    );
   });
 }
 
@@ -53,14 +63,28 @@ function setOutput(env: NodeJS.ProcessEnv, name: string, value: string): void {
 /** The CLI failed as a tool, not on findings: its own message is in `ran.stderr` (or already in the log). */
 function failed(what: string, ran: Ran): number {
   if (ran.stderr) process.stderr.write(ran.stderr);
-  command('error', `validate-workflow ${what} exited ${ran.code}${ran.stderr ? `: ${ran.stderr.trim().split('\n')[0]}` : ' (see the log above)'}`);
+  command(
+    'error',
+    `validate-workflow ${what} exited ${ran.code}${ran.stderr ? `: ${ran.stderr.trim().split('\n')[0]}` : ' (see the log above)'}`,
+  );
   return FAILURE;
 }
 
-async function comment(inputs: ActionInputs, env: NodeJS.ProcessEnv, pullRequest: number, report: string): Promise<void> {
-  if (!inputs.token) return void command('warning', 'comment: no token (input "token" is empty), so no pull-request comment was posted');
-  if (!env.GITHUB_REPOSITORY) return void command('warning', 'comment: GITHUB_REPOSITORY is not set, so no pull-request comment was posted');
-  const api = { url: env.GITHUB_API_URL || 'https://api.github.com', token: inputs.token, repository: env.GITHUB_REPOSITORY };
+async function comment(
+  inputs: ActionInputs,
+  env: NodeJS.ProcessEnv,
+  pullRequest: number,
+  report: string,
+): Promise<void> {
+  if (!inputs.token)
+    return void command('warning', 'comment: no token (input "token" is empty), so no pull-request comment was posted');
+  if (!env.GITHUB_REPOSITORY)
+    return void command('warning', 'comment: GITHUB_REPOSITORY is not set, so no pull-request comment was posted');
+  const api = {
+    url: env.GITHUB_API_URL || 'https://api.github.com',
+    token: inputs.token,
+    repository: env.GITHUB_REPOSITORY,
+  };
   try {
     const done = await upsertComment(api, pullRequest, report);
     say(`validate-workflow: ${done.action} the report comment on #${pullRequest}${done.url ? `: ${done.url}` : ''}\n`);
@@ -68,7 +92,10 @@ async function comment(inputs: ActionInputs, env: NodeJS.ProcessEnv, pullRequest
     // A pull request from a fork gets a read-only token: the report is still in the log, annotations and summary,
     // so the comment failing is worth a warning, not a failed check.
     const e = err as Error;
-    const hint = e instanceof ApiError && (e.status === 403 || e.status === 404) ? ' (the job needs `permissions: pull-requests: write`; a pull request from a fork gets a read-only token)' : '';
+    const hint =
+      e instanceof ApiError && (e.status === 403 || e.status === 404)
+        ? ' (the job needs `permissions: pull-requests: write`; a pull request from a fork gets a read-only token)'
+        : '';
     command('warning', `comment: ${e.message}${hint}`);
   }
 }
@@ -92,7 +119,18 @@ async function runAction(env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
   const common = [...(range ? ['--range', range] : []), ...(inputs.preset ? ['--preset', inputs.preset] : [])];
   say(`validate-workflow: judging ${range ? `the commits of ${range}` : 'the repository and its history'}\n`);
 
-  const main = await cli([...common, '--format', inputs.format, '--summary', ...(inputs.failOn === 'warning' ? ['--max-warnings', '0'] : [])], cwd, cliEnv, true);
+  const main = await cli(
+    [
+      ...common,
+      '--format',
+      inputs.format,
+      '--summary',
+      ...(inputs.failOn === 'warning' ? ['--max-warnings', '0'] : []),
+    ],
+    cwd,
+    cliEnv,
+    true,
+  );
   if (main.code !== 0 && main.code !== FINDINGS) return failed(`--format ${inputs.format}`, main);
 
   if (inputs.sarif) {

@@ -94,9 +94,15 @@ export const rules: readonly RuleInfo[] = RULES.map((r) => ({
 const reports = new WeakMap<LintResult, Report>();
 
 function doorOf(options: LintOptions): JudgeOptions['door'] {
-  const doors = [options.staged ? '`staged`' : null, options.range !== undefined ? '`range`' : null, options.commitMessage !== undefined ? '`commitMessage`' : null].filter(Boolean);
-  if (doors.length > 1) throw new Error(`lint() takes one of staged, range and commitMessage (got ${doors.join(' and ')})`);
-  if (options.commitMessage !== undefined) return { kind: 'commit-msg', file: resolve(options.cwd ?? process.cwd(), options.commitMessage) };
+  const doors = [
+    options.staged ? '`staged`' : null,
+    options.range !== undefined ? '`range`' : null,
+    options.commitMessage !== undefined ? '`commitMessage`' : null,
+  ].filter(Boolean);
+  if (doors.length > 1)
+    throw new Error(`lint() takes one of staged, range and commitMessage (got ${doors.join(' and ')})`);
+  if (options.commitMessage !== undefined)
+    return { kind: 'commit-msg', file: resolve(options.cwd ?? process.cwd(), options.commitMessage) };
   if (options.staged) return { kind: 'staged' };
   if (options.range !== undefined) return { kind: 'range', ...parseRange(options.range) };
   return { kind: 'repository' };
@@ -130,11 +136,21 @@ export async function lint(options: LintOptions = {}): Promise<LintResult> {
  * the full markdown review (plans and their timeline); one read back from JSON gives its findings only.
  */
 export function format(result: LintResult, name: FormatName, options: { color?: boolean } = {}): string {
-  if (!(REPORT_FORMATS as readonly string[]).includes(name)) throw new Error(`format must be one of ${REPORT_FORMATS.join(', ')} (got "${String(name)}")`);
+  if (!(REPORT_FORMATS as readonly string[]).includes(name))
+    throw new Error(`format must be one of ${REPORT_FORMATS.join(', ')} (got "${String(name)}")`);
   // The findings are the result's own, so a caller who filtered them formats what it kept.
   const findings: Finding[] = result.results.map((r) => ({ ...r }));
   const full = reports.get(result);
-  return render(name, { findings, summary: { ...full?.summary, ...result.summary }, workspace: full?.workspace ?? null, timeline: full?.timeline ?? [] }, options.color ?? false);
+  return render(
+    name,
+    {
+      findings,
+      summary: { ...full?.summary, ...result.summary },
+      workspace: full?.workspace ?? null,
+      timeline: full?.timeline ?? [],
+    },
+    options.color ?? false,
+  );
 }
 
 // The rule tester, for pack authors: it takes rule objects, so its types are the engine's own rule and pack model

@@ -44,10 +44,20 @@ function reportSink(opts: CheckOptions, io: Io): (text: string) => void {
 export async function check(opts: CheckOptions, io: Io): Promise<number> {
   const scope = scopeOf(opts, io.cwd);
   // What --fix changed goes with a stylish report; any other format keeps stdout parseable.
-  if (opts.fix) await fixWorkingTree({ root: scope.root, inGit: scope.inGit, config: scope.config, ...opts.fix, inScope: scope.inScope, say: opts.format === 'stylish' ? io.stdout : io.stderr });
+  if (opts.fix)
+    await fixWorkingTree({
+      root: scope.root,
+      inGit: scope.inGit,
+      config: scope.config,
+      ...opts.fix,
+      inScope: scope.inScope,
+      say: opts.format === 'stylish' ? io.stdout : io.stderr,
+    });
   const outcome = await judgeAndReport(opts, scope, progressLine(io, { quiet: opts.quiet }));
   if (outcome.kind === 'baseline') {
-    io.stdout(`validate-workflow: wrote ${BASELINE_FILE} with ${outcome.entries} entr${outcome.entries === 1 ? 'y' : 'ies'} (${outcome.findings} findings); later runs report only what is new.\n`);
+    io.stdout(
+      `validate-workflow: wrote ${BASELINE_FILE} with ${outcome.entries} entr${outcome.entries === 1 ? 'y' : 'ies'} (${outcome.findings} findings); later runs report only what is new.\n`,
+    );
     return EXIT.ok;
   }
   // A file is no terminal: it gets colours only when asked for (flag or FORCE_COLOR), whatever stdout is.
@@ -92,9 +102,23 @@ export async function check(opts: CheckOptions, io: Io): Promise<number> {
  * door (convention section 6, round 3). The message file is git's, not the user's work: nothing else is touched.
  */
 function sealConfirmation(file: string, digest: string, io: Io): void {
-  const res = gitSync(dirname(resolve(io.cwd, file)), ['interpret-trailers', '--in-place', '--if-exists', 'addIfDifferent', '--trailer', `Confirmed-items: ${digest}`, resolve(io.cwd, file)]);
-  if (res.ok) io.stderr(`validate-workflow: added \`Confirmed-items: ${digest}\` to the message: it binds the confirmation to the manual items checked.\n`);
-  else io.stderr(`validate-workflow: could not add \`Confirmed-items: ${digest}\` to the message (${res.err.trim() || 'git interpret-trailers failed'}); the commit is accepted without it.\n`);
+  const res = gitSync(dirname(resolve(io.cwd, file)), [
+    'interpret-trailers',
+    '--in-place',
+    '--if-exists',
+    'addIfDifferent',
+    '--trailer',
+    `Confirmed-items: ${digest}`,
+    resolve(io.cwd, file),
+  ]);
+  if (res.ok)
+    io.stderr(
+      `validate-workflow: added \`Confirmed-items: ${digest}\` to the message: it binds the confirmation to the manual items checked.\n`,
+    );
+  else
+    io.stderr(
+      `validate-workflow: could not add \`Confirmed-items: ${digest}\` to the message (${res.err.trim() || 'git interpret-trailers failed'}); the commit is accepted without it.\n`,
+    );
 }
 
 /**
@@ -168,13 +192,21 @@ Exit codes: 0 no errors, 1 errors (or too many warnings), 2 usage error or tool 
 `;
 
 /** ESLint's flags: `--fix` or `--fix-dry-run`, `--fix-type` a comma list; fixes edit the working tree only. */
-function fixOption(fix: boolean | undefined, dryRun: boolean | undefined, types: string | undefined, door: CheckOptions['door']['kind']): CheckOptions['fix'] {
+function fixOption(
+  fix: boolean | undefined,
+  dryRun: boolean | undefined,
+  types: string | undefined,
+  door: CheckOptions['door']['kind'],
+): CheckOptions['fix'] {
   if (!fix && !dryRun) {
     if (types !== undefined) throw new UsageError('--fix-type needs --fix or --fix-dry-run');
     return undefined;
   }
   if (fix && dryRun) throw new UsageError('--fix and --fix-dry-run cannot be combined');
-  if (door !== 'repository') throw new UsageError(`${fix ? '--fix' : '--fix-dry-run'} edits the working tree: it cannot be combined with --staged, --range or commit-msg`);
+  if (door !== 'repository')
+    throw new UsageError(
+      `${fix ? '--fix' : '--fix-dry-run'} edits the working tree: it cannot be combined with --staged, --range or commit-msg`,
+    );
   const list = (types ?? 'problem').split(',').map((t) => oneOf<FixType>(t.trim(), FIX_TYPES, '--fix-type')!);
   return { dryRun: dryRun ?? false, types: list };
 }
@@ -188,12 +220,17 @@ export const command = defineCommand({
     if (values.color && values['no-color']) throw new UsageError('--color and --no-color cannot be combined');
     if (values['print-config']) {
       if (positionals.length > 1) throw new UsageError('--print-config takes one file');
-      return printConfig(positionals[0], { config: values.config, preset: oneOf<Preset>(values.preset, ['recommended', 'strict'], '--preset') }, io);
+      return printConfig(
+        positionals[0],
+        { config: values.config, preset: oneOf<Preset>(values.preset, ['recommended', 'strict'], '--preset') },
+        io,
+      );
     }
     let maxWarnings: number | undefined;
     if (values['max-warnings'] !== undefined) {
       maxWarnings = Number(values['max-warnings']);
-      if (!Number.isInteger(maxWarnings) || maxWarnings < 0) throw new UsageError(`--max-warnings needs a whole number (got "${values['max-warnings']}")`);
+      if (!Number.isInteger(maxWarnings) || maxWarnings < 0)
+        throw new UsageError(`--max-warnings needs a whole number (got "${values['max-warnings']}")`);
     }
     let door: CheckOptions['door'] = { kind: 'repository' };
     let paths = positionals;

@@ -51,12 +51,21 @@ const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit']);
  * those; past it, the answer says the edit was not judged in time, never silence. `VALIDATE_WORKFLOW_HOOK_BUDGET_MS`
  * lowers the budget (tests); it can only make the hook give up sooner, and the git hooks judge the commit anyway.
  */
-const BUDGET_MS: Record<'PreToolUse' | 'PostToolUse' | 'Stop', number> = { PreToolUse: 25_000, PostToolUse: 50_000, Stop: 50_000 };
+const BUDGET_MS: Record<'PreToolUse' | 'PostToolUse' | 'Stop', number> = {
+  PreToolUse: 25_000,
+  PostToolUse: 50_000,
+  Stop: 50_000,
+};
 
 /** The raw payload, for the child that judges within the budget. */
 let rawInput = '';
 
-async function withinBudget(event: keyof typeof BUDGET_MS, what: string, io: Io, judge: () => Promise<number>): Promise<number> {
+async function withinBudget(
+  event: keyof typeof BUDGET_MS,
+  what: string,
+  io: Io,
+  judge: () => Promise<number>,
+): Promise<number> {
   // The CLI's own script, through the bin link npm installs (`node_modules/.bin/validate-workflow`).
   let entry = process.argv[1] ?? '';
   try {
@@ -69,10 +78,19 @@ async function withinBudget(event: keyof typeof BUDGET_MS, what: string, io: Io,
   const asked = Number(io.env.VALIDATE_WORKFLOW_HOOK_BUDGET_MS);
   const budget = Number.isFinite(asked) && asked > 0 ? Math.min(asked, BUDGET_MS[event]) : BUDGET_MS[event];
   const started = Date.now();
-  const res = spawnSync(process.execPath, [entry, 'claude-hook'], { input: rawInput, encoding: 'utf8', timeout: budget, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...io.env, VALIDATE_WORKFLOW_HOOK_CHILD: '1' } });
+  const res = spawnSync(process.execPath, [entry, 'claude-hook'], {
+    input: rawInput,
+    encoding: 'utf8',
+    timeout: budget,
+    killSignal: 'SIGKILL',
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, ...io.env, VALIDATE_WORKFLOW_HOOK_CHILD: '1' },
+  });
   if (res.error || res.signal) {
     const secs = ((Date.now() - started) / 1000).toFixed(1);
-    io.stdout(`${JSON.stringify({ systemMessage: `validate-workflow: ${what} was not judged in time (${secs} s, the hook's budget is ${budget / 1000} s); the git hooks will judge the commit.` })}\n`);
+    io.stdout(
+      `${JSON.stringify({ systemMessage: `validate-workflow: ${what} was not judged in time (${secs} s, the hook's budget is ${budget / 1000} s); the git hooks will judge the commit.` })}\n`,
+    );
     return 0;
   }
   io.stdout(res.stdout ?? '');
@@ -89,14 +107,17 @@ export async function claudeHook(input: string, io: Io): Promise<number> {
     } catch {
       throw new BadInput('stdin is not JSON');
     }
-    if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new BadInput('stdin is not a JSON object');
+    if (!payload || typeof payload !== 'object' || Array.isArray(payload))
+      throw new BadInput('stdin is not a JSON object');
     const event = payload.hook_event_name;
     if (typeof event !== 'string') throw new BadInput('hook_event_name is missing');
     const cwd = typeof payload.cwd === 'string' && payload.cwd ? payload.cwd : (io.env.CLAUDE_PROJECT_DIR ?? io.cwd);
     // An edit names its file: the repository that holds the file judges it, wherever the session started (a cwd
     // outside the repository with an absolute path into it is the same edit).
     const target = event === 'PreToolUse' ? editedFile(payload, cwd) : null;
-    const root = (target ? repositoryRoot(existingDir(dirname(realish(target)))) : null) ?? (existsSync(cwd) ? repositoryRoot(cwd) : null);
+    const root =
+      (target ? repositoryRoot(existingDir(dirname(realish(target)))) : null) ??
+      (existsSync(cwd) ? repositoryRoot(cwd) : null);
     // Outside a git repository there is no HEAD to judge against and no workflow to recover.
     if (!root) return 0;
     const session = typeof payload.session_id === 'string' ? payload.session_id : '';
@@ -107,10 +128,14 @@ export async function claudeHook(input: string, io: Io): Promise<number> {
       case 'PostToolUse':
         // Edits through Edit/Write/MultiEdit were judged before they ran; Bash is the way around that.
         if (payload.tool_name !== 'Bash') return 0;
-        return await withinBudget('PostToolUse', 'what that command changed', io, () => treeCheck(root, session, 'post', false, io));
+        return await withinBudget('PostToolUse', 'what that command changed', io, () =>
+          treeCheck(root, session, 'post', false, io),
+        );
       case 'Stop':
       case 'SubagentStop':
-        return await withinBudget('Stop', 'the working tree', io, () => treeCheck(root, session, 'stop', payload.stop_hook_active === true, io));
+        return await withinBudget('Stop', 'the working tree', io, () =>
+          treeCheck(root, session, 'stop', payload.stop_hook_active === true, io),
+        );
       case 'SessionStart':
         return await sessionStart(root, session, io);
       default:
@@ -118,8 +143,11 @@ export async function claudeHook(input: string, io: Io): Promise<number> {
     }
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    io.stderr(`validate-workflow claude-hook: ${err instanceof BadInput ? 'ignored input' : 'internal error'}: ${why}; allowing (the git hooks still judge the commit)\n`);
-    if (!(err instanceof BadInput) && io.env.VALIDATE_WORKFLOW_DEBUG && err instanceof Error) io.stderr(`${err.stack}\n`);
+    io.stderr(
+      `validate-workflow claude-hook: ${err instanceof BadInput ? 'ignored input' : 'internal error'}: ${why}; allowing (the git hooks still judge the commit)\n`,
+    );
+    if (!(err instanceof BadInput) && io.env.VALIDATE_WORKFLOW_DEBUG && err instanceof Error)
+      io.stderr(`${err.stack}\n`);
     return 0;
   }
 }
@@ -137,7 +165,11 @@ function editsOf(tool: string, input: Record<string, unknown>): EditSpec[] | { c
   const one = (e: unknown, where: string): EditSpec => {
     if (!e || typeof e !== 'object') throw new BadInput(`${where} is not an object`);
     const r = e as Record<string, unknown>;
-    return { old_string: str(r.old_string, 'old_string'), new_string: str(r.new_string, 'new_string'), replace_all: r.replace_all === true };
+    return {
+      old_string: str(r.old_string, 'old_string'),
+      new_string: str(r.new_string, 'new_string'),
+      replace_all: r.replace_all === true,
+    };
   };
   if (tool === 'Edit') return [one(input, 'tool_input')];
   if (!Array.isArray(input.edits)) throw new BadInput('tool_input.edits is not an array');
@@ -165,7 +197,9 @@ export function applyEdits(text: string | null, edits: EditSpec[]): string | nul
     }
     const at = cur.indexOf(e.old_string);
     if (at < 0) return null;
-    cur = e.replace_all ? cur.split(e.old_string).join(e.new_string) : cur.slice(0, at) + e.new_string + cur.slice(at + e.old_string.length);
+    cur = e.replace_all
+      ? cur.split(e.old_string).join(e.new_string)
+      : cur.slice(0, at) + e.new_string + cur.slice(at + e.old_string.length);
   }
   return cur;
 }
@@ -213,7 +247,8 @@ function committedConfig(root: string): Config | null {
     const pkg = gitSync(root, ['show', 'HEAD:package.json']);
     if (pkg.ok) {
       const data = JSON.parse(pkg.out) as Record<string, unknown>;
-      if (data && typeof data === 'object' && 'validateWorkflow' in data) return configFromObject(data.validateWorkflow, 'package.json', RULE_IDS);
+      if (data && typeof data === 'object' && 'validateWorkflow' in data)
+        return configFromObject(data.validateWorkflow, 'package.json', RULE_IDS);
     }
   } catch {
     // Unreadable: the engine's own reading (headSettings) decides below.
@@ -285,14 +320,25 @@ async function preToolUse(root: string, cwd: string, payload: Payload, io: Io): 
   const specs = [...pathspecs(loose.paths), CONFIG_FILE, 'validate-workflow.baseline.json'];
   const direct = repoPath(root, cwd, filePath);
   // A workflow file committed as a symbolic link is edited through its target: the edit is the link's.
-  const rel = (direct !== null && classifier(loose.paths)(direct) === null ? symlinkTo(root, abs, specs) : null) ?? direct ?? hardLinkTarget(root, abs, specs);
+  const rel =
+    (direct !== null && classifier(loose.paths)(direct) === null ? symlinkTo(root, abs, specs) : null) ??
+    direct ??
+    hardLinkTarget(root, abs, specs);
   if (rel === null) return 0;
   const spec = editsOf(tool, rec);
   // Cheap test first: only workflow, trust and pack files concern the engine.
   const looseKind = classifier(loose.paths)(rel);
-  if (!(looseKind && looseKind.kind !== 'searchable') && rel !== CONFIG_FILE && rel !== 'validate-workflow.baseline.json' && rel !== 'package.json' && !mayBePackFile(rel)) return 0;
+  if (
+    !(looseKind && looseKind.kind !== 'searchable') &&
+    rel !== CONFIG_FILE &&
+    rel !== 'validate-workflow.baseline.json' &&
+    rel !== 'package.json' &&
+    !mayBePackFile(rel)
+  )
+    return 0;
   const nowBytes = readDisk(root, rel);
-  const afterText = 'content' in spec ? spec.content : applyEdits(nowBytes === null ? null : nowBytes.toString('utf8'), spec);
+  const afterText =
+    'content' in spec ? spec.content : applyEdits(nowBytes === null ? null : nowBytes.toString('utf8'), spec);
   if (afterText === null || (nowBytes !== null && afterText === nowBytes.toString('utf8'))) return 0;
   return withinBudget('PreToolUse', `this ${tool} of ${rel}`, io, () => judgeEdit(root, rel, afterText, tool, io));
 }
@@ -301,14 +347,22 @@ async function judgeEdit(root: string, rel: string, afterText: string, tool: str
   const { judgeAgentEdit } = await agentDoor();
   const denied = await judgeAgentEdit(root, rel, afterText);
   if (denied.length === 0) return 0;
-  const reason = [`validate-workflow refused this ${tool} of ${rel}:`, ...denied.map(line), 'Make the edit without these changes; the git hooks would refuse a commit with them.'].join('\n');
-  io.stdout(`${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } })}\n`);
+  const reason = [
+    `validate-workflow refused this ${tool} of ${rel}:`,
+    ...denied.map(line),
+    'Make the edit without these changes; the git hooks would refuse a commit with them.',
+  ].join('\n');
+  io.stdout(
+    `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } })}\n`,
+  );
   return 0;
 }
 
 /** Pack files live in folders of their own; the engine decides, this only avoids loading it for ordinary files. */
 function mayBePackFile(rel: string): boolean {
-  return rel.startsWith('.workflow/') || rel.startsWith('.soong-agent/') || rel.endsWith('.jsonl') || rel.endsWith('.ndjson');
+  return (
+    rel.startsWith('.workflow/') || rel.startsWith('.soong-agent/') || rel.endsWith('.jsonl') || rel.endsWith('.ndjson')
+  );
 }
 
 /**
@@ -318,7 +372,10 @@ function mayBePackFile(rel: string): boolean {
 function sessionBase(root: string, recorded: string | undefined): string | null {
   const head = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
   if (!head.ok) return null;
-  const start = recorded && gitSync(root, ['cat-file', '-e', `${recorded}^{commit}`]).ok ? recorded : gitSync(root, ['rev-parse', '--verify', '-q', '@{upstream}']).out.trim() || null;
+  const start =
+    recorded && gitSync(root, ['cat-file', '-e', `${recorded}^{commit}`]).ok
+      ? recorded
+      : gitSync(root, ['rev-parse', '--verify', '-q', '@{upstream}']).out.trim() || null;
   return start && start !== head.out.trim() ? start : null;
 }
 
@@ -360,13 +417,21 @@ function writeState(file: string | null, state: HookState): void {
  * user, and leave the rest to the git hooks instead of looping. PostToolUse: report after a Bash command only when
  * the set of violations changed, so unrelated commands are not answered with the same complaint each time.
  */
-async function treeCheck(root: string, session: string, door: 'stop' | 'post', stopHookActive: boolean, io: Io): Promise<number> {
+async function treeCheck(
+  root: string,
+  session: string,
+  door: 'stop' | 'post',
+  stopHookActive: boolean,
+  io: Io,
+): Promise<number> {
   const file = stateFile(root);
   const state = readState(file);
   const mine = state[session] ?? { at: Date.now() };
   const { judgeAgentTree, findingKey } = await agentDoor();
   const found = await judgeAgentTree(root, sessionBase(root, mine.head));
-  const signature = found.length ? createHash('sha256').update(found.map(findingKey).sort().join('\n')).digest('hex').slice(0, 16) : undefined;
+  const signature = found.length
+    ? createHash('sha256').update(found.map(findingKey).sort().join('\n')).digest('hex').slice(0, 16)
+    : undefined;
   const last = mine[door];
   mine[door] = signature;
   mine.at = Date.now();
@@ -376,7 +441,10 @@ async function treeCheck(root: string, session: string, door: 'stop' | 'post', s
   const list = found.map(line);
   if (door === 'post') {
     if (signature === last) return 0;
-    const reason = ['validate-workflow: that command left workflow files the git hooks will refuse to commit:', ...list].join('\n');
+    const reason = [
+      'validate-workflow: that command left workflow files the git hooks will refuse to commit:',
+      ...list,
+    ].join('\n');
     io.stdout(`${JSON.stringify({ decision: 'block', reason })}\n`);
     return 0;
   }
@@ -385,7 +453,10 @@ async function treeCheck(root: string, session: string, door: 'stop' | 'post', s
     io.stdout(`${JSON.stringify({ systemMessage: message })}\n`);
     return 0;
   }
-  const reason = ['validate-workflow: before you stop, undo these workflow changes; the git hooks will refuse to commit them:', ...list].join('\n');
+  const reason = [
+    'validate-workflow: before you stop, undo these workflow changes; the git hooks will refuse to commit them:',
+    ...list,
+  ].join('\n');
   io.stdout(`${JSON.stringify({ decision: 'block', reason })}\n`);
   return 0;
 }
@@ -434,7 +505,8 @@ import { defineCommand, readStdin } from './command.js';
 export const command = defineCommand({
   name: 'claude-hook',
   summary: "the Claude Code hook: reads the hook's JSON payload on standard input (see docs/claude-hook.md)",
-  usage: 'Usage: validate-workflow claude-hook < payload.json\n\nRun by Claude Code (init --claude installs it); see docs/claude-hook.md.\n',
+  usage:
+    'Usage: validate-workflow claude-hook < payload.json\n\nRun by Claude Code (init --claude installs it); see docs/claude-hook.md.\n',
   options: {},
   action: async (_parsed, io) => claudeHook(await readStdin(), io),
 });

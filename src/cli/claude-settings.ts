@@ -27,7 +27,11 @@ type Settings = Record<string, unknown> & { hooks?: Record<string, MatcherGroup[
 export class ClaudeSettingsError extends Error {}
 
 function ours(group: unknown): boolean {
-  return isRecord(group) && Array.isArray(group.hooks) && group.hooks.some((h) => isRecord(h) && typeof h.command === 'string' && OURS.test(h.command));
+  return (
+    isRecord(group) &&
+    Array.isArray(group.hooks) &&
+    group.hooks.some((h) => isRecord(h) && typeof h.command === 'string' && OURS.test(h.command))
+  );
 }
 
 export function claudeSnippet(): Settings {
@@ -49,12 +53,14 @@ export function mergeClaudeSettings(root: string): { changed: boolean; path: str
     if (!isRecord(parsed)) throw new ClaudeSettingsError(`${path} does not hold a JSON object`);
     settings = parsed as Settings;
   }
-  if (settings.hooks !== undefined && !isRecord(settings.hooks)) throw new ClaudeSettingsError(`${path}: "hooks" is not an object`);
+  if (settings.hooks !== undefined && !isRecord(settings.hooks))
+    throw new ClaudeSettingsError(`${path}: "hooks" is not an object`);
   const hooks = (settings.hooks ?? {}) as Record<string, unknown>;
   let changed = false;
   for (const [event, groups] of Object.entries(claudeSnippet().hooks ?? {})) {
     const existing = hooks[event];
-    if (existing !== undefined && !Array.isArray(existing)) throw new ClaudeSettingsError(`${path}: hooks.${event} is not an array`);
+    if (existing !== undefined && !Array.isArray(existing))
+      throw new ClaudeSettingsError(`${path}: hooks.${event} is not an array`);
     const list = (existing ?? []) as unknown[];
     // Ours already there (perhaps with the user's own matcher or timeout): leave it as the user has it.
     if (list.some(ours)) continue;

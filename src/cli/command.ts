@@ -43,7 +43,12 @@ export class UnknownOptionError extends UsageError {
 }
 
 /** Parse a command's arguments with its own options only (strict): unknown flags throw UnknownOptionError. */
-export function parseCommand<const O extends OptionsSpec>(command: { name: string; options: O }, args: string[]): ReturnType<typeof parseArgs<{ args: string[]; options: O & typeof COMMON_OPTIONS; allowPositionals: true; strict: true }>> {
+export function parseCommand<const O extends OptionsSpec>(
+  command: { name: string; options: O },
+  args: string[],
+): ReturnType<
+  typeof parseArgs<{ args: string[]; options: O & typeof COMMON_OPTIONS; allowPositionals: true; strict: true }>
+> {
   const options = { ...command.options, ...COMMON_OPTIONS };
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
@@ -52,7 +57,8 @@ export function parseCommand<const O extends OptionsSpec>(command: { name: strin
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       const unknown = firstUnknown(options, args);
       // --help and --version are left out: every command has them, and `--session` is not a typo of `--version`.
-      if (unknown) throw new UnknownOptionError(unknown, command.name, suggestFlag(unknown, Object.keys(command.options)));
+      if (unknown)
+        throw new UnknownOptionError(unknown, command.name, suggestFlag(unknown, Object.keys(command.options)));
     }
     if (code?.startsWith('ERR_PARSE_ARGS')) throw new UsageError((err as Error).message);
     throw err;
@@ -72,7 +78,8 @@ export function levenshtein(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = cur;
   }
   return prev[b.length]!;
@@ -95,14 +102,18 @@ export function closest(word: string, candidates: readonly string[]): string | n
 /** A close long flag among `names` (option names without dashes), with its dashes. */
 export function suggestFlag(flag: string, names: readonly string[]): string | null {
   if (!flag.startsWith('--')) return null;
-  const found = closest(flag.slice(2), names.filter((n) => n !== flag.slice(2)));
+  const found = closest(
+    flag.slice(2),
+    names.filter((n) => n !== flag.slice(2)),
+  );
   return found === null ? null : `--${found}`;
 }
 
 /** A string option's value checked against its allowed values. */
 export function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T | undefined {
   if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got "${value}")`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got "${value}")`);
   return value as T;
 }
 

@@ -47,7 +47,9 @@ function identities(repo: string): { author: Identity; committer: Identity } {
   const a = gitIdentity(repo, 'GIT_AUTHOR_IDENT');
   const c = gitIdentity(repo, 'GIT_COMMITTER_IDENT');
   if (!a || !c || !a.email || !a.name) {
-    throw new Refusal('git does not know who you are: set `git config user.name "Your Name"` and `git config user.email you@example.com`, then run confirm again.');
+    throw new Refusal(
+      'git does not know who you are: set `git config user.name "Your Name"` and `git config user.email you@example.com`, then run confirm again.',
+    );
   }
   return { author: a, committer: c };
 }
@@ -99,11 +101,16 @@ function verifyEdit(before: Plan, after: Plan, chosen: readonly CheckItem[]): vo
   const a = boxes(before);
   const b = boxes(after);
   const targets = new Set(chosen.map((c) => `${c.line}:${c.column}`));
-  const same = a.size === b.size && [...a].every(([k, v]) => {
-    const w = b.get(k);
-    return w !== undefined && w.text === v.text && w.checked === (targets.has(k) ? true : v.checked);
-  });
-  if (!same) throw new Refusal('the plan could not be edited safely (reading it back changed more than the confirmed boxes); nothing was changed');
+  const same =
+    a.size === b.size &&
+    [...a].every(([k, v]) => {
+      const w = b.get(k);
+      return w !== undefined && w.text === v.text && w.checked === (targets.has(k) ? true : v.checked);
+    });
+  if (!same)
+    throw new Refusal(
+      'the plan could not be edited safely (reading it back changed more than the confirmed boxes); nothing was changed',
+    );
 }
 
 function phaseName(phase: Phase): string {
@@ -112,7 +119,9 @@ function phaseName(phase: Phase): string {
 
 function findPhase(plan: Plan, n: number): Phase {
   // A plan without phase headings (plan-agent dialect) is one implicit phase: --phase 1.
-  const phase = plan.phases.find((p) => p.number === n) ?? (n === 1 && plan.phases.length === 1 && plan.phases[0]!.number === null ? plan.phases[0] : undefined);
+  const phase =
+    plan.phases.find((p) => p.number === n) ??
+    (n === 1 && plan.phases.length === 1 && plan.phases[0]!.number === null ? plan.phases[0] : undefined);
   if (!phase) {
     const known = plan.phases.map((p) => p.number).filter((x) => x !== null);
     throw new Refusal(`${plan.path} has no Phase ${n}${known.length ? ` (its phases: ${known.join(', ')})` : ''}.`);
@@ -144,7 +153,9 @@ function prepare(opts: ConfirmOptions, io: Io): Prepared {
   if (!existsSync(abs) || !statSync(abs).isFile()) throw new Refusal(`no such plan: ${opts.plan}`);
   const inRoot = relative(root, abs).split(sep).join('/');
   if (classifier(config.paths)(inRoot)?.kind !== 'plan') {
-    throw new Refusal(`${inRoot} is not a plan: plans live at ${config.paths.plans.join(', ')} (the \`paths.plans\` config), and history judges only those.`);
+    throw new Refusal(
+      `${inRoot} is not a plan: plans live at ${config.paths.plans.join(', ')} (the \`paths.plans\` config), and history judges only those.`,
+    );
   }
   // HumanLayer keeps thoughts/ in its own repository behind a symbolic link: the commit belongs there.
   const real = realpathSync(abs);
@@ -154,21 +165,30 @@ function prepare(opts: ConfirmOptions, io: Io): Prepared {
   const { author, committer } = identities(repo);
   for (const who of [author, committer]) {
     if (matches(config.agents, who)) {
-      throw new Refusal(`${label(who)} matches the \`agents\` patterns of the config: an agent cannot confirm manual verification. A human runs confirm with their own git identity (git config user.name / user.email).`);
+      throw new Refusal(
+        `${label(who)} matches the \`agents\` patterns of the config: an agent cannot confirm manual verification. A human runs confirm with their own git identity (git config user.name / user.email).`,
+      );
     }
   }
   if (config.confirmers && !matches(config.confirmers, author)) {
-    throw new Refusal(`${label(author)} is not listed in the config's \`confirmers\`: history would not count this confirmation.`);
+    throw new Refusal(
+      `${label(author)} is not listed in the config's \`confirmers\`: history would not count this confirmation.`,
+    );
   }
 
   const staged = git(repo, ['diff', '--cached', '--name-only', '-z']);
   const others = staged.out.split('\0').filter(Boolean);
   if (others.length > 0) {
-    throw new Refusal(`the index holds other staged changes (${others.join(', ')}): the confirmation commit must contain only the confirmed checkboxes. Commit them first, or unstage them with \`git restore --staged <file>\`.`);
+    throw new Refusal(
+      `the index holds other staged changes (${others.join(', ')}): the confirmation commit must contain only the confirmed checkboxes. Commit them first, or unstage them with \`git restore --staged <file>\`.`,
+    );
   }
-  if (!git(repo, ['cat-file', '-e', `HEAD:${path}`]).ok) throw new Refusal(`${path} is not committed yet: commit the plan first, then confirm its manual items.`);
+  if (!git(repo, ['cat-file', '-e', `HEAD:${path}`]).ok)
+    throw new Refusal(`${path} is not committed yet: commit the plan first, then confirm its manual items.`);
   if (!git(repo, ['diff', '--quiet', 'HEAD', '--', path]).ok) {
-    throw new Refusal(`${path} has uncommitted changes: commit (or stash) them first, so the confirmation commit holds only the confirmed checkboxes.`);
+    throw new Refusal(
+      `${path} has uncommitted changes: commit (or stash) them first, so the confirmation commit holds only the confirmed checkboxes.`,
+    );
   }
 
   const bytes = readFileSync(abs);
@@ -184,19 +204,36 @@ function prepare(opts: ConfirmOptions, io: Io): Prepared {
     );
   }
   // plan/phase-order: checking an item of phase n while phase n-1 is not verified is itself a violation.
-  const earlier = plan.phases.filter((p) => p.number !== null && phase.number !== null && p.number < phase.number && !phaseVerified(p));
+  const earlier = plan.phases.filter(
+    (p) => p.number !== null && phase.number !== null && p.number < phase.number && !phaseVerified(p),
+  );
   if (earlier.length > 0) {
     const first = earlier[0]!;
-    throw new Refusal(`${phaseName(first)} is not verified yet: confirm it first (validate-workflow confirm ${opts.plan} --phase ${first.number}).`);
+    throw new Refusal(
+      `${phaseName(first)} is not verified yet: confirm it first (validate-workflow confirm ${opts.plan} --phase ${first.number}).`,
+    );
   }
-  return { repo, path, abs, bom: bytes.subarray(0, 3).equals(BOM), bytes, text: decoded.text, plan, phase, author, config };
+  return {
+    repo,
+    path,
+    abs,
+    bom: bytes.subarray(0, 3).equals(BOM),
+    bytes,
+    text: decoded.text,
+    plan,
+    phase,
+    author,
+    config,
+  };
 }
 
 /** The seed's "Manual Verification Pause" template, filled in from the plan. */
 export function readyForVerification(phase: Phase): string {
   const n = phase.number ?? 1;
   const auto = phase.automated.map((i) => `- ${i.text}`);
-  const manual = phase.manual.filter((i) => !i.na).map((i) => `- [${i.checked ? 'x' : ' '}] ${i.text}${i.checked ? ' (already confirmed)' : ''}`);
+  const manual = phase.manual
+    .filter((i) => !i.na)
+    .map((i) => `- [${i.checked ? 'x' : ' '}] ${i.text}${i.checked ? ' (already confirmed)' : ''}`);
   return [
     `Phase ${n} Complete - Ready for Manual Verification`,
     '',
@@ -228,7 +265,8 @@ async function ask(items: CheckItem[], io: Io): Promise<Answer[] | null> {
         const next = await lines.next();
         if (next.done) return null;
         const a = String(next.value).trim().toLowerCase();
-        const answer: Answer | undefined = a === 'y' || a === 'yes' ? 'y' : a === 'n' || a === 'no' ? 'n' : a === 's' || a === 'skip' ? 's' : undefined;
+        const answer: Answer | undefined =
+          a === 'y' || a === 'yes' ? 'y' : a === 'n' || a === 'no' ? 'n' : a === 's' || a === 'skip' ? 's' : undefined;
         if (answer) {
           answers.push(answer);
           break;
@@ -270,9 +308,12 @@ export async function confirm(opts: ConfirmOptions, io: Io): Promise<number> {
   try {
     // First: an agent's tool call or a script has a pipe here, and a prompt it answers itself is no confirmation.
     if (!process.stdin.isTTY) {
-      throw new Refusal('standard input is not a terminal. confirm records that a human verified the items by hand, so it only runs interactively; an agent or a script cannot confirm.');
+      throw new Refusal(
+        'standard input is not a terminal. confirm records that a human verified the items by hand, so it only runs interactively; an agent or a script cannot confirm.',
+      );
     }
-    if (!Number.isInteger(opts.phase) || opts.phase < 1) throw new Refusal(`--phase needs a phase number (got ${opts.phase})`);
+    if (!Number.isInteger(opts.phase) || opts.phase < 1)
+      throw new Refusal(`--phase needs a phase number (got ${opts.phase})`);
     const p = prepare(opts, io);
     const pending = p.phase.manual.filter((i) => !i.checked && !i.na);
     if (p.phase.manual.filter((i) => !i.na).length === 0) {
@@ -285,7 +326,8 @@ export async function confirm(opts: ConfirmOptions, io: Io): Promise<number> {
     }
     const openTasks = p.phase.tasks.filter((t) => !t.checked);
     io.stdout(`${p.path}\n\n${readyForVerification(p.phase)}`);
-    if (openTasks.length) io.stdout(`Note: tasks of this phase are still open: ${openTasks.map((t) => `Task ${t.number}`).join(', ')}.\n`);
+    if (openTasks.length)
+      io.stdout(`Note: tasks of this phase are still open: ${openTasks.map((t) => `Task ${t.number}`).join(', ')}.\n`);
     io.stdout('\n');
 
     const answers = await ask(pending, io);
@@ -298,8 +340,12 @@ export async function confirm(opts: ConfirmOptions, io: Io): Promise<number> {
     const failed = pending.filter((_, i) => answers[i] === 'n');
     const skipped = pending.filter((_, i) => answers[i] === 's');
     io.stdout('\n');
-    if (failed.length) io.stdout(`Not verified (tell the agent what failed; the items stay unchecked):\n${failed.map((i) => `  - ${i.text}`).join('\n')}\n`);
-    if (skipped.length) io.stdout(`Skipped (still waiting for you):\n${skipped.map((i) => `  - ${i.text}`).join('\n')}\n`);
+    if (failed.length)
+      io.stdout(
+        `Not verified (tell the agent what failed; the items stay unchecked):\n${failed.map((i) => `  - ${i.text}`).join('\n')}\n`,
+      );
+    if (skipped.length)
+      io.stdout(`Skipped (still waiting for you):\n${skipped.map((i) => `  - ${i.text}`).join('\n')}\n`);
     if (confirmed.length === 0) {
       io.stdout('Nothing confirmed: no commit made.\n');
       return EXIT.ok;
@@ -309,7 +355,8 @@ export async function confirm(opts: ConfirmOptions, io: Io): Promise<number> {
     verifyEdit(p.plan, readPlanText(p.plan.path, edited), confirmed);
     const original = readFileSync(p.abs);
     // The questions can take a while; an edit made meanwhile (by the agent, or in an editor) must not be overwritten.
-    if (!original.equals(p.bytes)) throw new Refusal(`${p.path} changed while you were answering: nothing was changed. Run confirm again.`);
+    if (!original.equals(p.bytes))
+      throw new Refusal(`${p.path} changed while you were answering: nothing was changed. Run confirm again.`);
     writeFileSync(p.abs, p.bom ? Buffer.concat([BOM, Buffer.from(edited, 'utf8')]) : edited);
     const restore = () => {
       writeFileSync(p.abs, original);
@@ -327,7 +374,14 @@ export async function confirm(opts: ConfirmOptions, io: Io): Promise<number> {
       writeFileSync(msgFile, commitMessage(p.path, p.phase, confirmed, p.author));
       // Hooks run (they judge this commit too) and may talk to the terminal; a signing agent may ask for a passphrase.
       // Signing as configuration rather than `-S`: the commit-msg hook can only see the promise in git's config.
-      const res = gitInteractive(p.repo, [...(p.config.requireSignedConfirmations ? ['-c', 'commit.gpgsign=true'] : []), 'commit', '-q', '--cleanup=whitespace', '-F', msgFile]);
+      const res = gitInteractive(p.repo, [
+        ...(p.config.requireSignedConfirmations ? ['-c', 'commit.gpgsign=true'] : []),
+        'commit',
+        '-q',
+        '--cleanup=whitespace',
+        '-F',
+        msgFile,
+      ]);
       if (res.out) io.stdout(res.out);
       if (!res.ok) {
         restore();
@@ -338,7 +392,9 @@ export async function confirm(opts: ConfirmOptions, io: Io): Promise<number> {
       rmSync(dir, { recursive: true, force: true });
     }
     const sha = git(p.repo, ['rev-parse', '--short', 'HEAD']).out.trim();
-    io.stdout(`Committed ${sha} "Confirm ${phaseName(p.phase).replace('the plan', 'Phase 1')} manual verification": ${plural(confirmed.length, 'item')} checked, Confirmed-by: ${label(p.author)}, Confirmed-items: ${confirmedItems(p.path, p.phase, confirmed)}.\n`);
+    io.stdout(
+      `Committed ${sha} "Confirm ${phaseName(p.phase).replace('the plan', 'Phase 1')} manual verification": ${plural(confirmed.length, 'item')} checked, Confirmed-by: ${label(p.author)}, Confirmed-items: ${confirmedItems(p.path, p.phase, confirmed)}.\n`,
+    );
     return EXIT.ok;
   } catch (err) {
     if (err instanceof Refusal) {
@@ -366,7 +422,8 @@ Options:
   },
   action: ({ values, positionals }, io) => {
     const phase = Number(values.phase);
-    if (!positionals[0] || !Number.isInteger(phase) || phase < 1) throw new UsageError('confirm needs a plan and a phase: validate-workflow confirm <plan> --phase N');
+    if (!positionals[0] || !Number.isInteger(phase) || phase < 1)
+      throw new UsageError('confirm needs a plan and a phase: validate-workflow confirm <plan> --phase N');
     return confirm({ plan: positionals[0], phase }, io);
   },
 });

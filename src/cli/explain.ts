@@ -72,7 +72,9 @@ function codeCaption(lang: string | null | undefined, meta: string | null | unde
 
 function list(node: List): string {
   const start = node.start ?? 1;
-  return node.children.map((item, i) => listItem(item, node.ordered ? `${start + i}. ` : '- ')).join(node.spread ? '\n\n' : '\n');
+  return node.children
+    .map((item, i) => listItem(item, node.ordered ? `${start + i}. ` : '- '))
+    .join(node.spread ? '\n\n' : '\n');
 }
 
 function listItem(item: ListItem, marker: string): string {
@@ -85,7 +87,11 @@ function table(node: Table): string {
   const rows = node.children.map((row) => row.children.map((c) => inline(c.children).replace(/\n/g, ' ')));
   const widths: number[] = [];
   for (const row of rows) row.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
-  const line = (row: string[]) => row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (row: string[]) =>
+    row
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   const [head, ...body] = rows;
   if (!head) return '';
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');

@@ -67,7 +67,9 @@ function pick(argv: string[], cwd: string): { name: string; args: string[]; name
 async function unknownOption(err: UnknownOptionError): Promise<string> {
   if (!err.option.startsWith('--')) return err.message;
   const name = err.option.slice(2).replace(/=.*$/, '');
-  const owners = (await allCommands()).filter((c) => c.name !== err.command && Object.hasOwn(c.options, name)).map((c) => c.name);
+  const owners = (await allCommands())
+    .filter((c) => c.name !== err.command && Object.hasOwn(c.options, name))
+    .map((c) => c.name);
   if (owners.length === 0) return err.message;
   const belongs = `--${name} is an option of ${owners.map((o) => `"${o}"`).join(' and ')}, not of "${err.command}"`;
   return err.suggestion ? `${belongs}; did you mean ${err.suggestion}?` : belongs;
@@ -100,7 +102,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
       io.stderr(`validate-workflow: ${message}\n${err instanceof ConfigError ? '' : usageHint}`);
       return EXIT.usage;
     }
-    io.stderr(`validate-workflow: internal error: ${e.message}\n${io.env.VALIDATE_WORKFLOW_DEBUG ? `${e.stack}\n` : 'Set VALIDATE_WORKFLOW_DEBUG=1 for the stack trace, and please report it.\n'}`);
+    io.stderr(
+      `validate-workflow: internal error: ${e.message}\n${io.env.VALIDATE_WORKFLOW_DEBUG ? `${e.stack}\n` : 'Set VALIDATE_WORKFLOW_DEBUG=1 for the stack trace, and please report it.\n'}`,
+    );
     return EXIT.usage;
   }
 }
@@ -121,4 +125,5 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
 });
 process.exitCode = await run(process.argv.slice(2), io);
 // The bench reads peak memory this way: the process's own high-water mark, worker threads included.
-if (process.env.VALIDATE_WORKFLOW_TIMING) process.stderr.write(`timing peak rss: ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`);
+if (process.env.VALIDATE_WORKFLOW_TIMING)
+  process.stderr.write(`timing peak rss: ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`);

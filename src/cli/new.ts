@@ -86,7 +86,7 @@ export function newFile(opts: NewOptions, io: Io): number {
         task_total: String(plan ? Math.max(tasksOf(plan).length, task) : task),
         task_desc: scalar(desc),
         title: desc,
-        plan: plan ? scalar(plan.path) : (opts.plan ? scalar(opts.plan) : 'TODO path of the plan'),
+        plan: plan ? scalar(plan.path) : opts.plan ? scalar(opts.plan) : 'TODO path of the plan',
         previous_line: last ? `previous: ${posix.basename(last.path)}\n` : '',
       }),
       io,
@@ -96,11 +96,19 @@ export function newFile(opts: NewOptions, io: Io): number {
   if (opts.kind === 'ledger') {
     if (!opts.session) throw new UsageError('new ledger needs --session <name>');
     const plan = pickPlan(ws, opts.plan, undefined);
-    if (!plan) throw new UsageError(opts.plan ? `no plan found at ${opts.plan}` : 'new ledger needs --plan <path of the plan>');
+    if (!plan)
+      throw new UsageError(opts.plan ? `no plan found at ${opts.plan}` : 'new ledger needs --plan <path of the plan>');
     const tasks = tasksOf(plan);
-    const state = tasks.length ? tasks.map((t) => `- [${t.checked ? 'x' : ' '}] Task ${t.number}: ${t.title}`).join('\n') : '- [ ] Task 1: TODO';
+    const state = tasks.length
+      ? tasks.map((t) => `- [${t.checked ? 'x' : ' '}] Task ${t.number}: ${t.title}`).join('\n')
+      : '- [ ] Task 1: TODO';
     const path = opts.out ?? `thoughts/ledgers/CONTINUITY_CLAUDE-${opts.session}.md`;
-    return write(root, path, fill(template('ledger'), { session: scalar(opts.session), title: opts.session, plan: scalar(plan.path), state }), io);
+    return write(
+      root,
+      path,
+      fill(template('ledger'), { session: scalar(opts.session), title: opts.session, plan: scalar(plan.path), state }),
+      io,
+    );
   }
 
   throw new UsageError(`new needs one of plan, handoff, ledger (got ${opts.kind || 'nothing'})`);
@@ -130,5 +138,15 @@ Options:
     out: { type: 'string' },
   },
   action: ({ values, positionals }, io) =>
-    newFile({ kind: positionals[0] ?? '', title: positionals.slice(1).join(' ') || undefined, session: values.session, plan: values.plan, desc: values.desc, out: values.out }, io),
+    newFile(
+      {
+        kind: positionals[0] ?? '',
+        title: positionals.slice(1).join(' ') || undefined,
+        session: values.session,
+        plan: values.plan,
+        desc: values.desc,
+        out: values.out,
+      },
+      io,
+    ),
 });

@@ -35,7 +35,9 @@ export function progressLine(io: Io, opts: { quiet: boolean; now?: () => number 
       drawn = t;
       shown = true;
       const commits = state.total !== null ? `${state.commits}/${state.total} commits` : `${state.commits} commits`;
-      io.stderr(`\r\x1b[2Kvalidate-workflow: ${commits} folded, ${state.parsed} file versions parsed, ${((t - start) / 1000).toFixed(1)} s`);
+      io.stderr(
+        `\r\x1b[2Kvalidate-workflow: ${commits} folded, ${state.parsed} file versions parsed, ${((t - start) / 1000).toFixed(1)} s`,
+      );
     },
     done() {
       if (shown) io.stderr('\r\x1b[2K');

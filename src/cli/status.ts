@@ -50,7 +50,12 @@ export interface StatusData {
   /** The session's handoff folder, where the next handoff goes. */
   handoffDir: string | null;
   handoffs: { path: string; task: number | null; status: HandoffStatus | null }[];
-  lastHandoff: { path: string; task: number | null; status: HandoffStatus | null; contextForNext: string | null } | null;
+  lastHandoff: {
+    path: string;
+    task: number | null;
+    status: HandoffStatus | null;
+    contextForNext: string | null;
+  } | null;
   /** In progress in the ledger, else its first pending item, else the plan's first unchecked task; null when all are done. */
   nextTask: { task: number | null; text: string; source: 'ledger-in-progress' | 'ledger-pending' | 'plan' } | null;
   /** Phases whose automated verification passed and whose manual items wait for a human (`validate-workflow confirm`). */
@@ -123,12 +128,15 @@ function summarize(file: WorkflowFile): Summary {
   const base: Summary = { kind: 'other', session: null, status: null, manualChecks: [], blocked: [] };
   if (file.kind === 'plan') return file.notAPlan ? base : { ...base, kind: 'plan', manualChecks: manualChecks([file]) };
   if (file.kind === 'ledger') return { ...base, kind: 'ledger', session: file.session, status: file.status };
-  if (file.kind === 'handoff') return { ...base, kind: 'handoff', session: file.session, status: file.status, blocked: blockedOf([file]) };
+  if (file.kind === 'handoff')
+    return { ...base, kind: 'handoff', session: file.session, status: file.status, blocked: blockedOf([file]) };
   return base;
 }
 
 function blockedOf(handoffs: Handoff[]): StatusData['blocked'] {
-  return handoffs.filter((h) => h.status === 'blocked' && text(h.resolution) === null).map((h) => ({ path: h.path, task: handoffTask(h), blocker: text(h.normalized.blocker) }));
+  return handoffs
+    .filter((h) => h.status === 'blocked' && text(h.resolution) === null)
+    .map((h) => ({ path: h.path, task: handoffTask(h), blocker: text(h.normalized.blocker) }));
 }
 
 /**
@@ -143,7 +151,9 @@ function summaries(root: string, discovered: Discovered[], cfg: Config): Map<str
   const key = cacheKey([cfg.paths, cfg.maxFileBytes]);
   let index: Record<string, Summary> = {};
   try {
-    const data = file ? (JSON.parse(readFileSync(file, 'utf8')) as { format: number; key: string; entries: Record<string, Summary> }) : null;
+    const data = file
+      ? (JSON.parse(readFileSync(file, 'utf8')) as { format: number; key: string; entries: Record<string, Summary> })
+      : null;
     if (data?.format === INDEX_FORMAT && data.key === key) index = data.entries;
   } catch {
     // No index yet, or a broken one: rebuilt below.
@@ -168,7 +178,8 @@ function summaries(root: string, discovered: Discovered[], cfg: Config): Map<str
     kept[k] = summary;
     out.set(d.path, summary);
   }
-  if (file && (dirty || Object.keys(index).length !== Object.keys(kept).length)) writeCacheFile(file, JSON.stringify({ format: INDEX_FORMAT, key, entries: kept }));
+  if (file && (dirty || Object.keys(index).length !== Object.keys(kept).length))
+    writeCacheFile(file, JSON.stringify({ format: INDEX_FORMAT, key, entries: kept }));
   return out;
 }
 
@@ -177,7 +188,11 @@ function summaries(root: string, discovered: Discovered[], cfg: Config): Map<str
  * session id names the workflow session only then (the SessionStart hook asks).
  */
 export function sessionNamed(root: string, config: Config, session: string): boolean {
-  return discover(root, config, true).some((d) => (d.kind === 'ledger' ? ledgerSessionFromName(d.path) === session : d.kind === 'handoff' && d.path.split('/').slice(0, -1).includes(session)));
+  return discover(root, config, true).some((d) =>
+    d.kind === 'ledger'
+      ? ledgerSessionFromName(d.path) === session
+      : d.kind === 'handoff' && d.path.split('/').slice(0, -1).includes(session),
+  );
 }
 
 /**
@@ -194,7 +209,9 @@ export function statusData(root: string, session?: string, config?: Config): Sta
   const summary = (d: Discovered) => index.get(d.path);
   const ledgerFiles = discovered.filter((d) => summary(d)?.kind === 'ledger');
   // The session being resumed wrote its ledger last: the most recently modified active ledger.
-  const candidates = ledgerFiles.filter((d) => (session !== undefined ? summary(d)!.session === session : summary(d)!.status === 'active' && summary(d)!.session));
+  const candidates = ledgerFiles.filter((d) =>
+    session !== undefined ? summary(d)!.session === session : summary(d)!.status === 'active' && summary(d)!.session,
+  );
   const mtimes = new Map(candidates.map((d) => [d.path, mtime(root, d.path)]));
   candidates.sort((a, b) => mtimes.get(b.path)! - mtimes.get(a.path)! || (a.path < b.path ? 1 : -1));
   const ledgerFile = candidates[0] ?? null;
@@ -202,8 +219,12 @@ export function statusData(root: string, session?: string, config?: Config): Sta
   let selectedBy: StatusData['selectedBy'] = null;
   if (session !== undefined) {
     if (!ledgerFile && !discovered.some((d) => summary(d)?.kind === 'handoff' && summary(d)!.session === session)) {
-      const known = [...new Set(discovered.map((d) => summary(d)?.session).filter((s): s is string => typeof s === 'string'))].sort();
-      throw new UsageError(`no ledger or handoffs for session "${session}"${known.length ? ` (sessions: ${known.join(', ')})` : ''}`);
+      const known = [
+        ...new Set(discovered.map((d) => summary(d)?.session).filter((s): s is string => typeof s === 'string')),
+      ].sort();
+      throw new UsageError(
+        `no ledger or handoffs for session "${session}"${known.length ? ` (sessions: ${known.join(', ')})` : ''}`,
+      );
     }
     selectedBy = 'option';
   } else if (ledgerFile) selectedBy = 'latest-active-ledger';
@@ -212,17 +233,25 @@ export function statusData(root: string, session?: string, config?: Config): Sta
     const all = [...index.values()];
     return { ...emptyView(), manualChecks: all.flatMap((x) => x.manualChecks), blocked: all.flatMap((x) => x.blocked) };
   }
-  const sessionFiles = [...(ledgerFile ? [ledgerFile] : []), ...discovered.filter((d) => summary(d)?.kind === 'handoff' && summary(d)!.session === wanted)];
+  const sessionFiles = [
+    ...(ledgerFile ? [ledgerFile] : []),
+    ...discovered.filter((d) => summary(d)?.kind === 'handoff' && summary(d)!.session === wanted),
+  ];
   let ws = read(sessionFiles);
   const plans = new Set(discovered.filter((d) => summary(d)?.kind === 'plan').map((d) => d.path));
   const sources = [...ws.ledgers, ...ws.handoffs];
-  const named = sources.map((f) => (f.planRef ? resolvePlanRef(f.planRef, f.path, plans) : null)).find((p): p is string => p !== null);
+  const named = sources
+    .map((f) => (f.planRef ? resolvePlanRef(f.planRef, f.path, plans) : null))
+    .find((p): p is string => p !== null);
   ws = named ? read([...discovered.filter((d) => d.path === named), ...sessionFiles]) : read(discovered);
   const ledger = ledgerFile ? (ws.ledgers.find((l) => l.path === ledgerFile.path) ?? null) : null;
   const name = wanted;
 
   const handoffs = name === null ? [] : ws.handoffs.filter((h) => h.session === name).sort(byTask);
-  const planPath = (ledger && ws.links.get(ledger.path)) ?? handoffs.map((h) => ws.links.get(h.path)).find((p) => p !== undefined) ?? null;
+  const planPath =
+    (ledger && ws.links.get(ledger.path)) ??
+    handoffs.map((h) => ws.links.get(h.path)).find((p) => p !== undefined) ??
+    null;
   const plan = planPath ? (ws.plans.find((p) => p.path === planPath) ?? null) : null;
   const last = handoffs.at(-1) ?? null;
   // Where the next handoff goes: beside the last one, else under the first configured handoffs folder.
@@ -243,11 +272,26 @@ export function statusData(root: string, session?: string, config?: Config): Sta
     version: 1,
     session: name,
     selectedBy,
-    ledger: ledger ? { path: ledger.path, status: ledger.status, done: ledgerLines(ledger, 'done'), inProgress: ledgerLines(ledger, 'in-progress'), pending: ledgerLines(ledger, 'pending') } : null,
+    ledger: ledger
+      ? {
+          path: ledger.path,
+          status: ledger.status,
+          done: ledgerLines(ledger, 'done'),
+          inProgress: ledgerLines(ledger, 'in-progress'),
+          pending: ledgerLines(ledger, 'pending'),
+        }
+      : null,
     plan: plan?.path ?? null,
     handoffDir: dir,
     handoffs: handoffs.map((h) => ({ path: h.path, task: handoffTask(h), status: h.status })),
-    lastHandoff: last ? { path: last.path, task: handoffTask(last), status: last.status, contextForNext: text(last.normalized.context_for_next) } : null,
+    lastHandoff: last
+      ? {
+          path: last.path,
+          task: handoffTask(last),
+          status: last.status,
+          contextForNext: text(last.normalized.context_for_next),
+        }
+      : null,
     nextTask,
     manualChecks: manualChecks(plan ? [plan] : []),
     blocked: blockedOf(handoffs),
@@ -255,7 +299,19 @@ export function statusData(root: string, session?: string, config?: Config): Sta
 }
 
 function emptyView(): StatusData {
-  return { version: 1, session: null, selectedBy: null, ledger: null, plan: null, handoffDir: null, handoffs: [], lastHandoff: null, nextTask: null, manualChecks: [], blocked: [] };
+  return {
+    version: 1,
+    session: null,
+    selectedBy: null,
+    ledger: null,
+    plan: null,
+    handoffDir: null,
+    handoffs: [],
+    lastHandoff: null,
+    nextTask: null,
+    manualChecks: [],
+    blocked: [],
+  };
 }
 
 function indent(block: string, by: string): string {
@@ -270,16 +326,26 @@ const MARK: Record<LedgerItemState, string> = { done: '[x]', 'in-progress': '[â†
 export function renderStatus(d: StatusData): string {
   const out: string[] = [];
   if (d.session === null) {
-    out.push('No active session: no ledger (thoughts/ledgers/CONTINUITY_*.md) has `status: active`. Name one with --session.');
+    out.push(
+      'No active session: no ledger (thoughts/ledgers/CONTINUITY_*.md) has `status: active`. Name one with --session.',
+    );
   } else {
-    out.push(`Session ${d.session}${d.selectedBy === 'latest-active-ledger' ? ' (the most recently modified active ledger)' : ''}`);
-    out.push(d.ledger ? `Ledger: ${d.ledger.path} (status: ${d.ledger.status ?? 'not set'})` : 'Ledger: none for this session');
+    out.push(
+      `Session ${d.session}${d.selectedBy === 'latest-active-ledger' ? ' (the most recently modified active ledger)' : ''}`,
+    );
+    out.push(
+      d.ledger ? `Ledger: ${d.ledger.path} (status: ${d.ledger.status ?? 'not set'})` : 'Ledger: none for this session',
+    );
     out.push(`Plan: ${d.plan ?? 'not linked (the ledger and handoffs name no plan that exists)'}`);
   }
   if (d.ledger) {
     const l = d.ledger;
     out.push('', `State: ${l.done.length} done, ${l.inProgress.length} in progress, ${l.pending.length} pending`);
-    const all = [...l.done.map((i) => ({ ...i, s: 'done' as const })), ...l.inProgress.map((i) => ({ ...i, s: 'in-progress' as const })), ...l.pending.map((i) => ({ ...i, s: 'pending' as const }))].sort((a, b) => a.line - b.line);
+    const all = [
+      ...l.done.map((i) => ({ ...i, s: 'done' as const })),
+      ...l.inProgress.map((i) => ({ ...i, s: 'in-progress' as const })),
+      ...l.pending.map((i) => ({ ...i, s: 'pending' as const })),
+    ].sort((a, b) => a.line - b.line);
     for (const i of all) out.push(`  ${MARK[i.s]} ${i.text}`);
   }
   if (d.session !== null) {
@@ -289,10 +355,19 @@ export function renderStatus(d: StatusData): string {
       const h = d.lastHandoff;
       const what = [h.task !== null ? `task ${h.task}` : null, h.status ?? 'status unknown'].filter(Boolean).join(', ');
       out.push(`Last handoff: ${h.path} (${what})`);
-      out.push(h.contextForNext ? `  Context for next:\n${indent(h.contextForNext, '    ')}` : '  Context for next: (none written)');
+      out.push(
+        h.contextForNext
+          ? `  Context for next:\n${indent(h.contextForNext, '    ')}`
+          : '  Context for next: (none written)',
+      );
     }
     const n = d.nextTask;
-    const how = n?.source === 'ledger-in-progress' ? 'in progress in the ledger' : n?.source === 'ledger-pending' ? 'next pending in the ledger' : 'first unchecked in the plan';
+    const how =
+      n?.source === 'ledger-in-progress'
+        ? 'in progress in the ledger'
+        : n?.source === 'ledger-pending'
+          ? 'next pending in the ledger'
+          : 'first unchecked in the plan';
     out.push('', n ? `Next task: ${n.text} (${how})` : 'Next task: none, every task is done');
   }
   out.push('', `Manual checks waiting for a human: ${d.manualChecks.length ? '' : 'none'}`.trimEnd());
@@ -305,7 +380,10 @@ export function renderStatus(d: StatusData): string {
   for (const b of d.blocked) {
     out.push(`  ${b.path}${b.task !== null ? ` (task ${b.task})` : ''}${b.blocker ? `: ${b.blocker}` : ''}`);
   }
-  if (d.blocked.length) out.push('  Stop and ask the user; they record their answer (a `Guidance-by:` trailer in a commit they make, or the `resolution:` in a commit of their own) before you go on.');
+  if (d.blocked.length)
+    out.push(
+      '  Stop and ask the user; they record their answer (a `Guidance-by:` trailer in a commit they make, or the `resolution:` in a commit of their own) before you go on.',
+    );
   return `${out.join('\n')}\n`;
 }
 
@@ -338,5 +416,9 @@ Options:
     session: { type: 'string' },
     format: { type: 'string' },
   },
-  action: ({ values }, io) => status({ session: values.session, format: oneOf(values.format, ['stylish', 'json'] as const, '--format') ?? 'stylish' }, io),
+  action: ({ values }, io) =>
+    status(
+      { session: values.session, format: oneOf(values.format, ['stylish', 'json'] as const, '--format') ?? 'stylish' },
+      io,
+    ),
 });

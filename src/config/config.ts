@@ -74,7 +74,7 @@ export const DEFAULT_AGENTS = [
   'Claude',
   'Codex',
   'Copilot',
-]
+];
 
 export const CONFIG_FILE = 'validate-workflow.config.json';
 
@@ -117,7 +117,8 @@ function findRaw(root: string, explicit: string | undefined): { raw: unknown; wh
   const pkg = join(root, 'package.json');
   if (existsSync(pkg)) {
     const data = parseJson(readFileSync(pkg, 'utf8'), 'package.json') as Record<string, unknown> | null;
-    if (data && typeof data === 'object' && 'validateWorkflow' in data) return { raw: data.validateWorkflow, where: 'package.json#validateWorkflow' };
+    if (data && typeof data === 'object' && 'validateWorkflow' in data)
+      return { raw: data.validateWorkflow, where: 'package.json#validateWorkflow' };
   }
   return null;
 }
@@ -131,7 +132,9 @@ export function configFromObject(raw: unknown, where: string, knownRules: Readon
   const data = raw as Partial<Omit<Config, 'paths'>> & { paths?: Partial<Paths> };
   const unknown = Object.keys(data.rules ?? {}).filter((id) => !knownRules.has(id));
   if (unknown.length) {
-    throw new ConfigError(`invalid configuration in ${where}:\n${unknown.map((id) => `  /rules/${id}: unknown rule id`).join('\n')}`);
+    throw new ConfigError(
+      `invalid configuration in ${where}:\n${unknown.map((id) => `  /rules/${id}: unknown rule id`).join('\n')}`,
+    );
   }
   const base = defaultConfig();
   return {

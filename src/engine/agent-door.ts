@@ -70,15 +70,21 @@ async function workingTree(root: string, config: Config): Promise<Tree> {
   const headFiles = head.fileMap();
   // HEAD's classifier: the globs, and the plans HEAD's ledgers and handoffs name outside them (history/sight.ts).
   const classify = head.store.classify;
-  const relevant = (p: string) => TRUST_FILES.includes(p) || (classify(p) !== null && classify(p)!.kind !== 'searchable') || tracked.match(p);
+  const relevant = (p: string) =>
+    TRUST_FILES.includes(p) || (classify(p) !== null && classify(p)!.kind !== 'searchable') || tracked.match(p);
   const memory = new MemorySource(classify, config.maxFileBytes, head.store);
   const top = new Map<string, string | undefined>();
   const specs = [...pathspecs(config.paths), ...TRUST_FILES, ...tracked.pathspecs];
   const hasHead = headFiles.size > 0 || gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']).ok;
   const paths = new Set<string>();
-  if (hasHead) for (const c of parseRaw(gitSync(root, ['diff', '--raw', '-z', '--no-abbrev', '--no-renames', 'HEAD', '--', ...specs]).out)) paths.add(c.path);
+  if (hasHead)
+    for (const c of parseRaw(
+      gitSync(root, ['diff', '--raw', '-z', '--no-abbrev', '--no-renames', 'HEAD', '--', ...specs]).out,
+    ))
+      paths.add(c.path);
   else for (const p of gitSync(root, ['ls-files', '-z', '--', ...specs]).out.split('\0')) if (p) paths.add(p);
-  for (const p of gitSync(root, ['ls-files', '--others', '--exclude-standard', '-z', '--', ...specs]).out.split('\0')) if (p) paths.add(p);
+  for (const p of gitSync(root, ['ls-files', '--others', '--exclude-standard', '-z', '--', ...specs]).out.split('\0'))
+    if (p) paths.add(p);
   // A workflow file stored as a symbolic link changes when its target does, which git does not report as a change.
   for (const p of trackedSymlinks(root, specs)) paths.add(p);
   for (const p of paths) {
@@ -87,7 +93,16 @@ async function workingTree(root: string, config: Config): Promise<Tree> {
     top.set(p, bytes === null ? undefined : memory.put(bytes));
   }
   const now = new Snapshot(new Overlay(headFiles, top), memory);
-  return { head, now, memory, top, headFiles, relevant, guidance: await guidanceIn(root, config), selfResolved: await selfResolvedIn(root, config) };
+  return {
+    head,
+    now,
+    memory,
+    top,
+    headFiles,
+    relevant,
+    guidance: await guidanceIn(root, config),
+    selfResolved: await selfResolvedIn(root, config),
+  };
 }
 
 /** The working tree with one file replaced by its content after the edit. */
@@ -102,11 +117,22 @@ function withEdit(tree: Tree, rel: string, text: string): Snapshot {
  * Edit is refused for: how the change was made (transition rules), and snapshot rules about the order of steps.
  */
 function refused(root: string, tree: Tree, after: Snapshot, commit: Commit): { finding: Finding; atEdit: boolean }[] {
-  const result = judgeChange({ root, stage: 'commit-msg', commit, before: tree.head, after, guidance: tree.guidance, selfResolved: tree.selfResolved });
+  const result = judgeChange({
+    root,
+    stage: 'commit-msg',
+    commit,
+    before: tree.head,
+    after,
+    guidance: tree.guidance,
+    selfResolved: tree.selfResolved,
+  });
   const fromSnapshot = new Set(result.introduced);
   return result.findings
     .filter((f) => f.severity === 'error')
-    .map((finding) => ({ finding, atEdit: !fromSnapshot.has(finding) || ruleById(finding.ruleId)?.meta.editGate === true }));
+    .map((finding) => ({
+      finding,
+      atEdit: !fromSnapshot.has(finding) || ruleById(finding.ruleId)?.meta.editGate === true,
+    }));
 }
 
 /**
@@ -121,7 +147,12 @@ export async function judgeAgentEdit(root: string, rel: string, afterText: strin
   const commit = agentCommit(root);
   const before = refused(root, tree, tree.now, commit).map((r) => r.finding);
   const after = refused(root, tree, withEdit(tree, rel, afterText), commit);
-  const added = new Set(introduced(before, after.map((r) => r.finding)));
+  const added = new Set(
+    introduced(
+      before,
+      after.map((r) => r.finding),
+    ),
+  );
   return after.filter((r) => r.atEdit && added.has(r.finding)).map((r) => r.finding);
 }
 

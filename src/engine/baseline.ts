@@ -105,15 +105,21 @@ function parseBaseline(text: string): Baseline {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new ConfigError(`${BASELINE_FILE}: not valid JSON (${(err as Error).message}); rewrite it with \`validate-workflow --baseline-write\`.`);
+    throw new ConfigError(
+      `${BASELINE_FILE}: not valid JSON (${(err as Error).message}); rewrite it with \`validate-workflow --baseline-write\`.`,
+    );
   }
-  const bad = (where: string, what: string) => new ConfigError(`${BASELINE_FILE}: ${where} ${what}; the file is \`{ "<file>": { "<ruleId>": { "count": n } } }\`, rewrite it with \`validate-workflow --baseline-write\`.`);
+  const bad = (where: string, what: string) =>
+    new ConfigError(
+      `${BASELINE_FILE}: ${where} ${what}; the file is \`{ "<file>": { "<ruleId>": { "count": n } } }\`, rewrite it with \`validate-workflow --baseline-write\`.`,
+    );
   if (!isRecord(data)) throw bad('the top level', 'is not an object');
   for (const [file, byRule] of Object.entries(data)) {
     if (!isRecord(byRule)) throw bad(`"${file}"`, 'is not an object of rule ids');
     for (const [ruleId, entry] of Object.entries(byRule)) {
       const count = isRecord(entry) ? entry.count : undefined;
-      if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) throw bad(`"${file}" -> "${ruleId}"`, 'has no whole-number `count`');
+      if (typeof count !== 'number' || !Number.isInteger(count) || count < 0)
+        throw bad(`"${file}" -> "${ruleId}"`, 'has no whole-number `count`');
     }
   }
   return data as Baseline;
@@ -160,7 +166,20 @@ export function applyBaseline(root: string, findings: Finding[], opts: BaselineO
   for (const f of findings) {
     if (suppressed.has(f)) continue;
     const g = grown.get(f);
-    out.push(g ? { ...f, message: formatMessage(staleRule.meta.messages.grown!, { message: f.message, allowed: g.allowed, rule: f.ruleId, findings: g.allowed === 1 ? 'finding' : 'findings', now: g.now }) } : f);
+    out.push(
+      g
+        ? {
+            ...f,
+            message: formatMessage(staleRule.meta.messages.grown!, {
+              message: f.message,
+              allowed: g.allowed,
+              rule: f.ruleId,
+              findings: g.allowed === 1 ? 'finding' : 'findings',
+              now: g.now,
+            }),
+          }
+        : f,
+    );
   }
   return [...out, ...stale].sort(compareFindings);
 }
@@ -171,5 +190,14 @@ function staleLevel(config: Config | undefined): 'off' | 'warn' | 'error' {
 
 function staleFinding(file: string, ruleId: string, allowed: number, now: number, level: 'warn' | 'error'): Finding {
   const remains = now === 0 ? 'none remains' : `${now} remain${now === 1 ? 's' : ''}`;
-  return toFinding(staleRule, { file, line: null, messageId: 'stale', data: { allowed, rule: ruleId, findings: allowed === 1 ? 'finding' : 'findings', remains } }, level);
+  return toFinding(
+    staleRule,
+    {
+      file,
+      line: null,
+      messageId: 'stale',
+      data: { allowed, rule: ruleId, findings: allowed === 1 ? 'finding' : 'findings', remains },
+    },
+    level,
+  );
 }

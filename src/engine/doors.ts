@@ -20,7 +20,16 @@ import { applyBaseline, baselineAt, baselineIn } from './baseline.js';
 import { guidanceIn, guidedBy, selfResolvedIn } from './guidance.js';
 import { handoverKey, leaveVerdict, takeVerdict } from './handover.js';
 import { compareFindings, withoutRepeats, type Finding, firstPerCause } from '../model/finding.js';
-import { describeAdoption, judgeHistory, vouchingParents, trackedPacks, variantOf, type Adoption, type HistoryOptions, type Resume } from './history.js';
+import {
+  describeAdoption,
+  judgeHistory,
+  vouchingParents,
+  trackedPacks,
+  variantOf,
+  type Adoption,
+  type HistoryOptions,
+  type Resume,
+} from './history.js';
 import { introduced, judgeChange, judgeChangeAt, judgeSnapshot, packWorkspace, trustOf } from './judge.js';
 import { itemsDigest, manualChecked } from '../history/trust.js';
 import { lintRepositoryParallel, snapshotEntry } from './lint.js';
@@ -51,7 +60,13 @@ export interface Judged {
  * preset (engine/history.ts VARIANTS), so `--preset strict` on a warm cache re-judges nothing and parses nothing.
  */
 export function settingsKey(config: Config, since?: string): string {
-  return cacheKey([config.paths, config.maxFileBytes, config.packs, since ?? config.history.since, config.source !== null]);
+  return cacheKey([
+    config.paths,
+    config.maxFileBytes,
+    config.packs,
+    since ?? config.history.since,
+    config.source !== null,
+  ]);
 }
 
 export interface RepositoryOptions {
@@ -67,7 +82,7 @@ export interface RepositoryOptions {
 }
 
 /** The cached history, as engine/history.ts's Resume with its maps as arrays. */
-interface CachedHistory extends Omit<Resume, 'state' | 'sha'> {}
+type CachedHistory = Omit<Resume, 'state' | 'sha'>;
 
 /**
  * The repository door: the working tree with the snapshot rules, and the history of HEAD, both through the cache
@@ -95,14 +110,34 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   // them (the working tree's versions are HEAD's unless edited), so they are asked of its models, never parsed
   // twice. In the rare repository where an agent did, the snapshot rules run again with that known (no parsing).
   t = performance.now();
-  const selfResolved = inGit ? await selfResolvedIn(root, config, 'HEAD', new Map([...seen, ...lint.models])) : new Set<string>();
-  if (selfResolved.size > 0) lint = await lintRepositoryParallel(root, config, inGit, new Map([...seen, ...lint.models]), { baseline: !opts.baselineWrite, guidance, selfResolved });
+  const selfResolved = inGit
+    ? await selfResolvedIn(root, config, 'HEAD', new Map([...seen, ...lint.models]))
+    : new Set<string>();
+  if (selfResolved.size > 0)
+    lint = await lintRepositoryParallel(root, config, inGit, new Map([...seen, ...lint.models]), {
+      baseline: !opts.baselineWrite,
+      guidance,
+      selfResolved,
+    });
   timing('resolutions', since(t));
   const files = [...lint.discovered.map((d) => d.path), ...lint.packFiles];
   const treeModels = lint.models;
   if (!hist) {
-    saveCache(cachePath, { key: ck, head: cache?.head ?? null, history: cache?.history ?? null, state: cache?.state ?? [], models: Object.fromEntries(treeModels) });
-    return { findings: lint.findings, files, commits: 0, anything: files.length > 0, workspace: lint.workspace, timeline: [] };
+    saveCache(cachePath, {
+      key: ck,
+      head: cache?.head ?? null,
+      history: cache?.history ?? null,
+      state: cache?.state ?? [],
+      models: Object.fromEntries(treeModels),
+    });
+    return {
+      findings: lint.findings,
+      files,
+      commits: 0,
+      anything: files.length > 0,
+      workspace: lint.workspace,
+      timeline: [],
+    };
   }
   // Keep the models of HEAD's files and of the working tree: what the next run is most likely to meet again.
   const keep: Record<string, WorkflowFile> = Object.fromEntries(treeModels);
@@ -114,12 +149,32 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   if (!hist.incomplete && hist.resume) {
     const { sha: _sha, state: _state, ...keepHistory } = hist.resume;
     t = performance.now();
-    saveCache(cachePath, { key: ck, head: hist.resume.sha, history: keepHistory satisfies CachedHistory, state: [...hist.state], models: keep });
+    saveCache(cachePath, {
+      key: ck,
+      head: hist.resume.sha,
+      history: keepHistory satisfies CachedHistory,
+      state: [...hist.state],
+      models: keep,
+    });
     timing('cache saved', since(t));
   }
   // The snapshot pass applied its part of the baseline; history entries are judged here, against history findings.
-  const histFindings = opts.baselineWrite ? hist.findings : applyBaseline(root, hist.findings, { config, exempt: new Set(hist.resume?.baselineCommits ?? []), scope: (ruleId) => !snapshotEntry(ruleId) });
-  return { findings: [...lint.findings, ...withoutRepeats(firstPerCause(histFindings), lint.findings)], files, commits: hist.commits, judgedFrom: hist.commits > 0 ? describeAdoption(hist.adoption) : undefined, anything: files.length > 0 || hist.commits > 0, workspace: lint.workspace, timeline: hist.timeline };
+  const histFindings = opts.baselineWrite
+    ? hist.findings
+    : applyBaseline(root, hist.findings, {
+        config,
+        exempt: new Set(hist.resume?.baselineCommits ?? []),
+        scope: (ruleId) => !snapshotEntry(ruleId),
+      });
+  return {
+    findings: [...lint.findings, ...withoutRepeats(firstPerCause(histFindings), lint.findings)],
+    files,
+    commits: hist.commits,
+    judgedFrom: hist.commits > 0 ? describeAdoption(hist.adoption) : undefined,
+    anything: files.length > 0 || hist.commits > 0,
+    workspace: lint.workspace,
+    timeline: hist.timeline,
+  };
 }
 
 interface HeadHistory {
@@ -134,19 +189,55 @@ interface HeadHistory {
 }
 
 /** HEAD's history, from the cache where the last run left it: resumed from its head, or taken as is when unchanged. */
-async function judgeHeadHistory(root: string, opts: RepositoryOptions, cache: ReturnType<typeof loadCache>, known: Map<string, WorkflowFile>): Promise<HeadHistory> {
+async function judgeHeadHistory(
+  root: string,
+  opts: RepositoryOptions,
+  cache: ReturnType<typeof loadCache>,
+  known: Map<string, WorkflowFile>,
+): Promise<HeadHistory> {
   const head = await ask(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
   const sha = head.ok ? head.out.trim() : null;
   const cached = cache?.history as CachedHistory | null | undefined;
   const resume: Resume | undefined =
-    sha && cache?.head && cached && (cache.head === sha || (await ask(root, ['merge-base', '--is-ancestor', cache.head, sha])).ok) ? { ...cached, sha: cache.head, state: new Map(cache.state) } : undefined;
+    sha &&
+    cache?.head &&
+    cached &&
+    (cache.head === sha || (await ask(root, ['merge-base', '--is-ancestor', cache.head, sha])).ok)
+      ? { ...cached, sha: cache.head, state: new Map(cache.state) }
+      : undefined;
   const variant = variantOf(opts.presetOverride);
   // Nothing new since the last run: its findings, for the preset asked now.
-  if (resume && resume.sha === sha) return { findings: resume.findings[variant], commits: resume.commits, state: resume.state, models: known, timeline: resume.timeline[variant], incomplete: false, adoption: resume.adoption, resume };
+  if (resume && resume.sha === sha)
+    return {
+      findings: resume.findings[variant],
+      commits: resume.commits,
+      state: resume.state,
+      models: known,
+      timeline: resume.timeline[variant],
+      incomplete: false,
+      adoption: resume.adoption,
+      resume,
+    };
   const t = performance.now();
-  const r = await judgeHistory(root, { config: opts.config, presetOverride: opts.presetOverride, since: opts.since, seed: known, resume, onProgress: opts.onProgress });
+  const r = await judgeHistory(root, {
+    config: opts.config,
+    presetOverride: opts.presetOverride,
+    since: opts.since,
+    seed: known,
+    resume,
+    onProgress: opts.onProgress,
+  });
   timing('history', since(t));
-  return { findings: r.findings, commits: r.commits, state: r.state, models: r.store?.models ?? new Map(), timeline: r.timeline, incomplete: r.incomplete, adoption: r.adoption, resume: r.resume };
+  return {
+    findings: r.findings,
+    commits: r.commits,
+    state: r.state,
+    models: r.store?.models ?? new Map(),
+    timeline: r.timeline,
+    incomplete: r.incomplete,
+    adoption: r.adoption,
+    resume: r.resume,
+  };
 }
 
 /**
@@ -156,7 +247,11 @@ async function judgeHeadHistory(root: string, opts: RepositoryOptions, cache: Re
  * written after; a commit judged at a door is newer than those, so no entry covers its transition findings (the full
  * run agrees: one more history finding grows the file's count past its entry).
  */
-function settleSnapshot(root: string, config: Config, baseline: ReturnType<typeof baselineAt>): (findings: Finding[]) => Finding[] {
+function settleSnapshot(
+  root: string,
+  config: Config,
+  baseline: ReturnType<typeof baselineAt>,
+): (findings: Finding[]) => Finding[] {
   if (!baseline) return (f) => f;
   return (findings) => applyBaseline(root, findings, { config, baseline, scope: (ruleId) => snapshotEntry(ruleId) });
 }
@@ -165,49 +260,98 @@ function settleSnapshot(root: string, config: Config, baseline: ReturnType<typeo
  * The range door (pre-push, pull requests): every commit of `from..to` judged from merge-base(from, to), and the
  * snapshot findings present at `to` and absent at the base, wherever they land.
  */
-export async function judgeRange(root: string, config: Config, range: { from: string | null; to: string }, presetOverride?: Preset, since?: string, onProgress?: HistoryOptions['onProgress']): Promise<Judged> {
+export async function judgeRange(
+  root: string,
+  config: Config,
+  range: { from: string | null; to: string },
+  presetOverride?: Preset,
+  since?: string,
+  onProgress?: HistoryOptions['onProgress'],
+): Promise<Judged> {
   // The models of the base's files from the cache: a push of a few commits must not parse the whole workspace as it
   // was at the base. Only the base's versions: a version the pushed commits bring is parsed, never taken from the
   // cache (which anything that can run git can write).
   const cache = loadCache(cacheFile(root), settingsKey(config));
   const seed = new Map<string, WorkflowFile>();
-  const fork = cache && range.from && !/^0+$/.test(range.from) ? await ask(root, ['merge-base', range.from, range.to]) : null;
+  const fork =
+    cache && range.from && !/^0+$/.test(range.from) ? await ask(root, ['merge-base', range.from, range.to]) : null;
   if (cache && fork?.ok) {
-    for (const [path, blob] of filesAt(root, fork.out.trim(), config, newStore(root, config).classify, trackedPacks(config))) {
+    for (const [path, blob] of filesAt(
+      root,
+      fork.out.trim(),
+      config,
+      newStore(root, config).classify,
+      trackedPacks(config),
+    )) {
       const m = cache.models[key(blob, path)];
       if (m) seed.set(key(blob, path), m);
     }
   }
-  const hist = await judgeHistory(root, { config, presetOverride, since, from: range.from, to: range.to, onProgress, seed });
+  const hist = await judgeHistory(root, {
+    config,
+    presetOverride,
+    since,
+    from: range.from,
+    to: range.to,
+    onProgress,
+    seed,
+  });
   const changed = new Set(hist.changed);
-  if (hist.incomplete || !hist.store) return { findings: hist.findings, files: [...changed], commits: hist.commits, anything: true };
+  if (hist.incomplete || !hist.store)
+    return { findings: hist.findings, files: [...changed], commits: hist.commits, anything: true };
   const store = hist.store;
   const tracked = hist.tracked;
   const base = range.from && !/^0+$/.test(range.from) ? await ask(root, ['merge-base', range.from, range.to]) : null;
-  const before = new Snapshot(base?.ok ? filesAt(root, base.out.trim(), config, store.classify, tracked) : new Map(), store);
+  const before = new Snapshot(
+    base?.ok ? filesAt(root, base.out.trim(), config, store.classify, tracked) : new Map(),
+    store,
+  );
   const after = new Snapshot(hist.state, store);
   const trust = trustOf(before, presetOverride);
   const guidance = await guidanceIn(root, config, range.to);
   const selfResolved = await selfResolvedIn(root, config, range.to, undefined, after);
-  const snap = (s: Snapshot) => judgeSnapshot({ workspace: s.workspace(root), packs: packWorkspace(s, trust), config: trust, guidance, selfResolved });
+  const snap = (s: Snapshot) =>
+    judgeSnapshot({
+      workspace: s.workspace(root),
+      packs: packWorkspace(s, trust),
+      config: trust,
+      guidance,
+      selfResolved,
+    });
   // The baseline as the range's base holds it.
   const settle = settleSnapshot(root, config, base?.ok ? baselineAt(root, base.out.trim()) : null);
   const added = introduced(settle(snap(before)), settle(snap(after)));
   const found = [...withoutRepeats(hist.findings, added), ...added].sort(compareFindings);
-  return { findings: found, files: [...changed], commits: hist.commits, judgedFrom: describeAdoption(hist.adoption), anything: true, workspace: after.workspace(root), timeline: hist.timeline };
+  return {
+    findings: found,
+    files: [...changed],
+    commits: hist.commits,
+    judgedFrom: describeAdoption(hist.adoption),
+    anything: true,
+    workspace: after.workspace(root),
+    timeline: hist.timeline,
+  };
 }
 
 /**
  * The pending commit (pre-commit; commit-msg with the message): HEAD -> the index. The hooks read the cache, never
  * write it: unchanged files are not parsed again on every commit.
  */
-export async function judgePending(root: string, workingConfig: Config, opts: { stage: 'staged' | 'commit-msg'; message?: string; presetOverride?: Preset; explicitConfig?: boolean }): Promise<Judged> {
+export async function judgePending(
+  root: string,
+  workingConfig: Config,
+  opts: { stage: 'staged' | 'commit-msg'; message?: string; presetOverride?: Preset; explicitConfig?: boolean },
+): Promise<Judged> {
   // Which files are workflow files, and every trust setting, come from HEAD: a config narrowed in the working tree
   // (the plans globs pointed elsewhere) must not take the commit's own plans out of sight. An explicit --config (the
   // hooks of a thoughts repository map the globs that way) is the caller's word.
   const headSha = headCommit(root);
   // The effective config is a function of these and HEAD (below), so they key pre-commit's verdict.
-  const { key: handover, who } = handoverKey(root, [settingsKey(workingConfig), workingConfig.preset, opts.presetOverride ?? null, opts.explicitConfig ?? false], headSha);
+  const { key: handover, who } = handoverKey(
+    root,
+    [settingsKey(workingConfig), workingConfig.preset, opts.presetOverride ?? null, opts.explicitConfig ?? false],
+    headSha,
+  );
   const trailers = trailersOf(root, opts.message ?? '');
   if (handover !== null && opts.stage === 'commit-msg' && trailers.length === 0) {
     const verdict = takeVerdict(root, handover);
@@ -215,33 +359,67 @@ export async function judgePending(root: string, workingConfig: Config, opts: { 
     if (verdict) return { findings: verdict.findings, files: verdict.files, commits: 0, anything: true };
   }
   const head = headTrustSnapshot(root, workingConfig, headSha);
-  const config = opts.explicitConfig || head.files.get(CONFIG_FILE) === undefined && !head.files.get('package.json') ? workingConfig : head.config(RULE_IDS);
+  const config =
+    opts.explicitConfig || (head.files.get(CONFIG_FILE) === undefined && !head.files.get('package.json'))
+      ? workingConfig
+      : head.config(RULE_IDS);
   const cache = loadCache(cacheFile(root), settingsKey(config));
   const seed = new Map(Object.entries(cache?.models ?? {}));
   // A merge in progress: only a parent whose commits were judged vouches for what it brings (asked only then).
   const vouches = mergeHeads(root).length > 0 ? await vouchingParents(root, config) : undefined;
-  const pending = pendingCommit(root, config, { message: opts.message, trailers, seed, tracked: trackedPacks(config), head: headSha, who, vouches });
+  const pending = pendingCommit(root, config, {
+    message: opts.message,
+    trailers,
+    seed,
+    tracked: trackedPacks(config),
+    head: headSha,
+    who,
+    vouches,
+  });
   // Guidance given before, and the guidance this very commit gives (commit-msg has the message).
-  const guidance = new Map([...(await guidanceIn(root, config)), ...guidedBy(pending.commit, pending.before, pending.after, pending.signed)]);
+  const guidance = new Map([
+    ...(await guidanceIn(root, config)),
+    ...guidedBy(pending.commit, pending.before, pending.after, pending.signed),
+  ]);
   // Resolutions agents wrote before; those this commit writes are judgeChange's to add.
-  const selfResolved = pending.commit.parents.length > 0 ? await selfResolvedIn(root, config, pending.commit.parents[0], undefined, pending.before) : new Set<string>();
+  const selfResolved =
+    pending.commit.parents.length > 0
+      ? await selfResolvedIn(root, config, pending.commit.parents[0], undefined, pending.before)
+      : new Set<string>();
   const changed = new Set(pending.changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));
   // HEAD's baseline: an entry only in the working tree (or staged with this very commit) excuses nothing.
   const settle = settleSnapshot(root, config, baselineIn(head));
-  const input = { root, stage: opts.stage, ...pending, presetOverride: opts.presetOverride, audit: config.source === null, guidance, selfResolved, settle };
+  const input = {
+    root,
+    stage: opts.stage,
+    ...pending,
+    presetOverride: opts.presetOverride,
+    audit: config.source === null,
+    guidance,
+    selfResolved,
+    settle,
+  };
   const judged = judgeChange(input);
   const findings = judged.findings.sort(compareFindings);
   // What commit-msg will find when the message has no trailers: pre-commit leaves manual items to commit-msg, which
   // knows whether a human confirmed them, so the record is judged as commit-msg would judge it, from what is loaded.
-  if (opts.stage === 'staged' && handover !== null && !findings.some((f) => f.severity === 'error')) leaveVerdict(root, handover, judgeChangeAt(input, 'commit-msg', judged), [...changed]);
+  if (opts.stage === 'staged' && handover !== null && !findings.some((f) => f.severity === 'error'))
+    leaveVerdict(root, handover, judgeChangeAt(input, 'commit-msg', judged), [...changed]);
   const checked = manualChecked(judged.events);
   const digested = trailers.some((t) => t.key.toLowerCase() === 'confirmed-items');
-  const digest = opts.stage === 'commit-msg' && checked.length > 0 && !digested && judged.confirmation().ok ? itemsDigest(checked) : undefined;
+  const digest =
+    opts.stage === 'commit-msg' && checked.length > 0 && !digested && judged.confirmation().ok
+      ? itemsDigest(checked)
+      : undefined;
   return { findings, files: [...changed], commits: 0, anything: true, ...(digest ? { digest } : {}) };
 }
 
 /** Which door: the whole repository, the index (pre-commit), a message (commit-msg), or a range (pre-push, PRs). */
-export type Door = { kind: 'repository' } | { kind: 'staged' } | { kind: 'commit-msg'; file: string } | { kind: 'range'; from: string | null; to: string };
+export type Door =
+  | { kind: 'repository' }
+  | { kind: 'staged' }
+  | { kind: 'commit-msg'; file: string }
+  | { kind: 'range'; from: string | null; to: string };
 
 /** How far a long history fold is (the CLI draws it on a terminal); done() before anything else is written. */
 export interface Progress {
@@ -279,14 +457,29 @@ export async function judgeDoor(door: Door, opts: DoorOptions): Promise<Judged> 
   const { root, config } = opts;
   const onProgress: HistoryOptions['onProgress'] = (p) => opts.progress?.update(p);
   try {
-    if (door.kind === 'repository') return await judgeRepository(root, opts.inGit, { config, presetOverride: opts.presetOverride, history: opts.history, since: opts.since, baselineWrite: opts.baselineWrite, onProgress });
-    if (!opts.inGit) throw new UsageError(`${door.kind === 'range' ? '--range' : door.kind === 'staged' ? '--staged' : 'commit-msg'} needs a git repository`);
+    if (door.kind === 'repository')
+      return await judgeRepository(root, opts.inGit, {
+        config,
+        presetOverride: opts.presetOverride,
+        history: opts.history,
+        since: opts.since,
+        baselineWrite: opts.baselineWrite,
+        onProgress,
+      });
+    if (!opts.inGit)
+      throw new UsageError(
+        `${door.kind === 'range' ? '--range' : door.kind === 'staged' ? '--staged' : 'commit-msg'} needs a git repository`,
+      );
     if (door.kind === 'range') {
       // A base that names no revision at all (a mistyped branch) is the caller's mistake; an object name the clone
       // lacks may exist upstream (a shallow clone): that one is history/incomplete, judged by the fold.
-      for (const [side, rev] of [['base', door.from], ['end', door.to]] as const) {
+      for (const [side, rev] of [
+        ['base', door.from],
+        ['end', door.to],
+      ] as const) {
         if (rev === null || /^0+$/.test(rev) || OBJECT_NAME.test(rev)) continue;
-        if (!(await ask(root, ['rev-parse', '--verify', '-q', `${rev}^{commit}`])).ok) throw new UsageError(`--range ${side} "${rev}" is no revision in this repository`);
+        if (!(await ask(root, ['rev-parse', '--verify', '-q', `${rev}^{commit}`])).ok)
+          throw new UsageError(`--range ${side} "${rev}" is no revision in this repository`);
       }
       return await judgeRange(root, config, door, opts.presetOverride, opts.since, onProgress);
     }
@@ -298,5 +491,10 @@ export async function judgeDoor(door: Door, opts: DoorOptions): Promise<Judged> 
     if (!existsSync(door.file)) throw new UsageError(`no such message file: ${door.file}`);
     message = commentFree(readFileSync(door.file, 'utf8'));
   }
-  return judgePending(root, config, { stage: door.kind, message, presetOverride: opts.presetOverride, explicitConfig: opts.explicitConfig });
+  return judgePending(root, config, {
+    stage: door.kind,
+    message,
+    presetOverride: opts.presetOverride,
+    explicitConfig: opts.explicitConfig,
+  });
 }

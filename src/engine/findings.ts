@@ -11,7 +11,9 @@ export function severityOf(rule: Rule, config: Config): 'off' | 'warn' | 'error'
 
 /** `{{name}}` replaced by `data.name`; a placeholder without a value is a bug in the rule, shown as written. */
 export function formatMessage(template: string, data: RawFinding['data']): string {
-  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (data && name in data ? String(data[name]) : whole));
+  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
+    data && name in data ? String(data[name]) : whole,
+  );
 }
 
 export function messageOf(rule: Rule, raw: RawFinding): string {
@@ -28,7 +30,12 @@ export function fixOf(rule: Rule, raw: RawFinding): string {
 }
 
 /** A rule's raw finding as reports see it; history findings also name their commit. */
-export function toFinding(rule: Rule, raw: RawFinding, level: 'warn' | 'error', commit?: { sha: string; subject: string }): Finding {
+export function toFinding(
+  rule: Rule,
+  raw: RawFinding,
+  level: 'warn' | 'error',
+  commit?: { sha: string; subject: string },
+): Finding {
   const f: Finding = {
     ruleId: rule.meta.id,
     messageId: raw.messageId,

@@ -27,8 +27,19 @@ const FORMAT = `--format=%H${SEP}%P${SEP}%an${SEP}%ae${SEP}%cn${SEP}%ce${SEP}%ct
 function commitOf(root: string, rec: string): Commit {
   const [sha, parents, an, ae, cn, ce, ct, subject, ...body] = rec.split(SEP);
   const message = body.join(SEP);
-  const trailers = messageTrailers(parseTrailers(gitSync(root, ['interpret-trailers', '--parse'], message).out), message);
-  return { sha: sha!.trim(), parents: parents ? parents.split(' ') : [], author: { name: an!, email: ae! }, committer: { name: cn!, email: ce! }, time: Number(ct), subject: subject ?? '', trailers };
+  const trailers = messageTrailers(
+    parseTrailers(gitSync(root, ['interpret-trailers', '--parse'], message).out),
+    message,
+  );
+  return {
+    sha: sha!.trim(),
+    parents: parents ? parents.split(' ') : [],
+    author: { name: an!, email: ae! },
+    committer: { name: cn!, email: ce! },
+    time: Number(ct),
+    subject: subject ?? '',
+    trailers,
+  };
 }
 
 /** The `Guidance-by` commits reachable from `to` (one `git log`), each checked like a confirmation. */
@@ -43,7 +54,8 @@ export async function guidanceIn(root: string, config: Config, to = 'HEAD'): Pro
     const parent = commit.parents[0];
     const before = new Snapshot(parent ? filesAt(root, parent, config, store.classify) : new Map(), store);
     const after = new Snapshot(filesAt(root, commit.sha, config, store.classify), store);
-    for (const [path, who] of guidedBy(commit, before, after, () => gitSync(root, ['verify-commit', commit.sha]).ok)) out.set(path, who);
+    for (const [path, who] of guidedBy(commit, before, after, () => gitSync(root, ['verify-commit', commit.sha]).ok))
+      out.set(path, who);
   }
   return out;
 }
@@ -52,7 +64,12 @@ export async function guidanceIn(root: string, config: Config, to = 'HEAD'): Pro
  * The handoffs one commit's `Guidance-by` covers: those blocked in the commit's own tree (its parent's settings
  * judge the identity, as for every trust question).
  */
-export function guidedBy(commit: Commit, before: Snapshot, after: Snapshot, signed: () => boolean): Map<string, string> {
+export function guidedBy(
+  commit: Commit,
+  before: Snapshot,
+  after: Snapshot,
+  signed: () => boolean,
+): Map<string, string> {
   const out = new Map<string, string>();
   const given = commit.trailers.filter((t) => t.key.toLowerCase() === 'guidance-by');
   if (given.length === 0) return out;
@@ -76,7 +93,13 @@ export function guidedBy(commit: Commit, before: Snapshot, after: Snapshot, sign
  * `Confirmed-by:`, with its parent's trust settings. A resolution not yet committed is judged by the door that
  * commits it.
  */
-export async function selfResolvedIn(root: string, config: Config, to = 'HEAD', seed?: ReadonlyMap<string, WorkflowFile>, at?: Snapshot): Promise<Set<string>> {
+export async function selfResolvedIn(
+  root: string,
+  config: Config,
+  to = 'HEAD',
+  seed?: ReadonlyMap<string, WorkflowFile>,
+  at?: Snapshot,
+): Promise<Set<string>> {
   const out = new Set<string>();
   const store = at?.store instanceof ModelStore ? at.store : newStore(root, config);
   // The models the caller already holds (the cache, the fold, the snapshot of `to` it listed): every handoff of the
@@ -109,7 +132,11 @@ export async function selfResolvedIn(root: string, config: Config, to = 'HEAD', 
     if (agentIdentities(commit, trust).length === 0) continue;
     const signed = () => gitSync(root, ['verify-commit', commit.sha]).ok;
     const facts = factsOf(commit, [], [], before, after);
-    if (confirmation(commit, trust, trust.preset, signed, facts).ok || guidance(commit, trust, trust.preset, signed, facts).ok) continue;
+    if (
+      confirmation(commit, trust, trust.preset, signed, facts).ok ||
+      guidance(commit, trust, trust.preset, signed, facts).ok
+    )
+      continue;
     out.add(resolutionKey(path, text));
   }
   return out;

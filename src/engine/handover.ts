@@ -28,10 +28,27 @@ function recordFile(root: string): string | null {
  * The key of the change about to be committed (null when it has none: an index with conflicts has no tree), and who
  * commits it, which the door needs again (one git process fewer).
  */
-export function handoverKey(root: string, settings: unknown, head: string | null): { key: string | null; who: ReturnType<typeof gitIdentities> } {
+export function handoverKey(
+  root: string,
+  settings: unknown,
+  head: string | null,
+): { key: string | null; who: ReturnType<typeof gitIdentities> } {
   const who = gitIdentities(root);
   const tree = gitSync(root, ['write-tree']);
-  return { key: tree.ok ? cacheKey([settings, head, tree.out.trim(), who.author, who.committer, mergeHeads(root), head !== null && amending()]) : null, who };
+  return {
+    key: tree.ok
+      ? cacheKey([
+          settings,
+          head,
+          tree.out.trim(),
+          who.author,
+          who.committer,
+          mergeHeads(root),
+          head !== null && amending(),
+        ])
+      : null,
+    who,
+  };
 }
 
 /** pre-commit's verdict, for commit-msg to take. */
@@ -51,5 +68,7 @@ export function takeVerdict(root: string, key: string): { findings: Finding[]; f
     return null;
   }
   rmSync(file, { force: true });
-  return record.key === key && Array.isArray(record.findings) && Array.isArray(record.files) ? { findings: record.findings, files: record.files } : null;
+  return record.key === key && Array.isArray(record.findings) && Array.isArray(record.files)
+    ? { findings: record.findings, files: record.files }
+    : null;
 }

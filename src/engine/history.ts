@@ -107,10 +107,27 @@ function record(timeline: TimelineEntry[], step: Step, judged: TransitionResult)
   const { commit } = step;
   for (const e of judged.events) {
     const base = { plan: e.file, commit: commit.sha, subject: commit.subject, author: commit.author };
-    if (e.type === 'task-completed' && e.completed) timeline.push({ ...base, kind: 'task-completed', phase: e.phase, task: e.task, text: null, confirmedBy: null, relayed: false });
+    if (e.type === 'task-completed' && e.completed)
+      timeline.push({
+        ...base,
+        kind: 'task-completed',
+        phase: e.phase,
+        task: e.task,
+        text: null,
+        confirmedBy: null,
+        relayed: false,
+      });
     if (e.type === 'item-checked' && e.kind === 'manual' && e.checked) {
       const conf = judged.confirmation();
-      timeline.push({ ...base, kind: 'manual-checked', phase: e.phase, task: null, text: e.text, confirmedBy: conf.ok ? conf.by : null, relayed: conf.ok && judged.agents.length > 0 });
+      timeline.push({
+        ...base,
+        kind: 'manual-checked',
+        phase: e.phase,
+        task: null,
+        text: e.text,
+        confirmedBy: conf.ok ? conf.by : null,
+        relayed: conf.ok && judged.agents.length > 0,
+      });
     }
   }
 }
@@ -126,12 +143,27 @@ async function findAdoption(root: string, to: string): Promise<string | null> {
   const format = `--format=%H${US}%an${US}%ae${US}%cn${US}%ce${US}%B`;
   const candidates = [
     await ask(root, ['log', '--reverse', '--topo-order', '-z', '--diff-filter=A', format, to, '--', CONFIG_FILE]),
-    await ask(root, ['log', '--reverse', '--topo-order', '-z', '-S"validateWorkflow"', format, to, '--', 'package.json']),
+    await ask(root, [
+      'log',
+      '--reverse',
+      '--topo-order',
+      '-z',
+      '-S"validateWorkflow"',
+      format,
+      to,
+      '--',
+      'package.json',
+    ]),
   ];
   const defaults = defaultConfig();
   let best: { sha: string; order: number } | null = null;
   const order = await ask(root, ['rev-list', '--topo-order', '--reverse', to]);
-  const position = new Map(order.out.split('\n').filter(Boolean).map((sha, i) => [sha, i]));
+  const position = new Map(
+    order.out
+      .split('\n')
+      .filter(Boolean)
+      .map((sha, i) => [sha, i]),
+  );
   for (const res of candidates) {
     if (!res.ok) continue;
     for (const rec of res.out.split('\0')) {
@@ -139,7 +171,15 @@ async function findAdoption(root: string, to: string): Promise<string | null> {
       if (!sha) continue;
       // Co-author lines anywhere in the message, as history/log.ts reads them.
       const coAuthors = messageTrailers([], body.join(US)).filter((t) => t.key.toLowerCase() === 'co-authored-by');
-      const commit: Commit = { sha, parents: [], author: { name: an ?? '', email: ae ?? '' }, committer: { name: cn ?? '', email: ce ?? '' }, time: 0, subject: '', trailers: coAuthors };
+      const commit: Commit = {
+        sha,
+        parents: [],
+        author: { name: an ?? '', email: ae ?? '' },
+        committer: { name: cn ?? '', email: ce ?? '' },
+        time: 0,
+        subject: '',
+        trailers: coAuthors,
+      };
       if (agentIdentities(commit, defaults).length > 0) continue;
       const at = position.get(sha) ?? Number.MAX_SAFE_INTEGER;
       if (!best || at < best.order) best = { sha, order: at };
@@ -157,14 +197,19 @@ async function findAdoption(root: string, to: string): Promise<string | null> {
 export async function vouchingParents(root: string, config: Config): Promise<(sha: string) => boolean> {
   const since = config.history.since;
   if (since === 'root') return () => true;
-  const adoption = since ? (await ask(root, ['rev-parse', '--verify', '-q', `${since}^{commit}`])).out.trim() || null : config.source !== null ? await findAdoption(root, 'HEAD') : null;
+  const adoption = since
+    ? (await ask(root, ['rev-parse', '--verify', '-q', `${since}^{commit}`])).out.trim() || null
+    : config.source !== null
+      ? await findAdoption(root, 'HEAD')
+      : null;
   if (!adoption) return () => true;
   return (sha) => gitSync(root, ['merge-base', '--is-ancestor', adoption, sha]).ok;
 }
 
 async function resolveSince(root: string, rev: string, to: string): Promise<{ sha: string; descendants: Set<string> }> {
   const res = await ask(root, ['rev-parse', '--verify', '-q', `${rev}^{commit}`]);
-  if (!res.ok) throw new ConfigError(`the adoption point ${rev} (--since or history.since) is not a commit in this repository`);
+  if (!res.ok)
+    throw new ConfigError(`the adoption point ${rev} (--since or history.since) is not a commit in this repository`);
   const sha = res.out.trim();
   // Descendants of the adoption point that the run can reach: the commits judged.
   const list = await ask(root, ['rev-list', '--ancestry-path', `${sha}..${to}`]);
@@ -182,7 +227,13 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
   const since = opts.since ?? opts.config.history.since ?? undefined;
   // The last run audited a history without an adoption point (`init` writes the config, the user runs the tool, then
   // commits it): a config committed since starts judgement there, so the audit is not resumed.
-  if (resume?.adoption.kind === 'audit' && !since && opts.config.source !== null && (await findAdoption(root, to)) !== null) resume = undefined;
+  if (
+    resume?.adoption.kind === 'audit' &&
+    !since &&
+    opts.config.source !== null &&
+    (await findAdoption(root, to)) !== null
+  )
+    resume = undefined;
   let adoption: Adoption;
   let descendants: Set<string> | null = null;
   if (resume) adoption = resume.adoption;
@@ -200,7 +251,8 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
       descendants = (await resolveSince(root, sha, to)).descendants;
     } else adoption = { kind: 'audit' };
   }
-  if (resume && (adoption.kind === 'since' || adoption.kind === 'config')) descendants = (await resolveSince(root, adoption.kind === 'since' ? adoption.rev : adoption.sha, to)).descendants;
+  if (resume && (adoption.kind === 'since' || adoption.kind === 'config'))
+    descendants = (await resolveSince(root, adoption.kind === 'since' ? adoption.rev : adoption.sha, to)).descendants;
   // `--since root` judges every commit, but a commit from before the repository adopted the convention (no config
   // of a human's yet) is judged as an audit: nobody there was asked for a `Confirmed-by`, so what it shows is
   // weighed by evidence (an agent's identity), not by a trailer it could not know of (convention section 6).
@@ -209,7 +261,8 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     const sha = opts.config.source !== null ? await findAdoption(root, to) : null;
     if (sha) adopted = (await resolveSince(root, sha, to)).descendants;
   }
-  const auditOf = (step: Step): boolean => adoption.kind === 'audit' || (adoption.kind === 'root' && !adopted.has(step.commit.sha));
+  const auditOf = (step: Step): boolean =>
+    adoption.kind === 'audit' || (adoption.kind === 'root' && !adopted.has(step.commit.sha));
 
   let findings = emptyVariants<Finding>();
   let timeline = emptyVariants<TimelineEntry>();
@@ -224,14 +277,20 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     const at = order.size;
     order.set(step.commit.sha, at);
     for (const e of step.events) {
-      const key = e.type === 'item-checked' && e.kind === 'manual' && !e.checked ? undoKey('uncheck', e.file, e.text) : e.type === 'handoff-added' ? undoKey('restore', e.file) : null;
+      const key =
+        e.type === 'item-checked' && e.kind === 'manual' && !e.checked
+          ? undoKey('uncheck', e.file, e.text)
+          : e.type === 'handoff-added'
+            ? undoKey('restore', e.file)
+            : null;
       if (key === null) continue;
       const list = undone.get(key) ?? [];
       list.push({ at, sha: step.commit.sha, subject: step.commit.subject });
       undone.set(key, list);
     }
   };
-  const isJudged = (step: Step): boolean => (adoption.kind === 'root' || adoption.kind === 'audit' ? true : descendants!.has(step.commit.sha));
+  const isJudged = (step: Step): boolean =>
+    adoption.kind === 'root' || adoption.kind === 'audit' ? true : descendants!.has(step.commit.sha);
   const folded = await foldHistory(root, {
     config: opts.config,
     tracked: trackedPacks(opts.config),
@@ -244,13 +303,20 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     vouches: (sha) => descendants === null || descendants.has(sha),
     onStep: (step) => {
       noteUndo(step);
-      if (step.events.some((e) => e.type === 'trust-file-changed' && e.what === 'baseline')) baselineCommits.push(step.commit.sha);
+      if (step.events.some((e) => e.type === 'trust-file-changed' && e.what === 'baseline'))
+        baselineCommits.push(step.commit.sha);
       lastJudged = isJudged(step);
       if (!lastJudged) {
         // Before the adoption point nothing is judged, but the review still shows which commit completed each task
         // and who checked each manual item (with the settings of the commit's parent): the timeline is what
         // happened, the adoption point only decides what is held against it.
-        if (step.events.some((e) => (e.type === 'task-completed' && e.completed) || (e.type === 'item-checked' && e.kind === 'manual' && e.checked))) {
+        if (
+          step.events.some(
+            (e) =>
+              (e.type === 'task-completed' && e.completed) ||
+              (e.type === 'item-checked' && e.kind === 'manual' && e.checked),
+          )
+        ) {
           const seen = judgeTransition({ stage: 'history', ...step, audit: true });
           for (const variant of VARIANTS) record(timeline[variant], step, seen);
         }
@@ -259,7 +325,12 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
       commits++;
       if (step.events.length === 0 && step.changes.length === 0) return;
       for (const variant of VARIANTS) {
-        const judged = judgeTransition({ stage: 'history', ...step, presetOverride: variant === 'parent' ? undefined : variant, audit: auditOf(step) });
+        const judged = judgeTransition({
+          stage: 'history',
+          ...step,
+          presetOverride: variant === 'parent' ? undefined : variant,
+          audit: auditOf(step),
+        });
         findings[variant].push(...judged.findings);
         record(timeline[variant], step, judged);
       }
@@ -276,7 +347,18 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     },
   });
   if (folded.incomplete !== null) {
-    return { findings: [incomplete(folded.incomplete)], commits: 0, changed: [], store: null, state: new Map(), tracked: folded.tracked, timeline: [], incomplete: true, adoption, resume: null };
+    return {
+      findings: [incomplete(folded.incomplete)],
+      commits: 0,
+      changed: [],
+      store: null,
+      state: new Map(),
+      tracked: folded.tracked,
+      timeline: [],
+      incomplete: true,
+      adoption,
+      resume: null,
+    };
   }
   for (const v of VARIANTS) {
     if (resume) {
@@ -298,7 +380,18 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     timeline: timeline[variant],
     incomplete: false,
     adoption,
-    resume: head ? { sha: head, state: folded.state, findings, timeline, commits: total, adoption, adopted: folded.commits > 0 ? lastJudged : (resume?.adopted ?? false), baselineCommits } : null,
+    resume: head
+      ? {
+          sha: head,
+          state: folded.state,
+          findings,
+          timeline,
+          commits: total,
+          adoption,
+          adopted: folded.commits > 0 ? lastJudged : (resume?.adopted ?? false),
+          baselineCommits,
+        }
+      : null,
   };
 }
 
@@ -306,7 +399,11 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
  * A violation every part of which a later commit undid (its manual items unchecked again, its handoff restored): a
  * warning naming the commit that repaired it, so a branch is repaired without a baseline (convention section 6).
  */
-function reverted(f: Finding, order: Map<string, number>, undone: Map<string, { at: number; sha: string; subject: string }[]>): Finding {
+function reverted(
+  f: Finding,
+  order: Map<string, number>,
+  undone: Map<string, { at: number; sha: string; subject: string }[]>,
+): Finding {
   if (!f.undo?.length || f.severity !== 'error' || !f.commit) return f;
   // A commit judged by an earlier run (resumed from the cache) came before every commit folded now.
   const at = order.get(f.commit) ?? -1;
@@ -316,7 +413,11 @@ function reverted(f: Finding, order: Map<string, number>, undone: Map<string, { 
     if (!later) return f;
     if (!last || later.at > last.at) last = later;
   }
-  return { ...f, severity: 'warning', message: `${f.message} Reverted in ${last!.sha.slice(0, 7)} (${last!.subject}).` };
+  return {
+    ...f,
+    severity: 'warning',
+    message: `${f.message} Reverted in ${last!.sha.slice(0, 7)} (${last!.subject}).`,
+  };
 }
 
 /** One phrase for the summary: which commits history judged, and why from there. */

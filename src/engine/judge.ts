@@ -34,7 +34,11 @@ export function activePacks(config: Config): ActivePack[] {
   for (const pack of PACKS) {
     const globs = pack.globs(config);
     if (globs.length === 0) continue;
-    out.push({ pack, match: picomatch(globs, { dot: true }), bases: [...new Set(globs.map((g) => picomatch.scan(g).base).filter(Boolean))] });
+    out.push({
+      pack,
+      match: picomatch(globs, { dot: true }),
+      bases: [...new Set(globs.map((g) => picomatch.scan(g).base).filter(Boolean))],
+    });
   }
   return out;
 }
@@ -72,7 +76,12 @@ export function readPack(pack: Pack, path: string, bytes: () => Uint8Array): Pac
   try {
     return pack.read(path, bytes());
   } catch (err) {
-    return { pack: pack.id, path, model: null, problems: [{ line: 1, column: 1, message: `File could not be read: ${(err as Error).message}` }] };
+    return {
+      pack: pack.id,
+      path,
+      model: null,
+      problems: [{ line: 1, column: 1, message: `File could not be read: ${(err as Error).message}` }],
+    };
   }
 }
 
@@ -103,7 +112,14 @@ function disabledIn(file: WorkflowFile | undefined, ruleId: string): boolean {
 
 export function judgeSnapshot(input: SnapshotInput): Finding[] {
   const { workspace: ws, config, focus } = input;
-  const ctx: RuleContext = { preset: config.preset, config, knownRules: RULE_IDS, focus, guidance: input.guidance, selfResolved: input.selfResolved };
+  const ctx: RuleContext = {
+    preset: config.preset,
+    config,
+    knownRules: RULE_IDS,
+    focus,
+    guidance: input.guidance,
+    selfResolved: input.selfResolved,
+  };
   const files = new Map<string, WorkflowFile>([...ws.plans, ...ws.handoffs, ...ws.ledgers].map((f) => [f.path, f]));
   const packs = input.packs ?? new Map();
   const out: Finding[] = [];
@@ -173,8 +189,30 @@ export function judgeTransition(input: TransitionInput): TransitionResult {
   const facts = factsOf(commit, events, changes, before, after);
   const confirm = () => (conf ??= confirmation(commit, trust, trust.preset, input.signed ?? (() => false), facts));
   let guided: Confirmation | null = null;
-  const guidanceGiven = () => (guided ??= guidance(commit, trust, trust.preset, input.signed ?? (() => false), factsOf(commit, [], changes, before, after)));
-  const ctx: TransitionContext = { stage, commit, events, changes, before, after, agents, audit: input.audit ?? false, preset: trust.preset, config: trust, knownRules: RULE_IDS, confirmation: confirm, guidanceGiven, documentsOnly: facts.documentsOnly };
+  const guidanceGiven = () =>
+    (guided ??= guidance(
+      commit,
+      trust,
+      trust.preset,
+      input.signed ?? (() => false),
+      factsOf(commit, [], changes, before, after),
+    ));
+  const ctx: TransitionContext = {
+    stage,
+    commit,
+    events,
+    changes,
+    before,
+    after,
+    agents,
+    audit: input.audit ?? false,
+    preset: trust.preset,
+    config: trust,
+    knownRules: RULE_IDS,
+    confirmation: confirm,
+    guidanceGiven,
+    documentsOnly: facts.documentsOnly,
+  };
   const packChanges = packChangesOf(changes, before, after, commit, trust);
   const out: Finding[] = [];
   for (const rule of input.rules ?? RULES) {
@@ -182,13 +220,22 @@ export function judgeTransition(input: TransitionInput): TransitionResult {
     const level = severityOf(rule, trust);
     if (level === 'off') continue;
     // A change with no event (a section appended to a handoff's body) can still matter: a resolution written in it.
-    if (rule.transition && (events.length > 0 || changes.length > 0)) for (const raw of rule.transition(ctx)) out.push(toFinding(rule, raw, level, commit));
-    if (rule.packTransition) for (const change of packChanges) for (const raw of rule.packTransition(change, ctx)) out.push(toFinding(rule, raw, level, commit));
+    if (rule.transition && (events.length > 0 || changes.length > 0))
+      for (const raw of rule.transition(ctx)) out.push(toFinding(rule, raw, level, commit));
+    if (rule.packTransition)
+      for (const change of packChanges)
+        for (const raw of rule.packTransition(change, ctx)) out.push(toFinding(rule, raw, level, commit));
   }
   return { findings: out, events, confirmation: confirm, guidanceGiven, agents, trust };
 }
 
-function packChangesOf(changes: readonly Change[], before: Snapshot, after: Snapshot, commit: Commit, config: Config): PackChange[] {
+function packChangesOf(
+  changes: readonly Change[],
+  before: Snapshot,
+  after: Snapshot,
+  commit: Commit,
+  config: Config,
+): PackChange[] {
   const active = activePacks(config);
   if (active.length === 0) return [];
   const out: PackChange[] = [];
@@ -261,10 +308,22 @@ export function judgeChange(input: ChangeInput): ChangeResult {
   const result = judgeTransition(input);
   const trust = result.trust;
   const selfResolved = new Set([...(input.selfResolved ?? []), ...selfWritten(input, result)]);
-  const snap = (s: Snapshot) => judgeSnapshot({ workspace: s.workspace(input.root), packs: packWorkspace(s, trust), config: trust, rules: input.rules, guidance: input.guidance, selfResolved });
+  const snap = (s: Snapshot) =>
+    judgeSnapshot({
+      workspace: s.workspace(input.root),
+      packs: packWorkspace(s, trust),
+      config: trust,
+      rules: input.rules,
+      guidance: input.guidance,
+      selfResolved,
+    });
   const settle = input.settle ?? ((f: Finding[]) => f);
   const added = introduced(settle(snap(input.before)), settle(snap(input.after)));
-  return { ...result, findings: [...withoutRepeats(result.findings, added), ...added].sort(compareFindings), introduced: added };
+  return {
+    ...result,
+    findings: [...withoutRepeats(result.findings, added), ...added].sort(compareFindings),
+    introduced: added,
+  };
 }
 
 /**

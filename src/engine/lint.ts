@@ -44,20 +44,46 @@ export interface LintResult {
   findings: Finding[];
 }
 
-function judge(root: string, discovered: Discovered[], files: WorkflowFile[], config: Config, opts: LintOptions, inGit: boolean): LintResult {
+function judge(
+  root: string,
+  discovered: Discovered[],
+  files: WorkflowFile[],
+  config: Config,
+  opts: LintOptions,
+  inGit: boolean,
+): LintResult {
   const workspace = buildWorkspace(root, files, straysOf(discovered));
   // Rule packs judge their own files with their own readers; the runner, severities and baseline are shared.
   const packs = readPackWorkspace(root, config, inGit);
-  const findings = judgeSnapshot({ workspace, packs, config, guidance: opts.guidance, selfResolved: opts.selfResolved });
+  const findings = judgeSnapshot({
+    workspace,
+    packs,
+    config,
+    guidance: opts.guidance,
+    selfResolved: opts.selfResolved,
+  });
   const packFiles = [...packs.values()].flatMap((files) => files.map((f) => f.path));
-  return { discovered, packFiles, workspace, findings: opts.baseline === false ? findings : applyBaseline(root, findings, { config, scope: snapshotEntry }) };
+  return {
+    discovered,
+    packFiles,
+    workspace,
+    findings: opts.baseline === false ? findings : applyBaseline(root, findings, { config, scope: snapshotEntry }),
+  };
 }
 
 /** The pack files of the working tree (git-ignored files are left out), read with their packs' readers. */
 export function readPackWorkspace(root: string, config: Config, inGit: boolean): PackWorkspace {
   const ws: PackWorkspace = new Map();
   for (const { pack } of activePacks(config)) {
-    const paths = fg.sync(pack.globs(config), { cwd: root, dot: true, onlyFiles: true, followSymbolicLinks: true, ignore: ['**/node_modules/**', '**/.git/**'] }).sort();
+    const paths = fg
+      .sync(pack.globs(config), {
+        cwd: root,
+        dot: true,
+        onlyFiles: true,
+        followSymbolicLinks: true,
+        ignore: ['**/node_modules/**', '**/.git/**'],
+      })
+      .sort();
     const ignored = inGit ? gitIgnored(root, paths) : new Set<string>();
     const files: PackFile[] = [];
     for (const path of paths) {
@@ -85,7 +111,13 @@ export function lintRepository(root: string, config: Config, inGit: boolean, opt
  * `blob:path` (from the cache); files whose content hashes to a known blob are not parsed again.
  * @returns also every model by `blob:path`, for the cache and for history, which meets the same contents again
  */
-export async function lintRepositoryParallel(root: string, config: Config, inGit: boolean, known: Map<string, WorkflowFile> = new Map(), opts: LintOptions = {}): Promise<LintResult & { models: Map<string, WorkflowFile> }> {
+export async function lintRepositoryParallel(
+  root: string,
+  config: Config,
+  inGit: boolean,
+  known: Map<string, WorkflowFile> = new Map(),
+  opts: LintOptions = {},
+): Promise<LintResult & { models: Map<string, WorkflowFile> }> {
   const globbed = discover(root, config, inGit);
   const models = new Map<string, WorkflowFile>();
   const files = await readCached(root, readable(globbed), config, known, models);
@@ -96,7 +128,13 @@ export async function lintRepositoryParallel(root: string, config: Config, inGit
 }
 
 /** Read these files, taking a model from `known` (by `blob:path`) when the content hashes to a known blob; `models` gets every model read. */
-async function readCached(root: string, items: Discovered[], config: Config, known: Map<string, WorkflowFile>, models: Map<string, WorkflowFile>): Promise<WorkflowFile[]> {
+async function readCached(
+  root: string,
+  items: Discovered[],
+  config: Config,
+  known: Map<string, WorkflowFile>,
+  models: Map<string, WorkflowFile>,
+): Promise<WorkflowFile[]> {
   const files: (WorkflowFile | null)[] = [];
   const misses: { at: number; item: Discovered; key: string | null }[] = [];
   items.forEach((item, at) => {
@@ -112,7 +150,12 @@ async function readCached(root: string, items: Discovered[], config: Config, kno
     files.push(hit ?? null);
     if (!hit) misses.push({ at, item, key: k });
   });
-  const parsed = await readAll(root, misses.map((m) => m.item), config.maxFileBytes, jobs(misses.length));
+  const parsed = await readAll(
+    root,
+    misses.map((m) => m.item),
+    config.maxFileBytes,
+    jobs(misses.length),
+  );
   misses.forEach((m, i) => {
     files[m.at] = parsed[i]!;
     if (m.key) models.set(m.key, parsed[i]!);
@@ -124,7 +167,11 @@ async function readCached(root: string, items: Discovered[], config: Config, kno
  * The repository's promise (convention section 4b) as `--print-config` shows it: what the structure rules hold this
  * repository to under its preset, and what was learned, each part with where it came from.
  */
-export function repositoryProfile(root: string, config: Config, inGit: boolean): { applies: Profile; learned: Profile; dialects: Dialects } {
+export function repositoryProfile(
+  root: string,
+  config: Config,
+  inGit: boolean,
+): { applies: Profile; learned: Profile; dialects: Dialects } {
   const ws = readWorkspace(root, discover(root, config, inGit), config, inGit);
   const ctx = { config, preset: config.preset };
   return { applies: promiseOf(ws, ctx), learned: learnedProfile(ws, ctx), dialects: dialectsOf(ws) };

@@ -101,7 +101,14 @@ export function testCommit(input: CommitInput = {}): Commit {
  * from (convention section 4b): its repository states the canonical promise in its config, as a repository that
  * follows the seed would. A case about learning passes `protocol: undefined`.
  */
-export const CANONICAL_PROTOCOL: NonNullable<Config['protocol']> = { automatedCriteria: true, manualCriteria: true, taskNumbering: 'global', taskHandoffs: true, handoffChain: true, handoffLayout: 'sessions' };
+export const CANONICAL_PROTOCOL: NonNullable<Config['protocol']> = {
+  automatedCriteria: true,
+  manualCriteria: true,
+  taskNumbering: 'global',
+  taskHandoffs: true,
+  handoffChain: true,
+  handoffLayout: 'sessions',
+};
 
 /** `defaultConfig()` with these settings on top. */
 export function testConfig(config: Partial<Config> = {}): Config {
@@ -122,7 +129,12 @@ export function snapshotOf(files: Files, config: Partial<Config> = {}): Snapshot
 export function runSnapshotCase(rule: Rule | readonly Rule[], test: SnapshotCase): Finding[] {
   const config = testConfig(test.config);
   const snap = source(config).snapshot(test.files);
-  return judgeSnapshot({ workspace: snap.workspace(TESTER_ROOT), packs: packWorkspace(snap, config), config, rules: rulesOf(rule) });
+  return judgeSnapshot({
+    workspace: snap.workspace(TESTER_ROOT),
+    packs: packWorkspace(snap, config),
+    config,
+    rules: rulesOf(rule),
+  });
 }
 
 function rulesOf(rule: Rule | readonly Rule[]): readonly Rule[] {
@@ -141,12 +153,20 @@ export function runTransitionCase(rule: Rule | readonly Rule[], test: Transition
 }
 
 export function judgeTransitionCase(rule: Rule | readonly Rule[], test: TransitionCase): TransitionOutcome {
-  const withConfig = (files: Files): Files => (test.config && !(CONFIG_FILE in files) ? { ...files, [CONFIG_FILE]: JSON.stringify(test.config, null, 2) } : files);
+  const withConfig = (files: Files): Files =>
+    test.config && !(CONFIG_FILE in files) ? { ...files, [CONFIG_FILE]: JSON.stringify(test.config, null, 2) } : files;
   const before = withConfig(test.before);
   const after = withConfig(test.after);
   // The classifier (which path is a plan, a handoff, a ledger) follows the repository's config, as at the doors.
   const own = before[CONFIG_FILE];
-  const config = own === undefined ? defaultConfig() : configFromObject(JSON.parse(typeof own === 'string' ? own : Buffer.from(own).toString('utf8')), CONFIG_FILE, RULE_IDS);
+  const config =
+    own === undefined
+      ? defaultConfig()
+      : configFromObject(
+          JSON.parse(typeof own === 'string' ? own : Buffer.from(own).toString('utf8')),
+          CONFIG_FILE,
+          RULE_IDS,
+        );
   const src = source(config);
   const b = src.snapshot(before);
   const a = src.snapshot(after);
@@ -172,7 +192,8 @@ function renamed(changes: Change[], renames: [string, string][]): Change[] {
   for (const [from, to] of renames) {
     const del = out.find((c) => c.status === 'D' && c.path === from);
     const add = out.find((c) => c.status === 'A' && c.path === to);
-    if (!del || !add) throw new Error(`rule tester: rename ${from} -> ${to} needs ${from} in before only and ${to} in after only`);
+    if (!del || !add)
+      throw new Error(`rule tester: rename ${from} -> ${to} needs ${from} in before only and ${to} in after only`);
     out = out.filter((c) => c !== del && c !== add);
     out.push({ status: 'R', path: to, from, oldBlob: del.oldBlob, newBlob: add.newBlob });
   }
@@ -250,9 +271,13 @@ function same(actual: unknown, expected: string | RegExp, what: string): void {
 /** Every finding's message and fix are filled in: a rule that forgot a placeholder's value fails here. */
 export function assertFilled(found: readonly Finding[]): void {
   for (const f of found) {
-    for (const [what, text] of [['message', f.message], ['fix', f.fix ?? '']] as const) {
+    for (const [what, text] of [
+      ['message', f.message],
+      ['fix', f.fix ?? ''],
+    ] as const) {
       const left = unfilledPlaceholders(text);
-      if (left.length > 0) fail(`${f.ruleId}: unfilled placeholder ${left.map((p) => `{{${p}}}`).join(', ')} in the ${what} "${text}"`);
+      if (left.length > 0)
+        fail(`${f.ruleId}: unfilled placeholder ${left.map((p) => `{{${p}}}`).join(', ')} in the ${what} "${text}"`);
     }
   }
 }
@@ -275,7 +300,8 @@ export function assertFindings(rule: Rule, found: readonly Finding[], errors: re
     const where = `${rule.meta.id}: finding ${i + 1} (${line(f)})`;
     if (f.ruleId !== rule.meta.id) fail(`${where}: reported by ${f.ruleId}`, f.ruleId, rule.meta.id);
     for (const key of ['file', 'line', 'column', 'severity'] as const) {
-      if (e[key] !== undefined && f[key] !== e[key]) fail(`${where}: expected ${key} ${JSON.stringify(e[key])}, got ${JSON.stringify(f[key])}`, f[key], e[key]);
+      if (e[key] !== undefined && f[key] !== e[key])
+        fail(`${where}: expected ${key} ${JSON.stringify(e[key])}, got ${JSON.stringify(f[key])}`, f[key], e[key]);
     }
     if (e.data !== undefined) {
       const template = rule.meta.messages[e.messageId];
@@ -327,7 +353,11 @@ export class RuleTester {
         it(`valid: ${c.name ?? `#${i + 1}`}`, () => {
           const found = runCase(rule, c);
           assertFilled(found);
-          deepStrictEqual(found.map(line), [], `${rule.meta.id}: expected no finding, got ${found.length}:\n  ${found.map(line).join('\n  ')}`);
+          deepStrictEqual(
+            found.map(line),
+            [],
+            `${rule.meta.id}: expected no finding, got ${found.length}:\n  ${found.map(line).join('\n  ')}`,
+          );
         });
       });
       (cases.invalid ?? []).forEach((c, i) => {

@@ -87,7 +87,10 @@ export interface Report {
 }
 
 /** The baseline was written, there was nothing to judge (why, and the empty report), or the report. */
-export type Outcome = { kind: 'baseline'; entries: number; findings: number } | { kind: 'nothing'; note: string; report: Report } | { kind: 'report'; report: Report; note?: string; digest?: string };
+export type Outcome =
+  | { kind: 'baseline'; entries: number; findings: number }
+  | { kind: 'nothing'; note: string; report: Report }
+  | { kind: 'report'; report: Report; note?: string; digest?: string };
 
 /**
  * The one code path from options to findings. `scope` is scopeOf's (the CLI resolves it first, to fix the working
@@ -95,26 +98,56 @@ export type Outcome = { kind: 'baseline'; entries: number; findings: number } | 
  */
 export async function judgeAndReport(opts: JudgeOptions, scope: Scope, progress?: Progress): Promise<Outcome> {
   const { root, inGit, config, scopes } = scope;
-  const judged = await judgeDoor(opts.door, { root, inGit, config, presetOverride: opts.preset, history: opts.history, since: opts.since, baselineWrite: opts.baselineWrite, explicitConfig: opts.config !== undefined, progress });
+  const judged = await judgeDoor(opts.door, {
+    root,
+    inGit,
+    config,
+    presetOverride: opts.preset,
+    history: opts.history,
+    since: opts.since,
+    baselineWrite: opts.baselineWrite,
+    explicitConfig: opts.config !== undefined,
+    progress,
+  });
   if (opts.baselineWrite) {
-    if (opts.door.kind !== 'repository' || scopes.length) throw new UsageError('--baseline-write records the whole repository: drop paths, --staged, --range and commit-msg');
+    if (opts.door.kind !== 'repository' || scopes.length)
+      throw new UsageError(
+        '--baseline-write records the whole repository: drop paths, --staged, --range and commit-msg',
+      );
     const { entries } = writeBaseline(root, judged.findings);
     return { kind: 'baseline', entries, findings: judged.findings.length };
   }
   const files = judged.files.filter((f) => scope.inScope(f));
   // No workflow file where the config looks: say where they went when a commit moved them (issue 19).
-  const moved = inGit && scopes.length === 0 && opts.door.kind === 'repository' && files.length === 0 ? whereWorkflowWent(root, config.paths) : null;
-  const went = moved ? ` Workflow files moved to ${moved.to}/ in ${moved.sha.slice(0, 7)} (${moved.count} files): set \`paths\` in ${CONFIG_FILE} to judge them there.` : '';
+  const moved =
+    inGit && scopes.length === 0 && opts.door.kind === 'repository' && files.length === 0
+      ? whereWorkflowWent(root, config.paths)
+      : null;
+  const went = moved
+    ? ` Workflow files moved to ${moved.to}/ in ${moved.sha.slice(0, 7)} (${moved.count} files): set \`paths\` in ${CONFIG_FILE} to judge them there.`
+    : '';
   const where = [...config.paths.plans, ...config.paths.handoffs, ...config.paths.ledgers].join(', ');
   if (!judged.anything || (scopes.length > 0 && files.length === 0 && opts.door.kind === 'repository')) {
     const note = `validate-workflow: no workflow files found${scopes.length ? ` under ${opts.paths.join(', ')}` : ''} (looked for ${where}).${went}\n`;
-    return { kind: 'nothing', note, report: { findings: [], summary: summarize([], 0, 0), workspace: null, timeline: [] } };
+    return {
+      kind: 'nothing',
+      note,
+      report: { findings: [], summary: summarize([], 0, 0), workspace: null, timeline: [] },
+    };
   }
   let findings = judged.findings.filter((f) => scope.inScope(f.file)).sort(compareFindings);
   if (opts.quiet) findings = findings.filter((f) => f.severity === 'error');
-  const summary = { ...summarize(findings, files.length, judged.commits), ...(judged.judgedFrom ? { judgedFrom: judged.judgedFrom } : {}) };
+  const summary = {
+    ...summarize(findings, files.length, judged.commits),
+    ...(judged.judgedFrom ? { judgedFrom: judged.judgedFrom } : {}),
+  };
   const note = moved ? `validate-workflow: no workflow files found at HEAD (looked for ${where}).${went}\n` : undefined;
-  return { kind: 'report', report: { findings, summary, workspace: judged.workspace ?? null, timeline: judged.timeline ?? [] }, ...(note ? { note } : {}), ...(judged.digest ? { digest: judged.digest } : {}) };
+  return {
+    kind: 'report',
+    report: { findings, summary, workspace: judged.workspace ?? null, timeline: judged.timeline ?? [] },
+    ...(note ? { note } : {}),
+    ...(judged.digest ? { digest: judged.digest } : {}),
+  };
 }
 
 /** The nearest folder of a path that exists: a file not written yet still has its repository. */
@@ -128,20 +161,29 @@ function existingFolder(path: string): string {
  * `--print-config [file]` (ESLint's): the configuration as a run over that file would use it, with every rule's
  * severity resolved from the preset and the config's rules, and which kind of workflow file the path is.
  */
-export function configFor(file: string | undefined, cwd: string, opts: { config?: string; preset?: Preset }): Record<string, unknown> {
+export function configFor(
+  file: string | undefined,
+  cwd: string,
+  opts: { config?: string; preset?: Preset },
+): Record<string, unknown> {
   const abs = file === undefined ? null : resolve(cwd, file);
   const inGit = repositoryRoot(abs === null ? cwd : existingFolder(abs));
   const root = inGit ?? cwd;
   const config = loadConfig(root, opts.config ? resolve(cwd, opts.config) : undefined, RULE_IDS);
   if (opts.preset) config.preset = opts.preset;
   const path = abs === null ? null : relative(root, abs).split(sep).join('/');
-  if (path !== null && (path.startsWith('../') || path === '..')) throw new UsageError(`${file} is outside the repository at ${root}`);
-  const kind = path === null ? null : (classifier(config.paths)(path)?.kind ?? packOf(activePacks(config), path)?.id ?? null);
+  if (path !== null && (path.startsWith('../') || path === '..'))
+    throw new UsageError(`${file} is outside the repository at ${root}`);
+  const kind =
+    path === null ? null : (classifier(config.paths)(path)?.kind ?? packOf(activePacks(config), path)?.id ?? null);
   const rules = Object.fromEntries(RULES.map((r) => [r.meta.id, severityOf(r, config)]));
   const { source, ...rest } = config;
   // The promise the structure rules hold this repository to, and where each part of it came from (section 4b).
   const { applies: profile, dialects } = repositoryProfile(root, config, inGit !== null);
   // Which dialect the file was read as (convention section 4b), or how many files of each dialect the repository has.
-  const dialect = path === null ? { dialects: { plans: dialects.plans, handoffs: dialects.handoffs } } : { dialect: dialects.byPath.get(path) ?? null };
+  const dialect =
+    path === null
+      ? { dialects: { plans: dialects.plans, handoffs: dialects.handoffs } }
+      : { dialect: dialects.byPath.get(path) ?? null };
   return { file: path, kind, ...dialect, source, ...rest, profile, rules };
 }

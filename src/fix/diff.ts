@@ -9,7 +9,9 @@ function lines(text: string): string[] {
 }
 
 function printed(op: Op): string {
-  return op.line.endsWith('\n') ? `${op.kind}${op.line.slice(0, -1)}` : `${op.kind}${op.line}\n\\ No newline at end of file`;
+  return op.line.endsWith('\n')
+    ? `${op.kind}${op.line.slice(0, -1)}`
+    : `${op.kind}${op.line}\n\\ No newline at end of file`;
 }
 
 function ops(a: string[], b: string[]): Op[] {
@@ -21,7 +23,9 @@ function ops(a: string[], b: string[]): Op[] {
   const y = b.slice(head, b.length - tail);
   // lcs[i][j]: length of the longest common subsequence of x[i..] and y[j..].
   const lcs = Array.from({ length: x.length + 1 }, () => new Uint32Array(y.length + 1));
-  for (let i = x.length - 1; i >= 0; i--) for (let j = y.length - 1; j >= 0; j--) lcs[i]![j] = x[i] === y[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  for (let i = x.length - 1; i >= 0; i--)
+    for (let j = y.length - 1; j >= 0; j--)
+      lcs[i]![j] = x[i] === y[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   const middle: Op[] = [];
   let i = 0;
   let j = 0;
@@ -29,7 +33,8 @@ function ops(a: string[], b: string[]): Op[] {
     if (i < x.length && j < y.length && x[i] === y[j]) {
       middle.push({ kind: ' ', line: x[i++]! });
       j++;
-    } else if (i < x.length && (j === y.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) middle.push({ kind: '-', line: x[i++]! });
+    } else if (i < x.length && (j === y.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!))
+      middle.push({ kind: '-', line: x[i++]! });
     else middle.push({ kind: '+', line: y[j++]! });
   }
   const same = (l: string): Op => ({ kind: ' ', line: l });
@@ -40,9 +45,15 @@ function ops(a: string[], b: string[]): Op[] {
 export function unifiedDiff(from: string, to: string, before: string, after: string, context = 3): string {
   if (before === after && from === to) return '';
   const all = ops(lines(before), lines(after));
-  const header = [`diff --git a/${from} b/${to}`, ...(from !== to ? [`rename from ${from}`, `rename to ${to}`] : []), `--- a/${from}`, `+++ b/${to}`];
+  const header = [
+    `diff --git a/${from} b/${to}`,
+    ...(from !== to ? [`rename from ${from}`, `rename to ${to}`] : []),
+    `--- a/${from}`,
+    `+++ b/${to}`,
+  ];
   const changed = all.flatMap((op, k) => (op.kind === ' ' ? [] : [k]));
-  if (changed.length === 0) return `${[`diff --git a/${from} b/${to}`, `rename from ${from}`, `rename to ${to}`].join('\n')}\n`;
+  if (changed.length === 0)
+    return `${[`diff --git a/${from} b/${to}`, `rename from ${from}`, `rename to ${to}`].join('\n')}\n`;
   const out = [...header];
   let k = 0;
   while (k < changed.length) {
@@ -56,7 +67,9 @@ export function unifiedDiff(from: string, to: string, before: string, after: str
     const newStart = all.slice(0, start).filter((o) => o.kind !== '-').length;
     const oldCount = hunk.filter((o) => o.kind !== '+').length;
     const newCount = hunk.filter((o) => o.kind !== '-').length;
-    out.push(`@@ -${oldCount ? oldStart + 1 : oldStart},${oldCount} +${newCount ? newStart + 1 : newStart},${newCount} @@`);
+    out.push(
+      `@@ -${oldCount ? oldStart + 1 : oldStart},${oldCount} +${newCount ? newStart + 1 : newStart},${newCount} @@`,
+    );
     for (const o of hunk) out.push(printed(o));
   }
   return `${out.join('\n')}\n`;

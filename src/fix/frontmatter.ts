@@ -51,7 +51,11 @@ export function setKey(text: string, key: string, value: string | number): TextE
   if (!fm || !pair || !isScalar(pair.value) || !(pair.value as Scalar).range) return null;
   const [start, end] = (pair.value as Scalar).range!;
   if (fm.yaml.slice(start, end).includes('\n')) return null;
-  return checked(text, { start: fm.at + start, end: fm.at + end, text: scalarText(value) }, { ...fm.data, [key]: value });
+  return checked(
+    text,
+    { start: fm.at + start, end: fm.at + end, text: scalarText(value) },
+    { ...fm.data, [key]: value },
+  );
 }
 
 /**
@@ -72,7 +76,10 @@ export function addKey(text: string, key: string, value: string | number, after:
     const indent = fm.yaml.slice(lineStart(fm.yaml, keyRange[0]), keyRange[0]);
     const nl = fm.yaml.indexOf('\n', range[1]);
     // The last pair's line has no newline of its own inside the YAML text: the closing `---` follows it.
-    const edit = nl < 0 ? { start: fm.at + fm.yaml.length, end: fm.at + fm.yaml.length, text: `\n${indent}${line}` } : { start: fm.at + nl + 1, end: fm.at + nl + 1, text: `${indent}${line}\n` };
+    const edit =
+      nl < 0
+        ? { start: fm.at + fm.yaml.length, end: fm.at + fm.yaml.length, text: `\n${indent}${line}` }
+        : { start: fm.at + nl + 1, end: fm.at + nl + 1, text: `${indent}${line}\n` };
     return checked(text, edit, expected);
   }
   const end = fm.at + fm.yaml.length;

@@ -27,18 +27,23 @@ export const handoffChain: Fixer = {
         continue;
       }
       if (ctx.committed(h.path)) {
-        skip('committed in HEAD: adding `previous:` now is history/handoff-rewritten; leave it, or record the finding in the baseline');
+        skip(
+          'committed in HEAD: adding `previous:` now is history/handoff-rewritten; leave it, or record the finding in the baseline',
+        );
         continue;
       }
       const preds = list.filter((p) => handoffTask(p) === handoffTask(h)! - 1);
       if (preds.length !== 1) {
-        skip(`the session has ${preds.length} handoffs of task ${handoffTask(h)! - 1}: which one it follows needs a human`);
+        skip(
+          `the session has ${preds.length} handoffs of task ${handoffTask(h)! - 1}: which one it follows needs a human`,
+        );
         continue;
       }
       const previous = posix.basename(ctx.renames.get(preds[0]!.path) ?? preds[0]!.path);
       const edit = addKey(ctx.text(h.path), 'previous', previous, AFTER);
       if (!edit) skip('its frontmatter cannot be edited safely');
-      else out.changes.push({ ruleId: RULE, file: h.path, edits: [edit], says: `added previous: ${previous} (${RULE})` });
+      else
+        out.changes.push({ ruleId: RULE, file: h.path, edits: [edit], says: `added previous: ${previous} (${RULE})` });
     }
     return out;
   },

@@ -35,9 +35,16 @@ function descOf(h: Handoff, name: string): string {
 function fixHandoff(ctx: FixContext, h: Handoff, findings: Finding[], claimed: Set<string>): FixResult {
   const name = posix.basename(h.path);
   const skip = (why: string): FixResult => ({ changes: [], skipped: [{ ruleId: RULE, file: h.path, why }] });
-  if (ctx.committed(h.path)) return skip('committed in HEAD: renaming a committed handoff is history/handoff-deleted; leave it, or record the finding in the baseline');
+  if (ctx.committed(h.path))
+    return skip(
+      'committed in HEAD: renaming a committed handoff is history/handoff-deleted; leave it, or record the finding in the baseline',
+    );
   if (!name.endsWith('.md')) return skip('not a Markdown file: renaming it to .md would change how it is read');
-  const n = numberOf(ctx, h, findings.some((f) => f.messageId === 'taskMismatch'));
+  const n = numberOf(
+    ctx,
+    h,
+    findings.some((f) => f.messageId === 'taskMismatch'),
+  );
   if (typeof n === 'string') return skip(n);
   const desc = descOf(h, name);
   if (!desc) return skip('no description to name it by (no task_desc, no words in the file name)');
@@ -52,7 +59,9 @@ function fixHandoff(ctx: FixContext, h: Handoff, findings: Finding[], claimed: S
   if (target !== h.path) {
     if (ctx.exists(target) || claimed.has(target)) return skip(`${posix.basename(target)} already exists: not renamed`);
     // Handoffs that name this one in `previous:` are renamed with it; a committed one cannot be, so neither is this.
-    const referrers = ctx.workspace.handoffs.filter((o) => o !== h && o.previous !== null && namesFile(o.previous, o, h));
+    const referrers = ctx.workspace.handoffs.filter(
+      (o) => o !== h && o.previous !== null && namesFile(o.previous, o, h),
+    );
     const fixed = referrers.find((o) => ctx.committed(o.path));
     if (fixed) return skip(`${fixed.path} (committed) names it in \`previous:\`: renaming it would break that chain`);
     for (const o of referrers) {
@@ -61,11 +70,22 @@ function fixHandoff(ctx: FixContext, h: Handoff, findings: Finding[], claimed: S
       const key = o.sources.previous ?? 'previous';
       const edit = setKey(ctx.text(o.path), key, value);
       if (!edit) return skip(`${o.path} names it in \`${key}:\` in a way that cannot be rewritten safely: not renamed`);
-      changes.push({ ruleId: RULE, file: o.path, edits: [edit], says: `${key}: ${ref} -> ${value}, following the rename (${RULE})` });
+      changes.push({
+        ruleId: RULE,
+        file: o.path,
+        edits: [edit],
+        says: `${key}: ${ref} -> ${value}, following the rename (${RULE})`,
+      });
     }
     claimed.add(target);
     ctx.renames.set(h.path, target);
-    changes.push({ ruleId: RULE, file: h.path, edits: [], renameTo: target, says: `renamed to ${posix.basename(target)} (${RULE})` });
+    changes.push({
+      ruleId: RULE,
+      file: h.path,
+      edits: [],
+      renameTo: target,
+      says: `renamed to ${posix.basename(target)} (${RULE})`,
+    });
   }
   return { changes, skipped: [] };
 }

@@ -61,7 +61,11 @@ function merge(changes: Change[], text: (path: string) => string, skipped: Skip[
     if (c.renameTo) file.renameTo = c.renameTo;
     byFile.set(c.file, file);
   }
-  for (const f of byFile.values()) f.after = applyEdits(f.before, f.changes.flatMap((c) => c.edits));
+  for (const f of byFile.values())
+    f.after = applyEdits(
+      f.before,
+      f.changes.flatMap((c) => c.edits),
+    );
   return [...byFile.values()];
 }
 
@@ -79,13 +83,20 @@ export async function fixWorkingTree(opts: FixOptions): Promise<FixOutcome> {
     committed: (path) => opts.inGit && gitSync(root, ['cat-file', '-e', `HEAD:${path}`]).ok,
     // The exact name, not what the file system resolves it to: on a case-insensitive one `task-03-Add.md` "exists"
     // as `task-03-add.md`, and a rename that only changes case must still be made.
-    exists: (path) => existsSync(join(root, dirname(path))) && readdirSync(join(root, dirname(path))).includes(basename(path)),
+    exists: (path) =>
+      existsSync(join(root, dirname(path))) && readdirSync(join(root, dirname(path))).includes(basename(path)),
     renames: new Map(),
   };
   const changes: Change[] = [];
   const skipped: Skip[] = [];
   for (const fixer of FIXERS.filter((f) => opts.types.includes(f.type))) {
-    const mine = lint.findings.filter((f) => (f.ruleId === fixer.ruleId || fixer.alsoFixes?.(f) === true) && f.severity !== 'info' && f.file !== null && opts.inScope(f.file));
+    const mine = lint.findings.filter(
+      (f) =>
+        (f.ruleId === fixer.ruleId || fixer.alsoFixes?.(f) === true) &&
+        f.severity !== 'info' &&
+        f.file !== null &&
+        opts.inScope(f.file),
+    );
     if (mine.length === 0) continue;
     // A fixer that fails leaves its findings to the report: a repair is a convenience, the judgement is not.
     try {
@@ -110,7 +121,12 @@ export async function fixWorkingTree(opts: FixOptions): Promise<FixOutcome> {
         if (f.renameTo) renameSync(join(root, f.path), join(root, f.renameTo));
       } catch (err) {
         // A read-only file or folder: said like any fix not made, and the other files are still fixed.
-        for (const c of f.changes) skipped.push({ ruleId: c.ruleId, file: c.file, why: `could not write it (${(err as Error).message}): ${c.says}` });
+        for (const c of f.changes)
+          skipped.push({
+            ruleId: c.ruleId,
+            file: c.file,
+            why: `could not write it (${(err as Error).message}): ${c.says}`,
+          });
         f.changes = [];
       }
     }
@@ -119,7 +135,9 @@ export async function fixWorkingTree(opts: FixOptions): Promise<FixOutcome> {
   for (const c of applied) said.push(`${c.file}: ${c.says}\n`);
   for (const s of skipped) said.push(`${s.file}: not fixed (${s.ruleId}): ${s.why}\n`);
   const touched = files.filter((f) => f.changes.length > 0).length;
-  said.push(`validate-workflow: ${opts.dryRun ? 'would make' : 'made'} ${plural(applied.length, 'fix', 'fixes')} in ${plural(touched, 'file')}${skipped.length ? `, ${skipped.length} left for a human` : ''}${opts.dryRun ? ' (dry run: nothing written)' : ''}.\n`);
+  said.push(
+    `validate-workflow: ${opts.dryRun ? 'would make' : 'made'} ${plural(applied.length, 'fix', 'fixes')} in ${plural(touched, 'file')}${skipped.length ? `, ${skipped.length} left for a human` : ''}${opts.dryRun ? ' (dry run: nothing written)' : ''}.\n`,
+  );
   opts.say(said.join(''));
   return { changes: applied, skipped, files: files.filter((f) => f.changes.length > 0).map((f) => f.path) };
 }

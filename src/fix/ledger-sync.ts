@@ -21,20 +21,23 @@ function markDone(text: string, root: Root, item: LedgerItem): TextEdit | string
   const box = node ? checkboxRange(text, node, MARKERS) : null;
   // An item whose state comes from a label (`- Now: Task 2`) or a `### Remaining` heading has no box to rewrite;
   // moving it between groups is an edit of the ledger's structure.
-  if (!box) return `line ${item.line}: the item's state comes from its label or heading, not a box: move it under Done by hand`;
+  if (!box)
+    return `line ${item.line}: the item's state comes from its label or heading, not a box: move it under Done by hand`;
   return { start: box.start, end: box.end, text: '[x]' };
 }
 
 /** The new line for an unlisted task, next to the task item before it (or after it), in that item's list style. */
 function addItem(text: string, root: Root, ledger: Ledger, plan: Plan, task: Task): TextEdit | string {
-  if (task.label !== String(task.number)) return `Task ${task.label} is sub-numbered: a ledger item tracks whole tasks only`;
+  if (task.label !== String(task.number))
+    return `Task ${task.label} is sub-numbered: a ledger item tracks whole tasks only`;
   const items = ledger.items.filter((i) => i.task !== null && i.group === null);
   const number = (i: LedgerItem) => ledgerItemTasks(plan, i).at(-1)?.number ?? i.task!;
   const before = items.filter((i) => number(i) < task.number).at(-1);
   const after = items.find((i) => number(i) > task.number);
   const neighbour = before ?? after;
   const node = neighbour ? listItemAt(root, neighbour.line, neighbour.column) : null;
-  if (!neighbour || !node?.position || !checkboxRange(text, node, MARKERS)) return `no checklist item in ## State to add Task ${task.number} next to: add it by hand`;
+  if (!neighbour || !node?.position || !checkboxRange(text, node, MARKERS))
+    return `no checklist item in ## State to add Task ${task.number} next to: add it by hand`;
   const start = node.position.start.offset!;
   const bullet = text[start]!;
   if (!'-*+'.includes(bullet)) return `## State is an ordered list: add Task ${task.number} by hand`;
@@ -44,7 +47,12 @@ function addItem(text: string, root: Root, ledger: Ledger, plan: Plan, task: Tas
   return { start: at, end: at, text: line };
 }
 
-function fixLedger(ctx: FixContext, ledger: Ledger, plan: Plan, findings: Finding[]): { changes: Change[]; skipped: Skip[] } {
+function fixLedger(
+  ctx: FixContext,
+  ledger: Ledger,
+  plan: Plan,
+  findings: Finding[],
+): { changes: Change[]; skipped: Skip[] } {
   const text = ctx.text(ledger.path);
   const root = parseForEdit(text);
   const changes: Change[] = [];
@@ -56,13 +64,25 @@ function fixLedger(ctx: FixContext, ledger: Ledger, plan: Plan, findings: Findin
     if (!item || !task) continue;
     const edit = markDone(text, root, item);
     if (typeof edit === 'string') skip(edit);
-    else changes.push({ ruleId: RULE, file: ledger.path, edits: [edit], says: `line ${item.line}: Task ${item.task} marked done ([x]), as ${basename(plan.path)} has it (${RULE})` });
+    else
+      changes.push({
+        ruleId: RULE,
+        file: ledger.path,
+        edits: [edit],
+        says: `line ${item.line}: Task ${item.task} marked done ([x]), as ${basename(plan.path)} has it (${RULE})`,
+      });
   }
   if (findings.some((f) => f.messageId === 'checkedButUnlisted')) {
     for (const task of unlistedTasks(plan, ledger)) {
       const edit = addItem(text, root, ledger, plan, task);
       if (typeof edit === 'string') skip(edit);
-      else changes.push({ ruleId: RULE, file: ledger.path, edits: [edit], says: `added "${edit.text.trim()}" to ## State, as ${basename(plan.path)} has it checked (${RULE})` });
+      else
+        changes.push({
+          ruleId: RULE,
+          file: ledger.path,
+          edits: [edit],
+          says: `added "${edit.text.trim()}" to ## State, as ${basename(plan.path)} has it checked (${RULE})`,
+        });
     }
   }
   for (const f of findings.filter((f) => f.messageId === 'doneButUnchecked' || f.messageId === 'unknownTask')) {

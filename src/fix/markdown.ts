@@ -17,7 +17,11 @@ export function listItemAt(root: Root, line: number, column: number): ListItem |
 }
 
 /** The offsets of an item's checkbox or ledger marker (`[ ]`, `[x]`, `[→]`), or null when it has none. */
-export function checkboxRange(text: string, item: ListItem, markers: readonly string[]): { start: number; end: number; box: string } | null {
+export function checkboxRange(
+  text: string,
+  item: ListItem,
+  markers: readonly string[],
+): { start: number; end: number; box: string } | null {
   const para = item.children[0];
   const from = item.position?.start.offset;
   const to = para?.type === 'paragraph' ? para.position?.start.offset : undefined;

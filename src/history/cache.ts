@@ -2,7 +2,7 @@
 // findings up to the last judged commit, so a later run parses only new contents and folds only new commits.
 // Anything unreadable, from another version, or made under other settings is ignored and rebuilt.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkflowFile } from '../model/types.js';
@@ -33,7 +33,14 @@ function toolStamp(): string {
   if (stamp !== undefined) return stamp;
   const here = dirname(fileURLToPath(import.meta.url));
   const hash = createHash('sha1');
-  for (const f of ['../read/plan.js', '../read/handoff.js', '../read/ledger.js', '../read/yaml.js', '../read/markdown.js', '../../package.json']) {
+  for (const f of [
+    '../read/plan.js',
+    '../read/handoff.js',
+    '../read/ledger.js',
+    '../read/yaml.js',
+    '../read/markdown.js',
+    '../../package.json',
+  ]) {
     const path = resolve(here, f);
     hash.update(f).update(existsSync(path) ? readFileSync(path) : '');
   }
@@ -46,7 +53,9 @@ function toolStamp(): string {
 }
 
 export function cacheKey(parts: unknown[]): string {
-  return createHash('sha1').update(JSON.stringify([toolStamp(), ...parts])).digest('hex');
+  return createHash('sha1')
+    .update(JSON.stringify([toolStamp(), ...parts]))
+    .digest('hex');
 }
 
 /** git's blob id of some bytes: the same key whether the content comes from the working tree or a commit. */
@@ -61,7 +70,8 @@ export function loadCache(file: string | null, key: string): CacheData | null {
   if (!file) return null;
   try {
     const data = JSON.parse(readFileSync(file, 'utf8')) as CacheData;
-    if (data.format !== FORMAT || data.key !== key || !Array.isArray(data.state) || typeof data.models !== 'object') return null;
+    if (data.format !== FORMAT || data.key !== key || !Array.isArray(data.state) || typeof data.models !== 'object')
+      return null;
     return data;
   } catch {
     return null;

@@ -42,7 +42,19 @@ function flatten(plan: Plan, slots: readonly string[]): Flat[] {
     const n = phaseNumber(phase, i);
     const slot = slots[i]!;
     const push = (kind: ItemKind, items: CheckItem[], scope = '') => {
-      for (const it of items) out.push({ kind, phase: n, slot, scope, text: it.text, key: `${kind}\0${scope}\0${it.text}`, checked: it.checked, na: it.na, line: it.line, at: out.length });
+      for (const it of items)
+        out.push({
+          kind,
+          phase: n,
+          slot,
+          scope,
+          text: it.text,
+          key: `${kind}\0${scope}\0${it.text}`,
+          checked: it.checked,
+          na: it.na,
+          line: it.line,
+          at: out.length,
+        });
     };
     push('automated', phase.automated);
     push('manual', phase.manual);
@@ -192,19 +204,45 @@ function pairItems(before: readonly Flat[], after: readonly Flat[]): { from: Int
   return { from, used };
 }
 
-function diffItems(file: string, before: Flat[], after: Flat[], fresh: ReadonlySet<string>, extraAnchors: Anchor[] = []): Event[] {
+function diffItems(
+  file: string,
+  before: Flat[],
+  after: Flat[],
+  fresh: ReadonlySet<string>,
+  extraAnchors: Anchor[] = [],
+): Event[] {
   const events: Event[] = [];
   const { from, used } = pairItems(before, after);
   after.forEach((y, i) => {
     const x = from[i]! >= 0 ? before[from[i]!]! : null;
     // An N/A item in a phase new in this commit is how a plan says "nothing to verify by hand here" (templates/plan.md).
-    if (!x && y.na && !fresh.has(y.slot)) events.push({ type: 'item-added-na', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text });
-    if (x && !x.na && y.na) events.push({ type: 'item-made-na', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text });
+    if (!x && y.na && !fresh.has(y.slot))
+      events.push({ type: 'item-added-na', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text });
+    if (x && !x.na && y.na)
+      events.push({ type: 'item-made-na', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text });
     const was = x ? x.checked : false;
-    if (y.checked !== was && !y.na) events.push({ type: 'item-checked', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text, checked: y.checked });
+    if (y.checked !== was && !y.na)
+      events.push({
+        type: 'item-checked',
+        file,
+        line: y.line,
+        kind: y.kind,
+        phase: y.phase,
+        text: y.text,
+        checked: y.checked,
+      });
     // A checked manual item whose text changed (paired by position) is a new check of the new text: the human
     // confirmed what the old words said, not what the new ones say (convention section 6, round 3).
-    else if (x && y.checked && x.checked && !y.na && y.kind === 'manual' && x.text !== y.text) events.push({ type: 'item-checked', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text, checked: true });
+    else if (x && y.checked && x.checked && !y.na && y.kind === 'manual' && x.text !== y.text)
+      events.push({
+        type: 'item-checked',
+        file,
+        line: y.line,
+        kind: y.kind,
+        phase: y.phase,
+        text: y.text,
+        checked: true,
+      });
   });
   // In the new version's line order (flatten goes criteria first, then steps).
   events.sort((a, b) => a.line - b.line);
@@ -216,7 +254,15 @@ function diffItems(file: string, before: Flat[], after: Flat[], fresh: ReadonlyS
   });
   anchors.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
   before.forEach((x, i) => {
-    if (!used[i]) events.push({ type: 'item-removed', file, line: removedAt(x.line, anchors), kind: x.kind, phase: x.phase, text: x.text });
+    if (!used[i])
+      events.push({
+        type: 'item-removed',
+        file,
+        line: removedAt(x.line, anchors),
+        kind: x.kind,
+        phase: x.phase,
+        text: x.text,
+      });
   });
   return events;
 }
@@ -239,7 +285,9 @@ export function addedItemLines(before: Plan | null, after: Plan): Set<number> {
 
 function addedDisables(file: string, before: Disable[], after: Disable[]): Event[] {
   const known = new Set(before.map((d) => `${d.ruleIds.join(',')}|${d.reason ?? ''}`));
-  return after.filter((d) => !known.has(`${d.ruleIds.join(',')}|${d.reason ?? ''}`)).map((d) => ({ type: 'disable-added' as const, file, line: d.line, ruleIds: d.ruleIds }));
+  return after
+    .filter((d) => !known.has(`${d.ruleIds.join(',')}|${d.reason ?? ''}`))
+    .map((d) => ({ type: 'disable-added' as const, file, line: d.line, ruleIds: d.ruleIds }));
 }
 
 /**
@@ -289,16 +337,36 @@ function planEvents(file: string, before: Plan | null, after: Plan): Event[] {
     return was ? [[was.line, t.line]] : [];
   });
   const slots = phaseSlots(before, after);
-  const events = diffItems(file, before ? flatten(before, slots.before) : [], flatten(after, slots.after), slots.fresh, taskAnchors);
+  const events = diffItems(
+    file,
+    before ? flatten(before, slots.before) : [],
+    flatten(after, slots.after),
+    slots.fresh,
+    taskAnchors,
+  );
   after.phases.forEach((phase, i) => {
     for (const t of phase.tasks) {
       const prev = tasks.get(t)?.checked ?? false;
-      if (t.checked !== prev) events.push({ type: 'task-completed', file, line: t.line, phase: phaseNumber(phase, i), task: t.number, completed: t.checked });
+      if (t.checked !== prev)
+        events.push({
+          type: 'task-completed',
+          file,
+          line: t.line,
+          phase: phaseNumber(phase, i),
+          task: t.number,
+          completed: t.checked,
+        });
     }
   });
   const mode = (p: Plan | null) => (typeof p?.frontmatter?.mode === 'string' ? p.frontmatter.mode : '(none)');
   if (before && mode(before) !== mode(after)) {
-    events.push({ type: 'mode-changed', file, line: positionOf(after.positions, '/mode', { line: 1, column: 1 }).line, from: mode(before), to: mode(after) });
+    events.push({
+      type: 'mode-changed',
+      file,
+      line: positionOf(after.positions, '/mode', { line: 1, column: 1 }).line,
+      from: mode(before),
+      to: mode(after),
+    });
   }
   if (after.frontmatter?.mode_set_by === 'user' && before?.frontmatter?.mode_set_by !== 'user') {
     events.push({ type: 'mode-set-by-user', file, line: positionOf(after.positions, '/mode_set_by').line });
@@ -309,7 +377,9 @@ function planEvents(file: string, before: Plan | null, after: Plan): Event[] {
 function handoffEvents(file: string, before: Handoff, after: Handoff): Event[] {
   const a = after.frontmatter ?? {};
   const b = before.frontmatter ?? {};
-  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => canonicalText(a[k]) !== canonicalText(b[k]));
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter(
+    (k) => canonicalText(a[k]) !== canonicalText(b[k]),
+  );
   // A handoff's status, task, verification results and outcome are fixed once committed wherever they are written:
   // a body marker (`## Status: FAILED`), a section or the second YAML document too, not only the frontmatter.
   const fixed: [string, unknown, unknown][] = [
@@ -350,10 +420,18 @@ function ledgerEvents(file: string, before: Ledger | null, after: Ledger): Event
 }
 
 /** Events of one file between two versions (null: absent on that side). */
-export function fileEvents(path: string, before: WorkflowFile | null, after: WorkflowFile | null, renamedFrom: string | null, intact = false): Event[] {
+export function fileEvents(
+  path: string,
+  before: WorkflowFile | null,
+  after: WorkflowFile | null,
+  renamedFrom: string | null,
+  intact = false,
+): Event[] {
   if (after && !after.readable) {
     // A committed handoff left empty or unreadable is gone as surely as a deleted one: its record cannot be read.
-    return before?.kind === 'handoff' && before.readable ? [{ type: 'handoff-deleted', file: path, line: 1, emptied: true }] : [];
+    return before?.kind === 'handoff' && before.readable
+      ? [{ type: 'handoff-deleted', file: path, line: 1, emptied: true }]
+      : [];
   }
   const events: Event[] = [];
   if (after) events.push(...addedDisables(path, before?.disables ?? [], after.disables));
@@ -363,10 +441,13 @@ export function fileEvents(path: string, before: WorkflowFile | null, after: Wor
     // 6): it has no item events.
     return events;
   }
-  if (after.kind === 'plan') events.push(...planEvents(path, before?.kind === 'plan' && before.readable ? before : null, after));
-  else if (after.kind === 'ledger') events.push(...ledgerEvents(path, before?.kind === 'ledger' ? before : null, after));
+  if (after.kind === 'plan')
+    events.push(...planEvents(path, before?.kind === 'plan' && before.readable ? before : null, after));
+  else if (after.kind === 'ledger')
+    events.push(...ledgerEvents(path, before?.kind === 'ledger' ? before : null, after));
   else if (after.kind === 'handoff') {
-    if (renamedFrom) events.push({ type: 'handoff-renamed', file: path, line: 1, from: renamedFrom, ...(intact ? { intact } : {}) });
+    if (renamedFrom)
+      events.push({ type: 'handoff-renamed', file: path, line: 1, from: renamedFrom, ...(intact ? { intact } : {}) });
     if (!before) events.push({ type: 'handoff-added', file: path, line: 1 });
     else if (before.kind === 'handoff' && before.readable) events.push(...handoffEvents(path, before, after));
   }
@@ -381,9 +462,11 @@ export function eventKey(e: Event): string {
 
 function trustEvents(change: Change, before: Snapshot, after: Snapshot): Event[] {
   if (change.path === CONFIG_FILE) return [{ type: 'trust-file-changed', file: change.path, line: 1, what: 'config' }];
-  if (change.path === BASELINE_FILE) return [{ type: 'trust-file-changed', file: change.path, line: 1, what: 'baseline' }];
+  if (change.path === BASELINE_FILE)
+    return [{ type: 'trust-file-changed', file: change.path, line: 1, what: 'baseline' }];
   // Whose signatures count is a trust setting like the config: changing the file is changing the config.
-  if (change.path === ALLOWED_SIGNERS_FILE) return [{ type: 'trust-file-changed', file: change.path, line: 1, what: 'config' }];
+  if (change.path === ALLOWED_SIGNERS_FILE)
+    return [{ type: 'trust-file-changed', file: change.path, line: 1, what: 'config' }];
   if (change.path === 'package.json') {
     const key = (s: Snapshot) => {
       const blob = s.files.get('package.json');
@@ -404,7 +487,8 @@ function itemTexts(plan: Plan): Set<string> {
   const texts = new Set<string>();
   for (const phase of plan.phases) {
     for (const t of phase.tasks) if (t.title.trim()) texts.add(`task\0${t.title.trim().toLowerCase()}`);
-    for (const it of [...phase.automated, ...phase.manual, ...phase.other, ...(phase.unknown ?? [])]) texts.add(`item\0${it.text}`);
+    for (const it of [...phase.automated, ...phase.manual, ...phase.other, ...(phase.unknown ?? [])])
+      texts.add(`item\0${it.text}`);
   }
   return texts;
 }
@@ -421,15 +505,19 @@ function pairRewrittenPlans(changes: Change[], before: Snapshot, after: Snapshot
     const m = s.kindOf(path) === 'plan' ? s.model(path) : null;
     return m?.kind === 'plan' && m.readable ? m : null;
   };
-  const gone = changes.filter((c) => c.status === 'D').flatMap((c) => {
-    const p = plan(before, c.path);
-    return p ? [{ change: c, texts: itemTexts(p) }] : [];
-  });
+  const gone = changes
+    .filter((c) => c.status === 'D')
+    .flatMap((c) => {
+      const p = plan(before, c.path);
+      return p ? [{ change: c, texts: itemTexts(p) }] : [];
+    });
   if (gone.length === 0) return changes;
-  const added = changes.filter((c) => c.status === 'A').flatMap((c) => {
-    const p = plan(after, c.path);
-    return p ? [{ change: c, texts: itemTexts(p) }] : [];
-  });
+  const added = changes
+    .filter((c) => c.status === 'A')
+    .flatMap((c) => {
+      const p = plan(after, c.path);
+      return p ? [{ change: c, texts: itemTexts(p) }] : [];
+    });
   const candidates: { del: Change; add: Change; score: number }[] = [];
   for (const d of gone) {
     for (const a of added) {
@@ -447,7 +535,13 @@ function pairRewrittenPlans(changes: Change[], before: Snapshot, after: Snapshot
     if (taken.has(c.del) || taken.has(c.add)) continue;
     taken.add(c.del);
     taken.add(c.add);
-    paired.set(c.add, { status: 'R', path: c.add.path, from: c.del.path, oldBlob: c.del.oldBlob, newBlob: c.add.newBlob });
+    paired.set(c.add, {
+      status: 'R',
+      path: c.add.path,
+      from: c.del.path,
+      oldBlob: c.del.oldBlob,
+      newBlob: c.add.newBlob,
+    });
   }
   return changes.flatMap((c) => (paired.has(c) ? [paired.get(c)!] : taken.has(c) ? [] : [c]));
 }
@@ -477,7 +571,11 @@ export function eventsBetween(changes: Change[], before: Snapshot, after: Snapsh
     const intact = c.status === 'R' && c.oldBlob !== null && c.oldBlob === c.newBlob;
     if (c.status === 'R' && after.kindOf(c.path) !== 'handoff' && before.kindOf(c.from!) === 'handoff') {
       // Moved out of the handoffs folder (an archive): the record survives elsewhere when its content is unchanged.
-      events.push(intact ? { type: 'handoff-renamed', file: c.path, line: 1, from: c.from!, intact } : { type: 'handoff-deleted', file: c.from!, line: 1 });
+      events.push(
+        intact
+          ? { type: 'handoff-renamed', file: c.path, line: 1, from: c.from!, intact }
+          : { type: 'handoff-deleted', file: c.from!, line: 1 },
+      );
       continue;
     }
     events.push(...fileEvents(c.path, old, now, c.status === 'R' ? c.from : null, intact));
@@ -511,6 +609,7 @@ export function diffFiles(before: Map<string, string>, after: Map<string, string
     const was = before.get(path);
     if (was !== blob) out.push({ status: was ? 'M' : 'A', path, from: null, oldBlob: was ?? null, newBlob: blob });
   }
-  for (const [path, blob] of before) if (!after.has(path)) out.push({ status: 'D', path, from: null, oldBlob: blob, newBlob: null });
+  for (const [path, blob] of before)
+    if (!after.has(path)) out.push({ status: 'D', path, from: null, oldBlob: blob, newBlob: null });
   return out;
 }

@@ -24,11 +24,20 @@ export { NOTHING_ELSE, Sight, type Tracked };
  * What a merge did itself, against one of its other parents: the changes and events where it differs from that
  * parent, and those in files the other side never changed since the merge base (`base`, null without one).
  */
-export function mergeOwn(changes: Change[], events: Event[], otherState: Map<string, string>, base: Map<string, string> | null, after: Snapshot, store: ModelSource): { changes: Change[]; events: Event[] } {
+export function mergeOwn(
+  changes: Change[],
+  events: Event[],
+  otherState: Map<string, string>,
+  base: Map<string, string> | null,
+  after: Snapshot,
+  store: ModelSource,
+): { changes: Change[]; events: Event[] } {
   const untouched = (path: string) => base !== null && base.get(path) === otherState.get(path);
   const kept = changes.filter((c) => otherState.get(c.path) !== (c.newBlob ?? undefined) || untouched(c.path));
   if (events.length === 0) return { changes: kept, events };
-  const keys = new Set(eventsBetween(diffFiles(otherState, after.fileMap()), new Snapshot(otherState, store), after).map(eventKey));
+  const keys = new Set(
+    eventsBetween(diffFiles(otherState, after.fileMap()), new Snapshot(otherState, store), after).map(eventKey),
+  );
   return { changes: kept, events: events.filter((e) => keys.has(eventKey(e)) || untouched(e.file)) };
 }
 
@@ -115,9 +124,17 @@ function specsOf(config: Config, tracked: Tracked): string[] {
  * path -> blob of the workflow, trust and tracked files in a tree-ish (a commit) or, with null, in the index. A
  * workflow file stored as a symbolic link holds its link value (history/links.ts): the target as the same tree holds it.
  */
-export function filesAt(root: string, treeish: string | null, config: Config, classify: Classifier, tracked: Tracked = NOTHING_ELSE): Map<string, string> {
+export function filesAt(
+  root: string,
+  treeish: string | null,
+  config: Config,
+  classify: Classifier,
+  tracked: Tracked = NOTHING_ELSE,
+): Map<string, string> {
   const specs = specsOf(config, tracked);
-  const res = treeish ? gitSync(root, ['ls-tree', '-r', '-z', '--full-tree', treeish, '--', ...specs]) : gitSync(root, ['ls-files', '-s', '-z', '--', ...specs]);
+  const res = treeish
+    ? gitSync(root, ['ls-tree', '-r', '-z', '--full-tree', treeish, '--', ...specs])
+    : gitSync(root, ['ls-files', '-s', '-z', '--', ...specs]);
   const files = new Map<string, string>();
   if (!res.ok) return files;
   const relevant = relevantTo(classify, tracked);
@@ -135,9 +152,16 @@ export function filesAt(root: string, treeish: string | null, config: Config, cl
     else files.set(path, blob);
   }
   if (links.length > 0) {
-    const texts = readBlobs(root, links.map((l) => l.blob));
+    const texts = readBlobs(
+      root,
+      links.map((l) => l.blob),
+    );
     const linked = links.map((l) => ({ path: l.path, text: texts.get(l.blob)?.toString('utf8') ?? '' }));
-    const targets = entriesAt(root, treeish, linked.flatMap((l) => linkTarget(l.path, l.text) ?? []));
+    const targets = entriesAt(
+      root,
+      treeish,
+      linked.flatMap((l) => linkTarget(l.path, l.text) ?? []),
+    );
     for (const l of linked) {
       const value = followLink(l.path, l.text, (t) => targets.get(t));
       if (value !== undefined) files.set(l.path, value);
@@ -156,7 +180,9 @@ function entriesAt(root: string, treeish: string | null, paths: string[]): Map<s
   const out = new Map<string, { mode: string; blob: string }>();
   if (paths.length === 0) return out;
   const literal = [...new Set(paths)].map((p) => `:(literal)${p}`);
-  const res = treeish ? gitSync(root, ['ls-tree', '-z', '--full-tree', treeish, '--', ...literal]) : gitSync(root, ['ls-files', '-s', '-z', '--', ...literal]);
+  const res = treeish
+    ? gitSync(root, ['ls-tree', '-z', '--full-tree', treeish, '--', ...literal])
+    : gitSync(root, ['ls-files', '-s', '-z', '--', ...literal]);
   for (const rec of res.ok ? res.out.split('\0') : []) {
     if (!rec) continue;
     const tab = rec.indexOf('\t');
@@ -173,7 +199,11 @@ function entriesAt(root: string, treeish: string | null, paths: string[]): Map<s
  * entry, or the fold's state): the target's blob when it is a file inside the repository; not followed when the
  * link leaves the repository or points at another link; undefined (no file at all) when the target is missing.
  */
-function followLink(path: string, text: string, entry: (target: string) => { mode: string; blob: string } | undefined): string | undefined {
+function followLink(
+  path: string,
+  text: string,
+  entry: (target: string) => { mode: string; blob: string } | undefined,
+): string | undefined {
   const target = linkTarget(path, text);
   if (target === null) return linkValue(null, text);
   const e = entry(target);
@@ -197,7 +227,16 @@ export function verifyCommit(root: string, sha: string): boolean {
  */
 export async function foldHistory(root: string, opts: FoldOptions): Promise<FoldResult> {
   const to = opts.to ?? 'HEAD';
-  const none = (incomplete: FoldResult['incomplete']): FoldResult => ({ commits: 0, changed: [], store: null, state: new Map(), sight: null, tracked: opts.tracked ?? NOTHING_ELSE, tip: null, incomplete });
+  const none = (incomplete: FoldResult['incomplete']): FoldResult => ({
+    commits: 0,
+    changed: [],
+    store: null,
+    state: new Map(),
+    sight: null,
+    tracked: opts.tracked ?? NOTHING_ELSE,
+    tip: null,
+    incomplete,
+  });
   const tipAt = await ask(root, ['rev-parse', '--verify', '-q', `${to}^{commit}`]);
   if (!tipAt.ok) {
     // No commits yet (or an unborn branch): history starts empty and there is nothing to judge.
@@ -224,7 +263,13 @@ export async function foldHistory(root: string, opts: FoldOptions): Promise<Fold
 }
 
 /** One pass of the fold with what is in sight; `learned` holds what it met that was not. */
-async function foldRound(root: string, opts: FoldOptions, to: string, base: string | null, sight: Sight): Promise<{ result: FoldResult; learned: Learned }> {
+async function foldRound(
+  root: string,
+  opts: FoldOptions,
+  to: string,
+  base: string | null,
+  sight: Sight,
+): Promise<{ result: FoldResult; learned: Learned }> {
   const config = opts.config;
   const tracked = sight.tracked(opts.tracked ?? NOTHING_ELSE);
   const store = newStore(root, config, sight);
@@ -245,7 +290,18 @@ async function foldRound(root: string, opts: FoldOptions, to: string, base: stri
   const t0 = performance.now();
   const trace = await readTrace(root, revs, specsOf(config, tracked));
   timing(`trace (${trace.length} commits)`, performance.now() - t0);
-  const folder = new Folder(root, trace, initialSha, initial, store, config, tracked, sight, opts.onStep, opts.vouches ?? (() => true));
+  const folder = new Folder(
+    root,
+    trace,
+    initialSha,
+    initial,
+    store,
+    config,
+    tracked,
+    sight,
+    opts.onStep,
+    opts.vouches ?? (() => true),
+  );
   // Parse and fold in chunks: each chunk's new contents are parsed on every core, then folded, then the models no
   // live snapshot refers to are dropped, so memory stays bounded by the workspace, not by the history.
   const initialRefs = [...initial].map(([path, blob]) => ({ path, blob }));
@@ -281,8 +337,19 @@ async function foldRound(root: string, opts: FoldOptions, to: string, base: stri
   await store.close();
   timing(`parse (${parsed} distinct versions)`, parseMs);
   timing('fold and rules', foldMs);
-  const changed = [...new Set(trace.flatMap((t) => t.changes.map((c) => c.path)))].filter((p) => store.classify(p) || tracked.match(p));
-  const result: FoldResult = { commits: trace.length, changed, store, state: trace.length ? folder.last : initial, sight, tracked, tip: null, incomplete: null };
+  const changed = [...new Set(trace.flatMap((t) => t.changes.map((c) => c.path)))].filter(
+    (p) => store.classify(p) || tracked.match(p),
+  );
+  const result: FoldResult = {
+    commits: trace.length,
+    changed,
+    store,
+    state: trace.length ? folder.last : initial,
+    sight,
+    tracked,
+    tip: null,
+    incomplete: null,
+  };
   return { result, learned: folder.learned };
 }
 
@@ -313,7 +380,8 @@ class Folder {
     private readonly vouches: (sha: string) => boolean,
   ) {
     this.inTrace = new Set(trace.map((t) => t.commit.sha));
-    for (const t of trace) for (const p of t.commit.parents) if (this.inTrace.has(p)) this.children.set(p, (this.children.get(p) ?? 0) + 1);
+    for (const t of trace)
+      for (const p of t.commit.parents) if (this.inTrace.has(p)) this.children.set(p, (this.children.get(p) ?? 0) + 1);
     this.relevant = relevantTo(store.classify, tracked);
   }
 
@@ -321,7 +389,8 @@ class Folder {
     if (!sha) return new Map();
     const known = this.states.get(sha) ?? this.outside.get(sha);
     if (known) return known;
-    const files = sha === this.initialSha ? this.initial : filesAt(this.root, sha, this.config, this.store.classify, this.tracked);
+    const files =
+      sha === this.initialSha ? this.initial : filesAt(this.root, sha, this.config, this.store.classify, this.tracked);
     this.noteLinks(files);
     this.outside.set(sha, files);
     return files;
@@ -355,7 +424,9 @@ class Folder {
    */
   private withLinks(changes: Change[], base: Map<string, string>, top: Map<string, string | undefined>): Change[] {
     const linked = changes.filter((c) => c.link && c.newBlob && workflowFile(this.store.classify, c.path));
-    const touchesTarget = changes.some((c) => this.linksTo.has(c.path) || (c.from !== null && this.linksTo.has(c.from)));
+    const touchesTarget = changes.some(
+      (c) => this.linksTo.has(c.path) || (c.from !== null && this.linksTo.has(c.from)),
+    );
     const wasLink = changes.some((c) => isLinkValue(base.get(c.from ?? c.path)));
     if (linked.length === 0 && !touchesTarget && !wasLink) return changes;
     const valueAt = (path: string) => (top.has(path) ? top.get(path) : base.get(path));
@@ -379,14 +450,22 @@ class Folder {
           const now = followLink(link, parsed.text, entry);
           if (now === was) continue;
           top.set(link, now);
-          followers.push({ status: now === undefined ? 'D' : 'M', path: link, from: null, oldBlob: was!, newBlob: now ?? null });
+          followers.push({
+            status: now === undefined ? 'D' : 'M',
+            path: link,
+            from: null,
+            oldBlob: was!,
+            newBlob: now ?? null,
+          });
         }
       }
     }
     const own = changes.map((c) => {
       const was = base.get(c.from ?? c.path);
       const now = top.get(c.path);
-      return isLinkValue(was) || isLinkValue(now) ? { ...c, oldBlob: was ?? c.oldBlob, newBlob: c.status === 'D' ? null : (now ?? null) } : c;
+      return isLinkValue(was) || isLinkValue(now)
+        ? { ...c, oldBlob: was ?? c.oldBlob, newBlob: c.status === 'D' ? null : (now ?? null) }
+        : c;
     });
     return [...own, ...followers];
   }
@@ -398,7 +477,10 @@ class Folder {
     const k = `${a} ${b}`;
     if (!this.bases.has(k)) {
       const res = gitSync(this.root, ['merge-base', a, b]);
-      this.bases.set(k, res.ok ? filesAt(this.root, res.out.trim(), this.config, this.store.classify, this.tracked) : null);
+      this.bases.set(
+        k,
+        res.ok ? filesAt(this.root, res.out.trim(), this.config, this.store.classify, this.tracked) : null,
+      );
     }
     return this.bases.get(k)!;
   }
@@ -406,7 +488,8 @@ class Folder {
   /** Model keys the snapshots still alive refer to: everything else may leave the store. */
   liveKeys(): Set<string> {
     const live = new Set<string>();
-    for (const state of [...this.states.values(), ...this.outside.values(), this.last]) for (const [path, blob] of state) live.add(key(blob, path));
+    for (const state of [...this.states.values(), ...this.outside.values(), this.last])
+      for (const [path, blob] of state) live.add(key(blob, path));
     return live;
   }
 
@@ -423,7 +506,20 @@ class Folder {
     const before = new Snapshot(base, store);
     const after = new Snapshot(new Overlay(base, top), store);
     let events = movesOut(eventsBetween(changes, before, after), changes, () =>
-      first ? parseRaw(gitSync(root, ['diff-tree', '-r', '--raw', '-z', '--no-abbrev', '--diff-filter=A', `${commit.sha}^`, commit.sha]).out) : [],
+      first
+        ? parseRaw(
+            gitSync(root, [
+              'diff-tree',
+              '-r',
+              '--raw',
+              '-z',
+              '--no-abbrev',
+              '--diff-filter=A',
+              `${commit.sha}^`,
+              commit.sha,
+            ]).out,
+          )
+        : [],
     );
     for (const c of changes) {
       const kind = c.status === 'D' ? undefined : store.classify(c.path)?.kind;
@@ -435,7 +531,14 @@ class Folder {
     // branches forked (a side branch from before a file existed must not let the merge delete it unseen).
     for (const other of commit.parents.slice(1)) {
       if (!this.vouches(other)) continue;
-      ({ changes: kept, events } = mergeOwn(kept, events, this.stateOf(other), first ? this.mergeBase(first, other) : null, after, store));
+      ({ changes: kept, events } = mergeOwn(
+        kept,
+        events,
+        this.stateOf(other),
+        first ? this.mergeBase(first, other) : null,
+        after,
+        store,
+      ));
     }
     this.onStep({ commit, before, after, changes: kept, events, signed: () => verifyCommit(root, commit.sha) });
     // Reuse the parent's map when this commit is its only remaining child; copy when branches share it.
@@ -458,7 +561,6 @@ class Folder {
 // ---------------------------------------------------------------------------------------------------------------
 // The commit being made: HEAD -> the index
 
-
 /**
  * The commit being made, as a step like the fold's: its events are, for a merge in progress, only what the merge
  * does itself, and since the commit does not exist yet its signature can only be promised (commit.gpgSign).
@@ -466,7 +568,20 @@ class Folder {
 export type Pending = Step;
 
 /** HEAD's snapshot -> the index's, with the commit as it will be made (the message's trailers for commit-msg). */
-export function pendingCommit(root: string, config: Config, opts: { message?: string; trailers?: Trailer[]; seed?: Map<string, WorkflowFile>; tracked?: Tracked; amend?: boolean; head?: string | null; who?: ReturnType<typeof gitIdentities>; vouches?: (sha: string) => boolean }): Pending {
+export function pendingCommit(
+  root: string,
+  config: Config,
+  opts: {
+    message?: string;
+    trailers?: Trailer[];
+    seed?: Map<string, WorkflowFile>;
+    tracked?: Tracked;
+    amend?: boolean;
+    head?: string | null;
+    who?: ReturnType<typeof gitIdentities>;
+    vouches?: (sha: string) => boolean;
+  },
+): Pending {
   const sight = new Sight(classifier(config.paths));
   const store = newStore(root, config, sight);
   for (const [k, m] of opts.seed ?? []) store.seed.set(k, m);
@@ -480,12 +595,31 @@ export function pendingCommit(root: string, config: Config, opts: { message?: st
   const base = amend ? (parentsOfHead[0] ?? null) : hasHead ? 'HEAD' : null;
   // The plans that the ledgers and handoffs of HEAD and of the index name outside the globs, and the targets of
   // links, are read too: the doors before a commit see what the full run will see after it (history/sight.ts).
-  const { before: beforeFiles, after: afterFiles, tracked } = inSight(root, config, sight, store, opts.tracked ?? NOTHING_ELSE, (t) => ({ before: base ? filesAt(root, base, config, store.classify, t) : new Map<string, string>(), after: filesAt(root, null, config, store.classify, t) }));
+  const {
+    before: beforeFiles,
+    after: afterFiles,
+    tracked,
+  } = inSight(root, config, sight, store, opts.tracked ?? NOTHING_ELSE, (t) => ({
+    before: base ? filesAt(root, base, config, store.classify, t) : new Map<string, string>(),
+    after: filesAt(root, null, config, store.classify, t),
+  }));
   const relevant = relevantTo(store.classify, tracked);
   // Renames as the commit will record them (`-M`), so the hooks see what the full run will see afterwards.
   const changes = base
     ? linkedChanges(
-        parseRaw(gitSync(root, ['diff', '--cached', '-M', '--raw', '-z', '--no-abbrev', base, '--', ...specsOf(config, tracked)]).out).filter((c) => relevant(c.path) || (c.from !== null && relevant(c.from))),
+        parseRaw(
+          gitSync(root, [
+            'diff',
+            '--cached',
+            '-M',
+            '--raw',
+            '-z',
+            '--no-abbrev',
+            base,
+            '--',
+            ...specsOf(config, tracked),
+          ]).out,
+        ).filter((c) => relevant(c.path) || (c.from !== null && relevant(c.from))),
         beforeFiles,
         afterFiles,
       )
@@ -496,7 +630,14 @@ export function pendingCommit(root: string, config: Config, opts: { message?: st
     if (c.oldBlob) store.seed.delete(key(c.oldBlob, c.from ?? c.path));
     if (c.newBlob) store.seed.delete(key(c.newBlob, c.path));
   }
-  store.load(changes.flatMap((c) => [c.oldBlob ? { path: c.from ?? c.path, blob: c.oldBlob } : null, c.newBlob ? { path: c.path, blob: c.newBlob } : null]).filter((x): x is { path: string; blob: string } => x !== null));
+  store.load(
+    changes
+      .flatMap((c) => [
+        c.oldBlob ? { path: c.from ?? c.path, blob: c.oldBlob } : null,
+        c.newBlob ? { path: c.path, blob: c.newBlob } : null,
+      ])
+      .filter((x): x is { path: string; blob: string } => x !== null),
+  );
   const message = opts.message ?? '';
   // Co-author lines outside git's trailer block and a squash's confirmations count as well (history/log.ts).
   const trailers = opts.trailers ?? trailersOf(root, message);
@@ -507,7 +648,9 @@ export function pendingCommit(root: string, config: Config, opts: { message?: st
   const before = new Snapshot(beforeFiles, store);
   const after = new Snapshot(afterFiles, store);
   let events = movesOut(eventsBetween(changes, before, after), changes, () =>
-    base ? parseRaw(gitSync(root, ['diff', '--cached', '--raw', '-z', '--no-abbrev', '--diff-filter=A', base]).out) : [],
+    base
+      ? parseRaw(gitSync(root, ['diff', '--cached', '--raw', '-z', '--no-abbrev', '--diff-filter=A', base]).out)
+      : [],
   );
   let kept = changes;
   for (const other of others) {
@@ -515,7 +658,14 @@ export function pendingCommit(root: string, config: Config, opts: { message?: st
     if (opts.vouches && !opts.vouches(other)) continue;
     const base = gitSync(root, ['merge-base', head!, other]);
     const baseFiles = base.ok ? filesAt(root, base.out.trim(), config, store.classify, tracked) : null;
-    ({ changes: kept, events } = mergeOwn(kept, events, filesAt(root, other, config, store.classify, tracked), baseFiles, after, store));
+    ({ changes: kept, events } = mergeOwn(
+      kept,
+      events,
+      filesAt(root, other, config, store.classify, tracked),
+      baseFiles,
+      after,
+      store,
+    ));
   }
   const who = opts.who ?? gitIdentities(root);
   const commit: Commit = {
@@ -542,7 +692,9 @@ export function pendingCommit(root: string, config: Config, opts: { message?: st
  * They are all a rule reads of a message (the handover in engine/doors.ts relies on it).
  */
 export function trailersOf(root: string, message: string): Trailer[] {
-  return message ? messageTrailers(parseTrailers(gitSync(root, ['interpret-trailers', '--parse'], message).out), message) : [];
+  return message
+    ? messageTrailers(parseTrailers(gitSync(root, ['interpret-trailers', '--parse'], message).out), message)
+    : [];
 }
 
 /**
@@ -555,12 +707,20 @@ export function headTrustSnapshot(root: string, config: Config, head: string | n
 }
 
 /** The repository's HEAD snapshot (empty without commits), for the Claude Code hook's "before". */
-export function headSnapshot(root: string, config: Config, tracked: Tracked = NOTHING_ELSE, seed?: Map<string, WorkflowFile>): Snapshot {
+export function headSnapshot(
+  root: string,
+  config: Config,
+  tracked: Tracked = NOTHING_ELSE,
+  seed?: Map<string, WorkflowFile>,
+): Snapshot {
   const sight = new Sight(classifier(config.paths));
   const store = newStore(root, config, sight);
   for (const [k, m] of seed ?? []) store.seed.set(k, m);
   const hasHead = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']).ok;
-  const { after } = inSight(root, config, sight, store, tracked, (t) => ({ before: new Map<string, string>(), after: hasHead ? filesAt(root, 'HEAD', config, store.classify, t) : new Map<string, string>() }));
+  const { after } = inSight(root, config, sight, store, tracked, (t) => ({
+    before: new Map<string, string>(),
+    after: hasHead ? filesAt(root, 'HEAD', config, store.classify, t) : new Map<string, string>(),
+  }));
   return new Snapshot(after, store);
 }
 
@@ -600,7 +760,9 @@ function linkedChanges(changes: Change[], before: Map<string, string>, after: Ma
   const out = changes.map((c) => {
     const was = before.get(c.from ?? c.path);
     const now = after.get(c.path);
-    return isLinkValue(was) || isLinkValue(now) ? { ...c, oldBlob: was ?? c.oldBlob, newBlob: c.status === 'D' ? null : (now ?? null) } : c;
+    return isLinkValue(was) || isLinkValue(now)
+      ? { ...c, oldBlob: was ?? c.oldBlob, newBlob: c.status === 'D' ? null : (now ?? null) }
+      : c;
   });
   for (const c of diffFiles(before, after)) {
     if (!seen.has(c.path) && (isLinkValue(c.oldBlob) || isLinkValue(c.newBlob))) out.push(c);

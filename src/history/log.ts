@@ -35,7 +35,11 @@ function squashIndent(message: string): string | null {
   const lines = message.split('\n');
   const subject = lines[0] ?? '';
   if (/ \(#\d+\)$/.test(subject) && lines.some((l, i) => i > 0 && lines[i - 1] === '' && /^\* \S/.test(l))) return '';
-  if (lines.slice(0, 3).some((l) => l.trim() === 'Squashed commit of the following:') && lines.some((l) => /^commit [0-9a-f]{40}$/.test(l))) return '    ';
+  if (
+    lines.slice(0, 3).some((l) => l.trim() === 'Squashed commit of the following:') &&
+    lines.some((l) => /^commit [0-9a-f]{40}$/.test(l))
+  )
+    return '    ';
   return null;
 }
 
@@ -90,7 +94,14 @@ export function parseRaw(raw: string): Change[] {
     }
     const path = tokens[++i]!;
     const st = kind === 'A' || kind === 'D' ? kind : 'M';
-    changes.push({ status: st, path, from: null, oldBlob: zero.test(oldBlob) ? null : oldBlob, newBlob: zero.test(newBlob) ? null : newBlob, ...link });
+    changes.push({
+      status: st,
+      path,
+      from: null,
+      oldBlob: zero.test(oldBlob) ? null : oldBlob,
+      newBlob: zero.test(newBlob) ? null : newBlob,
+      ...link,
+    });
   }
   return changes;
 }
@@ -107,7 +118,18 @@ function separators(): { format: string; record: string; field: string } {
 
 function parseRecord(record: string, field: string): TraceEntry {
   const fields = record.split(field);
-  const [sha, parents, an, ae, cn, ce, ct, subject, trailers, body] = fields as [string, string, string, string, string, string, string, string, string, string];
+  const [sha, parents, an, ae, cn, ce, ct, subject, trailers, body] = fields as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   const raw = fields.slice(10).join(field);
   const author: Identity = { name: an, email: ae };
   const committer: Identity = { name: cn, email: ce };

@@ -137,8 +137,10 @@ export class Snapshot {
     };
     const own = raw(this.files.get(CONFIG_FILE));
     const pkg = raw(this.files.get('package.json'));
-    const settings = own ?? (pkg && typeof pkg === 'object' ? (pkg as Record<string, unknown>).validateWorkflow : undefined);
-    const path = settings && typeof settings === 'object' ? (settings as Record<string, unknown>).allowedSigners : undefined;
+    const settings =
+      own ?? (pkg && typeof pkg === 'object' ? (pkg as Record<string, unknown>).validateWorkflow : undefined);
+    const path =
+      settings && typeof settings === 'object' ? (settings as Record<string, unknown>).allowedSigners : undefined;
     return typeof path === 'string' && path !== ALLOWED_SIGNERS_FILE ? path.replace(/^\.\//, '') : null;
   }
 
@@ -150,7 +152,8 @@ export class Snapshot {
       const pkg = this.files.get('package.json');
       if (pkg) {
         const data = JSON.parse(this.store.text(pkg)) as Record<string, unknown>;
-        if (data && typeof data === 'object' && 'validateWorkflow' in data) return configFromObject(data.validateWorkflow, 'package.json', knownRules);
+        if (data && typeof data === 'object' && 'validateWorkflow' in data)
+          return configFromObject(data.validateWorkflow, 'package.json', knownRules);
       }
     } catch {
       // A config that was broken in some old commit binds nobody; the defaults judge that commit's successor.

@@ -26,7 +26,9 @@ export class ModelStore {
 
   /** Parse every (blob, path) not yet known, in one batch. */
   load(refs: { blob: string; path: string }[]): void {
-    const todo = refs.filter((r) => this.classify(r.path) && r.path !== '' && contentBlob(r.blob) !== null && !this.has(key(r.blob, r.path)));
+    const todo = refs.filter(
+      (r) => this.classify(r.path) && r.path !== '' && contentBlob(r.blob) !== null && !this.has(key(r.blob, r.path)),
+    );
     if (todo.length === 0) return;
     const blobs = readBlobs(this.root, [...new Set(todo.map((r) => contentBlob(r.blob)!))]);
     for (const r of todo) {
@@ -61,7 +63,10 @@ export class ModelStore {
     }
     while (this.pool.length < jobs - 1) {
       // A bounded heap makes the worker collect garbage early: the parser allocates far more than it keeps.
-      const worker = new Worker(new URL('./blob-worker.js', import.meta.url), { workerData: { root: this.root, maxBytes: this.maxBytes }, resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 } });
+      const worker = new Worker(new URL('./blob-worker.js', import.meta.url), {
+        workerData: { root: this.root, maxBytes: this.maxBytes },
+        resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 },
+      });
       worker.unref();
       this.pool.push(worker);
     }

@@ -44,7 +44,9 @@ export function matches(patterns: string[], who: Identity): boolean {
 }
 
 export function coAuthors(commit: Commit): Identity[] {
-  return commit.trailers.filter((t) => t.key.toLowerCase() === 'co-authored-by').flatMap((t) => parseIdentity(t.value) ?? []);
+  return commit.trailers
+    .filter((t) => t.key.toLowerCase() === 'co-authored-by')
+    .flatMap((t) => parseIdentity(t.value) ?? []);
 }
 
 /** A commit is an agent's when its author, committer or any co-author matches the `agents` patterns. */
@@ -158,14 +160,21 @@ export interface CommitFacts {
   root: string | null;
 }
 
-export const NO_FACTS: CommitFacts = { checked: [], onlyManualBoxes: () => false, documentsOnly: () => false, root: null };
+export const NO_FACTS: CommitFacts = {
+  checked: [],
+  onlyManualBoxes: () => false,
+  documentsOnly: () => false,
+  root: null,
+};
 
 type Checked = Extract<Event, { type: 'item-checked' }>;
 const isManualBox = (e: Event): e is Checked => e.type === 'item-checked' && e.kind === 'manual';
 
 /** The manual items checked among these events. */
 export function manualChecked(events: readonly Event[]): ItemRef[] {
-  return events.filter((e): e is Checked => isManualBox(e) && e.checked).map((e) => ({ file: e.file, phase: e.phase, text: e.text }));
+  return events
+    .filter((e): e is Checked => isManualBox(e) && e.checked)
+    .map((e) => ({ file: e.file, phase: e.phase, text: e.text }));
 }
 
 /**
@@ -174,7 +183,14 @@ export function manualChecked(events: readonly Event[]): ItemRef[] {
  * no item added or removed), every changed workflow file is a plan, and (asked of git when the repository is known)
  * it changes no other file at all: no handoff, no ledger, no code.
  */
-export function onlyManualBoxes(commit: Commit, events: readonly Event[], changes: readonly Change[], before: Snapshot, after: Snapshot, root: string | null): boolean {
+export function onlyManualBoxes(
+  commit: Commit,
+  events: readonly Event[],
+  changes: readonly Change[],
+  before: Snapshot,
+  after: Snapshot,
+  root: string | null,
+): boolean {
   if (events.length === 0 || !events.every(isManualBox) || commit.parents.length > 1) return false;
   const paths = new Set<string>();
   for (const c of changes) {
@@ -210,7 +226,13 @@ function documentsOnly(commit: Commit, changes: readonly Change[], root: string 
 }
 
 /** The facts of one judged commit, for `confirmation` and the rules that ask what else it changed. */
-export function factsOf(commit: Commit, events: readonly Event[], changes: readonly Change[], before: Snapshot, after: Snapshot): CommitFacts {
+export function factsOf(
+  commit: Commit,
+  events: readonly Event[],
+  changes: readonly Change[],
+  before: Snapshot,
+  after: Snapshot,
+): CommitFacts {
   const root = before.store instanceof ModelStore ? before.store.root : null;
   let only: boolean | undefined;
   let docs: boolean | undefined;
@@ -235,7 +257,8 @@ export interface Confirmation {
 }
 
 const same = (a: Identity, b: Identity) => a.email.toLowerCase() === b.email.toLowerCase();
-const trailerValues = (commit: Commit, key: string) => commit.trailers.filter((t) => t.key.toLowerCase() === key).map((t) => t.value.trim());
+const trailerValues = (commit: Commit, key: string) =>
+  commit.trailers.filter((t) => t.key.toLowerCase() === key).map((t) => t.value.trim());
 const label = (who: Identity) => `${who.name} <${who.email}>`;
 
 /** Why the `Confirmed-items` trailers do not let the confirmation count, or null when they do. */
@@ -243,7 +266,9 @@ function digestProblem(commit: Commit, preset: Preset, checked: readonly ItemRef
   if (checked.length === 0) return null;
   const digests = trailerValues(commit, 'confirmed-items').filter(Boolean);
   if (digests.length === 0) {
-    return preset === 'strict' ? 'in `strict` a confirmation needs the `Confirmed-items:` trailer that `validate-workflow confirm` writes' : null;
+    return preset === 'strict'
+      ? 'in `strict` a confirmation needs the `Confirmed-items:` trailer that `validate-workflow confirm` writes'
+      : null;
   }
   if (digestsCover(checked, digests)) return null;
   return `\`Confirmed-items: ${digests.join(', ')}\` does not match the manual items checked in this commit (${itemsDigest(checked)}): an amend, rebase or squash added an item to a confirmed commit, so the human did not confirm what it checks`;
@@ -258,9 +283,14 @@ function notImplicit(commit: Commit, config: Config, preset: Preset, facts: Comm
   if (preset === 'strict') return '`strict` always needs the trailer';
   const agents = agentIdentities(commit, config);
   // An agent's commit is simply unconfirmed; the implicit path is worth explaining only for a human's own commit.
-  if (agents.length > 0) return commit.author === agents[0] || commit.committer === agents[0] ? SILENT : `an agent took part in the commit (${label(agents[0]!)}), so it is no implicit confirmation`;
-  if (config.confirmers && !matches(config.confirmers, commit.author)) return `its author ${label(commit.author)} is not listed in \`confirmers\``;
-  if (!facts.onlyManualBoxes()) return 'the commit changes more than manual checkboxes and the prose of plans, so it is no implicit confirmation';
+  if (agents.length > 0)
+    return commit.author === agents[0] || commit.committer === agents[0]
+      ? SILENT
+      : `an agent took part in the commit (${label(agents[0]!)}), so it is no implicit confirmation`;
+  if (config.confirmers && !matches(config.confirmers, commit.author))
+    return `its author ${label(commit.author)} is not listed in \`confirmers\``;
+  if (!facts.onlyManualBoxes())
+    return 'the commit changes more than manual checkboxes and the prose of plans, so it is no implicit confirmation';
   return null;
 }
 
@@ -269,15 +299,29 @@ function notImplicit(commit: Commit, config: Config, preset: Preset, facts: Comm
  * commit carries a good signature by git's own configuration (at commit-msg: whether it will be signed); with
  * `allowedSigners` set and the repository known, the parent commit's file decides instead.
  */
-export function confirmation(commit: Commit, config: Config, preset: Preset, signed: () => boolean, facts: CommitFacts = NO_FACTS): Confirmation {
-  const isSigned = () => (config.allowedSigners && facts.root && commit.sha ? verifySignature(facts.root, commit.sha, config.allowedSigners) : signed());
+export function confirmation(
+  commit: Commit,
+  config: Config,
+  preset: Preset,
+  signed: () => boolean,
+  facts: CommitFacts = NO_FACTS,
+): Confirmation {
+  const isSigned = () =>
+    config.allowedSigners && facts.root && commit.sha
+      ? verifySignature(facts.root, commit.sha, config.allowedSigners)
+      : signed();
   const unsigned = config.allowedSigners
     ? `the commit has no good signature by a key listed in ${config.allowedSigners} (the parent commit's version) and \`requireSignedConfirmations\` is set`
     : 'the commit has no good signature and `requireSignedConfirmations` is set';
   const trailers = trailerValues(commit, 'confirmed-by');
   if (trailers.length === 0) {
     const why = notImplicit(commit, config, preset, facts);
-    if (why !== null) return { ok: false, by: null, reason: `the commit has no \`Confirmed-by:\` trailer${why === SILENT ? '' : ` (${why})`}` };
+    if (why !== null)
+      return {
+        ok: false,
+        by: null,
+        reason: `the commit has no \`Confirmed-by:\` trailer${why === SILENT ? '' : ` (${why})`}`,
+      };
     const digest = digestProblem(commit, preset, facts.checked);
     if (digest) return { ok: false, by: commit.author, reason: digest };
     if (config.requireSignedConfirmations && !isSigned()) return { ok: false, by: commit.author, reason: unsigned };
@@ -290,11 +334,19 @@ export function confirmation(commit: Commit, config: Config, preset: Preset, sig
       last = { ok: false, by: null, reason: `\`Confirmed-by: ${value}\` is not of the form \`Name <email>\`` };
       continue;
     }
-    if (matches(config.agents, by)) last = { ok: false, by, reason: `${label(by)} matches the \`agents\` patterns: an agent cannot confirm` };
-    else if (config.confirmers && !matches(config.confirmers, by)) last = { ok: false, by, reason: `${label(by)} is not listed in \`confirmers\`` };
-    else if (!same(by, commit.author) && !same(by, commit.committer)) last = { ok: false, by, reason: `${label(by)} is neither the author nor the committer of the commit` };
+    if (matches(config.agents, by))
+      last = { ok: false, by, reason: `${label(by)} matches the \`agents\` patterns: an agent cannot confirm` };
+    else if (config.confirmers && !matches(config.confirmers, by))
+      last = { ok: false, by, reason: `${label(by)} is not listed in \`confirmers\`` };
+    else if (!same(by, commit.author) && !same(by, commit.committer))
+      last = { ok: false, by, reason: `${label(by)} is neither the author nor the committer of the commit` };
     // Strict: the agent may not even relay the human's word, whether as co-author, author or committer.
-    else if (preset === 'strict' && agentIdentities(commit, config).length > 0) last = { ok: false, by, reason: 'in `strict` a confirmation commit may not be authored, committed or co-authored by an agent' };
+    else if (preset === 'strict' && agentIdentities(commit, config).length > 0)
+      last = {
+        ok: false,
+        by,
+        reason: 'in `strict` a confirmation commit may not be authored, committed or co-authored by an agent',
+      };
     else {
       // The identity holds; the digest and the signature are the commit's, the same for every trailer.
       const digest = digestProblem(commit, preset, facts.checked);
@@ -311,9 +363,18 @@ export function confirmation(commit: Commit, config: Config, preset: Preset, sig
  * checks of a confirmation: not an agent, in `confirmers` when set, the commit's author or committer, signed when
  * signatures are required. It confirms no checkbox, so no digest is asked for.
  */
-export function guidance(commit: Commit, config: Config, preset: Preset, signed: () => boolean, facts: CommitFacts = NO_FACTS): Confirmation {
+export function guidance(
+  commit: Commit,
+  config: Config,
+  preset: Preset,
+  signed: () => boolean,
+  facts: CommitFacts = NO_FACTS,
+): Confirmation {
   const given = trailerValues(commit, 'guidance-by');
   if (given.length === 0) return { ok: false, by: null, reason: 'the commit has no `Guidance-by:` trailer' };
-  const trailers = [...commit.trailers.filter((t) => t.key.toLowerCase() !== 'confirmed-by'), ...given.map((value) => ({ key: 'Confirmed-by', value }))];
+  const trailers = [
+    ...commit.trailers.filter((t) => t.key.toLowerCase() !== 'confirmed-by'),
+    ...given.map((value) => ({ key: 'Confirmed-by', value })),
+  ];
   return confirmation({ ...commit, trailers }, config, preset, signed, { ...facts, checked: [] });
 }

@@ -61,5 +61,9 @@ export function compareFindings(a: Finding, b: Finding): number {
   const fa = a.file ?? '';
   const fb = b.file ?? '';
   if (fa !== fb) return fa < fb ? -1 : 1;
-  return (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0);
+  return (
+    (a.line ?? 0) - (b.line ?? 0) ||
+    (a.column ?? 0) - (b.column ?? 0) ||
+    (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0)
+  );
 }

@@ -53,7 +53,11 @@ export type Event =
   | (At & { type: 'mode-changed'; from: string; to: string })
   | (At & { type: 'handoff-added' })
   | (At & { type: 'handoff-deleted'; /** Left empty or unreadable rather than removed. */ emptied?: boolean })
-  | (At & { type: 'handoff-renamed'; from: string; /** Moved with its content unchanged: the record survives at the new path. */ intact?: boolean })
+  | (At & {
+      type: 'handoff-renamed';
+      from: string;
+      /** Moved with its content unchanged: the record survives at the new path. */ intact?: boolean;
+    })
   | (At & { type: 'handoff-frontmatter-changed'; keys: string[] })
   | (At & { type: 'ledger-item'; task: number; from: LedgerItemState | null; to: LedgerItemState | null })
   | (At & { type: 'disable-added'; ruleIds: string[] })

@@ -1,6 +1,18 @@
 // Questions rules ask of the model, answered once here so every rule answers them the same way.
 import { posix } from 'node:path';
-import type { CheckItem, Handoff, Ledger, LedgerItem, Phase, Plan, PlanMode, Position, PositionMap, Task, Workspace } from './types.js';
+import type {
+  CheckItem,
+  Handoff,
+  Ledger,
+  LedgerItem,
+  Phase,
+  Plan,
+  PlanMode,
+  Position,
+  PositionMap,
+  Task,
+  Workspace,
+} from './types.js';
 import { canonicalText } from '../shared/text.js';
 
 export function tasksOf(plan: Plan): Task[] {
@@ -24,7 +36,10 @@ export function effectiveMode(plan: Plan): PlanMode {
 export function setAside(plan: Plan): boolean {
   const status = plan.frontmatter?.status;
   const words = /\b(?:superseded|abandoned|archived|obsolete|deprecated|cancell?ed|replaced by)\b/i;
-  return (typeof status === 'string' && words.test(status)) || (plan.title !== null && /\b(?:SUPERSEDED|ABANDONED|OBSOLETE|DEPRECATED)\b/.test(plan.title));
+  return (
+    (typeof status === 'string' && words.test(status)) ||
+    (plan.title !== null && /\b(?:SUPERSEDED|ABANDONED|OBSOLETE|DEPRECATED)\b/.test(plan.title))
+  );
 }
 
 /** The plan's phase sequence: every phase but the sections outside it (plan-wide lists, checklists, rollout). */
@@ -42,7 +57,9 @@ export function judgedPhases(plan: Plan): Phase[] {
 
 /** A phase without a task, criterion or other checkbox of its own. */
 export function holdsNothing(phase: Phase): boolean {
-  return phase.automated.length + phase.manual.length + phase.unknown.length + phase.tasks.length + phase.other.length === 0;
+  return (
+    phase.automated.length + phase.manual.length + phase.unknown.length + phase.tasks.length + phase.other.length === 0
+  );
 }
 
 export function criteria(phase: Phase): CheckItem[] {
@@ -70,7 +87,13 @@ export function phaseVerified(phase: Phase, preset: 'recommended' | 'strict' = '
  */
 export function claimedButOpen(plan: Plan): { text: string; line: number }[] | null {
   if (!plan.readable || !plan.claimsComplete) return null;
-  const ticks = sequence(plan).some((p) => p.tasks.some((t) => t.checked) || p.automated.some((a) => a.checked) || p.manual.some((m) => m.checked) || p.other.some((o) => o.checked));
+  const ticks = sequence(plan).some(
+    (p) =>
+      p.tasks.some((t) => t.checked) ||
+      p.automated.some((a) => a.checked) ||
+      p.manual.some((m) => m.checked) ||
+      p.other.some((o) => o.checked),
+  );
   if (!ticks) return null;
   const open: { text: string; line: number }[] = [];
   for (const phase of sequence(plan).filter((p) => !p.deferred && !p.declaredDone)) {
@@ -87,7 +110,14 @@ export function claimedButOpen(plan: Plan): { text: string; line: number }[] | n
 export function phaseBoxes(phase: Phase): (Position & { text: string; checked: boolean; na: boolean })[] {
   const boxes: (Position & { text: string; checked: boolean; na: boolean })[] = [];
   for (const t of phase.tasks) {
-    if (t.source === 'item') boxes.push({ line: t.line, column: t.column, text: `Task ${t.label ?? t.number}: ${t.title}`, checked: t.checked, na: false });
+    if (t.source === 'item')
+      boxes.push({
+        line: t.line,
+        column: t.column,
+        text: `Task ${t.label ?? t.number}: ${t.title}`,
+        checked: t.checked,
+        na: false,
+      });
     boxes.push(...t.steps);
   }
   boxes.push(...criteria(phase), ...(phase.unknown ?? []), ...phase.other);
@@ -231,11 +261,16 @@ export function taskHandoffsBySession(ws: Workspace): Map<string, Handoff[]> {
     list.push(h);
     groups.set(sessionKey(h), list);
   }
-  for (const list of groups.values()) list.sort((a, b) => handoffTask(a)! - handoffTask(b)! || (a.path < b.path ? -1 : 1));
+  for (const list of groups.values())
+    list.sort((a, b) => handoffTask(a)! - handoffTask(b)! || (a.path < b.path ? -1 : 1));
   return groups;
 }
 
-export function positionOf(positions: PositionMap, pointer: string, fallback: Position = { line: 1, column: 1 }): Position {
+export function positionOf(
+  positions: PositionMap,
+  pointer: string,
+  fallback: Position = { line: 1, column: 1 },
+): Position {
   let p = pointer;
   while (p) {
     const hit = positions[p];
@@ -279,7 +314,12 @@ export function retries(h: Handoff, earlier: Handoff): boolean {
     if (namesFile(ref, h, earlier)) return true;
     // A bare file name that is the retry's own names the retry itself, not the earlier file of that name.
     const name = ref.trim();
-    return !name.includes('/') && h.session !== earlier.session && posix.basename(earlier.path) === name && posix.basename(h.path) !== name;
+    return (
+      !name.includes('/') &&
+      h.session !== earlier.session &&
+      posix.basename(earlier.path) === name &&
+      posix.basename(h.path) !== name
+    );
   });
 }
 
@@ -288,7 +328,12 @@ const LEADING_DATE = /^(\d{4})-?(\d{2})-?(\d{2})(?:[T_ -]?(\d{2})[-:]?(\d{2})(?:
 
 function dateDigits(text: string): string | null {
   const m = LEADING_DATE.exec(text.trim());
-  return m ? m.slice(1).filter((part) => part !== undefined).join('') : null;
+  return m
+    ? m
+        .slice(1)
+        .filter((part) => part !== undefined)
+        .join('')
+    : null;
 }
 
 /**
@@ -298,7 +343,8 @@ function dateDigits(text: string): string | null {
 export function handoffDates(h: Handoff): { folder: string | null; key: string | null } {
   const folder = h.session ? dateDigits(h.session.split('/')[0]!) : null;
   const date = h.frontmatter?.date;
-  const key = typeof date === 'string' ? dateDigits(date) : date instanceof Date ? dateDigits(date.toISOString()) : null;
+  const key =
+    typeof date === 'string' ? dateDigits(date) : date instanceof Date ? dateDigits(date.toISOString()) : null;
   return { folder, key };
 }
 
@@ -326,7 +372,10 @@ export function planNames(plan: Plan): string[] {
   if (plan.title) {
     const title = plan.title.toLowerCase().trim();
     names.push(title);
-    const short = title.replace(/\s*[-–—:]?\s*implementation plan$/, '').replace(/^implementation plan\s*[-–—:]\s*/, '').trim();
+    const short = title
+      .replace(/\s*[-–—:]?\s*implementation plan$/, '')
+      .replace(/^implementation plan\s*[-–—:]\s*/, '')
+      .trim();
     if (short.length >= 12) names.push(short);
   }
   return [...new Set(names)].filter((n) => n.length >= 8);

@@ -142,16 +142,10 @@ export interface Plan extends SourceFile {
 
 export type HandoffStatus = 'complete' | 'partial' | 'blocked' | 'failed';
 
-export type PlanDialect = 'phase-headings' | 'numbered-phases' | 'task-headings' | 'checklist' | 'unstructured' | 'not-a-plan';
+export type PlanDialect =
+  'phase-headings' | 'numbered-phases' | 'task-headings' | 'checklist' | 'unstructured' | 'not-a-plan';
 
-export type HandoffDialect =
-  | 'task'
-  | 'humanlayer'
-  | 'yaml-session'
-  | 'validation'
-  | 'plan'
-  | 'auto'
-  | 'other';
+export type HandoffDialect = 'task' | 'humanlayer' | 'yaml-session' | 'validation' | 'plan' | 'auto' | 'other';
 
 export interface StatusClaim extends Position {
   /** Where the claim is: the key (`outcome`, `result`) or `body` for a marker in the Markdown body. */

@@ -35,7 +35,10 @@ export function renderPackPage(pack: Pack): string {
     '',
     '| rule | recommended / strict | checks |',
     '| --- | --- | --- |',
-    ...pack.rules.map((r) => `| [\`${r.meta.id}\`](${rulePage(r)}) | ${r.meta.severities.recommended} / ${r.meta.severities.strict} | ${summary(r)} |`),
+    ...pack.rules.map(
+      (r) =>
+        `| [\`${r.meta.id}\`](${rulePage(r)}) | ${r.meta.severities.recommended} / ${r.meta.severities.strict} | ${summary(r)} |`,
+    ),
     '',
     `Generated from \`src/packs/${pack.id}/index.ts\` (test/packs/docs.test.ts keeps it in step).`,
     '',

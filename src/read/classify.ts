@@ -14,13 +14,17 @@ export function classifier(paths: Paths): Classifier {
     ['plan', paths.plans],
     ['searchable', paths.searchable],
   ];
-  const matchers = order.flatMap(([kind, globs]) => globs.map((glob) => ({ kind, root: picomatch.scan(glob).base, match: picomatch(glob, { dot: false }) })));
+  const matchers = order.flatMap(([kind, globs]) =>
+    globs.map((glob) => ({ kind, root: picomatch.scan(glob).base, match: picomatch(glob, { dot: false }) })),
+  );
   const memo = new Map<string, Discovered | null>();
   return (path) => {
     let hit = memo.get(path);
     if (hit !== undefined) return hit;
     const m = isTemplateName(path) ? undefined : matchers.find((x) => x.match(path));
-    hit = m ? { path, kind: m.kind === 'handoff' && isStateFileName(path) ? 'orchestration' : m.kind, root: m.root } : null;
+    hit = m
+      ? { path, kind: m.kind === 'handoff' && isStateFileName(path) ? 'orchestration' : m.kind, root: m.root }
+      : null;
     memo.set(path, hit);
     return hit;
   };
@@ -28,6 +32,8 @@ export function classifier(paths: Paths): Classifier {
 
 /** Static folders of the globs: the pathspecs that limit `git log` to workflow files. */
 export function pathspecs(paths: Paths): string[] {
-  const bases = [...paths.plans, ...paths.handoffs, ...paths.ledgers].map((g) => picomatch.scan(g).base).filter(Boolean);
+  const bases = [...paths.plans, ...paths.handoffs, ...paths.ledgers]
+    .map((g) => picomatch.scan(g).base)
+    .filter(Boolean);
   return [...new Set(bases)];
 }

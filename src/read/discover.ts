@@ -11,7 +11,6 @@ import { gitSync, repositoryRoot } from '../shared/git.js';
 import { classifier } from './classify.js';
 import { isStateFileName, isTemplateName, linkTarget, namedPlanPaths } from './paths.js';
 
-
 export interface Discovered {
   path: string;
   kind: Kind | 'searchable';
@@ -77,12 +76,29 @@ export function discover(root: string, config: Config, inGit: boolean): Discover
   ];
   for (const [kind, globs] of order) {
     for (const glob of globs) {
-      const files = fg.sync(glob, { cwd: root, dot: false, onlyFiles: true, followSymbolicLinks: true, ignore: ['**/node_modules/**', '**/.git/**', ...config.ignore] });
-      for (const path of files) if (!found.has(path) && !isTemplateName(path)) found.set(path, { path, kind: kind === 'handoff' && isStateFileName(path) ? 'orchestration' : kind, root: globBase(glob) });
+      const files = fg.sync(glob, {
+        cwd: root,
+        dot: false,
+        onlyFiles: true,
+        followSymbolicLinks: true,
+        ignore: ['**/node_modules/**', '**/.git/**', ...config.ignore],
+      });
+      for (const path of files)
+        if (!found.has(path) && !isTemplateName(path))
+          found.set(path, {
+            path,
+            kind: kind === 'handoff' && isStateFileName(path) ? 'orchestration' : kind,
+            root: globBase(glob),
+          });
     }
   }
   const all = [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const ignored = inGit ? gitIgnored(root, all.map((d) => d.path)) : new Set<string>();
+  const ignored = inGit
+    ? gitIgnored(
+        root,
+        all.map((d) => d.path),
+      )
+    : new Set<string>();
   return all.filter((d) => !ignored.has(d.path)).map((d) => withLink(root, d));
 }
 
@@ -118,12 +134,19 @@ function withLink(root: string, d: Discovered): Discovered {
  * folder the globs do not cover): Markdown files inside the repository that exist and git does not ignore. A path a
  * glob classifies is the globs' business (found, or ignored), never added here.
  */
-export function discoverNamed(root: string, config: Config, files: readonly WorkflowFile[], known: ReadonlySet<string>, inGit: boolean): Discovered[] {
+export function discoverNamed(
+  root: string,
+  config: Config,
+  files: readonly WorkflowFile[],
+  known: ReadonlySet<string>,
+  inGit: boolean,
+): Discovered[] {
   const classify = classifier(config.paths);
   const wanted = new Set<string>();
   for (const f of files) {
     if ((f.kind !== 'ledger' && f.kind !== 'handoff') || !f.planRef) continue;
-    for (const path of namedPlanPaths(f.planRef, f.path)) if (!known.has(path) && classify(path) === null) wanted.add(path);
+    for (const path of namedPlanPaths(f.planRef, f.path))
+      if (!known.has(path) && classify(path) === null) wanted.add(path);
   }
   const present = [...wanted]
     .filter((path) => {

@@ -32,7 +32,10 @@ export function readFrontmatter(root: Root): Frontmatter {
       // Point at the content that has the wrong shape (a list item, a bare word), not at the `---` above it.
       const at = yaml.starts[0] ?? { line: start, column: 1 };
       const shape = Array.isArray(doc) ? 'a YAML list' : `a single ${typeof doc} value`;
-      problems.push({ ...at, message: `Frontmatter must be a YAML mapping of keys to values (\`key: value\` lines), not ${shape}.` });
+      problems.push({
+        ...at,
+        message: `Frontmatter must be a YAML mapping of keys to values (\`key: value\` lines), not ${shape}.`,
+      });
     }
   }
   return { data, problems, positions: yaml.positions, line: start };

@@ -3,7 +3,16 @@
 // body markers (`**Status:** Done`, `## Status: COMPLETE`). Continuous-Claude v3 YAML handoffs are two YAML documents.
 import type { Heading, List, Paragraph, PhrasingContent, Root, RootContent, Table } from 'mdast';
 import { visit } from 'unist-util-visit';
-import type { Handoff, HandoffDialect, HandoffStatus, OrchestrationState, Position, PositionMap, ReadProblem, StatusClaim } from '../model/types.js';
+import type {
+  Handoff,
+  HandoffDialect,
+  HandoffStatus,
+  OrchestrationState,
+  Position,
+  PositionMap,
+  ReadProblem,
+  StatusClaim,
+} from '../model/types.js';
 import { itemParagraph, lineOf, parseMarkdown, textOf } from './markdown.js';
 import { isRecord, readFrontmatter } from './frontmatter.js';
 import { markdownDisables, yamlDisables } from './disables.js';
@@ -30,7 +39,10 @@ const STATUS_WORDS: Record<string, HandoffStatus> = {
 
 export function normalizeStatus(raw: unknown): HandoffStatus | null {
   if (typeof raw !== 'string') return null;
-  const key = raw.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const key = raw
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
   return STATUS_WORDS[key] ?? null;
 }
 
@@ -60,15 +72,48 @@ const SECTION_TITLES: [field: string, titles: string[]][] = [
   ['task_desc', ['task summary']],
   [
     'files_modified',
-    ['files modified', 'files created', 'files changed', 'files touched', 'files updated', 'files edited', 'files added', 'modified files', 'changed files', 'created files', 'file changes'],
+    [
+      'files modified',
+      'files created',
+      'files changed',
+      'files touched',
+      'files updated',
+      'files edited',
+      'files added',
+      'modified files',
+      'changed files',
+      'created files',
+      'file changes',
+    ],
   ],
   [
     'verification_results',
-    ['verification', 'verification results', 'tdd verification', 'tdd summary', 'test results', 'test coverage', 'test summary', 'testing', 'tests', 'validation'],
+    [
+      'verification',
+      'verification results',
+      'tdd verification',
+      'tdd summary',
+      'test results',
+      'test coverage',
+      'test summary',
+      'testing',
+      'tests',
+      'validation',
+    ],
   ],
   [
     'context_for_next',
-    ['next task context', 'context for next', 'context for the next', 'next task', 'next steps', 'notes for next', 'notes for the next', 'dependencies for next', 'handoff to next'],
+    [
+      'next task context',
+      'context for next',
+      'context for the next',
+      'next task',
+      'next steps',
+      'notes for next',
+      'notes for the next',
+      'dependencies for next',
+      'handoff to next',
+    ],
   ],
   ['blocker', ['issues encountered', 'blocker', 'blockers']],
   ['decisions', ['decisions made', 'decisions', 'key decisions']],
@@ -89,8 +134,22 @@ export function fieldSources(field: string): { keys: string[]; sections: string[
 const SECTION_NAMES: Record<string, string[]> = {
   task_desc: ['Task Summary'],
   files_modified: ['Files Modified', 'Files Created', 'Files Changed', 'Files Touched'],
-  verification_results: ['Verification', 'TDD Verification', 'Test Results', 'Testing', 'Validation', 'TDD Summary', 'Test Coverage'],
-  context_for_next: ['Next Task Context', 'Next Task', 'Next Steps', 'Notes for Next Task', 'Dependencies for Next Tasks'],
+  verification_results: [
+    'Verification',
+    'TDD Verification',
+    'Test Results',
+    'Testing',
+    'Validation',
+    'TDD Summary',
+    'Test Coverage',
+  ],
+  context_for_next: [
+    'Next Task Context',
+    'Next Task',
+    'Next Steps',
+    'Notes for Next Task',
+    'Dependencies for Next Tasks',
+  ],
   blocker: ['Issues Encountered', 'Blockers'],
   decisions: ['Decisions Made'],
   open_questions: ['Open Questions'],
@@ -124,7 +183,8 @@ export function sectionKey(title: string): string {
 
 export function sectionField(title: string): string | null {
   const key = sectionKey(title);
-  for (const [field, titles] of SECTION_TITLES) if (titles.some((t) => key === t || key.startsWith(`${t} `) || key.startsWith(`${t}/`))) return field;
+  for (const [field, titles] of SECTION_TITLES)
+    if (titles.some((t) => key === t || key.startsWith(`${t} `) || key.startsWith(`${t}/`))) return field;
   return null;
 }
 
@@ -135,24 +195,36 @@ interface Fields {
   sources: Record<string, string>;
 }
 
-function fromKeys(data: Record<string, unknown>, positions: PositionMap, into: Fields, itemText: YamlRead['itemText'] = {}): void {
+function fromKeys(
+  data: Record<string, unknown>,
+  positions: PositionMap,
+  into: Fields,
+  itemText: YamlRead['itemText'] = {},
+): void {
   for (const [field, keys] of KEY_ALIASES) {
     if (field in into.values) continue;
     const key = keys.find((k) => k in data);
     if (!key) continue;
     let value = data[key];
-    if (TEXT_ITEM_FIELDS.has(field) && Array.isArray(value)) value = value.map((item, i) => (isRecord(item) ? (itemText[`/${key}/${i}`] ?? item) : item));
+    if (TEXT_ITEM_FIELDS.has(field) && Array.isArray(value))
+      value = value.map((item, i) => (isRecord(item) ? (itemText[`/${key}/${i}`] ?? item) : item));
     into.values[field] = value;
     into.sources[field] = key;
     for (const [pointer, pos] of Object.entries(positions)) {
-      if (pointer === `/${key}` || pointer.startsWith(`/${key}/`)) into.positions[`/${field}${pointer.slice(key.length + 1)}`] = pos;
+      if (pointer === `/${key}` || pointer.startsWith(`/${key}/`))
+        into.positions[`/${field}${pointer.slice(key.length + 1)}`] = pos;
     }
   }
   // The words next to the status: `outcome: PARTIAL_MINUS` under `status: complete` (handoff/outcome).
   for (const key of ['outcome', 'result']) {
     const raw = data[key];
     if (typeof raw !== 'string' || (key === 'outcome' && !('status' in data))) continue;
-    into.claims.push({ source: key, raw, status: normalizeStatus(raw), ...(positions[`/${key}`] ?? { line: 1, column: 1 }) });
+    into.claims.push({
+      source: key,
+      raw,
+      status: normalizeStatus(raw),
+      ...(positions[`/${key}`] ?? { line: 1, column: 1 }),
+    });
   }
 }
 
@@ -162,7 +234,11 @@ function listItems(nodes: RootContent[]): { text: string; code: string | null; c
     list.children.map((item) => {
       const para = itemParagraph(item);
       const first = para?.children[0];
-      return { text: para ? textOf(para) : '', code: first?.type === 'inlineCode' ? first.value : null, checked: item.checked ?? null };
+      return {
+        text: para ? textOf(para) : '',
+        code: first?.type === 'inlineCode' ? first.value : null,
+        checked: item.checked ?? null,
+      };
     }),
   );
 }
@@ -183,21 +259,34 @@ function tableCells(nodes: RootContent[]): { text: string; code: string | null }
 
 function sectionValue(field: string, nodes: RootContent[]): unknown {
   if (!LIST_FIELDS.has(field)) {
-    const text = nodes.map((n) => textOf(n)).filter(Boolean).join('\n');
+    const text = nodes
+      .map((n) => textOf(n))
+      .filter(Boolean)
+      .join('\n');
     if (field === 'blocker' && /^(none|n\/a|-)?\.?$/i.test(text)) return null;
     return text;
   }
   const items = listItems(nodes);
   // implement_task writes `path/to/file.ts:45-67`: the line range says where in the file, not which file.
-  if (field === 'files_modified') return [...items, ...tableCells(nodes)].map((i) => (i.code === null ? i.text : i.code.replace(/:\d+(?:-\d+)?$/, '')));
+  if (field === 'files_modified')
+    return [...items, ...tableCells(nodes)].map((i) =>
+      i.code === null ? i.text : i.code.replace(/:\d+(?:-\d+)?$/, ''),
+    );
   if (field === 'verification_results') {
     if (items.length === 0) {
       // A results section written as prose or a code block (`42 passed`) reports what was run, as one result.
-      const text = nodes.map((n) => textOf(n)).filter(Boolean).join('\n').trim();
+      const text = nodes
+        .map((n) => textOf(n))
+        .filter(Boolean)
+        .join('\n')
+        .trim();
       if (!text || /^(none|n\/a|not run|no tests?|nothing|-)\b/i.test(text)) return [];
       return [{ check: text.split('\n')[0]!, result: 'reported' }];
     }
-    return items.map((i) => ({ check: i.text, result: i.checked === null ? 'reported' : i.checked ? 'pass' : 'not run' }));
+    return items.map((i) => ({
+      check: i.text,
+      result: i.checked === null ? 'reported' : i.checked ? 'pass' : 'not run',
+    }));
   }
   return items.map((i) => i.text);
 }
@@ -230,7 +319,9 @@ function phaseStatus(sections: ReturnType<typeof headingSections>): { value: str
   const section = sections.find((s) => /^phase status(?:es)?$/i.test(s.title.trim()));
   const list = section?.nodes.find((n): n is List => n.type === 'list');
   if (!section || !list) return null;
-  const words = list.children.map((item) => /^phase\b[^:]*:\s*([\p{L}_ -]+?)\s*(?:\(|$)/iu.exec(toString(item).trim())?.[1] ?? null);
+  const words = list.children.map(
+    (item) => /^phase\b[^:]*:\s*([\p{L}_ -]+?)\s*(?:\(|$)/iu.exec(toString(item).trim())?.[1] ?? null,
+  );
   if (words.length === 0 || words.some((w) => w === null || normalizeStatus(w) === null)) return null;
   const open = words.find((w) => normalizeStatus(w) !== 'complete');
   return { value: open ?? words[0]!, at: lineOf(section.heading) };
@@ -299,7 +390,8 @@ function fromBody(root: Root, into: Fields): void {
     if (field in into.values) {
       // `## Files Created` and `## Files Modified`: both lists are the files the task touched (a key still wins).
       const had = into.values[field];
-      if (fromSections.has(field) && LIST_FIELDS.has(field) && Array.isArray(had) && Array.isArray(value)) into.values[field] = [...had, ...value];
+      if (fromSections.has(field) && LIST_FIELDS.has(field) && Array.isArray(had) && Array.isArray(value))
+        into.values[field] = [...had, ...value];
       continue;
     }
     fromSections.add(field);
@@ -337,7 +429,15 @@ function asText(value: unknown): unknown {
   return Array.isArray(value) && value.every((item) => typeof item === 'string') ? value.join('\n') : value;
 }
 
-function build(loc: HandoffLocation, fields: Fields, problems: ReadProblem[], disables: Handoff['disables'], frontmatter: Record<string, unknown> | null, anchor: Position, text: string): Handoff {
+function build(
+  loc: HandoffLocation,
+  fields: Fields,
+  problems: ReadProblem[],
+  disables: Handoff['disables'],
+  frontmatter: Record<string, unknown> | null,
+  anchor: Position,
+  text: string,
+): Handoff {
   const v = { ...fields.values };
   for (const field of TEXT_FIELDS) if (field in v) v[field] = asText(v[field]);
   const dialect = dialectOf(loc.fileName);
@@ -377,18 +477,35 @@ function build(loc: HandoffLocation, fields: Fields, problems: ReadProblem[], di
   };
 }
 
-
 /** The content of an orchestration state file: a phase pointer or a list of phases, and none of a handoff's keys. */
 function looksLikeState(data: Record<string, unknown>): boolean {
-  const handoffKeys = ['task', 'task_number', 'task_desc', 'files_modified', 'context_for_next', 'next', 'goal', 'done_this_session', 'verification_results'];
-  return ('current_phase' in data || (Array.isArray(data.phases) && ('mode' in data || 'session' in data))) && !handoffKeys.some((k) => k in data);
+  const handoffKeys = [
+    'task',
+    'task_number',
+    'task_desc',
+    'files_modified',
+    'context_for_next',
+    'next',
+    'goal',
+    'done_this_session',
+    'verification_results',
+  ];
+  return (
+    ('current_phase' in data || (Array.isArray(data.phases) && ('mode' in data || 'session' in data))) &&
+    !handoffKeys.some((k) => k in data)
+  );
 }
 
 /**
  * An orchestration state file in a handoff session folder, or null when the file is a handoff. Decided by name for a
  * file that does not parse (so its removal is never a "deleted handoff"), by content otherwise.
  */
-export function readOrchestrationState(path: string, root: string, text: string, known = false): OrchestrationState | null {
+export function readOrchestrationState(
+  path: string,
+  root: string,
+  text: string,
+  known = false,
+): OrchestrationState | null {
   if (!known && !/\.ya?ml$/i.test(path)) return null;
   const loc = handoffLocation(path, root);
   const yaml = readYaml(text, 0, { comments: true });
@@ -416,7 +533,11 @@ export function readHandoffText(path: string, root: string, text: string): Hando
     const docs = yaml.documents.filter((d) => d !== null && d !== undefined);
     // Point at the document with the wrong shape (often the body after the frontmatter), not at the top of the file.
     const bad = yaml.documents.findIndex((d) => d !== null && d !== undefined && !isRecord(d));
-    if (problems.length === 0 && bad >= 0) problems.push({ ...(yaml.starts[bad] ?? { line: 1, column: 1 }), message: 'A YAML handoff must be one or two YAML mappings.' });
+    if (problems.length === 0 && bad >= 0)
+      problems.push({
+        ...(yaml.starts[bad] ?? { line: 1, column: 1 }),
+        message: 'A YAML handoff must be one or two YAML mappings.',
+      });
     // v3 handoffs: the first document is frontmatter, the second the body; the frontmatter wins on a shared key.
     const merged = Object.assign({}, ...docs.filter(isRecord).reverse()) as Record<string, unknown>;
     if (isRecord(merged.files) && !('files_modified' in merged)) {
@@ -433,7 +554,8 @@ export function readHandoffText(path: string, root: string, text: string): Hando
   const fm = readFrontmatter(tree);
   if (fm.data) fromKeys(fm.data, fm.positions, fields);
   fromBody(tree, fields);
-  const heading = tree.children.find((n) => n.type === 'heading' && n.depth === 1) ?? tree.children.find((n) => n.type === 'heading');
+  const heading =
+    tree.children.find((n) => n.type === 'heading' && n.depth === 1) ?? tree.children.find((n) => n.type === 'heading');
   const anchor = heading ? lineOf(heading) : { line: fm.data ? fm.line : 1, column: 1 };
   return build(loc, fields, [...fm.problems], markdownDisables(tree), fm.data, anchor, text);
 }

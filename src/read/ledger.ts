@@ -30,9 +30,9 @@ const LABELS: Record<string, LedgerItemState> = {
 };
 
 /** `Task 3` (not `Task 3.1` or `Task 3A`, which are sub-tasks of no plan task number): the task a ledger item tracks. */
-const TASK_TEXT = /^task\s+(\d+)(?![\w.\-]*\d|[A-Za-z])/i;
+const TASK_TEXT = /^task\s+(\d+)(?![\w.-]*\d|[A-Za-z])/i;
 /** What an item is known by: `Task 3`, `Phase 2A`, `Step 4.1` (the label as written), else its text. */
-const ITEM_LABEL = /^(task|phase|step)\s+(\d+[A-Za-z]?(?:[.\-]\d+[A-Za-z]?)*|[A-Za-z](?:[.\-]\d+)+)(?![\w])/i;
+const ITEM_LABEL = /^(task|phase|step)\s+(\d+[A-Za-z]?(?:[.-]\d+[A-Za-z]?)*|[A-Za-z](?:[.-]\d+)+)(?![\w])/i;
 
 export function itemLabel(text: string): string {
   const m = ITEM_LABEL.exec(text);
@@ -63,7 +63,8 @@ function splitLabel(text: string): { label: LedgerItemState | null; word: string
 }
 
 function splitMarker(text: string): { marker: LedgerItemState | null; rest: string } {
-  for (const [prefix, state] of MARKERS) if (text.startsWith(prefix)) return { marker: state, rest: text.slice(prefix.length).trim() };
+  for (const [prefix, state] of MARKERS)
+    if (text.startsWith(prefix)) return { marker: state, rest: text.slice(prefix.length).trim() };
   return { marker: null, rest: text };
 }
 
@@ -86,7 +87,14 @@ export function readLedgerText(path: string, text: string): Ledger {
     if (label && word) labels.push({ label: word, section: sectionTitle, ...lineOf(item) });
     if (state && body) {
       const m = TASK_TEXT.exec(body);
-      items.push({ text: body, state, task: m ? Number(m[1]) : null, label: itemLabel(body), group: word ?? inherited?.word ?? null, ...lineOf(item) });
+      items.push({
+        text: body,
+        state,
+        task: m ? Number(m[1]) : null,
+        label: itemLabel(body),
+        group: word ?? inherited?.word ?? null,
+        ...lineOf(item),
+      });
     }
     const pass = label && word ? { state: label, word } : inherited;
     for (const child of item.children) if (child.type === 'list') onList(child, pass);
@@ -119,7 +127,8 @@ export function readLedgerText(path: string, text: string): Ledger {
   };
   if ('goal' in found) normalized.goal = found.goal;
   if ('state' in found) normalized.state = items.map((i) => ({ text: i.text, state: i.state, task: i.task }));
-  const heading = root.children.find((n) => n.type === 'heading' && n.depth === 1) ?? root.children.find((n) => n.type === 'heading');
+  const heading =
+    root.children.find((n) => n.type === 'heading' && n.depth === 1) ?? root.children.find((n) => n.type === 'heading');
 
   return {
     kind: 'ledger',

@@ -33,7 +33,10 @@ export function textOf(node: Node): string {
   return toString(node).trim();
 }
 
-export function lineOf(node: { position?: { start: { line: number; column: number } } }): { line: number; column: number } {
+export function lineOf(node: { position?: { start: { line: number; column: number } } }): {
+  line: number;
+  column: number;
+} {
   return { line: node.position?.start.line ?? 1, column: node.position?.start.column ?? 1 };
 }
 

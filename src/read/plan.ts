@@ -38,20 +38,38 @@ export type CriteriaKind = 'automated' | 'manual' | 'unknown' | 'unknown-verify'
  * short label counts: a sentence that mentions "manual" is not a criteria heading.
  */
 export function criteriaKindOf(label: string): CriteriaKind | null {
-  const text = label.replace(/[:.]\s*$/, '').replace(/\s+/g, ' ').trim().toLowerCase();
+  const text = label
+    .replace(/[:.]\s*$/, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
   if (text.length > 60) return null;
   const what = String.raw`(?: (?:verification|testing|tests?|checks?|criteria|validation|qa|steps))?(?: ?\(.*\))?`;
-  if (/^(?:automated|automatic) verification\b/.test(text) || new RegExp(`^(?:automated|automatic)${what}$`).test(text)) return 'automated';
+  if (/^(?:automated|automatic) verification\b/.test(text) || new RegExp(`^(?:automated|automatic)${what}$`).test(text))
+    return 'automated';
   if (/^manual verification\b/.test(text) || new RegExp(`^manual${what}$`).test(text)) return 'manual';
-  if (new RegExp(`^(?:human|user|visual|hands-on)(?: verification| acceptance(?: testing)?| checks?| testing| qa| review)${String.raw`(?: ?\(.*\))?`}$`).test(text)) return 'manual';
+  if (
+    new RegExp(
+      `^(?:human|user|visual|hands-on)(?: verification| acceptance(?: testing)?| checks?| testing| qa| review)${String.raw`(?: ?\(.*\))?`}$`,
+    ).test(text)
+  )
+    return 'manual';
   // `Success Criteria`, also with a suffix that names no kind (`Success Criteria (Phase 2A)`, `Success Criteria
   // Phase 1 ✅ COMPLETE`): undivided.
-  const criteria = /^(?:success|acceptance|completion|verification|exit) criteria(?: ?\((automated|automatic|manual)\))?(?:$|[\s:(—–-](?!.*\b(?:automated|automatic|manual)\b))/.exec(text);
+  const criteria =
+    /^(?:success|acceptance|completion|verification|exit) criteria(?: ?\((automated|automatic|manual)\))?(?:$|[\s:(—–-](?!.*\b(?:automated|automatic|manual)\b))/.exec(
+      text,
+    );
   if (criteria) return criteria[1] === undefined ? 'unknown' : criteria[1] === 'manual' ? 'manual' : 'automated';
   if (/^(?:acceptance|acceptance checks?|definition of done|done when|exit criteria)$/.test(text)) return 'unknown';
-  if (/^verification(?: steps| checks?)?$|^manual testing steps$/.test(text)) return text.startsWith('manual') ? 'manual' : 'unknown-verify';
+  if (/^verification(?: steps| checks?)?$|^manual testing steps$/.test(text))
+    return text.startsWith('manual') ? 'manual' : 'unknown-verify';
   // `CI`, `CI only`, `CI checks (GitHub Actions)`: not any heading that starts with CI (`CI/CD Troubleshooting`).
-  if (/^ci(?:[- ]only)?(?: (?:checks?|verification|tests?|gates?|runs?))?(?: ?\(.*\))?$/.test(text) || /^(?:tests?|checks?|commands?) to run\b/.test(text)) return 'automated';
+  if (
+    /^ci(?:[- ]only)?(?: (?:checks?|verification|tests?|gates?|runs?))?(?: ?\(.*\))?$/.test(text) ||
+    /^(?:tests?|checks?|commands?) to run\b/.test(text)
+  )
+    return 'automated';
   return null;
 }
 
@@ -60,7 +78,10 @@ export function criteriaKindOf(label: string): CriteriaKind | null {
  * any criteria heading: the author said which it is, item by item.
  */
 export function itemKindPrefix(text: string): { kind: 'automated' | 'manual'; rest: string } | null {
-  const m = /^(?:\[(automated|automatic|manual|human)\]|\((automated|automatic|manual|human)\)|\*{0,2}(automated|automatic|manual|human)\*{0,2}\s*:)\s*/i.exec(text);
+  const m =
+    /^(?:\[(automated|automatic|manual|human)\]|\((automated|automatic|manual|human)\)|\*{0,2}(automated|automatic|manual|human)\*{0,2}\s*:)\s*/i.exec(
+      text,
+    );
   if (!m) return null;
   const word = (m[1] ?? m[2] ?? m[3]!).toLowerCase();
   return { kind: word === 'manual' || word === 'human' ? 'manual' : 'automated', rest: text.slice(m[0].length) };
@@ -73,7 +94,9 @@ export function itemKindPrefix(text: string): { kind: 'automated' | 'manual'; re
 export function isNotApplicable(text: string): boolean {
   const t = (itemKindPrefix(text)?.rest ?? text).trim().toLowerCase();
   if (t.slice(0, 3) === 'n/a') return true;
-  return /^(?:none\b(?![- ]of\b)|nothing (?:to|needed|required)\b|not applicable\b|no (?:manual|automated|human) (?:steps?|verification|checks?|testing|tests)\b)/.test(t);
+  return /^(?:none\b(?![- ]of\b)|nothing (?:to|needed|required)\b|not applicable\b|no (?:manual|automated|human) (?:steps?|verification|checks?|testing|tests)\b)/.test(
+    t,
+  );
 }
 
 /**
@@ -83,12 +106,17 @@ export function isNotApplicable(text: string): boolean {
  * decision, and writing one is no loosening (convention section 6, round 3).
  */
 export function isDeclaredDeviation(text: string): boolean {
-  return /(?:^|[(\[\s:;,—–-])(?:skipped|skip(?:ping)?:|deferred|postponed|pre-existing|preexisting|not (?:required|needed|applicable)|out of scope|won'?t (?:do|fix)|will (?:be )?test(?:ed)? manually|requires? (?:an? )?(?:api|access|credentials?|keys?|secrets?)\b|waived|moved to|if available|optional\)|(?:by|for) the user\b|user will\b)/i.test(text);
+  return /(?:^|[([\s:;,—–-])(?:skipped|skip(?:ping)?:|deferred|postponed|pre-existing|preexisting|not (?:required|needed|applicable)|out of scope|won'?t (?:do|fix)|will (?:be )?test(?:ed)? manually|requires? (?:an? )?(?:api|access|credentials?|keys?|secrets?)\b|waived|moved to|if available|optional\)|(?:by|for) the user\b|user will\b)/i.test(
+    text,
+  );
 }
 
 /** An item whose own words hold a command in backticks (`make test`, `pytest tests/api`): something an agent runs. */
 function runsACommand(item: ListItem): boolean {
-  return itemParagraph(item)?.children.some((c) => c.type === 'inlineCode' && /^[\w./-]+(?:\s|$)/.test(c.value.trim())) ?? false;
+  return (
+    itemParagraph(item)?.children.some((c) => c.type === 'inlineCode' && /^[\w./-]+(?:\s|$)/.test(c.value.trim())) ??
+    false
+  );
 }
 
 /** A list item struck through whole (`- [ ] ~~Add the cache~~`): set aside by its author. */
@@ -99,13 +127,21 @@ function struckThrough(item: ListItem): boolean {
 
 /** A phase the plan sets aside: `[DEFERRED]`, `(skipped)`, `- Deferred`, `Deferred:` in its title. */
 export function isDeferredTitle(title: string): boolean {
-  return /(?:^|[\s[(\-–—:])(?:deferred|postponed|skipped|on hold|out of scope|won'?t do|cancell?ed|dropped)(?:$|[\s\])])/i.test(title);
+  return /(?:^|[\s[(\-–—:])(?:deferred|postponed|skipped|on hold|out of scope|won'?t do|cancell?ed|dropped)(?:$|[\s\])])/i.test(
+    title,
+  );
 }
 
 /** A phase whose title says it is done (`[COMPLETED]`, `- DONE`, `✅`): the author's word, whatever its boxes say. */
 export function isDoneTitle(title: string): boolean {
   // A marker, not a verb: `Complete the migration` is a title, `[COMPLETE]`, `(done)`, `- Completed`, `DONE` are not.
-  return /✅/u.test(title) || /[[(]\s*(?:complete|completed|done|finished|implemented)\s*[\])]|[-–—:]\s*(?:complete|completed|done|finished|implemented)\s*$/i.test(title) || /\b(?:COMPLETE|COMPLETED|DONE|FINISHED|IMPLEMENTED)\b/.test(title);
+  return (
+    /✅/u.test(title) ||
+    /[[(]\s*(?:complete|completed|done|finished|implemented)\s*[\])]|[-–—:]\s*(?:complete|completed|done|finished|implemented)\s*$/i.test(
+      title,
+    ) ||
+    /\b(?:COMPLETE|COMPLETED|DONE|FINISHED|IMPLEMENTED)\b/.test(title)
+  );
 }
 
 /** The top-level number of a label: 3 for `3.1`, 2 for `2A`, null for `R.1`. */
@@ -118,13 +154,15 @@ export function topNumber(label: string): number | null {
  * Sections whose `Phase N` headings are not the plan's phases (a rollout plan, an end-of-plan checklist, a summary,
  * future work), and whose checkboxes repeat or look past the phases rather than belong to the last one.
  */
-const OUTSIDE_SECTION = /\b(?:rollout|roll-out|deployment plan|checklist|summary|overview|future|enhancements?|roadmap|appendix|timeline|out of scope|not doing|follow[- ]?ups?|later|backlog|estimates?|milestones?|changelog|history|progress log|status log|references?|next steps|what'?s next|open questions|rollback|rollback plan)\b/i;
+const OUTSIDE_SECTION =
+  /\b(?:rollout|roll-out|deployment plan|checklist|summary|overview|future|enhancements?|roadmap|appendix|timeline|out of scope|not doing|follow[- ]?ups?|later|backlog|estimates?|milestones?|changelog|history|progress log|status log|references?|next steps|what'?s next|open questions|rollback|rollback plan)\b/i;
 
 /**
  * A `Phase N` heading with no separator whose words describe something of the phase rather than name it
  * (`### Phase 1 Latency Targets`, `### Phase 2 File Summary`): a section about the phase, not a phase.
  */
-const ABOUT_PHASE = /\b(?:targets?|summary|files?|results?|notes?|metrics|checklist|estimates?|risks?|timeline|status|review|retro(?:spective)?|deliverables|dependencies|rollback|rollback plan|complete|completed|done|overview|assessment|design|follow-?ups?|implementation notes|investigation|analysis|learnings|findings|scope boundaries|progress|recap|diagnosis|plan)$/i;
+const ABOUT_PHASE =
+  /\b(?:targets?|summary|files?|results?|notes?|metrics|checklist|estimates?|risks?|timeline|status|review|retro(?:spective)?|deliverables|dependencies|rollback|rollback plan|complete|completed|done|overview|assessment|design|follow-?ups?|implementation notes|investigation|analysis|learnings|findings|scope boundaries|progress|recap|diagnosis|plan)$/i;
 
 type PhaseHeadingRole =
   | { role: 'phase'; label: string; title: string }
@@ -141,12 +179,20 @@ function phaseHeadingRole(text: string): PhaseHeadingRole {
   const after = text.replace(/^phase\s+/i, '').slice(label.length);
   const separated = /^\s*[:.)\-–—]/.test(after) || rest === '';
   if (!separated) {
-    const kind = criteriaKindOf(rest) ?? (/^(?:is )?(?:complete|done|finished) when\b|^exit criteria$|^gate$/i.test(rest.replace(/[:.]\s*$/, '')) ? 'unknown' : null);
+    const kind =
+      criteriaKindOf(rest) ??
+      (/^(?:is )?(?:complete|done|finished) when\b|^exit criteria$|^gate$/i.test(rest.replace(/[:.]\s*$/, ''))
+        ? 'unknown'
+        : null);
     if (kind) return { role: 'criteria', label, kind };
     // `Phase 7.1 implementation notes (2026-04-17)`, `Phase 3 design (refined)`: words about the phase, in lower
     // case or from the list, once dates and asides in brackets are set apart.
     // ... and before a subtitle (`Phase 5 Follow-up (2026-05-05): host-fallback hardening`).
-    const words = rest.replace(/\s*[(\[][^)\]]*[)\]]\s*/g, ' ').split(/\s*[:–—]\s*/)[0]!.replace(/[.✅]+\s*$/u, '').trim();
+    const words = rest
+      .replace(/\s*[([][^)\]]*[)\]]\s*/g, ' ')
+      .split(/\s*[:–—]\s*/)[0]!
+      .replace(/[.✅]+\s*$/u, '')
+      .trim();
     if (ABOUT_PHASE.test(words) || /^[a-z]/.test(words)) return { role: 'none' };
   }
   return { role: 'phase', label, title: rest };
@@ -171,7 +217,13 @@ interface HeadingPlan {
  * unstructured (one info, and the structure rules stay silent on it).
  */
 function planHeadings(root: Root): HeadingPlan {
-  const out: HeadingPlan = { phases: new Map(), criteria: new Map(), foreign: new Set(), unstructured: null, numbered: new Set() };
+  const out: HeadingPlan = {
+    phases: new Map(),
+    criteria: new Map(),
+    foreign: new Set(),
+    unstructured: null,
+    numbered: new Set(),
+  };
   const candidates: { h: Heading; label: string; title: string; excluded: boolean }[] = [];
   const stack: { node: Heading; depth: number; excluded: boolean }[] = [];
   const headingAt = (s: { node: Heading }) => s.node;
@@ -183,12 +235,24 @@ function planHeadings(root: Root): HeadingPlan {
     // Under a `## Phases` heading, a numbered heading is a phase without the word (`### 31.1 Persistent cache`).
     const underPhases = stack.length > 0 && PHASES_SECTION.test(textOf(headingAt(stack[stack.length - 1]!)));
     const bare = underPhases ? NUMBERED_HEADING.exec(text) : null;
-    const role = node.depth >= 2 && node.depth <= 4 ? (bare ? { role: 'phase' as const, label: bare[1]!, title: bare[2]! } : phaseHeadingRole(text)) : { role: 'none' as const };
+    const role =
+      node.depth >= 2 && node.depth <= 4
+        ? bare
+          ? { role: 'phase' as const, label: bare[1]!, title: bare[2]! }
+          : phaseHeadingRole(text)
+        : { role: 'none' as const };
     if (bare && node.depth <= 4) out.numbered.add(node);
-    if (role.role === 'phase' && node.depth <= 3) candidates.push({ h: node, label: role.label, title: role.title, excluded: inExcluded });
+    if (role.role === 'phase' && node.depth <= 3)
+      candidates.push({ h: node, label: role.label, title: role.title, excluded: inExcluded });
     else if (role.role === 'criteria' && !inExcluded) out.criteria.set(node, { label: role.label, kind: role.kind });
     // The title (`# Code Review Checklist: ...`) names the document, never a section outside its phases.
-    stack.push({ node, depth: node.depth, excluded: inExcluded || (node.depth >= 2 && role.role === 'none' && OUTSIDE_SECTION.test(text) && criteriaKindOf(text) === null) });
+    stack.push({
+      node,
+      depth: node.depth,
+      excluded:
+        inExcluded ||
+        (node.depth >= 2 && role.role === 'none' && OUTSIDE_SECTION.test(text) && criteriaKindOf(text) === null),
+    });
   }
   const inside = new Map(candidates.filter((c) => !c.excluded).map((c) => [c.h, c]));
   const d0 = Math.min(...[...inside.keys()].map((h) => h.depth));
@@ -204,7 +268,11 @@ function planHeadings(root: Root): HeadingPlan {
       const first = seen.get(key);
       if (first !== undefined && out.unstructured === null) {
         const { line, column } = lineOf(node);
-        out.unstructured = { line, column, reason: `Phase ${c.label} appears at line ${first} and again at line ${line}` };
+        out.unstructured = {
+          line,
+          column,
+          reason: `Phase ${c.label} appears at line ${first} and again at line ${line}`,
+        };
       }
       if (first === undefined) seen.set(key, lineOf(node).line);
     } else if (node.depth <= d0) current = null;
@@ -246,7 +314,11 @@ function boldLabel(p: Paragraph): string | null {
   const label = textOf(first);
   // The label is the whole paragraph, or the paragraph's first line: `**Manual:** (a human runs these)`.
   const rest = textOf(p).slice(label.length).trim();
-  return rest === '' || rest.startsWith(':') || /^\(.*\)$/.test(rest) ? `${label} ${rest}`.trim() : label.endsWith(':') ? label : null;
+  return rest === '' || rest.startsWith(':') || /^\(.*\)$/.test(rest)
+    ? `${label} ${rest}`.trim()
+    : label.endsWith(':')
+      ? label
+      : null;
 }
 
 /**
@@ -269,7 +341,12 @@ function earlyClosedFence(root: Root, lines: string[]): [number, number] | null 
     const fence = /^\s*(`{3,}|~{3,})/.exec(opener)?.[1];
     if (!fence) continue;
     // The intended closing line: the next code node without an info string, opened by a bare fence of the same kind.
-    const closer = nodes.slice(i + 1).find((n): n is Code => n.type === 'code' && !n.lang && (lines[(n.position?.start.line ?? 0) - 1] ?? '').trim().startsWith(fence));
+    const closer = nodes
+      .slice(i + 1)
+      .find(
+        (n): n is Code =>
+          n.type === 'code' && !n.lang && (lines[(n.position?.start.line ?? 0) - 1] ?? '').trim().startsWith(fence),
+      );
     if (!closer?.position) continue;
     return [outer.position.start.line - 1, closer.position.start.line - 1];
   }
@@ -287,7 +364,11 @@ function hasUnclosedFence(value: string): boolean {
   if (!open) return false; // an indented code block
   // A closed fence ends on its closing line; an unclosed one ends on the last line of the text.
   const endLine = (lines[last.position.end.line - 1] ?? '').trim();
-  return !(last.position.end.line > last.position.start.line && endLine.startsWith(open[0]!) && /^(`+|~+)$/.test(endLine));
+  return !(
+    last.position.end.line > last.position.start.line &&
+    endLine.startsWith(open[0]!) &&
+    /^(`+|~+)$/.test(endLine)
+  );
 }
 
 /**
@@ -302,7 +383,11 @@ function parsePlanMarkdown(text: string): Root {
     const hit = earlyClosedFence(root, lines);
     if (!hit) break;
     const longest = Math.max(...lines.map((l) => /^\s*(`+|~+)/.exec(l)?.[1]!.length ?? 0));
-    lines = lines.map((l, i) => (i === hit[0] || i === hit[1] ? l.replace(/^(\s*)(`+|~+)/, (_m, sp: string, f: string) => sp + f[0]!.repeat(longest + 1)) : l));
+    lines = lines.map((l, i) =>
+      i === hit[0] || i === hit[1]
+        ? l.replace(/^(\s*)(`+|~+)/, (_m, sp: string, f: string) => sp + f[0]!.repeat(longest + 1))
+        : l,
+    );
     root = parseMarkdown(lines.join(eol));
   }
   return root;
@@ -339,7 +424,10 @@ export function readPlanText(path: string, text: string): Plan {
     if (open) return open;
     if (scope.outside) {
       if (!scope.outside.value) {
-        scope.outside.value = { ...newPhase(null, null, scope.outside.title, scope.outside.line, scope.outside.column), outside: true };
+        scope.outside.value = {
+          ...newPhase(null, null, scope.outside.title, scope.outside.line, scope.outside.column),
+          outside: true,
+        };
         outside.push(scope.outside.value);
       }
       return scope.outside.value;
@@ -405,7 +493,16 @@ export function readPlanText(path: string, text: string): Plan {
       const label = taskMatch[1]!;
       const number = topNumber(label);
       if (number !== null) {
-        const task: Task = { number, label, title: taskMatch[2]!.trim(), checked: false, source: 'heading', steps: [], line, column };
+        const task: Task = {
+          number,
+          label,
+          title: taskMatch[2]!.trim(),
+          checked: false,
+          source: 'heading',
+          steps: [],
+          line,
+          column,
+        };
         taskTarget().tasks.push(task);
         scope.headingTask = { value: task, depth: h.depth };
         scope.criteria = null;
@@ -427,7 +524,10 @@ export function readPlanText(path: string, text: string): Plan {
     // `**Status**: Implementation Complete` (a body marker of the plan's own state), before the first phase.
     const first = p.children[0];
     if (first?.type === 'strong' && /^status:?$/i.test(textOf(first)) && !sectionSeen && !claim) {
-      const said = textOf(p).slice(textOf(first).length).replace(/^\s*:\s*/, '').trim();
+      const said = textOf(p)
+        .slice(textOf(first).length)
+        .replace(/^\s*:\s*/, '')
+        .trim();
       if (COMPLETE.test(said)) claim = { ...lineOf(p), source: 'body', said };
     }
     const label = boldLabel(p);
@@ -454,10 +554,20 @@ export function readPlanText(path: string, text: string): Plan {
       const taskMatch = scope.criteria || said ? null : TASK_TEXT.exec(text);
       const number = taskMatch ? topNumber(taskMatch[1]!) : null;
       if (said) target()[said.kind].push(check);
-      else if (scope.criteria?.kind === 'unknown-verify') target()[runsACommand(item) ? 'automated' : 'manual'].push(check);
+      else if (scope.criteria?.kind === 'unknown-verify')
+        target()[runsACommand(item) ? 'automated' : 'manual'].push(check);
       else if (scope.criteria) target()[scope.criteria.kind].push(check);
       else if (taskMatch && number !== null) {
-        taskTarget().tasks.push({ number, label: taskMatch[1]!, title: taskMatch[2]!.trim(), checked: item.checked, source: 'item', steps: [], line, column });
+        taskTarget().tasks.push({
+          number,
+          label: taskMatch[1]!,
+          title: taskMatch[2]!.trim(),
+          checked: item.checked,
+          source: 'item',
+          steps: [],
+          line,
+          column,
+        });
       } else if (scope.headingTask) scope.headingTask.value.steps.push(check);
       else target().other.push(check);
     }
@@ -466,7 +576,8 @@ export function readPlanText(path: string, text: string): Plan {
 
   const onList = (list: List): void => {
     // Criteria written as plain bullets (no checkbox) still say the phase has criteria of that kind.
-    if (scope.criteria && list.children.some((i) => i.checked === null || i.checked === undefined)) noteListed(scope.criteria.kind);
+    if (scope.criteria && list.children.some((i) => i.checked === null || i.checked === undefined))
+      noteListed(scope.criteria.kind);
     for (const item of list.children) onItem(item);
   };
 
@@ -489,13 +600,21 @@ export function readPlanText(path: string, text: string): Plan {
   };
   walk(root.children);
 
-  const structured = boxes > 0 || criteriaHeadings > 0 || preamble.tasks.length > 0 || (implicit?.tasks.length ?? 0) > 0;
+  const structured =
+    boxes > 0 || criteriaHeadings > 0 || preamble.tasks.length > 0 || (implicit?.tasks.length ?? 0) > 0;
   if (implicit) phases.push(implicit);
   // Plan-level tasks before the first phase belong to it; plan-wide criteria and boxes above the phases stay the
   // plan's own (a section outside the sequence), never the last phase's.
   phases[0]!.tasks.unshift(...preamble.tasks);
   if (preamble.automated.length + preamble.manual.length + preamble.unknown.length + preamble.other.length > 0) {
-    outside.unshift({ ...newPhase(null, null, 'the plan', 1, 1), outside: true, automated: preamble.automated, manual: preamble.manual, unknown: preamble.unknown, other: preamble.other });
+    outside.unshift({
+      ...newPhase(null, null, 'the plan', 1, 1),
+      outside: true,
+      automated: preamble.automated,
+      manual: preamble.manual,
+      unknown: preamble.unknown,
+      other: preamble.other,
+    });
   }
   const all = [...phases, ...outside];
   for (const phase of all) {
@@ -533,9 +652,21 @@ export function readPlanText(path: string, text: string): Plan {
     headings.unstructured === null && sequenced && phases.every(holdsNothing)
       ? outside.find((p) => !holdsNothing(p) && PHASE_HEADING.test(p.title))
       : undefined;
-  const unstructured = headings.unstructured ?? (split ? { line: split.line, column: split.column, reason: `its phases have no checkboxes; the checkboxes are under a second list of phases ("${split.title}", line ${split.line})` } : null);
+  const unstructured =
+    headings.unstructured ??
+    (split
+      ? {
+          line: split.line,
+          column: split.column,
+          reason: `its phases have no checkboxes; the checkboxes are under a second list of phases ("${split.title}", line ${split.line})`,
+        }
+      : null);
 
-  const notAPlan = !structured && problems.length === 0 && data.type !== 'plan' && !['mode', 'mode_set_by', 'context_critical'].some((k) => k in data);
+  const notAPlan =
+    !structured &&
+    problems.length === 0 &&
+    data.type !== 'plan' &&
+    !['mode', 'mode_set_by', 'context_critical'].some((k) => k in data);
   const dialect: PlanDialect = notAPlan
     ? 'not-a-plan'
     : unstructured
@@ -576,11 +707,19 @@ const COMPLETE = /^(?:\W*)(?:implementation\s+)?(?:complete|completed|done|imple
  * Where the plan says its work is done: `status: complete` in its frontmatter, a `**Status**: Complete` line above
  * its phases, or a folder of finished plans (`implemented/`, `completed/`, `done/`).
  */
-function completionClaim(path: string, fm: ReturnType<typeof readFrontmatter>, body: Plan['claimsComplete']): Plan['claimsComplete'] {
+function completionClaim(
+  path: string,
+  fm: ReturnType<typeof readFrontmatter>,
+  body: Plan['claimsComplete'],
+): Plan['claimsComplete'] {
   const status = fm.data?.status;
-  if (typeof status === 'string' && COMPLETE.test(status.trim())) return { ...(fm.positions['/status'] ?? { line: fm.line, column: 1 }), source: 'status', said: status };
+  if (typeof status === 'string' && COMPLETE.test(status.trim()))
+    return { ...(fm.positions['/status'] ?? { line: fm.line, column: 1 }), source: 'status', said: status };
   if (body) return body;
-  const folder = path.split('/').slice(0, -1).find((seg) => /^(?:implemented|completed|complete|done|finished)$/i.test(seg));
+  const folder = path
+    .split('/')
+    .slice(0, -1)
+    .find((seg) => /^(?:implemented|completed|complete|done|finished)$/i.test(seg));
   return folder ? { line: 1, column: 1, source: 'folder', said: `${folder}/` } : null;
 }
 

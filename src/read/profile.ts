@@ -46,7 +46,6 @@ export interface Profile {
   searchableLayout: Expectation<boolean>;
 }
 
-
 /** The seed's canonical shape: what `strict` holds every repository to. */
 export function canonicalProfile(): Profile {
   const source: ProfileSource = { from: 'strict', says: 'the strict preset holds every plan to the canonical shape' };
@@ -107,10 +106,32 @@ const MAX_INSTRUCTION_BYTES = 256 * 1024;
 export function instructionSignals(root: string): InstructionSignals {
   const cached = signalCache.get(root);
   if (cached) return cached;
-  const signals: InstructionSignals = { files: [], automated: null, manual: null, planTemplate: null, chain: null, globalTasks: null, searchable: null, taskHandoff: null, sessions: null, flat: null };
-  let files: string[] = [];
+  const signals: InstructionSignals = {
+    files: [],
+    automated: null,
+    manual: null,
+    planTemplate: null,
+    chain: null,
+    globalTasks: null,
+    searchable: null,
+    taskHandoff: null,
+    sessions: null,
+    flat: null,
+  };
+  let files: string[];
   try {
-    files = existsSync(root) ? fg.sync(INSTRUCTION_GLOBS, { cwd: root, dot: true, onlyFiles: true, caseSensitiveMatch: false, ignore: ['**/node_modules/**', 'thoughts/searchable/**'] }).filter(isInstructionFile).sort() : [];
+    files = existsSync(root)
+      ? fg
+          .sync(INSTRUCTION_GLOBS, {
+            cwd: root,
+            dot: true,
+            onlyFiles: true,
+            caseSensitiveMatch: false,
+            ignore: ['**/node_modules/**', 'thoughts/searchable/**'],
+          })
+          .filter(isInstructionFile)
+          .sort()
+      : [];
   } catch {
     files = [];
   }
@@ -148,7 +169,12 @@ function aboutPlans(file: string, text: string, fenced: boolean): boolean {
   // A command that carries plans out (its fenced "## Phase 2 Complete" report is a message, not a plan skeleton).
   const carriesOut = /implement|validat|review|resume|execut|run|debug|handoff/i.test(name);
   if (carriesOut) return false;
-  return /plan/i.test(name) || file.startsWith('thoughts/templates/') || isTemplateName(file) || (fenced && /^#{2,4}\s+phase\b/im.test(text));
+  return (
+    /plan/i.test(name) ||
+    file.startsWith('thoughts/templates/') ||
+    isTemplateName(file) ||
+    (fenced && /^#{2,4}\s+phase\b/im.test(text))
+  );
 }
 
 function markdownSignals(file: string, text: string, offset: number, into: InstructionSignals, fenced = false): void {
@@ -165,7 +191,12 @@ function markdownSignals(file: string, text: string, offset: number, into: Instr
     const skeleton = readPlanText(file, text);
     if (numbersGlobally(skeleton) === true) {
       const second = skeleton.phases.filter((p) => !p.outside && p.tasks.length > 0)[1]!.tasks[0]!;
-      into.globalTasks = { from: 'instructions', file, line: offset + second.line, says: `numbers tasks across phases (\`Task ${second.label}\` opens a later phase)` };
+      into.globalTasks = {
+        from: 'instructions',
+        file,
+        line: offset + second.line,
+        says: `numbers tasks across phases (\`Task ${second.label}\` opens a later phase)`,
+      };
     }
   }
   const plans = aboutPlans(file, text, fenced);
@@ -176,8 +207,10 @@ function markdownSignals(file: string, text: string, offset: number, into: Instr
         const label = textOf(node);
         const kind = criteriaKindOf(label);
         if (kind === 'manual') into.manual ??= { from: 'instructions', file, line, says: `asks for \`${label}\`` };
-        if (kind === 'automated') into.automated ??= { from: 'instructions', file, line, says: `asks for \`${label}\`` };
-        if (isHeading(node) && /plan/i.test(file) && (kind !== null || /^phase\s+\d/i.test(label))) into.planTemplate ??= { from: 'instructions', file, line, says: `lays out \`${label}\`` };
+        if (kind === 'automated')
+          into.automated ??= { from: 'instructions', file, line, says: `asks for \`${label}\`` };
+        if (isHeading(node) && /plan/i.test(file) && (kind !== null || /^phase\s+\d/i.test(label)))
+          into.planTemplate ??= { from: 'instructions', file, line, says: `lays out \`${label}\`` };
       }
       if (node.type === 'code') codeSignals(file, node, line, into);
       if (node.type === 'inlineCode' || node.type === 'text') pathSignals(file, (node as InlineCode).value, line, into);
@@ -218,7 +251,8 @@ function keySignals(file: string, data: Record<string, unknown>, line: number, i
  * `thoughts/shared/handoffs/YYYY-MM-DD_<desc>.md`): whether a folder stands between the handoffs folder and the file.
  */
 function pathSignals(file: string, text: string, line: number, into: InstructionSignals): void {
-  if (text.includes('thoughts/searchable/')) into.searchable ??= { from: 'instructions', file, line, says: 'reads and writes `thoughts/searchable/`' };
+  if (text.includes('thoughts/searchable/'))
+    into.searchable ??= { from: 'instructions', file, line, says: 'reads and writes `thoughts/searchable/`' };
   if (!text.includes('handoffs/')) return;
   for (const word of text.split(/[\s`'"()]+/)) {
     const at = word.indexOf('handoffs/');
@@ -226,8 +260,10 @@ function pathSignals(file: string, text: string, line: number, into: Instruction
     const rest = word.slice(at + 'handoffs/'.length);
     if (!/\.(?:md|ya?ml)$/i.test(rest)) continue;
     const where = `handoffs/${rest}`;
-    if (/(?:^|\/)task-/i.test(rest)) into.taskHandoff ??= { from: 'instructions', file, line, says: `writes a handoff per task to \`${where}\`` };
-    if (rest.includes('/')) into.sessions ??= { from: 'instructions', file, line, says: `writes handoffs to \`${where}\`` };
+    if (/(?:^|\/)task-/i.test(rest))
+      into.taskHandoff ??= { from: 'instructions', file, line, says: `writes a handoff per task to \`${where}\`` };
+    if (rest.includes('/'))
+      into.sessions ??= { from: 'instructions', file, line, says: `writes handoffs to \`${where}\`` };
     else into.flat ??= { from: 'instructions', file, line, says: `writes handoffs to \`${where}\`` };
   }
 }
@@ -270,7 +306,11 @@ export interface ProfileInput {
 /** The promise, learned from the config, the instructions, then the majority. */
 export function learnProfile(input: ProfileInput): Profile {
   const { protocol = {}, signals } = input;
-  const fromConfig = (key: keyof ProtocolConfig): ProfileSource => ({ from: 'config', file: input.configSource ?? undefined, says: `sets \`protocol.${key}\`` });
+  const fromConfig = (key: keyof ProtocolConfig): ProfileSource => ({
+    from: 'config',
+    file: input.configSource ?? undefined,
+    says: `sets \`protocol.${key}\``,
+  });
   const plans = input.plans.filter((p) => p.readable && !p.notAPlan);
   const tasks = input.handoffs.filter((h) => h.isTask && h.readable);
 
@@ -279,10 +319,24 @@ export function learnProfile(input: ProfileInput): Profile {
     if (protocol[key] !== undefined) return { value: protocol[key], source: fromConfig(key) };
     const said = signals[kind];
     if (said) return { value: true, source: said };
-    if (signals.planTemplate) return { value: false, source: { ...signals.planTemplate, says: `${signals.planTemplate.says} without ${kind} criteria` } };
+    if (signals.planTemplate)
+      return {
+        value: false,
+        source: { ...signals.planTemplate, says: `${signals.planTemplate.says} without ${kind} criteria` },
+      };
     const count = plans.filter((p) => hasKind(p, kind)).length;
-    if (majority(count, plans.length)) return { value: true, source: { from: 'majority', says: `${count} of its ${plans.length} plans have ${kind} criteria` } };
-    return { value: false, source: { from: 'default', says: `${count} of its ${plans.length} plans have ${kind} criteria, and no instruction asks for them` } };
+    if (majority(count, plans.length))
+      return {
+        value: true,
+        source: { from: 'majority', says: `${count} of its ${plans.length} plans have ${kind} criteria` },
+      };
+    return {
+      value: false,
+      source: {
+        from: 'default',
+        says: `${count} of its ${plans.length} plans have ${kind} criteria, and no instruction asks for them`,
+      },
+    };
   };
 
   const numbering = ((): Expectation<'global' | 'any'> => {
@@ -290,17 +344,44 @@ export function learnProfile(input: ProfileInput): Profile {
     if (signals.globalTasks) return { value: 'global', source: signals.globalTasks };
     const judged = plans.map(numbersGlobally).filter((x): x is boolean => x !== null);
     const global = judged.filter(Boolean).length;
-    if (majority(global, judged.length)) return { value: 'global', source: { from: 'majority', says: `${global} of its ${judged.length} plans with tasks in several phases number them across the plan` } };
-    return { value: 'any', source: { from: 'default', says: `${global} of its ${judged.length} plans with tasks in several phases number them across the plan` } };
+    if (majority(global, judged.length))
+      return {
+        value: 'global',
+        source: {
+          from: 'majority',
+          says: `${global} of its ${judged.length} plans with tasks in several phases number them across the plan`,
+        },
+      };
+    return {
+      value: 'any',
+      source: {
+        from: 'default',
+        says: `${global} of its ${judged.length} plans with tasks in several phases number them across the plan`,
+      },
+    };
   })();
 
   const chain = ((): Expectation<boolean> => {
-    if (protocol.handoffChain !== undefined) return { value: protocol.handoffChain, source: fromConfig('handoffChain') };
+    if (protocol.handoffChain !== undefined)
+      return { value: protocol.handoffChain, source: fromConfig('handoffChain') };
     if (signals.chain) return { value: true, source: signals.chain };
     const later = tasks.filter((h) => (h.task ?? h.fileTask ?? 0) > 1);
     const named = later.filter((h) => h.previous !== null).length;
-    if (majority(named, later.length)) return { value: true, source: { from: 'majority', says: `${named} of its ${later.length} task handoffs after the first name \`previous:\`` } };
-    return { value: false, source: { from: 'default', says: `${named} of its ${later.length} task handoffs after the first name \`previous:\`, and no instruction asks for it` } };
+    if (majority(named, later.length))
+      return {
+        value: true,
+        source: {
+          from: 'majority',
+          says: `${named} of its ${later.length} task handoffs after the first name \`previous:\``,
+        },
+      };
+    return {
+      value: false,
+      source: {
+        from: 'default',
+        says: `${named} of its ${later.length} task handoffs after the first name \`previous:\`, and no instruction asks for it`,
+      },
+    };
   })();
 
   const layout = ((): Expectation<'sessions' | 'flat'> => {
@@ -309,22 +390,45 @@ export function learnProfile(input: ProfileInput): Profile {
     if (signals.sessions) return { value: 'sessions', source: signals.sessions };
     const all = input.handoffs.filter((h) => h.readable);
     const flat = all.filter((h) => h.session === null).length;
-    if (majority(flat, all.length)) return { value: 'flat', source: { from: 'majority', says: `${flat} of its ${all.length} handoffs sit directly in the handoffs folder` } };
-    return { value: 'sessions', source: { from: 'default', says: `${all.length - flat} of its ${all.length} handoffs sit in session folders` } };
+    if (majority(flat, all.length))
+      return {
+        value: 'flat',
+        source: { from: 'majority', says: `${flat} of its ${all.length} handoffs sit directly in the handoffs folder` },
+      };
+    return {
+      value: 'sessions',
+      source: { from: 'default', says: `${all.length - flat} of its ${all.length} handoffs sit in session folders` },
+    };
   })();
 
   const taskHandoffs = ((): Expectation<boolean> => {
-    if (protocol.taskHandoffs !== undefined) return { value: protocol.taskHandoffs, source: fromConfig('taskHandoffs') };
+    if (protocol.taskHandoffs !== undefined)
+      return { value: protocol.taskHandoffs, source: fromConfig('taskHandoffs') };
     if (signals.taskHandoff) return { value: true, source: signals.taskHandoff };
-    if (tasks.length > 0) return { value: true, source: { from: 'majority', says: `it has ${tasks.length} task handoffs` } };
+    if (tasks.length > 0)
+      return { value: true, source: { from: 'majority', says: `it has ${tasks.length} task handoffs` } };
     // A session ledger is the same workflow's record: its sessions hand off task by task.
-    if ((input.ledgers ?? 0) > 0) return { value: true, source: { from: 'majority', says: `it keeps ${input.ledgers} session ledgers` } };
-    return { value: false, source: { from: 'default', says: 'it has no task handoff, and no instruction asks for one' } };
+    if ((input.ledgers ?? 0) > 0)
+      return { value: true, source: { from: 'majority', says: `it keeps ${input.ledgers} session ledgers` } };
+    return {
+      value: false,
+      source: { from: 'default', says: 'it has no task handoff, and no instruction asks for one' },
+    };
   })();
 
-  const searchableLayout: Expectation<boolean> = signals.searchable ? { value: true, source: signals.searchable } : { value: false, source: { from: 'default', says: 'no instruction names `thoughts/searchable/`' } };
+  const searchableLayout: Expectation<boolean> = signals.searchable
+    ? { value: true, source: signals.searchable }
+    : { value: false, source: { from: 'default', says: 'no instruction names `thoughts/searchable/`' } };
 
-  return { searchableLayout, taskHandoffs, automatedCriteria: criteria('automated'), manualCriteria: criteria('manual'), taskNumbering: numbering, handoffChain: chain, handoffLayout: layout };
+  return {
+    searchableLayout,
+    taskHandoffs,
+    automatedCriteria: criteria('automated'),
+    manualCriteria: criteria('manual'),
+    taskNumbering: numbering,
+    handoffChain: chain,
+    handoffLayout: layout,
+  };
 }
 
 /** "this repository's .claude/commands/create_plan.md (line 40) asks for `#### Manual Verification:`". */

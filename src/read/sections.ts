@@ -162,7 +162,8 @@ export function splitSections(text: string, minChars = MIN_SECTIONED_CHARS): Sec
     } else if (inFrontmatter) {
       if (FM_FENCE.test(line)) {
         inFrontmatter = false;
-        if (after > sectionStart) sections.push({ text: text.slice(sectionStart, after), offset: sectionStart, line: sectionLine, kind });
+        if (after > sectionStart)
+          sections.push({ text: text.slice(sectionStart, after), offset: sectionStart, line: sectionLine, kind });
         sectionStart = after;
         sectionLine = lineNo + 1;
         kind = 'preamble';
@@ -185,10 +186,16 @@ export function splitSections(text: string, minChars = MIN_SECTIONED_CHARS): Sec
   }
   // An unclosed frontmatter fence is no frontmatter: the document is plain Markdown, rare enough to parse whole.
   if (inFrontmatter) return null;
-  if (sectionStart < n) sections.push({ text: text.slice(sectionStart), offset: sectionStart, line: sectionLine, kind });
+  if (sectionStart < n)
+    sections.push({ text: text.slice(sectionStart), offset: sectionStart, line: sectionLine, kind });
   // A section after the frontmatter that itself starts like frontmatter would be read as frontmatter on its own, and
   // one that starts with U+FEFF would lose it (the parser drops a byte-order mark at the start of its text).
-  if (sections.some((s) => s.kind === 'preamble' && s.offset > 0 && (s.text.startsWith('---') || s.text.charCodeAt(0) === 0xfeff))) return null;
+  if (
+    sections.some(
+      (s) => s.kind === 'preamble' && s.offset > 0 && (s.text.startsWith('---') || s.text.charCodeAt(0) === 0xfeff),
+    )
+  )
+    return null;
   return sections.length > 1 ? sections : null;
 }
 
@@ -240,7 +247,16 @@ function budgetFromEnv(): number {
 }
 
 /** documents: cut; seeded: of those, parsed whole (their sections cached from that tree); parses: parser calls. */
-export const sectionStats = { documents: 0, seeded: 0, sections: 0, hits: 0, misses: 0, hitChars: 0, missChars: 0, parses: 0 };
+export const sectionStats = {
+  documents: 0,
+  seeded: 0,
+  sections: 0,
+  hits: 0,
+  misses: 0,
+  hitChars: 0,
+  missChars: 0,
+  parses: 0,
+};
 
 /** Entries in the cache, the length of their JSON, and its limit. */
 export function sectionCacheSize(): { entries: number; bytes: number; budget: number } {
@@ -260,7 +276,13 @@ function hashOf(text: string): string {
   return createHash('sha256').update(text).digest('base64');
 }
 
-function store(key: string, nodes: RootContent[], base: { line: number; offset: number }, start: Point, end: Point | null): void {
+function store(
+  key: string,
+  nodes: RootContent[],
+  base: { line: number; offset: number },
+  start: Point,
+  end: Point | null,
+): void {
   let json: string;
   try {
     json = JSON.stringify(nodes);
@@ -300,17 +322,31 @@ function parseSection(s: Section, followed: boolean, parse: (text: string) => Ro
   if (followed) {
     const sentinel = root.children.pop();
     const at = sentinel?.position;
-    if (sentinel?.type !== 'heading' || sentinel.depth !== 1 || sentinel.children.length !== 0 || at?.start.column !== 1 || at.start.offset !== s.text.length) return null;
+    if (
+      sentinel?.type !== 'heading' ||
+      sentinel.depth !== 1 ||
+      sentinel.children.length !== 0 ||
+      at?.start.column !== 1 ||
+      at.start.offset !== s.text.length
+    )
+      return null;
   }
   if (!startsAsCut(s, root.children)) return null;
-  return { nodes: root.children, line: 0, offset: 0, start: root.position!.start, end: followed ? null : root.position!.end };
+  return {
+    nodes: root.children,
+    line: 0,
+    offset: 0,
+    start: root.position!.start,
+    end: followed ? null : root.position!.end,
+  };
 }
 
 /** Whether a section's nodes start the way its cut promised (a heading at its first character; frontmatter alone). */
 function startsAsCut(s: Section, nodes: RootContent[], offset = 0): boolean {
   const first = nodes[0];
   if (s.kind === 'frontmatter') return nodes.length === 1 && first?.type === 'yaml';
-  if (s.kind === 'heading') return first?.type === 'heading' && first.position?.start.offset === offset && first.position.start.column === 1;
+  if (s.kind === 'heading')
+    return first?.type === 'heading' && first.position?.start.offset === offset && first.position.start.column === 1;
   return true;
 }
 
@@ -372,7 +408,11 @@ export interface SectionedOptions {
  * whole-file parser, applied to each new section; what it throws (a section nested too deep for the parser, which the
  * whole file is too) is thrown.
  */
-export function parseSectioned(text: string, parse: (text: string) => Root, options: SectionedOptions = {}): Root | null {
+export function parseSectioned(
+  text: string,
+  parse: (text: string) => Root,
+  options: SectionedOptions = {},
+): Root | null {
   // The parser drops a leading byte-order mark and counts no offset for it: so do the sections.
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const sections = splitSections(body, options.minChars ?? MIN_SECTIONED_CHARS);
@@ -394,7 +434,12 @@ export function parseSectioned(text: string, parse: (text: string) => Root, opti
   // whole tree itself; the cache gets its JSON.
   // A large document's next version (the staged one, the next commit's) reuses its sections only if they all fit.
   if (!budgetFixed) budget = Math.max(budget, Math.min(MAX_BUDGET, body.length * JSON_PER_CHAR));
-  if (options.seedFromWhole !== false && body.length <= WHOLE_UP_TO && missing > 1 && missingChars + PARSE_CALL_CHARS * (missing - 1) >= WHOLE_FROM * body.length) {
+  if (
+    options.seedFromWhole !== false &&
+    body.length <= WHOLE_UP_TO &&
+    missing > 1 &&
+    missingChars + PARSE_CALL_CHARS * (missing - 1) >= WHOLE_FROM * body.length
+  ) {
     const whole = parse(text);
     sectionStats.parses++;
     sectionStats.misses += sections.length;
@@ -412,7 +457,13 @@ export function parseSectioned(text: string, parse: (text: string) => Root, opti
     if (e) {
       cache.delete(keys[i]!);
       cache.set(keys[i]!, e);
-      parts.push({ nodes: JSON.parse(e.json) as RootContent[], line: e.line, offset: e.offset, start: e.start, end: e.end });
+      parts.push({
+        nodes: JSON.parse(e.json) as RootContent[],
+        line: e.line,
+        offset: e.offset,
+        start: e.start,
+        end: e.end,
+      });
       continue;
     }
     const part = parseSection(sections[i]!, i < last, parse);
@@ -425,7 +476,8 @@ export function parseSectioned(text: string, parse: (text: string) => Root, opti
   try {
     parts.forEach((part, i) => {
       const s = sections[i]!;
-      if (s.line !== part.line || s.offset !== part.offset) shiftInPlace(part.nodes, s.line - part.line, s.offset - part.offset);
+      if (s.line !== part.line || s.offset !== part.offset)
+        shiftInPlace(part.nodes, s.line - part.line, s.offset - part.offset);
       for (const node of part.nodes) children.push(node);
     });
   } catch (err) {
@@ -434,5 +486,9 @@ export function parseSectioned(text: string, parse: (text: string) => Root, opti
     throw err;
   }
   const end = shiftPoint(parts[last]!.end!, sections[last]!.line, sections[last]!.offset);
-  return { type: 'root', children, position: { start: { ...parts[0]!.start } as Required<Point>, end: end as Required<Point> } };
+  return {
+    type: 'root',
+    children,
+    position: { start: { ...parts[0]!.start } as Required<Point>, end: end as Required<Point> },
+  };
 }

@@ -31,7 +31,16 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
     const need = b < 0x80 ? 0 : b >= 0xc2 && b < 0xe0 ? 1 : b >= 0xe0 && b < 0xf0 ? 2 : b >= 0xf0 && b < 0xf5 ? 3 : -1;
     if (need < 0) return i;
     // The second byte's range is narrower after these leads: no overlong forms, no surrogates, nothing past U+10FFFF.
-    const [lo, hi] = b === 0xe0 ? [0xa0, 0xbf] : b === 0xed ? [0x80, 0x9f] : b === 0xf0 ? [0x90, 0xbf] : b === 0xf4 ? [0x80, 0x8f] : [0x80, 0xbf];
+    const [lo, hi] =
+      b === 0xe0
+        ? [0xa0, 0xbf]
+        : b === 0xed
+          ? [0x80, 0x9f]
+          : b === 0xf0
+            ? [0x90, 0xbf]
+            : b === 0xf4
+              ? [0x80, 0x8f]
+              : [0x80, 0xbf];
     for (let k = 1; k <= need; k++) {
       const c = bytes[i + k];
       if (c === undefined || c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) return i;
@@ -55,13 +64,23 @@ export function decode(bytes: Uint8Array, maxBytes: number): Decoded {
   // A UTF-16 byte-order mark: Windows tools (PowerShell's `>` among them) write text this way. Its NUL bytes would
   // otherwise make it look binary, which sends the user looking for the wrong problem.
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
-    return { ok: false, problem: { line: 1, column: 1, message: 'File is UTF-16 text (it starts with a UTF-16 byte-order mark); re-save it as UTF-8.' } };
+    return {
+      ok: false,
+      problem: {
+        line: 1,
+        column: 1,
+        message: 'File is UTF-16 text (it starts with a UTF-16 byte-order mark); re-save it as UTF-8.',
+      },
+    };
   }
   const nul = bytes.indexOf(0);
   if (nul >= 0) {
     return {
       ok: false,
-      problem: { ...positionOfOffset(bytes, nul), message: 'File looks binary (it contains a NUL byte); a workflow file must be UTF-8 text.' },
+      problem: {
+        ...positionOfOffset(bytes, nul),
+        message: 'File looks binary (it contains a NUL byte); a workflow file must be UTF-8 text.',
+      },
     };
   }
   try {
@@ -71,7 +90,10 @@ export function decode(bytes: Uint8Array, maxBytes: number): Decoded {
     const at = firstInvalidUtf8(bytes);
     return {
       ok: false,
-      problem: { ...positionOfOffset(bytes, at < 0 ? 0 : at), message: 'File is not valid UTF-8; re-save it as UTF-8.' },
+      problem: {
+        ...positionOfOffset(bytes, at < 0 ? 0 : at),
+        message: 'File is not valid UTF-8; re-save it as UTF-8.',
+      },
     };
   }
 }

@@ -2,7 +2,18 @@
 // handoffs. Reading never judges; a file that cannot be read becomes a model that carries the problem.
 import { readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
-import type { Handoff, InferredLink, Ledger, OrchestrationState, Plan, ReadProblem, StrayFile, Task, Workspace, WorkflowFile } from '../model/types.js';
+import type {
+  Handoff,
+  InferredLink,
+  Ledger,
+  OrchestrationState,
+  Plan,
+  ReadProblem,
+  StrayFile,
+  Task,
+  Workspace,
+  WorkflowFile,
+} from '../model/types.js';
 import type { Config } from '../config/config.js';
 import { discoverNamed, type Discovered } from './discover.js';
 import { decode } from './text.js';
@@ -50,7 +61,12 @@ export function readBytes(item: Discovered, bytes: Uint8Array, maxBytes: number)
   }
   const model = readText(item, '');
   // An unreadable file in the plans folder is still judged as a plan: its problem must be reported.
-  return { ...model, ...(model.kind === 'plan' ? { notAPlan: false } : {}), readable: false, problems: [problem!] } as WorkflowFile;
+  return {
+    ...model,
+    ...(model.kind === 'plan' ? { notAPlan: false } : {}),
+    readable: false,
+    problems: [problem!],
+  } as WorkflowFile;
 }
 
 export function readOne(root: string, item: Discovered, maxBytes: number): WorkflowFile {
@@ -63,14 +79,24 @@ export function readOne(root: string, item: Discovered, maxBytes: number): Workf
       ...model,
       ...(model.kind === 'plan' ? { notAPlan: false } : {}),
       readable: false,
-      problems: [{ line: 1, column: 1, message: `File could not be read: ${(err as NodeJS.ErrnoException).code ?? String(err)}` }],
+      problems: [
+        {
+          line: 1,
+          column: 1,
+          message: `File could not be read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+        },
+      ],
     } as WorkflowFile;
   }
   return readBytes(item, bytes, maxBytes);
 }
 
 /** Resolve a plan reference as written in a handoff or ledger to the path of a known plan. */
-export function resolvePlanRef(ref: string, from: string, plans: { has(path: string): boolean; keys(): Iterable<string> }): string | null {
+export function resolvePlanRef(
+  ref: string,
+  from: string,
+  plans: { has(path: string): boolean; keys(): Iterable<string> },
+): string | null {
   const clean = ref.trim().replace(/^\.\//, '');
   for (const c of planRefCandidates(ref, from)) if (plans.has(c)) return c;
   const byName = [...plans.keys()].filter((p) => posix.basename(p) === posix.basename(clean));
@@ -85,7 +111,11 @@ export function readableItem(item: Discovered): boolean {
 /** The discovered files reported as they are, not for what they say: the searchable mirror, symbolic links. */
 export function straysOf(discovered: readonly Discovered[]): StrayFile[] {
   return discovered.flatMap((d): StrayFile[] =>
-    d.kind === 'searchable' ? [{ path: d.path, reason: 'searchable' }] : d.symlink ? [{ path: d.path, reason: 'symlink', target: d.symlink.target, followed: d.symlink.followed }] : [],
+    d.kind === 'searchable'
+      ? [{ path: d.path, reason: 'searchable' }]
+      : d.symlink
+        ? [{ path: d.path, reason: 'symlink', target: d.symlink.target, followed: d.symlink.followed }]
+        : [],
   );
 }
 
@@ -115,7 +145,10 @@ export function buildWorkspace(root: string, files: WorkflowFile[], strays: Stra
   const unlinked: Handoff[] = [];
   for (const handoff of handoffs) {
     if (links.has(handoff.path)) continue;
-    const plan = (handoff.planRef && resolvePlanRef(handoff.planRef, handoff.path, byPath)) || (handoff.session && sessionPlan.get(handoff.session)) || null;
+    const plan =
+      (handoff.planRef && resolvePlanRef(handoff.planRef, handoff.path, byPath)) ||
+      (handoff.session && sessionPlan.get(handoff.session)) ||
+      null;
     if (plan) links.set(handoff.path, plan);
     // A handoff whose frontmatter could not be read may well name its plan; its schema finding already says what
     // is wrong, and calling it unlinked would be a second, misleading finding about the same file.
@@ -137,7 +170,12 @@ export function buildWorkspace(root: string, files: WorkflowFile[], strays: Stra
 
 /** Words of a task text, for comparing a plan's task with a handoff's task_desc. */
 function words(text: string): Set<string> {
-  return new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2));
+  return new Set(
+    text
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length > 2),
+  );
 }
 
 /** A handoff's task_desc matches a plan task's title when most of the title's words are in it (or the reverse). */
@@ -148,7 +186,6 @@ export function descMatches(title: string, desc: string): boolean {
   const shared = [...a].filter((w) => b.has(w)).length;
   return shared / Math.min(a.size, b.size) >= 0.6;
 }
-
 
 interface Inferred {
   file: string;
@@ -175,7 +212,14 @@ function inferLinks(
   const sessions = new Map<string, { handoffs: Handoff[]; ledger: Ledger | null }>();
   for (const h of handoffs) {
     // A file that could not be read is no evidence for a guess (and its schema finding says what is wrong).
-    if (h.session === null || !h.readable || h.problems.length > 0 || sessionPlan.has(h.session) || (h.planRef && resolvePlanRef(h.planRef, h.path, byPath))) continue;
+    if (
+      h.session === null ||
+      !h.readable ||
+      h.problems.length > 0 ||
+      sessionPlan.has(h.session) ||
+      (h.planRef && resolvePlanRef(h.planRef, h.path, byPath))
+    )
+      continue;
     const s = sessions.get(h.session) ?? { handoffs: [], ledger: null };
     s.handoffs.push(h);
     sessions.set(h.session, s);

@@ -1,5 +1,17 @@
 // YAML (frontmatter, YAML handoffs) -> plain data plus a JSON-pointer -> line map, so schema errors point at lines.
-import { parseAllDocuments, LineCounter, Parser, Scalar, isMap, isSeq, isScalar, isPair, visit, type Document, type Node as YamlNode } from 'yaml';
+import {
+  parseAllDocuments,
+  LineCounter,
+  Parser,
+  Scalar,
+  isMap,
+  isSeq,
+  isScalar,
+  isPair,
+  visit,
+  type Document,
+  type Node as YamlNode,
+} from 'yaml';
 import type { PositionMap, ReadProblem } from '../model/types.js';
 
 export interface YamlRead {
@@ -64,7 +76,8 @@ export function readYaml(text: string, lineOffset = 0, opts: { comments?: boolea
         if (range && isMap(item) && !item.flow && item.items.length === 1 && !(child in itemText)) {
           const pair = item.items[0]!;
           const source = text.slice(range[0], (pair.value as YamlNode | null)?.range?.[1] ?? range[1]).trimEnd();
-          if (isScalar(pair.key) && (pair.value === null || isScalar(pair.value)) && !source.includes('\n')) itemText[child] = source;
+          if (isScalar(pair.key) && (pair.value === null || isScalar(pair.value)) && !source.includes('\n'))
+            itemText[child] = source;
         }
         walk(item, child);
       });
@@ -80,7 +93,9 @@ export function readYaml(text: string, lineOffset = 0, opts: { comments?: boolea
       const dup = err.code === 'DUPLICATE_KEY' ? duplicates.get(err.pos[0]) : undefined;
       // `task_desc: Fix: the parser` is the mistake behind most of these; yaml's own words do not say so.
       const hint = err.code === 'BLOCK_AS_IMPLICIT_KEY' ? ' (a value that contains ": " must be quoted)' : '';
-      const message = dup ? `duplicate key \`${dup.key}\` (first set on line ${at(dup.first).line})` : firstLine(err.message) + hint;
+      const message = dup
+        ? `duplicate key \`${dup.key}\` (first set on line ${at(dup.first).line})`
+        : firstLine(err.message) + hint;
       problems.push({ ...at(unclosedStart(doc, text, err.pos[0]) ?? err.pos[0]), message: `Invalid YAML: ${message}` });
     }
     const range = (doc.contents as YamlNode | null)?.range;
@@ -114,13 +129,25 @@ function unclosedStart(doc: Document.Parsed, text: string, offset: number): numb
     const n = node as YamlNode | null;
     if (!n || !n.range || n.range[1] !== offset || (best !== null && n.range[0] <= best)) return;
     const closer =
-      isScalar(n) && n.type === Scalar.QUOTE_DOUBLE ? '"' : isScalar(n) && n.type === Scalar.QUOTE_SINGLE ? "'" : isSeq(n) && n.flow ? ']' : isMap(n) && n.flow ? '}' : null;
+      isScalar(n) && n.type === Scalar.QUOTE_DOUBLE
+        ? '"'
+        : isScalar(n) && n.type === Scalar.QUOTE_SINGLE
+          ? "'"
+          : isSeq(n) && n.flow
+            ? ']'
+            : isMap(n) && n.flow
+              ? '}'
+              : null;
     if (closer && text[n.range[1] - 1] !== closer) best = n.range[0];
   });
   return best;
 }
 
-function aliasProblem(doc: Document.Parsed, err: unknown, at: (offset: number) => { line: number; column: number }): ReadProblem {
+function aliasProblem(
+  doc: Document.Parsed,
+  err: unknown,
+  at: (offset: number) => { line: number; column: number },
+): ReadProblem {
   const aliases: { source: string; offset: number; resolved: boolean }[] = [];
   visit(doc, {
     Alias: (_key, node) => {
@@ -129,7 +156,10 @@ function aliasProblem(doc: Document.Parsed, err: unknown, at: (offset: number) =
   });
   const dangling = aliases.find((a) => !a.resolved);
   if (dangling) {
-    return { ...at(dangling.offset), message: `Invalid YAML: alias \`*${dangling.source}\` refers to no anchor \`&${dangling.source}\` set before it` };
+    return {
+      ...at(dangling.offset),
+      message: `Invalid YAML: alias \`*${dangling.source}\` refers to no anchor \`&${dangling.source}\` set before it`,
+    };
   }
   const first = aliases[0];
   const why = err instanceof Error ? err.message : String(err);

@@ -48,7 +48,10 @@ function command(f: Finding): string {
 // A finding past the limit still belongs in the log, but as a plain line: a workflow command there would not be
 // annotated anyway, and a further notice would push our closing notice out of the notices GitHub shows.
 function plain(f: Finding): string {
-  const pos = f.file === null ? '(repository)' : `${f.file}${f.line === null ? '' : `:${f.line}${f.column === null ? '' : `:${f.column}`}`}`;
+  const pos =
+    f.file === null
+      ? '(repository)'
+      : `${f.file}${f.line === null ? '' : `:${f.line}${f.column === null ? '' : `:${f.column}`}`}`;
   // Escaped like command data: a raw newline in a message must not start a line the runner reads as a command.
   return escapeData(`${pos} ${f.severity} ${f.ruleId}: ${text(f)}`);
 }
@@ -58,7 +61,11 @@ export function formatGithub(findings: Finding[], opts: GithubOptions): string {
   for (const f of findings) total[COMMAND[f.severity]]++;
   const over = Object.values(total).some((n) => n > ANNOTATION_LIMIT);
   // The closing line is itself a notice: keep a notice slot for it so it is always annotated.
-  const cap: Record<Command, number> = { error: ANNOTATION_LIMIT, warning: ANNOTATION_LIMIT, notice: over ? ANNOTATION_LIMIT - 1 : ANNOTATION_LIMIT };
+  const cap: Record<Command, number> = {
+    error: ANNOTATION_LIMIT,
+    warning: ANNOTATION_LIMIT,
+    notice: over ? ANNOTATION_LIMIT - 1 : ANNOTATION_LIMIT,
+  };
   const lines: string[] = [];
   const seen: Record<Command, number> = { error: 0, warning: 0, notice: 0 };
   const hidden: Record<Command, number> = { error: 0, warning: 0, notice: 0 };
@@ -87,4 +94,7 @@ export function formatGithub(findings: Finding[], opts: GithubOptions): string {
 /** In a CI log, where the reader finds what was not annotated. */
 const REPORT_HINT = 'run `npx validate-workflow` locally, or see the job summary';
 
-export const github: Formatter = { name: 'github', format: (input) => formatGithub(input.findings, { reportHint: REPORT_HINT }) };
+export const github: Formatter = {
+  name: 'github',
+  format: (input) => formatGithub(input.findings, { reportHint: REPORT_HINT }),
+};

@@ -15,7 +15,14 @@ export interface JsonReport {
 /** The contract's object itself: what `--format json` prints and the programmatic API's lint() returns. */
 export function jsonReport(findings: Finding[], summary: Summary): JsonReport {
   const results = findings.map((f) => {
-    const r: JsonResult = { ruleId: f.ruleId, severity: f.severity, file: f.file, line: f.line, column: f.column, message: f.message };
+    const r: JsonResult = {
+      ruleId: f.ruleId,
+      severity: f.severity,
+      file: f.file,
+      line: f.line,
+      column: f.column,
+      message: f.message,
+    };
     if (f.fix) r.fix = f.fix;
     if (f.commit) {
       r.commit = f.commit;

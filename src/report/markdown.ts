@@ -4,7 +4,14 @@
 import type { Finding, Severity } from '../model/finding.js';
 import type { Identity, TimelineEntry } from '../model/history.js';
 import type { CheckItem, Handoff, Phase, Plan, Task, Workspace } from '../model/types.js';
-import { attachedNumber, effectiveMode, handoffTask, handoffsOfPlan, phaseVerified, tasksOf } from '../model/queries.js';
+import {
+  attachedNumber,
+  effectiveMode,
+  handoffTask,
+  handoffsOfPlan,
+  phaseVerified,
+  tasksOf,
+} from '../model/queries.js';
 import type { Rule } from '../rules/types.js';
 import type { Summary } from '../engine/summary.js';
 import type { Formatter } from './formatter.js';
@@ -101,7 +108,9 @@ function who(id: Identity): string {
 /** `abc1234` and the subject: bare in a table cell, in parentheses inside a sentence. */
 function commitRef(sha: string, subject: string, inProse = false): string {
   if (!subject) return codeSpan(short(sha));
-  return inProse ? `${codeSpan(short(sha))} (${escapeText(subject)})` : `${codeSpan(short(sha))} ${escapeText(subject)}`;
+  return inProse
+    ? `${codeSpan(short(sha))} (${escapeText(subject)})`
+    : `${codeSpan(short(sha))} ${escapeText(subject)}`;
 }
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -110,12 +119,22 @@ const SEVERITY_MARK: Record<Severity, string> = { error: '❌', warning: '⚠️
 // --- Verdict --------------------------------------------------------------------------------------------------
 
 function verdict(summary: Summary): string {
-  const scope = [summary.files ? plural(summary.files, 'workflow file') : '', summary.commits ? plural(summary.commits, 'commit') : ''].filter(Boolean).join(' and ');
+  const scope = [
+    summary.files ? plural(summary.files, 'workflow file') : '',
+    summary.commits ? plural(summary.commits, 'commit') : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
   const notes = summary.infos ? ` (${plural(summary.infos, 'note')})` : '';
   if (summary.errors + summary.warnings === 0) {
     return `✅ **No protocol violations**${scope ? ` in ${scope}` : ''}${notes}`;
   }
-  const counts = [summary.errors ? plural(summary.errors, 'error') : '', summary.warnings ? plural(summary.warnings, 'warning') : ''].filter(Boolean).join(', ');
+  const counts = [
+    summary.errors ? plural(summary.errors, 'error') : '',
+    summary.warnings ? plural(summary.warnings, 'warning') : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   return `${summary.errors ? '❌' : '⚠️'} **${counts}**${scope ? ` in ${scope}` : ''}${notes}`;
 }
 
@@ -144,7 +163,12 @@ function historyOf(plan: Plan, timeline: TimelineEntry[]): PlanHistory {
 const phaseNumber = (phase: Phase, index: number) => phase.number ?? index + 1;
 
 function phaseCell(phase: Phase): string {
-  const label = phase.number === null ? (phase.title ? escapeText(phase.title) : 'Plan') : `${phase.number}${phase.title ? `: ${escapeText(phase.title)}` : ''}`;
+  const label =
+    phase.number === null
+      ? phase.title
+        ? escapeText(phase.title)
+        : 'Plan'
+      : `${phase.number}${phase.title ? `: ${escapeText(phase.title)}` : ''}`;
   return cell(label);
 }
 
@@ -179,7 +203,11 @@ function verificationCell(h: Handoff): string {
       if (v && typeof v === 'object' && 'check' in v) {
         const { check, result } = v as { check: unknown; result?: unknown };
         const outcome = String(result ?? '').toLowerCase();
-        const mark = /^(pass|passed|ok|success|green)$/.test(outcome) ? '✅' : /^(fail|failed|error|red)$/.test(outcome) ? '❌' : '▫️';
+        const mark = /^(pass|passed|ok|success|green)$/.test(outcome)
+          ? '✅'
+          : /^(fail|failed|error|red)$/.test(outcome)
+            ? '❌'
+            : '▫️';
         return `${mark} ${cellCode(String(check))}${mark === '▫️' && outcome ? ` (${escapeText(outcome)})` : ''}`;
       }
       return `▫️ ${escapeText(typeof v === 'string' ? v : JSON.stringify(v))}`;
@@ -191,7 +219,12 @@ function handoffCells(list: Handoff[], done: boolean, orchestration: boolean): [
   if (list.length === 0) return [done && orchestration ? '⚠️ none' : '—', '—', '—'];
   // Several handoffs for one task are a finding of their own; the row shows them all so the reviewer sees which.
   return [
-    list.map((h) => `${STATUS_MARK[h.status ?? 'none']} ${escapeText(h.status ?? 'no status')} · ${cellCode(handoffFile(h))}`).join('<br>'),
+    list
+      .map(
+        (h) =>
+          `${STATUS_MARK[h.status ?? 'none']} ${escapeText(h.status ?? 'no status')} · ${cellCode(handoffFile(h))}`,
+      )
+      .join('<br>'),
     list.map(filesCell).join('<br>'),
     list.map(verificationCell).join('<br>'),
   ];
@@ -209,7 +242,10 @@ function handoffsByTask(plan: Plan, ws: Workspace): Map<number, Handoff[]> {
 
 function taskTable(plan: Plan, byTask: Map<number, Handoff[]>, hist: PlanHistory): string[] {
   const orchestration = effectiveMode(plan) === 'orchestration';
-  const rows: string[] = ['| Phase | Task | State | Completed in | Handoff | Files modified | Verification |', '| --- | --- | --- | --- | --- | --- | --- |'];
+  const rows: string[] = [
+    '| Phase | Task | State | Completed in | Handoff | Files modified | Verification |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+  ];
   plan.phases.forEach((phase) => {
     const label = phaseCell(phase);
     if (phase.tasks.length === 0) {
@@ -249,9 +285,13 @@ function manualSection(plan: Plan, hist: PlanHistory): string[] {
         unconfirmed.push(`- ☑️ ${text}: checked, but no judged commit records who checked it`);
       } else if (e.confirmedBy) {
         const relay = e.relayed ? ', relayed by an agent co-author of the commit' : '';
-        confirmed.push(`- ✅ ${text}: confirmed by ${who(e.confirmedBy)} in ${commitRef(e.commit, e.subject, true)}${relay}`);
+        confirmed.push(
+          `- ✅ ${text}: confirmed by ${who(e.confirmedBy)} in ${commitRef(e.commit, e.subject, true)}${relay}`,
+        );
       } else {
-        unconfirmed.push(`- ❌ ${text}: checked by ${who(e.author)} in ${commitRef(e.commit, e.subject, true)} without a human's confirmation`);
+        unconfirmed.push(
+          `- ❌ ${text}: checked by ${who(e.author)} in ${commitRef(e.commit, e.subject, true)} without a human's confirmation`,
+        );
       }
     }
   });
@@ -274,17 +314,35 @@ function planSection(plan: Plan, ws: Workspace, timeline: TimelineEntry[], findi
   const done = tasks.filter((t) => t.checked).length;
   const facts = [codeSpan(plan.path), `${effectiveMode(plan)} mode`, `${done} of ${plural(tasks.length, 'task')} done`];
   const head = [`### 📋 ${escapeText(plan.title ?? plan.path)}`, '', facts.join(' · '), ''];
-  if (plan.phases.length === 0) return [[...head, 'No phases or tasks could be read from this plan.', ...manualSection(plan, hist)]];
-  const picture = planTimeline({ plan, handoffs: byTask, completions: hist.completions, checkoff: (phase, text) => hist.checkoffs.get(manualKey(phase, text)), findings });
+  if (plan.phases.length === 0)
+    return [[...head, 'No phases or tasks could be read from this plan.', ...manualSection(plan, hist)]];
+  const picture = planTimeline({
+    plan,
+    handoffs: byTask,
+    completions: hist.completions,
+    checkoff: (phase, text) => hist.checkoffs.get(manualKey(phase, text)),
+    findings,
+  });
   const rest = [...taskTable(plan, byTask, hist), ...manualSection(plan, hist)];
-  return picture.length ? [[...head, ...picture, '', ...rest], [...head, ...rest]] : [[...head, ...rest]];
+  return picture.length
+    ? [
+        [...head, ...picture, '', ...rest],
+        [...head, ...rest],
+      ]
+    : [[...head, ...rest]];
 }
 
 function strayHandoffs(ws: Workspace): string[] {
   const linked = new Set(ws.plans.flatMap((p) => handoffsOfPlan(ws, p)));
   const stray = ws.handoffs.filter((h) => h.isTask && !linked.has(h));
   if (stray.length === 0) return [];
-  return ['### Task handoffs without a plan', '', ...stray.map((h) => `- ${codeSpan(h.path)} (task ${handoffTask(h) ?? '?'}, ${escapeText(h.status ?? 'no status')})`)];
+  return [
+    '### Task handoffs without a plan',
+    '',
+    ...stray.map(
+      (h) => `- ${codeSpan(h.path)} (task ${handoffTask(h) ?? '?'}, ${escapeText(h.status ?? 'no status')})`,
+    ),
+  ];
 }
 
 // --- Findings -------------------------------------------------------------------------------------------------
@@ -307,7 +365,12 @@ function groups(findings: Finding[], rules: readonly Rule[]): Group[] {
     worst: list.reduce<Severity>((w, f) => (SEVERITY_ORDER[f.severity] < SEVERITY_ORDER[w] ? f.severity : w), 'info'),
   }));
   // Errors first so a truncated report still shows what blocks the merge.
-  return out.sort((a, b) => SEVERITY_ORDER[a.worst] - SEVERITY_ORDER[b.worst] || (order.get(a.ruleId) ?? Infinity) - (order.get(b.ruleId) ?? Infinity) || (a.ruleId < b.ruleId ? -1 : 1));
+  return out.sort(
+    (a, b) =>
+      SEVERITY_ORDER[a.worst] - SEVERITY_ORDER[b.worst] ||
+      (order.get(a.ruleId) ?? Infinity) - (order.get(b.ruleId) ?? Infinity) ||
+      (a.ruleId < b.ruleId ? -1 : 1),
+  );
 }
 
 function groupHeader(g: Group, docsBase: string): string[] {
@@ -316,7 +379,9 @@ function groupHeader(g: Group, docsBase: string): string[] {
     .filter(([, n]) => n > 0)
     .map(([s, n]) => plural(n, s === 'info' ? 'note' : s))
     .join(', ');
-  const name = g.rule ? `[${codeSpan(g.ruleId)}](${docsBase.replace(/\/+$/, '')}/docs/rules/${g.ruleId}.md)` : codeSpan(g.ruleId);
+  const name = g.rule
+    ? `[${codeSpan(g.ruleId)}](${docsBase.replace(/\/+$/, '')}/docs/rules/${g.ruleId}.md)`
+    : codeSpan(g.ruleId);
   const out = [`#### ${SEVERITY_MARK[g.worst]} ${name} · ${counts}`, ''];
   if (g.rule) out.push(escapeProse(g.rule.meta.description), '');
   return out;
@@ -347,9 +412,16 @@ function timelineSection(timeline: TimelineEntry[]): string[] {
     out.push(`### 📋 ${codeSpan(plan)}`, '');
     for (const e of entries) {
       const at = commitRef(e.commit, e.subject, true);
-      if (e.kind === 'task-completed') out.push(`- ✅ Phase ${e.phase}, Task ${e.task ?? '?'} completed in ${at} by ${who(e.author)}`);
-      else if (e.confirmedBy) out.push(`- ✅ Phase ${e.phase}: ${escapeText(e.text ?? '')}: confirmed by ${who(e.confirmedBy)} in ${at}${e.relayed ? ', relayed by an agent co-author of the commit' : ''}`);
-      else out.push(`- ❌ Phase ${e.phase}: ${escapeText(e.text ?? '')}: checked by ${who(e.author)} in ${at} without a human's confirmation`);
+      if (e.kind === 'task-completed')
+        out.push(`- ✅ Phase ${e.phase}, Task ${e.task ?? '?'} completed in ${at} by ${who(e.author)}`);
+      else if (e.confirmedBy)
+        out.push(
+          `- ✅ Phase ${e.phase}: ${escapeText(e.text ?? '')}: confirmed by ${who(e.confirmedBy)} in ${at}${e.relayed ? ', relayed by an agent co-author of the commit' : ''}`,
+        );
+      else
+        out.push(
+          `- ❌ Phase ${e.phase}: ${escapeText(e.text ?? '')}: checked by ${who(e.author)} in ${at} without a human's confirmation`,
+        );
     }
     out.push('');
   }
@@ -367,7 +439,8 @@ export function formatMarkdown(input: MarkdownInput): string {
   const sections: string[][][] = [];
   if (workspace) {
     const plans = [...workspace.plans].sort((a, b) => (a.path < b.path ? -1 : 1));
-    for (const plan of plans) sections.push(planSection(plan, workspace, timeline, input.findings).map((s) => [...s, '']));
+    for (const plan of plans)
+      sections.push(planSection(plan, workspace, timeline, input.findings).map((s) => [...s, '']));
     if (plans.length === 0) sections.push([['No plans found.', '']]);
     const stray = strayHandoffs(workspace);
     if (stray.length) sections.push([[...stray, '']]);
@@ -394,7 +467,11 @@ export function formatMarkdown(input: MarkdownInput): string {
   });
   head.push(...chosen);
   const omitted = sections.length - chosen.length;
-  if (omitted) head.push(`_${plural(omitted, 'more section')} about plans left out to keep this report under ${size(maxBytes)}._`, '');
+  if (omitted)
+    head.push(
+      `_${plural(omitted, 'more section')} about plans left out to keep this report under ${size(maxBytes)}._`,
+      '',
+    );
 
   const all = groups(input.findings, rules);
   const body: string[] = [];
@@ -422,13 +499,20 @@ export function formatMarkdown(input: MarkdownInput): string {
   }
   const tail: string[] = [];
   if (shown < total) {
-    tail.push('', `> ⚠️ ${plural(total - shown, 'finding')} of ${total} left out to keep this report under ${size(maxBytes)}. Run \`npx validate-workflow --format json\` for all of them.`);
+    tail.push(
+      '',
+      `> ⚠️ ${plural(total - shown, 'finding')} of ${total} left out to keep this report under ${size(maxBytes)}. Run \`npx validate-workflow --format json\` for all of them.`,
+    );
   }
-  return `${[...head, ...body, ...tail].join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${[...head, ...body, ...tail]
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 export const markdown: Formatter = {
   name: 'markdown',
   // Nothing judged: the report is the heading and why, so a job summary still says the step ran.
-  format: (input) => (input.note !== undefined ? `## validate-workflow review\n\n${input.note}` : formatMarkdown(input)),
+  format: (input) =>
+    input.note !== undefined ? `## validate-workflow review\n\n${input.note}` : formatMarkdown(input),
 };

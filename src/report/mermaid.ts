@@ -11,7 +11,13 @@ import { plural } from '../shared/text.js';
 
 export const shortSha = (sha: string) => sha.slice(0, 7);
 
-export const STATUS_MARK: Record<NonNullable<Handoff['status']> | 'none', string> = { complete: '✅', partial: '🟡', blocked: '⛔', failed: '❌', none: '❔' };
+export const STATUS_MARK: Record<NonNullable<Handoff['status']> | 'none', string> = {
+  complete: '✅',
+  partial: '🟡',
+  blocked: '⛔',
+  failed: '❌',
+  none: '❔',
+};
 
 /** What the report knows about one plan, gathered once by the markdown formatter. */
 export interface PlanFacts {
@@ -79,7 +85,8 @@ function markBox(out: Placed, box: Box, ruleId: string): void {
 }
 
 const sameBox = (a: Box, b: Box) =>
-  (a.kind === 'task' && b.kind === 'task' && a.task === b.task) || (a.kind === 'manual' && b.kind === 'manual' && a.item === b.item);
+  (a.kind === 'task' && b.kind === 'task' && a.task === b.task) ||
+  (a.kind === 'manual' && b.kind === 'manual' && a.item === b.item);
 
 /** The task at a line (its own or one of its steps'), else the manual item, else the phase the line is in. */
 function boxAt(plan: Plan, line: number | null): Box | null {
@@ -98,8 +105,12 @@ function boxAt(plan: Plan, line: number | null): Box | null {
 /** The tasks a commit completed and the manual items it checked, as history tells (the completion that stands). */
 function boxesOf(facts: PlanFacts, commit: string): Box[] {
   return facts.plan.phases.flatMap((phase, i) => [
-    ...phase.tasks.filter((task) => facts.completions.get(task.number)?.commit === commit).map((task): Box => ({ kind: 'task', task })),
-    ...phase.manual.filter((item) => facts.checkoff(phase.number ?? i + 1, item.text)?.commit === commit).map((item): Box => ({ kind: 'manual', item })),
+    ...phase.tasks
+      .filter((task) => facts.completions.get(task.number)?.commit === commit)
+      .map((task): Box => ({ kind: 'task', task })),
+    ...phase.manual
+      .filter((item) => facts.checkoff(phase.number ?? i + 1, item.text)?.commit === commit)
+      .map((item): Box => ({ kind: 'manual', item })),
   ]);
 }
 
@@ -124,7 +135,8 @@ function place(facts: PlanFacts): Placed {
     // A history finding's line is in the version it judged and may have moved since: the boxes its commit changed
     // say which it is about, and its line picks one of them when it still points at one.
     const touched = f.commit ? boxesOf(facts, f.commit) : [];
-    const chosen = atLine && touched.some((b) => sameBox(b, atLine)) ? [atLine] : touched.length ? touched : atLine ? [atLine] : [];
+    const chosen =
+      atLine && touched.some((b) => sameBox(b, atLine)) ? [atLine] : touched.length ? touched : atLine ? [atLine] : [];
     if (chosen.length === 0) out.plan.add(f.ruleId);
     for (const box of chosen) markBox(out, box, f.ruleId);
   }
@@ -147,7 +159,12 @@ const ruleLines = (ids: Set<string> | undefined) => [...(ids ?? [])].sort().map(
 
 const label = (lines: string[]) => `["${lines.join('<br>')}"]`;
 
-function taskBox(id: string, task: Task, facts: PlanFacts, rules: Set<string> | undefined): { line: string; cls: string } {
+function taskBox(
+  id: string,
+  task: Task,
+  facts: PlanFacts,
+  rules: Set<string> | undefined,
+): { line: string; cls: string } {
   const handoffs = facts.handoffs.get(task.number) ?? [];
   const done = task.checked;
   const stepsDone = task.steps.filter((s) => s.checked).length;
@@ -164,11 +181,24 @@ function taskBox(id: string, task: Task, facts: PlanFacts, rules: Set<string> | 
   }
   lines.push(...ruleLines(rules));
   const stuck = handoffs.some((h) => h.status === 'blocked' || h.status === 'failed');
-  const cls = rules?.size ? 'violation' : stuck ? 'blocked' : done ? 'done' : stepsDone || handoffs.length ? 'progress' : 'open';
+  const cls = rules?.size
+    ? 'violation'
+    : stuck
+      ? 'blocked'
+      : done
+        ? 'done'
+        : stepsDone || handoffs.length
+          ? 'progress'
+          : 'open';
   return { line: `${id}${label(lines)}:::${cls}`, cls };
 }
 
-function manualBox(id: string, item: CheckItem, entry: TimelineEntry | undefined, rules: Set<string> | undefined): string {
+function manualBox(
+  id: string,
+  item: CheckItem,
+  entry: TimelineEntry | undefined,
+  rules: Set<string> | undefined,
+): string {
   const text = mermaidText(item.text);
   const lines: string[] = [];
   let cls: string;
@@ -182,7 +212,10 @@ function manualBox(id: string, item: CheckItem, entry: TimelineEntry | undefined
     lines.push(`👤 ✅ ${text}`, `confirmed by ${mermaidText(entry.confirmedBy.name, 24)} · ${shortSha(entry.commit)}`);
     cls = 'human';
   } else {
-    lines.push(`👤 ❌ ${text}`, `checked by ${mermaidText(entry.author.name, 24)} · ${shortSha(entry.commit)}, no confirmation`);
+    lines.push(
+      `👤 ❌ ${text}`,
+      `checked by ${mermaidText(entry.author.name, 24)} · ${shortSha(entry.commit)}, no confirmation`,
+    );
     cls = 'violation';
   }
   lines.push(...ruleLines(rules));
@@ -196,7 +229,12 @@ function phaseTitle(phase: Phase): string {
 }
 
 /** The lines of one phase's subgraph (indented), and whether anything in it is marked as a violation. */
-function phaseGraph(phase: Phase, index: number, facts: PlanFacts, placed: Placed): { lines: string[]; violations: number } {
+function phaseGraph(
+  phase: Phase,
+  index: number,
+  facts: PlanFacts,
+  placed: Placed,
+): { lines: string[]; violations: number } {
   const pid = `p${index + 1}`;
   const rules = placed.phases.get(phase);
   const title = [mermaidText(phaseTitle(phase), PHASE_CHARS), ...ruleLines(rules)].join(' · ');
@@ -210,12 +248,19 @@ function phaseGraph(phase: Phase, index: number, facts: PlanFacts, placed: Place
     chain.push(`${pid}t${k + 1}`);
   });
   // N/A items are neither verified nor pending: like the report's lists, the picture leaves them out.
-  const manual = phase.manual.filter((item) => !item.na).map((item, k) => {
-    const box = manualBox(`${pid}m${k + 1}`, item, facts.checkoff(phase.number ?? index + 1, item.text), placed.manual.get(item));
-    if (box.endsWith(':::violation')) violations++;
-    lines.push(`    ${box}`);
-    return `${pid}m${k + 1}`;
-  });
+  const manual = phase.manual
+    .filter((item) => !item.na)
+    .map((item, k) => {
+      const box = manualBox(
+        `${pid}m${k + 1}`,
+        item,
+        facts.checkoff(phase.number ?? index + 1, item.text),
+        placed.manual.get(item),
+      );
+      if (box.endsWith(':::violation')) violations++;
+      lines.push(`    ${box}`);
+      return `${pid}m${k + 1}`;
+    });
   // An empty subgraph renders as a bare title with no frame: a box says why it is empty.
   if (chain.length === 0 && manual.length === 0) lines.push(`    ${pid}e["no tasks"]:::open`);
   for (let k = 1; k < chain.length; k++) lines.push(`    ${chain[k - 1]} --> ${chain[k]}`);
@@ -261,10 +306,20 @@ export function planTimeline(facts: PlanFacts): string[] {
   plan.phases.forEach((phase, i) => {
     const g = graphs[i]!;
     const done = phase.tasks.filter((t) => t.checked).length;
-    const facts = [phase.tasks.length ? `${done} of ${plural(phase.tasks.length, 'task')} done` : 'no tasks', g.violations ? `❌ ${plural(g.violations, 'violation')}` : ''];
+    const facts = [
+      phase.tasks.length ? `${done} of ${plural(phase.tasks.length, 'task')} done` : 'no tasks',
+      g.violations ? `❌ ${plural(g.violations, 'violation')}` : '',
+    ];
     const summary = `${htmlText(phaseTitle(phase))} · ${facts.filter(Boolean).join(' · ')}`;
     // GitHub parses the Markdown inside <details> only after a blank line.
-    out.push(`<details${g.violations ? ' open' : ''}><summary>${summary}</summary>`, '', ...fence(['flowchart LR', ...g.lines]), '', '</details>', '');
+    out.push(
+      `<details${g.violations ? ' open' : ''}><summary>${summary}</summary>`,
+      '',
+      ...fence(['flowchart LR', ...g.lines]),
+      '',
+      '</details>',
+      '',
+    );
   });
   return out;
 }

@@ -34,7 +34,8 @@ export function firstSentence(text: string): string {
     else if (code) continue;
     else if (c === '(') depth++;
     else if (c === ')') depth = Math.max(0, depth - 1);
-    else if (depth === 0 && (c === '.' || c === '!' || c === '?') && (i + 1 === text.length || /\s/.test(text[i + 1]!))) return text.slice(0, i + 1);
+    else if (depth === 0 && (c === '.' || c === '!' || c === '?') && (i + 1 === text.length || /\s/.test(text[i + 1]!)))
+      return text.slice(0, i + 1);
   }
   return text.trim();
 }
@@ -124,13 +125,16 @@ export function formatSarif(findings: Finding[], rules: readonly Rule[], opts: S
 
   const driver: Record<string, unknown> = { name: 'validate-workflow', version: opts.version };
   // Code scanning prefers semanticVersion when present; only claim it for a real SemVer string.
-  if (/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.test(opts.version)) driver.semanticVersion = opts.version;
+  if (/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.test(opts.version))
+    driver.semanticVersion = opts.version;
   if (linked) driver.informationUri = base;
   driver.rules = descriptors;
 
   const run: Record<string, unknown> = {
     tool: { driver },
-    invocations: [{ executionSuccessful: true, ...(notifications.length ? { toolExecutionNotifications: notifications } : {}) }],
+    invocations: [
+      { executionSuccessful: true, ...(notifications.length ? { toolExecutionNotifications: notifications } : {}) },
+    ],
     // Columns come from JavaScript string offsets (micromark, yaml), which count UTF-16 code units.
     columnKind: 'utf16CodeUnits',
     results,
@@ -138,4 +142,7 @@ export function formatSarif(findings: Finding[], rules: readonly Rule[], opts: S
   return `${JSON.stringify({ $schema: SCHEMA_URI, version: '2.1.0', runs: [run] }, null, 2)}\n`;
 }
 
-export const sarif: Formatter = { name: 'sarif', format: (input) => formatSarif(input.findings, input.rules, { version: input.version, docsBase: input.docsBase }) };
+export const sarif: Formatter = {
+  name: 'sarif',
+  format: (input) => formatSarif(input.findings, input.rules, { version: input.version, docsBase: input.docsBase }),
+};

@@ -24,7 +24,12 @@ export function formatStylish(findings: Finding[], summary: Summary, opts: Styli
     const width = Math.max(...list.map((f) => (f.line === null ? 0 : `${f.line}:${f.column ?? 1}`.length)));
     for (const f of list) {
       const pos = f.line === null ? '' : `${f.line}:${f.column ?? 1}`;
-      const sev = f.severity === 'error' ? paint(opts.color, '31', 'error  ') : f.severity === 'warning' ? paint(opts.color, '33', 'warning') : paint(opts.color, '36', 'info   ');
+      const sev =
+        f.severity === 'error'
+          ? paint(opts.color, '31', 'error  ')
+          : f.severity === 'warning'
+            ? paint(opts.color, '33', 'warning')
+            : paint(opts.color, '36', 'info   ');
       const where = f.commit ? ` [${f.commit.slice(0, 12)} ${f.subject ?? ''}]` : '';
       lines.push(`  ${pos.padEnd(width)}  ${sev}  ${f.message}${where}  ${paint(opts.color, '2', f.ruleId)}`);
       if (f.fix) lines.push(`  ${' '.repeat(width)}           ${paint(opts.color, '2', `fix: ${f.fix}`)}`);
@@ -35,12 +40,19 @@ export function formatStylish(findings: Finding[], summary: Summary, opts: Styli
   const history = summary.judgedFrom ? `; history: ${summary.judgedFrom}` : '';
   const scope = `${plural(summary.files, 'workflow file')}${summary.commits ? `, ${plural(summary.commits, 'commit')}` : ''} checked${history}`;
   if (problems === 0) {
-    lines.push(paint(opts.color, '32', `✔ no problems (${scope})${summary.infos ? `, ${plural(summary.infos, 'info')}` : ''}`));
+    lines.push(
+      paint(opts.color, '32', `✔ no problems (${scope})${summary.infos ? `, ${plural(summary.infos, 'info')}` : ''}`),
+    );
   } else {
     const mark = summary.errors ? paint(opts.color, '31', '✖') : paint(opts.color, '33', '⚠');
-    lines.push(`${mark} ${plural(problems, 'problem')} (${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')}${summary.infos ? `, ${plural(summary.infos, 'info')}` : ''}) in ${scope}`);
+    lines.push(
+      `${mark} ${plural(problems, 'problem')} (${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')}${summary.infos ? `, ${plural(summary.infos, 'info')}` : ''}) in ${scope}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
 
-export const stylish: Formatter = { name: 'stylish', format: (input) => formatStylish(input.findings, input.summary, { color: input.color }) };
+export const stylish: Formatter = {
+  name: 'stylish',
+  format: (input) => formatStylish(input.findings, input.summary, { color: input.color }),
+};

@@ -10,7 +10,14 @@ const learned = new WeakMap<Workspace, Profile>();
 export function learnedProfile(ws: Workspace, ctx: Pick<RuleContext, 'config'>): Profile {
   let profile = learned.get(ws);
   if (!profile) {
-    profile = learnProfile({ protocol: ctx.config.protocol, configSource: ctx.config.source, signals: instructionSignals(ws.root), plans: ws.plans, handoffs: ws.handoffs, ledgers: ws.ledgers.length });
+    profile = learnProfile({
+      protocol: ctx.config.protocol,
+      configSource: ctx.config.source,
+      signals: instructionSignals(ws.root),
+      plans: ws.plans,
+      handoffs: ws.handoffs,
+      ledgers: ws.ledgers.length,
+    });
     learned.set(ws, profile);
   }
   return profile;

@@ -22,18 +22,27 @@ export type MissingField = (field: string) => Pick<RawFinding, 'messageId' | 'da
 
 const missingField: MissingField = (field) => ({ messageId: 'missingField', data: { field } });
 
-export function schemaFindings(file: Plan | Handoff | Ledger, schema: SchemaName, describeMissing: MissingField = missingField): RawFinding[] {
+export function schemaFindings(
+  file: Plan | Handoff | Ledger,
+  schema: SchemaName,
+  describeMissing: MissingField = missingField,
+): RawFinding[] {
   if (file.problems.length) {
     // One finding per unreadable file (the README's promise): the first place reading failed, with a count of the
     // rest. A YAML error early in a file makes the parser stumble on every later line; those are not news.
     const [p, ...more] = file.problems;
-    const problem = more.length === 0 ? p!.message : `${p!.message} (and ${more.length} more read ${more.length === 1 ? 'problem' : 'problems'} further down)`;
+    const problem =
+      more.length === 0
+        ? p!.message
+        : `${p!.message} (and ${more.length} more read ${more.length === 1 ? 'problem' : 'problems'} further down)`;
     return [{ file: file.path, line: p!.line, column: p!.column, messageId: 'unreadable', data: { problem } }];
   }
   return validate(schema, file.normalized).map((e) => {
     // A missing field has no line of its own: it is reported at the nearest heading (the file's anchor), not 1:1.
     const pos = positionOf(file.positions, e.pointer, file.anchor);
-    const missing = e.message.startsWith('missing required field') ? e.pointer.slice(e.pointer.lastIndexOf('/') + 1) : null;
+    const missing = e.message.startsWith('missing required field')
+      ? e.pointer.slice(e.pointer.lastIndexOf('/') + 1)
+      : null;
     const said = missing ? describeMissing(missing) : { messageId: 'invalid', data: { error: e.message } };
     return { file: file.path, line: pos.line, column: pos.column, ...said };
   });

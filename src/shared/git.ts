@@ -25,7 +25,9 @@ const BASE = ['-c', 'core.quotepath=off', '--no-replace-objects'];
 /** An async one-off question: its output, and whether git exited 0 (a bare exit 1 is a "no", never a "yes"). */
 export function ask(root: string, args: string[]): Promise<{ ok: boolean; out: string }> {
   return new Promise((resolve) => {
-    execFile('git', [...BASE, ...args], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30 }, (error, stdout) => resolve({ ok: error === null, out: error === null ? stdout : '' }));
+    execFile('git', [...BASE, ...args], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30 }, (error, stdout) =>
+      resolve({ ok: error === null, out: error === null ? stdout : '' }),
+    );
   });
 }
 
@@ -65,7 +67,10 @@ export function mergeHeads(root: string): string[] {
   const info = repositoryInfo(root);
   if (!info) return [];
   try {
-    return readFileSync(`${info.gitDir}/MERGE_HEAD`, 'utf8').split('\n').map((l) => l.trim()).filter((l) => /^[0-9a-f]{40,64}$/.test(l));
+    return readFileSync(`${info.gitDir}/MERGE_HEAD`, 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => /^[0-9a-f]{40,64}$/.test(l));
   } catch {
     return [];
   }
@@ -100,14 +105,22 @@ export function gitIdentity(root: string, variable: 'GIT_AUTHOR_IDENT' | 'GIT_CO
 }
 
 /** Synchronous one-off, for the hook paths where every millisecond of start-up counts. */
-export function gitSync(root: string, args: string[], input?: string): { ok: boolean; out: string; status: number | null; err: string } {
+export function gitSync(
+  root: string,
+  args: string[],
+  input?: string,
+): { ok: boolean; out: string; status: number | null; err: string } {
   const res = spawnSync('git', [...BASE, ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 1 << 30 });
   return { ok: res.status === 0, out: res.stdout ?? '', status: res.status, err: res.stderr ?? '' };
 }
 
 /** `git commit` with the user's terminal on stdin (a signing key's passphrase prompt must reach them). */
 export function gitInteractive(root: string, args: string[]): { ok: boolean; out: string; err: string } {
-  const res = spawnSync('git', ['--no-replace-objects', ...args], { cwd: root, stdio: ['inherit', 'pipe', 'pipe'], encoding: 'utf8' });
+  const res = spawnSync('git', ['--no-replace-objects', ...args], {
+    cwd: root,
+    stdio: ['inherit', 'pipe', 'pipe'],
+    encoding: 'utf8',
+  });
   return { ok: res.status === 0, out: res.stdout ?? '', err: res.stderr ?? '' };
 }
 
@@ -134,7 +147,11 @@ export type BlobBytes = Uint8Array & { toString(encoding: 'utf8'): string };
 export function readBlobs(root: string, ids: string[]): Map<string, BlobBytes> {
   const out = new Map<string, BlobBytes>();
   if (ids.length === 0) return out;
-  const res = spawnSync('git', ['--no-replace-objects', 'cat-file', '--batch'], { cwd: root, input: `${ids.join('\n')}\n`, maxBuffer: 1 << 31 >>> 0 });
+  const res = spawnSync('git', ['--no-replace-objects', 'cat-file', '--batch'], {
+    cwd: root,
+    input: `${ids.join('\n')}\n`,
+    maxBuffer: (1 << 31) >>> 0,
+  });
   const buf = res.stdout as Buffer;
   let pos = 0;
   for (const id of ids) {

@@ -23,7 +23,10 @@ export function toolVersion(): string {
 export function repositoryPage(repository: PackageFacts['repository']): string | null {
   const url = typeof repository === 'string' ? repository : repository?.url;
   if (!url) return null;
-  return url.replace(/^git\+/, '').replace(/\.git$/, '').replace(/\/+$/, '');
+  return url
+    .replace(/^git\+/, '')
+    .replace(/\.git$/, '')
+    .replace(/\/+$/, '');
 }
 
 /**

@@ -8,7 +8,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MARKER } from '../../src/action/comment.js';
-import { ANA, CLAUDE, LEDGER, PLAN, Repo, handoffPath, ledgerDoc, planDoc, taskHandoff, tempDir } from '../history/helpers.js';
+import {
+  ANA,
+  CLAUDE,
+  LEDGER,
+  PLAN,
+  Repo,
+  handoffPath,
+  ledgerDoc,
+  planDoc,
+  taskHandoff,
+  tempDir,
+} from '../history/helpers.js';
 import { env as cleanEnv } from '../hooks/setup.js';
 import { fakeGitHub, type FakeGitHub } from './fake-github.js';
 
@@ -28,16 +39,26 @@ interface Ran {
  * One run of the action. Asynchronous on purpose: the fake API answers from this process's event loop, which a
  * synchronous spawn would block.
  */
-async function action(dir: string, inputs: Record<string, string>, opts: { event?: { name: string; payload: unknown }; api?: FakeGitHub } = {}): Promise<Ran> {
+async function action(
+  dir: string,
+  inputs: Record<string, string>,
+  opts: { event?: { name: string; payload: unknown }; api?: FakeGitHub } = {},
+): Promise<Ran> {
   const scratch = tempDir();
   const summary = join(scratch, 'summary.md');
   const output = join(scratch, 'output');
-  const vars: NodeJS.ProcessEnv = { GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: output, GITHUB_REPOSITORY: REPOSITORY, GITHUB_API_URL: opts.api?.url ?? 'http://127.0.0.1:9' };
+  const vars: NodeJS.ProcessEnv = {
+    GITHUB_STEP_SUMMARY: summary,
+    GITHUB_OUTPUT: output,
+    GITHUB_REPOSITORY: REPOSITORY,
+    GITHUB_API_URL: opts.api?.url ?? 'http://127.0.0.1:9',
+  };
   if (opts.event) {
     writeFileSync(join(scratch, 'event.json'), JSON.stringify(opts.event.payload));
     Object.assign(vars, { GITHUB_EVENT_NAME: opts.event.name, GITHUB_EVENT_PATH: join(scratch, 'event.json') });
   }
-  for (const [name, value] of Object.entries({ token: 'ghs_test', ...inputs })) vars[`INPUT_${name.toUpperCase()}`] = value;
+  for (const [name, value] of Object.entries({ token: 'ghs_test', ...inputs }))
+    vars[`INPUT_${name.toUpperCase()}`] = value;
   // Nothing of a real runner around this test may leak in: its event, its inputs, its output files.
   const base = Object.fromEntries(Object.entries(cleanEnv()).filter(([k]) => !/^(GITHUB_|INPUT_|RUNNER_)/.test(k)));
   const child = spawn(process.execPath, [ACTION], { cwd: dir, env: { ...base, ...vars } });
@@ -60,7 +81,8 @@ function outputs(text: string | null): Record<string, string> {
       const end = lines.indexOf(block[2]!, i + 1);
       out[block[1]!] = lines.slice(i + 1, end).join('\n');
       i = end;
-    } else if (lines[i]!.includes('=')) out[lines[i]!.slice(0, lines[i]!.indexOf('='))] = lines[i]!.slice(lines[i]!.indexOf('=') + 1);
+    } else if (lines[i]!.includes('='))
+      out[lines[i]!.slice(0, lines[i]!.indexOf('='))] = lines[i]!.slice(lines[i]!.indexOf('=') + 1);
   }
   return out;
 }
@@ -70,19 +92,34 @@ function warnedRepo(): { repo: Repo; planned: string } {
   const repo = Repo.create();
   repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
   const planned = repo.sha();
-  repo.commit('Task 1: Do step 1', { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) }, { author: CLAUDE });
-  repo.commit('Task 2: Do step 2', { [PLAN]: planDoc({ tasks: [1, 2] }), [handoffPath(2, 'Bad_Name')]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: CLAUDE });
+  repo.commit(
+    'Task 1: Do step 1',
+    { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) },
+    { author: CLAUDE },
+  );
+  repo.commit(
+    'Task 2: Do step 2',
+    { [PLAN]: planDoc({ tasks: [1, 2] }), [handoffPath(2, 'Bad_Name')]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) },
+    { author: CLAUDE },
+  );
   return { repo, planned };
 }
 
 /** The same, then Claude checks phase 1's manual item itself: an error (history/manual-confirmation) too. */
 function failingRepo(): { repo: Repo; planned: string; confirmed: string } {
   const { repo, planned } = warnedRepo();
-  const confirmed = repo.commit('Phase 1 verified', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: CLAUDE });
+  const confirmed = repo.commit(
+    'Phase 1 verified',
+    { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) },
+    { author: CLAUDE },
+  );
   return { repo, planned, confirmed };
 }
 
-const pullRequest = (base: string, head: string) => ({ name: 'pull_request', payload: { pull_request: { number: PR, base: { sha: base }, head: { sha: head } } } });
+const pullRequest = (base: string, head: string) => ({
+  name: 'pull_request',
+  payload: { pull_request: { number: PR, base: { sha: base }, head: { sha: head } } },
+});
 
 let api: FakeGitHub;
 afterEach(async () => {
@@ -108,11 +145,18 @@ describe('the pull-request comment', () => {
     expect(first.stdout).toContain(`created the report comment on #${PR}`);
 
     // Claude pushes again, with a violation this time: the same comment tells of it.
-    const confirmed = repo.commit('Phase 1 verified', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: CLAUDE });
+    const confirmed = repo.commit(
+      'Phase 1 verified',
+      { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) },
+      { author: CLAUDE },
+    );
     api.calls.length = 0;
     const second = await action(repo.dir, {}, { event: pullRequest(planned, confirmed), api });
     expect(second.code).toBe(1);
-    expect(api.calls.map((c) => `${c.method} ${c.url}`)).toEqual([`GET /repos/${REPOSITORY}/issues/${PR}/comments?per_page=100`, `PATCH /repos/${REPOSITORY}/issues/comments/${ours.id}`]);
+    expect(api.calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      `GET /repos/${REPOSITORY}/issues/${PR}/comments?per_page=100`,
+      `PATCH /repos/${REPOSITORY}/issues/comments/${ours.id}`,
+    ]);
     expect(second.stdout).toContain(`updated the report comment on #${PR}`);
     expect(api.comments.get(PR)!.map((c) => c.id)).toEqual([human.id, ours.id]);
     expect(ours.body.startsWith(MARKER)).toBe(true);
@@ -130,7 +174,12 @@ describe('the pull-request comment', () => {
     expect(res.code).toBe(0);
     const list = `/repos/${REPOSITORY}/issues/${PR}/comments?per_page=100`;
     // Two to a page here: the report is the fifth comment, on page 3; page 4 is never needed.
-    expect(api.calls.map((c) => `${c.method} ${c.url}`)).toEqual([`GET ${list}`, `GET ${list}&page=2`, `GET ${list}&page=3`, `PATCH /repos/${REPOSITORY}/issues/comments/${marked.id}`]);
+    expect(api.calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      `GET ${list}`,
+      `GET ${list}&page=2`,
+      `GET ${list}&page=3`,
+      `PATCH /repos/${REPOSITORY}/issues/comments/${marked.id}`,
+    ]);
     expect(marked.body).toContain('## validate-workflow review');
     expect(api.comments.get(PR)).toHaveLength(6);
   });
@@ -140,7 +189,11 @@ describe('the pull-request comment', () => {
     const { repo, planned } = warnedRepo();
     const off = await action(repo.dir, { comment: 'false' }, { event: pullRequest(planned, repo.sha()), api });
     expect(off.code).toBe(0);
-    const push = await action(repo.dir, {}, { event: { name: 'push', payload: { before: planned, after: repo.sha() } }, api });
+    const push = await action(
+      repo.dir,
+      {},
+      { event: { name: 'push', payload: { before: planned, after: repo.sha() } }, api },
+    );
     expect(push.code).toBe(0);
     expect(push.stdout).toContain('not a pull request, so no comment');
     expect(api.calls).toEqual([]);
@@ -152,7 +205,9 @@ describe('the pull-request comment', () => {
     const { repo, planned } = warnedRepo();
     const res = await action(repo.dir, {}, { event: pullRequest(planned, repo.sha()), api });
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^::warning::comment: GET \/repos\/acme\/app\/issues\/7\/comments answered 403: Resource not accessible by integration \(the job needs `permissions: pull-requests: write`; .*\)$/m);
+    expect(res.stdout).toMatch(
+      /^::warning::comment: GET \/repos\/acme\/app\/issues\/7\/comments answered 403: Resource not accessible by integration \(the job needs `permissions: pull-requests: write`; .*\)$/m,
+    );
   });
 });
 
@@ -165,14 +220,22 @@ describe('what the run leaves', () => {
   it('annotations in the log, the review in the job summary, and SARIF at the path the sarif output names', async () => {
     const res = await action(failing.repo.dir, { comment: 'false', sarif: 'reports/validate-workflow.sarif' });
     expect(res.code).toBe(1);
-    expect(res.stdout).toMatch(new RegExp(`^::error file=${PLAN.replace(/\./g, '\\.')},line=\\d+,col=\\d+,title=history/manual-confirmation::`, 'm'));
+    expect(res.stdout).toMatch(
+      new RegExp(
+        `^::error file=${PLAN.replace(/\./g, '\\.')},line=\\d+,col=\\d+,title=history/manual-confirmation::`,
+        'm',
+      ),
+    );
     expect(res.stdout).toMatch(/^::warning file=[^,]*Bad_Name[^,]*,line=\d+,col=\d+,title=handoff\/path::/m);
     expect(res.summary).toMatch(/^## validate-workflow review/);
     expect(res.summary).toContain('history/manual-confirmation');
     expect(outputs(res.output)).toEqual({ sarif: 'reports/validate-workflow.sarif' });
     const sarif = JSON.parse(readFileSync(join(failing.repo.dir, 'reports/validate-workflow.sarif'), 'utf8'));
     expect(sarif.version).toBe('2.1.0');
-    expect(sarif.runs[0].results.map((r: { ruleId: string }) => r.ruleId).sort()).toEqual(['handoff/path', 'history/manual-confirmation']);
+    expect(sarif.runs[0].results.map((r: { ruleId: string }) => r.ruleId).sort()).toEqual([
+      'handoff/path',
+      'history/manual-confirmation',
+    ]);
   });
 
   it('no SARIF and no output when the sarif input is empty', async () => {
@@ -184,17 +247,39 @@ describe('what the run leaves', () => {
   it("judges the pull request's base..head by default, the whole history on a new branch's push", async () => {
     const { repo, confirmed } = failing;
     // A pull request opened after the violation: its own commits are clean.
-    const later = repo.commit('Task 3: Do step 3', { [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1], manual: [1] }), [handoffPath(3)]: taskHandoff(3), [LEDGER]: ledgerDoc([1, 2, 3]) }, { author: CLAUDE });
-    const pr = await action(repo.dir, { comment: 'false', 'fail-on': 'error' }, { event: pullRequest(confirmed, later) });
+    const later = repo.commit(
+      'Task 3: Do step 3',
+      {
+        [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1], manual: [1] }),
+        [handoffPath(3)]: taskHandoff(3),
+        [LEDGER]: ledgerDoc([1, 2, 3]),
+      },
+      { author: CLAUDE },
+    );
+    const pr = await action(
+      repo.dir,
+      { comment: 'false', 'fail-on': 'error' },
+      { event: pullRequest(confirmed, later) },
+    );
     expect(pr.stdout).toContain(`judging the commits of ${confirmed}..${later}`);
     expect(pr.stdout).not.toContain('title=history/manual-confirmation');
-    const branch = await action(repo.dir, { comment: 'false' }, { event: { name: 'push', payload: { before: '0'.repeat(40), after: later } } });
+    const branch = await action(
+      repo.dir,
+      { comment: 'false' },
+      { event: { name: 'push', payload: { before: '0'.repeat(40), after: later } } },
+    );
     expect(branch.stdout).toContain('judging the repository and its history');
     expect(branch.stdout).toContain('title=history/manual-confirmation');
     expect(branch.code).toBe(1);
     // A range the clone does not have (a force-pushed `before`) is judged as the whole history, and said so.
-    const gone = await action(repo.dir, { comment: 'false' }, { event: { name: 'push', payload: { before: 'f'.repeat(40), after: later } } });
-    expect(gone.stdout).toMatch(/^::notice::ffffffffffff \(of the event's range .*\) is not in this clone: judging the whole history$/m);
+    const gone = await action(
+      repo.dir,
+      { comment: 'false' },
+      { event: { name: 'push', payload: { before: 'f'.repeat(40), after: later } } },
+    );
+    expect(gone.stdout).toMatch(
+      /^::notice::ffffffffffff \(of the event's range .*\) is not in this clone: judging the whole history$/m,
+    );
     expect(gone.code).toBe(1);
   });
 });
@@ -224,16 +309,20 @@ describe('fail-on', () => {
     api = await fakeGitHub(REPOSITORY);
     const res = await action(failing.dir, { 'fail-on': 'maybe' }, { event: pullRequest('HEAD~1', 'HEAD'), api });
     expect(res.code).toBe(2);
-    expect(res.stdout).toBe('::error::validate-workflow action: input "fail-on" must be one of error, warning, never (got "maybe")\n');
+    expect(res.stdout).toBe(
+      '::error::validate-workflow action: input "fail-on" must be one of error, warning, never (got "maybe")\n',
+    );
     expect(res.stderr).toBe('');
     expect(res.summary).toBeNull();
     expect(api.calls).toEqual([]);
     const yes = await action(failing.dir, { comment: 'yes' });
     expect(yes.code).toBe(2);
-    expect(yes.stdout).toBe('::error::validate-workflow action: input "comment" must be a boolean: true | True | TRUE | false | False | FALSE (got "yes")\n');
+    expect(yes.stdout).toBe(
+      '::error::validate-workflow action: input "comment" must be a boolean: true | True | TRUE | false | False | FALSE (got "yes")\n',
+    );
   });
 
-  it('a range the tool cannot read fails the step with the tool\'s own message, not a stack trace', async () => {
+  it("a range the tool cannot read fails the step with the tool's own message, not a stack trace", async () => {
     const res = await action(warned.dir, { comment: 'false', range: 'main', 'fail-on': 'never' });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('--range needs <from>..<to> (got "main")');

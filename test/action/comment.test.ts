@@ -19,7 +19,8 @@ describe('the comment body', () => {
 
 describe('paging', () => {
   it('follows rel="next" wherever it stands, and stops without it', () => {
-    const link = '<https://api.github.com/repositories/1/issues/7/comments?page=1>; rel="prev", <https://api.github.com/repositories/1/issues/7/comments?page=3>; rel="next", <https://api.github.com/repositories/1/issues/7/comments?page=5>; rel="last"';
+    const link =
+      '<https://api.github.com/repositories/1/issues/7/comments?page=1>; rel="prev", <https://api.github.com/repositories/1/issues/7/comments?page=3>; rel="next", <https://api.github.com/repositories/1/issues/7/comments?page=5>; rel="last"';
     expect(nextPage(link)).toBe('https://api.github.com/repositories/1/issues/7/comments?page=3');
     expect(nextPage('<https://x/c?page=1>; rel="first", <https://x/c?page=4>; rel="prev"')).toBeNull();
     expect(nextPage(null)).toBeNull();

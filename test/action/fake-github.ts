@@ -67,7 +67,10 @@ export async function fakeGitHub(repository: string): Promise<FakeGitHub> {
     if (issueComments && req.method === 'POST') {
       const comment = { id: nextId++, body: body!.body!, user: { login: 'github-actions[bot]' } };
       list(Number(issueComments[1])).push(comment);
-      return send(201, { ...comment, html_url: `https://github.example/${repository}/pull/${issueComments[1]}#issuecomment-${comment.id}` });
+      return send(201, {
+        ...comment,
+        html_url: `https://github.example/${repository}/pull/${issueComments[1]}#issuecomment-${comment.id}`,
+      });
     }
     if (oneComment && req.method === 'PATCH') {
       const comment = [...comments.values()].flat().find((c) => c.id === Number(oneComment[1]));

@@ -5,21 +5,40 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { getInput, InputError, parseInputs } from '../../src/action/inputs.js';
 
-const env = (inputs: Record<string, string>): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v]));
+const env = (inputs: Record<string, string>): NodeJS.ProcessEnv =>
+  Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v]));
 
 describe('action inputs', () => {
   it('defaults: github format, fail on errors, comment on, no SARIF, no preset or range (config and event decide)', () => {
     const defaults = { preset: undefined, format: 'github', failOn: 'error', comment: true, token: '' };
     expect(parseInputs({})).toEqual(defaults);
     // What action.yml passes for inputs a workflow leaves out: empty strings.
-    expect(parseInputs(env({ preset: '', range: '', format: '', 'fail-on': '', comment: '', sarif: '', token: '' }))).toEqual(defaults);
+    expect(
+      parseInputs(env({ preset: '', range: '', format: '', 'fail-on': '', comment: '', sarif: '', token: '' })),
+    ).toEqual(defaults);
   });
 
   it('reads every input, trimmed, under the name @actions/core gives it (INPUT_FAIL-ON keeps its hyphen)', () => {
-    const vars = env({ preset: ' strict ', range: 'abc..def', format: 'markdown', 'fail-on': 'never', comment: 'false', sarif: 'out/vw.sarif', token: 'ghs_x' });
+    const vars = env({
+      preset: ' strict ',
+      range: 'abc..def',
+      format: 'markdown',
+      'fail-on': 'never',
+      comment: 'false',
+      sarif: 'out/vw.sarif',
+      token: 'ghs_x',
+    });
     expect(Object.keys(vars)).toContain('INPUT_FAIL-ON');
-    expect(parseInputs(vars)).toEqual({ preset: 'strict', range: 'abc..def', format: 'markdown', failOn: 'never', comment: false, sarif: 'out/vw.sarif', token: 'ghs_x' });
-    expect(getInput({ 'INPUT_MY_INPUT': 'x' }, 'my input')).toBe('x');
+    expect(parseInputs(vars)).toEqual({
+      preset: 'strict',
+      range: 'abc..def',
+      format: 'markdown',
+      failOn: 'never',
+      comment: false,
+      sarif: 'out/vw.sarif',
+      token: 'ghs_x',
+    });
+    expect(getInput({ INPUT_MY_INPUT: 'x' }, 'my input')).toBe('x');
   });
 
   it.each([
@@ -55,14 +74,28 @@ describe('action.yml and the entry point agree', () => {
 
   it('passes every declared input to the entry point under the name @actions/core reads', () => {
     expect(action.runs.using).toBe('composite');
-    expect(Object.keys(action.inputs).sort()).toEqual(['comment', 'fail-on', 'format', 'preset', 'range', 'sarif', 'token']);
-    expect(step.env).toEqual(Object.fromEntries(Object.keys(action.inputs).map((name) => [`INPUT_${name.toUpperCase()}`, `\${{ inputs.${name} }}`])));
+    expect(Object.keys(action.inputs).sort()).toEqual([
+      'comment',
+      'fail-on',
+      'format',
+      'preset',
+      'range',
+      'sarif',
+      'token',
+    ]);
+    expect(step.env).toEqual(
+      Object.fromEntries(
+        Object.keys(action.inputs).map((name) => [`INPUT_${name.toUpperCase()}`, `\${{ inputs.${name} }}`]),
+      ),
+    );
     expect(step.run).toBe('node "$GITHUB_ACTION_PATH/dist/action/main.js"');
-    expect(action.outputs.sarif!.value).toBe('\${{ steps.validate.outputs.sarif }}');
+    expect(action.outputs.sarif!.value).toBe('${{ steps.validate.outputs.sarif }}');
   });
 
   it("declares defaults that read as the entry point's own", () => {
-    const defaults = Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, name === 'token' ? '' : String(input.default)]));
+    const defaults = Object.fromEntries(
+      Object.entries(action.inputs).map(([name, input]) => [name, name === 'token' ? '' : String(input.default)]),
+    );
     expect(parseInputs(env(defaults))).toEqual(parseInputs({}));
   });
 });

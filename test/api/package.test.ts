@@ -8,13 +8,23 @@ import { must, npm, pack, PROJECT, run, tempDir } from '../hooks/setup.js';
 import { runCli } from '../helpers/repo.js';
 import { violations } from '../report/fixtures.js';
 
-const TSC = join(PROJECT, 'node_modules', 'typescript', 'bin', 'tsc');
+const TSC = join(PROJECT, 'node_modules', 'typescript-7', 'bin', 'tsc');
 
 /** Compiles `source` as use.ts of a consumer in `dir`, without @types/node: the declarations must stand on their own. */
 function typeCheck(dir: string, source: string): ReturnType<typeof run> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'use.ts'), source);
-  const tsconfig = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types: [] }, files: ['use.ts'] };
+  const tsconfig = {
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      strict: true,
+      noEmit: true,
+      types: [],
+    },
+    files: ['use.ts'],
+  };
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
   return run(dir, process.execPath, [TSC, '-p', 'tsconfig.json']);
 }
@@ -67,7 +77,10 @@ function consume(options: Record<string, unknown>): Consumed {
 beforeAll(async () => {
   const tarball = pack();
   consumer = tempDir('vw-api-');
-  writeFileSync(join(consumer, 'package.json'), `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
+  writeFileSync(
+    join(consumer, 'package.json'),
+    `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
+  );
   npm(consumer, 'i', tarball);
   writeFileSync(join(consumer, 'consumer.mjs'), CONSUMER);
   repo = (await violations()).repo.dir;
@@ -115,20 +128,31 @@ describe('a fresh project that installed the packed tarball', () => {
       expect(error).toMatch(/^(config file not found: \S+missing\.json|--range needs <from>\.\.<to> \(got "HEAD"\))$/);
       expect(cli.stderr.split('\n')[0]).toBe(`validate-workflow: ${error}`);
     }
-    expect(consume({ cwd: repo, staged: true, range: 'HEAD~1..HEAD' }).error).toMatch(/takes one of staged, range and commitMessage/);
+    expect(consume({ cwd: repo, staged: true, range: 'HEAD~1..HEAD' }).error).toMatch(
+      /takes one of staged, range and commitMessage/,
+    );
   });
 
   it("lists the rules with their severities and the pages the CLI's SARIF links, pages the package ships", () => {
     const got = consume({ cwd: repo });
-    const sarif = JSON.parse(runCli(repo, ['--format', 'sarif']).stdout) as { runs: { tool: { driver: { rules: { id: string; helpUri: string; defaultConfiguration: { level: string } }[] } } }[] };
+    const sarif = JSON.parse(runCli(repo, ['--format', 'sarif']).stdout) as {
+      runs: {
+        tool: { driver: { rules: { id: string; helpUri: string; defaultConfiguration: { level: string } }[] } };
+      }[];
+    };
     const descriptors = sarif.runs[0]!.tool.driver.rules;
     expect(got.rules!.map((r) => r.id)).toEqual(descriptors.map((d) => d.id));
     expect(got.rules!.map((r) => r.docs)).toEqual(descriptors.map((d) => d.helpUri));
     const version = (JSON.parse(readFileSync(join(PROJECT, 'package.json'), 'utf8')) as { version: string }).version;
     expect(got.version).toBe(version);
     for (const rule of got.rules!) {
-      expect(rule.docs).toBe(`https://github.com/validate-workflow/validate-workflow/blob/v${version}/docs/rules/${rule.id}.md`);
-      expect(existsSync(join(consumer, 'node_modules', 'validate-workflow', 'docs', 'rules', `${rule.id}.md`)), rule.id).toBe(true);
+      expect(rule.docs).toBe(
+        `https://github.com/validate-workflow/validate-workflow/blob/v${version}/docs/rules/${rule.id}.md`,
+      );
+      expect(
+        existsSync(join(consumer, 'node_modules', 'validate-workflow', 'docs', 'rules', `${rule.id}.md`)),
+        rule.id,
+      ).toBe(true);
       expect(Object.keys(rule.severities).sort()).toEqual(['recommended', 'strict']);
     }
   });
@@ -146,10 +170,15 @@ describe('a fresh project that installed the packed tarball', () => {
 
   it('ships the MIT licence and names its repository', () => {
     const installed = join(consumer, 'node_modules', 'validate-workflow');
-    expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) 2026 validate-workflow contributors\n/);
+    expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(
+      /^MIT License\n\nCopyright \(c\) 2026 validate-workflow contributors\n/,
+    );
     const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(pkg.license).toBe('MIT');
-    expect(pkg.repository).toEqual({ type: 'git', url: 'git+https://github.com/validate-workflow/validate-workflow.git' });
+    expect(pkg.repository).toEqual({
+      type: 'git',
+      url: 'git+https://github.com/validate-workflow/validate-workflow.git',
+    });
     expect(pkg.bin).toEqual({ 'validate-workflow': 'dist/bundle/main.js' });
     // The CLI still runs from the same install.
     expect(run(consumer, 'npx', ['--no-install', 'validate-workflow', '--version']).stdout).toBe(`${pkg.version}\n`);
@@ -187,13 +216,20 @@ describe("a pack author's rule test, against the packed tarball", () => {
     // What the README says such a failure prints.
     expect(readme.replace(/\s+/g, ' ')).toContain('expected severity "error", got "warning"');
 
-    const flagged = nodeTest(example.replace("'.soong-agent/plans/login-flow.md'", "'.soong-agent/plans/draft-flow.md'"));
+    const flagged = nodeTest(
+      example.replace("'.soong-agent/plans/login-flow.md'", "'.soong-agent/plans/draft-flow.md'"),
+    );
     expect(flagged.code).toBe(1);
     // TAP escapes the # of the title.
     expect(flagged.out).toMatch(/^ {4}not ok 1 - valid: \\#1$/m);
     expect(flagged.out).toContain('soong-plans/no-draft: expected no finding, got 1:');
 
-    const missing = nodeTest(example.replace("errors: [{ messageId: 'draft', severity: 'error'", "errors: ['draft', { messageId: 'draft', severity: 'error'"));
+    const missing = nodeTest(
+      example.replace(
+        "errors: [{ messageId: 'draft', severity: 'error'",
+        "errors: ['draft', { messageId: 'draft', severity: 'error'",
+      ),
+    );
     expect(missing.code).toBe(1);
     expect(missing.out).toContain('soong-plans/no-draft: expected 2 finding(s) [draft, draft], got 1:');
   });
@@ -214,7 +250,10 @@ export { wrong };
     const ok = typeCheck(dir, source);
     expect(ok.out).toBe('');
     expect(ok.code).toBe(0);
-    const bad = typeCheck(dir, `${source}const bad: Rule = { meta: rule.meta, snapshot: () => 'none' };\nexport { bad };\n`);
+    const bad = typeCheck(
+      dir,
+      `${source}const bad: Rule = { meta: rule.meta, snapshot: () => 'none' };\nexport { bad };\n`,
+    );
     expect(bad.code).not.toBe(0);
     expect(bad.out).toMatch(/Type 'string' is not assignable to type 'RawFinding\[\]'/);
   });

@@ -16,7 +16,12 @@ function ruleFiles(): string[] {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path, inRules || entry.name === 'rules');
-      else if (inRules && entry.name.endsWith('.ts') && !['index.ts', 'types.ts', 'promise.ts', 'schema-findings.ts', 'cause.ts'].includes(entry.name)) out.push(path);
+      else if (
+        inRules &&
+        entry.name.endsWith('.ts') &&
+        !['index.ts', 'types.ts', 'promise.ts', 'schema-findings.ts', 'cause.ts'].includes(entry.name)
+      )
+        out.push(path);
     }
   };
   walk(join(root, 'src'), false);
@@ -55,7 +60,9 @@ describe('the rule registry', () => {
   });
 
   it('documents every rule (docs/rules/<id>.md)', () => {
-    expect(RULES.map((r) => r.meta.id).filter((id) => !existsSync(join(root, 'docs', 'rules', `${id}.md`)))).toEqual([]);
+    expect(RULES.map((r) => r.meta.id).filter((id) => !existsSync(join(root, 'docs', 'rules', `${id}.md`)))).toEqual(
+      [],
+    );
   });
 
   it('names every message in code: a message no code path can pick is dead text', () => {
@@ -69,9 +76,16 @@ describe('the rule registry', () => {
     const named = (key: string) => {
       const base = key.replace(/Many$/, '');
       const suffix = /[A-Z]\w*$/.exec(key.slice(1))?.[0];
-      return [key, base].some((n) => code.includes(`'${n}'`) || code.includes(`"${n}"`) || code.includes(`messages.${n}`)) || (suffix !== undefined && code.includes(`}${suffix}\``));
+      return (
+        [key, base].some((n) => code.includes(`'${n}'`) || code.includes(`"${n}"`) || code.includes(`messages.${n}`)) ||
+        (suffix !== undefined && code.includes(`}${suffix}\``))
+      );
     };
-    const dead = RULES.flatMap((rule) => Object.keys(rule.meta.messages).filter((k) => !named(k)).map((k) => `${rule.meta.id}: ${k}`));
+    const dead = RULES.flatMap((rule) =>
+      Object.keys(rule.meta.messages)
+        .filter((k) => !named(k))
+        .map((k) => `${rule.meta.id}: ${k}`),
+    );
     expect(dead).toEqual([]);
   });
 });

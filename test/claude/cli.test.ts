@@ -14,7 +14,12 @@ const SCRIPT = fileURLToPath(new URL('../../hooks/claude/validate-workflow-hook.
 const wired = existsSync(CLI) && readFileSync(CLI, 'utf8').includes('claude-hook');
 
 function runScript(dir: string, input: string): { code: number | null; stdout: string; stderr: string } {
-  const res = spawnSync('sh', [SCRIPT], { cwd: '/', input, encoding: 'utf8', env: { ...process.env, CLAUDE_PROJECT_DIR: dir } });
+  const res = spawnSync('sh', [SCRIPT], {
+    cwd: '/',
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, CLAUDE_PROJECT_DIR: dir },
+  });
   return { code: res.status, stdout: res.stdout, stderr: res.stderr };
 }
 
@@ -54,7 +59,10 @@ describe.runIf(wired)('validate-workflow claude-hook (built CLI)', () => {
   it('denies a manual check-off through the script, with the JSON Claude Code reads', () => {
     const dir = installed();
     const m = '- [ ] Phase 1 works in the browser';
-    const res = runScript(dir, preToolUse(dir, 'Edit', { file_path: PLAN, old_string: m, new_string: m.replace('[ ]', '[x]') }));
+    const res = runScript(
+      dir,
+      preToolUse(dir, 'Edit', { file_path: PLAN, old_string: m, new_string: m.replace('[ ]', '[x]') }),
+    );
     expect(res.code).toBe(0);
     const out = JSON.parse(res.stdout) as { hookSpecificOutput: { permissionDecision: string } };
     expect(out.hookSpecificOutput.permissionDecision).toBe('deny');
@@ -65,7 +73,9 @@ describe.runIf(wired)('validate-workflow claude-hook (built CLI)', () => {
     expect(runScript(dir, stop(dir))).toEqual({ code: 0, stdout: '', stderr: '' });
     writeFiles(dir, { [handoffPath(1)]: read(dir, handoffPath(1)).replace('status: complete', 'status: failed') });
     expect(JSON.parse(runScript(dir, stop(dir)).stdout)).toMatchObject({ decision: 'block' });
-    const start = JSON.parse(runScript(dir, sessionStart(dir)).stdout) as { hookSpecificOutput: { additionalContext: string } };
+    const start = JSON.parse(runScript(dir, sessionStart(dir)).stdout) as {
+      hookSpecificOutput: { additionalContext: string };
+    };
     expect(start.hookSpecificOutput.additionalContext).toContain('Session auth-1');
   });
 
@@ -80,11 +90,20 @@ describe.runIf(wired)('validate-workflow claude-hook (built CLI)', () => {
 // Issue 20, case 10: the hook judges in a child with a budget under Claude Code's timeout; past it, it says so.
 describe('the time budget of the built CLI', () => {
   const MANUAL = '- [ ] Phase 1 works in the browser';
-  const run = (dir: string, input: string, env: NodeJS.ProcessEnv = {}) => spawnSync(process.execPath, [CLI, 'claude-hook'], { cwd: dir, input, encoding: 'utf8', env: { ...process.env, ...env } });
+  const run = (dir: string, input: string, env: NodeJS.ProcessEnv = {}) =>
+    spawnSync(process.execPath, [CLI, 'claude-hook'], {
+      cwd: dir,
+      input,
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+    });
 
-  it('within the budget: the child judges and its answer is the hook\'s', () => {
+  it("within the budget: the child judges and its answer is the hook's", () => {
     const dir = workflowRepo();
-    const res = run(dir, preToolUse(dir, 'Edit', { file_path: PLAN, old_string: MANUAL, new_string: MANUAL.replace('[ ]', '[x]') }));
+    const res = run(
+      dir,
+      preToolUse(dir, 'Edit', { file_path: PLAN, old_string: MANUAL, new_string: MANUAL.replace('[ ]', '[x]') }),
+    );
     expect(res.status).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
   });
@@ -92,16 +111,42 @@ describe('the time budget of the built CLI', () => {
   it('past the budget: an answer saying the edit was not judged in time, never silence; other files cost nothing', () => {
     const dir = workflowRepo();
     const env = { VALIDATE_WORKFLOW_HOOK_BUDGET_MS: '1' };
-    const res = run(dir, preToolUse(dir, 'Edit', { file_path: PLAN, old_string: MANUAL, new_string: MANUAL.replace('[ ]', '[x]') }), env);
+    const res = run(
+      dir,
+      preToolUse(dir, 'Edit', { file_path: PLAN, old_string: MANUAL, new_string: MANUAL.replace('[ ]', '[x]') }),
+      env,
+    );
     expect(res.status).toBe(0);
-    expect(JSON.parse(res.stdout)).toEqual({ systemMessage: expect.stringMatching(new RegExp(`^validate-workflow: this Edit of ${PLAN} was not judged in time .*the git hooks will judge the commit\\.$`)) });
-    expect(JSON.parse(run(dir, stop(dir), env).stdout).systemMessage).toContain('the working tree was not judged in time');
+    expect(JSON.parse(res.stdout)).toEqual({
+      systemMessage: expect.stringMatching(
+        new RegExp(
+          `^validate-workflow: this Edit of ${PLAN} was not judged in time .*the git hooks will judge the commit\\.$`,
+        ),
+      ),
+    });
+    expect(JSON.parse(run(dir, stop(dir), env).stdout).systemMessage).toContain(
+      'the working tree was not judged in time',
+    );
     // Through the bin link npm installs, as the shipped hook script runs it: the same budget.
     mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
     symlinkSync(CLI, join(dir, 'node_modules', '.bin', 'validate-workflow'));
-    const linked = spawnSync(process.execPath, [join(dir, 'node_modules', '.bin', 'validate-workflow'), 'claude-hook'], { cwd: dir, input: stop(dir), encoding: 'utf8', env: { ...process.env, ...env } });
+    const linked = spawnSync(
+      process.execPath,
+      [join(dir, 'node_modules', '.bin', 'validate-workflow'), 'claude-hook'],
+      { cwd: dir, input: stop(dir), encoding: 'utf8', env: { ...process.env, ...env } },
+    );
     expect(JSON.parse(linked.stdout).systemMessage).toContain('was not judged in time');
     writeFiles(dir, { 'src/app.ts': 'export {};\n' });
-    expect(run(dir, preToolUse(dir, 'Edit', { file_path: 'src/app.ts', old_string: 'export', new_string: 'export const a = 1;\nexport' }), env)).toMatchObject({ status: 0, stdout: '' });
+    expect(
+      run(
+        dir,
+        preToolUse(dir, 'Edit', {
+          file_path: 'src/app.ts',
+          old_string: 'export',
+          new_string: 'export const a = 1;\nexport',
+        }),
+        env,
+      ),
+    ).toMatchObject({ status: 0, stdout: '' });
   });
 });

@@ -69,7 +69,11 @@ export async function hook(input: string, cwd = process.cwd()): Promise<HookRun>
 /** The PreToolUse decision as Claude Code reads it: null when the hook allowed by saying nothing. */
 export function decision(run: HookRun): { permissionDecision: string; permissionDecisionReason: string } | null {
   if (!run.json) return null;
-  const out = run.json.hookSpecificOutput as { hookEventName: string; permissionDecision: string; permissionDecisionReason: string };
+  const out = run.json.hookSpecificOutput as {
+    hookEventName: string;
+    permissionDecision: string;
+    permissionDecisionReason: string;
+  };
   if (out.hookEventName !== 'PreToolUse') throw new Error(`not a PreToolUse answer: ${run.stdout}`);
   return out;
 }
@@ -82,7 +86,14 @@ export function workflowRepo(extra: Files = {}): string {
   const dir = makeRepo(
     {
       [PLAN]: plan({ checked: [1] }),
-      [LEDGER]: ledger({ state: ['- [x] Task 1: Do step 1', '- [→] Task 2: Do step 2', '- [ ] Task 3: Do step 3', '- [ ] Task 4: Do step 4'] }),
+      [LEDGER]: ledger({
+        state: [
+          '- [x] Task 1: Do step 1',
+          '- [→] Task 2: Do step 2',
+          '- [ ] Task 3: Do step 3',
+          '- [ ] Task 4: Do step 4',
+        ],
+      }),
       [handoffPath(1)]: taskHandoff(1, { task_total: 4 }),
     },
     { commit: true },

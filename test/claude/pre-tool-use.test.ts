@@ -3,7 +3,18 @@
 import { describe, expect, it } from 'vitest';
 import { applyEdits } from '../../src/cli/claude-hook.js';
 import { writeFiles } from '../helpers/repo.js';
-import { PLAN, decision, handoffPath, hook, plan, preToolUse, read, strictRepo, taskHandoff, workflowRepo } from './helpers.js';
+import {
+  PLAN,
+  decision,
+  handoffPath,
+  hook,
+  plan,
+  preToolUse,
+  read,
+  strictRepo,
+  taskHandoff,
+  workflowRepo,
+} from './helpers.js';
 
 const MANUAL = '- [ ] Phase 1 works in the browser';
 const TASK2 = '- [ ] Task 2: Do step 2';
@@ -11,24 +22,37 @@ const TASK2 = '- [ ] Task 2: Do step 2';
 describe('PreToolUse on workflow files', () => {
   it('denies an Edit that checks a manual verification item, saying who checks it and how', async () => {
     const dir = workflowRepo();
-    const run = await hook(preToolUse(dir, 'Edit', { file_path: PLAN, old_string: MANUAL, new_string: MANUAL.replace('[ ]', '[x]'), replace_all: false }));
+    const run = await hook(
+      preToolUse(dir, 'Edit', {
+        file_path: PLAN,
+        old_string: MANUAL,
+        new_string: MANUAL.replace('[ ]', '[x]'),
+        replace_all: false,
+      }),
+    );
     expect(run.code).toBe(0);
     const d = decision(run)!;
     expect(d.permissionDecision).toBe('deny');
-    expect(d.permissionDecisionReason).toContain('Manual item "Phase 1 works in the browser" is checked without a human\'s confirmation');
+    expect(d.permissionDecisionReason).toContain(
+      'Manual item "Phase 1 works in the browser" is checked without a human\'s confirmation',
+    );
     expect(d.permissionDecisionReason).toContain(`npx validate-workflow confirm ${PLAN} --phase 1`);
     expect(run.stderr).toBe('');
   });
 
   it('allows a task check-off whose handoff is on disk (written but not committed yet)', async () => {
     const dir = workflowRepo({ [handoffPath(2)]: taskHandoff(2, { task_total: 4 }) });
-    const run = await hook(preToolUse(dir, 'Edit', { file_path: PLAN, old_string: TASK2, new_string: TASK2.replace('[ ]', '[x]') }));
+    const run = await hook(
+      preToolUse(dir, 'Edit', { file_path: PLAN, old_string: TASK2, new_string: TASK2.replace('[ ]', '[x]') }),
+    );
     expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
 
   it('denies a task check-off without a handoff in orchestration mode, naming the session for `new handoff`', async () => {
     const dir = workflowRepo();
-    const run = await hook(preToolUse(dir, 'Edit', { file_path: PLAN, old_string: TASK2, new_string: TASK2.replace('[ ]', '[x]') }));
+    const run = await hook(
+      preToolUse(dir, 'Edit', { file_path: PLAN, old_string: TASK2, new_string: TASK2.replace('[ ]', '[x]') }),
+    );
     const d = decision(run)!;
     expect(d.permissionDecision).toBe('deny');
     expect(d.permissionDecisionReason).toContain('Task 2 is checked complete but has no task handoff.');
@@ -38,7 +62,9 @@ describe('PreToolUse on workflow files', () => {
   it('allows the same check-off in direct mode, where tasks need no handoff', async () => {
     const dir = workflowRepo();
     writeFiles(dir, { [PLAN]: plan({ frontmatter: ['mode: direct'], checked: [1] }) });
-    const run = await hook(preToolUse(dir, 'Edit', { file_path: PLAN, old_string: TASK2, new_string: TASK2.replace('[ ]', '[x]') }));
+    const run = await hook(
+      preToolUse(dir, 'Edit', { file_path: PLAN, old_string: TASK2, new_string: TASK2.replace('[ ]', '[x]') }),
+    );
     expect(run.stdout).toBe('');
   });
 
@@ -50,7 +76,9 @@ describe('PreToolUse on workflow files', () => {
     const rewritten = original.replace('status: complete', 'status: partial');
     const denied = decision(await hook(preToolUse(dir, 'Write', { file_path: handoffPath(1), content: rewritten })))!;
     expect(denied.permissionDecision).toBe('deny');
-    expect(denied.permissionDecisionReason).toContain(`Frontmatter of committed handoff ${handoffPath(1)} was rewritten (\`status\`)`);
+    expect(denied.permissionDecisionReason).toContain(
+      `Frontmatter of committed handoff ${handoffPath(1)} was rewritten (\`status\`)`,
+    );
     const appended = `${original}\n## Note\n\nThe login test was flaky once; rerun it if it fails.\n`;
     expect((await hook(preToolUse(dir, 'Write', { file_path: handoffPath(1), content: appended }))).stdout).toBe('');
   });
@@ -83,7 +111,14 @@ describe('PreToolUse on workflow files', () => {
 
   it('denies a Write of a new plan whose manual items are already checked', async () => {
     const dir = workflowRepo();
-    const d = decision(await hook(preToolUse(dir, 'Write', { file_path: 'thoughts/shared/plans/2026-12-01-new.md', content: plan({ frontmatter: ['mode: direct'], verified: [1] }) })))!;
+    const d = decision(
+      await hook(
+        preToolUse(dir, 'Write', {
+          file_path: 'thoughts/shared/plans/2026-12-01-new.md',
+          content: plan({ frontmatter: ['mode: direct'], verified: [1] }),
+        }),
+      ),
+    )!;
     expect(d.permissionDecision).toBe('deny');
   });
 
@@ -91,17 +126,33 @@ describe('PreToolUse on workflow files', () => {
     const dir = workflowRepo();
     writeFiles(dir, { [PLAN]: read(dir, PLAN).replace(MANUAL, MANUAL.replace('[ ]', '[x]')) });
     writeFiles(dir, { [handoffPath(2)]: taskHandoff(2, { task_total: 4 }) });
-    const run = await hook(preToolUse(dir, 'Edit', { file_path: PLAN, old_string: TASK2, new_string: TASK2.replace('[ ]', '[x]') }));
+    const run = await hook(
+      preToolUse(dir, 'Edit', { file_path: PLAN, old_string: TASK2, new_string: TASK2.replace('[ ]', '[x]') }),
+    );
     expect(run.stdout).toBe('');
   });
 
   it('stays silent for files that are not workflow files, for other tools, and for edits outside the repository', async () => {
     const dir = workflowRepo();
     writeFiles(dir, { 'src/app.ts': 'export const x = 1;\n' });
-    expect((await hook(preToolUse(dir, 'Edit', { file_path: 'src/app.ts', old_string: '1', new_string: '2' }))).stdout).toBe('');
-    const read = JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: `${dir}/${PLAN}` } });
+    expect(
+      (await hook(preToolUse(dir, 'Edit', { file_path: 'src/app.ts', old_string: '1', new_string: '2' }))).stdout,
+    ).toBe('');
+    const read = JSON.stringify({
+      session_id: 's',
+      cwd: dir,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Read',
+      tool_input: { file_path: `${dir}/${PLAN}` },
+    });
     expect((await hook(read)).stdout).toBe('');
-    const outside = JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: '/tmp/elsewhere/plan.md', content: 'x' } });
+    const outside = JSON.stringify({
+      session_id: 's',
+      cwd: dir,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: '/tmp/elsewhere/plan.md', content: 'x' },
+    });
     expect(await hook(outside)).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
 
@@ -111,7 +162,13 @@ describe('PreToolUse on workflow files', () => {
     const { git } = await import('../helpers/repo.js');
     git(dir, 'add', '-A');
     git(dir, 'commit', '-q', '-m', 'config');
-    expect((await hook(preToolUse(dir, 'Edit', { file_path: PLAN, old_string: TASK2, new_string: TASK2.replace('[ ]', '[x]') }))).stdout).toBe('');
+    expect(
+      (
+        await hook(
+          preToolUse(dir, 'Edit', { file_path: PLAN, old_string: TASK2, new_string: TASK2.replace('[ ]', '[x]') }),
+        )
+      ).stdout,
+    ).toBe('');
   });
 });
 
@@ -122,7 +179,12 @@ describe('applyEdits', () => {
   });
 
   it('applies edits in order and gives null when one cannot apply (the tool itself fails)', () => {
-    expect(applyEdits('one', [{ old_string: 'one', new_string: 'two', replace_all: false }, { old_string: 'two', new_string: 'three', replace_all: false }])).toBe('three');
+    expect(
+      applyEdits('one', [
+        { old_string: 'one', new_string: 'two', replace_all: false },
+        { old_string: 'two', new_string: 'three', replace_all: false },
+      ]),
+    ).toBe('three');
     expect(applyEdits('one', [{ old_string: 'missing', new_string: 'x', replace_all: false }])).toBeNull();
     expect(applyEdits(null, [{ old_string: '', new_string: 'new file', replace_all: false }])).toBe('new file');
   });

@@ -20,12 +20,22 @@ describe('case 6: a commit made inside one Bash call', () => {
     writeFiles(dir, { [PLAN]: checked(read(dir, PLAN)) });
     git(dir, ...AGENT, 'commit', '-q', '-n', '-am', 'Phase 1 verified');
     expect(git(dir, 'status', '--porcelain').trim()).toBe('');
-    const post = await hook(postBash(dir, `sed -i 's/- \\[ \\] Phase 1 works/- [x] Phase 1 works/' ${PLAN} && git commit -n -am "Phase 1 verified"`));
+    const post = await hook(
+      postBash(
+        dir,
+        `sed -i 's/- \\[ \\] Phase 1 works/- [x] Phase 1 works/' ${PLAN} && git commit -n -am "Phase 1 verified"`,
+      ),
+    );
     expect(post.json).toMatchObject({ decision: 'block' });
-    expect(String(post.json!.reason)).toContain('Manual item "Phase 1 works in the browser" is checked without a human\'s confirmation');
+    expect(String(post.json!.reason)).toContain(
+      'Manual item "Phase 1 works in the browser" is checked without a human\'s confirmation',
+    );
     expect(String(post.json!.reason)).toContain('(history/manual-confirmation)');
     const end = await hook(stop(dir));
-    expect(end.json).toMatchObject({ decision: 'block', reason: expect.stringContaining('history/manual-confirmation') });
+    expect(end.json).toMatchObject({
+      decision: 'block',
+      reason: expect.stringContaining('history/manual-confirmation'),
+    });
   });
 
   it('without a recorded start, the commits not yet pushed (`@{upstream}..HEAD`) are judged', async () => {
@@ -37,7 +47,10 @@ describe('case 6: a commit made inside one Bash call', () => {
     writeFiles(dir, { [PLAN]: checked(read(dir, PLAN)) });
     git(dir, ...AGENT, 'commit', '-q', '-n', '-am', 'Phase 1 verified');
     const end = await hook(stop(dir));
-    expect(end.json).toMatchObject({ decision: 'block', reason: expect.stringContaining('history/manual-confirmation') });
+    expect(end.json).toMatchObject({
+      decision: 'block',
+      reason: expect.stringContaining('history/manual-confirmation'),
+    });
     rmSync(remote, { recursive: true, force: true });
   });
 
@@ -69,10 +82,16 @@ describe('case 7: a plan committed as a symbolic link', () => {
   it('a Write to the target that checks a manual item is denied at PreToolUse, and blocks Stop when made otherwise', async () => {
     const { dir, target } = linked();
     const run = await hook(preToolUse(dir, 'Write', { file_path: target, content: checked(read(dir, target)) }));
-    expect(decision(run)).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('Phase 1 works in the browser') });
+    expect(decision(run)).toMatchObject({
+      permissionDecision: 'deny',
+      permissionDecisionReason: expect.stringContaining('Phase 1 works in the browser'),
+    });
     writeFiles(dir, { [target]: checked(read(dir, target)) });
     const end = await hook(stop(dir));
-    expect(end.json).toMatchObject({ decision: 'block', reason: expect.stringContaining('history/manual-confirmation') });
+    expect(end.json).toMatchObject({
+      decision: 'block',
+      reason: expect.stringContaining('history/manual-confirmation'),
+    });
   });
 
   it('honest: a Write to the target that changes prose only is allowed', async () => {

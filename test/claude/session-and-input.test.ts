@@ -4,7 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, writeFiles } from '../helpers/repo.js';
-import { LEDGER, PLAN, SESSION_ID, handoffPath, hook, ledger, plan, sessionStart, taskHandoff, workflowRepo } from './helpers.js';
+import {
+  LEDGER,
+  PLAN,
+  SESSION_ID,
+  handoffPath,
+  hook,
+  ledger,
+  plan,
+  sessionStart,
+  taskHandoff,
+  workflowRepo,
+} from './helpers.js';
 
 describe('SessionStart', () => {
   it('prints the recovery view of `status` as additionalContext: ledger state, last handoff, next task', async () => {
@@ -28,16 +39,23 @@ describe('SessionStart', () => {
     const dir = workflowRepo();
     const text = plan({ checked: [1, 2] }).replace('- [ ] Phase 1 tests pass', '- [x] Phase 1 tests pass');
     writeFiles(dir, { [PLAN]: text, [handoffPath(2)]: taskHandoff(2, { task_total: 4 }) });
-    const view = ((await hook(sessionStart(dir))).json!.hookSpecificOutput as { additionalContext: string }).additionalContext;
+    const view = ((await hook(sessionStart(dir))).json!.hookSpecificOutput as { additionalContext: string })
+      .additionalContext;
     expect(view).toContain('- [ ] Phase 1 works in the browser');
     expect(view).toContain(`npx validate-workflow confirm ${PLAN} --phase 1`);
   });
 
   it('picks the ledger named after the Claude session when there is one', async () => {
-    const dir = workflowRepo({ [`thoughts/ledgers/CONTINUITY_CLAUDE-${SESSION_ID}.md`]: ledger({ session: SESSION_ID, state: ['- [ ] Task 1: Do step 1'] }) });
+    const dir = workflowRepo({
+      [`thoughts/ledgers/CONTINUITY_CLAUDE-${SESSION_ID}.md`]: ledger({
+        session: SESSION_ID,
+        state: ['- [ ] Task 1: Do step 1'],
+      }),
+    });
     // The auth-1 ledger is the newer file, but the session's own ledger wins.
     writeFiles(dir, { [LEDGER]: ledger({ state: ['- [x] Task 1: Do step 1'] }) });
-    const view = ((await hook(sessionStart(dir))).json!.hookSpecificOutput as { additionalContext: string }).additionalContext;
+    const view = ((await hook(sessionStart(dir))).json!.hookSpecificOutput as { additionalContext: string })
+      .additionalContext;
     expect(view).toContain(`Session ${SESSION_ID}`);
   });
 
@@ -56,10 +74,40 @@ describe('malformed or unexpected input', () => {
     ['JSON null', 'null'],
     ['no hook_event_name', JSON.stringify({ session_id: 's', cwd: dir })],
     ['an unknown event', JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: 'TeleportStart' })],
-    ['PreToolUse without tool_input', JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: 'PreToolUse', tool_name: 'Edit' })],
-    ['Edit without old_string', JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: join(dir, PLAN), new_string: 'x' } })],
-    ['MultiEdit whose edits is not a list', JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: 'PreToolUse', tool_name: 'MultiEdit', tool_input: { file_path: join(dir, PLAN), edits: 'all' } })],
-    ['Write with a numeric file_path', JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: 42, content: '' } })],
+    [
+      'PreToolUse without tool_input',
+      JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: 'PreToolUse', tool_name: 'Edit' }),
+    ],
+    [
+      'Edit without old_string',
+      JSON.stringify({
+        session_id: 's',
+        cwd: dir,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Edit',
+        tool_input: { file_path: join(dir, PLAN), new_string: 'x' },
+      }),
+    ],
+    [
+      'MultiEdit whose edits is not a list',
+      JSON.stringify({
+        session_id: 's',
+        cwd: dir,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'MultiEdit',
+        tool_input: { file_path: join(dir, PLAN), edits: 'all' },
+      }),
+    ],
+    [
+      'Write with a numeric file_path',
+      JSON.stringify({
+        session_id: 's',
+        cwd: dir,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Write',
+        tool_input: { file_path: 42, content: '' },
+      }),
+    ],
   ];
   for (const [name, input] of cases) {
     it(`allows, silently on stdout, with a note on stderr: ${name}`, async () => {
@@ -73,7 +121,10 @@ describe('malformed or unexpected input', () => {
   it('allows without a word outside a git repository and for a cwd that does not exist', async () => {
     const outside = mkdtempSync(join(tmpdir(), 'vw-nogit-'));
     for (const cwd of [outside, join(outside, 'gone')]) {
-      const run = await hook(JSON.stringify({ session_id: 's', cwd, hook_event_name: 'Stop', stop_hook_active: false }), outside);
+      const run = await hook(
+        JSON.stringify({ session_id: 's', cwd, hook_event_name: 'Stop', stop_hook_active: false }),
+        outside,
+      );
       expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
     }
   });
@@ -81,7 +132,15 @@ describe('malformed or unexpected input', () => {
   it('fails open on a broken config: no decision, the reason on stderr', async () => {
     const broken = workflowRepo();
     writeFiles(broken, { 'validate-workflow.config.json': '{ not json' });
-    const run = await hook(JSON.stringify({ session_id: 's', cwd: broken, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(broken, PLAN), content: 'x' } }));
+    const run = await hook(
+      JSON.stringify({
+        session_id: 's',
+        cwd: broken,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Write',
+        tool_input: { file_path: join(broken, PLAN), content: 'x' },
+      }),
+    );
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('validate-workflow.config.json');

@@ -17,10 +17,14 @@ function settingsOf(dir: string): Settings {
 
 function write(dir: string, value: unknown): void {
   mkdirSync(join(dir, '.claude'), { recursive: true });
-  writeFileSync(join(dir, '.claude', 'settings.json'), typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+  writeFileSync(
+    join(dir, '.claude', 'settings.json'),
+    typeof value === 'string' ? value : JSON.stringify(value, null, 2),
+  );
 }
 
-const ourGroups = (s: Settings, event: string) => (s.hooks[event] ?? []).filter((g) => g.hooks.some((h) => h.command.includes(SCRIPT)));
+const ourGroups = (s: Settings, event: string) =>
+  (s.hooks[event] ?? []).filter((g) => g.hooks.some((h) => h.command.includes(SCRIPT)));
 
 describe('the settings snippet', () => {
   it('has the four hooks of Claude Code settings schema, each a command running the shipped script through sh', () => {
@@ -32,7 +36,9 @@ describe('the settings snippet', () => {
     for (const groups of Object.values(snippet.hooks)) {
       for (const h of groups.flatMap((g) => g.hooks)) {
         expect(h.type).toBe('command');
-        expect(h.command).toBe('sh "$CLAUDE_PROJECT_DIR/node_modules/validate-workflow/hooks/claude/validate-workflow-hook.sh"');
+        expect(h.command).toBe(
+          'sh "$CLAUDE_PROJECT_DIR/node_modules/validate-workflow/hooks/claude/validate-workflow-hook.sh"',
+        );
         expect(h.timeout).toBeGreaterThan(0);
       }
     }
@@ -59,7 +65,9 @@ describe('mergeClaudeSettings', () => {
       env: { FOO: 'bar' },
       hooks: {
         PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '.claude/hooks/no-rm.sh' }] }],
-        PostToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'npx prettier --write "$FILE"', timeout: 10 }] }],
+        PostToolUse: [
+          { matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'npx prettier --write "$FILE"', timeout: 10 }] },
+        ],
         Notification: [{ hooks: [{ type: 'command', command: 'notify-send Claude' }] }],
       },
     };
@@ -71,7 +79,8 @@ describe('mergeClaudeSettings', () => {
     expect(merged.hooks.Notification).toEqual(user.hooks.Notification);
     expect(merged.hooks.PreToolUse![0]).toEqual(user.hooks.PreToolUse[0]);
     expect(merged.hooks.PostToolUse![0]).toEqual(user.hooks.PostToolUse[0]);
-    for (const event of ['PreToolUse', 'PostToolUse', 'Stop', 'SessionStart']) expect(ourGroups(merged, event)).toHaveLength(1);
+    for (const event of ['PreToolUse', 'PostToolUse', 'Stop', 'SessionStart'])
+      expect(ourGroups(merged, event)).toHaveLength(1);
     const bytes = readFileSync(join(dir, '.claude', 'settings.json'), 'utf8');
     expect(mergeClaudeSettings(dir).changed).toBe(false);
     expect(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8')).toBe(bytes);
@@ -79,7 +88,16 @@ describe('mergeClaudeSettings', () => {
 
   it('leaves our entry where the user put it (own matcher, own timeout) and only adds the missing events', () => {
     const dir = makeRepo({});
-    const mine = { matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'sh ./node_modules/validate-workflow/hooks/claude/validate-workflow-hook.sh', timeout: 5 }] };
+    const mine = {
+      matcher: 'Edit|Write',
+      hooks: [
+        {
+          type: 'command',
+          command: 'sh ./node_modules/validate-workflow/hooks/claude/validate-workflow-hook.sh',
+          timeout: 5,
+        },
+      ],
+    };
     write(dir, { hooks: { PreToolUse: [mine] } });
     expect(mergeClaudeSettings(dir).changed).toBe(true);
     const merged = settingsOf(dir);

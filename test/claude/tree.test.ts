@@ -4,7 +4,18 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, writeFiles } from '../helpers/repo.js';
-import { LEDGER, PLAN, handoffPath, hook, postBash, read, stop, strictRepo, taskHandoff, workflowRepo } from './helpers.js';
+import {
+  LEDGER,
+  PLAN,
+  handoffPath,
+  hook,
+  postBash,
+  read,
+  stop,
+  strictRepo,
+  taskHandoff,
+  workflowRepo,
+} from './helpers.js';
 
 const MANUAL = '- [ ] Phase 1 works in the browser';
 
@@ -31,7 +42,12 @@ describe('Stop', () => {
     sedCheckManual(dir);
     const run = await hook(stop(dir));
     // The rule's own words, as commit-msg prints them: the item, why it does not count, and what to do.
-    expect(run.json).toEqual({ decision: 'block', reason: expect.stringContaining('Manual item "Phase 1 works in the browser" is checked without a human\'s confirmation') });
+    expect(run.json).toEqual({
+      decision: 'block',
+      reason: expect.stringContaining(
+        'Manual item "Phase 1 works in the browser" is checked without a human\'s confirmation',
+      ),
+    });
     expect(String(run.json!.reason)).toContain(`confirm ${PLAN} --phase 1`);
     expect(String(run.json!.reason)).toContain('(history/manual-confirmation)');
     // The agent unchecks it: the next stop (stop_hook_active, since the hook sent it back) goes through.
@@ -72,10 +88,20 @@ describe('Stop', () => {
     // A rewritten frontmatter is a warning in `recommended`: the git hooks pass it, so Stop does too (the hook
     // blocks for exactly what the hooks refuse). With `strict` committed it is an error, and Stop blocks.
     const other = workflowRepo();
-    writeFiles(other, { [handoffPath(1)]: read(other, handoffPath(1)).replace(/context_for_next: .*/, 'context_for_next: Changed my mind.') });
+    writeFiles(other, {
+      [handoffPath(1)]: read(other, handoffPath(1)).replace(
+        /context_for_next: .*/,
+        'context_for_next: Changed my mind.',
+      ),
+    });
     expect((await hook(stop(other))).stdout).toBe('');
     const strict = strictRepo();
-    writeFiles(strict, { [handoffPath(1)]: read(strict, handoffPath(1)).replace(/context_for_next: .*/, 'context_for_next: Changed my mind.') });
+    writeFiles(strict, {
+      [handoffPath(1)]: read(strict, handoffPath(1)).replace(
+        /context_for_next: .*/,
+        'context_for_next: Changed my mind.',
+      ),
+    });
     expect(String((await hook(stop(strict))).json!.reason)).toContain('`context_for_next`');
   });
 });
@@ -86,7 +112,10 @@ describe('PostToolUse (Bash)', () => {
     expect((await hook(postBash(dir, 'npm test'))).stdout).toBe('');
     git(dir, 'rm', '-q', handoffPath(1));
     const first = await hook(postBash(dir, `git rm ${handoffPath(1)}`));
-    expect(first.json).toEqual({ decision: 'block', reason: expect.stringContaining(`Handoff ${handoffPath(1)} was deleted.`) });
+    expect(first.json).toEqual({
+      decision: 'block',
+      reason: expect.stringContaining(`Handoff ${handoffPath(1)} was deleted.`),
+    });
     expect((await hook(postBash(dir, 'ls'))).stdout).toBe('');
     sedCheckManual(dir);
     expect((await hook(postBash(dir, 'sed -i ...'))).json).toMatchObject({ decision: 'block' });
@@ -95,7 +124,14 @@ describe('PostToolUse (Bash)', () => {
   it('ignores PostToolUse of other tools', async () => {
     const dir = workflowRepo();
     sedCheckManual(dir);
-    const payload = JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: {}, tool_response: {} });
+    const payload = JSON.stringify({
+      session_id: 's',
+      cwd: dir,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Edit',
+      tool_input: {},
+      tool_response: {},
+    });
     expect(await hook(payload)).toMatchObject({ code: 0, stdout: '' });
   });
 });

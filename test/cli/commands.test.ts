@@ -37,10 +37,14 @@ describe('the CLI picks a command and the command parses its own options', () =>
   it('a mistyped flag is a usage error that names the close flag', () => {
     const res = runCli(dir, ['--fromat', 'json']);
     expect(res.code).toBe(2);
-    expect(res.stderr).toBe('validate-workflow: unknown option --fromat; did you mean --format?\nRun validate-workflow --help for usage.\n');
+    expect(res.stderr).toBe(
+      'validate-workflow: unknown option --fromat; did you mean --format?\nRun validate-workflow --help for usage.\n',
+    );
     const status = runCli(dir, ['status', '--sesion', 's1']);
     expect(status.code).toBe(2);
-    expect(status.stderr).toBe('validate-workflow: unknown option --sesion; did you mean --session?\nRun validate-workflow status --help for usage.\n');
+    expect(status.stderr).toBe(
+      'validate-workflow: unknown option --sesion; did you mean --session?\nRun validate-workflow status --help for usage.\n',
+    );
     // A prefix of a flag counts as close.
     expect(runCli(dir, ['--max', '3']).stderr).toContain('did you mean --max-warnings?');
   });
@@ -49,21 +53,33 @@ describe('the CLI picks a command and the command parses its own options', () =>
     // The check command (the default) has no --session: it belongs to status and new.
     const res = runCli(dir, ['--session', 's1']);
     expect(res.code).toBe(2);
-    expect(res.stderr).toBe('validate-workflow: --session is an option of "status" and "new", not of "check"\nRun validate-workflow --help for usage.\n');
+    expect(res.stderr).toBe(
+      'validate-workflow: --session is an option of "status" and "new", not of "check"\nRun validate-workflow --help for usage.\n',
+    );
     const init = runCli(dir, ['init', '--format', 'json']);
     expect(init.code).toBe(2);
     expect(init.stderr).toMatch(/^validate-workflow: --format is an option of "check" and "status", not of "init"\n/);
-    expect(runCli(dir, ['status', '--force']).stderr).toMatch(/^validate-workflow: --force is an option of "init", not of "status"\n/);
-    expect(runCli(dir, ['new', 'plan', 'X', '--phase', '1'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--phase is an option of "confirm", not of "new"') });
+    expect(runCli(dir, ['status', '--force']).stderr).toMatch(
+      /^validate-workflow: --force is an option of "init", not of "status"\n/,
+    );
+    expect(runCli(dir, ['new', 'plan', 'X', '--phase', '1'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--phase is an option of "confirm", not of "new"'),
+    });
   });
 
   it('a mistyped command word is a usage error that names the command', () => {
     const res = runCli(dir, ['stauts']);
     expect(res.code).toBe(2);
-    expect(res.stderr).toBe('validate-workflow: unknown command "stauts"; did you mean "status"?\nRun validate-workflow --help for usage.\n');
+    expect(res.stderr).toBe(
+      'validate-workflow: unknown command "stauts"; did you mean "status"?\nRun validate-workflow --help for usage.\n',
+    );
     expect(runCli(dir, ['explian', 'plan/mode']).stderr).toContain('did you mean "explain"?');
     // A word that is no command and close to none is a path of the check command, as before.
-    expect(runCli(dir, ['nothing-here'])).toMatchObject({ code: 2, stderr: expect.stringContaining('no such file or directory: nothing-here') });
+    expect(runCli(dir, ['nothing-here'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('no such file or directory: nothing-here'),
+    });
   });
 
   it('a word close to a command that names an existing folder is a path', () => {
@@ -74,7 +90,8 @@ describe('the CLI picks a command and the command parses its own options', () =>
   it('prints each command its own usage with --help, and the overview without a command', () => {
     const overview = runCli(dir, ['--help']);
     expect(overview.code).toBe(0);
-    for (const name of ['check', 'init', 'confirm', 'status', 'explain', 'new', 'claude-hook']) expect(overview.stdout).toMatch(new RegExp(`^ {2}${name} +\\S`, 'm'));
+    for (const name of ['check', 'init', 'confirm', 'status', 'explain', 'new', 'claude-hook'])
+      expect(overview.stdout).toMatch(new RegExp(`^ {2}${name} +\\S`, 'm'));
     const cases: [string[], string, string[]][] = [
       [['init', '--help'], 'Usage: validate-workflow init', ['--force', '--claude']],
       [['status', '-h'], 'Usage: validate-workflow status', ['--session', '--format <stylish|json>']],
@@ -99,6 +116,9 @@ describe('the CLI picks a command and the command parses its own options', () =>
     const version = runCli(dir, ['--version']).stdout;
     expect(runCli(dir, ['status', '--version']).stdout).toBe(version);
     expect(runCli(dir, ['check', '--format', 'json']).stdout).toBe(runCli(dir, ['--format', 'json']).stdout);
-    expect(runCli(dir, ['--format', 'json', 'commit-msg'])).toMatchObject({ code: 2, stderr: expect.stringContaining('commit-msg needs the message file') });
+    expect(runCli(dir, ['--format', 'json', 'commit-msg'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('commit-msg needs the message file'),
+    });
   });
 });

@@ -97,13 +97,21 @@ interface PtyRun {
  * Run confirm in a detached tmux session (its own server socket, so nothing else is touched), answer each prompt
  * as it appears by typing on the terminal, and return the exit code and everything the terminal showed.
  */
-async function inTerminal(cwd: string, phase: number, answers: string[], onPrompt?: (i: number) => void): Promise<PtyRun> {
+async function inTerminal(
+  cwd: string,
+  phase: number,
+  answers: string[],
+  onPrompt?: (i: number) => void,
+): Promise<PtyRun> {
   const dir = tempDir();
   // The server's socket lives in the test's own folder (removed afterwards), not in the user's tmux directory.
   const socket = join(dir, 'tmux.sock');
   const exitFile = join(dir, 'exit');
   const script = join(dir, 'run.sh');
-  writeFileSync(script, `cd ${q(cwd)}\nNO_COLOR=1 ${q(process.execPath)} ${entry(PLAN, phase).map(q).join(' ')}\necho $? > ${q(exitFile)}.tmp && mv ${q(exitFile)}.tmp ${q(exitFile)}\nsleep 600\n`);
+  writeFileSync(
+    script,
+    `cd ${q(cwd)}\nNO_COLOR=1 ${q(process.execPath)} ${entry(PLAN, phase).map(q).join(' ')}\necho $? > ${q(exitFile)}.tmp && mv ${q(exitFile)}.tmp ${q(exitFile)}\nsleep 600\n`,
+  );
   const tmux = (...args: string[]) => spawnSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
   const screen = () => tmux('capture-pane', '-p', '-J', '-S', '-500', '-t', 'vw').stdout ?? '';
   const waitFor = async (done: () => boolean, what: string) => {
@@ -118,7 +126,10 @@ async function inTerminal(cwd: string, phase: number, answers: string[], onPromp
   try {
     for (const [i, answer] of answers.entries()) {
       // Wait for this item's prompt (or an early exit), then type the answer as a human would.
-      await waitFor(() => existsSync(exitFile) || (screen().match(/verified\? \[y\]es/g) ?? []).length > i, `prompt ${i + 1}`);
+      await waitFor(
+        () => existsSync(exitFile) || (screen().match(/verified\? \[y\]es/g) ?? []).length > i,
+        `prompt ${i + 1}`,
+      );
       if (existsSync(exitFile)) break;
       onPrompt?.(i);
       tmux('send-keys', '-t', 'vw', '-l', answer);
@@ -146,7 +157,12 @@ describe('confirm refuses', () => {
   it('when standard input is a pipe, before asking anything', () => {
     const dir = repo();
     const before = head(dir);
-    const res = spawnSync(process.execPath, entry(PLAN, 1), { cwd: dir, input: 'y\ny\n', encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const res = spawnSync(process.execPath, entry(PLAN, 1), {
+      cwd: dir,
+      input: 'y\ny\n',
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     expect(res.status).toBe(2);
     expect(res.stderr).toMatch(/standard input is not a terminal/);
     expect(res.stdout).not.toMatch(/verified\?/);
@@ -207,16 +223,29 @@ describe('confirm on a terminal', () => {
     // The seed's "Manual Verification Pause" template, filled from the plan.
     expect(run.screen).toContain('Phase 1 Complete - Ready for Manual Verification');
     expect(run.screen).toMatch(/Automated passed:\n- Migration applies: npm run migrate/);
-    expect(run.screen).toMatch(/Please verify:\n- \[ \] Users table visible in the admin console\n- \[ \] Sessions expire after an hour/);
+    expect(run.screen).toMatch(
+      /Please verify:\n- \[ \] Users table visible in the admin console\n- \[ \] Sessions expire after an hour/,
+    );
     expect(run.screen).toContain('Let me know when done');
     expect(run.screen).toMatch(/Not verified[^\n]*\n {2}- Sessions expire after an hour/);
 
     expect(git(dir, 'rev-parse', 'HEAD~1').trim()).toBe(before);
-    expect(git(dir, 'show', '--stat', '--format=', 'HEAD').trim()).toMatch(new RegExp(`^${PLAN.replace(/\./g, '\\.')} \\| 2 \\+-\\n 1 file changed, 1 insertion\\(\\+\\), 1 deletion\\(-\\)$`));
-    const diff = git(dir, 'show', '--format=', '-U0', 'HEAD').split('\n').filter((l) => /^[-+]/.test(l) && !/^(---|\+\+\+) /.test(l));
-    expect(diff).toEqual(['-- [ ] Users table visible in the admin console', '+- [x] Users table visible in the admin console']);
+    expect(git(dir, 'show', '--stat', '--format=', 'HEAD').trim()).toMatch(
+      new RegExp(
+        `^${PLAN.replace(/\./g, '\\.')} \\| 2 \\+-\\n 1 file changed, 1 insertion\\(\\+\\), 1 deletion\\(-\\)$`,
+      ),
+    );
+    const diff = git(dir, 'show', '--format=', '-U0', 'HEAD')
+      .split('\n')
+      .filter((l) => /^[-+]/.test(l) && !/^(---|\+\+\+) /.test(l));
+    expect(diff).toEqual([
+      '-- [ ] Users table visible in the admin console',
+      '+- [x] Users table visible in the admin console',
+    ]);
     expect(git(dir, 'log', '-1', '--format=%s').trim()).toBe('Confirm Phase 1 manual verification');
-    expect(git(dir, 'log', '-1', '--format=%(trailers:key=Confirmed-by,valueonly)').trim()).toBe('Test Human <human@example.com>');
+    expect(git(dir, 'log', '-1', '--format=%(trailers:key=Confirmed-by,valueonly)').trim()).toBe(
+      'Test Human <human@example.com>',
+    );
     // The digest of exactly the confirmed item (plan path, phase, text), as history computes it.
     const digest = itemsDigest([{ file: PLAN, phase: 1, text: 'Users table visible in the admin console' }]);
     expect(git(dir, 'log', '-1', '--format=%(trailers:key=Confirmed-items,valueonly)').trim()).toBe(digest);
@@ -227,24 +256,48 @@ describe('confirm on a terminal', () => {
     expect(findings(dir).filter((f) => f.ruleId === 'history/manual-confirmation')).toEqual([]);
     expect(findings(dir, ['--preset', 'strict']).filter((f) => f.ruleId === 'history/manual-confirmation')).toEqual([]);
     // ...and in the same repository still catches a check-off without one, so the silence above means something.
-    writeFileSync(join(dir, PLAN), readFileSync(join(dir, PLAN), 'utf8').replace('- [ ] Sessions expire', '- [x] Sessions expire'));
-    git(dir, '-c', 'user.name=Claude', '-c', 'user.email=noreply@anthropic.com', 'commit', '-qam', 'Check the second item');
+    writeFileSync(
+      join(dir, PLAN),
+      readFileSync(join(dir, PLAN), 'utf8').replace('- [ ] Sessions expire', '- [x] Sessions expire'),
+    );
+    git(
+      dir,
+      '-c',
+      'user.name=Claude',
+      '-c',
+      'user.email=noreply@anthropic.com',
+      'commit',
+      '-qam',
+      'Check the second item',
+    );
     const after = findings(dir).filter((f) => f.ruleId === 'history/manual-confirmation');
-    expect(after.map((f) => [f.severity, f.message])).toEqual([['error', expect.stringContaining('"Sessions expire after an hour"')]]);
+    expect(after.map((f) => [f.severity, f.message])).toEqual([
+      ['error', expect.stringContaining('"Sessions expire after an hour"')],
+    ]);
   });
 
   it('with requireSignedConfirmations, signs the commit (as git config, which the commit-msg hook sees) with a key of the allowed-signers file', async () => {
     const keyDir = tempDir();
     const key = join(keyDir, 'key');
-    expect(spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'human@example.com', '-f', key]).status).toBe(0);
+    expect(
+      spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'human@example.com', '-f', key]).status,
+    ).toBe(0);
     const signers = `human@example.com namespaces="git" ${readFileSync(`${key}.pub`, 'utf8').trim()}\n`;
-    const config = JSON.stringify({ requireSignedConfirmations: true, allowedSigners: 'validate-workflow.allowed-signers' });
-    const dir = makeRepo({ [PLAN]: plan(), 'validate-workflow.config.json': config, 'validate-workflow.allowed-signers': signers }, { commit: true });
+    const config = JSON.stringify({
+      requireSignedConfirmations: true,
+      allowedSigners: 'validate-workflow.allowed-signers',
+    });
+    const dir = makeRepo(
+      { [PLAN]: plan(), 'validate-workflow.config.json': config, 'validate-workflow.allowed-signers': signers },
+      { commit: true },
+    );
     git(dir, 'config', 'gpg.format', 'ssh');
     git(dir, 'config', 'user.signingkey', `${key}.pub`);
     // A hook that records what the commit-msg door would read of git's config.
     const seen = join(keyDir, 'gpgsign');
-    writeFileSync(join(dir, '.git/hooks/commit-msg'), `#!/bin/sh\ngit config --bool commit.gpgsign > ${q(seen)}\n`, { mode: 0o755 });
+    writeFileSync(join(dir, '.git/hooks/commit-msg'), `#!/bin/sh\ngit config --bool commit.gpgsign > ${q(seen)}\n`, {
+      mode: 0o755,
+    });
     const run = await inTerminal(dir, 1, ['y', 'y']);
     expect(run.code, run.screen).toBe(0);
     expect(readFileSync(seen, 'utf8').trim()).toBe('true');
@@ -277,11 +330,14 @@ describe('confirm on a terminal', () => {
 
 describe('checkItems', () => {
   it('flips exactly the box after each bullet, whatever the bullet, indentation or line ending', () => {
-    const text = '# P\r\n## Phase 1: A\r\n#### Manual Verification:\r\n* [ ] star  \r\n\t+ [ ] tab é\r\n> 1. [ ] quoted ordered\r\n- [ ] untouched [ ] text\r\n';
+    const text =
+      '# P\r\n## Phase 1: A\r\n#### Manual Verification:\r\n* [ ] star  \r\n\t+ [ ] tab é\r\n> 1. [ ] quoted ordered\r\n- [ ] untouched [ ] text\r\n';
     const items = readPlanText('p.md', text).phases[0]!.manual;
     expect(items.map((i) => i.text)).toEqual(['star', 'tab é', 'quoted ordered', 'untouched [ ] text']);
     const out = checkItems(text, items.slice(0, 3));
-    expect(out).toBe('# P\r\n## Phase 1: A\r\n#### Manual Verification:\r\n* [x] star  \r\n\t+ [x] tab é\r\n> 1. [x] quoted ordered\r\n- [ ] untouched [ ] text\r\n');
+    expect(out).toBe(
+      '# P\r\n## Phase 1: A\r\n#### Manual Verification:\r\n* [x] star  \r\n\t+ [x] tab é\r\n> 1. [x] quoted ordered\r\n- [ ] untouched [ ] text\r\n',
+    );
   });
 
   it('refuses a position without an unchecked box rather than editing something else', () => {

@@ -39,7 +39,8 @@ describe('--print-config [file]', () => {
     expect(Object.keys(out.rules).sort()).toEqual(RULES.map((r) => r.meta.id).sort());
     expect(out.rules['plan/mode']).toBe('off');
     expect(out.rules['handoff/path']).toBe('error');
-    for (const r of RULES.filter((r) => !(r.meta.id in config.rules))) expect(out.rules[r.meta.id], r.meta.id).toBe(r.meta.severities.strict);
+    for (const r of RULES.filter((r) => !(r.meta.id in config.rules)))
+      expect(out.rules[r.meta.id], r.meta.id).toBe(r.meta.severities.strict);
     expect(out.paths).toMatchObject({ plans: expect.arrayContaining(['thoughts/shared/plans/**/*.md']) });
   });
 
@@ -50,7 +51,9 @@ describe('--print-config [file]', () => {
     expect(out.file).toBe('thoughts/handoffs/sess/task-01-new.md');
     expect(out.kind).toBe('handoff');
     expect(out.preset).toBe('recommended');
-    const loose = RULES.find((r) => r.meta.severities.recommended !== r.meta.severities.strict && !(r.meta.id in config.rules))!;
+    const loose = RULES.find(
+      (r) => r.meta.severities.recommended !== r.meta.severities.strict && !(r.meta.id in config.rules),
+    )!;
     expect(out.rules[loose.meta.id]).toBe(loose.meta.severities.recommended);
   });
 
@@ -71,7 +74,9 @@ describe('--print-config [file]', () => {
     const broken = makeRepo({ 'validate-workflow.config.json': '{ "preset": "lenient" }' });
     const bad = runCli(broken, ['--print-config']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^validate-workflow: invalid configuration in validate-workflow.config.json:\n {2}\/preset: /);
+    expect(bad.stderr).toMatch(
+      /^validate-workflow: invalid configuration in validate-workflow.config.json:\n {2}\/preset: /,
+    );
     expect(bad.stderr).not.toMatch(/\n\s+at /);
   });
 });
@@ -133,7 +138,8 @@ describe('-o, --output-file <path>', () => {
 
 describe('--color, --no-color, FORCE_COLOR, NO_COLOR', () => {
   const dir = makeRepo({ [PLAN]: BROKEN }, { commit: true });
-  const colored = (args: string[], env: NodeJS.ProcessEnv) => runCli(dir, args, { ...PLAIN, ...env }).stdout.includes(ESC);
+  const colored = (args: string[], env: NodeJS.ProcessEnv) =>
+    runCli(dir, args, { ...PLAIN, ...env }).stdout.includes(ESC);
 
   it('a pipe gets no colours by default; the flag and FORCE_COLOR turn them on, FORCE_COLOR=0 and NO_COLOR off', () => {
     expect(colored([], {})).toBe(false);
@@ -150,14 +156,16 @@ describe('--color, --no-color, FORCE_COLOR, NO_COLOR', () => {
     expect(colored(['--color'], { FORCE_COLOR: '0' })).toBe(true);
     expect(colored(['--no-color'], { FORCE_COLOR: '1' })).toBe(false);
     // The flag only paints: the text is the same.
-    const strip = (t: string) => t.replace(/\u001b\[[0-9;]*m/g, '');
+    const strip = (t: string) => t.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
     expect(strip(runCli(dir, ['--color']).stdout)).toBe(runCli(dir, []).stdout);
   });
 
   it('both flags at once is a usage error', () => {
     const res = runCli(dir, ['--color', '--no-color']);
     expect(res.code).toBe(2);
-    expect(res.stderr).toBe('validate-workflow: --color and --no-color cannot be combined\nRun validate-workflow --help for usage.\n');
+    expect(res.stderr).toBe(
+      'validate-workflow: --color and --no-color cannot be combined\nRun validate-workflow --help for usage.\n',
+    );
   });
 
   it('on a terminal: colours unless NO_COLOR (set and not empty) or FORCE_COLOR=0; FORCE_COLOR beats NO_COLOR', () => {
@@ -180,20 +188,27 @@ describe('did you mean, for the new flags', () => {
   };
 
   it('names the close flag of the check command', () => {
-    expect(usage(['--print-confg'])).toBe('validate-workflow: unknown option --print-confg; did you mean --print-config?');
-    expect(usage(['--output', 'x.txt'])).toBe('validate-workflow: unknown option --output; did you mean --output-file?');
+    expect(usage(['--print-confg'])).toBe(
+      'validate-workflow: unknown option --print-confg; did you mean --print-config?',
+    );
+    expect(usage(['--output', 'x.txt'])).toBe(
+      'validate-workflow: unknown option --output; did you mean --output-file?',
+    );
     expect(usage(['--colour'])).toBe('validate-workflow: unknown option --colour; did you mean --color?');
     expect(usage(['--no-colr'])).toBe('validate-workflow: unknown option --no-colr; did you mean --no-color?');
   });
 
   it('says when a flag belongs to check, not to the command typed, and suggests the command for a mistyped word', () => {
-    expect(usage(['status', '--print-config'])).toBe('validate-workflow: --print-config is an option of "check", not of "status"');
+    expect(usage(['status', '--print-config'])).toBe(
+      'validate-workflow: --print-config is an option of "check", not of "status"',
+    );
     expect(usage(['explain', '-o', 'x'])).toMatch(/^validate-workflow: unknown option -o/);
     expect(usage(['chekc', '--color'])).toBe('validate-workflow: unknown command "chekc"; did you mean "check"?');
   });
 
   it('--help lists the new flags', () => {
     const help = runCli(dir, ['--help']).stdout;
-    for (const flag of ['--print-config [file]', '-o, --output-file <path>', '--color, --no-color']) expect(help).toContain(flag);
+    for (const flag of ['--print-config [file]', '-o, --output-file <path>', '--color, --no-color'])
+      expect(help).toContain(flag);
   });
 });

@@ -7,7 +7,12 @@ import { CLI, makeRepo } from '../helpers/repo.js';
 describe('a closed stdout', () => {
   it('stops quietly when the reader of a long report goes away', async () => {
     // 400 plans, each with a task numbering error: a report far longer than a pipe's buffer.
-    const files = Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`thoughts/shared/plans/2026-11-20-plan-${i}.md`, `# Plan ${i}\n\n## Phase 1: Work\n\n- [ ] Task 1: Start\n- [ ] Task 3: Skip one\n`]));
+    const files = Object.fromEntries(
+      Array.from({ length: 400 }, (_, i) => [
+        `thoughts/shared/plans/2026-11-20-plan-${i}.md`,
+        `# Plan ${i}\n\n## Phase 1: Work\n\n- [ ] Task 1: Start\n- [ ] Task 3: Skip one\n`,
+      ]),
+    );
     const dir = makeRepo(files, { commit: true });
     const child = spawn(process.execPath, [CLI, '--no-history'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
     let stderr = '';

@@ -30,7 +30,11 @@ describe('progress line', () => {
   });
 
   it('says nothing when stderr is not a terminal, with --quiet, or for a run under a second', () => {
-    for (const [tty, quiet, at] of [[false, false, 5000], [true, true, 5000], [true, false, 900]] as const) {
+    for (const [tty, quiet, at] of [
+      [false, false, 5000],
+      [true, true, 5000],
+      [true, false, 900],
+    ] as const) {
       const { io: out, err } = io(tty);
       let t = 0;
       const line = progressLine(out, { quiet, now: () => t });

@@ -15,9 +15,20 @@ function session(): Files {
   const text = plan({ checked: [1, 2] }).replace('- [ ] Phase 1 tests pass', '- [x] Phase 1 tests pass');
   return {
     [PLAN]: text,
-    [LEDGER]: ledger({ state: ['- [x] Task 1: Do step 1', '- [x] Task 2: Do step 2', '- [→] Task 3: Do step 3', '- [ ] Task 4: Do step 4'] }),
+    [LEDGER]: ledger({
+      state: [
+        '- [x] Task 1: Do step 1',
+        '- [x] Task 2: Do step 2',
+        '- [→] Task 3: Do step 3',
+        '- [ ] Task 4: Do step 4',
+      ],
+    }),
     [handoffPath(1)]: taskHandoff(1),
-    [handoffPath(2)]: taskHandoff(2, { status: 'blocked', blocker: 'The admin console needs a role the test user lacks.', context_for_next: 'Users table exists; the role is missing.' }),
+    [handoffPath(2)]: taskHandoff(2, {
+      status: 'blocked',
+      blocker: 'The admin console needs a role the test user lacks.',
+      context_for_next: 'Users table exists; the role is missing.',
+    }),
   };
 }
 
@@ -32,15 +43,21 @@ describe('status', () => {
     const view = statusView(dir, 'auth-1');
     expect(view).toContain(`Ledger: ${LEDGER} (status: active)`);
     expect(view).toContain(`Plan: ${PLAN}`);
-    expect(view).toMatch(/State: 2 done, 1 in progress, 1 pending\n {2}\[x\] Task 1: Do step 1\n {2}\[x\] Task 2: Do step 2\n {2}\[→\] Task 3: Do step 3\n {2}\[ \] Task 4: Do step 4/);
+    expect(view).toMatch(
+      /State: 2 done, 1 in progress, 1 pending\n {2}\[x\] Task 1: Do step 1\n {2}\[x\] Task 2: Do step 2\n {2}\[→\] Task 3: Do step 3\n {2}\[ \] Task 4: Do step 4/,
+    );
     expect(view).toContain('Handoffs in thoughts/handoffs/auth-1/: 2');
     expect(view).toContain(`Last handoff: ${handoffPath(2)} (task 2, blocked)`);
     expect(view).toContain('Context for next:\n    Users table exists; the role is missing.');
     expect(view).toContain('Next task: Task 3: Do step 3 (in progress in the ledger)');
-    expect(view).toMatch(/Manual checks waiting for a human:\n {2}Phase 1 of [^\n]+:\n {4}- \[ \] Phase 1 works in the browser\n {4}A human confirms them with: npx validate-workflow confirm thoughts\/shared\/plans\/2026-11-20-auth\.md --phase 1/);
+    expect(view).toMatch(
+      /Manual checks waiting for a human:\n {2}Phase 1 of [^\n]+:\n {4}- \[ \] Phase 1 works in the browser\n {4}A human confirms them with: npx validate-workflow confirm thoughts\/shared\/plans\/2026-11-20-auth\.md --phase 1/,
+    );
     // Phase 2's automated item is open: its manual item is not waiting for a human yet.
     expect(view).not.toContain('Phase 2 works in the browser');
-    expect(view).toContain(`Blocked, waiting for guidance:\n  ${handoffPath(2)} (task 2): The admin console needs a role the test user lacks.`);
+    expect(view).toContain(
+      `Blocked, waiting for guidance:\n  ${handoffPath(2)} (task 2): The admin console needs a role the test user lacks.`,
+    );
   });
 
   it('--format json gives the documented object', async () => {
@@ -54,7 +71,10 @@ describe('status', () => {
       ledger: {
         path: LEDGER,
         status: 'active',
-        done: [expect.objectContaining({ task: 1, text: 'Task 1: Do step 1' }), expect.objectContaining({ task: 2, text: 'Task 2: Do step 2' })],
+        done: [
+          expect.objectContaining({ task: 1, text: 'Task 1: Do step 1' }),
+          expect.objectContaining({ task: 2, text: 'Task 2: Do step 2' }),
+        ],
         inProgress: [expect.objectContaining({ task: 3, text: 'Task 3: Do step 3' })],
         pending: [expect.objectContaining({ task: 4, text: 'Task 4: Do step 4' })],
       },
@@ -64,9 +84,21 @@ describe('status', () => {
         { path: handoffPath(1), task: 1, status: 'complete' },
         { path: handoffPath(2), task: 2, status: 'blocked' },
       ],
-      lastHandoff: { path: handoffPath(2), task: 2, status: 'blocked', contextForNext: 'Users table exists; the role is missing.' },
+      lastHandoff: {
+        path: handoffPath(2),
+        task: 2,
+        status: 'blocked',
+        contextForNext: 'Users table exists; the role is missing.',
+      },
       nextTask: { task: 3, text: 'Task 3: Do step 3', source: 'ledger-in-progress' },
-      manualChecks: [{ plan: PLAN, phase: 1, items: [{ text: 'Phase 1 works in the browser', line: expect.any(Number) }], command: `npx validate-workflow confirm ${PLAN} --phase 1` }],
+      manualChecks: [
+        {
+          plan: PLAN,
+          phase: 1,
+          items: [{ text: 'Phase 1 works in the browser', line: expect.any(Number) }],
+          command: `npx validate-workflow confirm ${PLAN} --phase 1`,
+        },
+      ],
       blocked: [{ path: handoffPath(2), task: 2, blocker: 'The admin console needs a role the test user lacks.' }],
     });
   });
@@ -74,19 +106,31 @@ describe('status', () => {
   it('without --session picks the most recently modified active ledger, never a finished one', () => {
     const other = 'thoughts/ledgers/CONTINUITY_CLAUDE-auth-2.md';
     const done = 'thoughts/ledgers/CONTINUITY_CLAUDE-auth-0.md';
-    const dir = makeRepo({ ...session(), [other]: ledger({ session: 'auth-2', state: ['- [ ] Task 1: Do step 1'] }), [done]: ledger({ session: 'auth-0', status: 'complete', state: ['- [x] Task 1: Do step 1'] }) });
+    const dir = makeRepo({
+      ...session(),
+      [other]: ledger({ session: 'auth-2', state: ['- [ ] Task 1: Do step 1'] }),
+      [done]: ledger({ session: 'auth-0', status: 'complete', state: ['- [x] Task 1: Do step 1'] }),
+    });
     const at = (path: string, seconds: number) => utimesSync(join(dir, path), seconds, seconds);
     at(LEDGER, 1_000);
     at(other, 2_000);
     at(done, 3_000);
-    expect(statusData(dir)).toMatchObject({ session: 'auth-2', selectedBy: 'latest-active-ledger', nextTask: { task: 1, source: 'ledger-pending' } });
+    expect(statusData(dir)).toMatchObject({
+      session: 'auth-2',
+      selectedBy: 'latest-active-ledger',
+      nextTask: { task: 1, source: 'ledger-pending' },
+    });
     at(LEDGER, 4_000);
     expect(statusView(dir)).toContain('Session auth-1 (the most recently modified active ledger)');
   });
 
   it('a blocked handoff with a resolution no longer waits; a ledger with everything done falls back to the plan', () => {
     const files = session();
-    files[handoffPath(2)] = taskHandoff(2, { status: 'blocked', blocker: 'Needs a role.', resolution: 'User: grant the role in the seed script.' });
+    files[handoffPath(2)] = taskHandoff(2, {
+      status: 'blocked',
+      blocker: 'Needs a role.',
+      resolution: 'User: grant the role in the seed script.',
+    });
     files[LEDGER] = ledger({ state: ['- [x] Task 1: Do step 1', '- [x] Task 2: Do step 2'] });
     const data = statusData(makeRepo(files), 'auth-1');
     expect(data.blocked).toEqual([]);
@@ -98,6 +142,8 @@ describe('status', () => {
     const dir = makeRepo({ [PLAN]: plan() });
     expect(statusView(dir)).toMatch(/^No active session/);
     expect(() => statusView(makeRepo(session()), 'nope')).toThrow(UsageError);
-    expect(() => statusView(makeRepo(session()), 'nope')).toThrow(/no ledger or handoffs for session "nope" \(sessions: auth-1\)/);
+    expect(() => statusView(makeRepo(session()), 'nope')).toThrow(
+      /no ledger or handoffs for session "nope" \(sessions: auth-1\)/,
+    );
   });
 });

@@ -22,7 +22,16 @@ const B = 'thoughts/shared/plans/2026-11-20-b.md';
 function planWithout(missing: number, phases = 2): string {
   const lines = ['# Plan', ''];
   for (let n = 1; n <= phases; n++) {
-    lines.push(`## Phase ${n}: Part ${n}`, '', `- [ ] Task ${n}: Step ${n}`, '', '#### Automated Verification:', '', '- [ ] Tests pass', '');
+    lines.push(
+      `## Phase ${n}: Part ${n}`,
+      '',
+      `- [ ] Task ${n}: Step ${n}`,
+      '',
+      '#### Automated Verification:',
+      '',
+      '- [ ] Tests pass',
+      '',
+    );
     lines.push('#### Manual Verification:', '', '- [ ] Works in the browser', '');
     if (n <= missing) lines.push('<!-- validate-workflow-disable plan/mode -->', '');
   }
@@ -30,11 +39,19 @@ function planWithout(missing: number, phases = 2): string {
 }
 
 const config = (over: Partial<Config> = {}): Config => ({ ...defaultConfig(), ...over });
-const raw = (dir: string, over: Partial<Config> = {}) => lintRepository(dir, config(over), true, { baseline: false }).findings;
+const raw = (dir: string, over: Partial<Config> = {}) =>
+  lintRepository(dir, config(over), true, { baseline: false }).findings;
 const judged = (dir: string, over: Partial<Config> = {}) => lintRepository(dir, config(over), true).findings;
 const problems = (list: Finding[]) => list.filter((f) => f.severity !== 'info');
 
-const finding = (file: string | null, ruleId: string, severity: Finding['severity'] = 'error', line = 1): Finding => ({ ruleId, severity, file, line, column: 1, message: 'm' });
+const finding = (file: string | null, ruleId: string, severity: Finding['severity'] = 'error', line = 1): Finding => ({
+  ruleId,
+  severity,
+  file,
+  line,
+  column: 1,
+  message: 'm',
+});
 
 describe('writeBaseline', () => {
   it('counts problems per file and rule with sorted keys, byte-identical whatever the order of the findings', () => {
@@ -92,7 +109,10 @@ describe('applyBaseline through lintRepository', () => {
     writeFiles(dir, { [A]: planWithout(2, 3) });
     const got = problems(judged(dir));
     expect(got).toHaveLength(2);
-    for (const f of got) expect(f.message).toContain(`(${BASELINE_FILE} allows 1 disable/directive finding in this file; there are 2 now)`);
+    for (const f of got)
+      expect(f.message).toContain(
+        `(${BASELINE_FILE} allows 1 disable/directive finding in this file; there are 2 now)`,
+      );
   });
 
   it('reports a stale entry when fewer findings remain, at the severity the config gives baseline/stale', () => {
@@ -107,7 +127,9 @@ describe('applyBaseline through lintRepository', () => {
         file: A,
         line: null,
         column: null,
-        message: expect.stringContaining(`${BASELINE_FILE} allows 2 disable/directive findings in this file but 1 remains`),
+        message: expect.stringContaining(
+          `${BASELINE_FILE} allows 2 disable/directive findings in this file but 1 remains`,
+        ),
         fix: expect.stringContaining('--baseline-write'),
       },
     ]);
@@ -115,18 +137,30 @@ describe('applyBaseline through lintRepository', () => {
     expect(problems(judged(dir, { rules: { 'baseline/stale': 'off' } }))).toEqual([]);
     // Writing the baseline again shrinks the entry, and the run is clean.
     writeBaseline(dir, raw(dir));
-    expect(JSON.parse(readFileSync(join(dir, BASELINE_FILE), 'utf8'))).toEqual({ [A]: { 'disable/directive': { count: 1 } } });
+    expect(JSON.parse(readFileSync(join(dir, BASELINE_FILE), 'utf8'))).toEqual({
+      [A]: { 'disable/directive': { count: 1 } },
+    });
     expect(problems(judged(dir))).toEqual([]);
   });
 
   it('an entry whose findings are all gone is stale; history entries are left to the history pass', () => {
     const dir = makeRepo({ [A]: planWithout(0) });
-    writeFileSync(join(dir, BASELINE_FILE), JSON.stringify({ [A]: { 'disable/directive': { count: 1 }, 'history/manual-confirmation': { count: 2 } } }));
-    expect(problems(judged(dir)).map((f) => [f.ruleId, f.message.includes('none remains')])).toEqual([['baseline/stale', true]]);
+    writeFileSync(
+      join(dir, BASELINE_FILE),
+      JSON.stringify({ [A]: { 'disable/directive': { count: 1 }, 'history/manual-confirmation': { count: 2 } } }),
+    );
+    expect(problems(judged(dir)).map((f) => [f.ruleId, f.message.includes('none remains')])).toEqual([
+      ['baseline/stale', true],
+    ]);
     // The history pass (the lead's check.ts) judges the history entry with the history findings.
-    const history = [finding(A, 'history/manual-confirmation', 'error', 5), finding(A, 'history/manual-confirmation', 'error', 7)];
+    const history = [
+      finding(A, 'history/manual-confirmation', 'error', 5),
+      finding(A, 'history/manual-confirmation', 'error', 7),
+    ];
     expect(applyBaseline(dir, history, { scope: (id) => id.startsWith('history/') })).toEqual([]);
-    expect(applyBaseline(dir, history.slice(1), { scope: (id) => id.startsWith('history/') }).map((f) => f.ruleId)).toEqual(['baseline/stale']);
+    expect(
+      applyBaseline(dir, history.slice(1), { scope: (id) => id.startsWith('history/') }).map((f) => f.ruleId),
+    ).toEqual(['baseline/stale']);
   });
 
   it('without a baseline file the findings come back unchanged; a malformed one is a usage error naming it', () => {
@@ -165,7 +199,10 @@ describe('the baseline at the doors that judge a change (issue 12: false refusal
     return repo;
   }
   const touched = planWithout(2).replace('# Plan', '# Plan\n\nA sentence added by a human.');
-  const at = (repo: Repo, args: string[]) => cli(repo.dir, args).results.filter((f) => f.severity !== 'info').map((f) => [f.ruleId, f.file]);
+  const at = (repo: Repo, args: string[]) =>
+    cli(repo.dir, args)
+      .results.filter((f) => f.severity !== 'info')
+      .map((f) => [f.ruleId, f.file]);
 
   it('a baselined plan merely touched gives nothing at pre-commit, commit-msg, pre-push and the full run', () => {
     const repo = setup();

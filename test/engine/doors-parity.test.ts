@@ -8,15 +8,30 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/model/finding.js';
 import { CLI } from '../helpers/repo.js';
-import { ANA, CLAUDE, LEDGER, PLAN, Repo, cli, handoffPath, ledgerDoc, messageFile, planDoc, taskHandoff, type CommitOpts } from '../history/helpers.js';
+import {
+  ANA,
+  CLAUDE,
+  LEDGER,
+  PLAN,
+  Repo,
+  cli,
+  handoffPath,
+  ledgerDoc,
+  messageFile,
+  planDoc,
+  taskHandoff,
+  type CommitOpts,
+} from '../history/helpers.js';
 
 const RALPH = '.workflow/.maestro/ralph-20260112-143015';
 const STATUS = `${RALPH}/status.json`;
 const DECISIONS = `${RALPH}/decisions.ndjson`;
-const fixture = (name: string) => readFileSync(new URL(`../fixtures/packs/ralph/clean/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string) =>
+  readFileSync(new URL(`../fixtures/packs/ralph/clean/${name}`, import.meta.url), 'utf8');
 const DELTAS = 'memory/deltas.jsonl';
 const CONFIG = 'validate-workflow.config.json';
-const memoryConfig = (rules: Record<string, string> = {}) => `${JSON.stringify({ packs: { memory: { root: '.' } }, rules }, null, 2)}\n`;
+const memoryConfig = (rules: Record<string, string> = {}) =>
+  `${JSON.stringify({ packs: { memory: { root: '.' } }, rules }, null, 2)}\n`;
 const delta = (n: number, text = `fact ${n}`) => JSON.stringify({ id: `d${n}`, op: 'add', content: text });
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -44,30 +59,54 @@ function planned(repo: Repo): void {
 
 function taskOne(repo: Repo): void {
   planned(repo);
-  repo.commit('Task 1: Do step 1', { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) }, WHO);
+  repo.commit(
+    'Task 1: Do step 1',
+    { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) },
+    WHO,
+  );
 }
 
 const SCENARIOS: Scenario[] = [
-  { name: 'a clean task commit', setup: planned, files: { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) }, expected: [] },
+  {
+    name: 'a clean task commit',
+    setup: planned,
+    files: { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) },
+    expected: [],
+  },
   {
     name: 'a plan change that puts the ledger out of sync (the finding lands on a file the commit did not touch)',
     setup: planned,
     files: { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1) },
     expected: ['ledger/sync'],
   },
-  { name: 'a handoff deletion', setup: taskOne, files: {}, remove: [handoffPath(1)], expected: ['history/handoff-deleted'] },
+  {
+    name: 'a handoff deletion',
+    setup: taskOne,
+    files: {},
+    remove: [handoffPath(1)],
+    expected: ['history/handoff-deleted'],
+  },
   {
     name: 'a manual check-off without a confirmation',
     setup: (repo) => {
       taskOne(repo);
-      repo.commit('Task 2: Do step 2', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, WHO);
+      repo.commit(
+        'Task 2: Do step 2',
+        {
+          [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }),
+          [handoffPath(2)]: taskHandoff(2),
+          [LEDGER]: ledgerDoc([1, 2]),
+        },
+        WHO,
+      );
     },
     files: { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) },
     expected: ['history/manual-confirmation'],
   },
   {
     name: 'a pack file change that breaks a pack snapshot rule (ralph: two running steps)',
-    setup: (repo) => repo.commit('Ralph session', { [STATUS]: status(), [DECISIONS]: fixture(DECISIONS) }, { author: ANA }),
+    setup: (repo) =>
+      repo.commit('Ralph session', { [STATUS]: status(), [DECISIONS]: fixture(DECISIONS) }, { author: ANA }),
     files: {
       [STATUS]: status((s) => {
         for (const step of s.steps as Json[]) step.status = 'running';
@@ -77,7 +116,8 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: 'a pack file change that breaks a pack history rule (memory: an appended log edited)',
-    setup: (repo) => repo.commit('Memory', { [CONFIG]: memoryConfig(), [DELTAS]: `${delta(1)}\n${delta(2)}\n` }, { author: ANA }),
+    setup: (repo) =>
+      repo.commit('Memory', { [CONFIG]: memoryConfig(), [DELTAS]: `${delta(1)}\n${delta(2)}\n` }, { author: ANA }),
     files: { [DELTAS]: `${delta(1, 'fact one, rewritten')}\n${delta(2)}\n` },
     expected: ['memory/append-only'],
   },
@@ -94,7 +134,11 @@ function added(before: Finding[], after: Finding[]): Finding[] {
 }
 
 function claudeHook(dir: string, payload: Record<string, unknown>): string {
-  const res = spawnSync(process.execPath, [CLI, 'claude-hook'], { cwd: dir, input: JSON.stringify({ session_id: 's1', cwd: dir, ...payload }), encoding: 'utf8' });
+  const res = spawnSync(process.execPath, [CLI, 'claude-hook'], {
+    cwd: dir,
+    input: JSON.stringify({ session_id: 's1', cwd: dir, ...payload }),
+    encoding: 'utf8',
+  });
   expect(res.status).toBe(0);
   return res.stdout;
 }
@@ -128,7 +172,10 @@ describe.each(SCENARIOS)('the doors agree: $name', (s) => {
     if (errors.length === 0) expect(stop).toBe('');
     else {
       const reason = (JSON.parse(stop) as { decision: string; reason: string }).reason;
-      for (const f of errors) expect(reason).toContain(`${f.message}`), expect(reason).toContain(`(${f.ruleId})`);
+      for (const f of errors) {
+        expect(reason).toContain(f.message);
+        expect(reason).toContain(`(${f.ruleId})`);
+      }
       const listed = reason.split('\n').filter((l) => l.startsWith('- ')).length;
       expect(listed).toBe(errors.length);
     }
@@ -138,7 +185,11 @@ describe.each(SCENARIOS)('the doors agree: $name', (s) => {
 describe('severities of pack history come from the parent commit', () => {
   it('a commit that turns a pack rule on is judged by the parent (off); the next one by its own settings', () => {
     const repo = Repo.create();
-    repo.commit('Memory, append-only off for now', { [CONFIG]: memoryConfig({ 'memory/append-only': 'off' }), [DELTAS]: `${delta(1)}\n${delta(2)}\n` }, { author: ANA });
+    repo.commit(
+      'Memory, append-only off for now',
+      { [CONFIG]: memoryConfig({ 'memory/append-only': 'off' }), [DELTAS]: `${delta(1)}\n${delta(2)}\n` },
+      { author: ANA },
+    );
     repo.stage({ [CONFIG]: memoryConfig(), [DELTAS]: `${delta(1, 'edited under the old settings')}\n${delta(2)}\n` });
     const env = repo.env(ANA);
     const ruled = (list: Finding[]) => list.filter((f) => f.ruleId === 'memory/append-only');
@@ -146,7 +197,9 @@ describe('severities of pack history come from the parent commit', () => {
     const first = repo.commitStaged('Turn append-only on');
     expect(ruled(cli(repo.dir).results).filter((f) => f.commit === first)).toEqual([]);
 
-    repo.stage({ [DELTAS]: `${delta(1, 'edited under the old settings')}\n${delta(2, 'edited under the new ones')}\n` });
+    repo.stage({
+      [DELTAS]: `${delta(1, 'edited under the old settings')}\n${delta(2, 'edited under the new ones')}\n`,
+    });
     const staged = ruled(cli(repo.dir, ['--staged'], repo.env(ANA)).results);
     expect(staged).toHaveLength(1);
     const second = repo.commitStaged('Edit another line');
@@ -159,12 +212,23 @@ describe('the Claude Code hook refuses an edit with the rule messages the hooks 
   it('denies a manual check-off with the text of history/manual-confirmation', () => {
     const repo = Repo.create();
     taskOne(repo);
-    repo.commit('Task 2: Do step 2', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, WHO);
+    repo.commit(
+      'Task 2: Do step 2',
+      { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) },
+      WHO,
+    );
     const after = planDoc({ tasks: [1, 2], auto: [1], manual: [1] });
-    const out = claudeHook(repo.dir, { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: `${repo.dir}/${PLAN}`, content: after } });
-    const reason = (JSON.parse(out) as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason;
+    const out = claudeHook(repo.dir, {
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: `${repo.dir}/${PLAN}`, content: after },
+    });
+    const reason = (JSON.parse(out) as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput
+      .permissionDecisionReason;
     repo.stage({ [PLAN]: after });
-    const msg = cli(repo.dir, ['commit-msg', messageFile('Check it', WHO)], repo.env(ANA)).results.filter((f) => f.severity === 'error');
+    const msg = cli(repo.dir, ['commit-msg', messageFile('Check it', WHO)], repo.env(ANA)).results.filter(
+      (f) => f.severity === 'error',
+    );
     expect(msg.map((f) => f.ruleId)).toEqual(['history/manual-confirmation']);
     expect(reason).toContain(`${msg[0]!.message}`);
     expect(reason).toContain('(history/manual-confirmation)');
@@ -173,7 +237,10 @@ describe('the Claude Code hook refuses an edit with the rule messages the hooks 
 
 describe('git commit --amend through real hooks: judged against HEAD^, as the full run will judge it', () => {
   function withHooks(repo: Repo): void {
-    for (const [name, args] of [['pre-commit', '--staged'], ['commit-msg', 'commit-msg "$1"']] as const) {
+    for (const [name, args] of [
+      ['pre-commit', '--staged'],
+      ['commit-msg', 'commit-msg "$1"'],
+    ] as const) {
       const file = join(repo.dir, '.git', 'hooks', name);
       writeFileSync(file, `#!/bin/sh\nexec "${process.execPath}" "${CLI}" ${args}\n`);
       chmodSync(file, 0o755);
@@ -183,10 +250,18 @@ describe('git commit --amend through real hooks: judged against HEAD^, as the fu
   it('an amend that renames a handoff nobody has seen yet is no deletion', () => {
     const repo = Repo.create();
     planned(repo);
-    repo.commit('Task 1: Do step 1', { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) }, WHO);
+    repo.commit(
+      'Task 1: Do step 1',
+      { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) },
+      WHO,
+    );
     withHooks(repo);
     repo.git('mv', handoffPath(1), handoffPath(1, 'users-table'));
-    const res = spawnSync('git', ['commit', '-q', '--amend', '--no-edit'], { cwd: repo.dir, encoding: 'utf8', env: { ...process.env, ...repo.env(ANA) } });
+    const res = spawnSync('git', ['commit', '-q', '--amend', '--no-edit'], {
+      cwd: repo.dir,
+      encoding: 'utf8',
+      env: { ...process.env, ...repo.env(ANA) },
+    });
     expect(res.stderr).not.toContain('history/handoff-deleted');
     expect(res.status).toBe(0);
     expect(cli(repo.dir).results.filter((f) => f.ruleId === 'history/handoff-deleted')).toEqual([]);
@@ -199,7 +274,11 @@ describe('git commit --amend through real hooks: judged against HEAD^, as the fu
     // The agent amends a manual check-off into its own task commit.
     repo.write({ [PLAN]: planDoc({ tasks: [1], auto: [1], manual: [1] }) });
     repo.git('add', '-A');
-    const res = spawnSync('git', ['commit', '-q', '--amend', '--no-edit'], { cwd: repo.dir, encoding: 'utf8', env: { ...process.env, ...repo.env(CLAUDE) } });
+    const res = spawnSync('git', ['commit', '-q', '--amend', '--no-edit'], {
+      cwd: repo.dir,
+      encoding: 'utf8',
+      env: { ...process.env, ...repo.env(CLAUDE) },
+    });
     expect(res.status).toBe(1);
     expect(res.stdout + res.stderr).toContain('history/manual-confirmation');
   });

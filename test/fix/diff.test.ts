@@ -9,7 +9,12 @@ import { unifiedDiff } from '../../src/fix/diff.js';
 
 const FILE = 'thoughts/ledgers/CONTINUITY_CLAUDE-s.md';
 /** Few distinct lines, so the texts share lines and the diff has context, moves and repeats to get right. */
-const text = fc.tuple(fc.array(fc.constantFrom('- [ ] Task 1', '- [x] Task 1', '## State', '', 'a', 'b'), { maxLength: 12 }), fc.boolean()).map(([lines, newline]) => (lines.length ? lines.join('\n') + (newline ? '\n' : '') : ''));
+const text = fc
+  .tuple(
+    fc.array(fc.constantFrom('- [ ] Task 1', '- [x] Task 1', '## State', '', 'a', 'b'), { maxLength: 12 }),
+    fc.boolean(),
+  )
+  .map(([lines, newline]) => (lines.length ? lines.join('\n') + (newline ? '\n' : '') : ''));
 
 describe('unifiedDiff', () => {
   it('gives a patch git applies to turn the text before into the text after', () => {
@@ -28,12 +33,24 @@ describe('unifiedDiff', () => {
 
   it('marks a last line without a newline as git does', () => {
     expect(unifiedDiff(FILE, FILE, '## State\n- [ ] Task 1', '## State\n- [x] Task 1\n')).toBe(
-      [`diff --git a/${FILE} b/${FILE}`, `--- a/${FILE}`, `+++ b/${FILE}`, '@@ -1,2 +1,2 @@', ' ## State', '-- [ ] Task 1', '\\ No newline at end of file', '+- [x] Task 1', ''].join('\n'),
+      [
+        `diff --git a/${FILE} b/${FILE}`,
+        `--- a/${FILE}`,
+        `+++ b/${FILE}`,
+        '@@ -1,2 +1,2 @@',
+        ' ## State',
+        '-- [ ] Task 1',
+        '\\ No newline at end of file',
+        '+- [x] Task 1',
+        '',
+      ].join('\n'),
     );
   });
 
   it('says nothing of a file that did not change, and only the rename of a file renamed unchanged', () => {
     expect(unifiedDiff(FILE, FILE, 'a\n', 'a\n')).toBe('');
-    expect(unifiedDiff('a/task-3-x.md', 'a/task-03-x.md', 'a\n', 'a\n')).toBe('diff --git a/a/task-3-x.md b/a/task-03-x.md\nrename from a/task-3-x.md\nrename to a/task-03-x.md\n');
+    expect(unifiedDiff('a/task-3-x.md', 'a/task-03-x.md', 'a\n', 'a\n')).toBe(
+      'diff --git a/a/task-3-x.md b/a/task-03-x.md\nrename from a/task-3-x.md\nrename to a/task-03-x.md\n',
+    );
   });
 });

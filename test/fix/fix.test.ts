@@ -6,7 +6,18 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, makeRepo, readTree, runCli } from '../helpers/repo.js';
 import { cli } from '../history/helpers.js';
-import { HANDOFFS, LEDGER, PLAN, handoffChain, handoffPath, ledger, md, plan, taskHandoff, type Files } from '../rules/fixtures.js';
+import {
+  HANDOFFS,
+  LEDGER,
+  PLAN,
+  handoffChain,
+  handoffPath,
+  ledger,
+  md,
+  plan,
+  taskHandoff,
+  type Files,
+} from '../rules/fixtures.js';
 import { RULES } from '../../src/engine/catalog.js';
 import { FIXERS } from '../../src/fix/index.js';
 import { PLACEHOLDER } from '../../src/fix/criteria.js';
@@ -15,10 +26,13 @@ import { PLACEHOLDER } from '../../src/fix/criteria.js';
  * The config states the promise of criteria in every phase (convention section 4b): the scaffold adds what is
  * missing per phase, where a learned promise would ask only a plan without any.
  */
-const EVERY_PHASE = { 'validate-workflow.config.json': JSON.stringify({ protocol: { automatedCriteria: true, manualCriteria: true } }) };
+const EVERY_PHASE = {
+  'validate-workflow.config.json': JSON.stringify({ protocol: { automatedCriteria: true, manualCriteria: true } }),
+};
 
 const read = (dir: string, path: string) => readFileSync(join(dir, path), 'utf8');
-const findings = (dir: string, ruleId: string, args: string[] = []) => cli(dir, args).results.filter((f) => f.ruleId === ruleId);
+const findings = (dir: string, ruleId: string, args: string[] = []) =>
+  cli(dir, args).results.filter((f) => f.ruleId === ruleId);
 
 /** Every file of the working tree, byte for byte (git's own folder, with the tool's cache, left out). */
 function worktree(dir: string): Record<string, Uint8Array> {
@@ -37,21 +51,43 @@ function progressed(extra: Files = {}): Files {
 
 describe('--fix: ledger/sync', () => {
   it('marks done what the plan checks and adds the checked task the ledger does not list; the rule then accepts the ledger', () => {
-    const dir = makeRepo(progressed({ [LEDGER]: ledger({ state: ['- [x] Task 1: Do step 1', '- [→] Task 2: Do step 2', '- [ ] Task 4: Do step 4'] }) }));
+    const dir = makeRepo(
+      progressed({
+        [LEDGER]: ledger({ state: ['- [x] Task 1: Do step 1', '- [→] Task 2: Do step 2', '- [ ] Task 4: Do step 4'] }),
+      }),
+    );
     expect(findings(dir, 'ledger/sync').map((f) => f.messageId ?? f.message)).toHaveLength(2);
 
     const res = runCli(dir, ['--fix']);
     expect(res.stdout).toContain(`${LEDGER}: line 15: Task 2 marked done ([x])`);
     expect(res.stdout).toContain(`${LEDGER}: added "- [x] Task 3: Do step 3" to ## State`);
-    expect(read(dir, LEDGER)).toBe(ledger({ state: ['- [x] Task 1: Do step 1', '- [x] Task 2: Do step 2', '- [x] Task 3: Do step 3', '- [ ] Task 4: Do step 4'] }));
+    expect(read(dir, LEDGER)).toBe(
+      ledger({
+        state: [
+          '- [x] Task 1: Do step 1',
+          '- [x] Task 2: Do step 2',
+          '- [x] Task 3: Do step 3',
+          '- [ ] Task 4: Do step 4',
+        ],
+      }),
+    );
     expect(findings(dir, 'ledger/sync')).toEqual([]);
   });
 
   it('leaves a task the ledger calls done and the plan does not to a human, and says so', () => {
-    const text = ledger({ state: ['- [x] Task 1: Do step 1', '- [x] Task 2: Do step 2', '- [x] Task 3: Do step 3', '- [x] Task 4: Do step 4'] });
+    const text = ledger({
+      state: [
+        '- [x] Task 1: Do step 1',
+        '- [x] Task 2: Do step 2',
+        '- [x] Task 3: Do step 3',
+        '- [x] Task 4: Do step 4',
+      ],
+    });
     const dir = makeRepo(progressed({ [LEDGER]: text }));
     const res = runCli(dir, ['--fix']);
-    expect(res.stdout).toMatch(/CONTINUITY_CLAUDE-auth-1\.md: not fixed \(ledger\/sync\): line 17: Ledger marks Task 4 done but the plan has it unchecked.*needs a human/);
+    expect(res.stdout).toMatch(
+      /CONTINUITY_CLAUDE-auth-1\.md: not fixed \(ledger\/sync\): line 17: Ledger marks Task 4 done but the plan has it unchecked.*needs a human/,
+    );
     expect(read(dir, LEDGER)).toBe(text);
     expect(res.code).toBe(1);
   });
@@ -64,17 +100,25 @@ describe('--fix: handoff/path', () => {
       ...without(progressed(), handoffPath(3)),
       [bad]: taskHandoff(3, { task_desc: 'Do step 3' }),
       // Task 4's file name is right; its key says 5, and the plan's Task 4 is the one with its text.
-      [handoffPath(4, 'do-step-4')]: taskHandoff(4, { task: 5, task_desc: 'Do step 4', previous: 'task-3-Do_Step_3.md' }),
+      [handoffPath(4, 'do-step-4')]: taskHandoff(4, {
+        task: 5,
+        task_desc: 'Do step 4',
+        previous: 'task-3-Do_Step_3.md',
+      }),
     });
     expect(findings(dir, 'handoff/path')).toHaveLength(3);
 
     const res = runCli(dir, ['--fix']);
     expect(res.stdout).toContain(`${bad}: renamed to task-03-do-step-3.md (handoff/path)`);
     expect(res.stdout).toContain(`${handoffPath(4, 'do-step-4')}: task: 5 -> 4 (handoff/path)`);
-    expect(res.stdout).toContain(`${handoffPath(4, 'do-step-4')}: previous: task-3-Do_Step_3.md -> task-03-do-step-3.md, following the rename`);
+    expect(res.stdout).toContain(
+      `${handoffPath(4, 'do-step-4')}: previous: task-3-Do_Step_3.md -> task-03-do-step-3.md, following the rename`,
+    );
     expect(existsSync(join(dir, bad))).toBe(false);
     expect(read(dir, handoffPath(3, 'do-step-3'))).toBe(taskHandoff(3, { task_desc: 'Do step 3' }));
-    expect(read(dir, handoffPath(4, 'do-step-4'))).toBe(taskHandoff(4, { task: 4, task_desc: 'Do step 4', previous: 'task-03-do-step-3.md' }));
+    expect(read(dir, handoffPath(4, 'do-step-4'))).toBe(
+      taskHandoff(4, { task: 4, task_desc: 'Do step 4', previous: 'task-03-do-step-3.md' }),
+    );
     expect(findings(dir, 'handoff/path')).toEqual([]);
     expect(findings(dir, 'handoff/chain')).toEqual([]);
     // A plain rename of the working file: nothing is staged.
@@ -90,7 +134,9 @@ describe('--fix: handoff/path', () => {
     const res = runCli(dir, ['--fix']);
     expect(res.stdout).toContain(`${name}: not fixed (handoff/path): task-02-step-2.md already exists: not renamed`);
     const res2 = runCli(committed, ['--fix']);
-    expect(res2.stdout).toContain(`${name}: not fixed (handoff/path): committed in HEAD: renaming a committed handoff is history/handoff-deleted`);
+    expect(res2.stdout).toContain(
+      `${name}: not fixed (handoff/path): committed in HEAD: renaming a committed handoff is history/handoff-deleted`,
+    );
     expect([worktree(dir), worktree(committed)]).toEqual(before);
     expect(findings(dir, 'handoff/path')).toHaveLength(1);
   });
@@ -98,14 +144,38 @@ describe('--fix: handoff/path', () => {
 
 describe('--fix: handoff/chain', () => {
   it('adds the missing `previous:` after `plan:`, keeping the frontmatter as written; strict then accepts the chain', () => {
-    const second = md('---', '# written by the agent', 'status: complete', 'task: 2', 'task_total: 8', 'task_desc: Step 2', `plan: ${PLAN}   # the auth plan`, 'files_modified: [src/step-2.ts]', 'verification_results:', '  - check: npm test', '    result: pass', 'context_for_next: Step 2 is done.', 'blocker: null', 'decisions: []', 'open_questions: []', '---', '# Task Handoff: Step 2');
-    const dir = makeRepo({ [PLAN]: plan({ checked: [1, 2] }), [handoffPath(1)]: taskHandoff(1), [handoffPath(2)]: second });
+    const second = md(
+      '---',
+      '# written by the agent',
+      'status: complete',
+      'task: 2',
+      'task_total: 8',
+      'task_desc: Step 2',
+      `plan: ${PLAN}   # the auth plan`,
+      'files_modified: [src/step-2.ts]',
+      'verification_results:',
+      '  - check: npm test',
+      '    result: pass',
+      'context_for_next: Step 2 is done.',
+      'blocker: null',
+      'decisions: []',
+      'open_questions: []',
+      '---',
+      '# Task Handoff: Step 2',
+    );
+    const dir = makeRepo({
+      [PLAN]: plan({ checked: [1, 2] }),
+      [handoffPath(1)]: taskHandoff(1),
+      [handoffPath(2)]: second,
+    });
     expect(findings(dir, 'handoff/chain', ['--preset', 'strict'])).toHaveLength(1);
     expect(findings(dir, 'handoff/chain')).toEqual([]);
 
     const res = runCli(dir, ['--fix', '--preset', 'strict']);
     expect(res.stdout).toContain(`${handoffPath(2)}: added previous: task-01-step-1.md (handoff/chain)`);
-    expect(read(dir, handoffPath(2))).toBe(second.replace(`   # the auth plan\n`, `   # the auth plan\nprevious: task-01-step-1.md\n`));
+    expect(read(dir, handoffPath(2))).toBe(
+      second.replace(`   # the auth plan\n`, `   # the auth plan\nprevious: task-01-step-1.md\n`),
+    );
     expect(findings(dir, 'handoff/chain', ['--preset', 'strict'])).toEqual([]);
   });
 });
@@ -122,7 +192,9 @@ describe('--fix: fixes of one file together', () => {
     const res = cli(dir, ['--fix', '--preset', 'strict']);
     expect(res.stderr).toContain(`${old}: renamed to task-02-step-2.md (handoff/path)\n`);
     expect(res.stderr).toContain(`${old}: added previous: task-01-step-1.md (handoff/chain)\n`);
-    expect(res.stderr).toContain(`${handoffPath(3)}: previous: task-2-step-2.md -> task-02-step-2.md, following the rename (handoff/path)\n`);
+    expect(res.stderr).toContain(
+      `${handoffPath(3)}: previous: task-2-step-2.md -> task-02-step-2.md, following the rename (handoff/path)\n`,
+    );
     expect(res.results.filter((f) => f.ruleId === 'handoff/path' || f.ruleId === 'handoff/chain')).toEqual([]);
     expect(read(dir, handoffPath(2))).toBe(taskHandoff(2));
     expect(read(dir, handoffPath(3))).toBe(taskHandoff(3));
@@ -158,7 +230,7 @@ const UNFINISHED = md(
 );
 
 describe('--fix-type scaffold: criteria headings', () => {
-  it('adds both headings with placeholders only when asked, in the plan\'s style; the rules then accept the phase and the manual boxes stay as they were', () => {
+  it("adds both headings with placeholders only when asked, in the plan's style; the rules then accept the phase and the manual boxes stay as they were", () => {
     const dir = makeRepo({ ...EVERY_PHASE, [PLAN]: UNFINISHED });
     const manualLines = UNFINISHED.split('\n').filter((l) => l.includes('admin console') || l.includes('restart'));
 
@@ -166,12 +238,24 @@ describe('--fix-type scaffold: criteria headings', () => {
     expect(read(dir, PLAN)).toBe(UNFINISHED);
 
     const res = runCli(dir, ['--fix', '--fix-type', 'scaffold']);
-    expect(res.stdout).toContain(`${PLAN}: added Automated Verification to Phase 2 (Endpoints) with a placeholder item to fill in (plan/phase-automated-criteria)`);
+    expect(res.stdout).toContain(
+      `${PLAN}: added Automated Verification to Phase 2 (Endpoints) with a placeholder item to fill in (plan/phase-automated-criteria)`,
+    );
     const after = read(dir, PLAN);
     expect(after).toBe(
       UNFINISHED.replace(
         '## Testing Strategy',
-        ['#### Automated Verification:', '', `- [ ] ${PLACEHOLDER.automated}`, '', '#### Manual Verification:', '', `- [ ] ${PLACEHOLDER.manual}`, '', '## Testing Strategy'].join('\n'),
+        [
+          '#### Automated Verification:',
+          '',
+          `- [ ] ${PLACEHOLDER.automated}`,
+          '',
+          '#### Manual Verification:',
+          '',
+          `- [ ] ${PLACEHOLDER.manual}`,
+          '',
+          '## Testing Strategy',
+        ].join('\n'),
       ),
     );
     expect(after.split('\n').filter((l) => l.includes('admin console') || l.includes('restart'))).toEqual(manualLines);
@@ -179,13 +263,23 @@ describe('--fix-type scaffold: criteria headings', () => {
     expect(findings(dir, 'plan/phase-manual-criteria')).toEqual([]);
   });
 
-  it('puts a missing automated heading before the phase\'s manual one', () => {
-    const text = UNFINISHED.replace('#### Automated Verification:\n\n- [x] Migration applies: `npm run migrate`\n\n', '');
+  it("puts a missing automated heading before the phase's manual one", () => {
+    const text = UNFINISHED.replace(
+      '#### Automated Verification:\n\n- [x] Migration applies: `npm run migrate`\n\n',
+      '',
+    );
     const dir = makeRepo({ ...EVERY_PHASE, [PLAN]: text });
     runCli(dir, ['--fix', '--fix-type', 'scaffold']);
     const after = read(dir, PLAN);
     expect(after.indexOf('#### Automated Verification:')).toBeLessThan(after.indexOf('#### Manual Verification:'));
-    expect(after.slice(0, after.indexOf('## Phase 2'))).toBe(text.slice(0, text.indexOf('## Phase 2')).replace('#### Manual Verification:', `#### Automated Verification:\n\n- [ ] ${PLACEHOLDER.automated}\n\n#### Manual Verification:`));
+    expect(after.slice(0, after.indexOf('## Phase 2'))).toBe(
+      text
+        .slice(0, text.indexOf('## Phase 2'))
+        .replace(
+          '#### Manual Verification:',
+          `#### Automated Verification:\n\n- [ ] ${PLACEHOLDER.automated}\n\n#### Manual Verification:`,
+        ),
+    );
   });
 });
 
@@ -194,7 +288,9 @@ describe('--fix-type scaffold in the plan-agent dialect', () => {
     const text = md('# Plan', '', '### Task 1: Do A', '', '- [x] step a', '', '### Task 2: Do B', '', '- [ ] step b');
     const dir = makeRepo({ ...EVERY_PHASE, [PLAN]: text });
     runCli(dir, ['--fix', '--fix-type', 'scaffold']);
-    expect(read(dir, PLAN)).toBe(`${text}\n### Automated Verification:\n\n- [ ] ${PLACEHOLDER.automated}\n\n### Manual Verification:\n\n- [ ] ${PLACEHOLDER.manual}\n`);
+    expect(read(dir, PLAN)).toBe(
+      `${text}\n### Automated Verification:\n\n- [ ] ${PLACEHOLDER.automated}\n\n### Manual Verification:\n\n- [ ] ${PLACEHOLDER.manual}\n`,
+    );
     expect(findings(dir, 'plan/phase-automated-criteria')).toEqual([]);
     expect(findings(dir, 'plan/phase-manual-criteria')).toEqual([]);
   });
@@ -202,7 +298,20 @@ describe('--fix-type scaffold in the plan-agent dialect', () => {
 
 describe('--fix on what needs no fix, and --fix-dry-run', () => {
   it('changes no byte of a clean repository', () => {
-    const dir = makeRepo({ ...progressed(), [LEDGER]: ledger({ state: ['- [x] Task 1: Do step 1', '- [x] Task 2: Do step 2', '- [x] Task 3: Do step 3', '- [ ] Task 4: Do step 4'] }) }, { commit: true });
+    const dir = makeRepo(
+      {
+        ...progressed(),
+        [LEDGER]: ledger({
+          state: [
+            '- [x] Task 1: Do step 1',
+            '- [x] Task 2: Do step 2',
+            '- [x] Task 3: Do step 3',
+            '- [ ] Task 4: Do step 4',
+          ],
+        }),
+      },
+      { commit: true },
+    );
     const before = worktree(dir);
     const res = runCli(dir, ['--fix', '--fix-type', 'problem,scaffold']);
     expect(res.stdout).toContain('validate-workflow: made 0 fixes in 0 files.');
@@ -211,7 +320,11 @@ describe('--fix on what needs no fix, and --fix-dry-run', () => {
   });
 
   it('prints a unified diff that git applies to give what --fix writes, and writes nothing', () => {
-    const clean: Files = { ...without(progressed(), handoffPath(3)), [`${HANDOFFS}/task-3-Step_3.md`]: taskHandoff(3), [LEDGER]: ledger({ state: ['- [x] Task 1: Do step 1', '- [→] Task 2: Do step 2', '- [x] Task 3: Do step 3'] }) };
+    const clean: Files = {
+      ...without(progressed(), handoffPath(3)),
+      [`${HANDOFFS}/task-3-Step_3.md`]: taskHandoff(3),
+      [LEDGER]: ledger({ state: ['- [x] Task 1: Do step 1', '- [→] Task 2: Do step 2', '- [x] Task 3: Do step 3'] }),
+    };
     const dir = makeRepo(clean);
     const fixed = makeRepo(clean);
     const before = worktree(dir);
@@ -255,7 +368,11 @@ describe('--fix options', () => {
 
   it('fixes only findings in the paths given, as the report shows only those', () => {
     const bad = `${HANDOFFS}/task-3-Step_3.md`;
-    const dir = makeRepo({ ...without(progressed(), handoffPath(3)), [bad]: taskHandoff(3), [LEDGER]: ledger({ state: ['- [x] Task 1: Do step 1', '- [→] Task 2: Do step 2', '- [x] Task 3: Do step 3'] }) });
+    const dir = makeRepo({
+      ...without(progressed(), handoffPath(3)),
+      [bad]: taskHandoff(3),
+      [LEDGER]: ledger({ state: ['- [x] Task 1: Do step 1', '- [→] Task 2: Do step 2', '- [x] Task 3: Do step 3'] }),
+    });
     const res = runCli(dir, ['--fix', 'thoughts/ledgers']);
     expect(res.stdout).toContain('validate-workflow: made 1 fix in 1 file.');
     expect(read(dir, LEDGER)).toContain('- [x] Task 2: Do step 2');

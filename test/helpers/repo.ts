@@ -28,7 +28,10 @@ export function makeRepo(files: Record<string, string | Uint8Array>, opts: { com
   git(dir, 'init', '-q', '-b', 'main');
   // The identity written into the repository's own config file, in git's format, rather than by three more `git
   // config` processes (one git process costs a test milliseconds, a loaded machine far more).
-  appendFileSync(join(dir, '.git', 'config'), '[user]\n\tname = Test Human\n\temail = human@example.com\n[commit]\n\tgpgsign = false\n');
+  appendFileSync(
+    join(dir, '.git', 'config'),
+    '[user]\n\tname = Test Human\n\temail = human@example.com\n[commit]\n\tgpgsign = false\n',
+  );
   writeFiles(dir, files);
   if (opts.commit) {
     git(dir, 'add', '-A');
@@ -52,7 +55,10 @@ export function readTree(dir: string, encoding?: 'utf8'): Record<string, string 
   const walk = (abs: string, prefix: string): void => {
     for (const entry of readdirSync(abs, { withFileTypes: true })) {
       if (entry.isDirectory()) walk(join(abs, entry.name), `${prefix}${entry.name}/`);
-      else if (entry.isFile()) files[`${prefix}${entry.name}`] = encoding ? readFileSync(join(abs, entry.name), encoding) : readFileSync(join(abs, entry.name));
+      else if (entry.isFile())
+        files[`${prefix}${entry.name}`] = encoding
+          ? readFileSync(join(abs, entry.name), encoding)
+          : readFileSync(join(abs, entry.name));
     }
   };
   walk(dir, '');
@@ -66,7 +72,11 @@ export interface CliResult {
 }
 
 export function runCli(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): CliResult {
-  const res = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
+  const res = spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', ...env },
+  });
   return { code: res.status, stdout: res.stdout, stderr: res.stderr };
 }
 

@@ -21,7 +21,11 @@ import type { Rule } from '../../src/rules/types.js';
 
 export { runSnapshotCase, runTransitionCase };
 export type { Expected, ExpectedFinding } from '../../src/engine/rule-tester.js';
-export type { RuleTesterCase as Case, InvalidRuleTesterCase as InvalidCase, RuleTesterCases as Cases } from '../../src/engine/rule-tester.js';
+export type {
+  RuleTesterCase as Case,
+  InvalidRuleTesterCase as InvalidCase,
+  RuleTesterCases as Cases,
+} from '../../src/engine/rule-tester.js';
 
 RuleTester.describe = describe;
 RuleTester.it = it;
@@ -30,7 +34,11 @@ RuleTester.it = it;
 export const run = runCase;
 
 /** One catalog rule's findings on these files, in memory (placeholders checked filled). */
-export function findings(files: Record<string, string | Uint8Array>, ruleId: string, config: Partial<Config> = {}): Finding[] {
+export function findings(
+  files: Record<string, string | Uint8Array>,
+  ruleId: string,
+  config: Partial<Config> = {},
+): Finding[] {
   const found = runSnapshotCase(ruleOf(ruleId), { files, config });
   expectFilled(found);
   return found;
@@ -59,7 +67,8 @@ export function ruleOf(id: string): Rule {
 export const expectFilled: (found: readonly Finding[]) => void = assertFilled;
 
 /** The findings are exactly these, in the runner's order (file, line, column, rule). */
-export const expectFindings: (rule: Rule, found: readonly Finding[], errors: readonly Expected[]) => void = assertFindings;
+export const expectFindings: (rule: Rule, found: readonly Finding[], errors: readonly Expected[]) => void =
+  assertFindings;
 
 /** One `it` per case: valid cases have no finding at all, invalid ones exactly their `errors`. */
 export function ruleTester(rule: Rule, cases: RuleTesterCases): void {
@@ -67,7 +76,12 @@ export function ruleTester(rule: Rule, cases: RuleTesterCases): void {
 }
 
 /** A file's text with the inline disable of convention section 5 appended (it covers the whole file). */
-function withDisable(files: Record<string, string | Uint8Array>, path: string, ruleId: string, reason: string | null): Record<string, string | Uint8Array> {
+function withDisable(
+  files: Record<string, string | Uint8Array>,
+  path: string,
+  ruleId: string,
+  reason: string | null,
+): Record<string, string | Uint8Array> {
   const text = files[path];
   if (typeof text !== 'string') throw new Error(`no text file ${path} in fixture`);
   const body = `validate-workflow-disable ${ruleId}${reason === null ? '' : ` -- ${reason}`}`;
@@ -79,7 +93,11 @@ function withDisable(files: Record<string, string | Uint8Array>, path: string, r
  * its meta says), `rules: {id: off|warn|error}` overrides, and an inline disable (with and without a reason)
  * silencing it in that file only, the reasonless one reported by disable/directive.
  */
-export function describeRuleContract(ruleOrId: Rule | string, files: Record<string, string | Uint8Array>, severities: Record<Preset, 'warning' | 'error'>): void {
+export function describeRuleContract(
+  ruleOrId: Rule | string,
+  files: Record<string, string | Uint8Array>,
+  severities: Record<Preset, 'warning' | 'error'>,
+): void {
   const rule = typeof ruleOrId === 'string' ? ruleOf(ruleOrId) : ruleOrId;
   const id = rule.meta.id;
   const judge = (config: Partial<Config> = {}, f = files) => runSnapshotCase(rule, { files: f, config });
@@ -120,7 +138,12 @@ export function describeRuleContract(ruleOrId: Rule | string, files: Record<stri
       const disabled = withDisable(files, target, id, null);
       expect(judge({}, disabled).filter((f) => f.file === target)).toEqual([]);
       expect(runSnapshotCase(ruleOf('disable/directive'), { files: disabled })).toEqual([
-        expect.objectContaining({ file: target, severity: 'warning', messageId: 'noReason', message: `Disable of ${id} gives no reason.` }),
+        expect.objectContaining({
+          file: target,
+          severity: 'warning',
+          messageId: 'noReason',
+          message: `Disable of ${id} gives no reason.`,
+        }),
       ]);
     });
   });

@@ -6,7 +6,21 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/repo.js';
-import { ANA, CLAUDE, CONFIG, LEDGER, PLAN, Repo, cli, errors, handoffPath, historyOnly, ledgerDoc, planDoc, problems, taskHandoff } from './helpers.js';
+import {
+  ANA,
+  CLAUDE,
+  CONFIG,
+  LEDGER,
+  PLAN,
+  Repo,
+  cli,
+  errors,
+  handoffPath,
+  historyOnly,
+  ledgerDoc,
+  planDoc,
+  taskHandoff,
+} from './helpers.js';
 
 const CONFIG_TEXT = `${JSON.stringify({ preset: 'recommended' }, null, 2)}\n`;
 
@@ -14,11 +28,31 @@ const CONFIG_TEXT = `${JSON.stringify({ preset: 'recommended' }, null, 2)}\n`;
 function midwayAdoption(): { repo: Repo; before: string; adopt: string; after: string } {
   const repo = Repo.create();
   repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
-  repo.commit('Task 1: Do step 1', { [PLAN]: planDoc({ tasks: [1], auto: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) }, { author: CLAUDE });
-  const before = repo.commit('Phase 1 verified', { [PLAN]: planDoc({ tasks: [1], auto: [1], manual: [1] }) }, { author: CLAUDE });
+  repo.commit(
+    'Task 1: Do step 1',
+    { [PLAN]: planDoc({ tasks: [1], auto: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) },
+    { author: CLAUDE },
+  );
+  const before = repo.commit(
+    'Phase 1 verified',
+    { [PLAN]: planDoc({ tasks: [1], auto: [1], manual: [1] }) },
+    { author: CLAUDE },
+  );
   const adopt = repo.commit('Adopt validate-workflow', { [CONFIG]: CONFIG_TEXT }, { author: ANA });
-  repo.commit('Task 2: Do step 2', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1, 2], manual: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: CLAUDE });
-  const after = repo.commit('Phase 2 verified', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1, 2], manual: [1, 2] }) }, { author: CLAUDE });
+  repo.commit(
+    'Task 2: Do step 2',
+    {
+      [PLAN]: planDoc({ tasks: [1, 2], auto: [1, 2], manual: [1] }),
+      [handoffPath(2)]: taskHandoff(2),
+      [LEDGER]: ledgerDoc([1, 2]),
+    },
+    { author: CLAUDE },
+  );
+  const after = repo.commit(
+    'Phase 2 verified',
+    { [PLAN]: planDoc({ tasks: [1, 2], auto: [1, 2], manual: [1, 2] }) },
+    { author: CLAUDE },
+  );
   return { repo, before, adopt, after };
 }
 
@@ -37,7 +71,9 @@ describe('the adoption point', () => {
   it('says in the summary line which commits were judged and from where', () => {
     const { repo, adopt } = midwayAdoption();
     const res = runStylish(repo.dir);
-    expect(res).toContain(`history: judged since ${adopt.slice(0, 7)}, the adoption point (the first human commit that added ${CONFIG})`);
+    expect(res).toContain(
+      `history: judged since ${adopt.slice(0, 7)}, the adoption point (the first human commit that added ${CONFIG})`,
+    );
   });
 
   it('a config committed after a run with it only in the working tree (init, run, commit) becomes the adoption point', () => {
@@ -60,15 +96,23 @@ describe('the adoption point', () => {
 
   it('--since root judges every commit: the early check-off is an error too', () => {
     const { repo, before, after } = midwayAdoption();
-    const manual = errors(cli(repo.dir, ['--since', 'root']).results).filter((f) => f.ruleId === 'history/manual-confirmation');
+    const manual = errors(cli(repo.dir, ['--since', 'root']).results).filter(
+      (f) => f.ruleId === 'history/manual-confirmation',
+    );
     expect([...new Set(manual.map((f) => f.commit))].sort()).toEqual([before, after].sort());
   });
 
   it('--since <rev> and history.since move the adoption point', () => {
     const { repo, after } = midwayAdoption();
-    const last = errors(cli(repo.dir, ['--since', after]).results).filter((f) => f.ruleId === 'history/manual-confirmation');
+    const last = errors(cli(repo.dir, ['--since', after]).results).filter(
+      (f) => f.ruleId === 'history/manual-confirmation',
+    );
     expect(last.map((f) => f.commit)).toEqual([after]);
-    repo.commit('Judge from the last commit', { [CONFIG]: `${JSON.stringify({ preset: 'recommended', history: { since: 'HEAD' } }, null, 2)}\n` }, { author: ANA });
+    repo.commit(
+      'Judge from the last commit',
+      { [CONFIG]: `${JSON.stringify({ preset: 'recommended', history: { since: 'HEAD' } }, null, 2)}\n` },
+      { author: ANA },
+    );
     expect(errors(cli(repo.dir).results).filter((f) => f.ruleId === 'history/manual-confirmation')).toEqual([]);
   });
 
@@ -85,15 +129,27 @@ describe('the adoption point', () => {
     const config = repo.commit('Config', { [CONFIG]: CONFIG_TEXT }, { author: CLAUDE });
     const check = repo.commit('Phase 1 verified', { [PLAN]: planDoc({ auto: [1], manual: [1] }) }, { author: CLAUDE });
     const run = cli(repo.dir);
-    expect(errors(run.results).filter((f) => f.ruleId === 'history/self-exemption').map((f) => f.commit)).toEqual([config]);
-    expect(errors(run.results).filter((f) => f.ruleId === 'history/manual-confirmation').map((f) => f.commit)).toEqual([check]);
+    expect(
+      errors(run.results)
+        .filter((f) => f.ruleId === 'history/self-exemption')
+        .map((f) => f.commit),
+    ).toEqual([config]);
+    expect(
+      errors(run.results)
+        .filter((f) => f.ruleId === 'history/manual-confirmation')
+        .map((f) => f.commit),
+    ).toEqual([check]);
     expect(runStylish(repo.dir)).toContain('history: an audit of every commit');
   });
 
   it('after adoption, a plan added with manual items already checked is an unconfirmed check-off (an error)', () => {
     const repo = Repo.create();
     repo.commit('Adopt', { [CONFIG]: CONFIG_TEXT }, { author: ANA });
-    const add = repo.commit('Add the plan, already verified', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: CLAUDE });
+    const add = repo.commit(
+      'Add the plan, already verified',
+      { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) },
+      { author: CLAUDE },
+    );
     const manual = errors(cli(repo.dir).results).filter((f) => f.ruleId === 'history/manual-confirmation');
     expect(manual.map((f) => f.commit)).toEqual([add]);
   });
@@ -104,13 +160,25 @@ describe('an audit (no config anywhere)', () => {
     const repo = Repo.create();
     // A squashed pull request (`(#12)`): the commits that checked the boxes are not in this history (round 3: an
     // agent's co-authorship alone would make it an unconfirmed check-off even in an audit).
-    const add = repo.commit('Add the plan after the work (#12)', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }), [LEDGER]: ledgerDoc([1, 2]) }, { author: ANA, coAuthors: [CLAUDE] });
-    const later = repo.commit('Phase 2 verified', { [PLAN]: planDoc({ tasks: [1, 2, 3, 4], auto: [1, 2], manual: [1, 2] }), [LEDGER]: ledgerDoc([1, 2, 3, 4]) }, { author: CLAUDE });
+    const add = repo.commit(
+      'Add the plan after the work (#12)',
+      { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }), [LEDGER]: ledgerDoc([1, 2]) },
+      { author: ANA, coAuthors: [CLAUDE] },
+    );
+    const later = repo.commit(
+      'Phase 2 verified',
+      { [PLAN]: planDoc({ tasks: [1, 2, 3, 4], auto: [1, 2], manual: [1, 2] }), [LEDGER]: ledgerDoc([1, 2, 3, 4]) },
+      { author: CLAUDE },
+    );
     const run = cli(repo.dir);
     const atAdd = historyOnly(run.results).filter((f) => f.commit === add);
     expect(atAdd.length).toBeGreaterThan(0);
     expect(atAdd.every((f) => f.severity === 'info')).toBe(true);
-    expect(errors(run.results).filter((f) => f.ruleId === 'history/manual-confirmation').map((f) => f.commit)).toEqual([later]);
+    expect(
+      errors(run.results)
+        .filter((f) => f.ruleId === 'history/manual-confirmation')
+        .map((f) => f.commit),
+    ).toEqual([later]);
     expect(runStylish(repo.dir)).toContain('history: an audit of every commit');
   });
 });

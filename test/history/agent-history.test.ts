@@ -31,22 +31,57 @@ function agentHistory(variant: Variant): { repo: Repo; checkoff: string } {
   const viaBob: CommitOpts = { author: BOB, coAuthors: [CLAUDE] };
   repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
   repo.commit('Start task 1', { [LEDGER]: ledgerDoc([], 1) }, { author: CLAUDE });
-  repo.commit('Task 1: Do step 1', { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1], 2) }, { author: CLAUDE });
-  repo.commit('Task 2: Do step 2', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, viaBob);
+  repo.commit(
+    'Task 1: Do step 1',
+    { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1], 2) },
+    { author: CLAUDE },
+  );
+  repo.commit(
+    'Task 2: Do step 2',
+    { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) },
+    viaBob,
+  );
 
   const confirmed = planDoc({ tasks: [1, 2], auto: [1], manual: [1] });
   const checkoff = {
-    'human-confirms': () => repo.commit('Confirm phase 1 manual checks', { [PLAN]: confirmed }, { author: ANA, confirmedBy: [ANA] }),
+    'human-confirms': () =>
+      repo.commit('Confirm phase 1 manual checks', { [PLAN]: confirmed }, { author: ANA, confirmedBy: [ANA] }),
     'agent-checks': () => repo.commit('Check phase 1 manual items', { [PLAN]: confirmed }, { author: CLAUDE }),
     // The trailer names Ana, but Ana is neither the author nor the committer: the agent wrote her name.
-    'agent-claims-confirmation': () => repo.commit('Ana confirmed phase 1', { [PLAN]: confirmed }, { author: CLAUDE, confirmedBy: [ANA] }),
+    'agent-claims-confirmation': () =>
+      repo.commit('Ana confirmed phase 1', { [PLAN]: confirmed }, { author: CLAUDE, confirmedBy: [ANA] }),
     // Ana's word relayed in a commit Claude co-authored: counts in recommended (with an info), not in strict.
-    'agent-co-authored': () => repo.commit('Confirm phase 1 manual checks', { [PLAN]: confirmed }, { author: ANA, coAuthors: [CLAUDE], confirmedBy: [ANA] }),
+    'agent-co-authored': () =>
+      repo.commit(
+        'Confirm phase 1 manual checks',
+        { [PLAN]: confirmed },
+        { author: ANA, coAuthors: [CLAUDE], confirmedBy: [ANA] },
+      ),
   }[variant]();
 
-  repo.commit('Task 3: Do step 3', { [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1], manual: [1] }), [handoffPath(3)]: taskHandoff(3), [LEDGER]: ledgerDoc([1, 2, 3], 4) }, { author: CLAUDE });
-  repo.commit('Task 4: Do step 4', { [PLAN]: planDoc({ tasks: [1, 2, 3, 4], auto: [1, 2], manual: [1] }), [handoffPath(4)]: taskHandoff(4), [LEDGER]: ledgerDoc([1, 2, 3, 4]) }, viaBob);
-  repo.commit('Confirm phase 2 manual checks', { [PLAN]: planDoc({ tasks: [1, 2, 3, 4], auto: [1, 2], manual: [1, 2] }) }, { author: ANA, confirmedBy: [ANA] });
+  repo.commit(
+    'Task 3: Do step 3',
+    {
+      [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1], manual: [1] }),
+      [handoffPath(3)]: taskHandoff(3),
+      [LEDGER]: ledgerDoc([1, 2, 3], 4),
+    },
+    { author: CLAUDE },
+  );
+  repo.commit(
+    'Task 4: Do step 4',
+    {
+      [PLAN]: planDoc({ tasks: [1, 2, 3, 4], auto: [1, 2], manual: [1] }),
+      [handoffPath(4)]: taskHandoff(4),
+      [LEDGER]: ledgerDoc([1, 2, 3, 4]),
+    },
+    viaBob,
+  );
+  repo.commit(
+    'Confirm phase 2 manual checks',
+    { [PLAN]: planDoc({ tasks: [1, 2, 3, 4], auto: [1, 2], manual: [1, 2] }) },
+    { author: ANA, confirmedBy: [ANA] },
+  );
   repo.commit('Close the session', { [LEDGER]: ledgerDoc([1, 2, 3, 4], null, 4, 'complete') }, { author: CLAUDE });
   return { repo, checkoff };
 }
@@ -90,7 +125,11 @@ describe('a clean agent history', () => {
     const res = cli(repo.dir);
     expect(res.code).toBe(1);
     expect(errors(res.results)).toEqual([
-      expect.objectContaining({ ruleId: 'history/manual-confirmation', commit: checkoff, message: expect.stringContaining('neither the author nor the committer') }),
+      expect.objectContaining({
+        ruleId: 'history/manual-confirmation',
+        commit: checkoff,
+        message: expect.stringContaining('neither the author nor the committer'),
+      }),
     ]);
   });
 
@@ -98,10 +137,23 @@ describe('a clean agent history', () => {
     const { repo, checkoff } = agentHistory('agent-co-authored');
     const rec = cli(repo.dir);
     expect(rec.code).toBe(0);
-    expect(rec.results).toEqual([expect.objectContaining({ ruleId: 'history/manual-confirmation', severity: 'info', commit: checkoff, message: expect.stringContaining('relays') })]);
+    expect(rec.results).toEqual([
+      expect.objectContaining({
+        ruleId: 'history/manual-confirmation',
+        severity: 'info',
+        commit: checkoff,
+        message: expect.stringContaining('relays'),
+      }),
+    ]);
     const strict = cli(repo.dir, ['--preset', 'strict']);
     expect(strict.code).toBe(1);
-    expect(errors(strict.results)).toEqual([expect.objectContaining({ ruleId: 'history/manual-confirmation', commit: checkoff, message: expect.stringContaining('strict') })]);
+    expect(errors(strict.results)).toEqual([
+      expect.objectContaining({
+        ruleId: 'history/manual-confirmation',
+        commit: checkoff,
+        message: expect.stringContaining('strict'),
+      }),
+    ]);
   });
 
   it('is invisible to --no-history: the files alone cannot say who checked the box', () => {

@@ -14,7 +14,11 @@ afterAll(() => rmSync(pkg, { recursive: true, force: true }));
 
 /** Whether the run folded history afresh (VALIDATE_WORKFLOW_TIMING reports the history step only then). */
 function foldsHistory(dir: string): boolean {
-  const res = spawnSync(process.execPath, [join(pkg, 'dist/bundle/main.js')], { cwd: dir, encoding: 'utf8', env: { ...process.env, VALIDATE_WORKFLOW_TIMING: '1', NO_COLOR: '1' } });
+  const res = spawnSync(process.execPath, [join(pkg, 'dist/bundle/main.js')], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, VALIDATE_WORKFLOW_TIMING: '1', NO_COLOR: '1' },
+  });
   expect(res.status, res.stderr).toBe(0);
   return /^timing history: /m.test(res.stderr);
 }
@@ -27,7 +31,11 @@ describe('the cache and the build that wrote it', () => {
     symlinkSync(join(PROJECT, 'node_modules'), join(pkg, 'node_modules'));
     const repo = Repo.create();
     repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
-    repo.commit('Task 1: Do step 1', { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) }, { author: CLAUDE });
+    repo.commit(
+      'Task 1: Do step 1',
+      { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) },
+      { author: CLAUDE },
+    );
     expect(foldsHistory(repo.dir)).toBe(true);
     expect(foldsHistory(repo.dir)).toBe(false);
     // An upgrade: the same version number, another build.

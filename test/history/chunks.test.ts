@@ -11,14 +11,33 @@ describe('chunks of the fold', () => {
   it('a range whose base holds more files than a chunk folds every commit of the range', async () => {
     const repo = Repo.create();
     repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() });
-    const base = repo.commit('Task 1', { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) }, { author: CLAUDE });
-    repo.commit('Task 2', { [PLAN]: planDoc({ tasks: [1, 2] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: CLAUDE });
-    repo.commit('Task 3', { [PLAN]: planDoc({ tasks: [1, 2, 3] }), [handoffPath(3)]: taskHandoff(3), [LEDGER]: ledgerDoc([1, 2, 3]) }, { author: CLAUDE });
+    const base = repo.commit(
+      'Task 1',
+      { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) },
+      { author: CLAUDE },
+    );
+    repo.commit(
+      'Task 2',
+      { [PLAN]: planDoc({ tasks: [1, 2] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) },
+      { author: CLAUDE },
+    );
+    repo.commit(
+      'Task 3',
+      { [PLAN]: planDoc({ tasks: [1, 2, 3] }), [handoffPath(3)]: taskHandoff(3), [LEDGER]: ledgerDoc([1, 2, 3]) },
+      { author: CLAUDE },
+    );
     const seen: string[] = [];
     const progress: number[] = [];
     // The base holds three workflow files, a chunk takes one: without at least one commit per chunk this never ends.
     const result = await Promise.race([
-      foldHistory(repo.dir, { config: defaultConfig(), from: base, to: 'HEAD', chunk: 1, onStep: (s) => seen.push(s.commit.subject), onProgress: (p) => progress.push(p.commits) }),
+      foldHistory(repo.dir, {
+        config: defaultConfig(),
+        from: base,
+        to: 'HEAD',
+        chunk: 1,
+        onStep: (s) => seen.push(s.commit.subject),
+        onProgress: (p) => progress.push(p.commits),
+      }),
       new Promise<null>((resolve) => setTimeout(() => resolve(null), 20_000)),
     ]);
     expect(result, 'the fold did not end').not.toBeNull();

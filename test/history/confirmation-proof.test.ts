@@ -8,7 +8,30 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { digestsCover, itemsDigest, type ItemRef } from '../../src/history/trust.js';
 import { messageTrailers, parseTrailers, readTrace } from '../../src/history/log.js';
-import { ANA, BOB, CLAUDE, CONFIG, LEDGER, MANUAL, MANUAL2, PLAN, Repo, cli, expectOne, messageFile, handoffPath, ident, judge, ledgerDoc, lineOf, planDoc, taskHandoff, tempDir, type CommitOpts, type Who } from './helpers.js';
+import {
+  ANA,
+  BOB,
+  CLAUDE,
+  CONFIG,
+  LEDGER,
+  MANUAL,
+  MANUAL2,
+  PLAN,
+  Repo,
+  cli,
+  expectOne,
+  messageFile,
+  handoffPath,
+  ident,
+  judge,
+  ledgerDoc,
+  lineOf,
+  planDoc,
+  taskHandoff,
+  tempDir,
+  type CommitOpts,
+  type Who,
+} from './helpers.js';
 
 const RULE = 'history/manual-confirmation';
 const SIGNERS = 'validate-workflow.allowed-signers';
@@ -21,14 +44,29 @@ const SIGNERS = 'validate-workflow.allowed-signers';
 function ready(config: Record<string, unknown> = { preset: 'recommended' }, extra: Record<string, string> = {}): Repo {
   const repo = Repo.create();
   const plan = (s: Parameters<typeof planDoc>[0]) => planDoc({ secondManual: [1], ...s });
-  repo.commit('Plan the auth flow', { [PLAN]: plan({}), [LEDGER]: ledgerDoc(), [CONFIG]: JSON.stringify(config, null, 2), ...extra }, { author: ANA });
-  repo.commit('Task 1: Do step 1', { [PLAN]: plan({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) }, { author: CLAUDE });
-  repo.commit('Task 2: Do step 2', { [PLAN]: plan({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: CLAUDE });
+  repo.commit(
+    'Plan the auth flow',
+    { [PLAN]: plan({}), [LEDGER]: ledgerDoc(), [CONFIG]: JSON.stringify(config, null, 2), ...extra },
+    { author: ANA },
+  );
+  repo.commit(
+    'Task 1: Do step 1',
+    { [PLAN]: plan({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) },
+    { author: CLAUDE },
+  );
+  repo.commit(
+    'Task 2: Do step 2',
+    { [PLAN]: plan({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) },
+    { author: CLAUDE },
+  );
   return repo;
 }
 
 /** The plan with phase 1's manual items checked: the first, or both. */
-const ONE = planDoc({ tasks: [1, 2], auto: [1], secondManual: [1] }).replace(`- [ ] ${MANUAL(1)}`, `- [x] ${MANUAL(1)}`);
+const ONE = planDoc({ tasks: [1, 2], auto: [1], secondManual: [1] }).replace(
+  `- [ ] ${MANUAL(1)}`,
+  `- [x] ${MANUAL(1)}`,
+);
 const BOTH = planDoc({ tasks: [1, 2], auto: [1], manual: [1], secondManual: [1] });
 
 const item = (text: string): ItemRef => ({ file: PLAN, phase: 1, text });
@@ -40,14 +78,31 @@ async function verdict(repo: Repo, preset?: 'recommended' | 'strict') {
 }
 
 async function refused(repo: Repo, commit: string, reason: RegExp, preset?: 'recommended' | 'strict'): Promise<void> {
-  const f = expectOne(await verdict(repo, preset), RULE, { repo, commit, file: PLAN, line: lineOf(repo.show(commit, PLAN), MANUAL(1)), severity: 'error' });
+  const f = expectOne(await verdict(repo, preset), RULE, {
+    repo,
+    commit,
+    file: PLAN,
+    line: lineOf(repo.show(commit, PLAN), MANUAL(1)),
+    severity: 'error',
+  });
   expect(f.message).toMatch(reason);
 }
 
 /** Stage files and commit them with this exact message. */
-function commitMessage(repo: Repo, files: Record<string, string>, msg: string, who: Who = ANA, committer: Who = who, gitConfig: string[] = []): string {
+function commitMessage(
+  repo: Repo,
+  files: Record<string, string>,
+  msg: string,
+  who: Who = ANA,
+  committer: Who = who,
+  gitConfig: string[] = [],
+): string {
   repo.stage(files);
-  repo.gitWith(repo.env(who, committer), [...gitConfig.flatMap((c) => ['-c', c]), 'commit', '-q', '--cleanup=verbatim', '-F', '-'], msg);
+  repo.gitWith(
+    repo.env(who, committer),
+    [...gitConfig.flatMap((c) => ['-c', c]), 'commit', '-q', '--cleanup=verbatim', '-F', '-'],
+    msg,
+  );
   return repo.sha();
 }
 
@@ -77,7 +132,11 @@ describe('item identities and the digest', () => {
 describe('Confirmed-items', () => {
   it('a confirmation whose digest covers what it checks counts, in recommended and strict', async () => {
     const repo = ready();
-    repo.commit('Confirm phase 1', { [PLAN]: BOTH }, { author: ANA, confirmedBy: [ANA], trailers: [itemsTrailer(MANUAL(1), MANUAL2(1))] });
+    repo.commit(
+      'Confirm phase 1',
+      { [PLAN]: BOTH },
+      { author: ANA, confirmedBy: [ANA], trailers: [itemsTrailer(MANUAL(1), MANUAL2(1))] },
+    );
     expect(await verdict(repo)).toEqual([]);
     expect(await verdict(repo, 'strict')).toEqual([]);
   });
@@ -85,12 +144,20 @@ describe('Confirmed-items', () => {
   it('an item amended into a confirmed commit breaks the digest, in recommended too', async () => {
     const repo = ready();
     // Ana confirmed the first item; the agent amends the second one into her commit, keeping message and author.
-    repo.commit('Confirm phase 1', { [PLAN]: ONE }, { author: ANA, confirmedBy: [ANA], trailers: [itemsTrailer(MANUAL(1))] });
+    repo.commit(
+      'Confirm phase 1',
+      { [PLAN]: ONE },
+      { author: ANA, confirmedBy: [ANA], trailers: [itemsTrailer(MANUAL(1))] },
+    );
     repo.write({ [PLAN]: BOTH });
     repo.git('add', '-A');
     repo.gitWith(repo.env(ANA), ['commit', '-q', '--amend', '--no-edit']);
     const c = repo.sha();
-    await refused(repo, c, new RegExp(`Confirmed-items: ${digestOf(MANUAL(1))}\` does not match .*amend, rebase or squash`));
+    await refused(
+      repo,
+      c,
+      new RegExp(`Confirmed-items: ${digestOf(MANUAL(1))}\` does not match .*amend, rebase or squash`),
+    );
     await refused(repo, c, /does not match/, 'strict');
   });
 
@@ -135,7 +202,12 @@ Confirmed-items: ${digestOf(MANUAL2(1))}
 
   it('a squash that brings in an item nobody confirmed breaks the digests', async () => {
     const repo = ready();
-    const c = commitMessage(repo, { [PLAN]: BOTH }, pr(`* Confirm phase 1\n\nConfirmed-by: ${ident(ANA)}\nConfirmed-items: ${digestOf(MANUAL(1))}\n\n* More`), ANA);
+    const c = commitMessage(
+      repo,
+      { [PLAN]: BOTH },
+      pr(`* Confirm phase 1\n\nConfirmed-by: ${ident(ANA)}\nConfirmed-items: ${digestOf(MANUAL(1))}\n\n* More`),
+      ANA,
+    );
     await refused(repo, c, /does not match/);
   });
 
@@ -174,7 +246,15 @@ describe('implicit confirmation (recommended only)', () => {
     const repo = ready();
     const c = repo.commit('Checked phase 1 by hand', { [PLAN]: BOTH }, { author: ANA });
     const found = await verdict(repo);
-    expect(found).toEqual([expect.objectContaining({ commit: c, severity: 'info', message: expect.stringMatching(/2 manual items checked by Ana Human <ana@example.com> in a commit of their own .*implicit/) })]);
+    expect(found).toEqual([
+      expect.objectContaining({
+        commit: c,
+        severity: 'info',
+        message: expect.stringMatching(
+          /2 manual items checked by Ana Human <ana@example.com> in a commit of their own .*implicit/,
+        ),
+      }),
+    ]);
     await refused(repo, c, /`strict` always needs the trailer/, 'strict');
   });
 
@@ -182,8 +262,18 @@ describe('implicit confirmation (recommended only)', () => {
   // no agent anywhere, confirmed it; this test refused that before. Code, task boxes and handoffs still refuse.
   it("a human's plan-only commit (manual boxes and prose) counts, with an info", async () => {
     const prose = ready();
-    const p = prose.commit('Check and reword', { [PLAN]: BOTH.replace('# Auth flow Implementation Plan', '# Auth flow plan') }, { author: ANA });
-    expect(await verdict(prose)).toEqual([expect.objectContaining({ commit: p, severity: 'info', message: expect.stringMatching(/changes only plans \(manual checkboxes and prose\).*implicit/) })]);
+    const p = prose.commit(
+      'Check and reword',
+      { [PLAN]: BOTH.replace('# Auth flow Implementation Plan', '# Auth flow plan') },
+      { author: ANA },
+    );
+    expect(await verdict(prose)).toEqual([
+      expect.objectContaining({
+        commit: p,
+        severity: 'info',
+        message: expect.stringMatching(/changes only plans \(manual checkboxes and prose\).*implicit/),
+      }),
+    ]);
     await refused(prose, p, /`strict` always needs the trailer/, 'strict');
   });
 
@@ -192,7 +282,11 @@ describe('implicit confirmation (recommended only)', () => {
     const c = other.commit('Implement and check', { [PLAN]: BOTH, 'src/app.ts': 'export {};\n' }, { author: ANA });
     await refused(other, c, /changes more than manual checkboxes/);
     const task = ready();
-    const t = task.commit('Check and tick', { [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1], manual: [1], secondManual: [1] }) }, { author: ANA });
+    const t = task.commit(
+      'Check and tick',
+      { [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1], manual: [1], secondManual: [1] }) },
+      { author: ANA },
+    );
     await refused(task, t, /changes more than manual checkboxes/);
   });
 
@@ -205,7 +299,7 @@ describe('implicit confirmation (recommended only)', () => {
     await refused(listed, b, /Bob Builder <bob@example.com> is not listed in `confirmers`/);
   });
 
-  it('a Co-authored-by line followed by another paragraph still makes the commit an agent\'s', async () => {
+  it("a Co-authored-by line followed by another paragraph still makes the commit an agent's", async () => {
     const repo = ready();
     const msg = `Check phase 1\n\nCo-authored-by: Claude <noreply@anthropic.com>\n\n🤖 Generated with [Claude Code](https://claude.com/claude-code)\n`;
     const c = commitMessage(repo, { [PLAN]: BOTH }, msg, ANA);
@@ -219,7 +313,12 @@ describe('implicit confirmation (recommended only)', () => {
 describe('the trace reads any message', () => {
   it('separators in a subject cannot forge or drop a record', async () => {
     const repo = ready();
-    const c = commitMessage(repo, { [PLAN]: BOTH }, `Check\x1e${'f'.repeat(40)}\x1f\x1fevil\n\nCo-authored-by: ${ident(CLAUDE)}\n`, ANA);
+    const c = commitMessage(
+      repo,
+      { [PLAN]: BOTH },
+      `Check\x1e${'f'.repeat(40)}\x1f\x1fevil\n\nCo-authored-by: ${ident(CLAUDE)}\n`,
+      ANA,
+    );
     expect(repo.git('log', '-1', '--format=%s', c)).toContain('\x1e');
     const trace = await readTrace(repo.dir, ['HEAD'], ['thoughts']);
     expect(trace.map((t) => t.commit.sha)).toEqual(repo.git('rev-list', '--reverse', 'HEAD').trim().split('\n'));
@@ -231,26 +330,40 @@ describe('the trace reads any message', () => {
 
   it('messageTrailers keeps the block and adds identity lines from anywhere, once', () => {
     const block = parseTrailers('Signed-off-by: Ana <a@x>\nCo-authored-by: Claude <noreply@anthropic.com>');
-    const msg = 'S\n\nco-authored-by:  Codex <codex@openai.com> \n\nmore\n\nSigned-off-by: Ana <a@x>\nCo-authored-by: Claude <noreply@anthropic.com>\n';
-    expect(messageTrailers(block, msg)).toEqual([...block, { key: 'Co-authored-by', value: 'Codex <codex@openai.com>' }]);
+    const msg =
+      'S\n\nco-authored-by:  Codex <codex@openai.com> \n\nmore\n\nSigned-off-by: Ana <a@x>\nCo-authored-by: Claude <noreply@anthropic.com>\n';
+    expect(messageTrailers(block, msg)).toEqual([
+      ...block,
+      { key: 'Co-authored-by', value: 'Codex <codex@openai.com>' },
+    ]);
   });
 });
 
 describe('signed confirmations against the allowed-signers file in the repository', () => {
   function keygen(email: string): string {
     const key = join(tempDir(), 'key');
-    const res = spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', email, '-f', key], { encoding: 'utf8' });
+    const res = spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', email, '-f', key], {
+      encoding: 'utf8',
+    });
     if (res.status !== 0) throw new Error(`ssh-keygen failed: ${res.stderr}`);
     return key;
   }
   const pub = (key: string) => readFileSync(`${key}.pub`, 'utf8').trim();
   const signing = (key: string): string[] => ['gpg.format=ssh', `user.signingkey=${key}.pub`, 'commit.gpgsign=true'];
-  const signed = (key: string, who: Who = ANA): CommitOpts => ({ author: who, confirmedBy: [who], trailers: [itemsTrailer(MANUAL(1), MANUAL2(1))], gitConfig: signing(key) });
+  const signed = (key: string, who: Who = ANA): CommitOpts => ({
+    author: who,
+    confirmedBy: [who],
+    trailers: [itemsTrailer(MANUAL(1), MANUAL2(1))],
+    gitConfig: signing(key),
+  });
 
   /** Ana's key listed in the repository's file (no gpg.ssh.allowedSignersFile in git's config: the file decides). */
   function setUp(): { repo: Repo; ana: string } {
     const ana = keygen('ana@example.com');
-    const repo = ready({ requireSignedConfirmations: true, allowedSigners: SIGNERS }, { [SIGNERS]: `ana@example.com namespaces="git" ${pub(ana)}\n` });
+    const repo = ready(
+      { requireSignedConfirmations: true, allowedSigners: SIGNERS },
+      { [SIGNERS]: `ana@example.com namespaces="git" ${pub(ana)}\n` },
+    );
     expect(spawnSync('git', ['config', '--get', 'gpg.ssh.allowedSignersFile'], { cwd: repo.dir }).status).toBe(1);
     return { repo, ana };
   }
@@ -293,14 +406,18 @@ describe('signed confirmations against the allowed-signers file in the repositor
 
 describe('an allowed-signers file at a path of its own is a trust file', () => {
   const CUSTOM = 'keys/confirmers.allowed-signers';
-  const listed = 'ana@example.com namespaces="git" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAnaAnaAnaAnaAnaAnaAnaAnaAnaAnaAnaAnaAnaAnaAna\n';
+  const listed =
+    'ana@example.com namespaces="git" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAnaAnaAnaAnaAnaAnaAnaAnaAnaAnaAnaAnaAnaAnaAna\n';
   const added = `${listed}agent@example.com namespaces="git" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAgentAgentAgentAgentAgentAgentAgentAgentAg\n`;
 
   it("an agent adding its key to it is self-exemption at the full run and at the hooks; a human's change is not", () => {
     const repo = ready({ requireSignedConfirmations: true, allowedSigners: `./${CUSTOM}` }, { [CUSTOM]: listed });
     repo.stage({ [CUSTOM]: added });
     // Pre-commit leaves who made the change to commit-msg, which has the message.
-    const staged = cli(repo.dir, ['commit-msg', messageFile('Add my key', { trailers: [`Co-authored-by: ${ident(CLAUDE)}`] })]).results.filter((f) => f.ruleId === 'history/self-exemption');
+    const staged = cli(repo.dir, [
+      'commit-msg',
+      messageFile('Add my key', { trailers: [`Co-authored-by: ${ident(CLAUDE)}`] }),
+    ]).results.filter((f) => f.ruleId === 'history/self-exemption');
     expect(staged.map((f) => f.file)).toEqual([CUSTOM]);
     repo.git('reset', '-q', '--hard');
     const bad = repo.commit('Add my key', { [CUSTOM]: added }, { author: CLAUDE });

@@ -2,21 +2,44 @@
 // when the record shows the user's guidance: a `resolution:` in the blocked handoff, or a commit trailer
 // `Guidance-by: Name <email>` by a human. Real repositories; the full run and the hooks agree.
 import { describe, expect, it } from 'vitest';
-import { ANA, CLAUDE, LEDGER, PLAN, Repo, cli, handoffPath, ledgerDoc, messageFile, planDoc, taskHandoff, type CommitOpts } from './helpers.js';
+import {
+  ANA,
+  CLAUDE,
+  LEDGER,
+  PLAN,
+  Repo,
+  cli,
+  handoffPath,
+  ledgerDoc,
+  messageFile,
+  planDoc,
+  taskHandoff,
+  type CommitOpts,
+} from './helpers.js';
 
-const blocked = () => taskHandoff(2, { status: 'blocked', blocker: 'The staging database refuses the migration; which schema should win?', verification_results: [] });
+const blocked = () =>
+  taskHandoff(2, {
+    status: 'blocked',
+    blocker: 'The staging database refuses the migration; which schema should win?',
+    verification_results: [],
+  });
 
 /** Task 1 done, task 2 blocked and waiting for the user. */
 function waiting(): Repo {
   const repo = Repo.create();
   repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
-  repo.commit('Task 1: Do step 1', { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) }, { author: CLAUDE });
+  repo.commit(
+    'Task 1: Do step 1',
+    { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) },
+    { author: CLAUDE },
+  );
   repo.commit('Task 2 blocked', { [handoffPath(2)]: blocked(), [LEDGER]: ledgerDoc([1], 2) }, { author: CLAUDE });
   return repo;
 }
 
 const nextTask = { [handoffPath(3)]: taskHandoff(3, { previous: 'task-02-step-2.md' }) };
-const blockedProceed = (dir: string, args: string[] = []) => cli(dir, args).results.filter((f) => f.ruleId === 'handoff/blocked-proceed');
+const blockedProceed = (dir: string, args: string[] = []) =>
+  cli(dir, args).results.filter((f) => f.ruleId === 'handoff/blocked-proceed');
 
 describe('Guidance-by', () => {
   it('without guidance, the next task after a blocked one is refused', () => {
@@ -27,11 +50,21 @@ describe('Guidance-by', () => {
 
   it("a human's Guidance-by commit after the blocked handoff lets the next task go on, at every door", () => {
     const repo = waiting();
-    repo.commit('Use the new schema; drop the old table', {}, { author: ANA, trailers: [`Guidance-by: ${ANA.name} <${ANA.email}>`], args: ['--allow-empty'] });
+    repo.commit(
+      'Use the new schema; drop the old table',
+      {},
+      { author: ANA, trailers: [`Guidance-by: ${ANA.name} <${ANA.email}>`], args: ['--allow-empty'] },
+    );
     repo.stage(nextTask);
     const who: CommitOpts = { author: CLAUDE };
-    expect(cli(repo.dir, ['--staged'], repo.env(CLAUDE)).results.filter((f) => f.ruleId === 'handoff/blocked-proceed')).toEqual([]);
-    expect(cli(repo.dir, ['commit-msg', messageFile('Task 3: Do step 3', who)], repo.env(CLAUDE)).results.filter((f) => f.ruleId === 'handoff/blocked-proceed')).toEqual([]);
+    expect(
+      cli(repo.dir, ['--staged'], repo.env(CLAUDE)).results.filter((f) => f.ruleId === 'handoff/blocked-proceed'),
+    ).toEqual([]);
+    expect(
+      cli(repo.dir, ['commit-msg', messageFile('Task 3: Do step 3', who)], repo.env(CLAUDE)).results.filter(
+        (f) => f.ruleId === 'handoff/blocked-proceed',
+      ),
+    ).toEqual([]);
     repo.commitStaged('Task 3: Do step 3', who);
     expect(blockedProceed(repo.dir)).toEqual([]);
   });
@@ -40,15 +73,27 @@ describe('Guidance-by', () => {
     const repo = waiting();
     repo.stage(nextTask);
     const who: CommitOpts = { author: ANA, trailers: [`Guidance-by: ${ANA.name} <${ANA.email}>`] };
-    expect(cli(repo.dir, ['commit-msg', messageFile('Task 3, as Ana decided', who)], repo.env(ANA)).results.filter((f) => f.ruleId === 'handoff/blocked-proceed')).toEqual([]);
+    expect(
+      cli(repo.dir, ['commit-msg', messageFile('Task 3, as Ana decided', who)], repo.env(ANA)).results.filter(
+        (f) => f.ruleId === 'handoff/blocked-proceed',
+      ),
+    ).toEqual([]);
     repo.commitStaged('Task 3, as Ana decided', who);
     expect(blockedProceed(repo.dir)).toEqual([]);
   });
 
   it("an agent's Guidance-by, or one naming someone who made no part of the commit, does not count", () => {
     const repo = waiting();
-    repo.commit('I decided myself', {}, { author: CLAUDE, trailers: [`Guidance-by: ${CLAUDE.name} <${CLAUDE.email}>`], args: ['--allow-empty'] });
-    repo.commit('Ana said so', {}, { author: CLAUDE, trailers: [`Guidance-by: ${ANA.name} <${ANA.email}>`], args: ['--allow-empty'] });
+    repo.commit(
+      'I decided myself',
+      {},
+      { author: CLAUDE, trailers: [`Guidance-by: ${CLAUDE.name} <${CLAUDE.email}>`], args: ['--allow-empty'] },
+    );
+    repo.commit(
+      'Ana said so',
+      {},
+      { author: CLAUDE, trailers: [`Guidance-by: ${ANA.name} <${ANA.email}>`], args: ['--allow-empty'] },
+    );
     repo.commit('Task 3: Do step 3', nextTask, { author: CLAUDE });
     expect(blockedProceed(repo.dir).map((f) => f.file)).toEqual([handoffPath(3)]);
   });

@@ -2,7 +2,16 @@
 // committers and trailers, and the three ways to judge them (the engine in-process, the CLI, the hook doors).
 // Not a test file itself.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, expect } from 'vitest';
@@ -130,8 +139,17 @@ export class Repo {
   commitStaged(subject: string, opts: CommitOpts = {}): string {
     const author = opts.author ?? ANA;
     const cfg = (opts.gitConfig ?? []).flatMap((c) => ['-c', c]);
-    const withDigest = opts.confirmedBy?.length && opts.digest !== false && !(opts.trailers ?? []).some((t) => /^confirmed-items:/i.test(t)) ? { ...opts, trailers: [...(opts.trailers ?? []), this.stagedDigest(opts.args?.includes('--amend') ?? false)] } : opts;
-    this.gitWith(this.env(author, opts.committer ?? author), [...cfg, 'commit', '-q', ...(opts.args ?? []), '-F', '-'], message(subject, withDigest));
+    const withDigest =
+      opts.confirmedBy?.length &&
+      opts.digest !== false &&
+      !(opts.trailers ?? []).some((t) => /^confirmed-items:/i.test(t))
+        ? { ...opts, trailers: [...(opts.trailers ?? []), this.stagedDigest(opts.args?.includes('--amend') ?? false)] }
+        : opts;
+    this.gitWith(
+      this.env(author, opts.committer ?? author),
+      [...cfg, 'commit', '-q', ...(opts.args ?? []), '-F', '-'],
+      message(subject, withDigest),
+    );
     return this.head();
   }
 
@@ -151,7 +169,11 @@ export class Repo {
   /** `Confirmed-items` for the manual items the staged change checks, computed by the engine's own reading. */
   stagedDigest(amend = false): string {
     const pending = pendingCommit(this.dir, loadConfig(this.dir, undefined, RULE_IDS), { amend });
-    const items = pending.events.flatMap((e) => (e.type === 'item-checked' && e.kind === 'manual' && e.checked ? [{ file: e.file, phase: e.phase, text: e.text }] : []));
+    const items = pending.events.flatMap((e) =>
+      e.type === 'item-checked' && e.kind === 'manual' && e.checked
+        ? [{ file: e.file, phase: e.phase, text: e.text }]
+        : [],
+    );
     return `Confirmed-items: ${itemsDigest(items)}`;
   }
 
@@ -208,7 +230,15 @@ export function planDoc(s: PlanSpec = {}): string {
       task++;
       lines.push(`- ${box(s.tasks?.includes(task))} ${TASK(task)}`);
     }
-    lines.push('', '### Success Criteria:', '', '#### Automated Verification:', '', `- ${box(s.auto?.includes(n))} ${AUTO(n)}: \`npm test\``, '');
+    lines.push(
+      '',
+      '### Success Criteria:',
+      '',
+      '#### Automated Verification:',
+      '',
+      `- ${box(s.auto?.includes(n))} ${AUTO(n)}: \`npm test\``,
+      '',
+    );
     if (!s.noManual?.includes(n)) {
       lines.push('#### Manual Verification:', '');
       if (s.naManual?.includes(n)) lines.push(`- [ ] N/A: ${MANUAL(n)} (no UI in this phase)`);
@@ -231,7 +261,10 @@ export function ledgerDoc(done: number[] = [], doing: number | null = null, tota
 // --- Judging --------------------------------------------------------------------------------------------------
 
 /** The engine in-process over the repository's history (its config read as the CLI reads it). */
-export async function judge(dir: string, opts: { preset?: Preset; from?: string | null; to?: string } = {}): Promise<{ findings: Finding[]; commits: number }> {
+export async function judge(
+  dir: string,
+  opts: { preset?: Preset; from?: string | null; to?: string } = {},
+): Promise<{ findings: Finding[]; commits: number }> {
   const config = loadConfig(dir, undefined, RULE_IDS);
   if (opts.preset) config.preset = opts.preset;
   return judgeHistory(dir, { config, presetOverride: opts.preset, from: opts.from, to: opts.to });
@@ -256,7 +289,9 @@ export function cli(dir: string, args: string[] = [], env: NodeJS.ProcessEnv = {
   try {
     out = JSON.parse(res.stdout);
   } catch {
-    throw new Error(`no JSON from validate-workflow ${args.join(' ')} (exit ${res.code}):\n${res.stdout}\n${res.stderr}`);
+    throw new Error(
+      `no JSON from validate-workflow ${args.join(' ')} (exit ${res.code}):\n${res.stdout}\n${res.stderr}`,
+    );
   }
   return { code: res.code, results: out.results, summary: out.summary, stderr: res.stderr };
 }
@@ -291,7 +326,12 @@ export async function door(dir: string, args: string[] = [], env: NodeJS.Process
   Object.assign(process.env, env);
   try {
     const out = await lintApi(options);
-    return { code: out.summary.errors > 0 ? 1 : 0, results: out.results as Finding[], summary: out.summary, stderr: '' };
+    return {
+      code: out.summary.errors > 0 ? 1 : 0,
+      results: out.results as Finding[],
+      summary: out.summary,
+      stderr: '',
+    };
   } finally {
     for (const [k, v] of saved) {
       if (v === undefined) delete process.env[k];
@@ -314,17 +354,32 @@ export const historyOnly = (list: Finding[]) => list.filter((f) => f.ruleId.star
 export const ids = (list: Finding[]) => [...new Set(list.map((f) => f.ruleId))].sort();
 
 /** Exactly one finding of the rule: at this commit, file and line, with the commit's own subject. */
-export function expectOne(list: Finding[], ruleId: string, where: { repo: Repo; commit: string; file: string; line: number; severity?: Finding['severity'] }): Finding {
+export function expectOne(
+  list: Finding[],
+  ruleId: string,
+  where: { repo: Repo; commit: string; file: string; line: number; severity?: Finding['severity'] },
+): Finding {
   const hits = list.filter((f) => f.ruleId === ruleId);
   expect(hits, `findings of ${ruleId} in ${JSON.stringify(list, null, 1)}`).toHaveLength(1);
   const subject = where.repo.git('log', '-1', '--format=%s', where.commit).trim();
-  expect(hits[0]).toMatchObject({ ruleId, commit: where.commit, subject, file: where.file, line: where.line, ...(where.severity ? { severity: where.severity } : {}) });
+  expect(hits[0]).toMatchObject({
+    ruleId,
+    commit: where.commit,
+    subject,
+    file: where.file,
+    line: where.line,
+    ...(where.severity ? { severity: where.severity } : {}),
+  });
   expect(where.commit).toMatch(/^[0-9a-f]{40}$/);
   return hits[0]!;
 }
 
 /** The `Confirmed-items` trailer `confirm` writes for the manual items of these phases (strict requires it). */
-export function confirmedItems(phases: number[], file = PLAN, texts: (p: number) => string[] = (p) => [MANUAL(p)]): string {
+export function confirmedItems(
+  phases: number[],
+  file = PLAN,
+  texts: (p: number) => string[] = (p) => [MANUAL(p)],
+): string {
   return `Confirmed-items: ${itemsDigest(phases.flatMap((phase) => texts(phase).map((text) => ({ file, phase, text }))))}`;
 }
 
@@ -352,7 +407,10 @@ export function installHooks(repo: Repo): Repo {
   hook('commit-msg', 'commit-msg "$1"');
   // Written to the repository's config file in git's format (later keys win over makeRepo's identity), not by three
   // `git config` processes.
-  appendFileSync(join(repo.dir, '.git', 'config'), `[core]\n\thooksPath = ${dir}\n[user]\n\tname = ${ANA.name}\n\temail = ${ANA.email}\n`);
+  appendFileSync(
+    join(repo.dir, '.git', 'config'),
+    `[core]\n\thooksPath = ${dir}\n[user]\n\tname = ${ANA.name}\n\temail = ${ANA.email}\n`,
+  );
   expect(repo.git('config', 'user.name').trim()).toBe(ANA.name);
   return repo;
 }

@@ -32,8 +32,16 @@ const asAuthor = (w: Who) => `--author=${ident(w)}`;
 function ready(): Repo {
   const repo = hooked();
   repo.commit('Plan', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA, args: ['--no-verify'] });
-  repo.commit('Task 1', { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) }, { author: CLAUDE, args: ['--no-verify'] });
-  repo.commit('Task 2', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: CLAUDE, args: ['--no-verify'] });
+  repo.commit(
+    'Task 1',
+    { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) },
+    { author: CLAUDE, args: ['--no-verify'] },
+  );
+  repo.commit(
+    'Task 2',
+    { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) },
+    { author: CLAUDE, args: ['--no-verify'] },
+  );
   return repo;
 }
 
@@ -48,7 +56,7 @@ describe('installed hooks', () => {
     expect(repo.sha()).toBe(head);
   });
 
-  it("commit-msg refuses a check-off whose trailer names someone else than the committing human", () => {
+  it('commit-msg refuses a check-off whose trailer names someone else than the committing human', () => {
     const repo = ready();
     repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
     const res = gitCommit(repo, ['-m', 'Phase 1 verified', '--trailer', 'Confirmed-by: Bob Builder <bob@example.com>']);
@@ -78,7 +86,7 @@ describe('installed hooks', () => {
     expect(repo.sha()).toBe(head);
   });
 
-  it('pre-commit lets a manual check-off through (confirmation is commit-msg\'s job)', () => {
+  it("pre-commit lets a manual check-off through (confirmation is commit-msg's job)", () => {
     const repo = ready();
     repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
     const staged = cli(repo.dir, ['--staged'], repo.env(CLAUDE));
@@ -92,7 +100,11 @@ describe('installed hooks', () => {
     // Phase 2 may not start before phase 1 is verified: pre-commit refuses it already. In `recommended` verified
     // means phase 1's automated items (issue 10: the manual boxes are a human's and often lag), so the early commit
     // also leaves that item open.
-    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2, 3] }), [handoffPath(3)]: taskHandoff(3), [LEDGER]: ledgerDoc([1, 2, 3]) });
+    repo.stage({
+      [PLAN]: planDoc({ tasks: [1, 2, 3] }),
+      [handoffPath(3)]: taskHandoff(3),
+      [LEDGER]: ledgerDoc([1, 2, 3]),
+    });
     const early = gitCommit(repo, [asAuthor(CLAUDE), '-m', 'Task 3']);
     expect(early.code).not.toBe(0);
     // The after state breaks phase order (plan/phase-order, a snapshot finding the change introduces, refused at
@@ -102,8 +114,14 @@ describe('installed hooks', () => {
     repo.git('reset', '-q', '--hard', head);
     repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
     expect(gitCommit(repo, ['-m', 'Confirm phase 1', '--trailer', `Confirmed-by: ${ident(ANA)}`]).code).toBe(0);
-    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1], manual: [1] }), [handoffPath(3)]: taskHandoff(3), [LEDGER]: ledgerDoc([1, 2, 3]) });
-    expect(gitCommit(repo, [asAuthor(CLAUDE), '-m', 'Task 3', '--trailer', `Co-authored-by: ${ident(CLAUDE)}`])).toMatchObject({ code: 0 });
+    repo.stage({
+      [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1], manual: [1] }),
+      [handoffPath(3)]: taskHandoff(3),
+      [LEDGER]: ledgerDoc([1, 2, 3]),
+    });
+    expect(
+      gitCommit(repo, [asAuthor(CLAUDE), '-m', 'Task 3', '--trailer', `Co-authored-by: ${ident(CLAUDE)}`]),
+    ).toMatchObject({ code: 0 });
     expect(cli(repo.dir).code).toBe(0);
   });
 });

@@ -8,13 +8,18 @@ const PLAN = md('# Export Implementation Plan', '## Phase 1: Columns', '- [ ] Ta
 
 describe('a moved workflow folder', () => {
   it('is named in the note of a run that finds no workflow file, with the commit and the key to set', () => {
-    const dir = makeRepo({ 'thoughts/shared/plans/2026-11-20-export.md': PLAN, 'thoughts/shared/plans/2026-11-21-import.md': PLAN }, { commit: true });
+    const dir = makeRepo(
+      { 'thoughts/shared/plans/2026-11-20-export.md': PLAN, 'thoughts/shared/plans/2026-11-21-import.md': PLAN },
+      { commit: true },
+    );
     git(dir, 'mv', 'thoughts', 'docs-notes');
     git(dir, 'commit', '-q', '-m', 'Move the notes');
     const sha = git(dir, 'rev-parse', '--short=7', 'HEAD').trim();
     const res = runCli(dir, []);
     expect(res.code).toBe(0);
-    expect(res.stdout + res.stderr).toContain(`Workflow files moved to docs-notes/shared/plans/ in ${sha} (2 files): set \`paths\` in validate-workflow.config.json to judge them there.`);
+    expect(res.stdout + res.stderr).toContain(
+      `Workflow files moved to docs-notes/shared/plans/ in ${sha} (2 files): set \`paths\` in validate-workflow.config.json to judge them there.`,
+    );
   });
 
   it('says nothing of a move when the files were deleted, or never there', () => {

@@ -7,14 +7,29 @@ import { symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/model/finding.js';
-import { ANA, CLAUDE, PLAN, Repo, cli, handoffPath, ledger, messageFile, planDoc, taskHandoff, tempDir, TASK, type CommitOpts } from './helpers.js';
+import {
+  ANA,
+  CLAUDE,
+  PLAN,
+  Repo,
+  cli,
+  handoffPath,
+  ledger,
+  messageFile,
+  planDoc,
+  taskHandoff,
+  tempDir,
+  TASK,
+  type CommitOpts,
+} from './helpers.js';
 
 const CONFIG = 'validate-workflow.config.json';
 const LEDGER = 'thoughts/ledgers/CONTINUITY_CLAUDE-auth-1.md';
 const AGENT: CommitOpts = { author: ANA, coAuthors: [CLAUDE] };
 const ledgerNaming = (plan: string) => ledger({ plan, state: [1, 2, 3, 4].map((t) => `- [ ] ${TASK(t)}`) });
 /** Phase 1 done and verified by automation; only its manual item is open. */
-const ready = (s: Parameters<typeof planDoc>[0] = {}) => planDoc({ frontmatter: ['mode: direct'], tasks: [1, 2], auto: [1], ...s });
+const ready = (s: Parameters<typeof planDoc>[0] = {}) =>
+  planDoc({ frontmatter: ['mode: direct'], tasks: [1, 2], auto: [1], ...s });
 const checked = () => ready({ manual: [1] });
 
 const rule = (list: Finding[], id: string) => list.filter((f) => f.ruleId === id);
@@ -27,18 +42,28 @@ function adopted(plan: string, namer: Record<string, string>): Repo {
 }
 
 /** The agent's check-off of the manual item at every door: pre-commit and commit-msg, then the full run and --range. */
-function expectRefusedEverywhere(repo: Repo, plan: string, write: () => void = () => repo.stage({ [plan]: checked() })): string {
+function expectRefusedEverywhere(
+  repo: Repo,
+  plan: string,
+  write: () => void = () => repo.stage({ [plan]: checked() }),
+): string {
   const base = repo.sha();
   write();
   const staged = rule(cli(repo.dir, ['--staged'], repo.env(CLAUDE)).results, 'history/manual-confirmation');
   // Pre-commit leaves confirmations to commit-msg (convention section 6): the message is not known yet.
   expect(staged).toEqual([]);
-  const msg = rule(cli(repo.dir, ['commit-msg', messageFile('Phase 1 verified', AGENT)], repo.env(ANA)).results, 'history/manual-confirmation');
+  const msg = rule(
+    cli(repo.dir, ['commit-msg', messageFile('Phase 1 verified', AGENT)], repo.env(ANA)).results,
+    'history/manual-confirmation',
+  );
   expect(msg.map((f) => [f.file, f.severity])).toEqual([[plan, 'error']]);
   const sha = repo.commitStaged('Phase 1 verified', AGENT);
   for (const args of [[], ['--range', `${base}..HEAD`]]) {
     const found = rule(cli(repo.dir, args).results, 'history/manual-confirmation');
-    expect(found.map((f) => [f.file, f.commit, f.severity]), args.join(' ')).toEqual([[plan, sha, 'error']]);
+    expect(
+      found.map((f) => [f.file, f.commit, f.severity]),
+      args.join(' '),
+    ).toEqual([[plan, sha, 'error']]);
   }
   return sha;
 }
@@ -49,7 +74,11 @@ describe('a plan named outside the globs', () => {
     const repo = adopted(plan, { [LEDGER]: ledgerNaming(plan) });
     expectRefusedEverywhere(repo, plan);
     // The snapshot reads it as a plan too: `mode: direct` with four tasks is a plan rule's finding on it.
-    expect(cli(repo.dir, ['--no-history']).results.filter((f) => f.file === plan).map((f) => f.ruleId)).toEqual(['plan/mode']);
+    expect(
+      cli(repo.dir, ['--no-history'])
+        .results.filter((f) => f.file === plan)
+        .map((f) => f.ruleId),
+    ).toEqual(['plan/mode']);
   });
 
   it('a dot-file named by a handoff (`plan_file:`)', () => {
@@ -66,7 +95,9 @@ describe('a plan named outside the globs', () => {
     // A snapshot rule on the plan (a manual item checked while phase 1's automated one is not): pre-commit reports
     // what the staged change introduces, and the full run what the files say.
     repo.stage({ [plan]: planDoc({ frontmatter: ['mode: direct'], tasks: [1, 2], manual: [1] }) });
-    expect(rule(cli(repo.dir, ['--staged']).results, 'plan/manual-before-automated').map((f) => f.file)).toEqual([plan]);
+    expect(rule(cli(repo.dir, ['--staged']).results, 'plan/manual-before-automated').map((f) => f.file)).toEqual([
+      plan,
+    ]);
     repo.commitStaged('Rework', { author: ANA });
     expect(rule(cli(repo.dir).results, 'plan/manual-before-automated').map((f) => f.file)).toEqual([plan]);
   });
@@ -81,8 +112,15 @@ describe('a plan named outside the globs', () => {
     expect(found.map((f) => f.file)).toEqual([plan]);
     expect(found[0]!.commit).not.toBe(naming);
     // A later run continues from the cache, the named plan still in sight.
-    const later = repo.commit('Phase 2 verified', { [plan]: ready({ tasks: [1, 2, 3, 4], auto: [1, 2], manual: [1, 2] }) }, AGENT);
-    expect(rule(cli(repo.dir).results, 'history/manual-confirmation').map((f) => f.commit)).toEqual([found[0]!.commit, later]);
+    const later = repo.commit(
+      'Phase 2 verified',
+      { [plan]: ready({ tasks: [1, 2, 3, 4], auto: [1, 2], manual: [1, 2] }) },
+      AGENT,
+    );
+    expect(rule(cli(repo.dir).results, 'history/manual-confirmation').map((f) => f.commit)).toEqual([
+      found[0]!.commit,
+      later,
+    ]);
   });
 
   it('a reference that leaves the repository, or names no file, reads nothing', () => {
@@ -117,7 +155,13 @@ describe('a workflow file committed as a symbolic link', () => {
   it('is reported by layout/paths at the full run, and at the doors when a commit adds it', () => {
     const repo = linked();
     const full = rule(cli(repo.dir).results, 'layout/paths');
-    expect(full.map((f) => [f.file, f.severity, f.message])).toEqual([[PLAN, 'warning', 'Workflow file is stored as a symbolic link to ../../../docs/auth-plan.md; commit the file itself.']]);
+    expect(full.map((f) => [f.file, f.severity, f.message])).toEqual([
+      [
+        PLAN,
+        'warning',
+        'Workflow file is stored as a symbolic link to ../../../docs/auth-plan.md; commit the file itself.',
+      ],
+    ]);
     expect(full[0]!.fix).toContain('git rm --cached');
     expect(rule(cli(repo.dir, ['--preset', 'strict']).results, 'layout/paths')[0]!.severity).toBe('error');
     // A second plan committed as a link: pre-commit and --range report what the change introduces.
@@ -127,7 +171,9 @@ describe('a workflow file committed as a symbolic link', () => {
     repo.stage();
     expect(rule(cli(repo.dir, ['--staged']).results, 'layout/paths').map((f) => f.file)).toEqual([second]);
     repo.commitStaged('Second plan', { author: ANA });
-    expect(rule(cli(repo.dir, ['--range', `${base}..HEAD`]).results, 'layout/paths').map((f) => f.file)).toEqual([second]);
+    expect(rule(cli(repo.dir, ['--range', `${base}..HEAD`]).results, 'layout/paths').map((f) => f.file)).toEqual([
+      second,
+    ]);
   });
 
   it('a link out of the repository is not followed, at the full run or in history; it is reported', () => {
@@ -139,7 +185,12 @@ describe('a workflow file committed as a symbolic link', () => {
     repo.stage();
     repo.commitStaged('Adopt', { author: ANA });
     const found = cli(repo.dir, ['--preset', 'strict']).results.filter((f) => f.file === PLAN);
-    expect(found.map((f) => [f.ruleId, f.message])).toEqual([['layout/paths', `Workflow file is stored as a symbolic link to ${outside}, which leaves the repository or points at another link, so it is not read; commit the file itself.`]]);
+    expect(found.map((f) => [f.ruleId, f.message])).toEqual([
+      [
+        'layout/paths',
+        `Workflow file is stored as a symbolic link to ${outside}, which leaves the repository or points at another link, so it is not read; commit the file itself.`,
+      ],
+    ]);
   });
 });
 

@@ -43,7 +43,11 @@ function planned(repo: Repo): void {
 }
 
 function task(repo: Repo, n: number, done: number[], plan: Parameters<typeof planDoc>[0] = {}): void {
-  repo.commit(`Task ${n}: Do step ${n}`, { [PLAN]: planDoc({ tasks: done, ...plan }), [handoffPath(n)]: taskHandoff(n), [LEDGER]: ledgerDoc(done) }, { author: CLAUDE });
+  repo.commit(
+    `Task ${n}: Do step ${n}`,
+    { [PLAN]: planDoc({ tasks: done, ...plan }), [handoffPath(n)]: taskHandoff(n), [LEDGER]: ledgerDoc(done) },
+    { author: CLAUDE },
+  );
 }
 
 const CASES: Case[] = [
@@ -68,7 +72,7 @@ const CASES: Case[] = [
     expected: ['history/manual-confirmation'],
   },
   {
-    name: "a manual check-off by a human with a valid Confirmed-by",
+    name: 'a manual check-off by a human with a valid Confirmed-by',
     setup: (repo) => {
       planned(repo);
       task(repo, 1, [1]);
@@ -82,7 +86,12 @@ const CASES: Case[] = [
   {
     name: 'a batched commit (two tasks at once)',
     setup: planned,
-    files: { [PLAN]: planDoc({ tasks: [1, 2] }), [handoffPath(1)]: taskHandoff(1), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) },
+    files: {
+      [PLAN]: planDoc({ tasks: [1, 2] }),
+      [handoffPath(1)]: taskHandoff(1),
+      [handoffPath(2)]: taskHandoff(2),
+      [LEDGER]: ledgerDoc([1, 2]),
+    },
     subject: 'Tasks 1 and 2',
     who: { author: CLAUDE },
     expected: ['history/batched-tasks'],
@@ -137,7 +146,10 @@ const CASES: Case[] = [
 ];
 
 /** What must agree across the doors: rule, file, line and severity of each history finding. */
-const keys = (list: Finding[]) => historyOnly(list).map((f) => `${f.ruleId} ${f.file}:${f.line} ${f.severity}`).sort();
+const keys = (list: Finding[]) =>
+  historyOnly(list)
+    .map((f) => `${f.ruleId} ${f.file}:${f.line} ${f.severity}`)
+    .sort();
 
 /**
  * The doors of a case, for both presets, over one repository: the full run before, then with the change staged
@@ -146,23 +158,32 @@ const keys = (list: Finding[]) => historyOnly(list).map((f) => `${f.ruleId} ${f.
  * others through the same code path in this process (`door`), the process boundary being asserted by the first.
  */
 async function runCase(c: Case, real: boolean) {
-  const judgeAt = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}) => (real ? Promise.resolve(cli(dir, args, env)) : door(dir, args, env));
+  const judgeAt = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
+    real ? Promise.resolve(cli(dir, args, env)) : door(dir, args, env);
   const repo = Repo.create();
   c.setup(repo);
   const presets = ['recommended', 'strict'] as const;
-  const fullBefore = Object.fromEntries(await Promise.all(presets.map(async (p) => [p, await judgeAt(repo.dir, ['--preset', p])] as const)));
+  const fullBefore = Object.fromEntries(
+    await Promise.all(presets.map(async (p) => [p, await judgeAt(repo.dir, ['--preset', p])] as const)),
+  );
   repo.stage(c.files, { remove: c.remove });
   const author = c.who.author ?? ANA;
   const env = repo.env(author, c.who.committer ?? author);
   // A confirmation carries the digest of what it confirms, as `confirm` writes it (strict requires it).
-  const who: CommitOpts = c.who.confirmedBy ? { ...c.who, trailers: [...(c.who.trailers ?? []), repo.stagedDigest()] } : c.who;
+  const who: CommitOpts = c.who.confirmedBy
+    ? { ...c.who, trailers: [...(c.who.trailers ?? []), repo.stagedDigest()] }
+    : c.who;
   const hooks: Record<string, { staged: CliJson; msg: CliJson }> = {};
   for (const p of presets) {
-    hooks[p] = { staged: await judgeAt(repo.dir, ['--preset', p, '--staged'], env), msg: await judgeAt(repo.dir, ['--preset', p, 'commit-msg', messageFile(c.subject, who)], env) };
+    hooks[p] = {
+      staged: await judgeAt(repo.dir, ['--preset', p, '--staged'], env),
+      msg: await judgeAt(repo.dir, ['--preset', p, 'commit-msg', messageFile(c.subject, who)], env),
+    };
   }
   const commit = repo.commitStaged(c.subject, who);
   const out: Record<string, { fullBefore: CliJson; staged: CliJson; msg: CliJson; full: CliJson; commit: string }> = {};
-  for (const p of presets) out[p] = { fullBefore: fullBefore[p]!, ...hooks[p]!, full: await judgeAt(repo.dir, ['--preset', p]), commit };
+  for (const p of presets)
+    out[p] = { fullBefore: fullBefore[p]!, ...hooks[p]!, full: await judgeAt(repo.dir, ['--preset', p]), commit };
   return out;
 }
 
@@ -186,13 +207,21 @@ describe.each(CASES.map((c, i) => ({ ...c, real: i < 2 })))('parity: $name', (c)
       // breaks handoff/validated on the plan, a file the commit did not touch), and so the exit codes. (Issue 9
       // widened this from "findings in the files the commit changes" to what the convention now says.)
       const had = new Set(fullBefore.results.map((f) => `${f.ruleId} ${f.file} ${f.message}`));
-      const ofChanged = (list: Finding[]) => list.filter((f) => !f.ruleId.startsWith('history/') && f.file !== null && !had.has(`${f.ruleId} ${f.file} ${f.message}`));
-      const snap = (list: Finding[]) => ofChanged(list).map((f) => `${f.ruleId} ${f.file}:${f.line}`).sort();
+      const ofChanged = (list: Finding[]) =>
+        list.filter(
+          (f) => !f.ruleId.startsWith('history/') && f.file !== null && !had.has(`${f.ruleId} ${f.file} ${f.message}`),
+        );
+      const snap = (list: Finding[]) =>
+        ofChanged(list)
+          .map((f) => `${f.ruleId} ${f.file}:${f.line}`)
+          .sort();
       expect(snap(msg.results)).toEqual(snap(full.results));
       expect(snap(staged.results)).toEqual(snap(full.results));
       const failing = (list: Finding[]) => (list.some((f) => f.severity === 'error') ? 1 : 0);
       expect(msg.code).toBe(failing([...atCommit, ...ofChanged(full.results)]));
-      expect(staged.code).toBe(failing([...atCommit.filter((f) => !NEEDS_MESSAGE.has(f.ruleId)), ...ofChanged(full.results)]));
+      expect(staged.code).toBe(
+        failing([...atCommit.filter((f) => !NEEDS_MESSAGE.has(f.ruleId)), ...ofChanged(full.results)]),
+      );
     });
   }
 });
@@ -204,7 +233,13 @@ it('the doors through the built CLI include a refused commit (exit 1) and an acc
 });
 
 function ids(list: Finding[]): string[] {
-  return [...new Set(historyOnly(list).filter((f) => f.severity !== 'info').map((f) => f.ruleId))].sort();
+  return [
+    ...new Set(
+      historyOnly(list)
+        .filter((f) => f.severity !== 'info')
+        .map((f) => f.ruleId),
+    ),
+  ].sort();
 }
 
 describe('parity of renames and amends', () => {
@@ -212,7 +247,11 @@ describe('parity of renames and amends', () => {
     const repo = Repo.create();
     planned(repo);
     task(repo, 1, [1], { auto: [1] });
-    repo.commit('Confirm phase 1 (part)', { [PLAN]: planDoc({ tasks: [1], auto: [1], manual: [1] }) }, { author: ANA, confirmedBy: [ANA] });
+    repo.commit(
+      'Confirm phase 1 (part)',
+      { [PLAN]: planDoc({ tasks: [1], auto: [1], manual: [1] }) },
+      { author: ANA, confirmedBy: [ANA] },
+    );
     return repo;
   }
 

@@ -22,7 +22,14 @@ interface PlanSpec {
 
 /** A plan in the canonical format; `done` phases have every box checked, `partly` only tasks and automated items. */
 function render(spec: PlanSpec, done = 0, partly = 0): string {
-  const lines: string[] = [`# ${spec.title} Implementation Plan`, '', '## Overview', '', `What ${spec.title.toLowerCase()} changes and why.`, ''];
+  const lines: string[] = [
+    `# ${spec.title} Implementation Plan`,
+    '',
+    '## Overview',
+    '',
+    `What ${spec.title.toLowerCase()} changes and why.`,
+    '',
+  ];
   let task = 0;
   spec.phases.forEach((p, i) => {
     const all = i < done;
@@ -30,7 +37,15 @@ function render(spec: PlanSpec, done = 0, partly = 0): string {
     const box = (on: boolean) => (on ? '[x]' : '[ ]');
     lines.push(`## Phase ${i + 1}: ${p.title}`, '');
     for (const t of p.tasks) lines.push(`- ${box(work)} Task ${++task}: ${t}`);
-    lines.push('', '### Success Criteria:', '', '#### Automated Verification:', '', ...p.automated.map((a) => `- ${box(work)} ${a}`), '');
+    lines.push(
+      '',
+      '### Success Criteria:',
+      '',
+      '#### Automated Verification:',
+      '',
+      ...p.automated.map((a) => `- ${box(work)} ${a}`),
+      '',
+    );
     lines.push('#### Manual Verification:', '', ...p.manual.map((m) => `- ${box(all)} ${m}`), '');
   });
   return md(...lines);
@@ -39,22 +54,52 @@ function render(spec: PlanSpec, done = 0, partly = 0): string {
 const CSV: PlanSpec = {
   title: 'CSV export',
   phases: [
-    { title: 'Query layer', tasks: ['Stream rows from the reports query'], automated: ['Unit tests pass: `npm test -- export`'], manual: ['A 50k-row export finishes in under a minute'] },
-    { title: 'Download endpoint', tasks: ['Add GET /reports/:id/export.csv'], automated: ['API tests pass: `npm test -- api`'], manual: ['The file opens in Excel with accents intact'] },
+    {
+      title: 'Query layer',
+      tasks: ['Stream rows from the reports query'],
+      automated: ['Unit tests pass: `npm test -- export`'],
+      manual: ['A 50k-row export finishes in under a minute'],
+    },
+    {
+      title: 'Download endpoint',
+      tasks: ['Add GET /reports/:id/export.csv'],
+      automated: ['API tests pass: `npm test -- api`'],
+      manual: ['The file opens in Excel with accents intact'],
+    },
   ],
 };
 const WEBHOOKS: PlanSpec = {
   title: 'Webhook retries',
   phases: [
-    { title: 'Retry queue', tasks: ['Persist failed deliveries'], automated: ['Queue tests pass: `npm test -- queue`'], manual: ['A failed delivery shows up in the admin list'] },
-    { title: 'Backoff', tasks: ['Exponential backoff with jitter'], automated: ['Backoff tests pass: `npm test -- backoff`'], manual: ['A receiver that is down for ten minutes gets the event afterwards'] },
+    {
+      title: 'Retry queue',
+      tasks: ['Persist failed deliveries'],
+      automated: ['Queue tests pass: `npm test -- queue`'],
+      manual: ['A failed delivery shows up in the admin list'],
+    },
+    {
+      title: 'Backoff',
+      tasks: ['Exponential backoff with jitter'],
+      automated: ['Backoff tests pass: `npm test -- backoff`'],
+      manual: ['A receiver that is down for ten minutes gets the event afterwards'],
+    },
   ],
 };
 const DARK: PlanSpec = {
   title: 'Dark mode',
   phases: [
-    { title: 'Tokens', tasks: ['Move colours to CSS variables'], automated: ['Style lint passes: `npm run lint:css`'], manual: ['No hard-coded colour remains on the settings page'] },
-    { title: 'Toggle', tasks: ['Add the theme switch to the header'], automated: ['Component tests pass: `npm test -- theme`'], manual: ['The choice survives a reload'] },
+    {
+      title: 'Tokens',
+      tasks: ['Move colours to CSS variables'],
+      automated: ['Style lint passes: `npm run lint:css`'],
+      manual: ['No hard-coded colour remains on the settings page'],
+    },
+    {
+      title: 'Toggle',
+      tasks: ['Add the theme switch to the header'],
+      automated: ['Component tests pass: `npm test -- theme`'],
+      manual: ['The choice survives a reload'],
+    },
   ],
 };
 
@@ -62,7 +107,11 @@ const DARK: PlanSpec = {
 function carryOut(repo: Repo, path: string, spec: PlanSpec, phases = spec.phases.length, agent: Who = CLAUDE): void {
   spec.phases.slice(0, phases).forEach((_, i) => {
     repo.commit(`${spec.title}: phase ${i + 1}`, { [path]: render(spec, i, 1) }, { author: agent });
-    repo.commit(`Confirm ${spec.title} phase ${i + 1}`, { [path]: render(spec, i + 1) }, { author: ANA, confirmedBy: [ANA] });
+    repo.commit(
+      `Confirm ${spec.title} phase ${i + 1}`,
+      { [path]: render(spec, i + 1) },
+      { author: ANA, confirmedBy: [ANA] },
+    );
   });
 }
 
@@ -89,7 +138,11 @@ describe('housekeeping is not a violation', () => {
 
   it('an agent archiving finished plans out of the plans folder: no finding', async () => {
     const { repo, paths } = finishedPlans();
-    repo.commit('Archive shipped plans', {}, { author: CLAUDE, rename: paths.map((p): [string, string] => [p, p.replace(PLANS, 'docs/archive/plans')]) });
+    repo.commit(
+      'Archive shipped plans',
+      {},
+      { author: CLAUDE, rename: paths.map((p): [string, string] => [p, p.replace(PLANS, 'docs/archive/plans')]) },
+    );
     expect(historyOnly((await judge(repo.dir)).findings)).toEqual([]);
   });
 });
@@ -98,15 +151,30 @@ describe('items keep their identity', () => {
   const SEARCH: PlanSpec = {
     title: 'Search',
     phases: [
-      { title: 'Index', tasks: ['Build the inverted index'], automated: ['Tests pass: `npm test`'], manual: ['Search returns the seeded documents'] },
-      { title: 'Ranking', tasks: ['Score results by BM25'], automated: ['Tests pass: `npm test`'], manual: ['Top result for "refund" is the refund policy', 'Ranking feels right on ten sample queries'] },
+      {
+        title: 'Index',
+        tasks: ['Build the inverted index'],
+        automated: ['Tests pass: `npm test`'],
+        manual: ['Search returns the seeded documents'],
+      },
+      {
+        title: 'Ranking',
+        tasks: ['Score results by BM25'],
+        automated: ['Tests pass: `npm test`'],
+        manual: ['Top result for "refund" is the refund policy', 'Ranking feels right on ten sample queries'],
+      },
     ],
   };
   const WITH_TYPOS: PlanSpec = {
     ...SEARCH,
     phases: [
       SEARCH.phases[0]!,
-      { title: 'Typo tolerance', tasks: ['Match within edit distance 1'], automated: ['Tests pass: `npm test`'], manual: ['N/A: covered by the automated fuzz corpus'] },
+      {
+        title: 'Typo tolerance',
+        tasks: ['Match within edit distance 1'],
+        automated: ['Tests pass: `npm test`'],
+        manual: ['N/A: covered by the automated fuzz corpus'],
+      },
       SEARCH.phases[1]!,
     ],
   };
@@ -128,7 +196,9 @@ describe('items keep their identity', () => {
     repo.commit('Confirm search phase 1', { [PATH]: render(SEARCH, 1) }, { author: ANA, confirmedBy: [ANA] });
     repo.commit('Search: phase 2', { [PATH]: render(SEARCH, 1, 1) }, { author: CLAUDE });
     // Phase 2's "Tests pass" is checked; the inserted phase's identical text is not: the checked one moved to phase 3.
-    const inserted = render(WITH_TYPOS, 1).replace('- [ ] Task 3: Score results by BM25', '- [x] Task 3: Score results by BM25').replace(/(## Phase 3[\s\S]*?)- \[ \] Tests pass/, '$1- [x] Tests pass');
+    const inserted = render(WITH_TYPOS, 1)
+      .replace('- [ ] Task 3: Score results by BM25', '- [x] Task 3: Score results by BM25')
+      .replace(/(## Phase 3[\s\S]*?)- \[ \] Tests pass/, '$1- [x] Tests pass');
     repo.commit('Plan: typo tolerance before ranking', { [PATH]: inserted }, { author: CLAUDE });
     expect(historyOnly((await judge(repo.dir)).findings)).toEqual([]);
   });
@@ -140,7 +210,10 @@ describe('items keep their identity', () => {
     const confirmed = render(SEARCH, 1);
     repo.commit('Confirm search phase 1', { [PATH]: confirmed }, { author: ANA, confirmedBy: [ANA] });
     repo.commit('Search: phase 2', { [PATH]: render(SEARCH, 1, 1) }, { author: CLAUDE });
-    const reworded = render(SEARCH, 1, 1).replace('Ranking feels right on ten sample queries', 'Ranking feels right on twenty sample queries');
+    const reworded = render(SEARCH, 1, 1).replace(
+      'Ranking feels right on ten sample queries',
+      'Ranking feels right on twenty sample queries',
+    );
     repo.commit('Reword a ranking check', { [PATH]: reworded }, { author: CLAUDE });
     expect(await historyFindings(repo.dir, 'history/manual-confirmation')).toEqual([]);
     // The agent rewrites both manual items of phase 2 and checks the second: a check-off without confirmation.
@@ -149,7 +222,9 @@ describe('items keep their identity', () => {
       .replace('- [ ] Ranking feels right on twenty sample queries', '- [x] Twenty sample queries rank sensibly');
     const commit = repo.commit('Tidy ranking checks', { [PATH]: swapped }, { author: CLAUDE });
     const found = await historyFindings(repo.dir, 'history/manual-confirmation');
-    expect(found).toEqual([expect.objectContaining({ commit, messageId: 'unconfirmed', line: lineOf(swapped, 'Twenty sample queries') })]);
+    expect(found).toEqual([
+      expect.objectContaining({ commit, messageId: 'unconfirmed', line: lineOf(swapped, 'Twenty sample queries') }),
+    ]);
   });
 });
 
@@ -157,7 +232,12 @@ describe('one finding per cause', () => {
   const ROLLOUT: PlanSpec = {
     title: 'Billing migration',
     phases: [
-      { title: 'Dual write', tasks: ['Write invoices to both stores'], automated: ['Consistency job passes: `npm run check:billing`'], manual: ['Finance signs off the March reconciliation'] },
+      {
+        title: 'Dual write',
+        tasks: ['Write invoices to both stores'],
+        automated: ['Consistency job passes: `npm run check:billing`'],
+        manual: ['Finance signs off the March reconciliation'],
+      },
       {
         title: 'Cutover',
         tasks: ['Read invoices from the new store'],
@@ -178,7 +258,10 @@ describe('one finding per cause', () => {
     const repo = Repo.create();
     repo.commit('Plan the billing migration', { [PATH]: render(ROLLOUT) }, { author: ANA });
     carryOut(repo, PATH, ROLLOUT, 1);
-    const dropped = render(ROLLOUT, 1).replace(/- \[ \] (Invoices render|Totals match|Refund e-mails|The PDF opens|Support can find).*\n/g, '');
+    const dropped = render(ROLLOUT, 1).replace(
+      /- \[ \] (Invoices render|Totals match|Refund e-mails|The PDF opens|Support can find).*\n/g,
+      '',
+    );
     const commit = repo.commit('Trim the cutover checklist', { [PATH]: dropped }, { author: CLAUDE });
     const found = await historyFindings(repo.dir, 'history/self-exemption');
     expect(found).toHaveLength(1);
@@ -198,7 +281,14 @@ describe('one finding per cause', () => {
     const text = render(ROLLOUT, 2);
     const commit = repo.commit('Cutover verified', { [PATH]: text }, { author: CLAUDE });
     const found = await historyFindings(repo.dir, 'history/manual-confirmation');
-    expect(found).toEqual([expect.objectContaining({ commit, messageId: 'unconfirmedMany', line: lineOf(text, 'Invoices render'), message: expect.stringMatching(/^5 manual items are checked without a human's confirmation/) })]);
+    expect(found).toEqual([
+      expect.objectContaining({
+        commit,
+        messageId: 'unconfirmedMany',
+        line: lineOf(text, 'Invoices render'),
+        message: expect.stringMatching(/^5 manual items are checked without a human's confirmation/),
+      }),
+    ]);
     expect(found[0]!.fix).toContain(`npx validate-workflow confirm ${PATH} --phase 2`);
     expect(found[0]!.fix).not.toMatch(/in its own commit/);
   });

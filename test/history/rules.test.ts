@@ -48,13 +48,21 @@ function planned(repo: Repo): void {
 
 /** Claude does task n: plan check-off, handoff, ledger; `extra` boxes of the plan come along. */
 function task(repo: Repo, n: number, done: number[], plan: Parameters<typeof planDoc>[0] = {}): string {
-  return repo.commit(`Task ${n}: Do step ${n}`, { [PLAN]: planDoc({ tasks: done, ...plan }), [handoffPath(n)]: taskHandoff(n), [LEDGER]: ledgerDoc(done) }, { author: CLAUDE });
+  return repo.commit(
+    `Task ${n}: Do step ${n}`,
+    { [PLAN]: planDoc({ tasks: done, ...plan }), [handoffPath(n)]: taskHandoff(n), [LEDGER]: ledgerDoc(done) },
+    { author: CLAUDE },
+  );
 }
 
 /** Phase 1 verified the right way: Claude checks the automated item, Ana confirms the manual one. */
 function verifyPhase1(repo: Repo): void {
   repo.commit('Phase 1 automated checks pass', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }) }, { author: CLAUDE });
-  repo.commit('Confirm phase 1', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: ANA, confirmedBy: [ANA] });
+  repo.commit(
+    'Confirm phase 1',
+    { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) },
+    { author: ANA, confirmedBy: [ANA] },
+  );
 }
 
 const CASES: Case[] = [
@@ -65,7 +73,11 @@ const CASES: Case[] = [
       planned(repo);
       task(repo, 1, [1]);
       // Appending to the body is fine; so is deleting a file that is not a handoff.
-      repo.commit('Note on task 1', { [handoffPath(1)]: taskHandoff(1, {}, '\n## Notes\n\nLater: the cookie is HttpOnly.\n') }, { author: CLAUDE });
+      repo.commit(
+        'Note on task 1',
+        { [handoffPath(1)]: taskHandoff(1, {}, '\n## Notes\n\nLater: the cookie is HttpOnly.\n') },
+        { author: CLAUDE },
+      );
       repo.commit('Drop the ledger', {}, { author: CLAUDE, remove: [LEDGER] });
     },
     violate: (repo) => {
@@ -82,7 +94,11 @@ const CASES: Case[] = [
     pass: (repo) => {
       planned(repo);
       task(repo, 1, [1]);
-      repo.commit('Append to handoff 1', { [handoffPath(1)]: taskHandoff(1, {}, '\n## Addendum\n\nThe migration is reversible.\n') }, { author: CLAUDE });
+      repo.commit(
+        'Append to handoff 1',
+        { [handoffPath(1)]: taskHandoff(1, {}, '\n## Addendum\n\nThe migration is reversible.\n') },
+        { author: CLAUDE },
+      );
     },
     violate: (repo) => {
       planned(repo);
@@ -107,7 +123,11 @@ const CASES: Case[] = [
       planned(repo);
       // Task 2 is checked (with its handoff) while task 1 is still open.
       const text = planDoc({ tasks: [2] });
-      const commit = repo.commit('Task 2: Do step 2', { [PLAN]: text, [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([2]) }, { author: CLAUDE });
+      const commit = repo.commit(
+        'Task 2: Do step 2',
+        { [PLAN]: text, [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([2]) },
+        { author: CLAUDE },
+      );
       task(repo, 1, [1, 2]);
       return { commit, file: PLAN, line: lineOf(text, TASK(2)) };
     },
@@ -123,7 +143,16 @@ const CASES: Case[] = [
     violate: (repo) => {
       planned(repo);
       const text = planDoc({ tasks: [1, 2] });
-      const commit = repo.commit('Tasks 1 and 2', { [PLAN]: text, [handoffPath(1)]: taskHandoff(1), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: CLAUDE });
+      const commit = repo.commit(
+        'Tasks 1 and 2',
+        {
+          [PLAN]: text,
+          [handoffPath(1)]: taskHandoff(1),
+          [handoffPath(2)]: taskHandoff(2),
+          [LEDGER]: ledgerDoc([1, 2]),
+        },
+        { author: CLAUDE },
+      );
       return { commit, file: PLAN, line: lineOf(text, TASK(2)) };
     },
   },
@@ -144,8 +173,16 @@ const CASES: Case[] = [
       // Task 3 (phase 2) before phase 1's criteria were checked; the later verification does not undo that.
       const text = planDoc({ tasks: [1, 2, 3] });
       const commit = task(repo, 3, [1, 2, 3]);
-      repo.commit('Phase 1 automated checks pass', { [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1] }) }, { author: CLAUDE });
-      repo.commit('Confirm phase 1', { [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1], manual: [1] }) }, { author: ANA, confirmedBy: [ANA] });
+      repo.commit(
+        'Phase 1 automated checks pass',
+        { [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1] }) },
+        { author: CLAUDE },
+      );
+      repo.commit(
+        'Confirm phase 1',
+        { [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1], manual: [1] }) },
+        { author: ANA, confirmedBy: [ANA] },
+      );
       return { commit, file: PLAN, line: lineOf(text, TASK(3)) };
     },
   },
@@ -174,12 +211,19 @@ const CASES: Case[] = [
       planned(repo);
       task(repo, 1, [1]);
       // A human may loosen the rules: that is not an agent exempting itself.
-      repo.commit('Silence phase-order here', { [PLAN]: planDoc({ tasks: [1], tail: '<!-- validate-workflow-disable plan/phase-order -- legacy plan -->' }) }, { author: BOB });
+      repo.commit(
+        'Silence phase-order here',
+        { [PLAN]: planDoc({ tasks: [1], tail: '<!-- validate-workflow-disable plan/phase-order -- legacy plan -->' }) },
+        { author: BOB },
+      );
     },
     violate: (repo) => {
       planned(repo);
       task(repo, 1, [1]);
-      const text = planDoc({ tasks: [1], tail: '<!-- validate-workflow-disable plan/manual-before-automated -- flaky -->' });
+      const text = planDoc({
+        tasks: [1],
+        tail: '<!-- validate-workflow-disable plan/manual-before-automated -- flaky -->',
+      });
       const commit = repo.commit('Quiet the linter', { [PLAN]: text }, { author: BOB, coAuthors: [CLAUDE] });
       return { commit, file: PLAN, line: lineOf(text, 'validate-workflow-disable') };
     },
@@ -198,18 +242,30 @@ describe.each(CASES)('$rule', (c) => {
     it(`reports the planted violation as ${c.severities[preset]} in ${preset}, at its commit, file and line`, async () => {
       const repo = Repo.create();
       const at = c.violate(repo);
-      expectOne(await historyFindings(repo.dir, c.rule, preset), c.rule, { repo, ...at, severity: c.severities[preset] });
+      expectOne(await historyFindings(repo.dir, c.rule, preset), c.rule, {
+        repo,
+        ...at,
+        severity: c.severities[preset],
+      });
     });
   }
 
   it('is re-levelled or turned off by the config committed before the commit it judges', async () => {
     const repo = Repo.create();
-    repo.commit('Configure', { 'validate-workflow.config.json': JSON.stringify({ rules: { [c.rule]: 'off' } }) }, { author: ANA });
+    repo.commit(
+      'Configure',
+      { 'validate-workflow.config.json': JSON.stringify({ rules: { [c.rule]: 'off' } }) },
+      { author: ANA },
+    );
     c.violate(repo);
     expect(await historyFindings(repo.dir, c.rule)).toEqual([]);
     // The same history when the config says error: reported as an error whatever the preset.
     const again = Repo.create();
-    again.commit('Configure', { 'validate-workflow.config.json': JSON.stringify({ rules: { [c.rule]: 'error' } }) }, { author: ANA });
+    again.commit(
+      'Configure',
+      { 'validate-workflow.config.json': JSON.stringify({ rules: { [c.rule]: 'error' } }) },
+      { author: ANA },
+    );
     const at = c.violate(again);
     expectOne(await historyFindings(again.dir, c.rule), c.rule, { repo: again, ...at, severity: 'error' });
   });
@@ -220,7 +276,11 @@ describe.each(CASES)('$rule', (c) => {
     // The human appends a disable (with a reason) for this rule to the file (a deleted handoff is restored first).
     const exists = repo.git('ls-files', at.file).trim() !== '';
     const text = repo.show(exists ? 'HEAD' : `${at.commit}^`, at.file);
-    repo.commit('Disable the rule here', { [at.file]: `${text}\n<!-- validate-workflow-disable ${c.rule} -- we know -->\n` }, { author: ANA });
+    repo.commit(
+      'Disable the rule here',
+      { [at.file]: `${text}\n<!-- validate-workflow-disable ${c.rule} -- we know -->\n` },
+      { author: ANA },
+    );
     expect(repo.show('HEAD', at.file)).toContain(`validate-workflow-disable ${c.rule}`);
     expect((await historyFindings(repo.dir, c.rule)).filter((f) => f.commit === at.commit)).toHaveLength(1);
   });
@@ -256,7 +316,14 @@ describe('history/incomplete', () => {
       const res = cli(dir, ['--preset', preset]);
       expect(res.code).toBe(1);
       const hits = res.results.filter((f) => f.ruleId === 'history/incomplete');
-      expect(hits).toEqual([expect.objectContaining({ severity: 'error', file: null, line: null, message: expect.stringMatching(/shallow/) })]);
+      expect(hits).toEqual([
+        expect.objectContaining({
+          severity: 'error',
+          file: null,
+          line: null,
+          message: expect.stringMatching(/shallow/),
+        }),
+      ]);
       expect(hits[0]!.fix).toContain('fetch-depth: 0');
       expect(hits[0]!.fix).toContain('git fetch --unshallow');
       expect(hits[0]!.commit).toBeUndefined();
@@ -277,7 +344,12 @@ describe('rule boundaries', () => {
     task(repo, 1, [1]);
     const text = ledgerDoc([1], 3);
     const commit = repo.commit('Start task 3', { [LEDGER]: text }, { author: CLAUDE });
-    expectOne(await historyFindings(repo.dir, 'history/task-order'), 'history/task-order', { repo, commit, file: LEDGER, line: lineOf(text, TASK(3)) });
+    expectOne(await historyFindings(repo.dir, 'history/task-order'), 'history/task-order', {
+      repo,
+      commit,
+      file: LEDGER,
+      line: lineOf(text, TASK(3)),
+    });
   });
 
   it('task-order: a handoff for task 3 while task 2 is open, at the handoff', async () => {
@@ -285,13 +357,27 @@ describe('rule boundaries', () => {
     planned(repo);
     task(repo, 1, [1]);
     const commit = repo.commit('Handoff 3', { [handoffPath(3)]: taskHandoff(3) }, { author: CLAUDE });
-    expectOne(await historyFindings(repo.dir, 'history/task-order'), 'history/task-order', { repo, commit, file: handoffPath(3), line: 1 });
+    expectOne(await historyFindings(repo.dir, 'history/task-order'), 'history/task-order', {
+      repo,
+      commit,
+      file: handoffPath(3),
+      line: 1,
+    });
   });
 
   it('task-order: one commit completing tasks 1 and 2 is batching, not disorder', async () => {
     const repo = Repo.create();
     planned(repo);
-    repo.commit('Tasks 1 and 2', { [PLAN]: planDoc({ tasks: [1, 2] }), [handoffPath(1)]: taskHandoff(1), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: CLAUDE });
+    repo.commit(
+      'Tasks 1 and 2',
+      {
+        [PLAN]: planDoc({ tasks: [1, 2] }),
+        [handoffPath(1)]: taskHandoff(1),
+        [handoffPath(2)]: taskHandoff(2),
+        [LEDGER]: ledgerDoc([1, 2]),
+      },
+      { author: CLAUDE },
+    );
     const { findings } = await judge(repo.dir);
     expect(findings.map((f) => f.ruleId)).toEqual(['history/batched-tasks']);
   });
@@ -306,7 +392,12 @@ describe('rule boundaries', () => {
     orch.commit('Plan', { [PLAN]: planDoc({ phases: [3], frontmatter: ['mode: orchestration'] }) }, { author: ANA });
     const text = planDoc({ phases: [3], tasks: [1, 2, 3], frontmatter: ['mode: orchestration'] });
     const commit = orch.commit('Tasks 1 to 3', { [PLAN]: text }, { author: CLAUDE });
-    const f = expectOne(await historyFindings(orch.dir, 'history/batched-tasks'), 'history/batched-tasks', { repo: orch, commit, file: PLAN, line: lineOf(text, TASK(2)) });
+    const f = expectOne(await historyFindings(orch.dir, 'history/batched-tasks'), 'history/batched-tasks', {
+      repo: orch,
+      commit,
+      file: PLAN,
+      line: lineOf(text, TASK(2)),
+    });
     expect(f.message).toContain('3 tasks');
   });
 
@@ -317,9 +408,17 @@ describe('rule boundaries', () => {
     planned(repo);
     task(repo, 1, [1]);
     task(repo, 2, [1, 2]);
-    repo.commit('Confirm phase 1 manual', { [PLAN]: planDoc({ tasks: [1, 2], manual: [1] }) }, { author: ANA, confirmedBy: [ANA] });
+    repo.commit(
+      'Confirm phase 1 manual',
+      { [PLAN]: planDoc({ tasks: [1, 2], manual: [1] }) },
+      { author: ANA, confirmedBy: [ANA] },
+    );
     const text = planDoc({ tasks: [1, 2, 3], auto: [1], manual: [1] });
-    repo.commit('Phase 1 automated + task 3', { [PLAN]: text, [handoffPath(3)]: taskHandoff(3), [LEDGER]: ledgerDoc([1, 2, 3]) }, { author: CLAUDE });
+    repo.commit(
+      'Phase 1 automated + task 3',
+      { [PLAN]: text, [handoffPath(3)]: taskHandoff(3), [LEDGER]: ledgerDoc([1, 2, 3]) },
+      { author: CLAUDE },
+    );
     expect(await historyFindings(repo.dir, 'history/phase-order')).toEqual([]);
   });
 
@@ -334,7 +433,11 @@ describe('rule boundaries', () => {
     const early = task(repo, 3, [1, 2, 3]);
     const open = cli(repo.dir, ['--since', 'root']).results.filter((f) => f.ruleId.endsWith('/phase-order'));
     expect(open.map((f) => [f.ruleId, f.commit ?? null])).toEqual([['plan/phase-order', null]]);
-    repo.commit('Phase 1 automated checks pass', { [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1] }) }, { author: CLAUDE });
+    repo.commit(
+      'Phase 1 automated checks pass',
+      { [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1] }) },
+      { author: CLAUDE },
+    );
     const later = cli(repo.dir, ['--since', 'root']).results.filter((f) => f.ruleId.endsWith('/phase-order'));
     expect(later.map((f) => [f.ruleId, f.commit ?? null])).toEqual([['history/phase-order', early]]);
   });
@@ -367,12 +470,21 @@ describe('rule boundaries', () => {
     planned(repo);
     task(repo, 1, [1]);
     task(repo, 2, [1, 2], { auto: [1] });
-    repo.commit('Confirm phase 1', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: ANA, confirmedBy: [ANA] });
+    repo.commit(
+      'Confirm phase 1',
+      { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) },
+      { author: ANA, confirmedBy: [ANA] },
+    );
     repo.commit('Reopen phase 1 manual check', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }) }, { author: CLAUDE });
     expect(await historyFindings(repo.dir, 'history/manual-confirmation')).toEqual([]);
     const text = planDoc({ tasks: [1, 2], auto: [1], manual: [1] });
     const commit = repo.commit('Re-check it', { [PLAN]: text }, { author: CLAUDE });
-    expectOne(await historyFindings(repo.dir, 'history/manual-confirmation'), 'history/manual-confirmation', { repo, commit, file: PLAN, line: lineOf(text, MANUAL(1)) });
+    expectOne(await historyFindings(repo.dir, 'history/manual-confirmation'), 'history/manual-confirmation', {
+      repo,
+      commit,
+      file: PLAN,
+      line: lineOf(text, MANUAL(1)),
+    });
   });
 
   // Round 3 (issue 20, case 2): this test said the opposite before. The human confirmed what the old words said; an
@@ -386,9 +498,19 @@ describe('rule boundaries', () => {
     repo.commit('Confirm phase 1', { [PLAN]: confirmed }, { author: ANA, confirmedBy: [ANA] });
     const reworded = confirmed.replace(MANUAL(1), 'Phase 1 works in Firefox and Chrome');
     const sha = repo.commit('Reword', { [PLAN]: reworded }, { author: CLAUDE });
-    expect((await historyFindings(repo.dir, 'history/manual-confirmation')).map((f) => [f.commit, f.line, f.severity])).toEqual([[sha, lineOf(reworded, 'Phase 1 works in Firefox'), 'error']]);
-    const human = repo.commit('Reword again', { [PLAN]: reworded.replace('Firefox and Chrome', 'every browser we support') }, { author: ANA });
-    expect((await historyFindings(repo.dir, 'history/manual-confirmation')).filter((f) => f.commit === human).map((f) => f.severity)).toEqual(['info']);
+    expect(
+      (await historyFindings(repo.dir, 'history/manual-confirmation')).map((f) => [f.commit, f.line, f.severity]),
+    ).toEqual([[sha, lineOf(reworded, 'Phase 1 works in Firefox'), 'error']]);
+    const human = repo.commit(
+      'Reword again',
+      { [PLAN]: reworded.replace('Firefox and Chrome', 'every browser we support') },
+      { author: ANA },
+    );
+    expect(
+      (await historyFindings(repo.dir, 'history/manual-confirmation'))
+        .filter((f) => f.commit === human)
+        .map((f) => f.severity),
+    ).toEqual(['info']);
   });
 
   it('manual-confirmation: checking an automated item needs no confirmation', async () => {

@@ -45,7 +45,9 @@ const LOOSENINGS: Loosening[] = [
   {
     name: 'changes the config',
     before: { [CONFIG]: JSON.stringify({ rules: { 'plan/mode': 'error' } }, null, 2) },
-    files: () => ({ [CONFIG]: JSON.stringify({ preset: 'recommended', rules: { 'history/manual-confirmation': 'off' } }, null, 2) }),
+    files: () => ({
+      [CONFIG]: JSON.stringify({ preset: 'recommended', rules: { 'history/manual-confirmation': 'off' } }, null, 2),
+    }),
     at: () => ({ file: CONFIG, line: 1 }),
   },
   {
@@ -55,8 +57,12 @@ const LOOSENINGS: Loosening[] = [
   },
   {
     name: 'changes the validateWorkflow key of package.json',
-    before: { 'package.json': JSON.stringify({ name: 'app', validateWorkflow: { rules: { 'plan/mode': 'error' } } }, null, 2) },
-    files: () => ({ 'package.json': JSON.stringify({ name: 'app', validateWorkflow: { rules: { 'plan/mode': 'off' } } }, null, 2) }),
+    before: {
+      'package.json': JSON.stringify({ name: 'app', validateWorkflow: { rules: { 'plan/mode': 'error' } } }, null, 2),
+    },
+    files: () => ({
+      'package.json': JSON.stringify({ name: 'app', validateWorkflow: { rules: { 'plan/mode': 'off' } } }, null, 2),
+    }),
     at: () => ({ file: 'package.json', line: 1 }),
   },
   {
@@ -67,8 +73,16 @@ const LOOSENINGS: Loosening[] = [
   },
   {
     name: 'adds a disable comment',
-    files: () => ({ [PLAN]: plan({ tail: '<!-- validate-workflow-disable plan/manual-before-automated -- flaky -->' }) }),
-    at: () => ({ file: PLAN, line: lineOf(plan({ tail: '<!-- validate-workflow-disable plan/manual-before-automated -- flaky -->' }), 'validate-workflow-disable') }),
+    files: () => ({
+      [PLAN]: plan({ tail: '<!-- validate-workflow-disable plan/manual-before-automated -- flaky -->' }),
+    }),
+    at: () => ({
+      file: PLAN,
+      line: lineOf(
+        plan({ tail: '<!-- validate-workflow-disable plan/manual-before-automated -- flaky -->' }),
+        'validate-workflow-disable',
+      ),
+    }),
   },
   {
     name: 'adds `mode_set_by: user`',
@@ -105,10 +119,19 @@ function start(l: Loosening): Repo {
 const WHO: Record<string, { opts: CommitOpts; flagged: boolean }> = {
   'the agent alone': { opts: { author: CLAUDE }, flagged: true },
   'a human with the agent as co-author': { opts: { author: BOB, coAuthors: [CLAUDE] }, flagged: true },
-  "the agent, naming a human who neither authored nor committed it": { opts: { author: CLAUDE, confirmedBy: [ANA] }, flagged: true },
+  'the agent, naming a human who neither authored nor committed it': {
+    opts: { author: CLAUDE, confirmedBy: [ANA] },
+    flagged: true,
+  },
   'the agent, naming itself': { opts: { author: CLAUDE, confirmedBy: [CLAUDE] }, flagged: true },
-  "a human with the agent as co-author and the human's Confirmed-by": { opts: { author: BOB, coAuthors: [CLAUDE], confirmedBy: [BOB] }, flagged: false },
-  "the agent as author, committed by a human with the human's Confirmed-by": { opts: { author: CLAUDE, committer: ANA, confirmedBy: [ANA] }, flagged: false },
+  "a human with the agent as co-author and the human's Confirmed-by": {
+    opts: { author: BOB, coAuthors: [CLAUDE], confirmedBy: [BOB] },
+    flagged: false,
+  },
+  "the agent as author, committed by a human with the human's Confirmed-by": {
+    opts: { author: CLAUDE, committer: ANA, confirmedBy: [ANA] },
+    flagged: false,
+  },
   'a human alone (no trailer needed)': { opts: { author: BOB }, flagged: false },
 };
 
@@ -130,7 +153,12 @@ describe.each(LOOSENINGS)('an agent commit that $name', (l) => {
 
   it('is an error in strict too, where even a co-authored confirmation does not count', async () => {
     const repo = start(l);
-    const commit = repo.commit('Loosen the rules', l.files(), { author: BOB, coAuthors: [CLAUDE], confirmedBy: [BOB], remove: l.remove });
+    const commit = repo.commit('Loosen the rules', l.files(), {
+      author: BOB,
+      coAuthors: [CLAUDE],
+      confirmedBy: [BOB],
+      remove: l.remove,
+    });
     expectOne(await historyFindings(repo.dir, RULE, 'strict'), RULE, { repo, commit, ...l.at(), severity: 'error' });
   });
 });
@@ -138,8 +166,20 @@ describe.each(LOOSENINGS)('an agent commit that $name', (l) => {
 describe('what is not a loosening', () => {
   it('a package.json change outside the validateWorkflow key', async () => {
     const repo = Repo.create();
-    repo.commit('Plan', { [PLAN]: plan({}), [LEDGER]: ledgerDoc(), 'package.json': JSON.stringify({ name: 'app', version: '1.0.0', validateWorkflow: { preset: 'strict' } }) }, { author: ANA });
-    repo.commit('Bump', { 'package.json': JSON.stringify({ name: 'app', version: '1.1.0', validateWorkflow: { preset: 'strict' } }) }, { author: CLAUDE });
+    repo.commit(
+      'Plan',
+      {
+        [PLAN]: plan({}),
+        [LEDGER]: ledgerDoc(),
+        'package.json': JSON.stringify({ name: 'app', version: '1.0.0', validateWorkflow: { preset: 'strict' } }),
+      },
+      { author: ANA },
+    );
+    repo.commit(
+      'Bump',
+      { 'package.json': JSON.stringify({ name: 'app', version: '1.1.0', validateWorkflow: { preset: 'strict' } }) },
+      { author: CLAUDE },
+    );
     expect(await historyFindings(repo.dir, RULE)).toEqual([]);
   });
 
@@ -147,7 +187,16 @@ describe('what is not a loosening', () => {
     const repo = Repo.create();
     repo.commit('Plan', { [PLAN]: plan({}), [LEDGER]: ledgerDoc() }, { author: CLAUDE });
     repo.commit('More criteria', { [PLAN]: plan({ secondManual: [1, 2], tasks: [1], auto: [1] }) }, { author: CLAUDE });
-    repo.commit('Reword', { [PLAN]: plan({ secondManual: [1, 2], tasks: [1], auto: [1] }).replace(MANUAL2(2), 'Phase 2 logs show no errors') }, { author: CLAUDE });
+    repo.commit(
+      'Reword',
+      {
+        [PLAN]: plan({ secondManual: [1, 2], tasks: [1], auto: [1] }).replace(
+          MANUAL2(2),
+          'Phase 2 logs show no errors',
+        ),
+      },
+      { author: CLAUDE },
+    );
     expect(await historyFindings(repo.dir, RULE)).toEqual([]);
   });
 

@@ -5,10 +5,24 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/model/finding.js';
 import { decision, hook, preToolUse } from '../claude/helpers.js';
-import { ANA, CLAUDE, LEDGER, PLAN, Repo, cli, handoffPath, ledgerDoc, messageFile, planDoc, taskHandoff, type CommitOpts } from './helpers.js';
+import {
+  ANA,
+  CLAUDE,
+  LEDGER,
+  PLAN,
+  Repo,
+  cli,
+  handoffPath,
+  ledgerDoc,
+  messageFile,
+  planDoc,
+  taskHandoff,
+  type CommitOpts,
+} from './helpers.js';
 
 const BLOCKER = 'The staging database refuses the migration; which schema should win?';
-const blocked = (fields: Record<string, unknown> = {}, body = '') => taskHandoff(2, { status: 'blocked', blocker: BLOCKER, verification_results: [], ...fields }, body);
+const blocked = (fields: Record<string, unknown> = {}, body = '') =>
+  taskHandoff(2, { status: 'blocked', blocker: BLOCKER, verification_results: [], ...fields }, body);
 const RESOLUTION_SECTION = '\n## Resolution\n\nThe user said: use the new schema and drop the old table.\n';
 const nextTask = { [handoffPath(3)]: taskHandoff(3, { previous: 'task-02-step-2.md' }) };
 /** Claude Code's commits: the developer's identity, with Claude as co-author. */
@@ -17,16 +31,26 @@ const AGENT: CommitOpts = { author: ANA, coAuthors: [CLAUDE] };
 /** Task 1 done, task 2 blocked and waiting for the user. */
 function waiting(): Repo {
   const repo = Repo.create();
-  repo.commit('Adopt validate-workflow', { 'validate-workflow.config.json': '{}\n', [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
-  repo.commit('Task 1: Do step 1', { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) }, AGENT);
+  repo.commit(
+    'Adopt validate-workflow',
+    { 'validate-workflow.config.json': '{}\n', [PLAN]: planDoc(), [LEDGER]: ledgerDoc() },
+    { author: ANA },
+  );
+  repo.commit(
+    'Task 1: Do step 1',
+    { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) },
+    AGENT,
+  );
   repo.commit('Task 2 blocked', { [handoffPath(2)]: blocked(), [LEDGER]: ledgerDoc([1], 2) }, AGENT);
   return repo;
 }
 
-const of = (list: Finding[], ...ruleIds: string[]) => list.filter((f) => ruleIds.includes(f.ruleId)).map((f) => ({ ...f, messageId: idOf(f) }));
+const of = (list: Finding[], ...ruleIds: string[]) =>
+  list.filter((f) => ruleIds.includes(f.ruleId)).map((f) => ({ ...f, messageId: idOf(f) }));
 /** The JSON report gives the words; which named message they are, for the assertions. */
 function idOf(f: Finding): string {
-  if (f.message.includes("its resolution was written by an agent's commit")) return f.message.startsWith('Task') && f.message.includes('proceeded') ? 'proceededSelf' : 'checkedSelf';
+  if (f.message.includes("its resolution was written by an agent's commit"))
+    return f.message.startsWith('Task') && f.message.includes('proceeded') ? 'proceededSelf' : 'checkedSelf';
   if (f.message.includes('writes the resolution of blocked handoff')) return 'writesResolution';
   return f.message;
 }
@@ -36,11 +60,18 @@ describe("an agent's own resolution of a blocked handoff", () => {
   it('appended as a `## Resolution` section: refused at the full run and --range, and the next task is still held back', () => {
     const repo = waiting();
     const base = repo.sha();
-    const wrote = repo.commit('Task 2: the user said to go on', { [handoffPath(2)]: blocked({}, RESOLUTION_SECTION) }, AGENT);
+    const wrote = repo.commit(
+      'Task 2: the user said to go on',
+      { [handoffPath(2)]: blocked({}, RESOLUTION_SECTION) },
+      AGENT,
+    );
     repo.commit('Task 3: Do step 3', nextTask, AGENT);
     for (const args of [[], ['--range', `${base}..HEAD`]]) {
       const found = of(cli(repo.dir, args).results, ...RULES);
-      expect(found.map((f) => [f.ruleId, f.messageId, f.file, f.commit ?? null, f.severity]), args.join(' ')).toEqual([
+      expect(
+        found.map((f) => [f.ruleId, f.messageId, f.file, f.commit ?? null, f.severity]),
+        args.join(' '),
+      ).toEqual([
         ['history/self-exemption', 'writesResolution', handoffPath(2), wrote, 'error'],
         ['handoff/blocked-proceed', 'proceededSelf', handoffPath(3), null, 'error'],
       ]);
@@ -51,7 +82,11 @@ describe("an agent's own resolution of a blocked handoff", () => {
 
   it('written as `resolution:` in the frontmatter: the same, and not a rewrite of the handoff besides', () => {
     const repo = waiting();
-    const wrote = repo.commit('Task 2: resolved', { [handoffPath(2)]: blocked({ resolution: 'Go on with task 3.' }) }, { author: CLAUDE });
+    const wrote = repo.commit(
+      'Task 2: resolved',
+      { [handoffPath(2)]: blocked({ resolution: 'Go on with task 3.' }) },
+      { author: CLAUDE },
+    );
     repo.commit('Task 3: Do step 3', nextTask, { author: CLAUDE });
     const found = of(cli(repo.dir, ['--preset', 'strict']).results, ...RULES);
     expect(found.map((f) => [f.ruleId, f.messageId, f.commit ?? null])).toEqual([
@@ -65,7 +100,10 @@ describe("an agent's own resolution of a blocked handoff", () => {
     repo.stage({ [handoffPath(2)]: blocked({}, RESOLUTION_SECTION), ...nextTask });
     const staged = of(cli(repo.dir, ['--staged'], repo.env(CLAUDE)).results, ...RULES);
     expect(staged.map((f) => [f.ruleId, f.messageId])).toEqual([['handoff/blocked-proceed', 'proceededSelf']]);
-    const msg = of(cli(repo.dir, ['commit-msg', messageFile('Task 3: Do step 3', AGENT)], repo.env(ANA)).results, ...RULES);
+    const msg = of(
+      cli(repo.dir, ['commit-msg', messageFile('Task 3: Do step 3', AGENT)], repo.env(ANA)).results,
+      ...RULES,
+    );
     expect(msg.map((f) => [f.ruleId, f.messageId, f.file])).toEqual([
       ['history/self-exemption', 'writesResolution', handoffPath(2)],
       ['handoff/blocked-proceed', 'proceededSelf', handoffPath(3)],
@@ -76,14 +114,24 @@ describe("an agent's own resolution of a blocked handoff", () => {
   it('a resolution added with the blocked handoff itself counts no more', () => {
     const repo = waiting();
     repo.git('reset', '-q', '--hard', 'HEAD~1');
-    repo.commit('Task 2 blocked, and resolved', { [handoffPath(2)]: blocked({ resolution: 'Go on.' }), [LEDGER]: ledgerDoc([1], 2) }, AGENT);
+    repo.commit(
+      'Task 2 blocked, and resolved',
+      { [handoffPath(2)]: blocked({ resolution: 'Go on.' }), [LEDGER]: ledgerDoc([1], 2) },
+      AGENT,
+    );
     repo.commit('Task 3: Do step 3', nextTask, AGENT);
     expect(of(cli(repo.dir).results, ...RULES).map((f) => f.messageId)).toEqual(['writesResolution', 'proceededSelf']);
   });
 
   it('is denied by the Claude Code hook at the Edit', async () => {
     const repo = waiting();
-    const run = await hook(preToolUse(repo.dir, 'Edit', { file_path: handoffPath(2), old_string: '# Task Handoff: Step 2\n', new_string: `# Task Handoff: Step 2\n${RESOLUTION_SECTION}` }));
+    const run = await hook(
+      preToolUse(repo.dir, 'Edit', {
+        file_path: handoffPath(2),
+        old_string: '# Task Handoff: Step 2\n',
+        new_string: `# Task Handoff: Step 2\n${RESOLUTION_SECTION}`,
+      }),
+    );
     const d = decision(run)!;
     expect(d.permissionDecision).toBe('deny');
     expect(d.permissionDecisionReason).toContain(`writes the resolution of blocked handoff ${handoffPath(2)} itself`);
@@ -95,25 +143,41 @@ describe("the human's resolution", () => {
   it('counts at every door, and is no rewrite of the handoff', () => {
     const repo = waiting();
     const base = repo.sha();
-    repo.commit('Task 2: my answer', { [handoffPath(2)]: blocked({ resolution: 'Use the new schema; drop the old table.' }) }, { author: ANA });
+    repo.commit(
+      'Task 2: my answer',
+      { [handoffPath(2)]: blocked({ resolution: 'Use the new schema; drop the old table.' }) },
+      { author: ANA },
+    );
     repo.stage(nextTask);
     expect(of(cli(repo.dir, ['--staged'], repo.env(CLAUDE)).results, ...RULES)).toEqual([]);
-    expect(of(cli(repo.dir, ['commit-msg', messageFile('Task 3: Do step 3', AGENT)], repo.env(ANA)).results, ...RULES)).toEqual([]);
+    expect(
+      of(cli(repo.dir, ['commit-msg', messageFile('Task 3: Do step 3', AGENT)], repo.env(ANA)).results, ...RULES),
+    ).toEqual([]);
     repo.commitStaged('Task 3: Do step 3', AGENT);
     expect(of(cli(repo.dir, ['--preset', 'strict']).results, ...RULES)).toEqual([]);
     expect(of(cli(repo.dir, ['--range', `${base}..HEAD`]).results, ...RULES)).toEqual([]);
   });
 
-  it('relayed by the agent with the human\'s Guidance-by in the same commit, counts', () => {
+  it("relayed by the agent with the human's Guidance-by in the same commit, counts", () => {
     const repo = waiting();
-    repo.commit('Task 2: Ana decided', { [handoffPath(2)]: blocked({}, RESOLUTION_SECTION) }, { ...AGENT, trailers: [`Guidance-by: ${ANA.name} <${ANA.email}>`] });
+    repo.commit(
+      'Task 2: Ana decided',
+      { [handoffPath(2)]: blocked({}, RESOLUTION_SECTION) },
+      { ...AGENT, trailers: [`Guidance-by: ${ANA.name} <${ANA.email}>`] },
+    );
     repo.commit('Task 3: Do step 3', nextTask, AGENT);
     expect(of(cli(repo.dir).results, ...RULES)).toEqual([]);
   });
 
   it('the Claude Code hook allows an Edit that leaves the resolution alone', async () => {
     const repo = waiting();
-    const run = await hook(preToolUse(repo.dir, 'Edit', { file_path: handoffPath(2), old_string: '# Task Handoff: Step 2\n', new_string: '# Task Handoff: Step 2\n\n## Notes\n\nWaiting for the user.\n' }));
+    const run = await hook(
+      preToolUse(repo.dir, 'Edit', {
+        file_path: handoffPath(2),
+        old_string: '# Task Handoff: Step 2\n',
+        new_string: '# Task Handoff: Step 2\n\n## Notes\n\nWaiting for the user.\n',
+      }),
+    );
     expect(run.stdout).toBe('');
   });
 });

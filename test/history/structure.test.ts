@@ -32,7 +32,11 @@ function planned(repo: Repo): string {
 }
 
 function task(repo: Repo, n: number, done: number[], plan: Parameters<typeof planDoc>[0] = {}): string {
-  return repo.commit(`Task ${n}: Do step ${n}`, { [PLAN]: planDoc({ tasks: done, ...plan }), [handoffPath(n)]: taskHandoff(n), [LEDGER]: ledgerDoc(done) }, { author: CLAUDE });
+  return repo.commit(
+    `Task ${n}: Do step ${n}`,
+    { [PLAN]: planDoc({ tasks: done, ...plan }), [handoffPath(n)]: taskHandoff(n), [LEDGER]: ledgerDoc(done) },
+    { author: CLAUDE },
+  );
 }
 
 describe('merges', () => {
@@ -65,18 +69,25 @@ describe('merges', () => {
   it("reports an agent's check-off on a branch at the branch commit, not at the merge", async () => {
     const { repo, branchCommit, merge } = branchy('claude');
     const { findings } = await judge(repo.dir);
-    expectOne(findings, 'history/manual-confirmation', { repo, commit: branchCommit, file: PLAN, line: lineOf(repo.show(branchCommit, PLAN), MANUAL(1)) });
+    expectOne(findings, 'history/manual-confirmation', {
+      repo,
+      commit: branchCommit,
+      file: PLAN,
+      line: lineOf(repo.show(branchCommit, PLAN), MANUAL(1)),
+    });
     expect(findings.filter((f) => f.commit === merge)).toEqual([]);
     expect(cli(repo.dir).results.filter((f) => f.commit === merge)).toEqual([]);
   });
 
-  it('keeps the event at the branch commit when the branch is the merge\'s first parent', async () => {
+  it("keeps the event at the branch commit when the branch is the merge's first parent", async () => {
     const { repo, branchCommit } = branchy('claude');
     // Merge main into the branch instead: the check-off comes from the first parent this time.
     repo.git('checkout', '-q', 'verify');
     repo.gitWith(repo.env(BOB), ['merge', '-q', '--no-ff', '-m', 'Merge main into verify', 'main~1']);
     const { findings } = await judge(repo.dir);
-    expect(findings.filter((f) => f.ruleId === 'history/manual-confirmation').map((f) => f.commit)).toEqual([branchCommit]);
+    expect(findings.filter((f) => f.ruleId === 'history/manual-confirmation').map((f) => f.commit)).toEqual([
+      branchCommit,
+    ]);
   });
 
   it('reports a change made by the merge itself at the merge commit', async () => {
@@ -96,7 +107,12 @@ describe('merges', () => {
     const merge = repo.commitStaged('Merge branch side', { author: CLAUDE });
     expect(repo.git('rev-list', '--parents', '-n', '1', merge).trim().split(' ')).toHaveLength(3);
     const { findings } = await judge(repo.dir);
-    expectOne(findings, 'history/manual-confirmation', { repo, commit: merge, file: PLAN, line: lineOf(text, MANUAL(1)) });
+    expectOne(findings, 'history/manual-confirmation', {
+      repo,
+      commit: merge,
+      file: PLAN,
+      line: lineOf(text, MANUAL(1)),
+    });
   });
 
   it('does not report both sides of a merge when each side changed a different workflow file', async () => {
@@ -146,10 +162,15 @@ describe('a rebase-shaped history', () => {
     expect(res.commits).toBe(5);
   });
 
-  it("reports the replayed agent check-off at its new sha", async () => {
+  it('reports the replayed agent check-off at its new sha', async () => {
     const { repo, replayed } = rebased(true);
     const { findings } = await judge(repo.dir);
-    expectOne(findings, 'history/manual-confirmation', { repo, commit: replayed[2]!, file: PLAN, line: lineOf(repo.show(replayed[2]!, PLAN), MANUAL(1)) });
+    expectOne(findings, 'history/manual-confirmation', {
+      repo,
+      commit: replayed[2]!,
+      file: PLAN,
+      line: lineOf(repo.show(replayed[2]!, PLAN), MANUAL(1)),
+    });
   });
 });
 
@@ -184,14 +205,20 @@ describe('renames', () => {
     const repo = Repo.create();
     planned(repo);
     task(repo, 1, [1]);
-    const commit = repo.commit('Clean up thoughts', {}, { author: ANA, rename: [[handoffPath(1), 'thoughts/old/handoffs/task-01-step-1.md']] });
+    const commit = repo.commit(
+      'Clean up thoughts',
+      {},
+      { author: ANA, rename: [[handoffPath(1), 'thoughts/old/handoffs/task-01-step-1.md']] },
+    );
     const { findings } = await judge(repo.dir);
     const f = findings.find((x) => x.ruleId === 'history/handoff-deleted');
     expect(f?.severity).toBe('info');
     expect(f?.commit).toBe(commit);
     expect(historyOnly(findings).filter((x) => x.severity !== 'info')).toEqual([]);
     const strict = await judge(repo.dir, { preset: 'strict' });
-    expect(strict.findings.filter((x) => x.ruleId === 'history/handoff-deleted').map((x) => x.severity)).toEqual(['error']);
+    expect(strict.findings.filter((x) => x.ruleId === 'history/handoff-deleted').map((x) => x.severity)).toEqual([
+      'error',
+    ]);
   });
 
   it("a person's move that also rewrites the handoff is still a deleted record", async () => {
@@ -210,7 +237,11 @@ describe('renames', () => {
     planned(repo);
     task(repo, 1, [1]);
     task(repo, 2, [1, 2], { auto: [1] });
-    repo.commit('Confirm phase 1', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: ANA, confirmedBy: [ANA] });
+    repo.commit(
+      'Confirm phase 1',
+      { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) },
+      { author: ANA, confirmedBy: [ANA] },
+    );
     const moved = 'thoughts/shared/plans/2026-11-21-auth-flow.md';
     const commit = repo.commit('Rename the plan', {}, { author: CLAUDE, rename: [[PLAN, moved]] });
     expect(repo.git('show', '--format=', '-M', '--name-status', commit)).toMatch(/^R100/);
@@ -269,7 +300,11 @@ describe('--range', () => {
     const hist = historyOnly(res.results);
     expect(hist.map((f) => [f.ruleId, f.commit])).toEqual([['history/task-order', c[3]]]);
     // Phase 1 was verified at the base (by the commit before the range), so task 3 is no phase-order finding.
-    expect(hist[0]).toMatchObject({ file: PLAN, line: lineOf(repo.show(c[3]!, PLAN), TASK(3)), subject: 'Task 3: Do step 3' });
+    expect(hist[0]).toMatchObject({
+      file: PLAN,
+      line: lineOf(repo.show(c[3]!, PLAN), TASK(3)),
+      subject: 'Task 3: Do step 3',
+    });
   });
 
   it('a range without violations passes', () => {
@@ -283,7 +318,12 @@ describe('--range', () => {
   it('the full run reports both violations the range split', () => {
     const { repo, c } = ranged();
     const res = cli(repo.dir);
-    expect(res.results.filter((f) => f.ruleId.startsWith('history/')).map((f) => f.commit).sort()).toEqual([c[1], c[3]].sort());
+    expect(
+      res.results
+        .filter((f) => f.ruleId.startsWith('history/'))
+        .map((f) => f.commit)
+        .sort(),
+    ).toEqual([c[1], c[3]].sort());
   });
 
   it('from a branch point: merge-base(A, B), so commits only on A are not judged', () => {
@@ -292,7 +332,12 @@ describe('--range', () => {
     repo.commit('Other work', { [OTHER_PLAN]: planDoc({ phases: [1] }) }, { author: BOB });
     const res = cli(repo.dir, ['--range', `other..main`]);
     expect(res.summary.commits).toBe(3);
-    expect(res.results.filter((f) => f.ruleId.startsWith('history/')).map((f) => f.commit).sort()).toEqual([c[1], c[3]].sort());
+    expect(
+      res.results
+        .filter((f) => f.ruleId.startsWith('history/'))
+        .map((f) => f.commit)
+        .sort(),
+    ).toEqual([c[1], c[3]].sort());
   });
 
   it(`${ZERO.slice(0, 7)}..HEAD (a push to an empty remote) starts from an empty history`, () => {
@@ -301,7 +346,12 @@ describe('--range', () => {
     expect(res.code).toBe(1);
     expect(res.summary.commits).toBe(4);
     expect(res.results.find((f) => f.ruleId === 'history/incomplete')).toBeUndefined();
-    expect(res.results.filter((f) => f.ruleId.startsWith('history/')).map((f) => f.commit).sort()).toEqual([c[1], c[3]].sort());
+    expect(
+      res.results
+        .filter((f) => f.ruleId.startsWith('history/'))
+        .map((f) => f.commit)
+        .sort(),
+    ).toEqual([c[1], c[3]].sort());
   });
 
   it(`${ZERO.slice(0, 7)}..HEAD passes a clean first push`, () => {

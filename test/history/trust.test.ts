@@ -41,16 +41,33 @@ const ROBOT: Who = { name: 'CI Robot', email: 'robot@ci.example' };
  */
 function ready(config: Record<string, unknown> = { preset: 'recommended' }): Repo {
   const repo = Repo.create();
-  repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc(), [CONFIG]: JSON.stringify(config, null, 2) }, { author: ANA });
-  repo.commit('Task 1: Do step 1', { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) }, { author: CLAUDE });
-  repo.commit('Task 2: Do step 2', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) }, { author: CLAUDE });
+  repo.commit(
+    'Plan the auth flow',
+    { [PLAN]: planDoc(), [LEDGER]: ledgerDoc(), [CONFIG]: JSON.stringify(config, null, 2) },
+    { author: ANA },
+  );
+  repo.commit(
+    'Task 1: Do step 1',
+    { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) },
+    { author: CLAUDE },
+  );
+  repo.commit(
+    'Task 2: Do step 2',
+    { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) },
+    { author: CLAUDE },
+  );
   return repo;
 }
 
 const CONFIRMED = planDoc({ tasks: [1, 2], auto: [1], manual: [1] });
 
 /** The phase 1 check-off, made with these identities and trailers (and any other files). */
-function checkoff(repo: Repo, opts: CommitOpts, files: Record<string, string> = {}, subject = 'Confirm phase 1'): string {
+function checkoff(
+  repo: Repo,
+  opts: CommitOpts,
+  files: Record<string, string> = {},
+  subject = 'Confirm phase 1',
+): string {
   return repo.commit(subject, { [PLAN]: CONFIRMED, ...files }, opts);
 }
 
@@ -58,13 +75,25 @@ async function verdict(repo: Repo, preset?: 'recommended' | 'strict') {
   return (await judge(repo.dir, { preset })).findings.filter((f) => f.ruleId === RULE);
 }
 
-async function refused(repo: Repo, commit: string, reason: string | RegExp, preset?: 'recommended' | 'strict'): Promise<void> {
-  const f = expectOne(await verdict(repo, preset), RULE, { repo, commit, file: PLAN, line: lineOf(repo.show(commit, PLAN), MANUAL(1)), severity: 'error' });
+async function refused(
+  repo: Repo,
+  commit: string,
+  reason: string | RegExp,
+  preset?: 'recommended' | 'strict',
+): Promise<void> {
+  const f = expectOne(await verdict(repo, preset), RULE, {
+    repo,
+    commit,
+    file: PLAN,
+    line: lineOf(repo.show(commit, PLAN), MANUAL(1)),
+    severity: 'error',
+  });
   expect(f.message).toMatch(reason);
 }
 
 /** The `Confirmed-items` trailer `confirm` writes for these phase 1 manual items of PLAN. */
-const itemsOf = (...texts: string[]) => `Confirmed-items: ${itemsDigest(texts.map((text) => ({ file: PLAN, phase: 1, text })))}`;
+const itemsOf = (...texts: string[]) =>
+  `Confirmed-items: ${itemsDigest(texts.map((text) => ({ file: PLAN, phase: 1, text })))}`;
 
 describe('Confirmed-by', () => {
   it("a human's own trailer on their own commit counts (strict wants the items digest too)", async () => {
@@ -80,7 +109,9 @@ describe('Confirmed-by', () => {
   it("no trailer: a human's checkbox-only commit is an implicit confirmation in recommended, never in strict", async () => {
     const repo = ready();
     const c = checkoff(repo, { author: ANA });
-    expect(await verdict(repo)).toEqual([expect.objectContaining({ severity: 'info', commit: c, message: expect.stringContaining('implicit') })]);
+    expect(await verdict(repo)).toEqual([
+      expect.objectContaining({ severity: 'info', commit: c, message: expect.stringContaining('implicit') }),
+    ]);
     await refused(repo, c, /no `Confirmed-by:` trailer \(`strict` always needs the trailer\)/, 'strict');
   });
 
@@ -116,7 +147,10 @@ describe('Confirmed-by', () => {
 
   it('an agent identity is matched case-insensitively, and on names for patterns without @', async () => {
     const repo = ready();
-    const c = checkoff(repo, { author: { name: 'claude', email: 'claude@example.com' }, confirmedBy: [{ name: 'claude', email: 'claude@example.com' }] });
+    const c = checkoff(repo, {
+      author: { name: 'claude', email: 'claude@example.com' },
+      confirmedBy: [{ name: 'claude', email: 'claude@example.com' }],
+    });
     await refused(repo, c, /agents/);
   });
 
@@ -130,7 +164,13 @@ describe('Confirmed-by', () => {
     const repo = ready();
     const c = checkoff(repo, { author: ANA, coAuthors: [CLAUDE], confirmedBy: [ANA] });
     const rec = await verdict(repo);
-    expect(rec).toEqual([expect.objectContaining({ severity: 'info', commit: c, message: expect.stringContaining('Ana Human <ana@example.com>') })]);
+    expect(rec).toEqual([
+      expect.objectContaining({
+        severity: 'info',
+        commit: c,
+        message: expect.stringContaining('Ana Human <ana@example.com>'),
+      }),
+    ]);
     await refused(repo, c, /strict/, 'strict');
   });
 
@@ -144,7 +184,11 @@ describe('Confirmed-by', () => {
   it('in strict a confirmation commit changes nothing but manual checkboxes', async () => {
     const repo = ready();
     // Ana confirms phase 1 and, in the same commit, checks task 3: fine in recommended, not in strict.
-    const c = repo.commit('Confirm phase 1 and tick task 3', { [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1], manual: [1] }) }, { author: ANA, confirmedBy: [ANA], trailers: [itemsOf(MANUAL(1))] });
+    const c = repo.commit(
+      'Confirm phase 1 and tick task 3',
+      { [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1], manual: [1] }) },
+      { author: ANA, confirmedBy: [ANA], trailers: [itemsOf(MANUAL(1))] },
+    );
     expect(await verdict(repo)).toEqual([]);
     await refused(repo, c, /nothing but manual/, 'strict');
     // A pure confirmation passes strict.
@@ -190,18 +234,46 @@ describe('confirmers', () => {
 describe('trust settings come from the commit before the judged one', () => {
   it('a commit that adds its author to `confirmers` cannot vouch for itself (the next one can)', async () => {
     const repo = ready({ confirmers: ['ana@example.com'] });
-    const c = checkoff(repo, { author: BOB, confirmedBy: [BOB] }, { [CONFIG]: JSON.stringify({ confirmers: ['ana@example.com', 'bob@example.com'] }) });
+    const c = checkoff(
+      repo,
+      { author: BOB, confirmedBy: [BOB] },
+      { [CONFIG]: JSON.stringify({ confirmers: ['ana@example.com', 'bob@example.com'] }) },
+    );
     await refused(repo, c, /not listed in `confirmers`/);
     // Phase 2 later: Bob is on the list now.
-    repo.commit('Task 3', { [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1], manual: [1] }), [handoffPath(3)]: taskHandoff(3), [LEDGER]: ledgerDoc([1, 2, 3]) }, { author: CLAUDE });
-    repo.commit('Task 4', { [PLAN]: planDoc({ tasks: [1, 2, 3, 4], auto: [1, 2], manual: [1] }), [handoffPath(4)]: taskHandoff(4), [LEDGER]: ledgerDoc([1, 2, 3, 4]) }, { author: CLAUDE });
-    repo.commit('Confirm phase 2', { [PLAN]: planDoc({ tasks: [1, 2, 3, 4], auto: [1, 2], manual: [1, 2] }) }, { author: BOB, confirmedBy: [BOB] });
+    repo.commit(
+      'Task 3',
+      {
+        [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1], manual: [1] }),
+        [handoffPath(3)]: taskHandoff(3),
+        [LEDGER]: ledgerDoc([1, 2, 3]),
+      },
+      { author: CLAUDE },
+    );
+    repo.commit(
+      'Task 4',
+      {
+        [PLAN]: planDoc({ tasks: [1, 2, 3, 4], auto: [1, 2], manual: [1] }),
+        [handoffPath(4)]: taskHandoff(4),
+        [LEDGER]: ledgerDoc([1, 2, 3, 4]),
+      },
+      { author: CLAUDE },
+    );
+    repo.commit(
+      'Confirm phase 2',
+      { [PLAN]: planDoc({ tasks: [1, 2, 3, 4], auto: [1, 2], manual: [1, 2] }) },
+      { author: BOB, confirmedBy: [BOB] },
+    );
     expect((await verdict(repo)).map((f) => f.commit)).toEqual([c]);
   });
 
   it('a commit that removes its author from `agents` is still an agent commit (and exempts itself)', async () => {
     const repo = ready({ agents: ['robot@ci.example'] });
-    const c = checkoff(repo, { author: ROBOT, confirmedBy: [ROBOT] }, { [CONFIG]: JSON.stringify({ agents: ['nobody@example.com'] }) });
+    const c = checkoff(
+      repo,
+      { author: ROBOT, confirmedBy: [ROBOT] },
+      { [CONFIG]: JSON.stringify({ agents: ['nobody@example.com'] }) },
+    );
     await refused(repo, c, /matches the `agents` patterns/);
     const { findings } = await judge(repo.dir);
     expectOne(findings, 'history/self-exemption', { repo, commit: c, file: CONFIG, line: 1 });
@@ -221,11 +293,35 @@ describe('trust settings come from the commit before the judged one', () => {
 
   it('a config that sets strict binds only the commits after it', async () => {
     const repo = ready();
-    const c = checkoff(repo, { author: ANA, coAuthors: [CLAUDE], confirmedBy: [ANA] }, { [CONFIG]: JSON.stringify({ preset: 'strict' }) });
+    const c = checkoff(
+      repo,
+      { author: ANA, coAuthors: [CLAUDE], confirmedBy: [ANA] },
+      { [CONFIG]: JSON.stringify({ preset: 'strict' }) },
+    );
     expect((await verdict(repo)).map((f) => f.severity)).toEqual(['info']);
-    repo.commit('Task 3', { [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1], manual: [1] }), [handoffPath(3)]: taskHandoff(3), [LEDGER]: ledgerDoc([1, 2, 3]) }, { author: CLAUDE });
-    repo.commit('Task 4', { [PLAN]: planDoc({ tasks: [1, 2, 3, 4], auto: [1, 2], manual: [1] }), [handoffPath(4)]: taskHandoff(4), [LEDGER]: ledgerDoc([1, 2, 3, 4]) }, { author: CLAUDE });
-    const c2 = repo.commit('Confirm phase 2', { [PLAN]: planDoc({ tasks: [1, 2, 3, 4], auto: [1, 2], manual: [1, 2] }) }, { author: ANA, coAuthors: [CLAUDE], confirmedBy: [ANA] });
+    repo.commit(
+      'Task 3',
+      {
+        [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1], manual: [1] }),
+        [handoffPath(3)]: taskHandoff(3),
+        [LEDGER]: ledgerDoc([1, 2, 3]),
+      },
+      { author: CLAUDE },
+    );
+    repo.commit(
+      'Task 4',
+      {
+        [PLAN]: planDoc({ tasks: [1, 2, 3, 4], auto: [1, 2], manual: [1] }),
+        [handoffPath(4)]: taskHandoff(4),
+        [LEDGER]: ledgerDoc([1, 2, 3, 4]),
+      },
+      { author: CLAUDE },
+    );
+    const c2 = repo.commit(
+      'Confirm phase 2',
+      { [PLAN]: planDoc({ tasks: [1, 2, 3, 4], auto: [1, 2], manual: [1, 2] }) },
+      { author: ANA, coAuthors: [CLAUDE], confirmedBy: [ANA] },
+    );
     const all = await verdict(repo);
     expect(all.map((f) => [f.commit, f.severity])).toEqual([
       [c, 'info'],
@@ -246,7 +342,12 @@ describe('requireSignedConfirmations with a real SSH signing key', () => {
     return key;
   }
 
-  const signed = (key: string): CommitOpts => ({ author: ANA, confirmedBy: [ANA], args: ['-S'], gitConfig: ['gpg.format=ssh', `user.signingkey=${key}.pub`] });
+  const signed = (key: string): CommitOpts => ({
+    author: ANA,
+    confirmedBy: [ANA],
+    args: ['-S'],
+    gitConfig: ['gpg.format=ssh', `user.signingkey=${key}.pub`],
+  });
 
   it('a signed confirmation passes', async () => {
     const repo = ready({ requireSignedConfirmations: true });
@@ -277,7 +378,11 @@ describe('requireSignedConfirmations with a real SSH signing key', () => {
 
   it('unsigned confirmations pass while the setting is off, and the commit that turns it on is not bound by it', async () => {
     const repo = ready();
-    checkoff(repo, { author: ANA, confirmedBy: [ANA] }, { [CONFIG]: JSON.stringify({ requireSignedConfirmations: true }) });
+    checkoff(
+      repo,
+      { author: ANA, confirmedBy: [ANA] },
+      { [CONFIG]: JSON.stringify({ requireSignedConfirmations: true }) },
+    );
     expect(await verdict(repo)).toEqual([]);
   });
 
@@ -288,7 +393,9 @@ describe('requireSignedConfirmations with a real SSH signing key', () => {
     const msg = messageFile('Confirm phase 1', { confirmedBy: [ANA] });
     const env = repo.env(ANA);
     const unsigned = runHook(repo, msg, env);
-    expect(unsigned.results.filter((f) => f.ruleId === RULE)).toEqual([expect.objectContaining({ message: expect.stringContaining('signature') })]);
+    expect(unsigned.results.filter((f) => f.ruleId === RULE)).toEqual([
+      expect.objectContaining({ message: expect.stringContaining('signature') }),
+    ]);
     repo.git('config', 'commit.gpgsign', 'true');
     repo.git('config', 'gpg.format', 'ssh');
     repo.git('config', 'user.signingkey', `${key}.pub`);
@@ -297,7 +404,9 @@ describe('requireSignedConfirmations with a real SSH signing key', () => {
 });
 
 function runKeygen(key: string): void {
-  const res = spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'ana@example.com', '-f', key], { encoding: 'utf8' });
+  const res = spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'ana@example.com', '-f', key], {
+    encoding: 'utf8',
+  });
   if (res.status !== 0) throw new Error(`ssh-keygen failed: ${res.stderr}`);
 }
 

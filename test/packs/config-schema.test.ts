@@ -13,7 +13,11 @@ import { configSchemaText, printJson, withPacks } from '../../scripts/build-sche
 
 const FILE = new URL('../../schemas/config.schema.json', import.meta.url);
 const text = readFileSync(FILE, 'utf8');
-const schema = JSON.parse(text) as { properties: Record<string, unknown> & { packs: { additionalProperties: boolean; properties: Record<string, unknown> } } };
+const schema = JSON.parse(text) as {
+  properties: Record<string, unknown> & {
+    packs: { additionalProperties: boolean; properties: Record<string, unknown> };
+  };
+};
 const generate = configSchemaText as (current: string, packs: readonly Pack[]) => string;
 const combine = withPacks as (schema: unknown, packs: readonly Pack[]) => typeof schema;
 
@@ -24,7 +28,10 @@ const LOGBOOK: Pack = {
   globs: () => [],
   read: (path) => ({ pack: 'logbook', path, model: null, problems: [] }),
   rules: [],
-  configSchema: { description: 'false, or a mapping with `dir`', anyOf: [{ const: false }, { type: 'object', additionalProperties: false, properties: { dir: { type: 'string' } } }] },
+  configSchema: {
+    description: 'false, or a mapping with `dir`',
+    anyOf: [{ const: false }, { type: 'object', additionalProperties: false, properties: { dir: { type: 'string' } } }],
+  },
 };
 
 describe('config schema: packs', () => {
@@ -40,7 +47,9 @@ describe('config schema: packs', () => {
     expect(generate(edited, PACKS)).toBe(generate(text, PACKS));
     const core = text.replace('"Rule id -> off | warn | error."', '"Rule id -> off, warn or error."');
     expect(core).not.toBe(text);
-    expect(generate(core, PACKS)).toBe(generate(text, PACKS).replace('"Rule id -> off | warn | error."', '"Rule id -> off, warn or error."'));
+    expect(generate(core, PACKS)).toBe(
+      generate(text, PACKS).replace('"Rule id -> off | warn | error."', '"Rule id -> off, warn or error."'),
+    );
   });
 
   it('a new pack in the registry reaches the schema: its key is accepted, its shapes enforced, unknown keys refused', () => {
@@ -58,7 +67,9 @@ describe('config schema: packs', () => {
     expect(load({ memory: true })).toThrow(
       "invalid configuration in validate-workflow.config.json:\n  /packs/memory: `packs.memory` must be false, or a mapping with `root` (the store's root folder: the pack is on only when it is named), not boolean true",
     );
-    expect(load({ 'soong-plans': { maxNameLength: 'long' } })).toThrow(/`packs.soong-plans` must be a boolean \(on when \.soong-agent\/plans\/ holds files; false switches it off\), or a mapping with `maxNameLength`/);
+    expect(load({ 'soong-plans': { maxNameLength: 'long' } })).toThrow(
+      /`packs.soong-plans` must be a boolean \(on when \.soong-agent\/plans\/ holds files; false switches it off\), or a mapping with `maxNameLength`/,
+    );
     expect(load({ ralph: 'yes' })).toThrow('/packs/ralph: `packs.ralph` must be boolean, not the string "yes"');
     expect(load({ logbook: false })).toThrow('/packs/logbook: unknown key `packs.logbook`');
   });
@@ -67,14 +78,19 @@ describe('config schema: packs', () => {
     const print = printJson as (value: unknown) => string;
     expect(print({ a: [1, 2], b: { c: 'd' } })).toBe('{ "a": [1, 2], "b": { "c": "d" } }');
     const long = { description: 'x'.repeat(100), type: 'string' };
-    expect(print({ long })).toBe(`{\n  "long": {\n    "description": "${'x'.repeat(100)}",\n    "type": "string"\n  }\n}`);
+    expect(print({ long })).toBe(
+      `{\n  "long": {\n    "description": "${'x'.repeat(100)}",\n    "type": "string"\n  }\n}`,
+    );
     expect(`${print(combine(schema, PACKS))}\n`).toBe(generate(text, PACKS));
   });
 
-  it.each(PACKS.map((p) => [p.id, p] as const))('%s: false switches it off, and its schema is a valid schema', (_id, pack) => {
-    const ajv = new Ajv2020({ strict: true });
-    const validate = ajv.compile(pack.configSchema);
-    expect(validate(false)).toBe(true);
-    expect(pack.globs({ ...defaultConfig(), packs: { [pack.id]: false } })).toEqual([]);
-  });
+  it.each(PACKS.map((p) => [p.id, p] as const))(
+    '%s: false switches it off, and its schema is a valid schema',
+    (_id, pack) => {
+      const ajv = new Ajv2020({ strict: true });
+      const validate = ajv.compile(pack.configSchema);
+      expect(validate(false)).toBe(true);
+      expect(pack.globs({ ...defaultConfig(), packs: { [pack.id]: false } })).toEqual([]);
+    },
+  );
 });

@@ -26,7 +26,10 @@ describe.each(PACKS.map((p) => [p.id, p] as const))('pack %s: docs', (id, pack) 
       mkdirSync(`${DOCS}packs`, { recursive: true });
       writeFileSync(file, page);
     }
-    expect(existsSync(file), `docs/packs/${id}.md is missing: VW_WRITE_DOCS=1 npx vitest run test/packs/docs.test.ts`).toBe(true);
+    expect(
+      existsSync(file),
+      `docs/packs/${id}.md is missing: VW_WRITE_DOCS=1 npx vitest run test/packs/docs.test.ts`,
+    ).toBe(true);
     expect(readFileSync(file, 'utf8'), 'stale: VW_WRITE_DOCS=1 npx vitest run test/packs/docs.test.ts').toBe(page);
   });
 });

@@ -19,7 +19,16 @@ function fixture(name: string): Record<string, string> {
 const memoryFindings = (fs: ReturnType<typeof lint>) => fs.filter((f) => f.ruleId.startsWith('memory/'));
 
 const unit = (id: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ id, type: 'decision', content: `fact ${id}`, scope: 'combat', priority: 'soft', confidence: 0.5, provenance: 'meeting 2026-01-15', ...extra });
+  JSON.stringify({
+    id,
+    type: 'decision',
+    content: `fact ${id}`,
+    scope: 'combat',
+    priority: 'soft',
+    confidence: 0.5,
+    provenance: 'meeting 2026-01-15',
+    ...extra,
+  });
 
 describe('memory pack: snapshot', () => {
   it('is off without config, on with it (config file read as users write it)', () => {
@@ -98,15 +107,30 @@ describe('memory pack: history (append-only truth sources)', () => {
   it('appending lines is clean', async () => {
     const dir = repo();
     commit(dir, { [`${M}/deltas.jsonl`]: `${unit('u-1')}\n` }, 'first delta');
-    commit(dir, { [`${M}/deltas.jsonl`]: `${unit('u-1')}\n${unit('u-2')}\n`, [`${M}/cold/facts.jsonl`]: `${unit('u-3')}\n` }, 'second delta');
+    commit(
+      dir,
+      { [`${M}/deltas.jsonl`]: `${unit('u-1')}\n${unit('u-2')}\n`, [`${M}/cold/facts.jsonl`]: `${unit('u-3')}\n` },
+      'second delta',
+    );
     commit(dir, { [`${M}/cold/facts.jsonl`]: `${unit('u-3')}\n${unit('u-4')}\n` }, 'more facts');
     expect(await packHistory(dir, config)).toEqual([]);
   });
 
   it('an edited line, a removed line and a deleted file are errors naming the commit', async () => {
     const dir = repo();
-    commit(dir, { [`${M}/deltas.jsonl`]: `${unit('u-1')}\n${unit('u-2')}\n`, [`${M}/hot_context_versions.jsonl`]: '{"version":"combat@v20260115-01"}\n' }, 'deltas');
-    const edit = commit(dir, { [`${M}/deltas.jsonl`]: `${unit('u-1', { confidence: 0.9 })}\n${unit('u-2')}\n${unit('u-3')}\n` }, 'tweak a delta');
+    commit(
+      dir,
+      {
+        [`${M}/deltas.jsonl`]: `${unit('u-1')}\n${unit('u-2')}\n`,
+        [`${M}/hot_context_versions.jsonl`]: '{"version":"combat@v20260115-01"}\n',
+      },
+      'deltas',
+    );
+    const edit = commit(
+      dir,
+      { [`${M}/deltas.jsonl`]: `${unit('u-1', { confidence: 0.9 })}\n${unit('u-2')}\n${unit('u-3')}\n` },
+      'tweak a delta',
+    );
     const cut = commit(dir, { [`${M}/deltas.jsonl`]: `${unit('u-1', { confidence: 0.9 })}\n` }, 'drop deltas');
     git(dir, 'rm', '-q', `${M}/hot_context_versions.jsonl`);
     git(dir, 'commit', '-q', '-m', 'drop hot context');

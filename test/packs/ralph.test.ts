@@ -11,7 +11,8 @@ import { packHistory } from './history.js';
 const DIR = '.workflow/.maestro/ralph-20260112-143015';
 const STATUS = `${DIR}/status.json`;
 const DECISIONS = `${DIR}/decisions.ndjson`;
-const fixture = (name: string) => readFileSync(new URL(`../fixtures/packs/ralph/clean/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string) =>
+  readFileSync(new URL(`../fixtures/packs/ralph/clean/${name}`, import.meta.url), 'utf8');
 const CLEAN_STATUS = fixture(STATUS);
 const CLEAN_DECISIONS = fixture(DECISIONS);
 
@@ -40,7 +41,10 @@ async function history(...versions: Record<string, string>[]) {
 
 describe('ralph pack: reading', () => {
   it('is on when its files exist, off with packs.ralph = false', () => {
-    expect(ralph.globs(defaultConfig())).toEqual(['.workflow/.maestro/ralph-*/status.json', '.workflow/.maestro/ralph-*/decisions.ndjson']);
+    expect(ralph.globs(defaultConfig())).toEqual([
+      '.workflow/.maestro/ralph-*/status.json',
+      '.workflow/.maestro/ralph-*/decisions.ndjson',
+    ]);
     expect(ralph.globs({ ...defaultConfig(), packs: { ralph: false } })).toEqual([]);
     const dir = makeRepo({ [STATUS]: status((s) => (s.status = 'bogus')) });
     expect(of(lint(dir, { packs: { ralph: false } }), 'ralph/schema')).toEqual([]);
@@ -86,22 +90,47 @@ describe('ralph pack: the working tree', () => {
   });
 
   it('ralph/decisions-appended (snapshot): every line is a JSON object with the seed fields', () => {
-    const f = of(lint(makeRepo({ [STATUS]: CLEAN_STATUS, [DECISIONS]: `${CLEAN_DECISIONS}{"id":"DEC-2","type":"scope-gate","source":"ralph","node_id":"post-analyze-scope"}\nnot json\n` })), 'ralph/decisions-appended');
+    const f = of(
+      lint(
+        makeRepo({
+          [STATUS]: CLEAN_STATUS,
+          [DECISIONS]: `${CLEAN_DECISIONS}{"id":"DEC-2","type":"scope-gate","source":"ralph","node_id":"post-analyze-scope"}\nnot json\n`,
+        }),
+      ),
+      'ralph/decisions-appended',
+    );
     expect(f.map((x) => x.line)).toEqual([2, 3]);
     expect(f[0]!.message).toMatch(/verdict/);
   });
 });
 
 describe('ralph pack: history rules', () => {
-  const goal = (d: string) => JSON.stringify({ id: `DEC-${d}`, type: 'goal-gate', source: 'ralph', node_id: 'post-goal-audit', unmet_count: 1, unmet_ids: ['G2'] });
+  const goal = (d: string) =>
+    JSON.stringify({
+      id: `DEC-${d}`,
+      type: 'goal-gate',
+      source: 'ralph',
+      node_id: 'post-goal-audit',
+      unmet_count: 1,
+      unmet_ids: ['G2'],
+    });
 
   it('a session that only moves forward is clean', async () => {
     const v2 = status((s) => {
-      s.steps[5] = { ...s.steps[5], status: 'completed', completion_confirmed: true, completion_status: 'DONE', completed_at: '2026-01-12T16:30:00Z' };
+      s.steps[5] = {
+        ...s.steps[5],
+        status: 'completed',
+        completion_confirmed: true,
+        completion_status: 'DONE',
+        completed_at: '2026-01-12T16:30:00Z',
+      };
       s.active_step_index = null;
       s.task_decomposition[1].evidence = '.workflow/phases/02-export/review.json';
     });
-    const f = await history({ [STATUS]: CLEAN_STATUS, [DECISIONS]: CLEAN_DECISIONS }, { [STATUS]: v2, [DECISIONS]: `${CLEAN_DECISIONS}${goal('2')}\n` });
+    const f = await history(
+      { [STATUS]: CLEAN_STATUS, [DECISIONS]: CLEAN_DECISIONS },
+      { [STATUS]: v2, [DECISIONS]: `${CLEAN_DECISIONS}${goal('2')}\n` },
+    );
     expect(f).toEqual([]);
   });
 
@@ -112,7 +141,10 @@ describe('ralph pack: history rules', () => {
     expect(mine.map((x) => x.line)).toEqual([1, 2]);
     expect(mine[0]!.message).toMatch(/edits committed line 1/);
     expect(mine[0]!.commit).toBeTruthy();
-    const removed = await history({ [DECISIONS]: `${CLEAN_DECISIONS}${goal('2')}\n` }, { [DECISIONS]: CLEAN_DECISIONS });
+    const removed = await history(
+      { [DECISIONS]: `${CLEAN_DECISIONS}${goal('2')}\n` },
+      { [DECISIONS]: CLEAN_DECISIONS },
+    );
     expect(of(removed, 'ralph/decisions-appended')[0]!.message).toMatch(/removes committed line 2/);
   });
 
@@ -135,11 +167,42 @@ describe('ralph pack: history rules', () => {
   });
 
   it('ralph/step-release: completed back to pending only for a decision step released with retry_count + 1', async () => {
-    const reopened = await history({ [STATUS]: CLEAN_STATUS }, { [STATUS]: status((s) => Object.assign(s.steps[2], { status: 'pending', completion_confirmed: false, completion_status: null, completed_at: null })) });
+    const reopened = await history(
+      { [STATUS]: CLEAN_STATUS },
+      {
+        [STATUS]: status((s) =>
+          Object.assign(s.steps[2], {
+            status: 'pending',
+            completion_confirmed: false,
+            completion_status: null,
+            completed_at: null,
+          }),
+        ),
+      },
+    );
     expect(of(reopened, 'ralph/step-release')).toHaveLength(1);
-    const silent = await history({ [STATUS]: CLEAN_STATUS }, { [STATUS]: status((s) => Object.assign(s.steps[4], { status: 'pending', completion_confirmed: false, completed_at: null })) });
+    const silent = await history(
+      { [STATUS]: CLEAN_STATUS },
+      {
+        [STATUS]: status((s) =>
+          Object.assign(s.steps[4], { status: 'pending', completion_confirmed: false, completed_at: null }),
+        ),
+      },
+    );
     expect(of(silent, 'ralph/step-release')).toHaveLength(1);
-    const released = await history({ [STATUS]: CLEAN_STATUS }, { [STATUS]: status((s) => Object.assign(s.steps[4], { status: 'pending', completion_confirmed: false, completed_at: null, retry_count: 1 })) });
+    const released = await history(
+      { [STATUS]: CLEAN_STATUS },
+      {
+        [STATUS]: status((s) =>
+          Object.assign(s.steps[4], {
+            status: 'pending',
+            completion_confirmed: false,
+            completed_at: null,
+            retry_count: 1,
+          }),
+        ),
+      },
+    );
     expect(of(released, 'ralph/step-release')).toEqual([]);
   });
 });

@@ -76,7 +76,16 @@ describe('plans: labels as written, criteria variants, fences', () => {
   });
 
   it('an undivided `### Success Criteria` list gives criteria of unknown kind, and says where', () => {
-    const t = ['## Phase 1: A', '- [ ] Task 1: a', '### Success Criteria:', '- [x] `make test` passes', '- [ ] The page loads', '## Phase 2: B', '- [ ] Task 2: b', ''].join('\n');
+    const t = [
+      '## Phase 1: A',
+      '- [ ] Task 1: a',
+      '### Success Criteria:',
+      '- [x] `make test` passes',
+      '- [ ] The page loads',
+      '## Phase 2: B',
+      '- [ ] Task 2: b',
+      '',
+    ].join('\n');
     const p = readPlanText('p.md', t);
     expect(p.phases.map((ph) => [ph.automated.length, ph.manual.length, ph.unknown.length])).toEqual([
       [0, 0, 2],
@@ -88,7 +97,14 @@ describe('plans: labels as written, criteria variants, fences', () => {
   it('reads `Phase 3.1`, `Phase 3-28`, `Phase 0.5`, `Phase R.1` and `Phase 25.4` with their own labels', () => {
     // One level: the phase sequence is the run of phase headings at one level (round 3); a `###` phase heading
     // outside a `##` phase is not part of it.
-    const t = ['## Phase 3.1: Split', '## Phase 3-28: Dated', '## Phase 0.5: Half', '## Phase R.1: Rollback drill', '## Phase 25.4: Passthrough mode', ''].join('\n');
+    const t = [
+      '## Phase 3.1: Split',
+      '## Phase 3-28: Dated',
+      '## Phase 0.5: Half',
+      '## Phase R.1: Rollback drill',
+      '## Phase 25.4: Passthrough mode',
+      '',
+    ].join('\n');
     expect(readPlanText('p.md', t).phases.map((p) => [p.number, p.label, p.title])).toEqual([
       [3, '3.1', 'Split'],
       [3, '3-28', 'Dated'],
@@ -99,7 +115,9 @@ describe('plans: labels as written, criteria variants, fences', () => {
   });
 
   it('a README and a plan review in the plans folder are not plans; `type: plan` or any checkbox makes one', () => {
-    expect(readPlanText('thoughts/shared/plans/README.md', fixture(`${FX}/shared/plans/README.md`)).notAPlan).toBe(true);
+    expect(readPlanText('thoughts/shared/plans/README.md', fixture(`${FX}/shared/plans/README.md`)).notAPlan).toBe(
+      true,
+    );
     expect(readPlanText('r.md', fixture(`${FX}/shared/plans/2026-03-01-tile-cache-review.md`)).notAPlan).toBe(true);
     expect(readPlanText('p.md', '---\ntype: plan\n---\n# Draft\n').notAPlan).toBe(false);
     expect(readPlanText('p.md', '# Draft\n- [ ] decide\n').notAPlan).toBe(false);
@@ -109,11 +127,16 @@ describe('plans: labels as written, criteria variants, fences', () => {
 
 describe('handoffs: sections by meaning, single-line markers, YAML items', () => {
   it('reads `## Files Created` + `## Files Changed`, `## Test Results` and `## Notes for Next Task`', () => {
-    const h = readHandoffText(`${HR}/tile-cache/task-01-cache-volume.md`, HR, fixture(`${FX}/shared/handoffs/tile-cache/task-01-cache-volume.md`));
+    const h = readHandoffText(
+      `${HR}/tile-cache/task-01-cache-volume.md`,
+      HR,
+      fixture(`${FX}/shared/handoffs/tile-cache/task-01-cache-volume.md`),
+    );
     expect(h.normalized).toMatchObject({
       files_modified: ['deploy/volumes/tile-cache.yaml', 'deploy/renderer.yaml'],
       verification_results: [{ check: '`make check-volumes` passes on staging'.replace(/`/g, ''), result: 'pass' }],
-      context_for_next: 'The volume is mounted at /var/cache/tiles; the store should take the path from TILE_CACHE_DIR.',
+      context_for_next:
+        'The volume is mounted at /var/cache/tiles; the store should take the path from TILE_CACHE_DIR.',
     });
     expect(validate('handoff', h.normalized)).toEqual([]);
   });
@@ -163,13 +186,19 @@ describe('handoffs: sections by meaning, single-line markers, YAML items', () =>
   it('a YAML `next:` item that YAML read as a map (an unquoted `: `) is read back as its text', () => {
     const path = `${HR}/tile-cache/2026-03-04_17-55_tile-cache.yaml`;
     const h = readHandoffText(path, HR, fixture(`${FX}/shared/handoffs/tile-cache/2026-03-04_17-55_tile-cache.yaml`));
-    expect(h.normalized.context_for_next).toBe("Warm-up: read the access log from the renderer's log volume, not from S3\nThe budget flag is TILE_WARMUP_SECS");
+    expect(h.normalized.context_for_next).toBe(
+      "Warm-up: read the access log from the renderer's log volume, not from S3\nThe budget flag is TILE_WARMUP_SECS",
+    );
     expect(validate('handoff', h.normalized)).toEqual([]);
     expect(h.claims).toEqual([expect.objectContaining({ source: 'outcome', raw: 'SUCCEEDED', status: 'complete' })]);
   });
 
   it('keeps every other statement of the outcome as a claim: `outcome:` next to `status:`, later body markers', () => {
-    const h = readHandoffText(`${HR}/s/task-01-a.md`, HR, '---\nstatus: complete\n---\n# A\n\nSome words.\n\n**Status:** BLOCKED\n**Agent:** atlas\n');
+    const h = readHandoffText(
+      `${HR}/s/task-01-a.md`,
+      HR,
+      '---\nstatus: complete\n---\n# A\n\nSome words.\n\n**Status:** BLOCKED\n**Agent:** atlas\n',
+    );
     expect(h.status).toBe('complete');
     expect(h.claims).toEqual([{ source: 'body', raw: 'BLOCKED', status: 'blocked', line: 8, column: 1 }]);
   });
@@ -178,7 +207,10 @@ describe('handoffs: sections by meaning, single-line markers, YAML items', () =>
     const path = `${HR}/tile-cache/orchestration.yaml`;
     const state = readOrchestrationState(path, HR, fixture(`${FX}/shared/handoffs/tile-cache/orchestration.yaml`));
     expect(state).toMatchObject({ kind: 'orchestration', session: 'tile-cache', data: { current_phase: 3 } });
-    expect(readOrchestrationState(`${HR}/s/run-state.yaml`, HR, 'session: s\nmode: orchestration\nphases: [{id: 1}]\n')?.kind).toBe('orchestration');
+    expect(
+      readOrchestrationState(`${HR}/s/run-state.yaml`, HR, 'session: s\nmode: orchestration\nphases: [{id: 1}]\n')
+        ?.kind,
+    ).toBe('orchestration');
     expect(readOrchestrationState(`${HR}/s/orchestration.yaml`, HR, 'phases: [1, 2\n')?.problems).toHaveLength(1);
     expect(readOrchestrationState(`${HR}/s/2026-01-08_16-30_x.yaml`, HR, 'goal: g\nnext: [a]\n')).toBeNull();
   });
@@ -199,7 +231,10 @@ describe('ledgers: State heading suffixes and labels', () => {
   });
 
   it('records each state label with its section, so a repeated `- Done:` can be named', () => {
-    const l = readLedgerText('thoughts/ledgers/CONTINUITY_CLAUDE-s.md', '## Goal\ng\n\n## State\n- Done:\n  - [x] Step 1: a\n- Done:\n  - [x] Step 2: b\n');
+    const l = readLedgerText(
+      'thoughts/ledgers/CONTINUITY_CLAUDE-s.md',
+      '## Goal\ng\n\n## State\n- Done:\n  - [x] Step 1: a\n- Done:\n  - [x] Step 2: b\n',
+    );
     expect(l.labels.map((x) => [x.label, x.section, x.line])).toEqual([
       ['Done', 'State', 5],
       ['Done', 'State', 7],
@@ -209,51 +244,107 @@ describe('ledgers: State heading suffixes and labels', () => {
 });
 
 describe('reader errors never leak internals', () => {
-  it('a YAML syntax error after an explicit `? ` key is reported at its line with yaml\'s message (it used to throw a TypeError)', () => {
+  it("a YAML syntax error after an explicit `? ` key is reported at its line with yaml's message (it used to throw a TypeError)", () => {
     const text = fixture('field-notes-planted/thoughts/shared/handoffs/geocoder-v2/2026-04-13_09-00_geocoder-v2.yaml');
     const read = readYaml(text, 0);
-    expect(read.problems).toEqual([{ line: lineOf(text, '  - [Write the runbook'), column: 5, message: expect.stringMatching(/^Invalid YAML: Flow sequence/) }]);
+    expect(read.problems).toEqual([
+      {
+        line: lineOf(text, '  - [Write the runbook'),
+        column: 5,
+        message: expect.stringMatching(/^Invalid YAML: Flow sequence/),
+      },
+    ]);
   });
 
   it('a parser crash becomes a plain sentence, not the JavaScript error', () => {
     const deep = new TextEncoder().encode(`${'['.repeat(20000)}x\n`);
-    const model = readBytes({ path: 'thoughts/shared/plans/p.md', kind: 'plan', root: 'thoughts/shared/plans' }, deep, 10_000_000);
-    for (const p of model.problems) expect(p.message).not.toMatch(/Maximum call stack|Cannot read properties|TypeError/);
+    const model = readBytes(
+      { path: 'thoughts/shared/plans/p.md', kind: 'plan', root: 'thoughts/shared/plans' },
+      deep,
+      10_000_000,
+    );
+    for (const p of model.problems)
+      expect(p.message).not.toMatch(/Maximum call stack|Cannot read properties|TypeError/);
   });
 });
 
 describe('the workspace keeps what is not a plan or a handoff visible, and infers links', () => {
   const files = (): WorkflowFile[] => {
-    const plans = ['README.md', '2026-03-01-tile-cache-review.md', '2026-03-01-tile-cache.md'].map((n) => readPlanText(`thoughts/shared/plans/${n}`, fixture(`${FX}/shared/plans/${n}`)));
+    const plans = ['README.md', '2026-03-01-tile-cache-review.md', '2026-03-01-tile-cache.md'].map((n) =>
+      readPlanText(`thoughts/shared/plans/${n}`, fixture(`${FX}/shared/plans/${n}`)),
+    );
     const dir = `${FX}/shared/handoffs/tile-cache`;
-    const names = ['task-01-cache-volume.md', 'task-02-tile-store.md', 'task-03-lru-eviction.md', 'task-04-eviction-metrics.md'];
+    const names = [
+      'task-01-cache-volume.md',
+      'task-02-tile-store.md',
+      'task-03-lru-eviction.md',
+      'task-04-eviction-metrics.md',
+    ];
     const handoffs = names.map((n) => readHandoffText(`${HR}/tile-cache/${n}`, HR, fixture(`${dir}/${n}`)));
-    const state = readOrchestrationState(`${HR}/tile-cache/orchestration.yaml`, HR, fixture(`${dir}/orchestration.yaml`))!;
-    const ledger = readLedgerText('thoughts/ledgers/CONTINUITY_CLAUDE-tile-cache.md', fixture(`${FX}/ledgers/CONTINUITY_CLAUDE-tile-cache.md`));
+    const state = readOrchestrationState(
+      `${HR}/tile-cache/orchestration.yaml`,
+      HR,
+      fixture(`${dir}/orchestration.yaml`),
+    )!;
+    const ledger = readLedgerText(
+      'thoughts/ledgers/CONTINUITY_CLAUDE-tile-cache.md',
+      fixture(`${FX}/ledgers/CONTINUITY_CLAUDE-tile-cache.md`),
+    );
     return [...plans, ...handoffs, state, ledger];
   };
 
   it('documents, states and an inferred link by mention', () => {
     const ws = buildWorkspace('/r', files(), []);
     expect(ws.plans.map((p) => p.path)).toEqual(['thoughts/shared/plans/2026-03-01-tile-cache.md']);
-    expect(ws.documents.map((p) => p.path)).toEqual(['thoughts/shared/plans/README.md', 'thoughts/shared/plans/2026-03-01-tile-cache-review.md']);
+    expect(ws.documents.map((p) => p.path)).toEqual([
+      'thoughts/shared/plans/README.md',
+      'thoughts/shared/plans/2026-03-01-tile-cache-review.md',
+    ]);
     expect(ws.states.map((s) => s.path)).toEqual([`${HR}/tile-cache/orchestration.yaml`]);
     expect(ws.handoffs).toHaveLength(4);
     expect(ws.unlinked).toEqual([]);
-    expect([...ws.inferred.values()].every((l) => l.by === 'mention' && l.plan === 'thoughts/shared/plans/2026-03-01-tile-cache.md')).toBe(true);
+    expect(
+      [...ws.inferred.values()].every(
+        (l) => l.by === 'mention' && l.plan === 'thoughts/shared/plans/2026-03-01-tile-cache.md',
+      ),
+    ).toBe(true);
     expect(ws.inferred.size).toBe(5);
   });
 
   it('infers by tasks when nothing mentions the plan: same task count, matching task texts', () => {
-    const plan = readPlanText('thoughts/shared/plans/2026-05-01-x.md', '# Payouts\n## Phase 1: A\n- [ ] Task 1: Retry failed payouts\n- [ ] Task 2: Alert on payout backlog\n');
-    const other = readPlanText('thoughts/shared/plans/2026-05-02-y.md', '# Search\n## Phase 1: A\n- [ ] Task 1: Index pages\n- [ ] Task 2: Rank results\n');
-    const h = (n: number, desc: string) => readHandoffText(`${HR}/pay/task-0${n}-x.md`, HR, `---\nstatus: complete\ntask: ${n}\ntask_desc: ${desc}\n---\n# x\n`);
-    const ws = buildWorkspace('/r', [plan, other, h(1, 'Retry the failed payouts nightly'), h(2, 'Alert when the payout backlog grows')], []);
+    const plan = readPlanText(
+      'thoughts/shared/plans/2026-05-01-x.md',
+      '# Payouts\n## Phase 1: A\n- [ ] Task 1: Retry failed payouts\n- [ ] Task 2: Alert on payout backlog\n',
+    );
+    const other = readPlanText(
+      'thoughts/shared/plans/2026-05-02-y.md',
+      '# Search\n## Phase 1: A\n- [ ] Task 1: Index pages\n- [ ] Task 2: Rank results\n',
+    );
+    const h = (n: number, desc: string) =>
+      readHandoffText(
+        `${HR}/pay/task-0${n}-x.md`,
+        HR,
+        `---\nstatus: complete\ntask: ${n}\ntask_desc: ${desc}\n---\n# x\n`,
+      );
+    const ws = buildWorkspace(
+      '/r',
+      [plan, other, h(1, 'Retry the failed payouts nightly'), h(2, 'Alert when the payout backlog grows')],
+      [],
+    );
     expect(ws.links.get(`${HR}/pay/task-01-x.md`)).toBe('thoughts/shared/plans/2026-05-01-x.md');
     expect(ws.inferred.get(`${HR}/pay/task-02-x.md`)).toMatchObject({ by: 'tasks', session: 'pay' });
     // Ambiguous: two plans with matching tasks link nothing.
-    const twin = readPlanText('thoughts/shared/plans/2026-05-03-z.md', '# Payouts again\n## Phase 1: A\n- [ ] Task 1: Retry failed payouts\n- [ ] Task 2: Alert on payout backlog\n');
-    expect(buildWorkspace('/r', [plan, twin, h(1, 'Retry the failed payouts nightly'), h(2, 'Alert when the payout backlog grows')], []).inferred.size).toBe(0);
+    const twin = readPlanText(
+      'thoughts/shared/plans/2026-05-03-z.md',
+      '# Payouts again\n## Phase 1: A\n- [ ] Task 1: Retry failed payouts\n- [ ] Task 2: Alert on payout backlog\n',
+    );
+    expect(
+      buildWorkspace(
+        '/r',
+        [plan, twin, h(1, 'Retry the failed payouts nightly'), h(2, 'Alert when the payout backlog grows')],
+        [],
+      ).inferred.size,
+    ).toBe(0);
   });
 
   it('removing an orchestration state file is no deleted handoff', () => {
@@ -261,7 +352,11 @@ describe('the workspace keeps what is not a plan or a handoff visible, and infer
     const before = { [`${HR}/tile-cache/orchestration.yaml`]: state };
     expect(runTransitionCase(ruleOf('history/handoff-deleted'), { before, after: {} })).toEqual([]);
     // A real handoff removed the same way is still reported (the test can see a deletion at all).
-    const handoff = { [`${HR}/tile-cache/task-01-cache-volume.md`]: fixture(`${FX}/shared/handoffs/tile-cache/task-01-cache-volume.md`) };
-    expect(runTransitionCase(ruleOf('history/handoff-deleted'), { before: handoff, after: {} }).length).toBeGreaterThan(0);
+    const handoff = {
+      [`${HR}/tile-cache/task-01-cache-volume.md`]: fixture(`${FX}/shared/handoffs/tile-cache/task-01-cache-volume.md`),
+    };
+    expect(runTransitionCase(ruleOf('history/handoff-deleted'), { before: handoff, after: {} }).length).toBeGreaterThan(
+      0,
+    );
   });
 });

@@ -64,7 +64,11 @@ describe('task number', () => {
   });
 
   it('comes from `task-NN` in the file name when no key gives it', () => {
-    const h = readHandoffText(`${ROOT}/s/task-03-add-login.md`, ROOT, '# Task Handoff: Add login\n\n**Status:** Done\n');
+    const h = readHandoffText(
+      `${ROOT}/s/task-03-add-login.md`,
+      ROOT,
+      '# Task Handoff: Add login\n\n**Status:** Done\n',
+    );
     expect([h.isTask, h.task, h.fileTask, h.normalized.task]).toEqual([true, null, 3, 3]);
   });
 
@@ -74,7 +78,11 @@ describe('task number', () => {
   });
 
   it('is not read from a `task:` nested in a list (v3 `done_this_session`)', () => {
-    const h = readHandoffText(`${ROOT}/s/2026-01-08_16-30_x.yaml`, ROOT, 'goal: g\ndone_this_session:\n  - task: one\n');
+    const h = readHandoffText(
+      `${ROOT}/s/2026-01-08_16-30_x.yaml`,
+      ROOT,
+      'goal: g\ndone_this_session:\n  - task: one\n',
+    );
     expect([h.isTask, h.task]).toEqual([false, null]);
   });
 });
@@ -85,7 +93,14 @@ describe('Continuous-Claude implement_task: fields in sections', () => {
   const h = readHandoffText(path, ROOT, text);
 
   it('reads the frontmatter keys and the body sections into one task handoff', () => {
-    expect(h).toMatchObject({ dialect: 'task', isTask: true, session: 'api-rate-limiting', status: 'complete', task: 2, fileTask: 2 });
+    expect(h).toMatchObject({
+      dialect: 'task',
+      isTask: true,
+      session: 'api-rate-limiting',
+      status: 'complete',
+      task: 2,
+      fileTask: 2,
+    });
     expect(h.planRef).toBe('thoughts/shared/plans/2026-02-03-api-rate-limiting.md');
     expect(h.normalized).toMatchObject({
       kind: 'task',
@@ -107,7 +122,11 @@ describe('Continuous-Claude implement_task: fields in sections', () => {
       { check: 'Each test failed first (RED), then passed (GREEN)', result: 'pass' },
       { check: 'Tests run: npm test -- redis-store → 4 passing', result: 'pass' },
     ]);
-    const partial = readHandoffText(`${ROOT}/api-rate-limiting/task-03-express-middleware.md`, ROOT, fixture(`continuous-claude/${ROOT}/api-rate-limiting/task-03-express-middleware.md`));
+    const partial = readHandoffText(
+      `${ROOT}/api-rate-limiting/task-03-express-middleware.md`,
+      ROOT,
+      fixture(`continuous-claude/${ROOT}/api-rate-limiting/task-03-express-middleware.md`),
+    );
     expect(partial.verification.map((v) => (v as { result: string }).result)).toEqual(['pass', 'not run']);
     expect(partial.status).toBe('partial');
   });
@@ -119,15 +138,29 @@ describe('Continuous-Claude implement_task: fields in sections', () => {
   });
 
   it('reads "None." under `## Issues Encountered` as no blocker, and anything else as the blocker', () => {
-    const one = readHandoffText(`${ROOT}/api-rate-limiting/task-01-token-bucket.md`, ROOT, fixture(`continuous-claude/${ROOT}/api-rate-limiting/task-01-token-bucket.md`));
+    const one = readHandoffText(
+      `${ROOT}/api-rate-limiting/task-01-token-bucket.md`,
+      ROOT,
+      fixture(`continuous-claude/${ROOT}/api-rate-limiting/task-01-token-bucket.md`),
+    );
     expect(one.normalized.blocker).toBeNull();
-    const blocked = readHandoffText(`${ROOT}/search-index/task-01-tokenizer.md`, ROOT, fixture(`continuous-claude-planted/${ROOT}/search-index/task-01-tokenizer.md`));
+    const blocked = readHandoffText(
+      `${ROOT}/search-index/task-01-tokenizer.md`,
+      ROOT,
+      fixture(`continuous-claude-planted/${ROOT}/search-index/task-01-tokenizer.md`),
+    );
     expect(blocked.status).toBe('blocked');
-    expect(blocked.normalized.blocker).toBe('The plan says Node 18, but Intl.Segmenter needs Node 20 on our CI image. Which one do we target?');
+    expect(blocked.normalized.blocker).toBe(
+      'The plan says Node 18, but Intl.Segmenter needs Node 20 on our CI image. Which one do we target?',
+    );
   });
 
   it('lets a frontmatter key win over its section', () => {
-    const t = readHandoffText(`${ROOT}/s/task-01-a.md`, ROOT, '---\ntask_desc: From the key\nstatus: blocked\n---\n# Task Handoff: From the title\n\n**Status:** Done\n\n## Task Summary\nFrom the section\n');
+    const t = readHandoffText(
+      `${ROOT}/s/task-01-a.md`,
+      ROOT,
+      '---\ntask_desc: From the key\nstatus: blocked\n---\n# Task Handoff: From the title\n\n**Status:** Done\n\n## Task Summary\nFrom the section\n',
+    );
     expect([t.taskDesc, t.status]).toEqual(['From the key', 'blocked']);
   });
 
@@ -167,8 +200,16 @@ describe('body markers', () => {
   });
 
   it('reads `**Status**: validated` and a `## Status` heading with the word below it', () => {
-    expect(readHandoffText(`${dir}/task-03-rank-title-matches.md`, ROOT, fixture(`handoff-markers/${dir}/task-03-rank-title-matches.md`)).status).toBe('complete');
-    expect(readHandoffText(`${dir}/task-04-x.md`, ROOT, '# Task Handoff: X\n\n## Status\n\nNeeds review\n').status).toBe('blocked');
+    expect(
+      readHandoffText(
+        `${dir}/task-03-rank-title-matches.md`,
+        ROOT,
+        fixture(`handoff-markers/${dir}/task-03-rank-title-matches.md`),
+      ).status,
+    ).toBe('complete');
+    expect(
+      readHandoffText(`${dir}/task-04-x.md`, ROOT, '# Task Handoff: X\n\n## Status\n\nNeeds review\n').status,
+    ).toBe('blocked');
   });
 });
 
@@ -176,7 +217,14 @@ describe('canonical frontmatter', () => {
   it('reads every micro-spec field from the frontmatter', () => {
     const path = `${ROOT}/auth-flow/task-03-add-login-endpoint.md`;
     const h = readHandoffText(path, ROOT, fixture(`canonical/${path}`));
-    expect(h).toMatchObject({ dialect: 'task', isTask: true, status: 'complete', task: 3, previous: 'task-02-add-sessions-table.md', taskDesc: 'Add login endpoint' });
+    expect(h).toMatchObject({
+      dialect: 'task',
+      isTask: true,
+      status: 'complete',
+      task: 3,
+      previous: 'task-02-add-sessions-table.md',
+      taskDesc: 'Add login endpoint',
+    });
     expect(h.verification).toEqual([{ check: 'npm test -- login', result: 'pass' }]);
     expect(validate('handoff', h.normalized)).toEqual([]);
     expect(h.retryOf).toBeNull();
@@ -184,12 +232,17 @@ describe('canonical frontmatter', () => {
 
   it('reads `retry_of:`, the earlier handoff a retry names (issue 12), and the schema holds it to a path', () => {
     const path = `${ROOT}/auth-2/task-03-add-login-endpoint.md`;
-    const text = fixture(`canonical/${ROOT}/auth-flow/task-03-add-login-endpoint.md`).replace('task: 3\n', 'task: 3\nretry_of: thoughts/handoffs/auth-flow/task-03-add-login-endpoint.md\n');
+    const text = fixture(`canonical/${ROOT}/auth-flow/task-03-add-login-endpoint.md`).replace(
+      'task: 3\n',
+      'task: 3\nretry_of: thoughts/handoffs/auth-flow/task-03-add-login-endpoint.md\n',
+    );
     const h = readHandoffText(path, ROOT, text);
     expect(h.retryOf).toBe('thoughts/handoffs/auth-flow/task-03-add-login-endpoint.md');
     expect(h.normalized.retry_of).toBe(h.retryOf);
     expect(validate('handoff', h.normalized)).toEqual([]);
-    expect(validate('handoff', readHandoffText(path, ROOT, text.replace(/retry_of: .*/, 'retry_of: [1, 2]')).normalized)).not.toEqual([]);
+    expect(
+      validate('handoff', readHandoffText(path, ROOT, text.replace(/retry_of: .*/, 'retry_of: [1, 2]')).normalized),
+    ).not.toEqual([]);
   });
 });
 
@@ -197,20 +250,30 @@ describe('HumanLayer session handoffs', () => {
   it('are session handoffs of their own dialect, held to the lighter schema', () => {
     const path = 'thoughts/shared/handoffs/ENG-1478/2026-01-09_14-30-05_ENG-1478_oauth-token-refresh.md';
     const h = readHandoffText(path, 'thoughts/shared/handoffs', fixture(`humanlayer/${path}`));
-    expect(h).toMatchObject({ dialect: 'humanlayer', isTask: false, session: 'ENG-1478', status: 'complete', task: null, fileTask: null });
-    expect(h.normalized).toEqual({ kind: 'session', dialect: 'humanlayer', status: 'complete', task_desc: 'ENG-1478 refresh OAuth tokens before they expire' });
+    expect(h).toMatchObject({
+      dialect: 'humanlayer',
+      isTask: false,
+      session: 'ENG-1478',
+      status: 'complete',
+      task: null,
+      fileTask: null,
+    });
+    expect(h.normalized).toEqual({
+      kind: 'session',
+      dialect: 'humanlayer',
+      status: 'complete',
+      task_desc: 'ENG-1478 refresh OAuth tokens before they expire',
+    });
     expect(validate('handoff', h.normalized)).toEqual([]);
   });
 
   it('tell the other handoff kinds apart by file name', () => {
     const kind = (name: string) => readHandoffText(`${ROOT}/s/${name}`, ROOT, '# H\n');
-    expect(['validation-auth.md', 'plan-auth.md', 'auto-handoff-2026-01-01.md', 'notes.md', 'x.yml'].map((n) => kind(n).dialect)).toEqual([
-      'validation',
-      'plan',
-      'auto',
-      'other',
-      'yaml-session',
-    ]);
+    expect(
+      ['validation-auth.md', 'plan-auth.md', 'auto-handoff-2026-01-01.md', 'notes.md', 'x.yml'].map(
+        (n) => kind(n).dialect,
+      ),
+    ).toEqual(['validation', 'plan', 'auto', 'other', 'yaml-session']);
     expect(kind('validation-auth.md').isTask).toBe(false);
   });
 });
@@ -223,13 +286,20 @@ describe('Continuous-Claude v3 YAML handoffs', () => {
     const path = `${dir}/2026-01-08_16-30_memory-system-fix.yaml`;
     const text = fixture(`continuous-claude-v3/${path}`);
     const h = readHandoffText(path, root, text);
-    expect(h).toMatchObject({ dialect: 'yaml-session', isTask: false, session: 'open-source-release', status: 'complete', problems: [] });
+    expect(h).toMatchObject({
+      dialect: 'yaml-session',
+      isTask: false,
+      session: 'open-source-release',
+      status: 'complete',
+      problems: [],
+    });
     expect(h.normalized).toMatchObject({
       kind: 'session',
       task_desc: 'Fix memory recall returning stale learnings after a clear',
       files_modified: ['opc/memory/store.py', 'opc/memory/recall.py', 'tests/memory/test_recall_after_clear.py'],
       // `next:` is a list of steps; the schema holds context_for_next as one text.
-      context_for_next: 'Run scripts/bench_recall.py on the full corpus\nUpdate docs/memory.md with the invalidation rule',
+      context_for_next:
+        'Run scripts/bench_recall.py on the full corpus\nUpdate docs/memory.md with the invalidation rule',
       blocker: [],
       open_questions: ['Should the cache be per project or global?'],
     });
@@ -260,7 +330,27 @@ describe('Continuous-Claude v3 YAML handoffs', () => {
 // Corpus round 4: a kraken-style handoff keeps its state in a checkpoint block, not a status key or marker.
 describe('a checkpoint block of phase states', () => {
   const handoff = (states: string[], extra: string[] = []) =>
-    ['---', 'session_id: 5f0c', '---', '', '# Task 8: Create the inbox folder', '', ...extra, '## Files Created', '- `src/inbox.ts`', '', '## Checkpoints', '**Task:** Create the inbox folder', '', '### Phase Status', ...states.map((s, i) => `- Phase ${i + 1} (step ${i + 1}): ${s}`), '', '### Resume Context', '- Next action: Move to Task 9', ''].join('\n');
+    [
+      '---',
+      'session_id: 5f0c',
+      '---',
+      '',
+      '# Task 8: Create the inbox folder',
+      '',
+      ...extra,
+      '## Files Created',
+      '- `src/inbox.ts`',
+      '',
+      '## Checkpoints',
+      '**Task:** Create the inbox folder',
+      '',
+      '### Phase Status',
+      ...states.map((s, i) => `- Phase ${i + 1} (step ${i + 1}): ${s}`),
+      '',
+      '### Resume Context',
+      '- Next action: Move to Task 9',
+      '',
+    ].join('\n');
   const path = `${ROOT}/inbox/task-08-inbox.md`;
 
   it('every phase validated: complete, at the heading', () => {
@@ -271,11 +361,15 @@ describe('a checkpoint block of phase states', () => {
   });
 
   it('a phase that failed: failed', () => {
-    expect(readHandoffText(path, ROOT, handoff(['VALIDATED', 'FAILED (2 tests red)'])).normalized.status).toBe('failed');
+    expect(readHandoffText(path, ROOT, handoff(['VALIDATED', 'FAILED (2 tests red)'])).normalized.status).toBe(
+      'failed',
+    );
   });
 
   it('a word it does not know gives no status, and a status marker wins over the block', () => {
     expect(readHandoffText(path, ROOT, handoff(['VALIDATED', 'IN PROGRESS'])).normalized.status).toBeUndefined();
-    expect(readHandoffText(path, ROOT, handoff(['VALIDATED'], ['**Status:** BLOCKED', ''])).normalized.status).toBe('blocked');
+    expect(readHandoffText(path, ROOT, handoff(['VALIDATED'], ['**Status:** BLOCKED', ''])).normalized.status).toBe(
+      'blocked',
+    );
   });
 });

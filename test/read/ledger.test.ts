@@ -13,7 +13,12 @@ function lineOf(text: string, needle: string): number {
   return text.split('\n').findIndex((l) => l.includes(needle)) + 1;
 }
 
-const state = (text: string) => readLedgerText('thoughts/ledgers/CONTINUITY_CLAUDE-s.md', `## Goal\ng\n\n## State\n${text}`).items.map((i) => [i.text, i.state, i.task]);
+const state = (text: string) =>
+  readLedgerText('thoughts/ledgers/CONTINUITY_CLAUDE-s.md', `## Goal\ng\n\n## State\n${text}`).items.map((i) => [
+    i.text,
+    i.state,
+    i.task,
+  ]);
 
 describe('checkbox markers', () => {
   it.each([
@@ -74,7 +79,12 @@ describe('Done / Now / Next / Remaining labels', () => {
   });
 
   it('read the frontmatter and the sections into the normalized ledger', () => {
-    expect(ledger).toMatchObject({ session: 'siwx-auth', planRef: 'thoughts/shared/plans/2026-04-01-siwx-auth.md', status: 'active', problems: [] });
+    expect(ledger).toMatchObject({
+      session: 'siwx-auth',
+      planRef: 'thoughts/shared/plans/2026-04-01-siwx-auth.md',
+      status: 'active',
+      problems: [],
+    });
     expect(ledger.normalized.goal).toMatch(/^Make SIWX sign-in verify reliably/);
     expect(validate('ledger', ledger.normalized)).toEqual([]);
   });
@@ -84,7 +94,17 @@ describe('sections', () => {
   it('read state only from `## State`', () => {
     const l = readLedgerText(
       'thoughts/ledgers/CONTINUITY_CLAUDE-s.md',
-      ['## Goal', 'g', '## Key Decisions', '- [x] Task 9: decided elsewhere', '## State', '- [ ] Task 1: a', '## Working Set', '- [>] Task 8: not state', ''].join('\n'),
+      [
+        '## Goal',
+        'g',
+        '## Key Decisions',
+        '- [x] Task 9: decided elsewhere',
+        '## State',
+        '- [ ] Task 1: a',
+        '## Working Set',
+        '- [>] Task 8: not state',
+        '',
+      ].join('\n'),
     );
     expect(l.items.map((i) => i.task)).toEqual([1]);
   });
@@ -97,9 +117,14 @@ describe('sections', () => {
   });
 
   it('take the session from the file name when there is no frontmatter', () => {
-    const docs = readLedgerText('thoughts/ledgers/CONTINUITY_CLAUDE-docs-refresh.md', fixture('ledgers/thoughts/ledgers/CONTINUITY_CLAUDE-docs-refresh.md'));
+    const docs = readLedgerText(
+      'thoughts/ledgers/CONTINUITY_CLAUDE-docs-refresh.md',
+      fixture('ledgers/thoughts/ledgers/CONTINUITY_CLAUDE-docs-refresh.md'),
+    );
     expect([docs.session, docs.planRef, docs.status]).toEqual(['docs-refresh', null, null]);
     expect(docs.items.map((i) => i.state)).toEqual(['done', 'done', 'in-progress', 'pending']);
-    expect(readLedgerText('thoughts/ledgers/CONTINUITY_docs-search.md', '## Goal\ng\n## State\n').session).toBe('docs-search');
+    expect(readLedgerText('thoughts/ledgers/CONTINUITY_docs-search.md', '## Goal\ng\n## State\n').session).toBe(
+      'docs-search',
+    );
   });
 });

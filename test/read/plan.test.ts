@@ -51,7 +51,11 @@ describe('HumanLayer create_plan', () => {
 
   it('keeps the frontmatter and validates against the plan schema', () => {
     expect(plan.problems).toEqual([]);
-    expect(plan.frontmatter).toMatchObject({ researcher: 'allison', topic: 'OAuth token refresh Implementation Plan', status: 'draft' });
+    expect(plan.frontmatter).toMatchObject({
+      researcher: 'allison',
+      topic: 'OAuth token refresh Implementation Plan',
+      status: 'draft',
+    });
     expect(validate('plan', plan.normalized)).toEqual([]);
   });
 });
@@ -68,7 +72,15 @@ describe('Continuous-Claude plan-agent', () => {
 
   it('reads `### Task N:` headings as tasks whose own checkboxes are steps; a task is complete when every step is', () => {
     const tasks = plan.phases[0]!.tasks;
-    expect(tasks.map((t) => ({ number: t.number, title: t.title, checked: t.checked, source: t.source, steps: t.steps.map((s) => s.checked) }))).toEqual([
+    expect(
+      tasks.map((t) => ({
+        number: t.number,
+        title: t.title,
+        checked: t.checked,
+        source: t.source,
+        steps: t.steps.map((s) => s.checked),
+      })),
+    ).toEqual([
       { number: 1, title: 'Token bucket', checked: true, source: 'heading', steps: [true, true, true] },
       { number: 2, title: 'Redis store', checked: true, source: 'heading', steps: [true, true, true] },
       { number: 3, title: 'Express middleware', checked: false, source: 'heading', steps: [true, false, false] },
@@ -79,7 +91,11 @@ describe('Continuous-Claude plan-agent', () => {
 
   it('gives the plan-level `## Success Criteria` to the (last) phase, with N/A items marked', () => {
     const phase = plan.phases[0]!;
-    expect(phase.automated.map((a) => a.text)).toEqual(['All tests pass: npm test', 'Types check: npx tsc --noEmit', 'Lint passes: npm run lint']);
+    expect(phase.automated.map((a) => a.text)).toEqual([
+      'All tests pass: npm test',
+      'Types check: npx tsc --noEmit',
+      'Lint passes: npm run lint',
+    ]);
     expect(brief(phase.manual)).toEqual([
       { text: 'hey -n 200 https://staging.example.com/api/search gets 429 after the limit', checked: false, na: false },
       { text: 'N/A: no dashboard changes in this plan', checked: false, na: true },
@@ -88,7 +104,17 @@ describe('Continuous-Claude plan-agent', () => {
   });
 
   it('counts an N/A step as done, and a task heading without steps as not done', () => {
-    const p = readPlanText('p.md', ['### Task 1: Docs', '- [x] Write the page', '- [ ] N/A: no screenshots', '### Task 2: Release', 'Tag it.', ''].join('\n'));
+    const p = readPlanText(
+      'p.md',
+      [
+        '### Task 1: Docs',
+        '- [x] Write the page',
+        '- [ ] N/A: no screenshots',
+        '### Task 2: Release',
+        'Tag it.',
+        '',
+      ].join('\n'),
+    );
     expect(p.phases[0]!.tasks.map((t) => [t.number, t.checked])).toEqual([
       [1, true],
       [2, false],
@@ -97,10 +123,21 @@ describe('Continuous-Claude plan-agent', () => {
 
   // Round 3 (convention section 4, corpus pattern 3): plan-level criteria are the plan's own, kept in a section
   // outside the phase sequence; they were pinned on the last phase before, which held phase order wrongly.
-  it('keeps plan-level criteria after the phases as the plan\'s, not the last phase\'s', () => {
+  it("keeps plan-level criteria after the phases as the plan's, not the last phase's", () => {
     const p = readPlanText(
       'p.md',
-      ['## Phase 1: A', '- [ ] Task 1: a', '## Phase 2: B', '- [ ] Task 2: b', '## Success Criteria', '### Automated Verification', '- [ ] `npm test`', '### Manual Verification', '- [ ] Looks right', ''].join('\n'),
+      [
+        '## Phase 1: A',
+        '- [ ] Task 1: a',
+        '## Phase 2: B',
+        '- [ ] Task 2: b',
+        '## Success Criteria',
+        '### Automated Verification',
+        '- [ ] `npm test`',
+        '### Manual Verification',
+        '- [ ] Looks right',
+        '',
+      ].join('\n'),
     );
     expect(p.phases.map((ph) => [ph.number, ph.outside ?? false, ph.automated.length, ph.manual.length])).toEqual([
       [1, false, 0, 0],
@@ -133,12 +170,17 @@ describe('canonical micro-spec', () => {
   });
 
   it('marks an `N/A` manual item as not applicable', () => {
-    expect(brief(plan.phases[0]!.manual)).toEqual([{ text: 'N/A: no user-visible change in this phase', checked: false, na: true }]);
+    expect(brief(plan.phases[0]!.manual)).toEqual([
+      { text: 'N/A: no user-visible change in this phase', checked: false, na: true },
+    ]);
     expect(brief(plan.phases[1]!.manual).every((m) => !m.na)).toBe(true);
   });
 
   it('reads `[x]` and `[X]` as checked, `[ ]` as open', () => {
-    const p = readPlanText('p.md', ['## Phase 1: A', '- [x] Task 1: a', '- [X] Task 2: b', '- [ ] Task 3: c', ''].join('\n'));
+    const p = readPlanText(
+      'p.md',
+      ['## Phase 1: A', '- [x] Task 1: a', '- [X] Task 2: b', '- [ ] Task 3: c', ''].join('\n'),
+    );
     expect(p.phases[0]!.tasks.map((t) => t.checked)).toEqual([true, true, false]);
   });
 });
@@ -147,7 +189,16 @@ describe('headings the reader recognises', () => {
   it('opens phases at `##` and `###`, with `:`, `.`, `-` or nothing after the number', () => {
     const p = readPlanText(
       'p.md',
-      ['# Plan', '## Phase 1: Colon', '## Phase 2. Dot', '### Phase 3 - Dash', '## Phase 4', '#### Phase 5: too deep', '## Phases overview', ''].join('\n'),
+      [
+        '# Plan',
+        '## Phase 1: Colon',
+        '## Phase 2. Dot',
+        '### Phase 3 - Dash',
+        '## Phase 4',
+        '#### Phase 5: too deep',
+        '## Phases overview',
+        '',
+      ].join('\n'),
     );
     expect(p.phases.map((ph) => [ph.number, ph.title])).toEqual([
       [1, 'Colon'],
@@ -159,15 +210,35 @@ describe('headings the reader recognises', () => {
 
   it('reads criteria headings at levels 3 to 5 and not at level 2', () => {
     const levels = (depth: number) =>
-      readPlanText('p.md', ['## Phase 1: A', `${'#'.repeat(depth)} Automated Verification`, '- [ ] `npm test`', `${'#'.repeat(depth)} Manual Verification:`, '- [ ] Looks right', ''].join('\n')).phases[0]!;
-    for (const depth of [3, 4, 5]) expect([levels(depth).automated.length, levels(depth).manual.length], `level ${depth}`).toEqual([1, 1]);
+      readPlanText(
+        'p.md',
+        [
+          '## Phase 1: A',
+          `${'#'.repeat(depth)} Automated Verification`,
+          '- [ ] `npm test`',
+          `${'#'.repeat(depth)} Manual Verification:`,
+          '- [ ] Looks right',
+          '',
+        ].join('\n'),
+      ).phases[0]!;
+    for (const depth of [3, 4, 5])
+      expect([levels(depth).automated.length, levels(depth).manual.length], `level ${depth}`).toEqual([1, 1]);
     expect([levels(2).automated.length, levels(2).manual.length]).toEqual([0, 0]);
   });
 
   it('ends a criteria section at the next heading of its level or above', () => {
     const p = readPlanText(
       'p.md',
-      ['## Phase 1: A', '#### Automated Verification:', '- [x] `npm test`', '#### Manual Verification:', '- [ ] Looks right', '### Notes', '- [x] Told the team', ''].join('\n'),
+      [
+        '## Phase 1: A',
+        '#### Automated Verification:',
+        '- [x] `npm test`',
+        '#### Manual Verification:',
+        '- [ ] Looks right',
+        '### Notes',
+        '- [x] Told the team',
+        '',
+      ].join('\n'),
     );
     const phase = p.phases[0]!;
     expect([phase.automated.length, phase.manual.length]).toEqual([1, 1]);
@@ -175,7 +246,10 @@ describe('headings the reader recognises', () => {
   });
 
   it('reports bad frontmatter YAML as a problem at its line, and still reads the body', () => {
-    const p = readPlanText('p.md', ['---', 'topic: Auth: login', '---', '## Phase 1: A', '- [ ] Task 1: a', ''].join('\n'));
+    const p = readPlanText(
+      'p.md',
+      ['---', 'topic: Auth: login', '---', '## Phase 1: A', '- [ ] Task 1: a', ''].join('\n'),
+    );
     expect(p.problems.map((x) => x.line)).toEqual([2]);
     expect(p.phases[0]!.tasks).toHaveLength(1);
   });

@@ -24,12 +24,32 @@ function check<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => void, numRuns =
   for (const seed of SEEDS) fc.assert(fc.property(arb, predicate), { seed, numRuns });
 }
 
-const WORDS = ['cache', 'tiles', 'route', 'index', 'retry', 'webhook', 'ledger', 'token', 'queue', 'export', 'render', 'zoom', 'budget', 'alert', 'schema', 'users'];
+const WORDS = [
+  'cache',
+  'tiles',
+  'route',
+  'index',
+  'retry',
+  'webhook',
+  'ledger',
+  'token',
+  'queue',
+  'export',
+  'render',
+  'zoom',
+  'budget',
+  'alert',
+  'schema',
+  'users',
+];
 const word = fc.constantFrom(...WORDS);
-const title = fc.array(word, { minLength: 1, maxLength: 4 }).map((w) => w.join(' ').replace(/^./, (c) => c.toUpperCase()));
-const command = fc.tuple(fc.constantFrom('npm test', 'cargo test', 'go test ./...', 'make check'), word).map(([c, w]) => `\`${c} ${w}\` passes`);
+const title = fc
+  .array(word, { minLength: 1, maxLength: 4 })
+  .map((w) => w.join(' ').replace(/^./, (c) => c.toUpperCase()));
+const command = fc
+  .tuple(fc.constantFrom('npm test', 'cargo test', 'go test ./...', 'make check'), word)
+  .map(([c, w]) => `\`${c} ${w}\` passes`);
 const checked = fc.boolean();
-const box = (on: boolean) => fc.constantFrom(...(on ? ['[x]', '[X]'] : ['[ ]']));
 
 // ---------------------------------------------------------------------------------------------------------------
 // Plans
@@ -53,7 +73,10 @@ interface GenPhase {
 }
 
 const checks = (min: number) => fc.array(fc.record({ text: command, checked }), { minLength: min, maxLength: 3 });
-const manualChecks = fc.array(fc.record({ text: title.map((t) => `${t} looks right`), checked }), { minLength: 1, maxLength: 2 });
+const manualChecks = fc.array(fc.record({ text: title.map((t) => `${t} looks right`), checked }), {
+  minLength: 1,
+  maxLength: 2,
+});
 
 /** A plan: phases with top-level numbers from 0 or 1, some sub-numbered (`2A`, `3.1`); tasks numbered across it. */
 const planModel: fc.Arbitrary<GenPhase[]> = fc
@@ -63,7 +86,15 @@ const planModel: fc.Arbitrary<GenPhase[]> = fc
       fc.record({
         sub: fc.constantFrom(null, 'A', '.1', '.2'),
         title,
-        tasks: fc.array(fc.record({ title, heading: fc.boolean(), steps: fc.array(fc.record({ text: title, checked }), { minLength: 1, maxLength: 3 }), checked }), { maxLength: 3 }),
+        tasks: fc.array(
+          fc.record({
+            title,
+            heading: fc.boolean(),
+            steps: fc.array(fc.record({ text: title, checked }), { minLength: 1, maxLength: 3 }),
+            checked,
+          }),
+          { maxLength: 3 },
+        ),
         automated: checks(1),
         manual: manualChecks,
       }),
@@ -77,7 +108,12 @@ const planModel: fc.Arbitrary<GenPhase[]> = fc
       title: p.title,
       tasks: p.tasks.map((t) => {
         const steps = t.heading ? t.steps : null;
-        return { label: String(task++), title: t.title, steps, checked: steps ? steps.every((s) => s.checked) : t.checked };
+        return {
+          label: String(task++),
+          title: t.title,
+          steps,
+          checked: steps ? steps.every((s) => s.checked) : t.checked,
+        };
       }),
       automated: p.automated,
       manual: p.manual,
@@ -120,11 +156,23 @@ function renderPlan(phases: GenPhase[], s: PlanStyle, boxes: () => string[]): st
     }
     if (s.fence) {
       // A Markdown example holding its own fence and checkboxes: code, never read as the plan's items.
-      out.push('', '```markdown', '## Phase 99: Example', '- [x] Task 99: not a task', '```rust', 'fn main() {}', '```', '- [ ] not a criterion', '```', '');
+      out.push(
+        '',
+        '```markdown',
+        '## Phase 99: Example',
+        '- [x] Task 99: not a task',
+        '```rust',
+        'fn main() {}',
+        '```',
+        '- [ ] not a criterion',
+        '```',
+        '',
+      );
     }
     // Criteria sit below the phase's tasks; a heading task's scope would otherwise hold bold-label criteria.
     const depth = Math.max(s.criteriaDepth, s.phaseDepth + 1);
-    if (s.successHeading && s.criteria !== 'bold') out.push('', `${'#'.repeat(Math.max(s.phaseDepth + 1, 3))} Success Criteria:`, '');
+    if (s.successHeading && s.criteria !== 'bold')
+      out.push('', `${'#'.repeat(Math.max(s.phaseDepth + 1, 3))} Success Criteria:`, '');
     const heading = (kind: 'Automated' | 'Manual'): string => {
       switch (s.criteria) {
         case 'verification':
@@ -149,32 +197,43 @@ function renderPlan(phases: GenPhase[], s: PlanStyle, boxes: () => string[]): st
 
 describe('plans read back to the model they were rendered from', () => {
   it('phases, labels, tasks, steps and criteria, in every rendering', () => {
-    check(fc.tuple(planModel, planStyle, fc.array(fc.constantFrom('[x]', '[X]'), { minLength: 2, maxLength: 2 })), ([phases, style, spellings]) => {
-      const plan = readPlanText('thoughts/shared/plans/p.md', renderPlan(phases, style, () => spellings));
-      expect(plan.notAPlan).toBe(false);
-      expect(plan.problems).toEqual([]);
-      expect(
-        plan.phases.map((p) => ({
-          label: p.label,
-          title: p.title,
-          tasks: p.tasks.map((t) => ({ label: t.label, title: t.title, checked: t.checked, steps: t.source === 'heading' ? t.steps.map((x) => ({ text: x.text, checked: x.checked })) : null })),
-          automated: p.automated.map((c) => ({ text: c.text.replace(/`/g, ''), checked: c.checked })),
-          manual: p.manual.map((c) => ({ text: c.text, checked: c.checked })),
-          unknown: p.unknown.length,
-          other: p.other.length,
-        })),
-      ).toEqual(
-        phases.map((p) => ({
-          label: p.label,
-          title: p.title,
-          tasks: p.tasks.map((t) => ({ label: t.label, title: t.title, checked: t.checked, steps: t.steps })),
-          automated: p.automated.map((c) => ({ text: c.text.replace(/`/g, ''), checked: c.checked })),
-          manual: p.manual,
-          unknown: 0,
-          other: 0,
-        })),
-      );
-    });
+    check(
+      fc.tuple(planModel, planStyle, fc.array(fc.constantFrom('[x]', '[X]'), { minLength: 2, maxLength: 2 })),
+      ([phases, style, spellings]) => {
+        const plan = readPlanText(
+          'thoughts/shared/plans/p.md',
+          renderPlan(phases, style, () => spellings),
+        );
+        expect(plan.notAPlan).toBe(false);
+        expect(plan.problems).toEqual([]);
+        expect(
+          plan.phases.map((p) => ({
+            label: p.label,
+            title: p.title,
+            tasks: p.tasks.map((t) => ({
+              label: t.label,
+              title: t.title,
+              checked: t.checked,
+              steps: t.source === 'heading' ? t.steps.map((x) => ({ text: x.text, checked: x.checked })) : null,
+            })),
+            automated: p.automated.map((c) => ({ text: c.text.replace(/`/g, ''), checked: c.checked })),
+            manual: p.manual.map((c) => ({ text: c.text, checked: c.checked })),
+            unknown: p.unknown.length,
+            other: p.other.length,
+          })),
+        ).toEqual(
+          phases.map((p) => ({
+            label: p.label,
+            title: p.title,
+            tasks: p.tasks.map((t) => ({ label: t.label, title: t.title, checked: t.checked, steps: t.steps })),
+            automated: p.automated.map((c) => ({ text: c.text.replace(/`/g, ''), checked: c.checked })),
+            manual: p.manual,
+            unknown: 0,
+            other: 0,
+          })),
+        );
+      },
+    );
   });
 });
 
@@ -194,7 +253,10 @@ const handoffModel: fc.Arbitrary<GenHandoff> = fc.record({
   task: fc.integer({ min: 1, max: 30 }),
   status: fc.constantFrom('complete', 'partial', 'blocked', 'failed'),
   desc: title,
-  files: fc.array(fc.tuple(word, word).map(([a, b]) => `src/${a}/${b}.ts`), { minLength: 1, maxLength: 3 }),
+  files: fc.array(
+    fc.tuple(word, word).map(([a, b]) => `src/${a}/${b}.ts`),
+    { minLength: 1, maxLength: 3 },
+  ),
   checks: fc.array(fc.record({ text: command, checked }), { minLength: 1, maxLength: 3 }),
   next: title.map((t) => `${t} is next.`),
 });
@@ -211,8 +273,23 @@ const handoffStyle = fc.record({
   statusAs: fc.constantFrom('key', 'bold', 'bold-agent', 'heading', 'later'),
   statusWord: fc.nat(),
   files: fc.constantFrom('Files Modified', 'Files Created', 'Files Changed', 'Files Touched'),
-  verification: fc.constantFrom('Verification', 'TDD Verification', 'Test Results', 'Testing', 'Validation', 'TDD Summary', 'Test Coverage', 'Test Results Summary'),
-  next: fc.constantFrom('Next Task Context', 'Next Task', 'Next Steps', 'Notes for Next Task', 'Dependencies for Next Tasks'),
+  verification: fc.constantFrom(
+    'Verification',
+    'TDD Verification',
+    'Test Results',
+    'Testing',
+    'Validation',
+    'TDD Summary',
+    'Test Coverage',
+    'Test Results Summary',
+  ),
+  next: fc.constantFrom(
+    'Next Task Context',
+    'Next Task',
+    'Next Steps',
+    'Notes for Next Task',
+    'Dependencies for Next Tasks',
+  ),
   numbered: fc.boolean(),
   depth: fc.constantFrom(2, 3),
   crlf: fc.boolean(),
@@ -231,7 +308,8 @@ function renderHandoff(h: GenHandoff, s: typeof handoffStyle extends fc.Arbitrar
   if (s.statusAs === 'bold') out.push(`**Status:** ${status}`, '');
   if (s.statusAs === 'bold-agent') out.push(`**Status:** ${status}`, '**Agent:** kraken', '');
   if (s.statusAs === 'heading') out.push(`## Status: ${status}`, '');
-  if (s.statusAs === 'later') out.push('Picked up where the last agent stopped.', '', `**Agent:** kraken`, `**Status:** ${status}`, '');
+  if (s.statusAs === 'later')
+    out.push('Picked up where the last agent stopped.', '', `**Agent:** kraken`, `**Status:** ${status}`, '');
   const h2 = (n: number, t: string) => `${'#'.repeat(s.depth)} ${s.numbered ? `${n}. ` : ''}${t}`;
   out.push(h2(1, s.files), '', ...h.files.map((f) => `- \`${f}\``), '');
   out.push(h2(2, s.verification), '', ...h.checks.map((c) => `- ${c.checked ? '[x]' : '[ ]'} ${c.text}`), '');
@@ -245,14 +323,22 @@ describe('handoffs read back to the model they were rendered from', () => {
       const path = `thoughts/handoffs/s/task-${String(h.task).padStart(2, '0')}-x.md`;
       const read = readHandoffText(path, 'thoughts/handoffs', renderHandoff(h, style));
       expect(read.problems).toEqual([]);
-      expect({ status: read.status, task: read.normalized.task, desc: read.taskDesc, files: read.normalized.files_modified, next: read.normalized.context_for_next }).toEqual({
+      expect({
+        status: read.status,
+        task: read.normalized.task,
+        desc: read.taskDesc,
+        files: read.normalized.files_modified,
+        next: read.normalized.context_for_next,
+      }).toEqual({
         status: h.status,
         task: h.task,
         desc: h.desc,
         files: h.files,
         next: h.next,
       });
-      expect(read.verification).toEqual(h.checks.map((c) => ({ check: c.text.replace(/`/g, ''), result: c.checked ? 'pass' : 'not run' })));
+      expect(read.verification).toEqual(
+        h.checks.map((c) => ({ check: c.text.replace(/`/g, ''), result: c.checked ? 'pass' : 'not run' })),
+      );
       expect(read.claims).toEqual([]);
     });
   });
@@ -262,7 +348,13 @@ describe('handoffs read back to the model they were rendered from', () => {
 // Ledgers
 
 const ledgerModel = fc.uniqueArray(
-  fc.record({ kind: fc.constantFrom('Task', 'Phase', 'Step'), n: fc.integer({ min: 0, max: 20 }), sub: fc.constantFrom('', 'A', '.1'), title, state: fc.constantFrom<LedgerItemState>('done', 'in-progress', 'pending') }),
+  fc.record({
+    kind: fc.constantFrom('Task', 'Phase', 'Step'),
+    n: fc.integer({ min: 0, max: 20 }),
+    sub: fc.constantFrom('', 'A', '.1'),
+    title,
+    state: fc.constantFrom<LedgerItemState>('done', 'in-progress', 'pending'),
+  }),
   { minLength: 1, maxLength: 6, selector: (i) => `${i.kind} ${i.n}${i.sub}`.toUpperCase() },
 );
 
@@ -282,14 +374,41 @@ describe('ledgers read back to the model they were rendered from', () => {
       const body = s.grouped
         ? (['done', 'in-progress', 'pending'] as const).flatMap((st) => {
             const mine = items.filter((i) => i.state === st);
-            return mine.length ? [`- ${st === 'done' ? 'Done' : st === 'pending' ? 'Remaining' : 'Now'}:`, ...mine.map((i) => `  - ${line(i)}`)] : [];
+            return mine.length
+              ? [
+                  `- ${st === 'done' ? 'Done' : st === 'pending' ? 'Remaining' : 'Now'}:`,
+                  ...mine.map((i) => `  - ${line(i)}`),
+                ]
+              : [];
           })
         : items.map((i) => `- ${mark(i.state)} ${line(i)}`);
-      const text = ['---', 'session: s', 'status: active', '---', '# Session: s', '', '## Goal', 'Ship it.', '', `## State${s.suffix}`, ...body, '', '## Working Set', '- `src/`', ''].join(s.crlf ? '\r\n' : '\n');
+      const text = [
+        '---',
+        'session: s',
+        'status: active',
+        '---',
+        '# Session: s',
+        '',
+        '## Goal',
+        'Ship it.',
+        '',
+        `## State${s.suffix}`,
+        ...body,
+        '',
+        '## Working Set',
+        '- `src/`',
+        '',
+      ].join(s.crlf ? '\r\n' : '\n');
       const ledger = readLedgerText('thoughts/ledgers/CONTINUITY_CLAUDE-s.md', text);
-      const expected = s.grouped ? (['done', 'in-progress', 'pending'] as const).flatMap((st) => items.filter((i) => i.state === st)) : items;
+      const expected = s.grouped
+        ? (['done', 'in-progress', 'pending'] as const).flatMap((st) => items.filter((i) => i.state === st))
+        : items;
       expect(ledger.items.map((i) => ({ label: i.label, state: i.state, task: i.task }))).toEqual(
-        expected.map((i) => ({ label: `${i.kind} ${i.n}${i.sub.toUpperCase()}`, state: i.state, task: i.kind === 'Task' && i.sub === '' ? i.n : null })),
+        expected.map((i) => ({
+          label: `${i.kind} ${i.n}${i.sub.toUpperCase()}`,
+          state: i.state,
+          task: i.kind === 'Task' && i.sub === '' ? i.n : null,
+        })),
       );
       expect(ledger.normalized).toHaveProperty('state');
     });
@@ -308,7 +427,40 @@ describe('random bytes never throw', () => {
     { path: 'thoughts/ledgers/CONTINUITY_CLAUDE-s.md', kind: 'ledger', root: 'thoughts/ledgers' },
   ] as const;
   // Bytes, and text made of the characters that matter to Markdown and YAML, which random bytes rarely hit.
-  const syntax = fc.array(fc.constantFrom('#', '-', '[', ']', 'x', ' ', '\n', '\r\n', ':', '```', '~~~', '*', '>', '|', '?', '&a', '*a', '"', "'", '---', 'Phase 1', 'Task 2', '**Status:**', '{', '}', '\t', '→'), { maxLength: 60 }).map((p) => new TextEncoder().encode(p.join('')));
+  const syntax = fc
+    .array(
+      fc.constantFrom(
+        '#',
+        '-',
+        '[',
+        ']',
+        'x',
+        ' ',
+        '\n',
+        '\r\n',
+        ':',
+        '```',
+        '~~~',
+        '*',
+        '>',
+        '|',
+        '?',
+        '&a',
+        '*a',
+        '"',
+        "'",
+        '---',
+        'Phase 1',
+        'Task 2',
+        '**Status:**',
+        '{',
+        '}',
+        '\t',
+        '→',
+      ),
+      { maxLength: 60 },
+    )
+    .map((p) => new TextEncoder().encode(p.join('')));
   const bytes = fc.oneof(fc.uint8Array({ maxLength: 300 }), syntax);
 
   it('every reader returns a model, problems as findings, and no JavaScript error text', () => {
@@ -316,7 +468,8 @@ describe('random bytes never throw', () => {
       fc.tuple(fc.constantFrom(...kinds), bytes),
       ([item, data]) => {
         const model = readBytes({ ...item }, data, 1 << 20);
-        for (const p of model.problems) expect(p.message).not.toMatch(/Cannot read properties|is not a function|undefined \(reading|TypeError/);
+        for (const p of model.problems)
+          expect(p.message).not.toMatch(/Cannot read properties|is not a function|undefined \(reading|TypeError/);
       },
       400,
     );

@@ -8,7 +8,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Root } from 'mdast';
 import { parseMarkdown, parseWhole } from '../../src/read/markdown.js';
 import { PathShards } from '../../src/read/parallel.js';
-import { parseSectioned, resetSectionCache, sectionCacheSize, sectionStats, splitSections } from '../../src/read/sections.js';
+import {
+  parseSectioned,
+  resetSectionCache,
+  sectionCacheSize,
+  sectionStats,
+  splitSections,
+} from '../../src/read/sections.js';
 
 const SEED = 20261123;
 
@@ -48,7 +54,26 @@ afterEach(() => {
 // ---------------------------------------------------------------------------------------------------------------
 // A grammar of realistic workflow-file pieces, as lists of lines.
 
-const WORDS = ['cache', 'tiles', 'route', 'index', 'retry', 'webhook', 'ledger', '*token*', '**queue**', '`export`', 'render', '_zoom_', 'budget', 'alert', 'schema', 'users', '~~old~~', 'https://example.com'];
+const WORDS = [
+  'cache',
+  'tiles',
+  'route',
+  'index',
+  'retry',
+  'webhook',
+  'ledger',
+  '*token*',
+  '**queue**',
+  '`export`',
+  'render',
+  '_zoom_',
+  'budget',
+  'alert',
+  'schema',
+  'users',
+  '~~old~~',
+  'https://example.com',
+];
 const word = fc.constantFrom(...WORDS);
 const words = fc.array(word, { minLength: 1, maxLength: 6 }).map((w) => w.join(' '));
 const trailing = fc.constantFrom('', '', '', ' ', '  ', '\t');
@@ -56,25 +81,73 @@ const box = fc.constantFrom('[ ]', '[ ]', '[x]', '[X]');
 type Lines = readonly string[];
 
 const heading: fc.Arbitrary<Lines> = fc
-  .tuple(fc.integer({ min: 1, max: 6 }), words, fc.constantFrom('', '', ' #', ' ##'), trailing, fc.constantFrom(' ', ' ', '\t'))
+  .tuple(
+    fc.integer({ min: 1, max: 6 }),
+    words,
+    fc.constantFrom('', '', ' #', ' ##'),
+    trailing,
+    fc.constantFrom(' ', ' ', '\t'),
+  )
   .map(([d, t, close, tail, sep]) => [`${'#'.repeat(d)}${sep}${t}${close}${tail}`]);
 const emptyHeading = fc.constantFrom<Lines>(['#'], ['##'], ['### #']);
-const notHeading = fc.constantFrom<Lines>(['#not a heading'], ['####### seven hashes'], ['\\# escaped'], [' # one space in'], ['   ### three spaces in'], ['    # indented code']);
-const paragraph: fc.Arbitrary<Lines> = fc.array(fc.tuple(words, trailing).map(([w, t]) => w + t), { minLength: 1, maxLength: 3 });
-const taskItem = fc.tuple(fc.integer({ min: 0, max: 2 }), fc.constantFrom('-', '*', '+', '1.'), box, words).map(([depth, bullet, b, w]) => `${'  '.repeat(depth)}${bullet} ${b} ${w}`);
+const notHeading = fc.constantFrom<Lines>(
+  ['#not a heading'],
+  ['####### seven hashes'],
+  ['\\# escaped'],
+  [' # one space in'],
+  ['   ### three spaces in'],
+  ['    # indented code'],
+);
+const paragraph: fc.Arbitrary<Lines> = fc.array(
+  fc.tuple(words, trailing).map(([w, t]) => w + t),
+  { minLength: 1, maxLength: 3 },
+);
+const taskItem = fc
+  .tuple(fc.integer({ min: 0, max: 2 }), fc.constantFrom('-', '*', '+', '1.'), box, words)
+  .map(([depth, bullet, b, w]) => `${'  '.repeat(depth)}${bullet} ${b} ${w}`);
 const tasks: fc.Arbitrary<Lines> = fc.array(taskItem, { minLength: 1, maxLength: 6 });
 const fenceChar = fc.constantFrom('`', '~');
-const codeLine = fc.constantFrom('# inside code', '## also inside', 'const x = 1;', '', '  # indented inside', '``', '~~', '<!--', '<div>', '> not a quote');
+const codeLine = fc.constantFrom(
+  '# inside code',
+  '## also inside',
+  'const x = 1;',
+  '',
+  '  # indented inside',
+  '``',
+  '~~',
+  '<!--',
+  '<div>',
+  '> not a quote',
+);
 const fenced: fc.Arbitrary<Lines> = fc
-  .tuple(fenceChar, fc.integer({ min: 3, max: 5 }), fc.constantFrom('', 'ts', 'markdown', 'bash title'), fc.array(codeLine, { maxLength: 4 }), fc.constantFrom('same', 'same', 'longer', 'indented', 'shorter', 'other', 'none', 'tabbed'))
+  .tuple(
+    fenceChar,
+    fc.integer({ min: 3, max: 5 }),
+    fc.constantFrom('', 'ts', 'markdown', 'bash title'),
+    fc.array(codeLine, { maxLength: 4 }),
+    fc.constantFrom('same', 'same', 'longer', 'indented', 'shorter', 'other', 'none', 'tabbed'),
+  )
   .map(([ch, n, lang, body, close]) => {
     const open = ch.repeat(n);
     const other = ch === '`' ? '~' : '`';
-    const closer = { same: open, longer: open + ch, indented: `  ${open}`, shorter: ch.repeat(n - 1), other: other.repeat(n), none: null, tabbed: `\t${open}` }[close];
+    const closer = {
+      same: open,
+      longer: open + ch,
+      indented: `  ${open}`,
+      shorter: ch.repeat(n - 1),
+      other: other.repeat(n),
+      none: null,
+      tabbed: `\t${open}`,
+    }[close];
     return [`${open}${lang}`, ...body, ...(closer === null ? [] : [closer])];
   });
 const fenceInItem: fc.Arbitrary<Lines> = fc
-  .tuple(fc.constantFrom('- [ ] run it', '1. step', '> quoted', '- item'), fc.constantFrom('  ```', '   ```', '```', ' ~~~', '  ```bash'), fc.array(codeLine, { maxLength: 3 }), fc.boolean())
+  .tuple(
+    fc.constantFrom('- [ ] run it', '1. step', '> quoted', '- item'),
+    fc.constantFrom('  ```', '   ```', '```', ' ~~~', '  ```bash'),
+    fc.array(codeLine, { maxLength: 3 }),
+    fc.boolean(),
+  )
   .map(([lead, open, body, close]) => [lead, open, ...body.map((l) => `  ${l}`), ...(close ? [open] : [])]);
 const htmlPiece = fc.constantFrom<Lines>(
   ['<!-- a note -->'],
@@ -95,7 +168,9 @@ const htmlPiece = fc.constantFrom<Lines>(
   ['<style>p{}</style>'],
   ['<textarea>', '# t'],
 );
-const table = fc.tuple(words, words).map(([a, b]) => [`| ${a} | ${b} |`, '| --- | :-: |', `| ${b} | ${a} |`, `${a} | lazy row`]);
+const table = fc
+  .tuple(words, words)
+  .map(([a, b]) => [`| ${a} | ${b} |`, '| --- | :-: |', `| ${b} | ${a} |`, `${a} | lazy row`]);
 const quote = fc.tuple(words, words).map(([a, b]) => [`> ${a}`, b, `> > ${a}`, '> # quoted heading']);
 const setext = fc.tuple(words, fc.constantFrom('===', '---', '=', '- - -')).map(([w, u]) => [w, u]);
 const thematic = fc.constantFrom<Lines>(['---'], ['***'], ['___'], ['- - -']);
@@ -146,7 +221,11 @@ const oddities = fc.constantFrom<Lines>(
   ['<div>', '', '```', '# in code after the html block'],
   ['> > ```', '> > # in'],
 );
-const definition = fc.constantFrom<Lines>(['[ref]: https://example.com'], ['[^1]: a footnote'], ['See [ref] and [^1].']);
+const definition = fc.constantFrom<Lines>(
+  ['[ref]: https://example.com'],
+  ['[^1]: a footnote'],
+  ['See [ref] and [^1].'],
+);
 const bom = fc.constantFrom('', '', '', '', '', '', '', '', '\uFEFF');
 
 const piece: fc.Arbitrary<Lines> = fc.oneof(
@@ -169,7 +248,12 @@ const piece: fc.Arbitrary<Lines> = fc.oneof(
 );
 
 const frontmatter: fc.Arbitrary<Lines> = fc.oneof(
-  { weight: 4, arbitrary: fc.tuple(words, fc.constantFrom('---', '---', '--- ')).map(([w, close]) => ['---', `title: ${w.replace(/[*_`~:]/g, '')}`, '# a YAML comment', 'status: draft', close]) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(words, fc.constantFrom('---', '---', '--- '))
+      .map(([w, close]) => ['---', `title: ${w.replace(/[*_`~:]/g, '')}`, '# a YAML comment', 'status: draft', close]),
+  },
   { weight: 1, arbitrary: fc.constant(['---', '---']) },
   { weight: 1, arbitrary: fc.constant(['---', 'title: never closed', '# heading or comment?']) },
   { weight: 1, arbitrary: fc.constant(['---', 'a: 1', '---', '---', 'b', '---']) },
@@ -192,7 +276,10 @@ const body: fc.Arbitrary<Lines> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
-      .tuple(fc.array(piece, { maxLength: 3 }), fc.array(fc.tuple(heading, fc.array(piece, { maxLength: 4 })), { minLength: 1, maxLength: 8 }))
+      .tuple(
+        fc.array(piece, { maxLength: 3 }),
+        fc.array(fc.tuple(heading, fc.array(piece, { maxLength: 4 })), { minLength: 1, maxLength: 8 }),
+      )
       .map(([pre, secs]) => [...pre.flat(), ...secs.flatMap(([h, ps]) => [...h, ...ps.flat()])]),
   },
 );
@@ -217,7 +304,11 @@ const editArb: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), lines: piece }),
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), lines: fc.constant([]) }),
   fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), lines: piece.map((l) => l.slice(0, 1)) }),
-  fc.record({ kind: fc.constant('append' as const), at: fc.nat(), lines: fc.tuple(heading, fc.array(piece, { maxLength: 4 })).map(([h, rest]) => ['', ...h, ...rest.flat()]) }),
+  fc.record({
+    kind: fc.constant('append' as const),
+    at: fc.nat(),
+    lines: fc.tuple(heading, fc.array(piece, { maxLength: 4 })).map(([h, rest]) => ['', ...h, ...rest.flat()]),
+  }),
 );
 
 function applyEdit(doc: Doc, edit: Edit): Doc {
@@ -254,19 +345,24 @@ describe('sectioned parse equals the whole-file parse', () => {
     let total = 0;
     let hits = 0;
     fc.assert(
-      fc.property(docArb, fc.array(editArb, { minLength: 1, maxLength: 4 }), fc.boolean(), (doc, edits, seedFromWhole) => {
-        // Each run starts cold; its versions then parse through the cache the previous versions filled.
-        resetSectionCache();
-        let current = doc;
-        total++;
-        if (expectSame(render(current), seedFromWhole)) cutDocs++;
-        for (const edit of edits) {
-          current = applyEdit(current, edit);
+      fc.property(
+        docArb,
+        fc.array(editArb, { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        (doc, edits, seedFromWhole) => {
+          // Each run starts cold; its versions then parse through the cache the previous versions filled.
+          resetSectionCache();
+          let current = doc;
           total++;
           if (expectSame(render(current), seedFromWhole)) cutDocs++;
-        }
-        hits += sectionStats.hits;
-      }),
+          for (const edit of edits) {
+            current = applyEdit(current, edit);
+            total++;
+            if (expectSame(render(current), seedFromWhole)) cutDocs++;
+          }
+          hits += sectionStats.hits;
+        },
+      ),
       { seed: Number(process.env.SECTIONS_SEED ?? SEED), numRuns: Number(process.env.SECTIONS_RUNS ?? 300) },
     );
     // The property is not vacuous: most documents are really cut (definitions and unclosed frontmatter fall back),
@@ -312,7 +408,12 @@ describe('where the cut is made', () => {
     expect(headingsOf('# A\n```\n# in\n\t```\n# still in\n')).toEqual([1]);
     // Unclosed: runs to the end of the document.
     expect(headingsOf('# A\n```\n# in\n# in\n')).toEqual([1]);
-    for (const t of ['# A\n```\n# in code\n```\n# B\n', '# A\n````\n# in\n```\n# still in\n````\n# B\n', '# A\n```\n# in\n\t```\n# still in\n']) expectSame(t);
+    for (const t of [
+      '# A\n```\n# in code\n```\n# B\n',
+      '# A\n````\n# in\n```\n# still in\n````\n# B\n',
+      '# A\n```\n# in\n\t```\n# still in\n',
+    ])
+      expectSame(t);
   });
 
   it('never inside an HTML block that could swallow the heading line', () => {
@@ -322,7 +423,13 @@ describe('where the cut is made', () => {
     expect(headingsOf('# A\n<!-- one line -->\n# B\n')).toEqual([1, 3]);
     expect(headingsOf('# A\n<pre>\n# in pre\n</pre>\n# B\n')).toEqual([1, 5]);
     expect(headingsOf('# A\n<span>\n# B\n')).toEqual([1]); // type 7 or paragraph: unknown until a blank line
-    for (const t of ['# A\n<div>\n# swallowed\n</div>\n# B\n', '# A\n<!--\n# in comment\n-->\n# B\n', '# A\n<span>\n# B\n', '# A\n<!-->\n# B\n']) expectSame(t);
+    for (const t of [
+      '# A\n<div>\n# swallowed\n</div>\n# B\n',
+      '# A\n<!--\n# in comment\n-->\n# B\n',
+      '# A\n<span>\n# B\n',
+      '# A\n<!-->\n# B\n',
+    ])
+      expectSame(t);
   });
 
   it('keeps both readings of a fence that may sit in a list item', () => {
@@ -334,17 +441,44 @@ describe('where the cut is made', () => {
   });
 
   it('a column-0 ATX heading ends every open container and paragraph (the claim the cut rests on)', () => {
-    for (const before of ['paragraph text', '- [ ] item', '- item\n  continued', '> quote', '> quote\nlazy', '    indented code', '| a |\n| - |\n| 1 |', 'Setext\n===', '1. one', '- ```\n  code', '> ```\n> code', '***', '<!-- c -->', 'line with trailing \\', 'hard break  ']) {
+    for (const before of [
+      'paragraph text',
+      '- [ ] item',
+      '- item\n  continued',
+      '> quote',
+      '> quote\nlazy',
+      '    indented code',
+      '| a |\n| - |\n| 1 |',
+      'Setext\n===',
+      '1. one',
+      '- ```\n  code',
+      '> ```\n> code',
+      '***',
+      '<!-- c -->',
+      'line with trailing \\',
+      'hard break  ',
+    ]) {
       const text = `${before}\n# Heading\nafter\n`;
       const whole = parseWhole(text);
-      const h = whole.children.find((c) => c.type === 'heading' && c.position?.start.column === 1 && c.children[0]?.type === 'text' && c.children[0].value === 'Heading');
+      const h = whole.children.find(
+        (c) =>
+          c.type === 'heading' &&
+          c.position?.start.column === 1 &&
+          c.children[0]?.type === 'text' &&
+          c.children[0].value === 'Heading',
+      );
       expect(h?.position?.start.line, before).toBe(before.split('\n').length + 1);
       expectSame(text);
     }
   });
 
   it('handles CRLF, lone CR and a byte-order mark, positions and offsets included', () => {
-    for (const text of ['# A\r\ntext\r\n## B\r\n- [x] t\r\n', '# A\rtext\r## B\r- [ ] t\r', '\uFEFF---\ntitle: x\n---\n# A\ntext\n## B\n', '# A\r\ntext\n## B\rx\r\n']) {
+    for (const text of [
+      '# A\r\ntext\r\n## B\r\n- [x] t\r\n',
+      '# A\rtext\r## B\r- [ ] t\r',
+      '\uFEFF---\ntitle: x\n---\n# A\ntext\n## B\n',
+      '# A\r\ntext\n## B\rx\r\n',
+    ]) {
       expect(splitSections(text.replace(/^\uFEFF/, ''), 0)).not.toBeNull();
       expectSame(text);
     }
@@ -411,8 +545,10 @@ describe('the cache', () => {
   });
 
   it('parses only the changed section of the next version, and stays within its budget', () => {
-    const section = (i: number, done: boolean) => `## Phase ${i}\n${`- [${done ? 'x' : ' '}] task of phase ${i}\n`.repeat(20)}`;
-    const version = (flip: number) => `# Plan\n\n${Array.from({ length: 8 }, (_, i) => section(i, i === flip)).join('\n')}`;
+    const section = (i: number, done: boolean) =>
+      `## Phase ${i}\n${`- [${done ? 'x' : ' '}] task of phase ${i}\n`.repeat(20)}`;
+    const version = (flip: number) =>
+      `# Plan\n\n${Array.from({ length: 8 }, (_, i) => section(i, i === flip)).join('\n')}`;
     parseMarkdown(version(-1)); // all new: parsed whole, its sections cached from that tree
     expect(sectionStats.seeded).toBe(1);
     const calls = sectionStats.parses;
@@ -429,7 +565,8 @@ describe('the cache', () => {
 describe('sharding file versions over threads (PathShards)', () => {
   it('keeps every version of a path on one thread, in order, from batch to batch, with balanced shares', () => {
     const shards = new PathShards();
-    const batch = (tag: string) => Array.from({ length: 120 }, (_, i) => ({ path: `thoughts/p${(i * 7) % 12}.md`, v: `${tag}${i}` }));
+    const batch = (tag: string) =>
+      Array.from({ length: 120 }, (_, i) => ({ path: `thoughts/p${(i * 7) % 12}.md`, v: `${tag}${i}` }));
     const homes = new Map<string, number>();
     for (const tag of ['a', 'b', 'c']) {
       const items = batch(tag);
@@ -437,7 +574,9 @@ describe('sharding file versions over threads (PathShards)', () => {
       expect(shares.flat().length).toBe(items.length);
       shares.forEach((share, w) => {
         // Order within a share is the batch's order.
-        expect(share.map((t) => items.indexOf(t))).toEqual([...share.map((t) => items.indexOf(t))].sort((x, y) => x - y));
+        expect(share.map((t) => items.indexOf(t))).toEqual(
+          [...share.map((t) => items.indexOf(t))].sort((x, y) => x - y),
+        );
         for (const t of share) {
           if (!homes.has(t.path)) homes.set(t.path, w);
           expect(homes.get(t.path), t.path).toBe(w);

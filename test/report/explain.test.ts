@@ -29,7 +29,7 @@ describe('explain', () => {
     });
   }
 
-  it('indents the examples\' code under the file they write', () => {
+  it("indents the examples' code under the file they write", () => {
     const text = explain('history/manual-confirmation')!;
     const lines = text.split('\n');
     const caption = lines.indexOf('  thoughts/shared/plans/2026-11-20-auth.md:');
@@ -43,24 +43,48 @@ describe('explain', () => {
   });
 
   it('captions the steps of history examples that have no code: a deletion, how the tool is run', () => {
-    expect(explain('history/handoff-deleted')).toContain('\n  delete thoughts/handoffs/auth-flow/task-01-users-table.md\n');
+    expect(explain('history/handoff-deleted')).toContain(
+      '\n  delete thoughts/handoffs/auth-flow/task-01-users-table.md\n',
+    );
     expect(explain('history/incomplete')).toContain('\n  run with:\n    shallow: true\n');
   });
 
   it('keeps list items and their continuation lines indented', () => {
     const text = explain('history/manual-confirmation')!;
-    expect(text).toContain('- the identity is not an agent\'s: it matches none of the `agents` patterns (by default `noreply@anthropic.com`,\n  `*[bot]@users.noreply.github.com`');
+    expect(text).toContain(
+      "- the identity is not an agent's: it matches none of the `agents` patterns (by default `noreply@anthropic.com`,\n  `*[bot]@users.noreply.github.com`",
+    );
     expect(text).toContain('- Severity: `error` in `recommended`, `error` in `strict`');
   });
 
   it('drops relative link targets a terminal cannot follow, keeps absolute ones', () => {
-    const text = renderForTerminal(parseMarkdown('See [the schema](../schemas/plan.json) and [GitHub](https://github.com).\n'));
+    const text = renderForTerminal(
+      parseMarkdown('See [the schema](../schemas/plan.json) and [GitHub](https://github.com).\n'),
+    );
     expect(text).toBe('See the schema and GitHub (https://github.com).\n');
   });
 
   it('renders tables, quotes and ordered lists', () => {
-    const text = renderForTerminal(parseMarkdown(['### Notes', '', '| a | bb |', '| --- | --- |', '| ccc | d |', '', '> quoted', '', '3. three', '4. four', ''].join('\n')));
-    expect(text).toBe(['NOTES', '', 'a    bb', '---  --', 'ccc  d', '', '| quoted', '', '3. three', '4. four', ''].join('\n'));
+    const text = renderForTerminal(
+      parseMarkdown(
+        [
+          '### Notes',
+          '',
+          '| a | bb |',
+          '| --- | --- |',
+          '| ccc | d |',
+          '',
+          '> quoted',
+          '',
+          '3. three',
+          '4. four',
+          '',
+        ].join('\n'),
+      ),
+    );
+    expect(text).toBe(
+      ['NOTES', '', 'a    bb', '---  --', 'ccc  d', '', '| quoted', '', '3. three', '4. four', ''].join('\n'),
+    );
   });
 
   it('returns null for an unknown rule, and never reads outside the docs', () => {

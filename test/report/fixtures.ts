@@ -4,7 +4,19 @@ import { join } from 'node:path';
 import { defaultConfig } from '../../src/config/config.js';
 import type { Finding } from '../../src/model/finding.js';
 import { lintRepository } from '../../src/engine/lint.js';
-import { ANA, CLAUDE, LEDGER, PLAN, Repo, handoffPath, judge, ledgerDoc, planDoc, taskHandoff, tempDir } from '../history/helpers.js';
+import {
+  ANA,
+  CLAUDE,
+  LEDGER,
+  PLAN,
+  Repo,
+  handoffPath,
+  judge,
+  ledgerDoc,
+  planDoc,
+  taskHandoff,
+  tempDir,
+} from '../history/helpers.js';
 import { ledger } from '../rules/fixtures.js';
 import { CREATE_PLAN_COMMAND } from '../rules/fixtures.js';
 
@@ -26,11 +38,19 @@ export interface Violations {
 export async function violations(): Promise<Violations> {
   const repo = Repo.create();
   const task = (n: number, done: number[], plan: Parameters<typeof planDoc>[0] = {}) =>
-    repo.commit(`Task ${n}: Do step ${n}`, { [PLAN]: planDoc({ tasks: done, ...plan }), [handoffPath(n)]: taskHandoff(n), [LEDGER]: ledgerDoc(done) }, { author: CLAUDE });
+    repo.commit(
+      `Task ${n}: Do step ${n}`,
+      { [PLAN]: planDoc({ tasks: done, ...plan }), [handoffPath(n)]: taskHandoff(n), [LEDGER]: ledgerDoc(done) },
+      { author: CLAUDE },
+    );
   repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
   task(1, [1]);
   task(2, [1, 2], { auto: [1] });
-  const manualCommit = repo.commit('Phase 1 verified', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: CLAUDE });
+  const manualCommit = repo.commit(
+    'Phase 1 verified',
+    { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) },
+    { author: CLAUDE },
+  );
   const deleteCommit = repo.commit('Tidy up old handoffs', {}, { author: CLAUDE, remove: [handoffPath(1)] });
   repo.commit(
     'Start billing',
@@ -41,7 +61,17 @@ export async function violations(): Promise<Violations> {
       // plan/phase-manual-criteria (the repository's create_plan asks for manual criteria; this plan has none), disable/directive
       ...CREATE_PLAN_COMMAND,
       [OTHER_PLAN]: planDoc({ noManual: [1, 2], tail: '<!-- validate-workflow-disable plan/phase-order -->' }),
-      [OTHER_LEDGER]: ledger({ session: 'billing-1', plan: null, status: 'active', state: ['- [x] Task 1: Do step 1', '- [x] Task 2: Do step 2', '- [x] Task 3: Do step 3', '- [x] Task 4: Do step 4'] }), // ledger/state info
+      [OTHER_LEDGER]: ledger({
+        session: 'billing-1',
+        plan: null,
+        status: 'active',
+        state: [
+          '- [x] Task 1: Do step 1',
+          '- [x] Task 2: Do step 2',
+          '- [x] Task 3: Do step 3',
+          '- [x] Task 4: Do step 4',
+        ],
+      }), // ledger/state info
     },
     { author: ANA },
   );

@@ -12,8 +12,23 @@ import { summarize } from '../../src/engine/summary.js';
 import { RULES } from '../../src/engine/catalog.js';
 
 const findings: Finding[] = [
-  { ruleId: 'plan/manual-before-automated', severity: 'error', file: 'thoughts/shared/plans/p.md', line: 7, column: 1, message: 'Manual item checked first.', fix: 'Uncheck it.' },
-  { ruleId: 'plan/phase-manual-criteria', severity: 'warning', file: 'thoughts/shared/plans/p.md', line: 2, column: 1, message: 'No manual item.' },
+  {
+    ruleId: 'plan/manual-before-automated',
+    severity: 'error',
+    file: 'thoughts/shared/plans/p.md',
+    line: 7,
+    column: 1,
+    message: 'Manual item checked first.',
+    fix: 'Uncheck it.',
+  },
+  {
+    ruleId: 'plan/phase-manual-criteria',
+    severity: 'warning',
+    file: 'thoughts/shared/plans/p.md',
+    line: 2,
+    column: 1,
+    message: 'No manual item.',
+  },
 ] as Finding[];
 
 const input = (over: Partial<ReportInput> = {}): ReportInput => ({
@@ -40,12 +55,16 @@ describe('the formatters registry', () => {
     expect(FORMATTERS.stylish.format(input({ color: true }))).toBe(formatStylish(findings, i.summary, { color: true }));
     expect(FORMATTERS.json.format(i)).toBe(formatJson(findings, i.summary));
     expect(FORMATTERS.sarif.format(i)).toBe(formatSarif(findings, RULES, { version: '1.2.3', docsBase: i.docsBase }));
-    expect(FORMATTERS.github.format(i)).toBe(formatGithub(findings, { reportHint: 'run `npx validate-workflow` locally, or see the job summary' }));
+    expect(FORMATTERS.github.format(i)).toBe(
+      formatGithub(findings, { reportHint: 'run `npx validate-workflow` locally, or see the job summary' }),
+    );
     expect(FORMATTERS.markdown.format(i)).toBe(formatMarkdown(i));
   });
 
   it('markdown says why when there was nothing to judge', () => {
     const note = 'validate-workflow: no workflow files found (looked for thoughts/shared/plans/**/*.md).\n';
-    expect(FORMATTERS.markdown.format(input({ findings: [], summary: summarize([], 0, 0), note }))).toBe(`## validate-workflow review\n\n${note}`);
+    expect(FORMATTERS.markdown.format(input({ findings: [], summary: summarize([], 0, 0), note }))).toBe(
+      `## validate-workflow review\n\n${note}`,
+    );
   });
 });

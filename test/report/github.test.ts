@@ -15,7 +15,8 @@ interface Parsed {
 
 // The runner's unescaping (actions/runner ActionCommand), `%25` last so an escaped escape stays literal.
 const unescapeData = (s: string) => s.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%');
-const unescapeProperty = (s: string) => s.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%25/g, '%');
+const unescapeProperty = (s: string) =>
+  s.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%25/g, '%');
 
 /** A line as the runner parses it, or null when the line is not a workflow command. */
 function parse(line: string): Parsed | null {
@@ -44,14 +45,26 @@ function lines(out: string): string[] {
 }
 
 function commands(out: string): Parsed[] {
-  return lines(out).map(parse).filter((p): p is Parsed => p !== null);
+  return lines(out)
+    .map(parse)
+    .filter((p): p is Parsed => p !== null);
 }
 
 function finding(over: Partial<Finding> = {}): Finding {
-  return { ruleId: 'plan/phase-order', severity: 'error', file: 'thoughts/shared/plans/p.md', line: 12, column: 3, message: 'Task 3 is checked before phase 1 is verified.', fix: 'Verify phase 1 first.', ...over };
+  return {
+    ruleId: 'plan/phase-order',
+    severity: 'error',
+    file: 'thoughts/shared/plans/p.md',
+    line: 12,
+    column: 3,
+    message: 'Task 3 is checked before phase 1 is verified.',
+    fix: 'Verify phase 1 first.',
+    ...over,
+  };
 }
 
-const many = (n: number, severity: Finding['severity']) => Array.from({ length: n }, (_, i) => finding({ severity, line: i + 1, message: `${severity} number ${i + 1}.` }));
+const many = (n: number, severity: Finding['severity']) =>
+  Array.from({ length: n }, (_, i) => finding({ severity, line: i + 1, message: `${severity} number ${i + 1}.` }));
 
 describe('workflow commands', () => {
   it('writes ::error with file, line, col and the rule id as title, then message and fix', () => {
@@ -61,7 +74,9 @@ describe('workflow commands', () => {
   });
 
   it('maps warning to ::warning and info to ::notice', () => {
-    const out = commands(formatGithub([finding({ severity: 'warning' }), finding({ severity: 'info' })], { reportHint: HINT }));
+    const out = commands(
+      formatGithub([finding({ severity: 'warning' }), finding({ severity: 'info' })], { reportHint: HINT }),
+    );
     expect(out.map((c) => c.command)).toEqual(['warning', 'notice']);
   });
 
@@ -71,7 +86,14 @@ describe('workflow commands', () => {
         [
           finding({ column: null }),
           finding({ line: null, column: null }),
-          finding({ ruleId: 'history/incomplete', file: null, line: null, column: null, message: 'This is a shallow clone.', fix: 'Use `fetch-depth: 0`.' }),
+          finding({
+            ruleId: 'history/incomplete',
+            file: null,
+            line: null,
+            column: null,
+            message: 'This is a shallow clone.',
+            fix: 'Use `fetch-depth: 0`.',
+          }),
         ],
         { reportHint: HINT },
       ),
@@ -86,8 +108,14 @@ describe('workflow commands', () => {
 
   it('names the commit of a history finding', () => {
     const sha = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
-    const [c] = commands(formatGithub([finding({ ruleId: 'history/manual-confirmation', commit: sha, subject: 'Phase 1 verified' })], { reportHint: HINT }));
-    expect(c!.data).toBe('Task 3 is checked before phase 1 is verified. (commit a1b2c3d4e5f6 "Phase 1 verified") Verify phase 1 first.');
+    const [c] = commands(
+      formatGithub([finding({ ruleId: 'history/manual-confirmation', commit: sha, subject: 'Phase 1 verified' })], {
+        reportHint: HINT,
+      }),
+    );
+    expect(c!.data).toBe(
+      'Task 3 is checked before phase 1 is verified. (commit a1b2c3d4e5f6 "Phase 1 verified") Verify phase 1 first.',
+    );
   });
 
   it('prints nothing when there is nothing to report', () => {
@@ -106,13 +134,22 @@ describe('escaping', () => {
 
   it('round-trips through the runner: file names and rule ids with , : % CR LF, messages with newlines and ::', () => {
     const file = 'thoughts/handoffs/a,b:c 100%\r\nd.md';
-    const f = finding({ file, ruleId: 'odd:rule,id', message: 'Line one\nline two\r\n::error::not a command %0A 50%', fix: 'Fix: a, b.' });
+    const f = finding({
+      file,
+      ruleId: 'odd:rule,id',
+      message: 'Line one\nline two\r\n::error::not a command %0A 50%',
+      fix: 'Fix: a, b.',
+    });
     const out = formatGithub([f], { reportHint: HINT });
     expect(lines(out)).toHaveLength(1);
     expect(out).toContain('file=thoughts/handoffs/a%2Cb%3Ac 100%25%0D%0Ad.md,');
     expect(out).toContain('title=odd%3Arule%2Cid::');
     const [c] = commands(out);
-    expect(c).toEqual({ command: 'error', props: { file, line: '12', col: '3', title: 'odd:rule,id' }, data: `${f.message} ${f.fix}` });
+    expect(c).toEqual({
+      command: 'error',
+      props: { file, line: '12', col: '3', title: 'odd:rule,id' },
+      data: `${f.message} ${f.fix}`,
+    });
   });
 });
 
@@ -134,7 +171,11 @@ describe('the annotation limit', () => {
     expect(count(out, 'warning')).toBe(4);
     // The three errors past the limit are plain log lines, with their position, severity and rule.
     const plain = all.filter((l) => !l.startsWith('::'));
-    expect(plain).toEqual([11, 12, 13].map((n) => `thoughts/shared/plans/p.md:${n}:3 error plan/phase-order: error number ${n}. Verify phase 1 first.`));
+    expect(plain).toEqual(
+      [11, 12, 13].map(
+        (n) => `thoughts/shared/plans/p.md:${n}:3 error plan/phase-order: error number ${n}. Verify phase 1 first.`,
+      ),
+    );
     const last = parse(all.at(-1)!)!;
     expect(last.command).toBe('notice');
     expect(last.props).toEqual({ title: 'validate-workflow' });
@@ -144,12 +185,16 @@ describe('the annotation limit', () => {
   });
 
   it('over 10 warnings and notices: the closing notice keeps a slot so GitHub still shows it', () => {
-    const out = formatGithub([...many(2, 'error'), ...many(25, 'warning'), ...many(11, 'info')], { reportHint: `${HINT}.` });
+    const out = formatGithub([...many(2, 'error'), ...many(25, 'warning'), ...many(11, 'info')], {
+      reportHint: `${HINT}.`,
+    });
     expect(count(out, 'error')).toBe(2);
     expect(count(out, 'warning')).toBe(ANNOTATION_LIMIT);
     expect(count(out, 'notice')).toBe(ANNOTATION_LIMIT);
     const last = parse(lines(out).at(-1)!)!;
-    expect(last.data).toMatch(/^15 warnings, 2 notices not shown as annotations .* For the full report, run `npx validate-workflow` or see the job summary\.$/);
+    expect(last.data).toMatch(
+      /^15 warnings, 2 notices not shown as annotations .* For the full report, run `npx validate-workflow` or see the job summary\.$/,
+    );
     expect(lines(out)).toHaveLength(2 + 25 + 11 + 1);
   });
 
@@ -162,7 +207,9 @@ describe('the annotation limit', () => {
     const evil = finding({ message: 'Bad.\n::error file=x.md,line=1::injected' });
     const out = formatGithub([...many(10, 'error'), evil], { reportHint: HINT });
     expect(count(out, 'error')).toBe(ANNOTATION_LIMIT);
-    expect(lines(out).filter((l) => l.includes('injected'))).toEqual(['thoughts/shared/plans/p.md:12:3 error plan/phase-order: Bad.%0A::error file=x.md,line=1::injected Verify phase 1 first.']);
+    expect(lines(out).filter((l) => l.includes('injected'))).toEqual([
+      'thoughts/shared/plans/p.md:12:3 error plan/phase-order: Bad.%0A::error file=x.md,line=1::injected Verify phase 1 first.',
+    ]);
   });
 });
 
@@ -170,7 +217,14 @@ describe('a repository with findings of every rule family', () => {
   it('annotates each finding at its file and line, history findings with their commit, the shallow clone without a file', async () => {
     const v = await violations();
     const findings = [...v.findings, ...(await shallowFindings(v.repo))];
-    expect([...new Set(findings.map((f) => family(f.ruleId)))].sort()).toEqual(['disable', 'handoff', 'history', 'layout', 'ledger', 'plan']);
+    expect([...new Set(findings.map((f) => family(f.ruleId)))].sort()).toEqual([
+      'disable',
+      'handoff',
+      'history',
+      'layout',
+      'ledger',
+      'plan',
+    ]);
     const out = formatGithub(findings, { reportHint: HINT });
     // Under the limit: every finding is one command, in the order of the findings.
     const parsed = commands(out);
@@ -189,6 +243,8 @@ describe('a repository with findings of every rule family', () => {
     });
     expect(parsed.find((c) => c.props.file === STRAY)?.command).toBe('warning');
     expect(out).toContain(`file=${STRAY.replace('%', '%25')},`);
-    expect(parsed.find((c) => c.props.title === 'history/manual-confirmation')!.data).toContain(v.manualCommit.slice(0, 12));
+    expect(parsed.find((c) => c.props.title === 'history/manual-confirmation')!.data).toContain(
+      v.manualCommit.slice(0, 12),
+    );
   });
 });

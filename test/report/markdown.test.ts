@@ -15,10 +15,31 @@ import { lintRepository } from '../../src/engine/lint.js';
 import { judgeHistory } from '../../src/engine/history.js';
 import type { TimelineEntry } from '../../src/model/history.js';
 import type { Workspace } from '../../src/model/types.js';
-import { DEFAULT_MAX_BYTES, SUMMARY_LIMIT, cell, codeSpan, escapeProse, escapeText, formatMarkdown } from '../../src/report/markdown.js';
+import {
+  DEFAULT_MAX_BYTES,
+  SUMMARY_LIMIT,
+  cell,
+  codeSpan,
+  escapeProse,
+  escapeText,
+  formatMarkdown,
+} from '../../src/report/markdown.js';
 import { summarize, type Summary } from '../../src/engine/summary.js';
 import { RULES, ruleById } from '../../src/engine/catalog.js';
-import { ANA, AUTO, CLAUDE, MANUAL, MANUAL2, PLAN, Repo, TASK, handoffPath, md, planDoc, taskHandoff } from '../history/helpers.js';
+import {
+  ANA,
+  AUTO,
+  CLAUDE,
+  MANUAL,
+  MANUAL2,
+  PLAN,
+  Repo,
+  TASK,
+  handoffPath,
+  md,
+  planDoc,
+  taskHandoff,
+} from '../history/helpers.js';
 import { violations } from './fixtures.js';
 
 const DOCS = 'https://github.com/example/validate-workflow/blob/main';
@@ -36,7 +57,12 @@ async function judgeAll(dir: string): Promise<Judged> {
   const lint = lintRepository(dir, config, true);
   const hist = await judgeHistory(dir, { config });
   const findings = [...lint.findings, ...hist.findings];
-  return { findings, summary: summarize(findings, lint.discovered.length, hist.commits), workspace: lint.workspace, timeline: hist.timeline ?? [] };
+  return {
+    findings,
+    summary: summarize(findings, lint.discovered.length, hist.commits),
+    workspace: lint.workspace,
+    timeline: hist.timeline ?? [],
+  };
 }
 
 function report(j: Judged, maxBytes?: number): string {
@@ -46,7 +72,14 @@ function report(j: Judged, maxBytes?: number): string {
 const parse = (text: string): Root => unified().use(remarkParse).use(remarkGfm).parse(text) as Root;
 // Raw HTML passes through as on GitHub, which keeps `<br>` (the only HTML the report writes) after sanitizing.
 const html = (text: string): string =>
-  String(unified().use(remarkParse).use(remarkGfm).use(remarkRehype, { allowDangerousHtml: true }).use(rehypeStringify, { allowDangerousHtml: true }).processSync(text));
+  String(
+    unified()
+      .use(remarkParse)
+      .use(remarkGfm)
+      .use(remarkRehype, { allowDangerousHtml: true })
+      .use(rehypeStringify, { allowDangerousHtml: true })
+      .processSync(text),
+  );
 
 function tables(root: Root): Table[] {
   return root.children.filter((n): n is Table => n.type === 'table');
@@ -92,18 +125,32 @@ describe('markdown report of a history with violations', () => {
 
   beforeAll(async () => {
     sha.plan = repo.commit('Add the auth flow plan', { [PLAN]: planDoc(P) }, { author: ANA });
-    sha.t1 = repo.commit('Task 1: step 1', { [PLAN]: planDoc({ ...P, tasks: [1] }), [handoffPath(1)]: taskHandoff(1) }, { author: CLAUDE });
+    sha.t1 = repo.commit(
+      'Task 1: step 1',
+      { [PLAN]: planDoc({ ...P, tasks: [1] }), [handoffPath(1)]: taskHandoff(1) },
+      { author: CLAUDE },
+    );
     sha.t2 = repo.commit(
       'Task 2: step 2',
-      { [PLAN]: planDoc({ ...P, tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2, { files_modified: ['a.ts', 'b.ts', 'c|d.ts', 'e.ts'] }) },
+      {
+        [PLAN]: planDoc({ ...P, tasks: [1, 2], auto: [1] }),
+        [handoffPath(2)]: taskHandoff(2, { files_modified: ['a.ts', 'b.ts', 'c|d.ts', 'e.ts'] }),
+      },
       { author: CLAUDE },
     );
     // Ana's word, with Claude as co-author: it counts in recommended, and the report must say it was relayed.
-    sha.confirm = repo.commit('Confirm Phase 1 manual verification', { [PLAN]: planDoc({ ...P, tasks: [1, 2], auto: [1], manual: [1] }) }, { author: ANA, coAuthors: [CLAUDE], confirmedBy: [ANA] });
+    sha.confirm = repo.commit(
+      'Confirm Phase 1 manual verification',
+      { [PLAN]: planDoc({ ...P, tasks: [1, 2], auto: [1], manual: [1] }) },
+      { author: ANA, coAuthors: [CLAUDE], confirmedBy: [ANA] },
+    );
     // Claude checks phase 2's manual item itself, and task 3 with a partial handoff.
     sha.t3 = repo.commit(
       'Task 3 and phase 2 checks',
-      { [PLAN]: planDoc({ ...P, tasks: [1, 2, 3], auto: [1, 2], manual: [1, 2] }), [handoffPath(3)]: taskHandoff(3, { status: 'partial' }) },
+      {
+        [PLAN]: planDoc({ ...P, tasks: [1, 2, 3], auto: [1, 2], manual: [1, 2] }),
+        [handoffPath(3)]: taskHandoff(3, { status: 'partial' }),
+      },
       { author: CLAUDE },
     );
     j = await judgeAll(repo.dir);
@@ -119,7 +166,9 @@ describe('markdown report of a history with violations', () => {
   it('opens with the verdict line', () => {
     const lines = out.split('\n');
     expect(lines[0]).toBe('## validate-workflow review');
-    expect(lines[2]).toBe(`❌ **2 errors** in ${j.summary.files} workflow files and 5 commits (${j.summary.infos} note${j.summary.infos === 1 ? "" : "s"})`);
+    expect(lines[2]).toBe(
+      `❌ **2 errors** in ${j.summary.files} workflow files and 5 commits (${j.summary.infos} note${j.summary.infos === 1 ? '' : 's'})`,
+    );
     expect(j.summary.commits).toBe(5);
   });
 
@@ -137,12 +186,20 @@ describe('markdown report of a history with violations', () => {
     expect(t2[3]).toBe(`${sha.t2!.slice(0, 7)} Task 2: step 2`);
     // The pipe in a file name stays inside its cell.
     expect(t2[5]).toBe('4 files: a.ts, b.ts, c|d.ts, +1 more');
-    expect(t3.slice(0, 5)).toEqual(['2: Part 2', TASK(3), '✅ done', `${sha.t3!.slice(0, 7)} Task 3 and phase 2 checks`, '🟡 partial · task-03-step-3.md']);
+    expect(t3.slice(0, 5)).toEqual([
+      '2: Part 2',
+      TASK(3),
+      '✅ done',
+      `${sha.t3!.slice(0, 7)} Task 3 and phase 2 checks`,
+      '🟡 partial · task-03-step-3.md',
+    ]);
     expect(t4).toEqual(['3: Part 3', TASK(4), '⬜ open', '—', '—', '—', '—']);
   });
 
   it('names the plan with its path, mode and progress', () => {
-    const h = root.children.find((n): n is Heading => n.type === 'heading' && n.depth === 3 && toString(n).includes('Auth flow'));
+    const h = root.children.find(
+      (n): n is Heading => n.type === 'heading' && n.depth === 3 && toString(n).includes('Auth flow'),
+    );
     expect(toString(h!)).toBe('📋 Auth flow Implementation Plan');
     expect(out).toContain(`\`${PLAN}\` · orchestration mode · 3 of 4 tasks done`);
   });
@@ -162,7 +219,10 @@ describe('markdown report of a history with violations', () => {
   it('groups the findings by rule, errors first, each with its docs link, location, commit and fix', () => {
     const groups = findingGroups(root);
     // One note per commit and plan since issue 10 (it used to be one per confirmed item).
-    expect(groups.map((g) => toString(g.heading))).toEqual(['❌ handoff/validated · 1 error', '❌ history/manual-confirmation · 1 error, 1 note']);
+    expect(groups.map((g) => toString(g.heading))).toEqual([
+      '❌ handoff/validated · 1 error',
+      '❌ history/manual-confirmation · 1 error, 1 note',
+    ]);
     const [validated, confirmation] = groups as [(typeof groups)[number], (typeof groups)[number]];
     expect(linkOf(validated.heading)?.url).toBe(`${DOCS}/docs/rules/handoff/validated.md`);
     expect(linkOf(confirmation.heading)?.url).toBe(`${DOCS}/docs/rules/history/manual-confirmation.md`);
@@ -204,26 +264,35 @@ describe('markdown report of a history with violations', () => {
     const many: Finding[] = [];
     for (let k = 0; k < 200; k++) for (const f of j.findings) many.push({ ...f, line: (f.line ?? 0) + k });
     const maxBytes = 6000;
-    const small = formatMarkdown({ ...j, findings: many, summary: summarize(many, j.summary.files, j.summary.commits), rules: RULES, docsBase: DOCS, maxBytes });
+    const small = formatMarkdown({
+      ...j,
+      findings: many,
+      summary: summarize(many, j.summary.files, j.summary.commits),
+      rules: RULES,
+      docsBase: DOCS,
+      maxBytes,
+    });
     expect(Buffer.byteLength(small)).toBeLessThanOrEqual(maxBytes);
     const tree = parse(small);
     const shown = findingGroups(tree).reduce((n, g) => n + g.items.length, 0);
     expect(shown).toBeGreaterThan(0);
     const last = small.trimEnd().split('\n').at(-1)!;
-    expect(last).toBe(`> ⚠️ ${many.length - shown} findings of ${many.length} left out to keep this report under 5 KiB. Run \`npx validate-workflow --format json\` for all of them.`);
+    expect(last).toBe(
+      `> ⚠️ ${many.length - shown} findings of ${many.length} left out to keep this report under 5 KiB. Run \`npx validate-workflow --format json\` for all of them.`,
+    );
     // Every rule heading that made it has at least one finding under it.
     for (const g of findingGroups(tree)) expect(g.items.length).toBeGreaterThan(0);
     // The plan still comes first, whole.
     expect(tables(tree)).toHaveLength(1);
   });
 
-  it('shows the plan\'s timeline picture above its table', () => {
+  it("shows the plan's timeline picture above its table", () => {
     const code = root.children.filter((n): n is Code => n.type === 'code');
     expect(code.map((c) => c.lang)).toEqual(['mermaid']);
     expect(out.indexOf('```mermaid')).toBeLessThan(out.indexOf('| Phase | Task |'));
   });
 
-  it('gives up the picture before the plan when the plans\' half of the budget is tight', () => {
+  it("gives up the picture before the plan when the plans' half of the budget is tight", () => {
     const plans = out.slice(0, out.indexOf('### Findings'));
     const picture = plans.slice(plans.indexOf('```mermaid'), plans.lastIndexOf('```') + 4);
     // Room for the plan without its picture, not with it.
@@ -243,7 +312,7 @@ describe('markdown report of a history with violations', () => {
     expect(tiny).toMatch(/findings of \d+ left out/);
   });
 
-  it('is not truncated under the default limit, which stays below GitHub\'s', () => {
+  it("is not truncated under the default limit, which stays below GitHub's", () => {
     expect(SUMMARY_LIMIT).toBe(1024 * 1024);
     expect(DEFAULT_MAX_BYTES).toBeLessThan(SUMMARY_LIMIT);
     expect(out).not.toContain('left out');
@@ -251,14 +320,20 @@ describe('markdown report of a history with violations', () => {
 
   it('without a workspace, still tells what the commits did from the timeline', () => {
     const text = formatMarkdown({ ...j, workspace: null, rules: RULES, docsBase: DOCS });
-    const items = parse(text).children.filter((n): n is List => n.type === 'list')[0]!.children.map((i) => toString(i));
-    expect(items[0]).toBe(`✅ Phase 1, Task 1 completed in ${sha.t1!.slice(0, 7)} (Task 1: step 1) by Claude (noreply@anthropic.com)`);
-    expect(items).toContain(`❌ Phase 2: ${MANUAL(2)}: checked by Claude (noreply@anthropic.com) in ${sha.t3!.slice(0, 7)} (Task 3 and phase 2 checks) without a human's confirmation`);
+    const items = parse(text)
+      .children.filter((n): n is List => n.type === 'list')[0]!
+      .children.map((i) => toString(i));
+    expect(items[0]).toBe(
+      `✅ Phase 1, Task 1 completed in ${sha.t1!.slice(0, 7)} (Task 1: step 1) by Claude (noreply@anthropic.com)`,
+    );
+    expect(items).toContain(
+      `❌ Phase 2: ${MANUAL(2)}: checked by Claude (noreply@anthropic.com) in ${sha.t3!.slice(0, 7)} (Task 3 and phase 2 checks) without a human's confirmation`,
+    );
   });
 });
 
 describe('markdown report of two plans under a tight budget', () => {
-  it('keeps every plan\'s table before any plan\'s picture', async () => {
+  it("keeps every plan's table before any plan's picture", async () => {
     const { repo } = await violations();
     const j = await judgeAll(repo.dir);
     const full = report(j);
@@ -306,17 +381,33 @@ describe('markdown report of a clean history', () => {
     repo.commit('Task 1: first try', { [PLAN]: plan(true, false, false) }, { author: CLAUDE });
     repo.commit('Reopen task 1', { [PLAN]: plan(false, false, false) }, { author: ANA });
     const t1 = repo.commit('Task 1: parser', { [PLAN]: plan(true, true, false) }, { author: CLAUDE });
-    const confirm = repo.commit('Confirm the parser', { [PLAN]: plan(true, true, true) }, { author: ANA, confirmedBy: [ANA] });
+    const confirm = repo.commit(
+      'Confirm the parser',
+      { [PLAN]: plan(true, true, true) },
+      { author: ANA, confirmedBy: [ANA] },
+    );
     const j = await judgeAll(repo.dir);
     expect(j.findings.filter((f) => f.severity !== 'info')).toEqual([]);
     const text = report(j);
-    expect(text.split('\n')[2]).toBe(`✅ **No protocol violations** in 1 workflow file and 5 commits${j.summary.infos ? ` (${j.summary.infos} note${j.summary.infos === 1 ? '' : 's'})` : ''}`);
+    expect(text.split('\n')[2]).toBe(
+      `✅ **No protocol violations** in 1 workflow file and 5 commits${j.summary.infos ? ` (${j.summary.infos} note${j.summary.infos === 1 ? '' : 's'})` : ''}`,
+    );
     const tree = parse(text);
     const r = rows(tables(tree)[0]!);
     const task = j.workspace.plans[0]!.phases[0]!.tasks[0]!;
     // Pipes, emphasis, angle brackets and backticks of a title survive as text in one cell.
-    expect(r[1]).toEqual(['1: Parser', `Task 1: ${task.title}`, '✅ done', `${t1.slice(0, 7)} Task 1: parser`, '—', '—', '—']);
-    expect(listAfter(tree, 'Manual items confirmed')).toEqual([`✅ Phase 1: Output | looks right: confirmed by Ana Human (ana@example.com) in ${confirm.slice(0, 7)} (Confirm the parser)`]);
+    expect(r[1]).toEqual([
+      '1: Parser',
+      `Task 1: ${task.title}`,
+      '✅ done',
+      `${t1.slice(0, 7)} Task 1: parser`,
+      '—',
+      '—',
+      '—',
+    ]);
+    expect(listAfter(tree, 'Manual items confirmed')).toEqual([
+      `✅ Phase 1: Output | looks right: confirmed by Ana Human (ana@example.com) in ${confirm.slice(0, 7)} (Confirm the parser)`,
+    ]);
     expect(text).not.toContain('relayed');
     expect(text).not.toContain('Manual items waiting');
     expect(tree.children.some((n) => n.type === 'heading' && toString(n) === 'Findings')).toBe(j.findings.length > 0);
@@ -340,10 +431,15 @@ describe('escaping', () => {
     }
   });
 
-  it('keeps the tool\'s own code spans in prose and escapes the rest', () => {
+  it("keeps the tool's own code spans in prose and escapes the rest", () => {
     const nodes = inlineOf(escapeProse('Run `a | b` on <file> with *care*, then ``x`y``.'));
-    expect(nodes.filter((n) => n.type === 'inlineCode').map((n) => (n as { value: string }).value)).toEqual(['a | b', 'x`y']);
-    expect(toString({ type: 'paragraph', children: nodes } as Paragraph)).toBe('Run a | b on <file> with *care*, then x`y.');
+    expect(nodes.filter((n) => n.type === 'inlineCode').map((n) => (n as { value: string }).value)).toEqual([
+      'a | b',
+      'x`y',
+    ]);
+    expect(toString({ type: 'paragraph', children: nodes } as Paragraph)).toBe(
+      'Run a | b on <file> with *care*, then x`y.',
+    );
   });
 
   it('escapes pipes and newlines in table cells', () => {

@@ -16,7 +16,12 @@ import { INIT, LARGE_PLAN_TASKS, mermaidText } from '../../src/report/mermaid.js
 // mermaid sanitizes labels with DOMPurify while it parses, and DOMPurify needs a browser DOM that Node lacks (it
 // loads without its methods). Sanitizing is rendering's business, not the grammar's: with DOMPurify passing text
 // through, `mermaid.parse` runs the real flowchart grammar in Node, no jsdom needed. Set before mermaid loads.
-Object.assign(DOMPurify as object, { sanitize: (text: unknown) => String(text), addHook: () => {}, removeHook: () => {}, removeAllHooks: () => {} });
+Object.assign(DOMPurify as object, {
+  sanitize: (text: unknown) => String(text),
+  addHook: () => {},
+  removeHook: () => {},
+  removeAllHooks: () => {},
+});
 const { default: mermaid } = await import('mermaid');
 mermaid.initialize({ startOnLoad: false });
 
@@ -96,20 +101,40 @@ describe('the picture of a small plan', () => {
 
   beforeAll(async () => {
     repo.commit('Plan the auth flow', { [PLAN]: planDoc(P) }, { author: ANA });
-    sha.t1 = repo.commit('Task 1: step 1', { [PLAN]: planDoc({ ...P, tasks: [1] }), [handoffPath(1)]: taskHandoff(1) }, { author: CLAUDE });
-    sha.t2 = repo.commit('Task 2: step 2', { [PLAN]: planDoc({ ...P, tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2) }, { author: CLAUDE });
-    sha.confirm = repo.commit('Confirm phase 1', { [PLAN]: planDoc({ ...P, tasks: [1, 2], auto: [1], manual: [1] }) }, { author: ANA, confirmedBy: [ANA] });
+    sha.t1 = repo.commit(
+      'Task 1: step 1',
+      { [PLAN]: planDoc({ ...P, tasks: [1] }), [handoffPath(1)]: taskHandoff(1) },
+      { author: CLAUDE },
+    );
+    sha.t2 = repo.commit(
+      'Task 2: step 2',
+      { [PLAN]: planDoc({ ...P, tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2) },
+      { author: CLAUDE },
+    );
+    sha.confirm = repo.commit(
+      'Confirm phase 1',
+      { [PLAN]: planDoc({ ...P, tasks: [1, 2], auto: [1], manual: [1] }) },
+      { author: ANA, confirmedBy: [ANA] },
+    );
     // Claude checks phase 2's manual item itself: history/manual-confirmation.
-    sha.t3 = repo.commit('Task 3 and phase 2', { [PLAN]: planDoc({ ...P, tasks: [1, 2, 3], auto: [1, 2], manual: [1, 2] }), [handoffPath(3)]: taskHandoff(3) }, { author: CLAUDE });
+    sha.t3 = repo.commit(
+      'Task 3 and phase 2',
+      { [PLAN]: planDoc({ ...P, tasks: [1, 2, 3], auto: [1, 2], manual: [1, 2] }), [handoffPath(3)]: taskHandoff(3) },
+      { author: CLAUDE },
+    );
     // Task 4 is stuck: its handoff says blocked.
-    repo.commit('Task 4 is blocked', { [handoffPath(4)]: taskHandoff(4, { status: 'blocked', blocker: 'The OAuth sandbox is down' }) }, { author: CLAUDE });
+    repo.commit(
+      'Task 4 is blocked',
+      { [handoffPath(4)]: taskHandoff(4, { status: 'blocked', blocker: 'The OAuth sandbox is down' }) },
+      { author: CLAUDE },
+    );
     report = reportOf(repo);
     const blocks = mermaidBlocks(report);
     expect(blocks).toHaveLength(1);
     picture = await parseDiagram(blocks[0]!);
   });
 
-  it('is a flowchart mermaid parses, placed above the plan\'s table', () => {
+  it("is a flowchart mermaid parses, placed above the plan's table", () => {
     expect(mermaidBlocks(report)[0]!.split('\n').slice(0, 2)).toEqual([INIT, 'flowchart LR']);
     expect(report.indexOf('```mermaid')).toBeLessThan(report.indexOf('| Phase | Task |'));
     expect(report.indexOf('```mermaid')).toBeGreaterThan(report.indexOf('### 📋 Auth flow Implementation Plan'));
@@ -123,18 +148,31 @@ describe('the picture of a small plan', () => {
   it('has a column per phase, tasks in plan order then the manual items, phases linked in order', () => {
     expect(picture.subgraphs.map((s) => s.title)).toEqual(['Phase 1: Part 1', 'Phase 2: Part 2', 'Phase 3: Part 3']);
     // Boxes in the order the text declares them (the subgraphs' own lists are in no stable order).
-    const byPhase = [1, 2, 3].map((n) => picture.vertices.filter((v) => v.id.startsWith(`p${n}`) && v.id !== `p${n}`).map((v) => lines(v)[0]));
+    const byPhase = [1, 2, 3].map((n) =>
+      picture.vertices.filter((v) => v.id.startsWith(`p${n}`) && v.id !== `p${n}`).map((v) => lines(v)[0]),
+    );
     expect(byPhase).toEqual([
       ['✅ Task 1: Do step 1', '✅ Task 2: Do step 2', `👤 ✅ ${MANUAL(1)}`],
       ['✅ Task 3: Do step 3', `👤 ❌ ${MANUAL(2)}`],
       ['⬜ Task 4: Do step 4', `👤 ⏳ ${MANUAL(3)}`],
     ]);
     const edges = picture.edges.map((e) => `${e.start} ${e.stroke === 'dotted' ? '-.->' : '-->'} ${e.end}`);
-    expect(edges).toEqual(['p1t1 --> p1t2', 'p1t2 -.-> p1m1', 'p2t1 -.-> p2m1', 'p3t1 -.-> p3m1', 'p1 --> p2', 'p2 --> p3']);
+    expect(edges).toEqual([
+      'p1t1 --> p1t2',
+      'p1t2 -.-> p1m1',
+      'p2t1 -.-> p2m1',
+      'p3t1 -.-> p3m1',
+      'p1 --> p2',
+      'p2 --> p3',
+    ]);
   });
 
-  it('names the commit that completed each task and who made it, and the handoff\'s status', () => {
-    expect(lines(vertex(picture, 'p1t1'))).toEqual(['✅ Task 1: Do step 1', `${sha.t1!.slice(0, 7)} · Claude`, '📄 handoff ✅ complete']);
+  it("names the commit that completed each task and who made it, and the handoff's status", () => {
+    expect(lines(vertex(picture, 'p1t1'))).toEqual([
+      '✅ Task 1: Do step 1',
+      `${sha.t1!.slice(0, 7)} · Claude`,
+      '📄 handoff ✅ complete',
+    ]);
     expect(lines(vertex(picture, 'p1t2'))[1]).toBe(`${sha.t2!.slice(0, 7)} · Claude`);
     expect(vertex(picture, 'p1t1').classes).toEqual(['done']);
   });
@@ -149,7 +187,11 @@ describe('the picture of a small plan', () => {
   it('marks the manual item the agent checked itself as a violation, with the rule', () => {
     const m = vertex(picture, 'p2m1');
     expect(m.classes).toEqual(['violation']);
-    expect(lines(m)).toEqual([`👤 ❌ ${MANUAL(2)}`, `checked by Claude · ${sha.t3!.slice(0, 7)}, no confirmation`, '❌ history/manual-confirmation']);
+    expect(lines(m)).toEqual([
+      `👤 ❌ ${MANUAL(2)}`,
+      `checked by Claude · ${sha.t3!.slice(0, 7)}, no confirmation`,
+      '❌ history/manual-confirmation',
+    ]);
     // The same rule is among the report's findings: the picture marks what the findings say, no more.
     expect(report).toContain('history/manual-confirmation');
     expect(report).toMatch(/^#### ❌ \[`history\/manual-confirmation`\]/m);
@@ -173,7 +215,14 @@ describe('a finding about the plan as a whole', () => {
     expect(box.classes).toEqual(['violation']);
     expect(p.edges).toContainEqual(expect.objectContaining({ start: 'plan', end: 'p1' }));
     // Phase 2's manual item is N/A: left out, as in the report's lists.
-    expect(p.vertices.map((v) => v.id).filter((id) => !/^p\d$/.test(id))).toEqual(['plan', 'p1t1', 'p1t2', 'p1m1', 'p2t1', 'p2t2']);
+    expect(p.vertices.map((v) => v.id).filter((id) => !/^p\d$/.test(id))).toEqual([
+      'plan',
+      'p1t1',
+      'p1t2',
+      'p1m1',
+      'p2t1',
+      'p2t2',
+    ]);
     // Nothing in the phases is marked for it.
     expect(p.vertices.filter((v) => v.classes.includes('violation')).map((v) => v.id)).toEqual(['plan']);
   });
@@ -186,7 +235,12 @@ describe('the picture of a plan of 30 tasks', () => {
 
   beforeAll(() => {
     repo.commit('Plan the big one', { [PLAN]: planDoc(P) }, { author: ANA });
-    for (let n = 1; n <= 6; n++) repo.commit(`Task ${n}`, { [PLAN]: planDoc({ ...P, tasks: [1, 2, 3, 4, 5, 6].slice(0, n) }), [handoffPath(n)]: taskHandoff(n) }, { author: CLAUDE });
+    for (let n = 1; n <= 6; n++)
+      repo.commit(
+        `Task ${n}`,
+        { [PLAN]: planDoc({ ...P, tasks: [1, 2, 3, 4, 5, 6].slice(0, n) }), [handoffPath(n)]: taskHandoff(n) },
+        { author: CLAUDE },
+      );
     // Task 7 checked without its handoff: handoff/missing in phase 2 only.
     repo.commit('Task 7', { [PLAN]: planDoc({ ...P, tasks: [1, 2, 3, 4, 5, 6, 7] }) }, { author: CLAUDE });
     report = reportOf(repo);
@@ -194,7 +248,9 @@ describe('the picture of a plan of 30 tasks', () => {
 
   it('is folded into one diagram per phase, each in a <details> whose summary says how far the phase is', () => {
     expect(30).toBeGreaterThan(LARGE_PLAN_TASKS);
-    const summaries = [...report.matchAll(/^<details( open)?><summary>(.*)<\/summary>$/gm)].map((m) => `${m[1] ? 'open ' : ''}${m[2]}`);
+    const summaries = [...report.matchAll(/^<details( open)?><summary>(.*)<\/summary>$/gm)].map(
+      (m) => `${m[1] ? 'open ' : ''}${m[2]}`,
+    );
     expect(summaries).toEqual([
       'Phase 1: Part 1 · 6 of 6 tasks done',
       'open Phase 2: Part 2 · 1 of 6 tasks done · ❌ 1 violation',
@@ -205,7 +261,7 @@ describe('the picture of a plan of 30 tasks', () => {
     expect(report.match(/^<\/details>$/gm)).toHaveLength(5);
   });
 
-  it('has five diagrams mermaid parses, each with its phase\'s six tasks in order', async () => {
+  it("has five diagrams mermaid parses, each with its phase's six tasks in order", async () => {
     const blocks = mermaidBlocks(report);
     expect(blocks).toHaveLength(5);
     for (const [i, block] of blocks.entries()) {
@@ -249,9 +305,14 @@ describe('hostile task text', () => {
         '',
         '## Phase 1: Names "with" <angles> & %%{init}%%',
         '',
-        ...titles.map((t, i) => `- [${done && i === 0 ? 'x' : ' '}] Task ${i + 1}: ${t.replace(/[\\`*_[\]<>]/g, '\\$&')}`),
+        ...titles.map(
+          (t, i) => `- [${done && i === 0 ? 'x' : ' '}] Task ${i + 1}: ${t.replace(/[\\`*_[\]<>]/g, '\\$&')}`,
+        ),
         // Enough tasks to fold the phase, so its title goes through the <summary> too.
-        ...Array.from({ length: LARGE_PLAN_TASKS + 1 - titles.length }, (_, k) => `- [ ] Task ${titles.length + k + 1}: Plain`),
+        ...Array.from(
+          { length: LARGE_PLAN_TASKS + 1 - titles.length },
+          (_, k) => `- [ ] Task ${titles.length + k + 1}: Plain`,
+        ),
         '',
         '### Success Criteria:',
         '',
@@ -268,10 +329,12 @@ describe('hostile task text', () => {
     report = reportOf(repo);
   });
 
-  it('keeps the report\'s Markdown whole: one folded diagram with the title as text, then the table', () => {
+  it("keeps the report's Markdown whole: one folded diagram with the title as text, then the table", () => {
     expect(mermaidBlocks(report)).toHaveLength(1);
     // Open: task 1 is done without a handoff (handoff/missing).
-    expect(report).toContain(`<details open><summary>Phase 1: Names &#34;with&#34; &#60;angles&#62; &#38; %%{init}%% · 1 of ${LARGE_PLAN_TASKS + 1} tasks done · ❌ 1 violation</summary>\n`);
+    expect(report).toContain(
+      `<details open><summary>Phase 1: Names &#34;with&#34; &#60;angles&#62; &#38; %%{init}%% · 1 of ${LARGE_PLAN_TASKS + 1} tasks done · ❌ 1 violation</summary>\n`,
+    );
     expect(parseMd(report).children.some((n) => n.type === 'table')).toBe(true);
   });
 
@@ -279,7 +342,10 @@ describe('hostile task text', () => {
     const p = await parseDiagram(mermaidBlocks(report)[0]!);
     // Only the report's own settings: nothing from the title's directive.
     expect(p.config).toEqual({ flowchart: { wrappingWidth: 320, rankSpacing: 28, nodeSpacing: 28 } });
-    const shown = p.vertices.filter((v) => /^p1t\d+$/.test(v.id)).map((v) => lines(v)[0]!.replace(/^\S+ Task \d+: /, '')).slice(0, titles.length);
+    const shown = p.vertices
+      .filter((v) => /^p1t\d+$/.test(v.id))
+      .map((v) => lines(v)[0]!.replace(/^\S+ Task \d+: /, ''))
+      .slice(0, titles.length);
     expect(shown).toEqual(titles);
     // The plan reader keeps a code span's text without its backticks.
     expect(lines(vertex(p, 'p1m1'))[0]).toBe('👤 ⏳ Looks "right" in <Safari> ok 🎉');

@@ -1,7 +1,6 @@
 // `--format sarif` over a real repository with findings of every rule family (snapshot and history), validated
 // against the official SARIF 2.1.0 JSON Schema, plus what GitHub code scanning needs beyond the schema.
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -13,12 +12,13 @@ import type { Rule } from '../../src/rules/types.js';
 import { BAD_NAME, STRAY, family, shallowFindings, violations, type Violations } from './fixtures.js';
 import { runCli } from '../helpers/repo.js';
 
-const require = createRequire(import.meta.url);
 // The schema as Microsoft publishes it (SARIF 2.1.0 rtm.5, the version code scanning documents), from the dev
 // dependency @microsoft/jest-sarif, copied into test/fixtures/sarif/: nothing is fetched at run time.
 const SCHEMA_FILE = fileURLToPath(new URL('../fixtures/sarif/sarif-2.1.0-rtm.5.json', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 const DOCS = 'https://github.com/example/validate-workflow/blob/main';
 const OPTS = { version: VERSION, docsBase: DOCS };
 
@@ -39,14 +39,22 @@ function sarifValidator(): ValidateFunction {
     if (Array.isArray(node)) node.forEach(walk);
     else if (node && typeof node === 'object') {
       for (const [k, v] of Object.entries(node)) {
-        if (k === 'exclusiveMinimum' || k === 'exclusiveMaximum') expect(typeof v, `${k} in the SARIF schema`).toBe('number');
+        if (k === 'exclusiveMinimum' || k === 'exclusiveMaximum')
+          expect(typeof v, `${k} in the SARIF schema`).toBe('number');
         walk(v);
       }
     }
   };
   walk(schema);
   const { $schema: _draft, id, ...rest } = schema;
-  const ajv = new Ajv({ allErrors: true, strictSchema: true, strictRequired: false, strictTypes: false, strictTuples: false, unicodeRegExp: false });
+  const ajv = new Ajv({
+    allErrors: true,
+    strictSchema: true,
+    strictRequired: false,
+    strictTypes: false,
+    strictTuples: false,
+    unicodeRegExp: false,
+  });
   addFormats.default(ajv);
   return ajv.compile({ $id: id, ...rest });
 }
@@ -71,7 +79,14 @@ beforeAll(async () => {
 
 describe('the fixture repository', () => {
   it('has findings of every rule family, from the snapshot and from history, and one about the repository as a whole', () => {
-    expect([...new Set(all.map((f) => family(f.ruleId)))].sort()).toEqual(['disable', 'handoff', 'history', 'layout', 'ledger', 'plan']);
+    expect([...new Set(all.map((f) => family(f.ruleId)))].sort()).toEqual([
+      'disable',
+      'handoff',
+      'history',
+      'layout',
+      'ledger',
+      'plan',
+    ]);
     expect(all.some((f) => f.commit && f.ruleId === 'history/manual-confirmation')).toBe(true);
     expect(all.some((f) => f.commit && f.ruleId === 'history/handoff-deleted')).toBe(true);
     expect(all.filter((f) => f.file === null).map((f) => f.ruleId)).toEqual(['history/incomplete']);
@@ -108,7 +123,12 @@ describe('formatSarif', () => {
 
   it('names the tool, its version and where to read about it', () => {
     const driver = log.runs[0].tool.driver;
-    expect(driver).toMatchObject({ name: 'validate-workflow', version: VERSION, semanticVersion: VERSION, informationUri: DOCS });
+    expect(driver).toMatchObject({
+      name: 'validate-workflow',
+      version: VERSION,
+      semanticVersion: VERSION,
+      informationUri: DOCS,
+    });
     // A trailing slash on the base does not double up in the links.
     const slashed = JSON.parse(formatSarif([], RULES, { version: VERSION, docsBase: `${DOCS}/` })) as Json;
     expect(slashed.runs[0].tool.driver.rules[0].helpUri).toBe(`${DOCS}/docs/rules/${RULES[0]!.meta.id}.md`);
@@ -153,9 +173,11 @@ describe('formatSarif', () => {
   });
 
   it('cuts the short description at the first sentence, not at a period inside code or parentheses', () => {
-    expect(firstSentence('The plan parses (its frontmatter is valid YAML) and satisfies schemas/plan.schema.json. More here.')).toBe(
-      'The plan parses (its frontmatter is valid YAML) and satisfies schemas/plan.schema.json.',
-    );
+    expect(
+      firstSentence(
+        'The plan parses (its frontmatter is valid YAML) and satisfies schemas/plan.schema.json. More here.',
+      ),
+    ).toBe('The plan parses (its frontmatter is valid YAML) and satisfies schemas/plan.schema.json.');
     expect(firstSentence('An item reading `N/A ...` counts. Second.')).toBe('An item reading `N/A ...` counts.');
     expect(firstSentence('Words (see a. b. c.) end here. Next.')).toBe('Words (see a. b. c.) end here.');
     expect(firstSentence('No period at all')).toBe('No period at all');
@@ -186,7 +208,8 @@ describe('formatSarif', () => {
 
   it('encodes paths as URI references', () => {
     const results = log.runs[0].results as Json[];
-    const uriOf = (ruleId: string) => results.find((r) => r.ruleId === ruleId)!.locations[0].physicalLocation.artifactLocation.uri;
+    const uriOf = (ruleId: string) =>
+      results.find((r) => r.ruleId === ruleId)!.locations[0].physicalLocation.artifactLocation.uri;
     expect(uriOf('layout/paths')).toBe('thoughts/handoffs/stray%20notes%20%231%20100%25.md');
     expect(uriOf('handoff/path')).toBe(BAD_NAME);
     expect(pathToUri('a:b/c d.md')).toBe('a%3Ab/c%20d.md');
@@ -199,7 +222,8 @@ describe('formatSarif', () => {
     expect(manual.message.text).toContain(`commit ${v.manualCommit.slice(0, 12)} "Phase 1 verified"`);
     const deleted = results.find((r) => r.ruleId === 'history/handoff-deleted')!;
     expect(deleted.properties).toEqual({ commit: v.deleteCommit, subject: 'Tidy up old handoffs' });
-    for (const r of results.filter((x) => !String(x.ruleId).startsWith('history/'))) expect(r).not.toHaveProperty('properties');
+    for (const r of results.filter((x) => !String(x.ruleId).startsWith('history/')))
+      expect(r).not.toHaveProperty('properties');
   });
 
   it('gives every result a physical location with a URI, as code scanning requires of all of them', () => {
@@ -225,7 +249,15 @@ describe('formatSarif', () => {
   });
 
   it('uses line 1 for a finding with a file but no line, and leaves out an unknown column', () => {
-    const f: Finding = { ruleId: 'handoff/schema', severity: 'error', file: 'thoughts/x.md', line: null, column: null, message: 'Unreadable.', fix: 'Fix it.' };
+    const f: Finding = {
+      ruleId: 'handoff/schema',
+      severity: 'error',
+      file: 'thoughts/x.md',
+      line: null,
+      column: null,
+      message: 'Unreadable.',
+      fix: 'Fix it.',
+    };
     const out = JSON.parse(formatSarif([f], RULES, OPTS)) as Json;
     expectValid(validate, out);
     expect(out.runs[0].results[0].locations[0].physicalLocation.region).toEqual({ startLine: 1 });

@@ -6,7 +6,11 @@ import { CLI, makeRepo, runCli } from '../helpers/repo.js';
 import type { Files } from './fixtures.js';
 
 /** The real CLI (dist/bundle/main.js, built by `npm run build`); JSON results of one rule plus the exit code. */
-export function cliFindings(files: Files, ruleId: string, args: string[] = []): { code: number | null; results: Finding[] } {
+export function cliFindings(
+  files: Files,
+  ruleId: string,
+  args: string[] = [],
+): { code: number | null; results: Finding[] } {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` before the CLI tests`);
   const dir = makeRepo(files);
   const res = runCli(dir, ['--format', 'json', '--no-history', ...args]);

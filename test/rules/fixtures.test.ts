@@ -8,7 +8,14 @@ describe('rule test fixtures', () => {
     const files = {
       [PLAN]: plan({ tasksPerPhase: [2, 2], checked: [1, 2, 3], verified: [1] }),
       ...handoffChain(3),
-      [LEDGER]: ledger({ state: ['- [x] Task 1: Do step 1', '- [x] Task 2: Do step 2', '- [x] Task 3: Do step 3', '- [→] Task 4: Do step 4'] }),
+      [LEDGER]: ledger({
+        state: [
+          '- [x] Task 1: Do step 1',
+          '- [x] Task 2: Do step 2',
+          '- [x] Task 3: Do step 3',
+          '- [→] Task 4: Do step 4',
+        ],
+      }),
     };
     expect(lintFiles(files)).toEqual([]);
     expect(lintFiles(files, { preset: 'strict' })).toEqual([]);

@@ -86,15 +86,39 @@ export interface LedgerSpec {
 
 /** A canonical continuity ledger (section 3) whose `## State` holds the given list lines. */
 export function ledger(spec: LedgerSpec): string {
-  const fm = [`session: ${spec.session ?? SESSION}`, ...(spec.plan === null ? [] : [`plan: ${spec.plan ?? PLAN}`]), `status: ${spec.status ?? 'active'}`];
-  return md('---', ...fm, '---', `# Session: ${spec.session ?? SESSION}`, '', '## Goal', '', 'Ship the auth flow.', '', '## State', '', ...spec.state, '', '## Open Questions', '', '## Working Set', '');
+  const fm = [
+    `session: ${spec.session ?? SESSION}`,
+    ...(spec.plan === null ? [] : [`plan: ${spec.plan ?? PLAN}`]),
+    `status: ${spec.status ?? 'active'}`,
+  ];
+  return md(
+    '---',
+    ...fm,
+    '---',
+    `# Session: ${spec.session ?? SESSION}`,
+    '',
+    '## Goal',
+    '',
+    'Ship the auth flow.',
+    '',
+    '## State',
+    '',
+    ...spec.state,
+    '',
+    '## Open Questions',
+    '',
+    '## Working Set',
+    '',
+  );
 }
 
 /**
  * A canonical plan: phases of `tasksPerPhase` task items (numbered across the plan), each with one automated and one
  * manual item. `checked` lists the task numbers that are checked; `verified` the phases whose criteria are checked.
  */
-export function plan(opts: { frontmatter?: string[]; tasksPerPhase?: number[]; checked?: number[]; verified?: number[] } = {}): string {
+export function plan(
+  opts: { frontmatter?: string[]; tasksPerPhase?: number[]; checked?: number[]; verified?: number[] } = {},
+): string {
   const perPhase = opts.tasksPerPhase ?? [2, 2];
   const checked = new Set(opts.checked ?? []);
   const verified = new Set(opts.verified ?? []);
@@ -110,7 +134,15 @@ export function plan(opts: { frontmatter?: string[]; tasksPerPhase?: number[]; c
       task++;
       lines.push(`- ${box(checked.has(task))} Task ${task}: Do step ${task}`);
     }
-    lines.push('', '### Success Criteria:', '', '#### Automated Verification:', '', `- ${box(verified.has(n))} Phase ${n} tests pass: \`npm test\``, '');
+    lines.push(
+      '',
+      '### Success Criteria:',
+      '',
+      '#### Automated Verification:',
+      '',
+      `- ${box(verified.has(n))} Phase ${n} tests pass: \`npm test\``,
+      '',
+    );
     lines.push('#### Manual Verification:', '', `- ${box(verified.has(n))} Phase ${n} works in the browser`, '');
   });
   return md(...lines);
@@ -121,10 +153,27 @@ export function plan(opts: { frontmatter?: string[]; tasksPerPhase?: number[]; c
  * titles are in `done` are checked, and phase 1's automated item when `verified`. For tests where tasks are known
  * by their text: a task inserted mid-plan renumbers the ones after it.
  */
-export function titledPlan(spec: { titles: readonly string[]; done: readonly string[]; phase2From: string; verified?: boolean }): string {
+export function titledPlan(spec: {
+  titles: readonly string[];
+  done: readonly string[];
+  phase2From: string;
+  verified?: boolean;
+}): string {
   const split = spec.titles.indexOf(spec.phase2From);
   const item = (t: string, i: number) => `- [${spec.done.includes(t) ? 'x' : ' '}] Task ${i + 1}: ${t}`;
-  const criteria = (auto: string, autoDone: boolean, manual: string) => ['', '### Success Criteria:', '', '#### Automated Verification:', '', `- [${autoDone ? 'x' : ' '}] ${auto}`, '', '#### Manual Verification:', '', `- [ ] ${manual}`, ''];
+  const criteria = (auto: string, autoDone: boolean, manual: string) => [
+    '',
+    '### Success Criteria:',
+    '',
+    '#### Automated Verification:',
+    '',
+    `- [${autoDone ? 'x' : ' '}] ${auto}`,
+    '',
+    '#### Manual Verification:',
+    '',
+    `- [ ] ${manual}`,
+    '',
+  ];
   return md(
     '# Auth flow Implementation Plan',
     '',
@@ -141,7 +190,10 @@ export function titledPlan(spec: { titles: readonly string[]; done: readonly str
 
 /** `Add users table` -> `add-users-table`. */
 export function kebab(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 /** The inline disable of section 5, in the comment syntax of the file's kind. */

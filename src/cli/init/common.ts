@@ -92,7 +92,10 @@ export function posixRel(from: string, to: string): string {
 }
 
 /** The configured workflow globs (the config file's, package.json's, else the defaults), without loading rules. */
-export function workflowPaths(root: string, pkg: Record<string, unknown>): { paths: Paths; raw: Record<string, unknown> } {
+export function workflowPaths(
+  root: string,
+  pkg: Record<string, unknown>,
+): { paths: Paths; raw: Record<string, unknown> } {
   let raw: unknown = null;
   const file = read(join(root, CONFIG_FILE));
   if (file !== null) {

@@ -2,10 +2,42 @@
 // git ran before husky took core.hooksPath chained from the husky hook of the same name.
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, posix, resolve } from 'node:path';
-import { chainLines, git, isExecutableFile, MARK, OUR_HOOKS, parseChains, posixRel, put, read, shQuote, STDIN_HOOKS, STDIN_LINES, unionChains, type Chain, type InitOptions, type Report } from './common.js';
+import {
+  chainLines,
+  git,
+  isExecutableFile,
+  MARK,
+  OUR_HOOKS,
+  parseChains,
+  posixRel,
+  put,
+  read,
+  shQuote,
+  STDIN_HOOKS,
+  STDIN_LINES,
+  unionChains,
+  type Chain,
+  type InitOptions,
+  type Report,
+} from './common.js';
 
 /** The hooks husky 9 runs (its .husky/_/ stubs); a hook of another name stops running once husky owns hooksPath. */
-const HUSKY_HOOKS = ['pre-commit', 'pre-merge-commit', 'prepare-commit-msg', 'commit-msg', 'post-commit', 'applypatch-msg', 'pre-applypatch', 'post-applypatch', 'pre-rebase', 'post-rewrite', 'post-checkout', 'post-merge', 'pre-push', 'pre-auto-gc'];
+const HUSKY_HOOKS = [
+  'pre-commit',
+  'pre-merge-commit',
+  'prepare-commit-msg',
+  'commit-msg',
+  'post-commit',
+  'applypatch-msg',
+  'pre-applypatch',
+  'post-applypatch',
+  'pre-rebase',
+  'post-rewrite',
+  'post-checkout',
+  'post-merge',
+  'pre-push',
+  'pre-auto-gc',
+];
 const BLOCK_START = '# >>> validate-workflow >>>';
 const BLOCK_END = '# <<< validate-workflow <<<';
 
@@ -18,20 +50,35 @@ function activeHooksDir(root: string, commonDir: string): { dir: string; chain: 
   if (!configured) {
     // Spelled through git so the chain keeps working in a linked worktree, whose .git is a file.
     const dir = join(commonDir, 'hooks');
-    return { dir, chain: (name) => ({ word: `"$(git rev-parse --git-common-dir)/hooks/${name}"`, label: `${posixRel(root, dir) || '.'}/${name}` }) };
+    return {
+      dir,
+      chain: (name) => ({
+        word: `"$(git rev-parse --git-common-dir)/hooks/${name}"`,
+        label: `${posixRel(root, dir) || '.'}/${name}`,
+      }),
+    };
   }
   const abs = resolve(root, configured);
   const rel = posixRel(root, abs);
   if (rel === '.husky' || rel === '.husky/_') return null;
   // Git runs hooks from the top of the work tree, so a relative hooksPath stays relative.
-  return { dir: abs, chain: (name) => ({ word: shQuote(isAbsolute(configured) ? join(configured, name) : posix.join(configured, name)), label: `${configured}/${name}` }) };
+  return {
+    dir: abs,
+    chain: (name) => ({
+      word: shQuote(isAbsolute(configured) ? join(configured, name) : posix.join(configured, name)),
+      label: `${configured}/${name}`,
+    }),
+  };
 }
 
 /** .husky/<name> when the file is ours: the chained hooks, then the package's check. */
 function huskyWrapper(name: string, chains: Chain[]): string {
   const stdin = STDIN_HOOKS.has(name);
   const check = OUR_HOOKS.includes(name);
-  const lines = [`# validate-workflow ${name} hook, ${MARK}. husky 9 layout: a plain script that`, `# .husky/_/${name} runs with \`sh -e\`.`];
+  const lines = [
+    `# validate-workflow ${name} hook, ${MARK}. husky 9 layout: a plain script that`,
+    `# .husky/_/${name} runs with \`sh -e\`.`,
+  ];
   if (check) {
     lines[1] += ` The check is the installed package's hooks/${name}, so upgrading`;
     lines.push(
@@ -89,7 +136,12 @@ function insertBlock(text: string, block: string): string {
 }
 
 /** The .husky/ hooks: ours where there is none, a block in the user's own, the old hooks chained from both. */
-export function installHuskyHooks(root: string, commonDir: string, opts: InitOptions, report: Report): { userRunsLintStaged: boolean } {
+export function installHuskyHooks(
+  root: string,
+  commonDir: string,
+  opts: InitOptions,
+  report: Report,
+): { userRunsLintStaged: boolean } {
   const active = activeHooksDir(root, commonDir);
   const previous = new Map<string, Chain>();
   if (active && existsSync(active.dir)) {
@@ -99,7 +151,12 @@ export function installHuskyHooks(root: string, commonDir: string, opts: InitOpt
       if (name.includes('.') || !isExecutableFile(path)) continue;
       if (read(path)?.includes(MARK)) continue;
       if (HUSKY_HOOKS.includes(name)) previous.set(name, active.chain(name));
-      else report.add('note', `${active.chain(name).label}`, 'husky does not run this hook name: it stops running once husky sets core.hooksPath');
+      else
+        report.add(
+          'note',
+          `${active.chain(name).label}`,
+          'husky does not run this hook name: it stops running once husky sets core.hooksPath',
+        );
     }
   }
   let userRunsLintStaged = false;
@@ -109,7 +166,8 @@ export function installHuskyHooks(root: string, commonDir: string, opts: InitOpt
     const rel = `.husky/${name}`;
     const fresh = previous.has(name) ? [previous.get(name)!] : [];
     const text = read(path);
-    const chainNote = (chains: Chain[]) => (chains.length ? `chains ${chains.map((c) => c.label).join(', ')}` : undefined);
+    const chainNote = (chains: Chain[]) =>
+      chains.length ? `chains ${chains.map((c) => c.label).join(', ')}` : undefined;
     if (text === null || text.includes(MARK)) {
       // Ours (or nothing yet): the chains it already names stay, so a rerun after husky took hooksPath (when the
       // old hooks folder is no longer the active one) still writes the same file.
@@ -117,7 +175,8 @@ export function installHuskyHooks(root: string, commonDir: string, opts: InitOpt
       const want = huskyWrapper(name, chains);
       if (text === null) report.add(put(path, want, 0o755), rel, chainNote(chains));
       else if (text === want) report.add('unchanged', rel);
-      else if (opts.force || parseChains(text).length < chains.length) report.add(put(path, want, 0o755), rel, chainNote(chains));
+      else if (opts.force || parseChains(text).length < chains.length)
+        report.add(put(path, want, 0o755), rel, chainNote(chains));
       else report.add('kept', rel, 'differs from what init writes (edited?); --force rewrites it');
       continue;
     }
@@ -131,8 +190,13 @@ export function installHuskyHooks(root: string, commonDir: string, opts: InitOpt
     if (want === text) report.add('unchanged', rel, 'your hook, with the validate-workflow block');
     else if (!hadBlock || opts.force || chains.length > parseChains(text).length) {
       writeFileSync(path, want);
-      report.add('updated', rel, `your hook kept; a validate-workflow block runs first${chains.length ? ` (${chainNote(chains)})` : ''}`);
-    } else report.add('kept', rel, 'its validate-workflow block differs from what init writes; --force rewrites the block');
+      report.add(
+        'updated',
+        rel,
+        `your hook kept; a validate-workflow block runs first${chains.length ? ` (${chainNote(chains)})` : ''}`,
+      );
+    } else
+      report.add('kept', rel, 'its validate-workflow block differs from what init writes; --force rewrites the block');
   }
   return { userRunsLintStaged };
 }

@@ -55,7 +55,9 @@ export async function init(opts: InitOptions, io: Io): Promise<number> {
   const pkgText = read(pkgPath);
   if (pkgText === null) {
     // husky installs from the folder that holds .git; a package.json elsewhere would need its own husky setup.
-    io.stderr(`validate-workflow init: no package.json at the repository root (${root}); run \`npm init -y\` and \`npm i -D validate-workflow\` there first.\n`);
+    io.stderr(
+      `validate-workflow init: no package.json at the repository root (${root}); run \`npm init -y\` and \`npm i -D validate-workflow\` there first.\n`,
+    );
     return EXIT.usage;
   }
   let pkg: Record<string, unknown>;
@@ -64,7 +66,9 @@ export async function init(opts: InitOptions, io: Io): Promise<number> {
     if (!isRecord(parsed)) throw new Error('not an object');
     pkg = parsed;
   } catch (err) {
-    io.stderr(`validate-workflow init: package.json is not valid JSON (${(err as Error).message}); fix it, then run again.\n`);
+    io.stderr(
+      `validate-workflow init: package.json is not valid JSON (${(err as Error).message}); fix it, then run again.\n`,
+    );
     return EXIT.usage;
   }
   const commonDir = resolve(root, git(root, ['rev-parse', '--path-format=absolute', '--git-common-dir']).out || '.git');
@@ -88,14 +92,32 @@ export async function init(opts: InitOptions, io: Io): Promise<number> {
     writeFileSync(pkgPath, `${JSON.stringify(edit.pkg, null, jsonIndent(pkgText))}\n`);
     report.add('updated', 'package.json', edit.changes.join('; '));
   } else report.add('unchanged', 'package.json');
-  if (userRunsLintStaged) report.add('note', 'lint-staged', 'your .husky/pre-commit runs lint-staged itself; the validate-workflow block checks directly, no lint-staged entry added');
+  if (userRunsLintStaged)
+    report.add(
+      'note',
+      'lint-staged',
+      'your .husky/pre-commit runs lint-staged itself; the validate-workflow block checks directly, no lint-staged entry added',
+    );
 
   const own = existsSync(join(root, CONFIG_FILE)) || isRecord(pkg.validateWorkflow);
   const strictKeys = JSON.stringify(trust.config);
-  if (existsSync(join(root, CONFIG_FILE))) report.add(opts.strict ? 'kept' : 'unchanged', CONFIG_FILE, opts.strict ? `yours, kept as is; for the strong gate set ${strictKeys} in it` : 'yours, kept as is');
-  else if (isRecord(pkg.validateWorkflow)) report.add(opts.strict ? 'kept' : 'unchanged', 'package.json#validateWorkflow', `your config; no config file written (it would take precedence)${opts.strict ? `; for the strong gate set ${strictKeys} in it` : ''}`);
+  if (existsSync(join(root, CONFIG_FILE)))
+    report.add(
+      opts.strict ? 'kept' : 'unchanged',
+      CONFIG_FILE,
+      opts.strict ? `yours, kept as is; for the strong gate set ${strictKeys} in it` : 'yours, kept as is',
+    );
+  else if (isRecord(pkg.validateWorkflow))
+    report.add(
+      opts.strict ? 'kept' : 'unchanged',
+      'package.json#validateWorkflow',
+      `your config; no config file written (it would take precedence)${opts.strict ? `; for the strong gate set ${strictKeys} in it` : ''}`,
+    );
   else {
-    report.add(put(join(root, CONFIG_FILE), `${JSON.stringify({ $schema: SCHEMA_REF, ...trust.config }, null, 2)}\n`), CONFIG_FILE);
+    report.add(
+      put(join(root, CONFIG_FILE), `${JSON.stringify({ $schema: SCHEMA_REF, ...trust.config }, null, 2)}\n`),
+      CONFIG_FILE,
+    );
     // The commit that adds the config is the adoption point (convention section 6): say so where there is a past.
     const past = git(root, ['rev-list', '--count', 'HEAD']);
     const count = past.ok ? Number(past.out.trim()) : 0;
@@ -122,7 +144,11 @@ export async function init(opts: InitOptions, io: Io): Promise<number> {
     const { mergeClaudeSettings, ClaudeSettingsError } = await import('../claude-settings.js');
     try {
       const res = mergeClaudeSettings(root);
-      report.add(res.changed ? 'updated' : 'unchanged', posixRel(root, res.path), res.changed ? 'the validate-workflow Claude Code hook merged in' : undefined);
+      report.add(
+        res.changed ? 'updated' : 'unchanged',
+        posixRel(root, res.path),
+        res.changed ? 'the validate-workflow Claude Code hook merged in' : undefined,
+      );
     } catch (err) {
       if (!(err instanceof ClaudeSettingsError)) throw err;
       print(report, root, io);
@@ -136,10 +162,18 @@ export async function init(opts: InitOptions, io: Io): Promise<number> {
   const huskyActive = hooksPath === '.husky/_' && existsSync(join(root, '.husky', '_', 'h'));
   const next: string[] = [];
   if (edit.needsInstall || !huskyActive) {
-    next.push('Run `npm install`: it installs what package.json now lists, and its prepare script (husky) points git at .husky/_, which turns the hooks on.');
+    next.push(
+      'Run `npm install`: it installs what package.json now lists, and its prepare script (husky) points git at .husky/_, which turns the hooks on.',
+    );
   }
   // Only what lives in this repository's work tree is for its next commit (not the thoughts repository's hooks).
-  const written = [...new Set(report.steps.filter((s) => (s.status === 'created' || s.status === 'updated') && !isAbsolute(s.what)).map((s) => (s.what.includes('/') ? `${s.what.split('/')[0]}/` : s.what)))];
+  const written = [
+    ...new Set(
+      report.steps
+        .filter((s) => (s.status === 'created' || s.status === 'updated') && !isAbsolute(s.what))
+        .map((s) => (s.what.includes('/') ? `${s.what.split('/')[0]}/` : s.what)),
+    ),
+  ];
   if (written.length) next.push(`Commit what init wrote (${written.join(', ')}) so every clone gets the same gates.`);
   io.stdout(report.changed ? '' : 'Nothing to change: this repository is already set up.\n');
   if (next.length) io.stdout(`${next.map((n) => `Next: ${n}`).join('\n')}\n`);
@@ -167,5 +201,6 @@ Options:
     claude: { type: 'boolean' },
     strict: { type: 'boolean' },
   },
-  action: ({ values }, io) => init({ force: values.force ?? false, claude: values.claude ?? false, strict: values.strict ?? false }, io),
+  action: ({ values }, io) =>
+    init({ force: values.force ?? false, claude: values.claude ?? false, strict: values.strict ?? false }, io),
 });

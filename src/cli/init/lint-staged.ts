@@ -10,7 +10,24 @@ import { jsonIndent, read, type Report } from './common.js';
 /** `.` keeps the report whole: lint-staged appends the staged files, and paths would narrow the report to them. */
 export const LINT_STAGED_TASK = 'validate-workflow --staged .';
 
-const LINT_STAGED_FILES = ['.lintstagedrc', '.lintstagedrc.json', '.lintstagedrc.yaml', '.lintstagedrc.yml', '.lintstagedrc.mjs', '.lintstagedrc.mts', '.lintstagedrc.js', '.lintstagedrc.ts', '.lintstagedrc.cjs', '.lintstagedrc.cts', 'lint-staged.config.mjs', 'lint-staged.config.mts', 'lint-staged.config.js', 'lint-staged.config.ts', 'lint-staged.config.cjs', 'lint-staged.config.cts'];
+const LINT_STAGED_FILES = [
+  '.lintstagedrc',
+  '.lintstagedrc.json',
+  '.lintstagedrc.yaml',
+  '.lintstagedrc.yml',
+  '.lintstagedrc.mjs',
+  '.lintstagedrc.mts',
+  '.lintstagedrc.js',
+  '.lintstagedrc.ts',
+  '.lintstagedrc.cjs',
+  '.lintstagedrc.cts',
+  'lint-staged.config.mjs',
+  'lint-staged.config.mts',
+  'lint-staged.config.js',
+  'lint-staged.config.ts',
+  'lint-staged.config.cjs',
+  'lint-staged.config.cts',
+];
 
 /**
  * The lint-staged glob: the top folder of every workflow glob (so the task runs when any workflow file is staged),
@@ -23,7 +40,9 @@ export function lintStagedGlob(paths: Paths): string {
     const first = glob.split('/')[0]!;
     tops.add(/[*?[\]{}()!]/.test(first) || !glob.includes('/') ? '**' : `${first}/**`);
   }
-  const parts = tops.has('**') ? ['**'] : [...tops, CONFIG_FILE, 'validate-workflow.baseline.json', 'package.json', ALLOWED_SIGNERS_FILE];
+  const parts = tops.has('**')
+    ? ['**']
+    : [...tops, CONFIG_FILE, 'validate-workflow.baseline.json', 'package.json', ALLOWED_SIGNERS_FILE];
   return parts.length === 1 ? parts[0]! : `{${parts.join(',')}}`;
 }
 
@@ -37,7 +56,10 @@ function mentionsUs(value: unknown): boolean {
 function addLintStagedTask(config: Record<string, unknown>, glob: string): boolean {
   if (Object.values(config).some(mentionsUs)) return false;
   const existing = config[glob];
-  config[glob] = existing === undefined ? LINT_STAGED_TASK : [...(Array.isArray(existing) ? existing : [existing]), LINT_STAGED_TASK];
+  config[glob] =
+    existing === undefined
+      ? LINT_STAGED_TASK
+      : [...(Array.isArray(existing) ? existing : [existing]), LINT_STAGED_TASK];
   return true;
 }
 
@@ -57,7 +79,11 @@ export function addLintStaged(root: string, pkg: Record<string, unknown>, paths:
   } else if (own === '.lintstagedrc.json' || own === '.lintstagedrc') {
     lintStagedFile(root, own, glob, report);
   } else {
-    report.add('kept', own, `init does not edit this format: add "${glob}": "${LINT_STAGED_TASK}" to it yourself (until then pre-commit does not run the workflow check; commit-msg and pre-push still do)`);
+    report.add(
+      'kept',
+      own,
+      `init does not edit this format: add "${glob}": "${LINT_STAGED_TASK}" to it yourself (until then pre-commit does not run the workflow check; commit-msg and pre-push still do)`,
+    );
   }
   return null;
 }

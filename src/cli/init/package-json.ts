@@ -23,7 +23,10 @@ export interface PackageEdit {
 export function editPackage(pkg: Record<string, unknown>, report: Report): PackageEdit {
   const changes: string[] = [];
   let needsInstall = false;
-  const has = (name: string) => ['dependencies', 'devDependencies', 'optionalDependencies'].some((k) => isRecord(pkg[k]) && name in (pkg[k] as Record<string, unknown>));
+  const has = (name: string) =>
+    ['dependencies', 'devDependencies', 'optionalDependencies'].some(
+      (k) => isRecord(pkg[k]) && name in (pkg[k] as Record<string, unknown>),
+    );
   const want: Record<string, string> = { ...DEV_DEPENDENCIES };
   // The hooks run the package from node_modules; someone who ran init through a global or npx copy needs it local.
   want['validate-workflow'] = `^${toolVersion()}`;
@@ -53,7 +56,11 @@ export function editPackage(pkg: Record<string, unknown>, report: Report): Packa
     changes.push(`scripts.prepare: "${scripts.prepare}" (yours, then husky)`);
     needsInstall = true;
   } else if (/^\s*husky\s*$/.test(prepare)) {
-    report.add('note', 'package.json scripts.prepare', `"${prepare}" fails \`npm ci --omit=dev\` (no husky there); "${PREPARE}" does not`);
+    report.add(
+      'note',
+      'package.json scripts.prepare',
+      `"${prepare}" fails \`npm ci --omit=dev\` (no husky there); "${PREPARE}" does not`,
+    );
   }
   return { pkg, changes, needsInstall };
 }

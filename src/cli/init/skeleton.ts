@@ -19,7 +19,7 @@ export function skeleton(root: string, report: Report): void {
   }
   for (const dir of SKELETON) {
     const abs = join(root, dir);
-    let entries: string[] | null = null;
+    let entries: string[] | null;
     try {
       entries = readdirSync(abs);
     } catch {

@@ -4,7 +4,22 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, realpathSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Paths } from '../../config/config.js';
-import { git, MARK, OUR_HOOKS, parseChains, posixRel, put, read, shQuote, STDIN_HOOKS, STDIN_LINES, unquote, workflowPaths, type Chain, type Report } from './common.js';
+import {
+  git,
+  MARK,
+  OUR_HOOKS,
+  parseChains,
+  posixRel,
+  put,
+  read,
+  shQuote,
+  STDIN_HOOKS,
+  STDIN_LINES,
+  unquote,
+  workflowPaths,
+  type Chain,
+  type Report,
+} from './common.js';
 
 /** Where init moves a thoughts repository's own hook, so its wrapper can run it (a name no other tool uses). */
 const MOVED_SUFFIX = '.pre-validate-workflow';
@@ -23,7 +38,9 @@ function thoughtsRepos(root: string): Map<string, Link[]> {
   const candidates: string[] = [];
   try {
     if (lstatSync(base).isSymbolicLink()) candidates.push('thoughts');
-    else for (const name of readdirSync(base).sort()) if (lstatSync(join(base, name)).isSymbolicLink()) candidates.push(`thoughts/${name}`);
+    else
+      for (const name of readdirSync(base).sort())
+        if (lstatSync(join(base, name)).isSymbolicLink()) candidates.push(`thoughts/${name}`);
   } catch {
     return out;
   }
@@ -63,7 +80,12 @@ function thoughtsConfig(raw: Record<string, unknown>, paths: Paths, links: Link[
   const out: Record<string, unknown> = {};
   // Everything but where files live carries over: preset, rules, agents, confirmers, signatures, size limit.
   for (const [k, v] of Object.entries(raw)) if (k !== '$schema' && k !== 'paths' && k !== 'ignore') out[k] = v;
-  out.paths = { plans: mapAll(paths.plans), handoffs: mapAll(paths.handoffs), ledgers: mapAll(paths.ledgers), searchable: mapAll(paths.searchable) };
+  out.paths = {
+    plans: mapAll(paths.plans),
+    handoffs: mapAll(paths.handoffs),
+    ledgers: mapAll(paths.ledgers),
+    searchable: mapAll(paths.searchable),
+  };
   if (Array.isArray(raw.ignore)) out.ignore = mapAll(raw.ignore.filter((g): g is string => typeof g === 'string'));
   return out;
 }
@@ -101,10 +123,18 @@ function thoughtsWrapper(name: string, chains: Chain[], projects: { root: string
 }
 
 function parseProjects(text: string): { root: string; config: string }[] {
-  return [...text.matchAll(/^vw_project ('(?:[^']|'\\'')*') ('(?:[^']|'\\'')*') "\$@"$/gm)].map((m) => ({ root: unquote(m[1]!), config: unquote(m[2]!) }));
+  return [...text.matchAll(/^vw_project ('(?:[^']|'\\'')*') ('(?:[^']|'\\'')*') "\$@"$/gm)].map((m) => ({
+    root: unquote(m[1]!),
+    config: unquote(m[2]!),
+  }));
 }
 
-export function installThoughtsHooks(root: string, commonDir: string, pkg: Record<string, unknown>, report: Report): void {
+export function installThoughtsHooks(
+  root: string,
+  commonDir: string,
+  pkg: Record<string, unknown>,
+  report: Report,
+): void {
   const repos = thoughtsRepos(root);
   if (repos.size === 0) return;
   const { paths, raw } = workflowPaths(root, pkg);
@@ -113,18 +143,31 @@ export function installThoughtsHooks(root: string, commonDir: string, pkg: Recor
     const config = thoughtsConfig(raw, paths, links);
     const mapped = config.paths as Paths;
     if (mapped.plans.length + mapped.handoffs.length + mapped.ledgers.length === 0) {
-      report.add('note', repo, `thoughts repository: no workflow glob reaches it through ${links.map((l) => l.link).join(', ')}; no hooks installed there`);
+      report.add(
+        'note',
+        repo,
+        `thoughts repository: no workflow glob reaches it through ${links.map((l) => l.link).join(', ')}; no hooks installed there`,
+      );
       continue;
     }
     const hooksDir = git(repo, ['rev-parse', '--path-format=absolute', '--git-path', 'hooks']).out;
     if (!hooksDir || posixRel(repo, hooksDir).startsWith('.husky')) {
-      report.add('note', repo, 'thoughts repository: its hooks are managed by husky; run `validate-workflow init` there instead');
+      report.add(
+        'note',
+        repo,
+        'thoughts repository: its hooks are managed by husky; run `validate-workflow init` there instead',
+      );
       continue;
     }
     const id = createHash('sha1').update(repo).digest('hex').slice(0, 12);
     const configPath = join(commonDir, 'validate-workflow', `thoughts-${id}.config.json`);
     const configStatus = put(configPath, `${JSON.stringify(config, null, 2)}\n`);
-    if (configStatus !== 'unchanged') report.add(configStatus, configPath, `globs for ${repo} (${links.map((l) => `${l.link} -> ${l.target || '.'}`).join(', ')})`);
+    if (configStatus !== 'unchanged')
+      report.add(
+        configStatus,
+        configPath,
+        `globs for ${repo} (${links.map((l) => `${l.link} -> ${l.target || '.'}`).join(', ')})`,
+      );
     for (const name of OUR_HOOKS) {
       const path = join(hooksDir, name);
       const label = `${repo}: ${posixRel(repo, path)}`;
@@ -147,7 +190,13 @@ export function installThoughtsHooks(root: string, commonDir: string, pkg: Recor
       projects.sort((a, b) => a.root.localeCompare(b.root));
       const want = thoughtsWrapper(name, chains, projects);
       const status = put(path, want, 0o755);
-      report.add(status, label, status === 'unchanged' ? undefined : `judges commits there with this repository's rules${chains.length ? `; chains ${chains.map((c) => c.label).join(', ')}` : ''}`);
+      report.add(
+        status,
+        label,
+        status === 'unchanged'
+          ? undefined
+          : `judges commits there with this repository's rules${chains.length ? `; chains ${chains.map((c) => c.label).join(', ')}` : ''}`,
+      );
     }
   }
 }

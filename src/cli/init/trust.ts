@@ -62,9 +62,14 @@ export interface TrustSetup {
 export function trustSetup(root: string, strict: boolean, report: Report): TrustSetup {
   if (!strict) return { config: { preset: 'recommended' } };
   const who = authorIdentity(root);
-  if (!who) throw new StrictError('git does not know who you are: set `git config user.name` and `git config user.email` (the identity that will confirm manual items), then run `init --strict` again.');
+  if (!who)
+    throw new StrictError(
+      'git does not know who you are: set `git config user.name` and `git config user.email` (the identity that will confirm manual items), then run `init --strict` again.',
+    );
   if (matches(DEFAULT_AGENTS, who)) {
-    throw new StrictError(`${formatIdentity(who)} is an agent's identity: run \`init --strict\` as the human who confirms manual items (their git identity becomes the only confirmer).`);
+    throw new StrictError(
+      `${formatIdentity(who)} is an agent's identity: run \`init --strict\` as the human who confirms manual items (their git identity becomes the only confirmer).`,
+    );
   }
   const config: Record<string, unknown> = { preset: 'strict', confirmers: [who.email] };
   const key = signingPublicKey(root);
@@ -73,7 +78,8 @@ export function trustSetup(root: string, strict: boolean, report: Report): Trust
     const path = join(root, ALLOWED_SIGNERS_FILE);
     const existing = read(path);
     if (existing === null) report.add(put(path, `${line}\n`), ALLOWED_SIGNERS_FILE, `${who.email}'s signing key`);
-    else if (existing.includes(key)) report.add('unchanged', ALLOWED_SIGNERS_FILE, `already lists ${who.email}'s signing key`);
+    else if (existing.includes(key))
+      report.add('unchanged', ALLOWED_SIGNERS_FILE, `already lists ${who.email}'s signing key`);
     else report.add('kept', ALLOWED_SIGNERS_FILE, `yours, kept as is; add your key to it: ${line}`);
     config.requireSignedConfirmations = true;
     config.allowedSigners = ALLOWED_SIGNERS_FILE;
@@ -92,7 +98,11 @@ export function choiceLines(raw: Record<string, unknown>, report: Report): void 
       : "an agent's unconfirmed check-off is refused; a human's `Confirmed-by` (or their own checkbox-only commit) is trusted as written, so an agent that forges a human author gets through",
   );
   if (Array.isArray(raw.confirmers)) {
-    report.add('note', 'confirmers', 'an agent can no longer invent a confirmer, but can still name a listed human (author and committer are free text)');
+    report.add(
+      'note',
+      'confirmers',
+      'an agent can no longer invent a confirmer, but can still name a listed human (author and committer are free text)',
+    );
   } else if (strict) {
     report.add('note', 'confirmers', 'not set: any human identity may confirm, including one an agent invents');
   }
@@ -105,7 +115,11 @@ export function choiceLines(raw: Record<string, unknown>, report: Report): void 
         : "only a signed commit confirms, by any key this machine's git trusts: set `allowedSigners` so the keys are the repository's",
     );
   } else if (strict) {
-    report.add('note', 'requireSignedConfirmations', 'not set (git signs with no SSH key: user.signingkey with gpg.format ssh): without a signature a confirmation proves only what the commit says');
+    report.add(
+      'note',
+      'requireSignedConfirmations',
+      'not set (git signs with no SSH key: user.signingkey with gpg.format ssh): without a signature a confirmation proves only what the commit says',
+    );
   }
 }
 

@@ -10,7 +10,12 @@ export const configSchema: Record<string, unknown> = {
   description: "false, or a mapping with `root` (the store's root folder: the pack is on only when it is named)",
   anyOf: [
     { const: false },
-    { type: 'object', additionalProperties: false, required: ['root'], properties: { root: { type: 'string', minLength: 1 } } },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['root'],
+      properties: { root: { type: 'string', minLength: 1 } },
+    },
   ],
 };
 
@@ -18,7 +23,10 @@ export const configSchema: Record<string, unknown> = {
 export function memoryRoot(config: Config): string | null {
   const m = packOption<MemoryConfig>(config, PACK_ID);
   if (!m || typeof m !== 'object' || typeof m.root !== 'string') return null;
-  const root = m.root.replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+  const root = m.root
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/)+/, '')
+    .replace(/\/+$/, '');
   return root === '.' || root === '' ? '' : `${root}/`;
 }
 

@@ -29,5 +29,7 @@ export function sourceOf(path: string): MemorySource {
 
 /** The memory pack's files of a workspace, with their models. */
 export function memoryFiles(packs: PackWorkspace): { path: string; model: MemoryModel }[] {
-  return (packs.get(PACK_ID) ?? []).filter((f) => f.model !== null).map((f) => ({ path: f.path, model: f.model as MemoryModel }));
+  return (packs.get(PACK_ID) ?? [])
+    .filter((f) => f.model !== null)
+    .map((f) => ({ path: f.path, model: f.model as MemoryModel }));
 }

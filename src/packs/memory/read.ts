@@ -22,5 +22,10 @@ export function parseJsonl(text: string): JsonlLine[] {
 export function read(path: string, bytes: Uint8Array): PackFile<MemoryModel> {
   const source = sourceOf(path);
   if (source === 'index') return { pack: PACK_ID, path, model: { source, lines: [] }, problems: [] };
-  return { pack: PACK_ID, path, model: { source, lines: parseJsonl(Buffer.from(bytes).toString('utf8')) }, problems: [] };
+  return {
+    pack: PACK_ID,
+    path,
+    model: { source, lines: parseJsonl(Buffer.from(bytes).toString('utf8')) },
+    problems: [],
+  };
 }

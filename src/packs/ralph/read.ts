@@ -4,7 +4,13 @@ import { parseDocument, LineCounter } from 'yaml';
 import type { PositionMap, ReadProblem } from '../../model/types.js';
 import { readYaml } from '../../read/yaml.js';
 import type { PackFile } from '../types.js';
-import { PACK_ID, type RalphDecisionLine, type RalphDecisionsModel, type RalphModel, type RalphStatusModel } from './model.js';
+import {
+  PACK_ID,
+  type RalphDecisionLine,
+  type RalphDecisionsModel,
+  type RalphModel,
+  type RalphStatusModel,
+} from './model.js';
 
 /** Where a JSON.parse error is: the message's offset or line (V8 says one or the other), else where yaml stops. */
 function jsonErrorAt(text: string, err: Error): { line: number; column: number } {
@@ -32,10 +38,15 @@ function readStatus(path: string, text: string): PackFile<RalphStatusModel> {
     data = JSON.parse(text);
   } catch (err) {
     const at = jsonErrorAt(text, err as Error);
-    return { pack: PACK_ID, path, model: null, problems: [{ ...at, message: `E010: status.json is not valid JSON: ${(err as Error).message}` }] };
+    return {
+      pack: PACK_ID,
+      path,
+      model: null,
+      problems: [{ ...at, message: `E010: status.json is not valid JSON: ${(err as Error).message}` }],
+    };
   }
   // JSON is YAML's flow style: the yaml reader gives each key and item its line.
-  let positions: PositionMap = {};
+  let positions: PositionMap;
   try {
     positions = readYaml(text).positions;
   } catch {
@@ -54,7 +65,11 @@ function readDecisions(path: string, text: string): PackFile<RalphDecisionsModel
     try {
       value = JSON.parse(line);
     } catch (err) {
-      problems.push({ line: i + 1, column: 1, message: `line ${i + 1} of decisions.ndjson is not valid JSON: ${(err as Error).message}` });
+      problems.push({
+        line: i + 1,
+        column: 1,
+        message: `line ${i + 1} of decisions.ndjson is not valid JSON: ${(err as Error).message}`,
+      });
     }
     lines.push({ line: i + 1, text: line, value });
   });
@@ -62,6 +77,8 @@ function readDecisions(path: string, text: string): PackFile<RalphDecisionsModel
 }
 
 export function read(path: string, bytes: Uint8Array): PackFile<RalphModel> {
-  const text = Buffer.from(bytes).toString('utf8').replace(/^\uFEFF/, '');
+  const text = Buffer.from(bytes)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
   return path.endsWith('.ndjson') ? readDecisions(path, text) : readStatus(path, text);
 }

@@ -7,7 +7,8 @@ export type SoongPlansConfig = boolean | { maxNameLength?: number };
 
 // The description is also the error a wrong value gets ("must be <description>"), so it names the shapes.
 export const configSchema: Record<string, unknown> = {
-  description: 'a boolean (on when .soong-agent/plans/ holds files; false switches it off), or a mapping with `maxNameLength` (a positive integer, 100 by default)',
+  description:
+    'a boolean (on when .soong-agent/plans/ holds files; false switches it off), or a mapping with `maxNameLength` (a positive integer, 100 by default)',
   anyOf: [
     { type: 'boolean' },
     { type: 'object', additionalProperties: false, properties: { maxNameLength: { type: 'integer', minimum: 1 } } },

@@ -2,7 +2,14 @@ import { posix } from 'node:path';
 import type { Rule, RawFinding } from '../types.js';
 import type { Handoff, Workspace } from '../../model/types.js';
 import { promiseOf } from '../promise.js';
-import { attachedNumber, handoffTask, namesFile, planOf, positionOf, taskHandoffsBySession } from '../../model/queries.js';
+import {
+  attachedNumber,
+  handoffTask,
+  namesFile,
+  planOf,
+  positionOf,
+  taskHandoffsBySession,
+} from '../../model/queries.js';
 
 const sameFile = namesFile;
 
@@ -17,7 +24,9 @@ function exists(ws: Workspace, ref: string, from: Handoff): boolean {
  */
 function continues(ws: Workspace, h: Handoff, hasPredecessor: boolean): boolean {
   const plan = planOf(ws, h.path);
-  const target = plan ? ws.handoffs.find((t) => t !== h && t.isTask && sameFile(h.previous!, h, t) && ws.links.get(t.path) === plan.path) : undefined;
+  const target = plan
+    ? ws.handoffs.find((t) => t !== h && t.isTask && sameFile(h.previous!, h, t) && ws.links.get(t.path) === plan.path)
+    : undefined;
   if (!plan || !target) return false;
   // In the plan's numbering: sessions on either side of a task inserted mid-plan number their handoffs differently.
   const n = attachedNumber(plan, h);
@@ -32,7 +41,7 @@ export const rule: Rule = {
     severities: { recommended: 'warn', strict: 'error' },
     formula: '[h_n]:complete(task_n) -> [h_{n+1}]:context(task_{n+1})',
     description:
-      'The handoff of task n>1 names the handoff of task n-1 in `previous:`, and that handoff exists. A session that continues a plan where another stopped names that session\'s handoff of task n-1 (by path); a retry may name the earlier handoff of its own task instead. In `recommended` a missing `previous` key is reported only where the repository\'s handoffs chain (its instructions write the key, or two thirds of its task handoffs do), and passes when the handoff of task n-1 exists in the same session; `strict` requires the key. A `previous:` that is written is always checked.',
+      "The handoff of task n>1 names the handoff of task n-1 in `previous:`, and that handoff exists. A session that continues a plan where another stopped names that session's handoff of task n-1 (by path); a retry may name the earlier handoff of its own task instead. In `recommended` a missing `previous` key is reported only where the repository's handoffs chain (its instructions write the key, or two thirds of its task handoffs do), and passes when the handoff of task n-1 exists in the same session; `strict` requires the key. A `previous:` that is written is always checked.",
     fix: 'Set `previous:` to the file name of the handoff of the task before (in the same session).',
     fixable: 'problem',
     messages: {
@@ -59,14 +68,35 @@ export const rule: Rule = {
         const at = { file: h.path, ...positionOf(h.positions, '/previous') };
         if (h.previous) {
           if (preds.some((p) => sameFile(h.previous!, h, p)) || continues(ws, h, pred !== undefined)) continue;
-          if (!exists(ws, h.previous, h)) out.push({ ...at, messageId: 'previousMissing', data: { previous: h.previous } });
-          else if (pred) out.push({ ...at, messageId: 'previousWrong', data: { previous: h.previous, expected: n - 1, predecessor: posix.basename(pred.path) } });
-          else out.push({ ...at, messageId: 'previousWrongNoPredecessor', data: { previous: h.previous, expected: n - 1 } });
+          if (!exists(ws, h.previous, h))
+            out.push({ ...at, messageId: 'previousMissing', data: { previous: h.previous } });
+          else if (pred)
+            out.push({
+              ...at,
+              messageId: 'previousWrong',
+              data: { previous: h.previous, expected: n - 1, predecessor: posix.basename(pred.path) },
+            });
+          else
+            out.push({
+              ...at,
+              messageId: 'previousWrongNoPredecessor',
+              data: { previous: h.previous, expected: n - 1 },
+            });
           continue;
         }
         if (!chains) continue;
-        if (!pred) out.push({ ...at, messageId: 'noPredecessor', data: { task: n, session: String(h.session), expected: n - 1 } });
-        else if (ctx.preset === 'strict') out.push({ ...at, messageId: 'previousUnset', data: { task: n, expected: n - 1, predecessor: posix.basename(pred.path) } });
+        if (!pred)
+          out.push({
+            ...at,
+            messageId: 'noPredecessor',
+            data: { task: n, session: String(h.session), expected: n - 1 },
+          });
+        else if (ctx.preset === 'strict')
+          out.push({
+            ...at,
+            messageId: 'previousUnset',
+            data: { task: n, expected: n - 1, predecessor: posix.basename(pred.path) },
+          });
       }
     }
     return out;

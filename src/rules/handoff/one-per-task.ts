@@ -1,6 +1,17 @@
 import type { Rule, RawFinding } from '../types.js';
 import type { Handoff, Plan, Workspace } from '../../model/types.js';
-import { attachedNumber, attachedTask, handoffTask, handoffsOfPlan, planOf, positionOf, retries, sessionKey, taskHandoffsBySession, writtenAfter } from '../../model/queries.js';
+import {
+  attachedNumber,
+  attachedTask,
+  handoffTask,
+  handoffsOfPlan,
+  planOf,
+  positionOf,
+  retries,
+  sessionKey,
+  taskHandoffsBySession,
+  writtenAfter,
+} from '../../model/queries.js';
 
 /** `task: [3, 4]`, `task: "3-4"`, `task: 3 and 4`: one handoff claiming several tasks is a batch. */
 function claimsSeveral(raw: unknown): boolean {
@@ -53,7 +64,8 @@ function repeatsAcrossSessions(ws: Workspace, plan: Plan): Repeat[] {
       const others = list.filter((o) => sessionKey(o) !== sessionKey(h));
       if (others.some((o) => retries(h, o))) continue;
       const earlier = others.filter((o) => after(h, o)).sort((a, b) => (a.path < b.path ? -1 : 1));
-      if (earlier.length > 0) out.push({ handoff: h, earlier: earlier[0]!, task: attachedTask(plan, h)?.label ?? String(n) });
+      if (earlier.length > 0)
+        out.push({ handoff: h, earlier: earlier[0]!, task: attachedTask(plan, h)?.label ?? String(n) });
     }
   }
   return out;
@@ -65,21 +77,30 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'forall task. one_agent_per_task(task); F(batch_tasks)',
     description:
-      'A session has one task handoff per task, and no handoff claims several tasks. A later handoff for a task of the same plan in another session is a retry: it names the earlier one in `retry_of:` (or `previous:`), by path or file name. Which of two handoffs is the later is decided by the date their session folder names start with, else by their `date:` keys; when the files cannot tell, the one the other names is the earlier, and of two that name neither the one in the later folder (by name) is reported. Tasks are counted in the plan\'s numbering (a handoff reports on the task its `task_desc` names when a task was inserted mid-plan).',
+      "A session has one task handoff per task, and no handoff claims several tasks. A later handoff for a task of the same plan in another session is a retry: it names the earlier one in `retry_of:` (or `previous:`), by path or file name. Which of two handoffs is the later is decided by the date their session folder names start with, else by their `date:` keys; when the files cannot tell, the one the other names is the earlier, and of two that name neither the one in the later folder (by name) is reported. Tasks are counted in the plan's numbering (a handoff reports on the task its `task_desc` names when a task was inserted mid-plan).",
     fix: 'Keep one handoff per task: split a batched handoff, or merge the duplicate into the first one.',
     messages: {
       severalTasks: 'Handoff claims several tasks ({{tasks}}); each task gets its own agent and handoff.',
       duplicate: 'Task {{task}} already has a handoff in session "{{session}}": {{first}}.',
-      otherSession: 'Task {{task}} already has a handoff in session "{{session}}" ({{first}}), and this later one does not name it.',
-      otherSessionMany: '{{count}} tasks ({{tasks}}) already have handoffs in session "{{session}}" (first: {{first}}), and the later ones here name none of them.',
-      retryFix: 'A retry of a task is a new handoff that names the earlier one: add `retry_of: {{first}}`. A copy of another session\'s handoffs is no retry: remove it.',
+      otherSession:
+        'Task {{task}} already has a handoff in session "{{session}}" ({{first}}), and this later one does not name it.',
+      otherSessionMany:
+        '{{count}} tasks ({{tasks}}) already have handoffs in session "{{session}}" (first: {{first}}), and the later ones here name none of them.',
+      retryFix:
+        "A retry of a task is a new handoff that names the earlier one: add `retry_of: {{first}}`. A copy of another session's handoffs is no retry: remove it.",
     },
   },
   snapshot: (ws) => {
     const out: RawFinding[] = [];
     for (const h of ws.handoffs.filter((h) => h.isTask)) {
       const raw = h.normalized.task ?? h.normalized.tasks;
-      if (claimsSeveral(raw)) out.push({ file: h.path, ...positionOf(h.positions, '/task'), messageId: 'severalTasks', data: { tasks: JSON.stringify(raw) } });
+      if (claimsSeveral(raw))
+        out.push({
+          file: h.path,
+          ...positionOf(h.positions, '/task'),
+          messageId: 'severalTasks',
+          data: { tasks: JSON.stringify(raw) },
+        });
     }
     for (const [, list] of taskHandoffsBySession(ws)) {
       const first = new Map<number, Handoff>();
@@ -87,20 +108,33 @@ export const rule: Rule = {
         const n = taskOf(ws, h)!;
         const prev = first.get(n);
         if (!prev) first.set(n, h);
-        else out.push({ file: h.path, line: 1, column: 1, messageId: 'duplicate', data: { task: String(n), session: String(h.session), first: prev.path } });
+        else
+          out.push({
+            file: h.path,
+            line: 1,
+            column: 1,
+            messageId: 'duplicate',
+            data: { task: String(n), session: String(h.session), first: prev.path },
+          });
       }
     }
     for (const plan of ws.plans) {
       // One finding per session that repeats another's tasks: a copied session is one act, not one per file.
       const bySession = new Map<string, Repeat[]>();
-      for (const r of repeatsAcrossSessions(ws, plan)) bySession.set(sessionKey(r.handoff), [...(bySession.get(sessionKey(r.handoff)) ?? []), r]);
+      for (const r of repeatsAcrossSessions(ws, plan))
+        bySession.set(sessionKey(r.handoff), [...(bySession.get(sessionKey(r.handoff)) ?? []), r]);
       for (const list of bySession.values()) {
         list.sort((a, b) => (a.handoff.path < b.handoff.path ? -1 : 1));
         const r = list[0]!;
         const at = { file: r.handoff.path, line: 1, column: 1, fixId: 'retryFix' };
         const data = { task: r.task, session: String(r.earlier.session), first: r.earlier.path };
         if (list.length === 1) out.push({ ...at, messageId: 'otherSession', data });
-        else out.push({ ...at, messageId: 'otherSessionMany', data: { ...data, count: list.length, tasks: list.map((x) => `Task ${x.task}`).join(', ') } });
+        else
+          out.push({
+            ...at,
+            messageId: 'otherSessionMany',
+            data: { ...data, count: list.length, tasks: list.map((x) => `Task ${x.task}`).join(', ') },
+          });
       }
     }
     return out;

@@ -6,7 +6,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'output schema',
     description:
-      'A handoff\'s own words agree with its status: `status: complete` next to an `outcome:` or `result:` of partial or failure (`PARTIAL_MINUS`), or a body marker that says `**Status:** BLOCKED` under `status: complete`, is a contradiction. Words that are no status (`SUCCEEDED with notes`) are not judged.',
+      "A handoff's own words agree with its status: `status: complete` next to an `outcome:` or `result:` of partial or failure (`PARTIAL_MINUS`), or a body marker that says `**Status:** BLOCKED` under `status: complete`, is a contradiction. Words that are no status (`SUCCEEDED with notes`) are not judged.",
     fix: 'Make the status say what happened: one status word, the same in the frontmatter and the body.',
     messages: {
       keyDisagrees: '`{{source}}: {{raw}}` says the task is {{claim}}, but `{{statusKey}}` says {{status}}.',
@@ -19,7 +19,13 @@ export const rule: Rule = {
       for (const c of h.claims) {
         if (c.status === null || c.status === h.status) continue;
         const at = { file: h.path, line: c.line, column: c.column };
-        const data = { source: c.source, raw: c.raw, claim: c.status, status: h.status!, statusKey: h.sources.status ?? 'status' };
+        const data = {
+          source: c.source,
+          raw: c.raw,
+          claim: c.status,
+          status: h.status!,
+          statusKey: h.sources.status ?? 'status',
+        };
         out.push({ ...at, messageId: c.source === 'body' ? 'bodyDisagrees' : 'keyDisagrees', data });
       }
     }

@@ -8,7 +8,8 @@ export const rule: Rule = {
     id: 'handoff/path',
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'handoff_path: "thoughts/handoffs/<session>/task-[NN]-[desc].md"',
-    description: 'A task handoff lives at `<handoffs>/<session>/task-NN-<desc>.md`: NN zero-padded to two digits, desc in kebab-case, and NN equal to the `task` key.',
+    description:
+      'A task handoff lives at `<handoffs>/<session>/task-NN-<desc>.md`: NN zero-padded to two digits, desc in kebab-case, and NN equal to the `task` key.',
     fix: 'Rename the file to `task-NN-<kebab-case-desc>.md` with NN matching its `task` key.',
     fixable: 'problem',
     messages: {
@@ -30,10 +31,16 @@ export const rule: Rule = {
         continue;
       }
       const [, nn, desc] = m as unknown as [string, string, string];
-      if (nn.length < 2 || (nn.length > 2 && nn.startsWith('0'))) out.push({ ...at, messageId: 'notPadded', data: { number: nn, name } });
+      if (nn.length < 2 || (nn.length > 2 && nn.startsWith('0')))
+        out.push({ ...at, messageId: 'notPadded', data: { number: nn, name } });
       if (!KEBAB.test(desc)) out.push({ ...at, messageId: 'notKebab', data: { desc, name } });
       if (h.task !== null && h.task !== Number(nn)) {
-        out.push({ file: h.path, ...positionOf(h.positions, '/task'), messageId: 'taskMismatch', data: { fileTask: Number(nn), task: h.task } });
+        out.push({
+          file: h.path,
+          ...positionOf(h.positions, '/task'),
+          messageId: 'taskMismatch',
+          data: { fileTask: Number(nn), task: h.task },
+        });
       }
     }
     return out;

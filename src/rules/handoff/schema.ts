@@ -13,7 +13,10 @@ function missing(field: string): Pick<RawFinding, 'messageId' | 'data'> {
   const keyList = keys.map((k) => `\`${k}:\``).join(', ');
   if (field === 'status') return { messageId: 'missingStatus', data: { field, keys: keyList } };
   if (sections.length === 0) return { messageId: 'missingKey', data: { field, keys: keyList } };
-  const sectionList = field === 'task_desc' ? '`## Task Summary`, or the `# Title` heading' : sections.map((t) => `\`## ${t}\``).join(', ');
+  const sectionList =
+    field === 'task_desc'
+      ? '`## Task Summary`, or the `# Title` heading'
+      : sections.map((t) => `\`## ${t}\``).join(', ');
   return { messageId: 'missingField', data: { field, keys: keyList, sections: sectionList } };
 }
 
@@ -55,20 +58,25 @@ export const rule: Rule = {
       ...SCHEMA_MESSAGES,
       missingField: 'task handoff is missing `{{field}}`: add a frontmatter key ({{keys}}) or a section ({{sections}})',
       missingKey: 'task handoff is missing `{{field}}`: add a frontmatter key ({{keys}})',
-      missingStatus: 'task handoff is missing `status`: add a frontmatter key ({{keys}}), a `**Status:** complete` line or a `## Status: complete` heading',
-      missingTask: 'task handoff has no task number: add `task: N` (or `task_number: N`) to the frontmatter, or name the file task-NN-<desc>.md',
-      missingBlocker: 'status is blocked but no `blocker` says what blocks the task: add a `blocker:` key or an `## Issues Encountered` section',
+      missingStatus:
+        'task handoff is missing `status`: add a frontmatter key ({{keys}}), a `**Status:** complete` line or a `## Status: complete` heading',
+      missingTask:
+        'task handoff has no task number: add `task: N` (or `task_number: N`) to the frontmatter, or name the file task-NN-<desc>.md',
+      missingBlocker:
+        'status is blocked but no `blocker` says what blocks the task: add a `blocker:` key or an `## Issues Encountered` section',
     },
   },
   snapshot: (ws, ctx) => {
     // The config that states the repository writes task handoffs holds them to every field, as strict does.
     const strictFields = ctx.preset === 'strict' || promiseOf(ws, ctx).taskHandoffs.source.from === 'config';
-    return ws.handoffs.filter((h) => !ctx.focus || ctx.focus.has(h.path)).flatMap((h) =>
-      schemaFindings(judged(h), 'handoff', missing)
-        // recommended: the files and the context for the next task are written in too many shapes (a checkpoints
-        // block, `## Resume Context`, nothing for a last or read-only task) to ask for by name; strict asks.
-        .filter((f) => strictFields || !(f.data && LENIENT.has(String(f.data.field))))
-        .map((f) => asWritten(h, f)),
-    );
+    return ws.handoffs
+      .filter((h) => !ctx.focus || ctx.focus.has(h.path))
+      .flatMap((h) =>
+        schemaFindings(judged(h), 'handoff', missing)
+          // recommended: the files and the context for the next task are written in too many shapes (a checkpoints
+          // block, `## Resume Context`, nothing for a last or read-only task) to ask for by name; strict asks.
+          .filter((f) => strictFields || !(f.data && LENIENT.has(String(f.data.field))))
+          .map((f) => asWritten(h, f)),
+      );
   },
 };

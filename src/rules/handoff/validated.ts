@@ -6,7 +6,13 @@ import { effectiveMode, handoffTasks, handoffsOfPlan, tasksOf } from '../../mode
 const NOT_PASSED = new Set(['fail', 'failed', 'failure', 'error', 'not run', 'not_run', 'skipped', 'pending']);
 
 function verified(h: Handoff): boolean {
-  const results = h.verification.map((v) => (typeof v === 'object' && v !== null && 'result' in v ? String((v as { result: unknown }).result).trim().toLowerCase() : 'reported'));
+  const results = h.verification.map((v) =>
+    typeof v === 'object' && v !== null && 'result' in v
+      ? String((v as { result: unknown }).result)
+          .trim()
+          .toLowerCase()
+      : 'reported',
+  );
   return results.length > 0 && results.every((r) => !NOT_PASSED.has(r));
 }
 
@@ -21,7 +27,8 @@ export const rule: Rule = {
     messages: {
       notComplete: 'Task {{task}} is checked complete but its handoff has status {{status}} ({{handoff}}).',
       noVerification: 'Task {{task}} is checked complete but its handoff has no verification results ({{handoff}}).',
-      notVerified: 'Task {{task}} is checked complete but its handoff records a verification that failed or was not run ({{handoff}}).',
+      notVerified:
+        'Task {{task}} is checked complete but its handoff records a verification that failed or was not run ({{handoff}}).',
     },
   },
   snapshot: (ws) => {
@@ -30,13 +37,20 @@ export const rule: Rule = {
       const handoffs = handoffsOfPlan(ws, plan);
       for (const task of tasksOf(plan).filter((t) => t.checked)) {
         // A handoff that could not be read or parsed is handoff/schema's finding; a missing one is handoff/missing's.
-        const mine = handoffs.filter((h) => h.readable && h.problems.length === 0 && handoffTasks(plan, h).includes(task));
+        const mine = handoffs.filter(
+          (h) => h.readable && h.problems.length === 0 && handoffTasks(plan, h).includes(task),
+        );
         if (mine.length === 0) continue;
         if (mine.some((h) => h.status === 'complete' && verified(h))) continue;
         const h = mine[0]!;
         const at = { file: plan.path, line: task.line, column: task.column };
         const data = { task: task.number, handoff: h.path };
-        if (h.status !== 'complete') out.push({ ...at, messageId: 'notComplete', data: { ...data, status: h.status ?? String(h.normalized.status ?? 'unset') } });
+        if (h.status !== 'complete')
+          out.push({
+            ...at,
+            messageId: 'notComplete',
+            data: { ...data, status: h.status ?? String(h.normalized.status ?? 'unset') },
+          });
         else if (h.verification.length === 0) out.push({ ...at, messageId: 'noVerification', data });
         else out.push({ ...at, messageId: 'notVerified', data });
       }

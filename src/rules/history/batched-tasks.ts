@@ -7,7 +7,8 @@ export const rule: Rule = {
     id: 'history/batched-tasks',
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'F(batch_tasks)',
-    description: 'In orchestration mode no single commit completes two or more tasks of a plan: one agent per task, one commit per task, each with its handoff. In an audit (no config), only commits with an agent\'s identity are judged: history shows who committed, not who worked.',
+    description:
+      "In orchestration mode no single commit completes two or more tasks of a plan: one agent per task, one commit per task, each with its handoff. In an audit (no config), only commits with an agent's identity are judged: history shows who committed, not who worked.",
     fix: 'Commit each task on its own, with its handoff and its plan check-off.',
     messages: {
       batched: 'One commit completes {{count}} tasks ({{tasks}}).',
@@ -28,7 +29,13 @@ export const rule: Rule = {
     for (const [file, done] of byPlan) {
       const plan = ctx.after.plan(file);
       if (done.length < 2 || !plan || effectiveMode(plan) !== 'orchestration') continue;
-      out.push({ file, line: done[1]!.line, messageId: 'batched', ...(ctx.stage === 'history' ? { fixId: 'batchedNow' } : {}), data: { count: done.length, tasks: done.map((d) => `Task ${d.task}`).join(', ') } });
+      out.push({
+        file,
+        line: done[1]!.line,
+        messageId: 'batched',
+        ...(ctx.stage === 'history' ? { fixId: 'batchedNow' } : {}),
+        data: { count: done.length, tasks: done.map((d) => `Task ${d.task}`).join(', ') },
+      });
     }
     return out;
   },

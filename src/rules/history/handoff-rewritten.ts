@@ -8,7 +8,8 @@ import type { RawFinding, Rule, TransitionContext } from '../types.js';
 function resolutionKeyOf(ctx: TransitionContext, file: string): string | null {
   const h = ctx.after.model(file);
   const was = ctx.before.model(file);
-  if (h?.kind !== 'handoff' || (h.status !== 'blocked' && !(was?.kind === 'handoff' && was.status === 'blocked'))) return null;
+  if (h?.kind !== 'handoff' || (h.status !== 'blocked' && !(was?.kind === 'handoff' && was.status === 'blocked')))
+    return null;
   return h.sources.resolution ?? 'resolution';
 }
 
@@ -22,7 +23,20 @@ export function isLivingDocument(path: string): boolean {
 }
 
 /** Keys whose values are the handoff's record: changing them is a rewrite even when they were empty. */
-const RECORD_KEYS = new Set(['status', 'task', 'task_number', 'outcome', 'result', 'verification', 'verification_results', 'tests', 'blocker', 'blockers', 'task_desc', 'context_for_next']);
+const RECORD_KEYS = new Set([
+  'status',
+  'task',
+  'task_number',
+  'outcome',
+  'result',
+  'verification',
+  'verification_results',
+  'tests',
+  'blocker',
+  'blockers',
+  'task_desc',
+  'context_for_next',
+]);
 
 function empty(value: unknown): boolean {
   if (typeof value === 'string' && /^(?:pending|tbd|todo|n\/a|none|unknown|-)?$/i.test(value.trim())) return true;
@@ -36,7 +50,7 @@ export const rule: Rule = {
     formula: '[h]:context(n) -> [][h]:context(n)',
     description:
       "A committed handoff's frontmatter (status, task, verification results, context for next) never changes afterwards; appending to its body is allowed, so is filling a bookkeeping key that was empty or missing (`git_commit`, `pr`) and, in `recommended`, correcting metadata (any key but status, task, results, outcome, blocker and context), a living document with neither task number nor date in its name (`current.md`) is rewritten by design, and so is the resolution of a blocked handoff (the user's answer; who wrote it is `history/self-exemption`'s concern).",
-    fix: 'Revert the frontmatter change; record what changed in the next handoff, or append a note to this one\'s body.',
+    fix: "Revert the frontmatter change; record what changed in the next handoff, or append a note to this one's body.",
     messages: {
       rewritten: 'Frontmatter of committed handoff {{file}} was rewritten ({{keys}}).',
       // The record was read from the body (a status marker, a section): saying "frontmatter" would misname it.
@@ -55,9 +69,30 @@ export const rule: Rule = {
       // (`repository`, `git_commit`, `tags`) may be corrected. strict: any key that held a value.
       // Where the record's fields were read from when not from a key of that name (`## Status`, `## Test Results`).
       const now = ctx.after.model(e.file);
-      const sources = new Set([was, now].flatMap((h) => (h?.kind === 'handoff' ? ['status', 'task', 'verification_results', 'outcome'].map((f) => h.sources[f]).filter((x): x is string => !!x) : [])));
-      const keys = (resolution === null ? e.keys : e.keys.filter((k) => k !== resolution)).filter((k) => RECORD_KEYS.has(k) || sources.has(k) || (ctx.preset === 'strict' && !empty(before[k])));
-      const inBody = keys.some((k) => !(k in before) && !(now?.kind === 'handoff' && now.frontmatter && k in now.frontmatter));
-      return keys.length ? [{ file: e.file, line: e.line, messageId: inBody ? 'rewrittenBody' : 'rewritten', data: { file: e.file, keys: keys.map((k) => `\`${k}\``).join(', ') } }] : [];
+      const sources = new Set(
+        [was, now].flatMap((h) =>
+          h?.kind === 'handoff'
+            ? ['status', 'task', 'verification_results', 'outcome']
+                .map((f) => h.sources[f])
+                .filter((x): x is string => !!x)
+            : [],
+        ),
+      );
+      const keys = (resolution === null ? e.keys : e.keys.filter((k) => k !== resolution)).filter(
+        (k) => RECORD_KEYS.has(k) || sources.has(k) || (ctx.preset === 'strict' && !empty(before[k])),
+      );
+      const inBody = keys.some(
+        (k) => !(k in before) && !(now?.kind === 'handoff' && now.frontmatter && k in now.frontmatter),
+      );
+      return keys.length
+        ? [
+            {
+              file: e.file,
+              line: e.line,
+              messageId: inBody ? 'rewrittenBody' : 'rewritten',
+              data: { file: e.file, keys: keys.map((k) => `\`${k}\``).join(', ') },
+            },
+          ]
+        : [];
     }),
 };

@@ -10,7 +10,8 @@ function phaseIndex(plan: Plan, n: number): number {
 
 /** What verified means for this phase in this preset, for the message. */
 export function verifiedMeans(phase: Phase, preset: 'recommended' | 'strict'): string {
-  if (preset === 'strict' && phase.automated.length + phase.manual.length > 0) return 'its automated and manual items checked or N/A';
+  if (preset === 'strict' && phase.automated.length + phase.manual.length > 0)
+    return 'its automated and manual items checked or N/A';
   if (phase.automated.length > 0) return 'its automated items checked or N/A';
   return 'its tasks checked';
 }
@@ -29,13 +30,15 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: '[](phase(n) -> P(verified(n-1)))',
     description:
-      'The commit that first checks an item of phase n comes after the commit that completed the verification of every earlier phase. `recommended`: verified = all its automated items checked or N/A (manual boxes are a human\'s and often lag); `strict`: its automated and manual items. The same commit finishing phase n-1 and starting phase n is too early. A plan that enters git already progressed is judged by the snapshot rules (plan/phase-order), not by this rule; a task checked while an earlier task is open is history/task-order\'s. In an audit (no config), only commits with an agent\'s identity are judged: history shows who committed, not who worked.',
+      "The commit that first checks an item of phase n comes after the commit that completed the verification of every earlier phase. `recommended`: verified = all its automated items checked or N/A (manual boxes are a human's and often lag); `strict`: its automated and manual items. The same commit finishing phase n-1 and starting phase n is too early. A plan that enters git already progressed is judged by the snapshot rules (plan/phase-order), not by this rule; a task checked while an earlier task is open is history/task-order's. In an audit (no config), only commits with an agent's identity are judged: history shows who committed, not who worked.",
     fix: `Verify each phase before starting the next from now on; for this commit, ${AFTER_THE_FACT}.`,
     messages: {
       startedEarly: 'First check-off in {{phase}} comes before {{open}} was verified (that needs {{verified}}).',
-      startedEarlyMany: 'First check-offs in {{phases}} come before {{open}} was verified (that needs {{verified}}; first at line {{line}}).',
+      startedEarlyMany:
+        'First check-offs in {{phases}} come before {{open}} was verified (that needs {{verified}}; first at line {{line}}).',
       // The fix before the commit exists (pre-commit, commit-msg): the check-off can still wait.
-      waitForPhase: 'Leave {{phase}} unchecked until {{open}} is verified ({{verified}}); a human confirms manual items with `npx validate-workflow confirm {{file}} --phase {{openNumber}}`.',
+      waitForPhase:
+        'Leave {{phase}} unchecked until {{open}} is verified ({{verified}}); a human confirms manual items with `npx validate-workflow confirm {{file}} --phase {{openNumber}}`.',
       // The fix of a commit already made: what to do now.
       orderNow: `The order of a commit already made cannot change: verify {{open}} now if it is still open (a human confirms manual items with \`npx validate-workflow confirm {{file}} --phase {{openNumber}}\`) and keep the order from here on; for this commit, ${AFTER_THE_FACT}.`,
     },
@@ -52,7 +55,8 @@ export const rule: Rule = {
       if (!starting) continue;
       const k = `${e.file}|${e.phase}`;
       const after = ctx.after.plan(e.file);
-      const taskOrders = e.type === 'task-completed' && !!after && tasksOf(after).some((t) => t.number < e.task && !t.checked);
+      const taskOrders =
+        e.type === 'task-completed' && !!after && tasksOf(after).some((t) => t.number < e.task && !t.checked);
       onlyTaskOrder.set(k, (onlyTaskOrder.get(k) ?? true) && taskOrders);
       if (seen.has(k)) continue;
       seen.add(k);
@@ -93,7 +97,14 @@ export const rule: Rule = {
       // The same unverified phase at a later commit is the same cause, reported at the first commit; while the plan
       // still shows that phase unverified, plan/phase-order reports the cause at HEAD, and this one gives way (one
       // cause, one finding: the repository's maintainers read the two as one complaint).
-      out.push({ file, line: first.line, messageId: list.length > 1 ? 'startedEarlyMany' : 'startedEarly', fixId, data, causes: [openPhaseCause(file, first.open)] });
+      out.push({
+        file,
+        line: first.line,
+        messageId: list.length > 1 ? 'startedEarlyMany' : 'startedEarly',
+        fixId,
+        data,
+        causes: [openPhaseCause(file, first.open)],
+      });
     }
     return out;
   },

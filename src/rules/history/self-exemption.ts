@@ -30,7 +30,9 @@ function loosening(e: Event): Loosening | null {
     // A plan deleted or archived whole has no item events (housekeeping, src/history/events.ts): a removed item is
     // one taken out of a plan that stays.
     case 'item-removed':
-      return e.kind === 'automated' || e.kind === 'manual' ? { ...at, act: 'deleted', kind: e.kind, text: e.text } : null;
+      return e.kind === 'automated' || e.kind === 'manual'
+        ? { ...at, act: 'deleted', kind: e.kind, text: e.text }
+        : null;
     default:
       return null;
   }
@@ -93,23 +95,33 @@ export const rule: Rule = {
     fix: 'Have a human review the change now: revert it in a new commit, or keep it and record the finding in the baseline (`npx validate-workflow --baseline-write`, committed by the human with the reason).',
     messages: {
       // {{agents}}: the commit's agent identities, `Name <email>`, comma-separated.
-      changesConfig: "An agent's commit ({{agents}}) changes the validate-workflow config without a human's confirmation.",
+      changesConfig:
+        "An agent's commit ({{agents}}) changes the validate-workflow config without a human's confirmation.",
       changesBaseline: "An agent's commit ({{agents}}) changes the baseline without a human's confirmation.",
-      addsDisable: "An agent's commit ({{agents}}) adds a disable comment for {{rules}} without a human's confirmation.",
+      addsDisable:
+        "An agent's commit ({{agents}}) adds a disable comment for {{rules}} without a human's confirmation.",
       setsModeByUser: "An agent's commit ({{agents}}) adds `mode_set_by: user` without a human's confirmation.",
       writesResolution:
         "An agent's commit ({{agents}}) writes the resolution of blocked handoff {{file}} itself: only the user's guidance unblocks the task, and a resolution counts only when a human's commit writes it.",
-      changesMode: "An agent's commit ({{agents}}) changes the plan's mode from {{from}} to {{to}} without a human's confirmation (the mode decides which rules bind the agent).",
-      makesNa: "An agent's commit ({{agents}}) turns {{kind}} item \"{{item}}\" into N/A without a human's confirmation.",
-      makesNaMany: "An agent's commit ({{agents}}) turns {{count}} {{kind}} items into N/A without a human's confirmation: {{items}} (first at line {{line}}).",
-      addsNa: "An agent's commit ({{agents}}) adds the N/A {{kind}} item \"{{item}}\" without a human's confirmation.",
-      addsNaMany: "An agent's commit ({{agents}}) adds {{count}} N/A {{kind}} items without a human's confirmation: {{items}} (first at line {{line}}).",
-      deletesItem: "An agent's commit ({{agents}}) deletes the {{kind}} verification item \"{{item}}\" without a human's confirmation.",
-      deletesItems: "An agent's commit ({{agents}}) deletes {{count}} {{kind}} verification items without a human's confirmation: {{items}} (first at line {{line}}).",
+      changesMode:
+        "An agent's commit ({{agents}}) changes the plan's mode from {{from}} to {{to}} without a human's confirmation (the mode decides which rules bind the agent).",
+      makesNa:
+        'An agent\'s commit ({{agents}}) turns {{kind}} item "{{item}}" into N/A without a human\'s confirmation.',
+      makesNaMany:
+        "An agent's commit ({{agents}}) turns {{count}} {{kind}} items into N/A without a human's confirmation: {{items}} (first at line {{line}}).",
+      addsNa: 'An agent\'s commit ({{agents}}) adds the N/A {{kind}} item "{{item}}" without a human\'s confirmation.',
+      addsNaMany:
+        "An agent's commit ({{agents}}) adds {{count}} N/A {{kind}} items without a human's confirmation: {{items}} (first at line {{line}}).",
+      deletesItem:
+        'An agent\'s commit ({{agents}}) deletes the {{kind}} verification item "{{item}}" without a human\'s confirmation.',
+      deletesItems:
+        "An agent's commit ({{agents}}) deletes {{count}} {{kind}} verification items without a human's confirmation: {{items}} (first at line {{line}}).",
       // Several kinds of loosening in one file: one finding, each act a clause of {{acts}}.
-      loosens: "An agent's commit ({{agents}}) loosens {{file}} without a human's confirmation: it {{acts}} (first at line {{line}}).",
+      loosens:
+        "An agent's commit ({{agents}}) loosens {{file}} without a human's confirmation: it {{acts}} (first at line {{line}}).",
       // The fix before the commit exists (commit-msg): the change can still be left out.
-      leaveOut: 'Leave this change to the human: take it out of the commit, or have the human who makes the commit confirm it with a `Confirmed-by:` trailer.',
+      leaveOut:
+        'Leave this change to the human: take it out of the commit, or have the human who makes the commit confirm it with a `Confirmed-by:` trailer.',
       // The fix of a commit already made: what to do now.
       reviewNow: `Have a human review the change now: revert it in a new commit if it should not stand; if it stands, ${AFTER_THE_FACT}.`,
       // A resolution: how the user's guidance is given instead.
@@ -143,7 +155,14 @@ export const rule: Rule = {
       }
       const items = of as ItemAct[];
       const many = items.length > 1;
-      const data = { agents, kind: act === 'deleted' || act === 'madeNa' || act === 'addedNa' ? kindsOf(items) : '', item: items[0]?.text ?? '', items: listTexts(items.map((i) => i.text ?? '')), count: of.length, line };
+      const data = {
+        agents,
+        kind: act === 'deleted' || act === 'madeNa' || act === 'addedNa' ? kindsOf(items) : '',
+        item: items[0]?.text ?? '',
+        items: listTexts(items.map((i) => i.text ?? '')),
+        count: of.length,
+        line,
+      };
       const messageId = {
         config: 'changesConfig',
         baseline: 'changesBaseline',
@@ -155,7 +174,10 @@ export const rule: Rule = {
         addedNa: many ? 'addsNaMany' : 'addsNa',
         deleted: many ? 'deletesItems' : 'deletesItem',
       }[act];
-      const rules = act === 'disable' ? (of as Extract<Loosening, { act: 'disable' }>[]).flatMap((d) => d.rules).join(', ') || 'no rule' : '';
+      const rules =
+        act === 'disable'
+          ? (of as Extract<Loosening, { act: 'disable' }>[]).flatMap((d) => d.rules).join(', ') || 'no rule'
+          : '';
       const mode = act === 'mode' ? (of[0] as Extract<Loosening, { act: 'mode' }>) : null;
       out.push({ file, line, messageId, fixId, data: { ...data, rules, from: mode?.from ?? '', to: mode?.to ?? '' } });
     }

@@ -1,7 +1,14 @@
 import type { Rule, RawFinding, TransitionContext } from '../types.js';
 import type { Plan, Task, Workspace } from '../../model/types.js';
 import type { Snapshot } from '../../history/snapshot.js';
-import { attachedNumber, effectiveMode, handoffCause, handoffTasks, tasksOf, tasksWithoutHandoff } from '../../model/queries.js';
+import {
+  attachedNumber,
+  effectiveMode,
+  handoffCause,
+  handoffTasks,
+  tasksOf,
+  tasksWithoutHandoff,
+} from '../../model/queries.js';
 import { AFTER_THE_FACT, byFile, firstLine, personInAudit } from './cause.js';
 
 const workspaces = new WeakMap<Snapshot, Workspace>();
@@ -36,7 +43,12 @@ function lateHandoffs(ctx: TransitionContext): Late[] {
     if (ctx.audit && ctx.before.model(e.file) === null) continue;
     const plan = ctx.after.plan(e.file);
     // A plan that silences handoff/missing asks for no handoffs (a human's choice; an agent's is self-exemption).
-    if (!plan || effectiveMode(plan) !== 'orchestration' || plan.disables.some((d) => d.ruleIds.includes('handoff/missing'))) continue;
+    if (
+      !plan ||
+      effectiveMode(plan) !== 'orchestration' ||
+      plan.disables.some((d) => d.ruleIds.includes('handoff/missing'))
+    )
+      continue;
     const lines = checked.get(e.file) ?? new Set<number>();
     lines.add(e.line);
     checked.set(e.file, lines);
@@ -61,7 +73,8 @@ function lateHandoffs(ctx: TransitionContext): Late[] {
   for (const [file, lines] of checked) {
     const plan = ws.plans.find((p) => p.path === file);
     if (!plan) continue;
-    for (const task of tasksWithoutHandoff(ws, plan)) if (lines.has(task.line)) out.push({ file, line: task.line, task, plan });
+    for (const task of tasksWithoutHandoff(ws, plan))
+      if (lines.has(task.line)) out.push({ file, line: task.line, task, plan });
   }
   return out;
 }
@@ -80,22 +93,26 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'forall i<j. completed(task_i) before started(task_j)',
     description:
-      'For i < j, task j neither starts (its first in-progress mark in the ledger, its handoff, or its check-off) while task i is still open, nor completes while task i is open. One commit that completes i and starts or completes j is not this rule\'s concern (batching is history/batched-tasks). And within a task, in orchestration mode (where handoff/missing requires handoffs): the commit that checks a task has the task\'s handoff, committed with it or before it (a handoff added in a later commit leaves the final state clean, so only history shows the order). Where handoff/missing reports the same task at the same door (pre-commit, or the full run while the handoff is still missing), that finding stands for both. Handoffs are attached to tasks as handoff/missing attaches them. In an audit (no config), only commits with an agent\'s identity are judged: history shows who committed, not who worked.',
+      "For i < j, task j neither starts (its first in-progress mark in the ledger, its handoff, or its check-off) while task i is still open, nor completes while task i is open. One commit that completes i and starts or completes j is not this rule's concern (batching is history/batched-tasks). And within a task, in orchestration mode (where handoff/missing requires handoffs): the commit that checks a task has the task's handoff, committed with it or before it (a handoff added in a later commit leaves the final state clean, so only history shows the order). Where handoff/missing reports the same task at the same door (pre-commit, or the full run while the handoff is still missing), that finding stands for both. Handoffs are attached to tasks as handoff/missing attaches them. In an audit (no config), only commits with an agent's identity are judged: history shows who committed, not who worked.",
     fix: 'Finish task i (check it in the plan, with its handoff) before starting task j.',
     messages: {
       // {{open}}: "Task 1" or "Task 1, Task 2"; {{isAre}}: "is" or "are" to match.
       startsWhileOpen: 'Task {{task}} starts while {{open}} of {{plan}} {{isAre}} still open.',
       completesWhileOpen: 'Task {{task}} completes while {{open}} of {{plan}} {{isAre}} still open.',
       // Several tasks of one file out of order in one commit: one finding.
-      manyWhileOpen: '{{tasks}} start or complete while {{open}} of {{plan}} {{isAre}} still open (first at line {{line}}).',
+      manyWhileOpen:
+        '{{tasks}} start or complete while {{open}} of {{plan}} {{isAre}} still open (first at line {{line}}).',
       // The fix before the commit exists (pre-commit, commit-msg).
       finishFirst: 'Finish {{open}} first (check it in the plan, with its handoff), then start Task {{task}}.',
       // The fix of a commit already made: what to do now.
       orderNow: `The order of a commit already made cannot change: finish {{open}} now (check it in the plan, with its handoff) and keep the order from here on; for this commit, ${AFTER_THE_FACT}.`,
       // Within one task: its handoff comes no later than its check-off (convention section 6).
-      handoffLate: 'Task {{task}} is checked complete in this commit, but its handoff is not committed with it or before it.',
-      handoffLateMany: '{{tasks}} are checked complete in this commit, but their handoffs are not committed with it or before it (first at line {{line}}).',
-      handoffFirst: 'Commit the task handoff with the check-off (or before it): `npx validate-workflow new handoff --session <session>`.',
+      handoffLate:
+        'Task {{task}} is checked complete in this commit, but its handoff is not committed with it or before it.',
+      handoffLateMany:
+        '{{tasks}} are checked complete in this commit, but their handoffs are not committed with it or before it (first at line {{line}}).',
+      handoffFirst:
+        'Commit the task handoff with the check-off (or before it): `npx validate-workflow new handoff --session <session>`.',
       handoffNow: `The order of a commit already made cannot change: commit the handoff now if it is still missing, and from here on commit each handoff with its check-off or before it; for this commit, ${AFTER_THE_FACT}.`,
     },
   },
@@ -143,7 +160,12 @@ export const rule: Rule = {
           line,
           messageId: first.how === 'starts' ? 'startsWhileOpen' : 'completesWhileOpen',
           fixId,
-          data: { task: first.task, open: names(first.open), plan: first.plan.path, isAre: first.open.length > 1 ? 'are' : 'is' },
+          data: {
+            task: first.task,
+            open: names(first.open),
+            plan: first.plan.path,
+            isAre: first.open.length > 1 ? 'are' : 'is',
+          },
         });
         continue;
       }
@@ -155,7 +177,14 @@ export const rule: Rule = {
         line,
         messageId: 'manyWhileOpen',
         fixId,
-        data: { tasks: names(tasks), task: tasks[0]!, open: names(open), plan: first.plan.path, isAre: open.length > 1 ? 'are' : 'is', line },
+        data: {
+          tasks: names(tasks),
+          task: tasks[0]!,
+          open: names(open),
+          plan: first.plan.path,
+          isAre: open.length > 1 ? 'are' : 'is',
+          line,
+        },
       });
     }
     const lateFix = ctx.stage === 'history' ? 'handoffNow' : 'handoffFirst';
@@ -163,8 +192,17 @@ export const rule: Rule = {
       const line = firstLine(list);
       const causes = list.map((l) => handoffCause(l.plan, l.task));
       const labels = list.map((l) => `Task ${l.task.label}`);
-      if (list.length === 1) out.push({ file, line, messageId: 'handoffLate', fixId: lateFix, causes, data: { task: list[0]!.task.label } });
-      else out.push({ file, line, messageId: 'handoffLateMany', fixId: lateFix, causes, data: { tasks: labels.join(', '), line } });
+      if (list.length === 1)
+        out.push({ file, line, messageId: 'handoffLate', fixId: lateFix, causes, data: { task: list[0]!.task.label } });
+      else
+        out.push({
+          file,
+          line,
+          messageId: 'handoffLateMany',
+          fixId: lateFix,
+          causes,
+          data: { tasks: labels.join(', '), line },
+        });
     }
     return out;
   },

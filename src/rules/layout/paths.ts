@@ -11,32 +11,51 @@ export const rule: Rule = {
     fix: 'Move the file into a session folder, or out of thoughts/searchable/.',
     messages: {
       noSessionFolder: 'Handoff sits directly in {{root}}/ instead of a session folder {{root}}/<session>/.',
-      searchable: 'File is under thoughts/searchable/, a generated mirror; write the original under thoughts/shared/ instead.',
-      searchableMany: '{{count}} files are committed under thoughts/searchable/, a generated mirror (this is the first); keep the originals under thoughts/shared/ and leave the mirror out of git.',
+      searchable:
+        'File is under thoughts/searchable/, a generated mirror; write the original under thoughts/shared/ instead.',
+      searchableMany:
+        '{{count}} files are committed under thoughts/searchable/, a generated mirror (this is the first); keep the originals under thoughts/shared/ and leave the mirror out of git.',
       symlink: 'Workflow file is stored as a symbolic link to {{target}}; commit the file itself.',
-      symlinkNotRead: 'Workflow file is stored as a symbolic link to {{target}}, which leaves the repository or points at another link, so it is not read; commit the file itself.',
+      symlinkNotRead:
+        'Workflow file is stored as a symbolic link to {{target}}, which leaves the repository or points at another link, so it is not read; commit the file itself.',
       // The fix of a link: what the reader does with one, and how to replace it.
       symlinkFix:
-        'Replace the link with the file: `git rm --cached <link>`, copy the target\'s content to the link\'s path, and commit it. A link is read through only while it points at a file inside the repository, and a reviewer sees the change under another path.',
+        "Replace the link with the file: `git rm --cached <link>`, copy the target's content to the link's path, and commit it. A link is read through only while it points at a file inside the repository, and a reviewer sees the change under another path.",
     },
   },
   snapshot: (ws, ctx) => {
     const out: RawFinding[] = [];
     // A flat HumanLayer session handoff is that system's own layout; a task handoff still needs its session folder.
-    const flatHumanLayer = (h: (typeof ws.handoffs)[number]) => ctx.preset !== 'strict' && h.dialect === 'humanlayer' && !h.isTask;
+    const flatHumanLayer = (h: (typeof ws.handoffs)[number]) =>
+      ctx.preset !== 'strict' && h.dialect === 'humanlayer' && !h.isTask;
     // A repository whose instructions (or two thirds of whose handoffs) keep handoffs flat promised that layout.
     const flat = promiseOf(ws, ctx).handoffLayout.value === 'flat';
     for (const h of ws.handoffs.filter((h) => h.session === null && !flat && !flatHumanLayer(h))) {
       out.push({ file: h.path, line: 1, column: 1, messageId: 'noSessionFolder', data: { root: h.root } });
     }
     for (const s of ws.strays) {
-      if (s.reason === 'symlink') out.push({ file: s.path, line: 1, column: 1, messageId: s.followed ? 'symlink' : 'symlinkNotRead', fixId: 'symlinkFix', data: { target: s.target ?? '' } });
+      if (s.reason === 'symlink')
+        out.push({
+          file: s.path,
+          line: 1,
+          column: 1,
+          messageId: s.followed ? 'symlink' : 'symlinkNotRead',
+          fixId: 'symlinkFix',
+          data: { target: s.target ?? '' },
+        });
     }
     // One cause, one finding: a committed mirror is one decision, however many files it holds.
     // A repository whose own commands work in `thoughts/searchable/` committed it on purpose (recommended).
     const mirror = promiseOf(ws, ctx).searchableLayout.value ? [] : ws.strays.filter((s) => s.reason === 'searchable');
     if (mirror.length === 1) out.push({ file: mirror[0]!.path, line: 1, column: 1, messageId: 'searchable' });
-    else if (mirror.length > 1) out.push({ file: mirror[0]!.path, line: 1, column: 1, messageId: 'searchableMany', data: { count: mirror.length } });
+    else if (mirror.length > 1)
+      out.push({
+        file: mirror[0]!.path,
+        line: 1,
+        column: 1,
+        messageId: 'searchableMany',
+        data: { count: mirror.length },
+      });
     return out;
   },
 };

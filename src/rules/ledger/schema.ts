@@ -2,7 +2,8 @@ import type { Rule } from '../types.js';
 import { SCHEMA_MESSAGES, schemaFindings, type MissingField } from '../schema-findings.js';
 
 const missing: MissingField = (field): ReturnType<MissingField> => {
-  if (field === 'goal' || field === 'state') return { messageId: 'missingSection', data: { section: `${field[0]!.toUpperCase()}${field.slice(1)}` } };
+  if (field === 'goal' || field === 'state')
+    return { messageId: 'missingSection', data: { section: `${field[0]!.toUpperCase()}${field.slice(1)}` } };
   return { messageId: 'missingField', data: { field } };
 };
 
@@ -11,7 +12,8 @@ export const rule: Rule = {
     id: 'ledger/schema',
     severities: { recommended: 'error', strict: 'error' },
     formula: '—',
-    description: 'The ledger parses and its normalized model satisfies schemas/ledger.schema.json: `## Goal` and `## State` are required, status is active, complete or abandoned.',
+    description:
+      'The ledger parses and its normalized model satisfies schemas/ledger.schema.json: `## Goal` and `## State` are required, status is active, complete or abandoned.',
     fix: 'Add the missing section or correct the field.',
     messages: {
       ...SCHEMA_MESSAGES,

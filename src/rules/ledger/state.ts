@@ -10,11 +10,14 @@ export const rule: Rule = {
       'The ledger state is consistent: at most one item in progress (`[→]`), no item both done and pending, and none both in `Now` and in `Next`/`Remaining` (an item is known by its label: `Task N`, `Phase N`, `Step N`, or else its text); status `complete` only when every item is done. A state label such as `- Done:` repeated in one section is a warning; every item done while the status is still `active` is an info.',
     fix: 'Keep one `[→]` item, one line per task, and set `status: complete` only when all are `[x]`.',
     messages: {
-      secondInProgress: 'Second item in progress ("{{item}}"); "{{first}}" (line {{firstLine}}) is already in progress.',
+      secondInProgress:
+        'Second item in progress ("{{item}}"); "{{first}}" (line {{firstLine}}) is already in progress.',
       conflictingStates: '{{item}} is {{state}} here but {{otherState}} at line {{otherLine}}.',
-      labelRepeated: '`- {{label}}:` appears again in `{{section}}` (first at line {{first}}); one `{{label}}:` list per section is enough.',
+      labelRepeated:
+        '`- {{label}}:` appears again in `{{section}}` (first at line {{first}}); one `{{label}}:` list per section is enough.',
       labelRepeatedFix: 'Merge the items under the first `- {{label}}:` and delete the repeated label.',
-      completeWithOpen: 'Ledger status is complete but {{open}} item(s) are not done (first: "{{first}}", line {{firstLine}}).',
+      completeWithOpen:
+        'Ledger status is complete but {{open}} item(s) are not done (first: "{{first}}", line {{firstLine}}).',
       allDoneStillActive: 'Every item is done but the ledger status is still active.',
       allDoneStillActiveFix: 'Set `status: complete`.',
     },
@@ -25,14 +28,22 @@ export const rule: Rule = {
       const at = (line: number, column: number) => ({ file: ledger.path, line, column });
       const running = ledger.items.filter((i) => i.state === 'in-progress');
       for (const extra of running.slice(1)) {
-        out.push({ ...at(extra.line, extra.column), messageId: 'secondInProgress', data: { item: extra.text, first: running[0]!.text, firstLine: running[0]!.line } });
+        out.push({
+          ...at(extra.line, extra.column),
+          messageId: 'secondInProgress',
+          data: { item: extra.text, first: running[0]!.text, firstLine: running[0]!.line },
+        });
       }
       const byLabel = new Map<string, (typeof ledger.items)[number]>();
       for (const item of ledger.items) {
         const other = byLabel.get(item.label);
         const name = item.label === item.text.replace(/\s+/g, ' ').trim().toLowerCase() ? `"${item.text}"` : item.label;
         if (other && other.state !== item.state) {
-          out.push({ ...at(item.line, item.column), messageId: 'conflictingStates', data: { item: name, state: item.state, otherState: other.state, otherLine: other.line } });
+          out.push({
+            ...at(item.line, item.column),
+            messageId: 'conflictingStates',
+            data: { item: name, state: item.state, otherState: other.state, otherLine: other.line },
+          });
         }
         if (!other) byLabel.set(item.label, item);
       }
@@ -42,17 +53,33 @@ export const rule: Rule = {
         const first = firstLabel.get(key);
         if (first === undefined) firstLabel.set(key, l.line);
         // A lesser problem than a contradiction: a warning whatever the rule's severity (RawFinding.warn).
-        else out.push({ ...at(l.line, l.column), warn: true, messageId: 'labelRepeated', fixId: 'labelRepeatedFix', data: { label: l.label, section: l.section, first } });
+        else
+          out.push({
+            ...at(l.line, l.column),
+            warn: true,
+            messageId: 'labelRepeated',
+            fixId: 'labelRepeatedFix',
+            data: { label: l.label, section: l.section, first },
+          });
       }
       const open = ledger.items.filter((i) => i.state !== 'done');
       const allDone = ledger.items.length > 0 && open.length === 0;
       const status = positionOf(ledger.positions, '/status');
       // "complete only when every task is done" holds vacuously for an empty state; there is nothing open to name.
       if (ledger.status === 'complete' && open.length > 0) {
-        out.push({ ...at(status.line, status.column), messageId: 'completeWithOpen', data: { open: open.length, first: open[0]!.text, firstLine: open[0]!.line } });
+        out.push({
+          ...at(status.line, status.column),
+          messageId: 'completeWithOpen',
+          data: { open: open.length, first: open[0]!.text, firstLine: open[0]!.line },
+        });
       }
       if (ledger.status === 'active' && allDone) {
-        out.push({ ...at(status.line, status.column), info: true, messageId: 'allDoneStillActive', fixId: 'allDoneStillActiveFix' });
+        out.push({
+          ...at(status.line, status.column),
+          info: true,
+          messageId: 'allDoneStillActive',
+          fixId: 'allDoneStillActiveFix',
+        });
       }
     }
     return out;

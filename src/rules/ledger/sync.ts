@@ -1,6 +1,17 @@
 import type { Rule, RawFinding } from '../types.js';
 import type { Ledger, LedgerItem, Phase, Plan, Task, Workspace } from '../../model/types.js';
-import { handoffTasks, handoffsOfPlan, ledgerItemTasks, phaseBoxes, planOf, plansNamedBy, positionOf, sequence, setAside, tasksOf } from '../../model/queries.js';
+import {
+  handoffTasks,
+  handoffsOfPlan,
+  ledgerItemTasks,
+  phaseBoxes,
+  planOf,
+  plansNamedBy,
+  positionOf,
+  sequence,
+  setAside,
+  tasksOf,
+} from '../../model/queries.js';
 
 /** Plan tasks checked complete that no task item of the ledger tracks (the ledger/sync fix adds them). */
 export function unlistedTasks(plan: Plan, ledger: Ledger): Task[] {
@@ -14,15 +25,18 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'O(update_ledger) <- task_complete',
     description:
-      'A ledger and the plan it names (or the plan its session was linked to) agree on which tasks are done: a task checked in the plan is `[x]` in the ledger state, and a task `[x]` in the ledger is checked in the plan. A ledger item `Task N: text` tracks the plan\'s Task N when the texts agree, else the one task with that text (a task inserted mid-plan renumbers the plan, not the ledger). A task the ledger and its handoff both call done while the plan has it unchecked is `handoff/plan-sync`\'s finding (the plan was not updated), not this rule\'s. A ledger item that marks a phase done (`[x] Phase 2: ...`, `[x] Phase 0-3: ...`) is held against the plans the ledger names (its link, else every plan whose file name or title it mentions): it is reported only when every one of those plans that has the phase has not a single box of it checked.',
+      "A ledger and the plan it names (or the plan its session was linked to) agree on which tasks are done: a task checked in the plan is `[x]` in the ledger state, and a task `[x]` in the ledger is checked in the plan. A ledger item `Task N: text` tracks the plan's Task N when the texts agree, else the one task with that text (a task inserted mid-plan renumbers the plan, not the ledger). A task the ledger and its handoff both call done while the plan has it unchecked is `handoff/plan-sync`'s finding (the plan was not updated), not this rule's. A ledger item that marks a phase done (`[x] Phase 2: ...`, `[x] Phase 0-3: ...`) is held against the plans the ledger names (its link, else every plan whose file name or title it mentions): it is reported only when every one of those plans that has the phase has not a single box of it checked.",
     fix: 'Update the ledger `## State` (or the plan) so both say the same.',
     fixable: 'problem',
     messages: {
       unknownTask: 'Ledger lists Task {{task}}, which {{plan}} does not have.',
       doneButUnchecked: 'Ledger marks Task {{task}} done but the plan has it unchecked ({{plan}}:{{planLine}}).',
-      checkedButNotDone: 'Plan checks Task {{task}} complete ({{plan}}:{{planLine}}) but the ledger marks it {{state}}.',
-      checkedButUnlisted: 'Plan checks Task {{task}} complete ({{plan}}:{{planLine}}) but the ledger state does not list it.',
-      phaseClaimed: 'Ledger marks {{phase}} done, but {{plans}} {{have}} none of its {{count}} checkboxes checked (first at {{first}}).',
+      checkedButNotDone:
+        'Plan checks Task {{task}} complete ({{plan}}:{{planLine}}) but the ledger marks it {{state}}.',
+      checkedButUnlisted:
+        'Plan checks Task {{task}} complete ({{plan}}:{{planLine}}) but the ledger state does not list it.',
+      phaseClaimed:
+        'Ledger marks {{phase}} done, but {{plans}} {{have}} none of its {{count}} checkboxes checked (first at {{first}}).',
     },
   },
   snapshot: (ws) => {
@@ -34,23 +48,50 @@ export const rule: Rule = {
       if (!plan || !plan.readable || taskItems.length === 0) continue;
       // A task the ledger and its handoff both call done, unchecked in the plan: the plan is what nobody updated,
       // handoff/plan-sync's one finding; saying it again per ledger line would report one cause many times.
-      const handedOff = new Set(handoffsOfPlan(ws, plan).filter((h) => h.status === 'complete').flatMap((h) => handoffTasks(plan, h)));
+      const handedOff = new Set(
+        handoffsOfPlan(ws, plan)
+          .filter((h) => h.status === 'complete')
+          .flatMap((h) => handoffTasks(plan, h)),
+      );
       for (const item of taskItems) {
         const tasks = ledgerItemTasks(plan, item);
         const task = tasks.at(-1);
         if (!task) {
-          out.push({ file: ledger.path, line: item.line, column: item.column, messageId: 'unknownTask', data: { task: item.task!, plan: plan.path } });
+          out.push({
+            file: ledger.path,
+            line: item.line,
+            column: item.column,
+            messageId: 'unknownTask',
+            data: { task: item.task!, plan: plan.path },
+          });
         } else if (item.state === 'done' && !task.checked && !handedOff.has(task)) {
-          out.push({ file: ledger.path, line: item.line, column: item.column, messageId: 'doneButUnchecked', data: { task: item.task!, plan: plan.path, planLine: task.line } });
+          out.push({
+            file: ledger.path,
+            line: item.line,
+            column: item.column,
+            messageId: 'doneButUnchecked',
+            data: { task: item.task!, plan: plan.path, planLine: task.line },
+          });
         } else if (item.state === 'done' && !task.checked) {
           continue;
         } else if (item.state !== 'done' && task.checked) {
-          out.push({ file: ledger.path, line: item.line, column: item.column, messageId: 'checkedButNotDone', data: { task: item.task!, plan: plan.path, planLine: task.line, state: item.state } });
+          out.push({
+            file: ledger.path,
+            line: item.line,
+            column: item.column,
+            messageId: 'checkedButNotDone',
+            data: { task: item.task!, plan: plan.path, planLine: task.line, state: item.state },
+          });
         }
       }
       const state = positionOf(ledger.positions, '/state');
       for (const task of unlistedTasks(plan, ledger)) {
-        out.push({ file: ledger.path, ...state, messageId: 'checkedButUnlisted', data: { task: task.number, plan: plan.path, planLine: task.line } });
+        out.push({
+          file: ledger.path,
+          ...state,
+          messageId: 'checkedButUnlisted',
+          data: { task: task.number, plan: plan.path, planLine: task.line },
+        });
       }
     }
     return out;
@@ -83,7 +124,9 @@ function phaseClaims(ws: Workspace, ledger: Ledger): RawFinding[] {
   const out: RawFinding[] = [];
   for (const item of claims) {
     const numbers = claimedPhases(item);
-    const held = plans.flatMap((plan) => numbers.flatMap((n) => phasesNumbered(plan, n).map((phase) => ({ plan, phase }))));
+    const held = plans.flatMap((plan) =>
+      numbers.flatMap((n) => phasesNumbered(plan, n).map((phase) => ({ plan, phase }))),
+    );
     if (held.length === 0 || held.some(({ phase }) => phase.declaredDone || phase.deferred)) continue;
     const all = held.flatMap(({ plan, phase }) => phaseBoxes(phase).map((b) => ({ plan, ...b })));
     if (all.length === 0 || all.some((b) => b.checked)) continue;
@@ -93,7 +136,13 @@ function phaseClaims(ws: Workspace, ledger: Ledger): RawFinding[] {
       line: item.line,
       column: item.column,
       messageId: 'phaseClaimed',
-      data: { phase: item.label, plans: named.join(' and '), have: named.length > 1 ? 'have' : 'has', count: all.length, first: `${all[0]!.plan.path}:${all[0]!.line}` },
+      data: {
+        phase: item.label,
+        plans: named.join(' and '),
+        have: named.length > 1 ? 'have' : 'has',
+        count: all.length,
+        first: `${all[0]!.plan.path}:${all[0]!.line}`,
+      },
     });
   }
   return out;

@@ -6,7 +6,8 @@ export const rule: Rule = {
     id: 'plan/manual-before-automated',
     severities: { recommended: 'error', strict: 'error' },
     formula: '[](automated_pass -> <>manual_verify); O(exists v.[v]:pass(auto)) <- pre_manual',
-    description: 'No manual verification item is checked while an automated item of the same phase is still unchecked. One finding per phase; an automated item with its reason on the line (`(skipped: ...)`, `deferred to ...`) or struck through does not count as open. A plan that says it is done while boxes stay open is plan/claimed-complete\'s finding, not this one\'s.',
+    description:
+      "No manual verification item is checked while an automated item of the same phase is still unchecked. One finding per phase; an automated item with its reason on the line (`(skipped: ...)`, `deferred to ...`) or struck through does not count as open. A plan that says it is done while boxes stay open is plan/claimed-complete's finding, not this one's.",
     fix: 'Run and check the automated items first; manual verification comes after them.',
     messages: {
       manualBeforeAutomated:
@@ -27,8 +28,21 @@ export const rule: Rule = {
         const early = phase.manual.filter((m) => m.checked && !m.na);
         const manual = early[0];
         if (!manual) continue;
-        const data = { manual: manual.text, count: early.length, open: open.length, phase: phaseLabel(phase), first: open[0]!.text, firstLine: open[0]!.line };
-        out.push({ file: plan.path, line: manual.line, column: manual.column, messageId: early.length > 1 ? 'manualBeforeAutomatedMany' : 'manualBeforeAutomated', data });
+        const data = {
+          manual: manual.text,
+          count: early.length,
+          open: open.length,
+          phase: phaseLabel(phase),
+          first: open[0]!.text,
+          firstLine: open[0]!.line,
+        };
+        out.push({
+          file: plan.path,
+          line: manual.line,
+          column: manual.column,
+          messageId: early.length > 1 ? 'manualBeforeAutomatedMany' : 'manualBeforeAutomated',
+          data,
+        });
       }
     }
     return out;

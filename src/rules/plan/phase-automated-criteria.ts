@@ -17,7 +17,10 @@ export function has(phase: Phase, kind: 'automated' | 'manual', preset: string):
 
 /** Plan-wide criteria of this kind (a list outside the phase sequence): the plan has them, for every phase. */
 export function planWide(plan: Plan, kind: 'automated' | 'manual'): boolean {
-  return plan.phases.some((p) => p.outside && (p[kind].length > 0 || unsplit(p))) || (plan.listed ?? []).some((k) => k === kind || k === 'unknown');
+  return (
+    plan.phases.some((p) => p.outside && (p[kind].length > 0 || unsplit(p))) ||
+    (plan.listed ?? []).some((k) => k === kind || k === 'unknown')
+  );
 }
 
 /** The phases the criteria rules judge: a plan the reader is sure of, its sequence without deferred or grouping phases. */
@@ -27,14 +30,24 @@ export function criteriaPhases(plan: Plan): Phase[] {
   // A file with no phase heading is a plan only in the plan-agent dialect (`### Task N:` headings); a checklist, a
   // status report or a guide in the plans folder has no phases to hold to criteria, and the reader never guesses.
   const implicit = phases.length === 1 && phases[0]!.label === null;
-  if (implicit && !phases[0]!.tasks.some((t) => t.source === 'heading') && !plan.phases.some((p) => p.automated.length + p.manual.length + p.unknown.length > 0)) return [];
+  if (
+    implicit &&
+    !phases[0]!.tasks.some((t) => t.source === 'heading') &&
+    !plan.phases.some((p) => p.automated.length + p.manual.length + p.unknown.length > 0)
+  )
+    return [];
   return phases;
 }
 
 /** Whether two thirds of the plans that have criteria split them into automated and manual: the repository's style. */
 export function splitsCriteria(plans: readonly Plan[]): boolean {
-  const withCriteria = plans.filter((p) => p.readable && !p.notAPlan && p.phases.some((x) => x.automated.length + x.manual.length + x.unknown.length > 0));
-  const split = withCriteria.filter((p) => p.phases.some((x) => x.automated.length > 0) && p.phases.some((x) => x.manual.length > 0)).length;
+  const withCriteria = plans.filter(
+    (p) =>
+      p.readable && !p.notAPlan && p.phases.some((x) => x.automated.length + x.manual.length + x.unknown.length > 0),
+  );
+  const split = withCriteria.filter(
+    (p) => p.phases.some((x) => x.automated.length > 0) && p.phases.some((x) => x.manual.length > 0),
+  ).length;
   return withCriteria.length > 0 && split * 3 >= withCriteria.length * 2;
 }
 
@@ -64,15 +77,22 @@ export const rule: Rule = {
     fixable: 'scaffold',
     messages: {
       noAutomated: '{{phase}} has no automated verification item{{because}}.',
-      noAutomatedMany: '{{count}} phases have no automated verification item: {{phases}} (first at line {{line}}){{because}}.',
+      noAutomatedMany:
+        '{{count}} phases have no automated verification item: {{phases}} (first at line {{line}}){{because}}.',
       noCriteria: '{{phase}} has no verification items, automated or manual{{because}}.',
-      noCriteriaMany: '{{count}} phases have no verification items: {{phases}} (first at line {{line}}; {{without}} of them have no automated item){{because}}.',
-      noAutomatedPlan: 'None of the {{count}} phases of this plan has an automated verification item (first at line {{line}}){{because}}.',
-      noCriteriaPlan: 'None of the {{count}} phases of this plan has verification items, automated or manual (first at line {{line}}){{because}}.',
+      noCriteriaMany:
+        '{{count}} phases have no verification items: {{phases}} (first at line {{line}}; {{without}} of them have no automated item){{because}}.',
+      noAutomatedPlan:
+        'None of the {{count}} phases of this plan has an automated verification item (first at line {{line}}){{because}}.',
+      noCriteriaPlan:
+        'None of the {{count}} phases of this plan has verification items, automated or manual (first at line {{line}}){{because}}.',
       addEach: 'Add `#### Automated Verification:` with at least one `- [ ]` item to each of them.',
-      unsplit: 'The success criteria of {{phases}} are one undivided list: nothing says which items are automated and which are manual.',
-      split: 'Split the list under `#### Automated Verification:` (commands the agent runs) and `#### Manual Verification:` (what a human checks).',
-      notPromised: '{{count}} plans have phases without automated verification items; this repository does not ask for them ({{because}}), so they are not reported. `--preset strict` checks every phase, or set `protocol.automatedCriteria` in the config.',
+      unsplit:
+        'The success criteria of {{phases}} are one undivided list: nothing says which items are automated and which are manual.',
+      split:
+        'Split the list under `#### Automated Verification:` (commands the agent runs) and `#### Manual Verification:` (what a human checks).',
+      notPromised:
+        '{{count}} plans have phases without automated verification items; this repository does not ask for them ({{because}}), so they are not reported. `--preset strict` checks every phase, or set `protocol.automatedCriteria` in the config.',
     },
   },
   snapshot: (ws, ctx) => {
@@ -86,8 +106,12 @@ export const rule: Rule = {
       if (phases.length === 0) continue;
       // recommended: a plan that writes automated criteria in some phase keeps the promise (authors leave them out
       // of a phase with nothing to run); only a plan with none at all departs from it. strict: every phase.
-      const keeps = !perPhase(ctx.preset, expected.source) && phases.some((p) => has(p, 'automated', ctx.preset) || unsplit(p));
-      const missing = planWide(plan, 'automated') || keeps ? [] : phases.filter((phase) => !has(phase, 'automated', ctx.preset) && !unsplit(phase));
+      const keeps =
+        !perPhase(ctx.preset, expected.source) && phases.some((p) => has(p, 'automated', ctx.preset) || unsplit(p));
+      const missing =
+        planWide(plan, 'automated') || keeps
+          ? []
+          : phases.filter((phase) => !has(phase, 'automated', ctx.preset) && !unsplit(phase));
       if (!expected.value) {
         if (missing.length > 0) quiet++;
         continue;
@@ -96,26 +120,72 @@ export const rule: Rule = {
       const bare = missing.filter((p) => !has(p, 'manual', ctx.preset) && !planWide(plan, 'manual'));
       const first = missing[0];
       if (first) {
-        const data = { phase: capitalize(phaseLabel(first)), count: missing.length, phases: missing.map(phaseLabel).join(', '), line: first.line, without: bare.length, because: note };
+        const data = {
+          phase: capitalize(phaseLabel(first)),
+          count: missing.length,
+          phases: missing.map(phaseLabel).join(', '),
+          line: first.line,
+          without: bare.length,
+          because: note,
+        };
         const one = missing.length === 1;
         const whole = !perPhase(ctx.preset, expected.source) && !one;
-        const messageId = bare.length === missing.length ? (whole ? 'noCriteriaPlan' : one ? 'noCriteria' : 'noCriteriaMany') : whole ? 'noAutomatedPlan' : one ? 'noAutomated' : 'noAutomatedMany';
-        out.push({ file: plan.path, line: first.line, column: first.column, messageId, ...(one ? {} : { fixId: 'addEach' }), data });
+        const messageId =
+          bare.length === missing.length
+            ? whole
+              ? 'noCriteriaPlan'
+              : one
+                ? 'noCriteria'
+                : 'noCriteriaMany'
+            : whole
+              ? 'noAutomatedPlan'
+              : one
+                ? 'noAutomated'
+                : 'noAutomatedMany';
+        out.push({
+          file: plan.path,
+          line: first.line,
+          column: first.column,
+          messageId,
+          ...(one ? {} : { fixId: 'addEach' }),
+          data,
+        });
       }
       // A phase that also has automated or manual items did split its criteria: an extra list beside them (`All
       // tests must pass`) is no undivided list.
       const undivided = phases.filter((p) => unsplit(p) && p.automated.length + p.manual.length === 0);
       // An undivided list is a departure only where the repository's own plans split theirs (strict: always).
-      if (undivided.length > 0 && (perPhase(ctx.preset, promise.manualCriteria.source) || (promise.manualCriteria.value && (split ??= splitsCriteria(ws.plans))))) {
+      if (
+        undivided.length > 0 &&
+        (perPhase(ctx.preset, promise.manualCriteria.source) ||
+          (promise.manualCriteria.value && (split ??= splitsCriteria(ws.plans))))
+      ) {
         // The list's heading when it stands in the first phase reported, else that phase's first undivided item.
         const phase = undivided[0]!;
         const next = plan.phases[plan.phases.indexOf(phase) + 1]?.line ?? Infinity;
         const heading = plan.undividedCriteria;
-        const at = heading && heading.line >= phase.line && heading.line < next ? heading : { line: phase.unknown[0]!.line, column: 1 };
-        out.push({ file: plan.path, line: at.line, column: at.column, messageId: 'unsplit', fixId: 'split', data: { phases: undivided.map(phaseLabel).join(', ') } });
+        const at =
+          heading && heading.line >= phase.line && heading.line < next
+            ? heading
+            : { line: phase.unknown[0]!.line, column: 1 };
+        out.push({
+          file: plan.path,
+          line: at.line,
+          column: at.column,
+          messageId: 'unsplit',
+          fixId: 'split',
+          data: { phases: undivided.map(phaseLabel).join(', ') },
+        });
       }
     }
-    if (quiet > 0) out.push({ file: null, line: null, messageId: 'notPromised', info: true, data: { count: quiet, because: describeSource(expected.source) } });
+    if (quiet > 0)
+      out.push({
+        file: null,
+        line: null,
+        messageId: 'notPromised',
+        info: true,
+        data: { count: quiet, because: describeSource(expected.source) },
+      });
     return out;
   },
 };

@@ -15,10 +15,14 @@ export const rule: Rule = {
     fixable: 'scaffold',
     messages: {
       noManual: '{{phase}} has no manual verification item{{because}}.',
-      noManualMany: '{{count}} phases have no manual verification item: {{phases}} (first at line {{line}}){{because}}.',
-      noManualPlan: 'None of the {{count}} phases of this plan has a manual verification item (first at line {{line}}){{because}}.',
-      addEach: 'Add `#### Manual Verification:` with at least one `- [ ]` item to each of them, or `- [ ] N/A: <why>` where a human has nothing to check.',
-      notPromised: '{{count}} plans have phases without manual verification items; this repository does not ask for them ({{because}}), so they are not reported. `--preset strict` checks every phase, or set `protocol.manualCriteria` in the config.',
+      noManualMany:
+        '{{count}} phases have no manual verification item: {{phases}} (first at line {{line}}){{because}}.',
+      noManualPlan:
+        'None of the {{count}} phases of this plan has a manual verification item (first at line {{line}}){{because}}.',
+      addEach:
+        'Add `#### Manual Verification:` with at least one `- [ ]` item to each of them, or `- [ ] N/A: <why>` where a human has nothing to check.',
+      notPromised:
+        '{{count}} plans have phases without manual verification items; this repository does not ask for them ({{because}}), so they are not reported. `--preset strict` checks every phase, or set `protocol.manualCriteria` in the config.',
     },
   },
   snapshot: (ws, ctx) => {
@@ -33,8 +37,14 @@ export const rule: Rule = {
       const automatedReports = promise.automatedCriteria.value && !planWide(plan, 'automated');
       // recommended: a plan with manual items in some phase keeps the promise (authors leave a human nothing to
       // check in a refactor or tests-only phase); only a plan with none at all departs from it. strict: every phase.
-      if (!perPhase(ctx.preset, expected.source) && phases.some((p) => has(p, 'manual', ctx.preset) || unsplit(p))) continue;
-      const missing = phases.filter((phase) => !has(phase, 'manual', ctx.preset) && !unsplit(phase) && !(automatedReports && !has(phase, 'automated', ctx.preset)));
+      if (!perPhase(ctx.preset, expected.source) && phases.some((p) => has(p, 'manual', ctx.preset) || unsplit(p)))
+        continue;
+      const missing = phases.filter(
+        (phase) =>
+          !has(phase, 'manual', ctx.preset) &&
+          !unsplit(phase) &&
+          !(automatedReports && !has(phase, 'automated', ctx.preset)),
+      );
       const phase = missing[0];
       if (!phase) continue;
       if (!expected.value) {
@@ -42,11 +52,41 @@ export const rule: Rule = {
         continue;
       }
       const note = sourceNote(expected.source);
-      if (missing.length === 1) out.push({ file: plan.path, line: phase.line, column: phase.column, messageId: 'noManual', data: { phase: capitalize(phaseLabel(phase)), because: note } });
-      else if (!perPhase(ctx.preset, expected.source)) out.push({ file: plan.path, line: phase.line, column: phase.column, messageId: 'noManualPlan', fixId: 'addEach', data: { count: missing.length, line: phase.line, because: note } });
-      else out.push({ file: plan.path, line: phase.line, column: phase.column, messageId: 'noManualMany', fixId: 'addEach', data: { count: missing.length, phases: missing.map(phaseLabel).join(', '), line: phase.line, because: note } });
+      if (missing.length === 1)
+        out.push({
+          file: plan.path,
+          line: phase.line,
+          column: phase.column,
+          messageId: 'noManual',
+          data: { phase: capitalize(phaseLabel(phase)), because: note },
+        });
+      else if (!perPhase(ctx.preset, expected.source))
+        out.push({
+          file: plan.path,
+          line: phase.line,
+          column: phase.column,
+          messageId: 'noManualPlan',
+          fixId: 'addEach',
+          data: { count: missing.length, line: phase.line, because: note },
+        });
+      else
+        out.push({
+          file: plan.path,
+          line: phase.line,
+          column: phase.column,
+          messageId: 'noManualMany',
+          fixId: 'addEach',
+          data: { count: missing.length, phases: missing.map(phaseLabel).join(', '), line: phase.line, because: note },
+        });
     }
-    if (quiet > 0) out.push({ file: null, line: null, messageId: 'notPromised', info: true, data: { count: quiet, because: describeSource(expected.source) } });
+    if (quiet > 0)
+      out.push({
+        file: null,
+        line: null,
+        messageId: 'notPromised',
+        info: true,
+        data: { count: quiet, because: describeSource(expected.source) },
+      });
     return out;
   },
 };

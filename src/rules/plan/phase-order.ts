@@ -3,7 +3,8 @@ import { claimedButOpen, checkedBoxes, phaseLabel, phaseVerified, sequence, setA
 
 /** What verified means for this phase in this preset, for the message. */
 function verifiedMeans(phase: Parameters<typeof phaseVerified>[0], preset: 'recommended' | 'strict'): string {
-  if (preset === 'strict' && phase.automated.length + phase.manual.length > 0) return 'its automated and manual items checked or N/A';
+  if (preset === 'strict' && phase.automated.length + phase.manual.length > 0)
+    return 'its automated and manual items checked or N/A';
   if (phase.automated.length > 0) return 'its automated items checked or N/A';
   return 'its tasks checked';
 }
@@ -22,8 +23,10 @@ export const rule: Rule = {
       "No item of phase n (task, step or criterion) is checked while an earlier phase is not verified. `recommended`: verified = all its automated items checked or N/A (manual boxes are a human's and often lag); `strict`: all its automated and manual items checked or N/A. A phase without those criteria needs its tasks checked. A plan that says it is done while boxes stay open is plan/claimed-complete's finding, not this one's (one cause, one finding).",
     fix: 'Finish and verify {{earlier}} first ({{verified}}), or uncheck the item.',
     messages: {
-      checkedBeforeVerified: '"{{item}}" in {{phase}} is checked while {{earlier}} is not verified (that needs {{verified}}).',
-      checkedBeforeVerifiedMany: '{{phases}} have checked items while {{earlier}} is not verified (that needs {{verified}}); first "{{item}}" at line {{line}}.',
+      checkedBeforeVerified:
+        '"{{item}}" in {{phase}} is checked while {{earlier}} is not verified (that needs {{verified}}).',
+      checkedBeforeVerifiedMany:
+        '{{phases}} have checked items while {{earlier}} is not verified (that needs {{verified}}); first "{{item}}" at line {{line}}.',
     },
   },
   snapshot: (ws, ctx) => {
@@ -33,7 +36,10 @@ export const rule: Rule = {
     for (const plan of ws.plans.filter((p) => p.readable && !p.unstructured && !setAside(p) && !claimedButOpen(p))) {
       const phases = sequence(plan);
       // One cause, one finding: each unverified phase once, listing the later phases that went ahead of it.
-      const ahead = new Map<(typeof phases)[number], { phase: (typeof phases)[number]; first: ReturnType<typeof checkedBoxes>[number] }[]>();
+      const ahead = new Map<
+        (typeof phases)[number],
+        { phase: (typeof phases)[number]; first: ReturnType<typeof checkedBoxes>[number] }[]
+      >();
       for (let i = 1; i < phases.length; i++) {
         // Every earlier phase, not only n-1: an empty phase between them must not launder an unverified one.
         const prev = phases.slice(0, i).find((p) => !phaseVerified(p, ctx.preset));
@@ -45,8 +51,22 @@ export const rule: Rule = {
       }
       for (const [prev, list] of ahead) {
         const { phase, first } = list[0]!;
-        const data = { item: first.text, phase: phaseLabel(phase), phases: list.map((x) => phaseLabel(x.phase)).join(', '), line: first.line, earlier: phaseLabel(prev), verified: verifiedMeans(prev, ctx.preset) };
-        out.push({ file: plan.path, line: first.line, column: first.column, messageId: list.length > 1 ? 'checkedBeforeVerifiedMany' : 'checkedBeforeVerified', data, causes: [openPhaseCause(plan.path, prev)] });
+        const data = {
+          item: first.text,
+          phase: phaseLabel(phase),
+          phases: list.map((x) => phaseLabel(x.phase)).join(', '),
+          line: first.line,
+          earlier: phaseLabel(prev),
+          verified: verifiedMeans(prev, ctx.preset),
+        };
+        out.push({
+          file: plan.path,
+          line: first.line,
+          column: first.column,
+          messageId: list.length > 1 ? 'checkedBeforeVerifiedMany' : 'checkedBeforeVerified',
+          data,
+          causes: [openPhaseCause(plan.path, prev)],
+        });
       }
     }
     return out;

@@ -30,7 +30,11 @@ function numbering(plan: Plan, what: 'task' | 'phase', entries: Entry[], fromOne
     const label = e.label.toUpperCase();
     const earlier = labels.get(label);
     if (earlier !== undefined) {
-      out.push({ ...at, messageId: `${what}Repeated`, data: { number: e.label, first: earlier, expected: expected ?? 1 } });
+      out.push({
+        ...at,
+        messageId: `${what}Repeated`,
+        data: { number: e.label, first: earlier, expected: expected ?? 1 },
+      });
       continue;
     }
     labels.set(label, e.line);
@@ -38,7 +42,12 @@ function numbering(plan: Plan, what: 'task' | 'phase', entries: Entry[], fromOne
     const first: boolean = expected === null;
     if (first && e.number > 1) {
       if (fromOne) out.push({ ...at, messageId: `${what}NotFromOne`, data: { number: e.label } });
-    } else if (!first && e.number !== expected) out.push({ ...at, messageId: `${what}OutOfOrder`, data: { number: e.label, previous: expected! - 1, expected: expected! } });
+    } else if (!first && e.number !== expected)
+      out.push({
+        ...at,
+        messageId: `${what}OutOfOrder`,
+        data: { number: e.label, previous: expected! - 1, expected: expected! },
+      });
     tops.add(e.number);
     const end = rangeEnd(e.label) ?? e.number;
     for (let n = e.number + 1; n <= end && n < e.number + 1000; n++) tops.add(n);
@@ -49,7 +58,9 @@ function numbering(plan: Plan, what: 'task' | 'phase', entries: Entry[], fromOne
 
 /** Phases with a numbered label, in order. */
 function phaseEntries(plan: Plan): Entry[] {
-  return sequence(plan).flatMap((p) => (p.number !== null && p.label !== null ? [{ number: p.number, label: p.label, line: p.line, column: p.column }] : []));
+  return sequence(plan).flatMap((p) =>
+    p.number !== null && p.label !== null ? [{ number: p.number, label: p.label, line: p.line, column: p.column }] : [],
+  );
 }
 
 /**
@@ -74,7 +85,14 @@ function repeats(plan: Plan, entries: Entry[]): RawFinding[] {
   const out: RawFinding[] = [];
   for (const e of entries) {
     const first = seen.get(e.label.toUpperCase());
-    if (first !== undefined) out.push({ file: plan.path, line: e.line, column: e.column, messageId: 'taskLabelRepeated', data: { number: e.label, first } });
+    if (first !== undefined)
+      out.push({
+        file: plan.path,
+        line: e.line,
+        column: e.column,
+        messageId: 'taskLabelRepeated',
+        data: { number: e.label, first },
+      });
     else seen.set(e.label.toUpperCase(), e.line);
   }
   return out;
@@ -86,10 +104,11 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: '—',
     description:
-      'Phase numbers in the plan\'s phase sequence start at 1 (or 0) and are unique and consecutive (a range heading `Phase 3-28` stands for all its numbers); task numbers run across the whole plan too, in `strict` and where the repository numbers its tasks so (two thirds of its plans, or `protocol.taskNumbering: global`). A plan whose phase sequence the reader is not sure of is not judged (plan/schema says so once). Only the top-level sequence is checked: sub-numbered labels (`Phase 2A`, `Phase 3.1`, `Task 3.1` under `Phase 3`) are a consistent scheme, not a renumbering to ask for; a label written twice is a repeat.',
+      "Phase numbers in the plan's phase sequence start at 1 (or 0) and are unique and consecutive (a range heading `Phase 3-28` stands for all its numbers); task numbers run across the whole plan too, in `strict` and where the repository numbers its tasks so (two thirds of its plans, or `protocol.taskNumbering: global`). A plan whose phase sequence the reader is not sure of is not judged (plan/schema says so once). Only the top-level sequence is checked: sub-numbered labels (`Phase 2A`, `Phase 3.1`, `Task 3.1` under `Phase 3`) are a consistent scheme, not a renumbering to ask for; a label written twice is a repeat.",
     fix: 'Renumber so tasks and phases count 1, 2, 3, ... through the whole plan.',
     messages: {
-      taskRepeated: 'Task {{number}} appears again (first at line {{first}}); expected Task {{expected}}. Task numbers run across the whole plan, not per phase.',
+      taskRepeated:
+        'Task {{number}} appears again (first at line {{first}}); expected Task {{expected}}. Task numbers run across the whole plan, not per phase.',
       taskNotFromOne: 'Task numbers must start at 1, found Task {{number}}.',
       taskOutOfOrder: 'Task {{number}} follows Task {{previous}}; expected Task {{expected}}.',
       phaseRepeated: 'Phase {{number}} appears again (first at line {{first}}); expected Phase {{expected}}.',
@@ -109,8 +128,22 @@ export const rule: Rule = {
       .flatMap((plan) => {
         const tasks = taskEntries(plan);
         // Any scheme: each phase's own tasks still run without a repeat or a gap (`Task 4` after `Task 2`).
-        const perPhase = global ? [] : sequence(plan).flatMap((phase) => numbering(plan, 'task', phase.tasks.filter((t) => t.label === String(t.number)).map((t) => ({ number: t.number, label: t.label, line: t.line, column: t.column })), false));
-        return [...numbering(plan, 'phase', phaseEntries(plan), strict), ...(global ? [...numbering(plan, 'task', tasks.global, true), ...repeats(plan, tasks.scoped)] : perPhase)];
+        const perPhase = global
+          ? []
+          : sequence(plan).flatMap((phase) =>
+              numbering(
+                plan,
+                'task',
+                phase.tasks
+                  .filter((t) => t.label === String(t.number))
+                  .map((t) => ({ number: t.number, label: t.label, line: t.line, column: t.column })),
+                false,
+              ),
+            );
+        return [
+          ...numbering(plan, 'phase', phaseEntries(plan), strict),
+          ...(global ? [...numbering(plan, 'task', tasks.global, true), ...repeats(plan, tasks.scoped)] : perPhase),
+        ];
       });
   },
 };

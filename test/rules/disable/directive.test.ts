@@ -10,12 +10,27 @@ const ID = 'disable/directive';
 
 /** Phase 2 has no manual item: one plan/phase-manual-criteria warning at its heading. */
 function planWith(comment: string): string {
-  return md('# P', comment, '## Phase 1: A', '- [ ] Task 1: a', '#### Automated Verification:', '- [ ] `npm test`', '#### Manual Verification:', '- [ ] look', '## Phase 2: B', '- [ ] Task 2: b', '#### Automated Verification:', '- [ ] `npm test`');
+  return md(
+    '# P',
+    comment,
+    '## Phase 1: A',
+    '- [ ] Task 1: a',
+    '#### Automated Verification:',
+    '- [ ] `npm test`',
+    '#### Manual Verification:',
+    '- [ ] look',
+    '## Phase 2: B',
+    '- [ ] Task 2: b',
+    '#### Automated Verification:',
+    '- [ ] `npm test`',
+  );
 }
 
 describe(ID, () => {
   it('passes a directive that names a known rule and gives a reason; the rule is silenced in the file', () => {
-    const text = planWith('<!-- validate-workflow-disable plan/phase-manual-criteria -- phase 2 is a pure refactor -->');
+    const text = planWith(
+      '<!-- validate-workflow-disable plan/phase-manual-criteria -- phase 2 is a pure refactor -->',
+    );
     const all = lintFiles({ [PLAN]: text });
     expect(of(all, ID)).toEqual([]);
     expect(of(all, 'plan/phase-manual-criteria')).toEqual([]);
@@ -27,9 +42,20 @@ describe(ID, () => {
     const all = lintFiles({ [PLAN]: text });
     expect(of(all, 'plan/phase-manual-criteria')).toEqual([]);
     expect(of(all, ID)).toEqual([
-      expect.objectContaining({ file: PLAN, line: lineOf(text, 'validate-workflow-disable'), column: 1, severity: 'warning', messageId: 'noReason', message: 'Disable of plan/phase-manual-criteria gives no reason.' }),
+      expect.objectContaining({
+        file: PLAN,
+        line: lineOf(text, 'validate-workflow-disable'),
+        column: 1,
+        severity: 'warning',
+        messageId: 'noReason',
+        message: 'Disable of plan/phase-manual-criteria gives no reason.',
+      }),
     ]);
-    expect(findings({ [PLAN]: planWith('<!-- validate-workflow-disable plan/phase-manual-criteria -- -->') }, ID)).toEqual([expect.objectContaining({ messageId: 'noReason', message: expect.stringContaining('gives no reason') })]);
+    expect(
+      findings({ [PLAN]: planWith('<!-- validate-workflow-disable plan/phase-manual-criteria -- -->') }, ID),
+    ).toEqual([
+      expect.objectContaining({ messageId: 'noReason', message: expect.stringContaining('gives no reason') }),
+    ]);
   });
 
   it('covers the whole file, findings before the comment included', () => {
@@ -38,7 +64,9 @@ describe(ID, () => {
   });
 
   it('silences several rules named with commas or spaces', () => {
-    const text = planWith('<!-- validate-workflow-disable plan/phase-manual-criteria, plan/task-numbering plan/mode -- migration plan -->').replace('Task 2: b', 'Task 7: b');
+    const text = planWith(
+      '<!-- validate-workflow-disable plan/phase-manual-criteria, plan/task-numbering plan/mode -- migration plan -->',
+    ).replace('Task 2: b', 'Task 7: b');
     const all = lintFiles({ [PLAN]: text });
     expect(of(all, 'plan/phase-manual-criteria')).toEqual([]);
     expect(of(all, 'plan/task-numbering')).toEqual([]);
@@ -47,34 +75,64 @@ describe(ID, () => {
 
   it('does not silence the rule in other files', () => {
     const other = 'thoughts/shared/plans/2026-11-21-billing.md';
-    const files = { [PLAN]: planWith('<!-- validate-workflow-disable plan/phase-manual-criteria -- refactor -->'), [other]: planWith('') };
+    const files = {
+      [PLAN]: planWith('<!-- validate-workflow-disable plan/phase-manual-criteria -- refactor -->'),
+      [other]: planWith(''),
+    };
     expect(findings(files, 'plan/phase-manual-criteria').map((f) => f.file)).toEqual([other]);
   });
 
   it('warns that a history/* rule cannot be disabled inline', () => {
     const text = planWith('<!-- validate-workflow-disable history/manual-confirmation -- the human is on holiday -->');
     expect(findings({ [PLAN]: text }, ID)).toEqual([
-      expect.objectContaining({ line: 2, severity: 'warning', messageId: 'historyRule', message: 'history/manual-confirmation cannot be disabled inline; history rules judge what was committed.' }),
+      expect.objectContaining({
+        line: 2,
+        severity: 'warning',
+        messageId: 'historyRule',
+        message: 'history/manual-confirmation cannot be disabled inline; history rules judge what was committed.',
+      }),
     ]);
   });
 
   it('warns about an unknown rule id, and about a directive that names no rule', () => {
     expect(findings({ [PLAN]: planWith('<!-- validate-workflow-disable plan/phase-manual -- typo -->') }, ID)).toEqual([
-      expect.objectContaining({ line: 2, messageId: 'unknownRule', message: 'Disable names unknown rule plan/phase-manual.' }),
+      expect.objectContaining({
+        line: 2,
+        messageId: 'unknownRule',
+        message: 'Disable names unknown rule plan/phase-manual.',
+      }),
     ]);
-    expect(findings({ [PLAN]: planWith('<!-- validate-workflow-disable -- everything -->') }, ID)).toEqual([expect.objectContaining({ line: 2, messageId: 'noRule', message: 'Disable comment names no rule.' })]);
+    expect(findings({ [PLAN]: planWith('<!-- validate-workflow-disable -- everything -->') }, ID)).toEqual([
+      expect.objectContaining({ line: 2, messageId: 'noRule', message: 'Disable comment names no rule.' }),
+    ]);
   });
 
   it('reads `# validate-workflow-disable` comments in YAML handoffs', () => {
     const path = `${HANDOFFS}/task-3-login.yaml`;
-    const body = md('status: complete', 'task: 3', 'task_desc: Login', 'files_modified: []', 'verification_results: []', 'context_for_next: x');
+    const body = md(
+      'status: complete',
+      'task: 3',
+      'task_desc: Login',
+      'files_modified: []',
+      'verification_results: []',
+      'context_for_next: x',
+    );
     expect(findings({ [path]: body }, 'handoff/path')).toHaveLength(1);
-    const silenced = lintFiles({ [path]: `# validate-workflow-disable handoff/path -- v3 YAML handoffs keep their name\n${body}` });
+    const silenced = lintFiles({
+      [path]: `# validate-workflow-disable handoff/path -- v3 YAML handoffs keep their name\n${body}`,
+    });
     expect(of(silenced, 'handoff/path')).toEqual([]);
     expect(of(silenced, ID)).toEqual([]);
     const noReason = lintFiles({ [path]: `${body}# validate-workflow-disable handoff/path\n` });
     expect(of(noReason, 'handoff/path')).toEqual([]);
-    expect(of(noReason, ID)).toEqual([expect.objectContaining({ file: path, line: 7, messageId: 'noReason', message: 'Disable of handoff/path gives no reason.' })]);
+    expect(of(noReason, ID)).toEqual([
+      expect.objectContaining({
+        file: path,
+        line: 7,
+        messageId: 'noReason',
+        message: 'Disable of handoff/path gives no reason.',
+      }),
+    ]);
   });
 
   it('reads directives in Markdown handoffs and ledgers too', () => {
@@ -88,11 +146,19 @@ describe(ID, () => {
     const all = lintFiles(files);
     expect(of(all, 'handoff/path')).toEqual([]);
     expect(of(all, 'ledger/state')).toEqual([]);
-    expect(of(all, ID)).toEqual([expect.objectContaining({ file: handoff, messageId: 'noReason', message: 'Disable of handoff/path gives no reason.' })]);
+    expect(of(all, ID)).toEqual([
+      expect.objectContaining({
+        file: handoff,
+        messageId: 'noReason',
+        message: 'Disable of handoff/path gives no reason.',
+      }),
+    ]);
   });
 
   it('ignores the directive text inside a code block or inline code', () => {
-    const text = planWith('```\n<!-- validate-workflow-disable plan/phase-manual-criteria -->\n```\n\nWrite `<!-- validate-workflow-disable plan/phase-manual-criteria -->` to silence a rule.');
+    const text = planWith(
+      '```\n<!-- validate-workflow-disable plan/phase-manual-criteria -->\n```\n\nWrite `<!-- validate-workflow-disable plan/phase-manual-criteria -->` to silence a rule.',
+    );
     const all = lintFiles({ [PLAN]: text });
     expect(of(all, ID)).toEqual([]);
     expect(of(all, 'plan/phase-manual-criteria')).toHaveLength(1);
@@ -102,7 +168,13 @@ describe(ID, () => {
     const text = planWith('<!-- validate-workflow-disable disable/directive, plan/phase-manual-criteria -->');
     const all = lintFiles({ [PLAN]: text });
     expect(of(all, 'plan/phase-manual-criteria')).toEqual([]);
-    expect(of(all, ID)).toEqual([expect.objectContaining({ line: 2, messageId: 'noReason', message: 'Disable of disable/directive, plan/phase-manual-criteria gives no reason.' })]);
+    expect(of(all, ID)).toEqual([
+      expect.objectContaining({
+        line: 2,
+        messageId: 'noReason',
+        message: 'Disable of disable/directive, plan/phase-manual-criteria gives no reason.',
+      }),
+    ]);
   });
 
   it('is a warning in both presets, and config can raise or turn it off (the disable still applies)', () => {
@@ -115,9 +187,15 @@ describe(ID, () => {
   });
 
   it('through the CLI: the warning alone exits 0, and fails --max-warnings 0', () => {
-    const files = { [PLAN]: plan(), 'thoughts/shared/plans/other.md': `${plan()}\n<!-- validate-workflow-disable plan/mode -->\n` };
+    const files = {
+      [PLAN]: plan(),
+      'thoughts/shared/plans/other.md': `${plan()}\n<!-- validate-workflow-disable plan/mode -->\n`,
+    };
     const res = cliFindings(files, ID);
-    expect(res).toMatchObject({ code: 0, results: [expect.objectContaining({ ruleId: ID, severity: 'warning', file: 'thoughts/shared/plans/other.md' })] });
+    expect(res).toMatchObject({
+      code: 0,
+      results: [expect.objectContaining({ ruleId: ID, severity: 'warning', file: 'thoughts/shared/plans/other.md' })],
+    });
     expect(cliFindings(files, ID, ['--max-warnings', '0']).code).toBe(1);
   });
 });

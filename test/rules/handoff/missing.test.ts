@@ -18,10 +18,24 @@ describe(ID, () => {
   it('reports each checked task without a handoff, at the task in the plan', () => {
     const got = findings({ [PLAN]: fourTasks, ...handoffChain(1) }, ID);
     expect(got).toEqual([
-      expect.objectContaining({ file: PLAN, line: lineOf(fourTasks, 'Task 2:'), severity: 'error', messageId: 'noHandoff', message: 'Task 2 is checked complete but has no task handoff.' }),
-      expect.objectContaining({ file: PLAN, line: lineOf(fourTasks, 'Task 3:'), messageId: 'noHandoff', message: 'Task 3 is checked complete but has no task handoff.' }),
+      expect.objectContaining({
+        file: PLAN,
+        line: lineOf(fourTasks, 'Task 2:'),
+        severity: 'error',
+        messageId: 'noHandoff',
+        message: 'Task 2 is checked complete but has no task handoff.',
+      }),
+      expect.objectContaining({
+        file: PLAN,
+        line: lineOf(fourTasks, 'Task 3:'),
+        messageId: 'noHandoff',
+        message: 'Task 3 is checked complete but has no task handoff.',
+      }),
     ]);
-    expect(findings({ [PLAN]: fourTasks, ...handoffChain(1) }, ID, strict()).map((f) => f.severity)).toEqual(['error', 'error']);
+    expect(findings({ [PLAN]: fourTasks, ...handoffChain(1) }, ID, strict()).map((f) => f.severity)).toEqual([
+      'error',
+      'error',
+    ]);
   });
 
   it('does not ask for handoffs of unchecked tasks', () => {
@@ -39,7 +53,9 @@ describe(ID, () => {
 
   it('follows a declared mode over the table', () => {
     const orchestration = plan({ frontmatter: ['mode: orchestration'], tasksPerPhase: [2], checked: [1] });
-    expect(findings({ [PLAN]: orchestration }, ID)).toEqual([expect.objectContaining({ line: lineOf(orchestration, 'Task 1:') })]);
+    expect(findings({ [PLAN]: orchestration }, ID)).toEqual([
+      expect.objectContaining({ line: lineOf(orchestration, 'Task 1:') }),
+    ]);
     const direct = plan({ frontmatter: ['mode: direct', 'mode_set_by: user'], tasksPerPhase: [3, 3], checked: [1, 2] });
     expect(findings({ [PLAN]: direct }, ID)).toEqual([]);
   });
@@ -56,7 +72,13 @@ describe(ID, () => {
   it('does not count a handoff that belongs to another plan', () => {
     const other = 'thoughts/shared/plans/2026-11-21-billing.md';
     const files = { [PLAN]: fourTasks, [other]: plan(), ...handoffChain(3, (t) => (t === 2 ? { plan: other } : {})) };
-    expect(findings(files, ID)).toEqual([expect.objectContaining({ file: PLAN, messageId: 'noHandoff', message: 'Task 2 is checked complete but has no task handoff.' })]);
+    expect(findings(files, ID)).toEqual([
+      expect.objectContaining({
+        file: PLAN,
+        messageId: 'noHandoff',
+        message: 'Task 2 is checked complete but has no task handoff.',
+      }),
+    ]);
   });
 
   it('treats a heading task as complete when all its steps are checked', () => {
@@ -76,7 +98,13 @@ describe(ID, () => {
       '#### Manual Verification',
       '- [ ] N/A: no UI',
     );
-    expect(findings({ [PLAN]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, '### Task 1'), messageId: 'noHandoff', message: 'Task 1 is checked complete but has no task handoff.' })]);
+    expect(findings({ [PLAN]: text }, ID)).toEqual([
+      expect.objectContaining({
+        line: lineOf(text, '### Task 1'),
+        messageId: 'noHandoff',
+        message: 'Task 1 is checked complete but has no task handoff.',
+      }),
+    ]);
   });
 
   it('names handoffs it cannot link to any plan in one info, whatever the preset', () => {
@@ -90,7 +118,10 @@ describe(ID, () => {
           file: handoffPath(1, 'a', 'lost'),
           line: 1,
           severity: 'info',
-          messageId: 'unlinked', message: expect.stringContaining(`2 task handoff(s) name no plan that exists and have no session ledger naming one (${handoffPath(1, 'a', 'lost')}, ${handoffPath(2, 'b', 'lost')})`),
+          messageId: 'unlinked',
+          message: expect.stringContaining(
+            `2 task handoff(s) name no plan that exists and have no session ledger naming one (${handoffPath(1, 'a', 'lost')}, ${handoffPath(2, 'b', 'lost')})`,
+          ),
         }),
       ]);
     }
@@ -99,7 +130,15 @@ describe(ID, () => {
   it('through the CLI: exit 1 and the finding in JSON', () => {
     const { code, results } = cliFindings({ [PLAN]: fourTasks, ...handoffChain(2) }, ID);
     expect(code).toBe(1);
-    expect(results).toEqual([expect.objectContaining({ ruleId: ID, severity: 'error', file: PLAN, line: lineOf(fourTasks, 'Task 3:'), column: 1 })]);
+    expect(results).toEqual([
+      expect.objectContaining({
+        ruleId: ID,
+        severity: 'error',
+        file: PLAN,
+        line: lineOf(fourTasks, 'Task 3:'),
+        column: 1,
+      }),
+    ]);
   });
 });
 

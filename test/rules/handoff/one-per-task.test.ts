@@ -2,7 +2,17 @@
 // session, and no handoff claims several tasks.
 import { describe, expect, it } from 'vitest';
 import { findings, describeRuleContract } from '../../helpers/rule-tester.js';
-import { HANDOFFS, PLAN, handoffChain, handoffName, handoffPath, lineOf, plan, strict, taskHandoff } from '../fixtures.js';
+import {
+  HANDOFFS,
+  PLAN,
+  handoffChain,
+  handoffName,
+  handoffPath,
+  lineOf,
+  plan,
+  strict,
+  taskHandoff,
+} from '../fixtures.js';
 
 const ID = 'handoff/one-per-task';
 
@@ -23,22 +33,36 @@ describe(ID, () => {
         file: handoffPath(2),
         line: 1,
         severity: 'error',
-        messageId: 'duplicate', message: `Task 2 already has a handoff in session "auth-1": ${HANDOFFS}/task-02-step-2-again.md.`,
+        messageId: 'duplicate',
+        message: `Task 2 already has a handoff in session "auth-1": ${HANDOFFS}/task-02-step-2-again.md.`,
       }),
     ]);
     expect(findings(duplicate, ID, strict())).toEqual([expect.objectContaining({ severity: 'error' })]);
   });
 
   it('counts the task number from the file name when the key is absent', () => {
-    const files = { [PLAN]: plan(), ...handoffChain(2), [`${HANDOFFS}/task-02-redo.md`]: taskHandoff(2, { task: undefined }) };
+    const files = {
+      [PLAN]: plan(),
+      ...handoffChain(2),
+      [`${HANDOFFS}/task-02-redo.md`]: taskHandoff(2, { task: undefined }),
+    };
     expect(findings(files, ID)).toHaveLength(1);
   });
 
   it('allows the same task number in different sessions for different plans, or with no plan to tell', () => {
     const other = 'thoughts/shared/plans/2026-11-21-billing.md';
-    const files = { [PLAN]: plan(), [other]: plan(), ...handoffChain(2), [handoffPath(2, 'step-2', 'auth-2')]: taskHandoff(2, { plan: other }), [handoffPath(1, 'step-1', 'auth-2')]: taskHandoff(1, { plan: other }) };
+    const files = {
+      [PLAN]: plan(),
+      [other]: plan(),
+      ...handoffChain(2),
+      [handoffPath(2, 'step-2', 'auth-2')]: taskHandoff(2, { plan: other }),
+      [handoffPath(1, 'step-1', 'auth-2')]: taskHandoff(1, { plan: other }),
+    };
     expect(findings(files, ID)).toEqual([]);
-    const unlinked = { ...handoffChain(2, () => ({ plan: undefined })), [handoffPath(2, 'step-2', 'auth-2')]: taskHandoff(2, { plan: undefined }) };
+    const unlinked = {
+      ...handoffChain(2, () => ({ plan: undefined })),
+      [handoffPath(2, 'step-2', 'auth-2')]: taskHandoff(2, { plan: undefined }),
+    };
     expect(findings(unlinked, ID)).toEqual([]);
   });
 
@@ -47,7 +71,12 @@ describe(ID, () => {
       const text = taskHandoff(3, { task });
       const path = handoffPath(3);
       expect(findings({ [path]: text }, ID), JSON.stringify(task)).toEqual([
-        expect.objectContaining({ file: path, line: lineOf(text, 'task:'), messageId: 'severalTasks', message: `Handoff claims several tasks (${JSON.stringify(task)}); each task gets its own agent and handoff.` }),
+        expect.objectContaining({
+          file: path,
+          line: lineOf(text, 'task:'),
+          messageId: 'severalTasks',
+          message: `Handoff claims several tasks (${JSON.stringify(task)}); each task gets its own agent and handoff.`,
+        }),
       ]);
     }
   });
@@ -73,7 +102,13 @@ describe(`${ID}: a task's handoffs across sessions`, () => {
   };
 
   it('reports a copied session with a complete handoff for the failed task: one finding, at the later session', () => {
-    const files = { ...firstSession, [PLAN]: plan({ checked: [1, 2, 3] }), [at(1, S2)]: taskHandoff(1), [at(2, S2)]: taskHandoff(2), [at(3, S2)]: taskHandoff(3) };
+    const files = {
+      ...firstSession,
+      [PLAN]: plan({ checked: [1, 2, 3] }),
+      [at(1, S2)]: taskHandoff(1),
+      [at(2, S2)]: taskHandoff(2),
+      [at(3, S2)]: taskHandoff(3),
+    };
     expect(findings(files, ID)).toEqual([
       expect.objectContaining({
         file: at(1, S2),
@@ -89,14 +124,26 @@ describe(`${ID}: a task's handoffs across sessions`, () => {
   it('reports the one later handoff of a failed task that names no earlier one', () => {
     const files = { ...firstSession, [at(3, S2)]: taskHandoff(3, { previous: undefined }) };
     expect(findings(files, ID)).toEqual([
-      expect.objectContaining({ file: at(3, S2), messageId: 'otherSession', message: `Task 3 already has a handoff in session "${S1}" (${at(3, S1)}), and this later one does not name it.` }),
+      expect.objectContaining({
+        file: at(3, S2),
+        messageId: 'otherSession',
+        message: `Task 3 already has a handoff in session "${S1}" (${at(3, S1)}), and this later one does not name it.`,
+      }),
     ]);
     expect(findings(files, ID, strict())).toEqual([expect.objectContaining({ severity: 'error' })]);
   });
 
   it('passes a retry that names the failed handoff in `retry_of:` or `previous:`, by path or file name', () => {
-    for (const named of [{ retry_of: at(3, S1) }, { retry_of: handoffName(3) }, { previous: at(3, S1) }, { retry_of: `../${S1}/${handoffName(3)}`, previous: at(2, S1) }]) {
-      expect(findings({ ...firstSession, [handoffPath(3, 'retry', S2)]: taskHandoff(3, named) }, ID), JSON.stringify(named)).toEqual([]);
+    for (const named of [
+      { retry_of: at(3, S1) },
+      { retry_of: handoffName(3) },
+      { previous: at(3, S1) },
+      { retry_of: `../${S1}/${handoffName(3)}`, previous: at(2, S1) },
+    ]) {
+      expect(
+        findings({ ...firstSession, [handoffPath(3, 'retry', S2)]: taskHandoff(3, named) }, ID),
+        JSON.stringify(named),
+      ).toEqual([]);
     }
   });
 
@@ -106,15 +153,21 @@ describe(`${ID}: a task's handoffs across sessions`, () => {
   });
 
   it('passes session 2 continuing the plan with tasks 4-7 after session 1 did 1-3', () => {
-    const files: Record<string, string> = { [PLAN]: plan({ tasksPerPhase: [4, 4], checked: [1, 2, 3, 4, 5, 6, 7] }), ...handoffChain(3, () => ({})) };
-    for (let n = 4; n <= 7; n++) files[at(n, S2)] = taskHandoff(n, { previous: n === 4 ? handoffPath(3) : handoffName(n - 1) });
+    const files: Record<string, string> = {
+      [PLAN]: plan({ tasksPerPhase: [4, 4], checked: [1, 2, 3, 4, 5, 6, 7] }),
+      ...handoffChain(3, () => ({})),
+    };
+    for (let n = 4; n <= 7; n++)
+      files[at(n, S2)] = taskHandoff(n, { previous: n === 4 ? handoffPath(3) : handoffName(n - 1) });
     expect(findings(files, ID)).toEqual([]);
   });
 
   it('decides which is the later by the dates of the session folders, else by `date:`, else by folder name', () => {
     // The new folder dated before the old one: the old one is the later and names nothing.
     const early = '2026-11-01-auth';
-    expect(findings({ ...firstSession, [at(3, early)]: taskHandoff(3, { retry_of: at(3, S1) }) }, ID)).toEqual([expect.objectContaining({ file: at(3, S1), messageId: 'otherSession' })]);
+    expect(findings({ ...firstSession, [at(3, early)]: taskHandoff(3, { retry_of: at(3, S1) }) }, ID)).toEqual([
+      expect.objectContaining({ file: at(3, S1), messageId: 'otherSession' }),
+    ]);
     // Undated folders: the `date:` keys.
     const undated = {
       [PLAN]: plan(),
@@ -130,10 +183,19 @@ describe(`${ID}: a task's handoffs across sessions`, () => {
     };
     expect(findings(sameDay, ID)).toEqual([expect.objectContaining({ file: handoffPath(3, 'b', '2026-11-20-a') })]);
     // Nothing dated: the folder later by name.
-    const bare = { [PLAN]: plan(), [handoffPath(3, 'a', 'zeta')]: taskHandoff(3, { status: 'failed' }), [handoffPath(3, 'b', 'alpha')]: taskHandoff(3) };
+    const bare = {
+      [PLAN]: plan(),
+      [handoffPath(3, 'a', 'zeta')]: taskHandoff(3, { status: 'failed' }),
+      [handoffPath(3, 'b', 'alpha')]: taskHandoff(3),
+    };
     expect(findings(bare, ID)).toEqual([expect.objectContaining({ file: handoffPath(3, 'a', 'zeta') })]);
     // Nothing dated, and one names the other: that one is the retry.
-    expect(findings({ ...bare, [handoffPath(3, 'b', 'alpha')]: taskHandoff(3, { retry_of: handoffPath(3, 'a', 'zeta') }) }, ID)).toEqual([]);
+    expect(
+      findings(
+        { ...bare, [handoffPath(3, 'b', 'alpha')]: taskHandoff(3, { retry_of: handoffPath(3, 'a', 'zeta') }) },
+        ID,
+      ),
+    ).toEqual([]);
   });
 });
 

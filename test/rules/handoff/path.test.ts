@@ -21,14 +21,28 @@ describe(ID, () => {
   it('reports a task number that is not zero-padded to two digits', () => {
     const path = `${HANDOFFS}/task-3-add-login.md`;
     expect(findings({ [path]: taskHandoff(3) }, ID)).toEqual([
-      expect.objectContaining({ file: path, line: 1, severity: 'warning', messageId: 'notPadded', message: 'Task number "3" in "task-3-add-login.md" is not zero-padded to two digits.' }),
+      expect.objectContaining({
+        file: path,
+        line: 1,
+        severity: 'warning',
+        messageId: 'notPadded',
+        message: 'Task number "3" in "task-3-add-login.md" is not zero-padded to two digits.',
+      }),
     ]);
-    expect(findings({ [`${HANDOFFS}/task-003-add-login.md`]: taskHandoff(3) }, ID)).toEqual([expect.objectContaining({ messageId: 'notPadded', message: expect.stringContaining('"003"') })]);
+    expect(findings({ [`${HANDOFFS}/task-003-add-login.md`]: taskHandoff(3) }, ID)).toEqual([
+      expect.objectContaining({ messageId: 'notPadded', message: expect.stringContaining('"003"') }),
+    ]);
   });
 
   it('reports a description that is not kebab-case', () => {
     for (const name of ['task-03-Add_Login.md', 'task-03-add login.md', 'task-03-add--login.md']) {
-      expect(findings({ [`${HANDOFFS}/${name}`]: taskHandoff(3) }, ID), name).toEqual([expect.objectContaining({ line: 1, messageId: 'notKebab', message: expect.stringContaining('is not kebab-case') })]);
+      expect(findings({ [`${HANDOFFS}/${name}`]: taskHandoff(3) }, ID), name).toEqual([
+        expect.objectContaining({
+          line: 1,
+          messageId: 'notKebab',
+          message: expect.stringContaining('is not kebab-case'),
+        }),
+      ]);
     }
   });
 
@@ -36,14 +50,28 @@ describe(ID, () => {
     const text = taskHandoff(4);
     const path = `${HANDOFFS}/task-03-add-login.md`;
     expect(findings({ [path]: text }, ID)).toEqual([
-      expect.objectContaining({ file: path, line: lineOf(text, 'task: 4'), messageId: 'taskMismatch', message: 'File name says task 3 but the `task` key says 4.' }),
+      expect.objectContaining({
+        file: path,
+        line: lineOf(text, 'task: 4'),
+        messageId: 'taskMismatch',
+        message: 'File name says task 3 but the `task` key says 4.',
+      }),
     ]);
   });
 
   it('reports a handoff with a task key that is not named task-NN-<desc>.md', () => {
     const path = `${HANDOFFS}/login-handoff.md`;
-    expect(findings({ [path]: taskHandoff(3) }, ID)).toEqual([expect.objectContaining({ file: path, line: 1, messageId: 'badName', message: 'Task handoff "login-handoff.md" is not named task-NN-<desc>.md.' })]);
-    expect(findings({ [`${HANDOFFS}/task-03.md`]: taskHandoff(3) }, ID)).toEqual([expect.objectContaining({ messageId: 'badName', message: expect.stringContaining('"task-03.md" is not named') })]);
+    expect(findings({ [path]: taskHandoff(3) }, ID)).toEqual([
+      expect.objectContaining({
+        file: path,
+        line: 1,
+        messageId: 'badName',
+        message: 'Task handoff "login-handoff.md" is not named task-NN-<desc>.md.',
+      }),
+    ]);
+    expect(findings({ [`${HANDOFFS}/task-03.md`]: taskHandoff(3) }, ID)).toEqual([
+      expect.objectContaining({ messageId: 'badName', message: expect.stringContaining('"task-03.md" is not named') }),
+    ]);
   });
 
   it('leaves session handoffs of the other dialects alone', () => {
@@ -60,8 +88,14 @@ describe(ID, () => {
   });
 
   it('is an error in strict', () => {
-    expect(findings({ [`${HANDOFFS}/task-3-add-login.md`]: taskHandoff(3) }, ID, strict())).toEqual([expect.objectContaining({ severity: 'error' })]);
+    expect(findings({ [`${HANDOFFS}/task-3-add-login.md`]: taskHandoff(3) }, ID, strict())).toEqual([
+      expect.objectContaining({ severity: 'error' }),
+    ]);
   });
 });
 
-describeRuleContract(ID, { [`${HANDOFFS}/task-3-Add_Login.md`]: taskHandoff(3), [`${HANDOFFS}/task-04-x.md`]: taskHandoff(5) }, { recommended: 'warning', strict: 'error' });
+describeRuleContract(
+  ID,
+  { [`${HANDOFFS}/task-3-Add_Login.md`]: taskHandoff(3), [`${HANDOFFS}/task-04-x.md`]: taskHandoff(5) },
+  { recommended: 'warning', strict: 'error' },
+);

@@ -20,7 +20,8 @@ describe(ID, () => {
         file: PLAN,
         line: lineOf(fourTasks, 'Task 2:'),
         severity: 'error',
-        messageId: 'notComplete', message: `Task 2 is checked complete but its handoff has status partial (${handoffPath(2)}).`,
+        messageId: 'notComplete',
+        message: `Task 2 is checked complete but its handoff has status partial (${handoffPath(2)}).`,
       }),
     ]);
     expect(findings(files, ID, strict())).toEqual([expect.objectContaining({ severity: 'error' })]);
@@ -29,19 +30,58 @@ describe(ID, () => {
   it('reports a checked task whose handoff has no verification results', () => {
     const files = { [PLAN]: fourTasks, ...handoffChain(2, (t) => (t === 1 ? { verification_results: [] } : {})) };
     expect(findings(files, ID)).toEqual([
-      expect.objectContaining({ line: lineOf(fourTasks, 'Task 1:'), messageId: 'noVerification', message: `Task 1 is checked complete but its handoff has no verification results (${handoffPath(1)}).` }),
+      expect.objectContaining({
+        line: lineOf(fourTasks, 'Task 1:'),
+        messageId: 'noVerification',
+        message: `Task 1 is checked complete but its handoff has no verification results (${handoffPath(1)}).`,
+      }),
     ]);
   });
 
   it('reports a handoff whose verification records a failed or skipped check', () => {
-    const failed = { [PLAN]: fourTasks, ...handoffChain(2, (t) => (t === 2 ? { verification_results: [{ check: 'npm test', result: 'pass' }, { check: 'npm run e2e', result: 'failed' }] } : {})) };
+    const failed = {
+      [PLAN]: fourTasks,
+      ...handoffChain(2, (t) =>
+        t === 2
+          ? {
+              verification_results: [
+                { check: 'npm test', result: 'pass' },
+                { check: 'npm run e2e', result: 'failed' },
+              ],
+            }
+          : {},
+      ),
+    };
     expect(findings(failed, ID)).toEqual([
-      expect.objectContaining({ line: lineOf(fourTasks, 'Task 2:'), messageId: 'notVerified', message: `Task 2 is checked complete but its handoff records a verification that failed or was not run (${handoffPath(2)}).` }),
+      expect.objectContaining({
+        line: lineOf(fourTasks, 'Task 2:'),
+        messageId: 'notVerified',
+        message: `Task 2 is checked complete but its handoff records a verification that failed or was not run (${handoffPath(2)}).`,
+      }),
     ]);
     // A TDD checklist left unchecked reads as "not run".
-    const tdd = md('# Task Handoff: Do step 2', '', '**Status:** Done', '', '## Files Modified', '- `src/b.ts`', '', '## TDD Verification', '- [ ] `npm test` passes', '', '## Next Task Context', 'Nothing.');
-    const files = { [PLAN]: fourTasks, ...handoffChain(1), [`${HANDOFFS}/task-02-do-step-2.md`]: tdd.replace('# Task', `---\nplan: ${PLAN}\n---\n# Task`) };
-    expect(findings(files, ID)).toEqual([expect.objectContaining({ messageId: 'notVerified', message: expect.stringContaining('failed or was not run') })]);
+    const tdd = md(
+      '# Task Handoff: Do step 2',
+      '',
+      '**Status:** Done',
+      '',
+      '## Files Modified',
+      '- `src/b.ts`',
+      '',
+      '## TDD Verification',
+      '- [ ] `npm test` passes',
+      '',
+      '## Next Task Context',
+      'Nothing.',
+    );
+    const files = {
+      [PLAN]: fourTasks,
+      ...handoffChain(1),
+      [`${HANDOFFS}/task-02-do-step-2.md`]: tdd.replace('# Task', `---\nplan: ${PLAN}\n---\n# Task`),
+    };
+    expect(findings(files, ID)).toEqual([
+      expect.objectContaining({ messageId: 'notVerified', message: expect.stringContaining('failed or was not run') }),
+    ]);
   });
 
   it('leaves an unreadable handoff to handoff/schema', () => {
@@ -54,16 +94,31 @@ describe(ID, () => {
     const files = { [PLAN]: fourTasks, ...handoffChain(1), [handoffPath(2)]: broken };
     expect(findings(files, ID)).toEqual([]);
     expect(findings(files, 'handoff/chain')).toEqual([]);
-    expect(findings(files, 'handoff/schema')).toEqual([expect.objectContaining({ file: handoffPath(2), line: 5, messageId: 'unreadable', message: expect.stringContaining('Invalid YAML') })]);
+    expect(findings(files, 'handoff/schema')).toEqual([
+      expect.objectContaining({
+        file: handoffPath(2),
+        line: 5,
+        messageId: 'unreadable',
+        message: expect.stringContaining('Invalid YAML'),
+      }),
+    ]);
   });
 
   it('names a status it could not normalize', () => {
     const files = { [PLAN]: fourTasks, ...handoffChain(2, (t) => (t === 1 ? { status: 'TODO' } : {})) };
-    expect(findings(files, ID)).toEqual([expect.objectContaining({ messageId: 'notComplete', message: expect.stringContaining('its handoff has status TODO') })]);
+    expect(findings(files, ID)).toEqual([
+      expect.objectContaining({
+        messageId: 'notComplete',
+        message: expect.stringContaining('its handoff has status TODO'),
+      }),
+    ]);
   });
 
   it('does not judge unchecked tasks', () => {
-    const files = { [PLAN]: plan({ tasksPerPhase: [2, 2], checked: [1], verified: [] }), ...handoffChain(2, (t) => (t === 2 ? { status: 'blocked', blocker: 'x' } : {})) };
+    const files = {
+      [PLAN]: plan({ tasksPerPhase: [2, 2], checked: [1], verified: [] }),
+      ...handoffChain(2, (t) => (t === 2 ? { status: 'blocked', blocker: 'x' } : {})),
+    };
     expect(findings(files, ID)).toEqual([]);
   });
 
@@ -77,18 +132,52 @@ describe(ID, () => {
   });
 
   it('accepts the implement_task dialect: `**Status:** Done` and a TDD Verification list', () => {
-    const dialect = md('# Task Handoff: Do step 2', '', '**Status:** Done', '', '## Files Modified', '- `src/b.ts`', '', '## TDD Verification', '- [x] `npm test` passes', '', '## Next Task Context', 'Nothing.');
-    const files = { [PLAN]: fourTasks, ...handoffChain(1), [`${HANDOFFS}/task-02-do-step-2.md`]: dialect.replace('# Task', `---\nplan: ${PLAN}\n---\n# Task`) };
+    const dialect = md(
+      '# Task Handoff: Do step 2',
+      '',
+      '**Status:** Done',
+      '',
+      '## Files Modified',
+      '- `src/b.ts`',
+      '',
+      '## TDD Verification',
+      '- [x] `npm test` passes',
+      '',
+      '## Next Task Context',
+      'Nothing.',
+    );
+    const files = {
+      [PLAN]: fourTasks,
+      ...handoffChain(1),
+      [`${HANDOFFS}/task-02-do-step-2.md`]: dialect.replace('# Task', `---\nplan: ${PLAN}\n---\n# Task`),
+    };
     expect(findings(files, ID)).toEqual([]);
     const unverified = dialect.replace('- [x] `npm test` passes', 'None run.');
-    const bad = { [PLAN]: fourTasks, ...handoffChain(1), [`${HANDOFFS}/task-02-do-step-2.md`]: unverified.replace('# Task', `---\nplan: ${PLAN}\n---\n# Task`) };
-    expect(findings(bad, ID)).toEqual([expect.objectContaining({ messageId: 'noVerification', message: expect.stringContaining('has no verification results') })]);
+    const bad = {
+      [PLAN]: fourTasks,
+      ...handoffChain(1),
+      [`${HANDOFFS}/task-02-do-step-2.md`]: unverified.replace('# Task', `---\nplan: ${PLAN}\n---\n# Task`),
+    };
+    expect(findings(bad, ID)).toEqual([
+      expect.objectContaining({
+        messageId: 'noVerification',
+        message: expect.stringContaining('has no verification results'),
+      }),
+    ]);
   });
 
   it('passes when one of two handoffs of the task is validated (duplicates are handoff/one-per-task)', () => {
-    const files = { [PLAN]: fourTasks, ...handoffChain(2, (t) => (t === 2 ? { status: 'failed' } : {})), [`${HANDOFFS}/task-02-retry.md`]: taskHandoff(2) };
+    const files = {
+      [PLAN]: fourTasks,
+      ...handoffChain(2, (t) => (t === 2 ? { status: 'failed' } : {})),
+      [`${HANDOFFS}/task-02-retry.md`]: taskHandoff(2),
+    };
     expect(findings(files, ID)).toEqual([]);
   });
 });
 
-describeRuleContract(ID, { [PLAN]: fourTasks, ...handoffChain(2, (t) => (t === 2 ? { status: 'partial' } : {})) }, { recommended: 'error', strict: 'error' });
+describeRuleContract(
+  ID,
+  { [PLAN]: fourTasks, ...handoffChain(2, (t) => (t === 2 ? { status: 'partial' } : {})) },
+  { recommended: 'error', strict: 'error' },
+);

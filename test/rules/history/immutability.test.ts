@@ -38,7 +38,15 @@ const before = { [CONFIG]: STRICT, [PLAN]: plan({ checked: [] }), [handoffPath(1
 
 ruleTester(ruleOf('history/handoff-rewritten'), {
   valid: [
-    { name: 'a note appended below a body status', before, after: { ...before, [handoffPath(1)]: bodyHandoff('FAILED', '\n## Notes\n\nRetried with a fresh database: same error.\n') }, commit: { author: CLAUDE } },
+    {
+      name: 'a note appended below a body status',
+      before,
+      after: {
+        ...before,
+        [handoffPath(1)]: bodyHandoff('FAILED', '\n## Notes\n\nRetried with a fresh database: same error.\n'),
+      },
+      commit: { author: CLAUDE },
+    },
   ],
   invalid: [
     {
@@ -54,40 +62,90 @@ ruleTester(ruleOf('history/handoff-rewritten'), {
 
 // Issue 12, bypass 10: a blocked handoff's resolution is the user's answer. A human may write it after the handoff
 // was committed (it is no rewrite, in any preset); an agent's commit that writes one is self-exemption.
-const blockedHandoff = (resolution?: string, body = '') => taskHandoff(2, { status: 'blocked', blocker: 'Which schema wins?', verification_results: [], ...(resolution ? { resolution } : {}) }, body);
+const blockedHandoff = (resolution?: string, body = '') =>
+  taskHandoff(
+    2,
+    {
+      status: 'blocked',
+      blocker: 'Which schema wins?',
+      verification_results: [],
+      ...(resolution ? { resolution } : {}),
+    },
+    body,
+  );
 const waiting = { [CONFIG]: STRICT, [PLAN]: plan({ checked: [1] }), [handoffPath(2)]: blockedHandoff() };
 
 ruleTester(ruleOf('history/handoff-rewritten'), {
-  valid: [{ name: "a human's resolution added to a committed blocked handoff", before: waiting, after: { ...waiting, [handoffPath(2)]: blockedHandoff('Use the new schema.') } }],
+  valid: [
+    {
+      name: "a human's resolution added to a committed blocked handoff",
+      before: waiting,
+      after: { ...waiting, [handoffPath(2)]: blockedHandoff('Use the new schema.') },
+    },
+  ],
   invalid: [
     {
       name: 'a resolution added together with another key',
       before: waiting,
-      after: { ...waiting, [handoffPath(2)]: blockedHandoff('Use the new schema.').replace('task_desc: Step 2', 'task_desc: Step two') },
-      errors: [{ messageId: 'rewritten', message: `Frontmatter of committed handoff ${handoffPath(2)} was rewritten (\`task_desc\`).` }],
+      after: {
+        ...waiting,
+        [handoffPath(2)]: blockedHandoff('Use the new schema.').replace('task_desc: Step 2', 'task_desc: Step two'),
+      },
+      errors: [
+        {
+          messageId: 'rewritten',
+          message: `Frontmatter of committed handoff ${handoffPath(2)} was rewritten (\`task_desc\`).`,
+        },
+      ],
     },
   ],
 });
 
 ruleTester(ruleOf('history/self-exemption'), {
   valid: [
-    { name: "a human's resolution", before: waiting, after: { ...waiting, [handoffPath(2)]: blockedHandoff('Use the new schema.') } },
+    {
+      name: "a human's resolution",
+      before: waiting,
+      after: { ...waiting, [handoffPath(2)]: blockedHandoff('Use the new schema.') },
+    },
     {
       // In `recommended`: `strict` lets no agent relay the human's word, as for a confirmation.
       name: "the human's Guidance-by relayed in the agent's commit",
       before: { ...waiting, [CONFIG]: '{}\n' },
-      after: { ...waiting, [CONFIG]: '{}\n', [handoffPath(2)]: blockedHandoff(undefined, '\n## Resolution\n\nUse the new schema.\n') },
-      commit: { author: 'Ana <ana@example.com>', trailers: [`Co-authored-by: ${CLAUDE}`, 'Guidance-by: Ana <ana@example.com>'] },
+      after: {
+        ...waiting,
+        [CONFIG]: '{}\n',
+        [handoffPath(2)]: blockedHandoff(undefined, '\n## Resolution\n\nUse the new schema.\n'),
+      },
+      commit: {
+        author: 'Ana <ana@example.com>',
+        trailers: [`Co-authored-by: ${CLAUDE}`, 'Guidance-by: Ana <ana@example.com>'],
+      },
     },
-    { name: 'an agent appending a note, not a resolution', before: waiting, after: { ...waiting, [handoffPath(2)]: blockedHandoff(undefined, '\n## Notes\n\nStill waiting.\n') }, commit: { author: CLAUDE } },
+    {
+      name: 'an agent appending a note, not a resolution',
+      before: waiting,
+      after: { ...waiting, [handoffPath(2)]: blockedHandoff(undefined, '\n## Notes\n\nStill waiting.\n') },
+      commit: { author: CLAUDE },
+    },
   ],
   invalid: [
     {
       name: "an agent's resolution appended as a section",
       before: waiting,
-      after: { ...waiting, [handoffPath(2)]: blockedHandoff(undefined, '\n## Resolution\n\nThe user said to go on.\n') },
+      after: {
+        ...waiting,
+        [handoffPath(2)]: blockedHandoff(undefined, '\n## Resolution\n\nThe user said to go on.\n'),
+      },
       commit: { author: CLAUDE },
-      errors: [{ messageId: 'writesResolution', file: handoffPath(2), severity: 'error', message: `An agent's commit (${CLAUDE}) writes the resolution of blocked handoff ${handoffPath(2)} itself: only the user's guidance unblocks the task, and a resolution counts only when a human's commit writes it.` }],
+      errors: [
+        {
+          messageId: 'writesResolution',
+          file: handoffPath(2),
+          severity: 'error',
+          message: `An agent's commit (${CLAUDE}) writes the resolution of blocked handoff ${handoffPath(2)} itself: only the user's guidance unblocks the task, and a resolution counts only when a human's commit writes it.`,
+        },
+      ],
     },
     {
       name: "an agent's resolution key, at commit-msg",

@@ -8,7 +8,9 @@ const ID = 'ledger/state';
 
 describe(ID, () => {
   it('passes one item in progress in an active ledger', () => {
-    expect(findings({ [LEDGER]: ledger({ state: ['- [x] Task 1: a', '- [→] Task 2: b', '- [ ] Task 3: c'] }) }, ID)).toEqual([]);
+    expect(
+      findings({ [LEDGER]: ledger({ state: ['- [x] Task 1: a', '- [→] Task 2: b', '- [ ] Task 3: c'] }) }, ID),
+    ).toEqual([]);
   });
 
   it('reports a second in-progress item, whichever marker it uses', () => {
@@ -19,7 +21,8 @@ describe(ID, () => {
           file: LEDGER,
           line: lineOf(text, 'Task 3'),
           severity: 'error',
-          messageId: 'secondInProgress', message: `Second item in progress ("Task 3: c"); "Task 2: b" (line ${lineOf(text, 'Task 2')}) is already in progress.`,
+          messageId: 'secondInProgress',
+          message: `Second item in progress ("Task 3: c"); "Task 2: b" (line ${lineOf(text, 'Task 2')}) is already in progress.`,
         }),
       ]);
     }
@@ -28,20 +31,33 @@ describe(ID, () => {
   it('reports a task that is both done and pending', () => {
     const text = ledger({ state: ['- [x] Task 1: a', '- [ ] Task 2: b', '- [x] Task 2: b'] });
     expect(findings({ [LEDGER]: text }, ID, strict())).toEqual([
-      expect.objectContaining({ line: lineOf(text, 'Task 2', 2), severity: 'error', messageId: 'conflictingStates', message: `Task 2 is done here but pending at line ${lineOf(text, 'Task 2')}.` }),
+      expect.objectContaining({
+        line: lineOf(text, 'Task 2', 2),
+        severity: 'error',
+        messageId: 'conflictingStates',
+        message: `Task 2 is done here but pending at line ${lineOf(text, 'Task 2')}.`,
+      }),
     ]);
   });
 
   it('reports `status: complete` while items are open, at the status line', () => {
     const text = ledger({ status: 'complete', state: ['- [x] Task 1: a', '- [→] Task 2: b', '- [ ] Task 3: c'] });
     expect(findings({ [LEDGER]: text }, ID)).toEqual([
-      expect.objectContaining({ line: lineOf(text, 'status: complete'), messageId: 'completeWithOpen', message: `Ledger status is complete but 2 item(s) are not done (first: "Task 2: b", line ${lineOf(text, 'Task 2')}).` }),
+      expect.objectContaining({
+        line: lineOf(text, 'status: complete'),
+        messageId: 'completeWithOpen',
+        message: `Ledger status is complete but 2 item(s) are not done (first: "Task 2: b", line ${lineOf(text, 'Task 2')}).`,
+      }),
     ]);
   });
 
   it('passes `status: complete` when every item is done, and `abandoned` with open items', () => {
-    expect(findings({ [LEDGER]: ledger({ status: 'complete', state: ['- [x] Task 1: a', '- [X] Task 2: b'] }) }, ID)).toEqual([]);
-    expect(findings({ [LEDGER]: ledger({ status: 'abandoned', state: ['- [x] Task 1: a', '- [ ] Task 2: b'] }) }, ID)).toEqual([]);
+    expect(
+      findings({ [LEDGER]: ledger({ status: 'complete', state: ['- [x] Task 1: a', '- [X] Task 2: b'] }) }, ID),
+    ).toEqual([]);
+    expect(
+      findings({ [LEDGER]: ledger({ status: 'abandoned', state: ['- [x] Task 1: a', '- [ ] Task 2: b'] }) }, ID),
+    ).toEqual([]);
   });
 
   it('does not claim open items when the state lists none', () => {
@@ -52,15 +68,31 @@ describe(ID, () => {
     const text = ledger({ state: ['- [x] Task 1: a', '- [x] Task 2: b'] });
     for (const preset of ['recommended', 'strict'] as const) {
       expect(findings({ [LEDGER]: text }, ID, { preset })).toEqual([
-        expect.objectContaining({ line: lineOf(text, 'status: active'), severity: 'info', messageId: 'allDoneStillActive', message: 'Every item is done but the ledger status is still active.', fix: 'Set `status: complete`.' }),
+        expect.objectContaining({
+          line: lineOf(text, 'status: active'),
+          severity: 'info',
+          messageId: 'allDoneStillActive',
+          message: 'Every item is done but the ledger status is still active.',
+          fix: 'Set `status: complete`.',
+        }),
       ]);
     }
   });
 
   it('reads the state labels of the continuity dialect', () => {
     const text = ledger({ state: ['- Done: Task 1: a', '- Now: Task 2: b', '- Current: Task 3: c'] });
-    expect(findings({ [LEDGER]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, 'Task 3'), messageId: 'secondInProgress', message: expect.stringContaining('Second item in progress') })]);
+    expect(findings({ [LEDGER]: text }, ID)).toEqual([
+      expect.objectContaining({
+        line: lineOf(text, 'Task 3'),
+        messageId: 'secondInProgress',
+        message: expect.stringContaining('Second item in progress'),
+      }),
+    ]);
   });
 });
 
-describeRuleContract(ID, { [LEDGER]: ledger({ state: ['- [→] Task 1: a', '- [->] Task 2: b'] }) }, { recommended: 'error', strict: 'error' });
+describeRuleContract(
+  ID,
+  { [LEDGER]: ledger({ state: ['- [→] Task 1: a', '- [->] Task 2: b'] }) },
+  { recommended: 'error', strict: 'error' },
+);

@@ -5,8 +5,18 @@ import { PLAN, lineOf, md } from '../fixtures.js';
 
 const rule = ruleOf('plan/claimed-complete');
 
-const phases = (taskTwo: string, testTwo: string, title2 = 'Writer') =>
-  ['## Phase 1: Columns', '- [x] Task 1: Pick the columns', '#### Automated Verification:', '- [x] `npm test -- columns`', '#### Manual Verification:', '- [ ] Finance opens the file', `## Phase 2: ${title2}`, `- [${taskTwo}] Task 2: Write the file`, '#### Automated Verification:', `- [${testTwo}] \`npm test -- writer\``];
+const phases = (taskTwo: string, testTwo: string, title2 = 'Writer') => [
+  '## Phase 1: Columns',
+  '- [x] Task 1: Pick the columns',
+  '#### Automated Verification:',
+  '- [x] `npm test -- columns`',
+  '#### Manual Verification:',
+  '- [ ] Finance opens the file',
+  `## Phase 2: ${title2}`,
+  `- [${taskTwo}] Task 2: Write the file`,
+  '#### Automated Verification:',
+  `- [${testTwo}] \`npm test -- writer\``,
+];
 const byStatus = md('---', 'status: complete', '---', '# Export', ...phases(' ', ' '));
 const byBody = md('# Export', '', '**Status**: Implementation Complete', '', ...phases('x', ' '));
 const inFolder = 'thoughts/shared/plans/implemented/2026-11-20-export.md';
@@ -14,20 +24,60 @@ const inFolder = 'thoughts/shared/plans/implemented/2026-11-20-export.md';
 ruleTester(rule, {
   valid: [
     { name: 'a plan that says nothing of its state', files: { [PLAN]: md('# Export', ...phases(' ', ' ')) } },
-    { name: 'done, and every task and automated item checked (a manual item may wait for a human)', files: { [PLAN]: md('---', 'status: complete', '---', '# Export', ...phases('x', 'x')) } },
-    { name: 'an open item set aside with its reason', files: { [PLAN]: md('---', 'status: done', '---', '# Export', ...phases('x', ' ').map((l) => (l.includes('writer') ? `${l} (skipped: no staging database)` : l))) } },
-    { name: 'a deferred phase', files: { [PLAN]: md('---', 'status: complete', '---', '# Export', ...phases(' ', ' ', 'Writer [DEFERRED]')) } },
-    { name: 'a status that is no claim of completion', files: { [PLAN]: md('---', 'status: in progress', '---', '# Export', ...phases(' ', ' ')) } },
+    {
+      name: 'done, and every task and automated item checked (a manual item may wait for a human)',
+      files: { [PLAN]: md('---', 'status: complete', '---', '# Export', ...phases('x', 'x')) },
+    },
+    {
+      name: 'an open item set aside with its reason',
+      files: {
+        [PLAN]: md(
+          '---',
+          'status: done',
+          '---',
+          '# Export',
+          ...phases('x', ' ').map((l) => (l.includes('writer') ? `${l} (skipped: no staging database)` : l)),
+        ),
+      },
+    },
+    {
+      name: 'a deferred phase',
+      files: { [PLAN]: md('---', 'status: complete', '---', '# Export', ...phases(' ', ' ', 'Writer [DEFERRED]')) },
+    },
+    {
+      name: 'a status that is no claim of completion',
+      files: { [PLAN]: md('---', 'status: in progress', '---', '# Export', ...phases(' ', ' ')) },
+    },
   ],
   invalid: [
     {
       name: '`status: complete` with two items open: one finding at the status, naming the first',
       files: { [PLAN]: byStatus },
-      errors: [{ messageId: 'claimedOpen', line: 2, severity: 'warning', message: `The plan says it is done (\`status: complete\`) but 2 of its tasks and automated items are open: first "Task 2: Write the file" at line ${lineOf(byStatus, 'Task 2')}.` }],
+      errors: [
+        {
+          messageId: 'claimedOpen',
+          line: 2,
+          severity: 'warning',
+          message: `The plan says it is done (\`status: complete\`) but 2 of its tasks and automated items are open: first "Task 2: Write the file" at line ${lineOf(byStatus, 'Task 2')}.`,
+        },
+      ],
     },
-    { name: 'a body status line', files: { [PLAN]: byBody }, errors: [{ messageId: 'claimedOpen', line: lineOf(byBody, '**Status**'), data: { count: 1 } }] },
-    { name: 'a folder of finished plans', files: { [inFolder]: md('# Export', ...phases('x', ' ')) }, errors: [{ messageId: 'claimedOpen', file: inFolder, line: 1, data: { where: 'it sits in implemented/' } }] },
-    { name: 'an error in strict', files: { [PLAN]: byStatus }, config: { preset: 'strict' }, errors: [{ messageId: 'claimedOpen', severity: 'error' }] },
+    {
+      name: 'a body status line',
+      files: { [PLAN]: byBody },
+      errors: [{ messageId: 'claimedOpen', line: lineOf(byBody, '**Status**'), data: { count: 1 } }],
+    },
+    {
+      name: 'a folder of finished plans',
+      files: { [inFolder]: md('# Export', ...phases('x', ' ')) },
+      errors: [{ messageId: 'claimedOpen', file: inFolder, line: 1, data: { where: 'it sits in implemented/' } }],
+    },
+    {
+      name: 'an error in strict',
+      files: { [PLAN]: byStatus },
+      config: { preset: 'strict' },
+      errors: [{ messageId: 'claimedOpen', severity: 'error' }],
+    },
   ],
 });
 
@@ -37,9 +87,35 @@ describeRuleContract(rule, { [PLAN]: byStatus }, { recommended: 'warning', stric
 // a phase whose title says it is done has stale boxes, not open work.
 ruleTester(rule, {
   valid: [
-    { name: 'a plan that never ticks a box', files: { [PLAN]: md('---', 'status: done', '---', '# Export', '## Phase 1: Columns', '- [ ] Task 1: Pick the columns', '#### Automated Verification:', '- [ ] `npm test`') } },
-    { name: 'a phase whose title says it is done', files: { [PLAN]: md('---', 'status: complete', '---', '# Export', ...phases(' ', ' ', 'Writer [COMPLETED]')) } },
-    { name: 'a status line under a section is that section\'s', files: { [PLAN]: md('# Export', '## Gaps', '**Status**: ✅ COMPLETE', ...phases(' ', ' ')) } },
+    {
+      name: 'a plan that never ticks a box',
+      files: {
+        [PLAN]: md(
+          '---',
+          'status: done',
+          '---',
+          '# Export',
+          '## Phase 1: Columns',
+          '- [ ] Task 1: Pick the columns',
+          '#### Automated Verification:',
+          '- [ ] `npm test`',
+        ),
+      },
+    },
+    {
+      name: 'a phase whose title says it is done',
+      files: { [PLAN]: md('---', 'status: complete', '---', '# Export', ...phases(' ', ' ', 'Writer [COMPLETED]')) },
+    },
+    {
+      name: "a status line under a section is that section's",
+      files: { [PLAN]: md('# Export', '## Gaps', '**Status**: ✅ COMPLETE', ...phases(' ', ' ')) },
+    },
   ],
-  invalid: [{ name: 'a title that starts with the verb is no marker', files: { [PLAN]: md('---', 'status: complete', '---', '# Export', ...phases(' ', ' ', 'Complete the writer')) }, errors: ['claimedOpen'] }],
+  invalid: [
+    {
+      name: 'a title that starts with the verb is no marker',
+      files: { [PLAN]: md('---', 'status: complete', '---', '# Export', ...phases(' ', ' ', 'Complete the writer')) },
+      errors: ['claimedOpen'],
+    },
+  ],
 });

@@ -6,10 +6,24 @@ import { forgetInstructions, instructionSignals } from '../../../src/read/profil
 import { makeRepo } from '../../helpers/repo.js';
 import { PLAN, lineOf, md, strict } from '../fixtures.js';
 
-const problems = (files: Record<string, string>, ruleId: string, config = {}) => findings(files, ruleId, config).filter((f) => f.severity !== 'info');
+const problems = (files: Record<string, string>, ruleId: string, config = {}) =>
+  findings(files, ruleId, config).filter((f) => f.severity !== 'info');
 
 describe('a plan that says it is done with boxes open is one cause: plan/claimed-complete', () => {
-  const body = ['## Phase 1: Columns', '- [ ] Task 1: Pick the columns', '#### Automated Verification:', '- [ ] `npm test -- columns`', '#### Manual Verification:', '- [x] Finance opens the file', '## Phase 2: Writer', '- [x] Task 2: Write the file', '#### Automated Verification:', '- [x] `npm test -- writer`', '#### Manual Verification:', '- [ ] Finance opens the export'];
+  const body = [
+    '## Phase 1: Columns',
+    '- [ ] Task 1: Pick the columns',
+    '#### Automated Verification:',
+    '- [ ] `npm test -- columns`',
+    '#### Manual Verification:',
+    '- [x] Finance opens the file',
+    '## Phase 2: Writer',
+    '- [x] Task 2: Write the file',
+    '#### Automated Verification:',
+    '- [x] `npm test -- writer`',
+    '#### Manual Verification:',
+    '- [ ] Finance opens the export',
+  ];
   const claimed = md('---', 'status: done', '---', '# Export', ...body);
   const unclaimed = md('# Export', ...body);
 
@@ -20,7 +34,10 @@ describe('a plan that says it is done with boxes open is one cause: plan/claimed
 
   it('without the claim, the order rules report as before', () => {
     const all = lintFiles({ [PLAN]: unclaimed }).filter((f) => f.severity !== 'info' && f.ruleId.startsWith('plan/'));
-    expect(all.map((f) => `${f.ruleId}:${f.messageId}`).sort()).toEqual(['plan/manual-before-automated:manualBeforeAutomated', 'plan/phase-order:checkedBeforeVerified']);
+    expect(all.map((f) => `${f.ruleId}:${f.messageId}`).sort()).toEqual([
+      'plan/manual-before-automated:manualBeforeAutomated',
+      'plan/phase-order:checkedBeforeVerified',
+    ]);
   });
 });
 
@@ -41,22 +58,68 @@ describe('phases described in one section and checked off in another are not gue
 
   it('one info from plan/schema, and the structure rules stay silent', () => {
     expect(findings({ [PLAN]: twoLists }, 'plan/schema')).toEqual([
-      expect.objectContaining({ severity: 'info', messageId: 'unstructured', line: lineOf(twoLists, '### Phase 1: Writes'), message: expect.stringContaining('the checkboxes are under a second list of phases ("Phase 1: Writes"') }),
+      expect.objectContaining({
+        severity: 'info',
+        messageId: 'unstructured',
+        line: lineOf(twoLists, '### Phase 1: Writes'),
+        message: expect.stringContaining('the checkboxes are under a second list of phases ("Phase 1: Writes"'),
+      }),
     ]);
-    for (const id of ['plan/phase-automated-criteria', 'plan/phase-manual-criteria', 'plan/phase-order', 'plan/task-numbering']) expect(problems({ [PLAN]: twoLists }, id, strict())).toEqual([]);
+    for (const id of [
+      'plan/phase-automated-criteria',
+      'plan/phase-manual-criteria',
+      'plan/phase-order',
+      'plan/task-numbering',
+    ])
+      expect(problems({ [PLAN]: twoLists }, id, strict())).toEqual([]);
   });
 
   it('a plan whose phases hold its boxes, with a checklist repeating them, is judged as before', () => {
-    const worked = md('# Plan', '## Phase 1: Writes', '- [ ] Task 1: Route for uploads', '## Phase 2: Reads', '- [x] Task 2: Route for listing', '## Implementation Checklist', '### Phase 1: Writes', '- [ ] Uploads done');
+    const worked = md(
+      '# Plan',
+      '## Phase 1: Writes',
+      '- [ ] Task 1: Route for uploads',
+      '## Phase 2: Reads',
+      '- [x] Task 2: Route for listing',
+      '## Implementation Checklist',
+      '### Phase 1: Writes',
+      '- [ ] Uploads done',
+    );
     expect(findings({ [PLAN]: worked }, 'plan/schema')).toEqual([]);
     expect(problems({ [PLAN]: worked }, 'plan/phase-order').map((f) => f.messageId)).toEqual(['checkedBeforeVerified']);
   });
 });
 
 describe('only instructions that write plans promise their criteria', () => {
-  const report = md('# Implement a plan', 'After each phase, tell the human:', '```', '## Phase [N] Complete', '### Automated Verification', '- [x] `make test`', '### Manual Verification Required', '- [ ] Open the page', '```');
-  const template = md('# Create a plan', 'Write each phase as:', '```markdown', '## Phase 1: [Name]', '#### Automated Verification:', '- [ ] `make test`', '#### Manual Verification:', '- [ ] [What a human checks]', '```');
-  const guide = md('# Fixing beta feedback', '## Phase 1: Triage', '## Phase 2: Fix', '### Manual Verification', '- reproduce it by hand');
+  const report = md(
+    '# Implement a plan',
+    'After each phase, tell the human:',
+    '```',
+    '## Phase [N] Complete',
+    '### Automated Verification',
+    '- [x] `make test`',
+    '### Manual Verification Required',
+    '- [ ] Open the page',
+    '```',
+  );
+  const template = md(
+    '# Create a plan',
+    'Write each phase as:',
+    '```markdown',
+    '## Phase 1: [Name]',
+    '#### Automated Verification:',
+    '- [ ] `make test`',
+    '#### Manual Verification:',
+    '- [ ] [What a human checks]',
+    '```',
+  );
+  const guide = md(
+    '# Fixing beta feedback',
+    '## Phase 1: Triage',
+    '## Phase 2: Fix',
+    '### Manual Verification',
+    '- reproduce it by hand',
+  );
 
   it("implement_plan's fenced report and a workflow guide's own phases promise nothing about plans", () => {
     forgetInstructions();
@@ -66,6 +129,9 @@ describe('only instructions that write plans promise their criteria', () => {
 
   it("create_plan's template does", () => {
     forgetInstructions();
-    expect(instructionSignals(makeRepo({ '.claude/commands/create_plan.md': template })).manual).toMatchObject({ file: '.claude/commands/create_plan.md', line: lineOf(template, '#### Manual Verification:') });
+    expect(instructionSignals(makeRepo({ '.claude/commands/create_plan.md': template })).manual).toMatchObject({
+      file: '.claude/commands/create_plan.md',
+      line: lineOf(template, '#### Manual Verification:'),
+    });
   });
 });

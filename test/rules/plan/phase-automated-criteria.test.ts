@@ -19,11 +19,37 @@ const missingInPhase2 = md(
   '#### Manual Verification:',
   '- [ ] Login works in the browser',
 );
-const emptySection = md('# P', '## Phase 1: A', '- [ ] Task 1: a', '#### Automated Verification:', 'Run the tests.', '#### Manual Verification:', '- [ ] look', '### Phase 2. B', '- [ ] Task 2: b');
-const planLevel = md('# P', '## Phase 1: Schema', '- [ ] Task 1: a', '## Phase 2: Endpoints', '- [ ] Task 2: b', '## Success Criteria', '### Automated Verification:', '- [ ] `npm test`', '### Manual Verification:', '- [ ] click through');
+const emptySection = md(
+  '# P',
+  '## Phase 1: A',
+  '- [ ] Task 1: a',
+  '#### Automated Verification:',
+  'Run the tests.',
+  '#### Manual Verification:',
+  '- [ ] look',
+  '### Phase 2. B',
+  '- [ ] Task 2: b',
+);
+const planLevel = md(
+  '# P',
+  '## Phase 1: Schema',
+  '- [ ] Task 1: a',
+  '## Phase 2: Endpoints',
+  '- [ ] Task 2: b',
+  '## Success Criteria',
+  '### Automated Verification:',
+  '- [ ] `npm test`',
+  '### Manual Verification:',
+  '- [ ] click through',
+);
 const fivePhases = md(
   '# Billing data migration Implementation Plan',
-  ...['Inventory', 'Export', 'Import', 'Cutover', 'Cleanup'].flatMap((title, i) => [`## Phase ${i + 1}: ${title}`, `- [ ] Task ${i + 1}: ${title} the invoices`, '#### Manual Verification:', `- [ ] ${title} looks right in the finance dashboard`]),
+  ...['Inventory', 'Export', 'Import', 'Cutover', 'Cleanup'].flatMap((title, i) => [
+    `## Phase ${i + 1}: ${title}`,
+    `- [ ] Task ${i + 1}: ${title} the invoices`,
+    '#### Manual Verification:',
+    `- [ ] ${title} looks right in the finance dashboard`,
+  ]),
 );
 const undivided = md(
   '# Auth flow Implementation Plan',
@@ -38,16 +64,40 @@ const undivided = md(
   '- [ ] `npm test` passes',
   '- [ ] Logging in from the browser works',
 );
-const criteriaHeading = (hashes: string) => md('# P', '## Phase 1: A', '- [ ] Task 1: a', `${hashes} Automated Verification:`, '- [ ] `npm test`', `${hashes} Manual Verification:`, '- [ ] look');
+const criteriaHeading = (hashes: string) =>
+  md(
+    '# P',
+    '## Phase 1: A',
+    '- [ ] Task 1: a',
+    `${hashes} Automated Verification:`,
+    '- [ ] `npm test`',
+    `${hashes} Manual Verification:`,
+    '- [ ] look',
+  );
 
 ruleTester(rule, {
   valid: [
     { name: 'every phase has an automated item', files: { [PLAN]: plan({ tasksPerPhase: [1, 2, 1] }) } },
     {
       name: 'plan-agent dialect: heading tasks and one set of criteria for the whole plan',
-      files: { [PLAN]: md('# P', '## Tasks', '### Task 1: a', '- [ ] step', '## Success Criteria', '#### Automated Verification', '- [ ] `make test`', '#### Manual Verification', '- [ ] N/A: no UI') },
+      files: {
+        [PLAN]: md(
+          '# P',
+          '## Tasks',
+          '### Task 1: a',
+          '- [ ] step',
+          '## Success Criteria',
+          '#### Automated Verification',
+          '- [ ] `make test`',
+          '#### Manual Verification',
+          '- [ ] N/A: no UI',
+        ),
+      },
     },
-    ...['###', '####', '#####'].map((hashes) => ({ name: `criteria heading ${hashes}`, files: { [PLAN]: criteriaHeading(hashes) } })),
+    ...['###', '####', '#####'].map((hashes) => ({
+      name: `criteria heading ${hashes}`,
+      files: { [PLAN]: criteriaHeading(hashes) },
+    })),
     // Round 3 (corpus pattern 3): plan-wide criteria are the plan's, for every phase; they counted for the last
     // phase only before, and the other phases were reported.
     { name: 'plan-level criteria count for every phase', files: { [PLAN]: planLevel } },
@@ -56,7 +106,16 @@ ruleTester(rule, {
     {
       name: 'the phase without an automated item, at its heading, a warning in recommended',
       files: { [PLAN]: missingInPhase2 },
-      errors: [{ messageId: 'noAutomated', file: PLAN, line: lineOf(missingInPhase2, '## Phase 2'), column: 1, severity: 'warning', message: 'Phase 2 (Endpoints) has no automated verification item.' }],
+      errors: [
+        {
+          messageId: 'noAutomated',
+          file: PLAN,
+          line: lineOf(missingInPhase2, '## Phase 2'),
+          column: 1,
+          severity: 'warning',
+          message: 'Phase 2 (Endpoints) has no automated verification item.',
+        },
+      ],
     },
     {
       name: 'an error in strict (the micro spec to the letter)',
@@ -79,21 +138,46 @@ ruleTester(rule, {
     {
       name: 'a plan of five phases without automated criteria: one finding naming the five',
       files: { [PLAN]: fivePhases },
-      errors: [{ messageId: 'noAutomatedMany', data: { count: 5, phases: 'Phase 1 (Inventory), Phase 2 (Export), Phase 3 (Import), Phase 4 (Cutover), Phase 5 (Cleanup)' } }],
+      errors: [
+        {
+          messageId: 'noAutomatedMany',
+          data: {
+            count: 5,
+            phases: 'Phase 1 (Inventory), Phase 2 (Export), Phase 3 (Import), Phase 4 (Cutover), Phase 5 (Cleanup)',
+          },
+        },
+      ],
     },
     {
       name: 'an undivided Success Criteria list: one finding per plan that it is not split, none per phase',
       files: { [PLAN]: undivided },
-      errors: [{ messageId: 'unsplit', line: lineOf(undivided, '### Success Criteria'), data: { phases: 'Phase 1 (Schema), Phase 2 (Endpoints)' } }],
+      errors: [
+        {
+          messageId: 'unsplit',
+          line: lineOf(undivided, '### Success Criteria'),
+          data: { phases: 'Phase 1 (Schema), Phase 2 (Endpoints)' },
+        },
+      ],
     },
     {
       name: 'plan-agent dialect without criteria: "The plan", one finding for both kinds',
       files: { [PLAN]: md('# P', '## Tasks', '### Task 1: a', '- [ ] step') },
-      errors: [{ messageId: 'noCriteria', line: 1, message: 'The plan has no verification items, automated or manual.' }],
+      errors: [
+        { messageId: 'noCriteria', line: 1, message: 'The plan has no verification items, automated or manual.' },
+      ],
     },
     {
       name: 'a manual item or an ordinary checkbox is not automated',
-      files: { [PLAN]: md('# P', '## Phase 1: A', '- [ ] Task 1: a', '- [ ] `npm test` passes', '#### Manual Verification:', '- [ ] `npm test` passes on my machine') },
+      files: {
+        [PLAN]: md(
+          '# P',
+          '## Phase 1: A',
+          '- [ ] Task 1: a',
+          '- [ ] `npm test` passes',
+          '#### Manual Verification:',
+          '- [ ] `npm test` passes on my machine',
+        ),
+      },
       errors: ['noAutomated'],
     },
   ],

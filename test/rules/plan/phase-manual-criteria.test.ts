@@ -19,32 +19,88 @@ const missingInPhase1 = md(
   '#### Manual Verification:',
   '- [ ] Login works in the browser',
 );
-const emptyHeading = missingInPhase1.replace('### Success Criteria:', '### Success Criteria:\n#### Manual Verification:\nNothing to check.');
-const planLevel = md('# P', '## Phase 1: A', '- [ ] Task 1: a', '## Phase 2: B', '- [ ] Task 2: b', '## Success Criteria', '### Automated Verification:', '- [ ] `npm test`', '### Manual Verification:', '- [ ] N/A: no UI');
+const emptyHeading = missingInPhase1.replace(
+  '### Success Criteria:',
+  '### Success Criteria:\n#### Manual Verification:\nNothing to check.',
+);
+const planLevel = md(
+  '# P',
+  '## Phase 1: A',
+  '- [ ] Task 1: a',
+  '## Phase 2: B',
+  '- [ ] Task 2: b',
+  '## Success Criteria',
+  '### Automated Verification:',
+  '- [ ] `npm test`',
+  '### Manual Verification:',
+  '- [ ] N/A: no UI',
+);
 
 const threeMissing = md(
   '# Compiler rewrite Implementation Plan',
-  ...['Parser', 'Type checker', 'Code generation'].flatMap((title, i) => [`## Phase ${i + 1}: ${title}`, `- [ ] Task ${i + 1}: Port the ${title.toLowerCase()}`, '#### Automated Verification:', '- [ ] `cargo test`']),
+  ...['Parser', 'Type checker', 'Code generation'].flatMap((title, i) => [
+    `## Phase ${i + 1}: ${title}`,
+    `- [ ] Task ${i + 1}: Port the ${title.toLowerCase()}`,
+    '#### Automated Verification:',
+    '- [ ] `cargo test`',
+  ]),
 );
-const undivided = md('# P', '## Phase 1: Schema', '- [ ] Task 1: a', '### Success Criteria:', '- [ ] `npm run migrate` applies', '- [ ] the table shows in the console');
+const undivided = md(
+  '# P',
+  '## Phase 1: Schema',
+  '- [ ] Task 1: a',
+  '### Success Criteria:',
+  '- [ ] `npm run migrate` applies',
+  '- [ ] the table shows in the console',
+);
 
 ruleTester(rule, {
   valid: [
     { name: 'every phase has a manual item', files: { [PLAN]: plan({ tasksPerPhase: [3, 1] }) } },
-    { name: 'an undivided criteria list is plan/phase-automated-criteria\'s finding, not this rule\'s', files: { [PLAN]: undivided } },
+    {
+      name: "an undivided criteria list is plan/phase-automated-criteria's finding, not this rule's",
+      files: { [PLAN]: undivided },
+    },
+    {
+      name: 'one plan-wide criteria section after the phases, with its manual list, covers them',
+      files: { [PLAN]: planLevel },
+    },
     ...['- [ ] N/A: migrations have no UI', '- [x] N/A - backend only', '- [ ] n/a nothing to click'].map((item) => ({
       name: `an N/A item counts as present: ${item}`,
-      files: { [PLAN]: missingInPhase1.replace('### Success Criteria:', `### Success Criteria:\n#### Manual Verification:\n${item}`) },
+      files: {
+        [PLAN]: missingInPhase1.replace(
+          '### Success Criteria:',
+          `### Success Criteria:\n#### Manual Verification:\n${item}`,
+        ),
+      },
     })),
   ],
   invalid: [
     {
       name: 'the phase without a manual item, at its heading',
       files: { [PLAN]: missingInPhase1 },
-      errors: [{ messageId: 'noManual', file: PLAN, line: lineOf(missingInPhase1, '## Phase 1'), column: 1, severity: 'warning', message: 'Phase 1 (Schema) has no manual verification item.' }],
+      errors: [
+        {
+          messageId: 'noManual',
+          file: PLAN,
+          line: lineOf(missingInPhase1, '## Phase 1'),
+          column: 1,
+          severity: 'warning',
+          message: 'Phase 1 (Schema) has no manual verification item.',
+        },
+      ],
     },
-    { name: 'an error in strict', files: { [PLAN]: missingInPhase1 }, config: { preset: 'strict' }, errors: [{ messageId: 'noManual', severity: 'error' }] },
-    { name: 'a Manual Verification heading without items counts as missing', files: { [PLAN]: emptyHeading }, errors: [{ messageId: 'noManual', line: lineOf(emptyHeading, '## Phase 1') }] },
+    {
+      name: 'an error in strict',
+      files: { [PLAN]: missingInPhase1 },
+      config: { preset: 'strict' },
+      errors: [{ messageId: 'noManual', severity: 'error' }],
+    },
+    {
+      name: 'a Manual Verification heading without items counts as missing',
+      files: { [PLAN]: emptyHeading },
+      errors: [{ messageId: 'noManual', line: lineOf(emptyHeading, '## Phase 1') }],
+    },
 
     {
       name: 'three phases without manual items: one finding naming them, at the first',

@@ -35,26 +35,45 @@ describe(ID, () => {
         line: lineOf(text, 'Task 2'),
         severity: 'error',
         messageId: 'checkedBeforeVerified',
-        message: '"Task 2: Add login endpoint" in Phase 2 (Endpoints) is checked while Phase 1 (Schema) is not verified (that needs its automated items checked or N/A).',
+        message:
+          '"Task 2: Add login endpoint" in Phase 2 (Endpoints) is checked while Phase 1 (Schema) is not verified (that needs its automated items checked or N/A).',
         fix: 'Finish and verify Phase 1 (Schema) first (its automated items checked or N/A), or uncheck the item.',
       }),
     ]);
     expect(findings({ [PLAN]: text }, ID, strict())).toEqual([
-      expect.objectContaining({ severity: 'error', message: expect.stringContaining('(that needs its automated and manual items checked or N/A)') }),
+      expect.objectContaining({
+        severity: 'error',
+        message: expect.stringContaining('(that needs its automated and manual items checked or N/A)'),
+      }),
     ]);
   });
 
   it('recommended: a phase whose automated items are checked is verified while its manual box waits; strict: it is not', () => {
     const text = twoPhases({ auto1: '- [x] Migration applies: `npm run migrate`' });
     expect(findings({ [PLAN]: text }, ID)).toEqual([]);
-    expect(findings({ [PLAN]: text }, ID, strict())).toEqual([expect.objectContaining({ line: lineOf(text, 'Task 2'), messageId: 'checkedBeforeVerified' })]);
+    expect(findings({ [PLAN]: text }, ID, strict())).toEqual([
+      expect.objectContaining({ line: lineOf(text, 'Task 2'), messageId: 'checkedBeforeVerified' }),
+    ]);
   });
 
   it('recommended: a phase with no automated item is verified once its tasks are checked', () => {
-    const manualOnly = (task1: string) => md('# P', '## Phase 1: Copy', `- [${task1}] Task 1: Rewrite the error texts`, '#### Manual Verification:', '- [ ] Texts read well', '## Phase 2: Rollout', '- [x] Task 2: Enable the flag');
+    const manualOnly = (task1: string) =>
+      md(
+        '# P',
+        '## Phase 1: Copy',
+        `- [${task1}] Task 1: Rewrite the error texts`,
+        '#### Manual Verification:',
+        '- [ ] Texts read well',
+        '## Phase 2: Rollout',
+        '- [x] Task 2: Enable the flag',
+      );
     expect(findings({ [PLAN]: manualOnly('x') }, ID)).toEqual([]);
-    expect(findings({ [PLAN]: manualOnly(' ') }, ID)).toEqual([expect.objectContaining({ message: expect.stringContaining('(that needs its tasks checked)') })]);
-    expect(findings({ [PLAN]: manualOnly('x') }, ID, strict())).toEqual([expect.objectContaining({ messageId: 'checkedBeforeVerified' })]);
+    expect(findings({ [PLAN]: manualOnly(' ') }, ID)).toEqual([
+      expect.objectContaining({ message: expect.stringContaining('(that needs its tasks checked)') }),
+    ]);
+    expect(findings({ [PLAN]: manualOnly('x') }, ID, strict())).toEqual([
+      expect.objectContaining({ messageId: 'checkedBeforeVerified' }),
+    ]);
   });
 
   it('reports phase 2 progress while an automated item of phase 1 is open, the manual one N/A', () => {
@@ -63,12 +82,26 @@ describe(ID, () => {
   });
 
   it('passes when phase 1 is fully verified', () => {
-    expect(findings({ [PLAN]: twoPhases({ auto1: '- [x] Migration applies', manual1: '- [x] Tables visible' }) }, ID, strict())).toEqual([]);
-    expect(findings({ [PLAN]: plan({ tasksPerPhase: [2, 2, 2], checked: [1, 2, 3, 4, 5], verified: [1, 2] }) }, ID)).toEqual([]);
+    expect(
+      findings(
+        { [PLAN]: twoPhases({ auto1: '- [x] Migration applies', manual1: '- [x] Tables visible' }) },
+        ID,
+        strict(),
+      ),
+    ).toEqual([]);
+    expect(
+      findings({ [PLAN]: plan({ tasksPerPhase: [2, 2, 2], checked: [1, 2, 3, 4, 5], verified: [1, 2] }) }, ID),
+    ).toEqual([]);
   });
 
   it('counts an N/A item as verified: neither checked nor pending', () => {
-    expect(findings({ [PLAN]: twoPhases({ auto1: '- [x] Migration applies', manual1: '- [ ] N/A: no UI in this phase' }) }, ID, strict())).toEqual([]);
+    expect(
+      findings(
+        { [PLAN]: twoPhases({ auto1: '- [x] Migration applies', manual1: '- [ ] N/A: no UI in this phase' }) },
+        ID,
+        strict(),
+      ),
+    ).toEqual([]);
     expect(findings({ [PLAN]: twoPhases({ auto1: '- [ ] N/A: nothing to migrate' }) }, ID)).toEqual([]);
   });
 
@@ -78,7 +111,13 @@ describe(ID, () => {
 
   it('counts a criterion or an ordinary checkbox of phase 2 as progress, not only tasks', () => {
     const criterion = twoPhases({ phase2: ['- [ ] Task 2: a'] }).replace('- [ ] `npm test`', '- [x] `npm test`');
-    expect(findings({ [PLAN]: criterion }, ID)).toEqual([expect.objectContaining({ line: lineOf(criterion, '`npm test`'), messageId: 'checkedBeforeVerified', message: expect.stringContaining('"npm test" in Phase 2') })]);
+    expect(findings({ [PLAN]: criterion }, ID)).toEqual([
+      expect.objectContaining({
+        line: lineOf(criterion, '`npm test`'),
+        messageId: 'checkedBeforeVerified',
+        message: expect.stringContaining('"npm test" in Phase 2'),
+      }),
+    ]);
     const other = twoPhases({ phase2: ['- [ ] Task 2: a', '- [x] Update the changelog'] });
     expect(findings({ [PLAN]: other }, ID)).toEqual([expect.objectContaining({ line: lineOf(other, 'changelog') })]);
   });
@@ -103,12 +142,24 @@ describe(ID, () => {
       '- [ ] write handler',
       '- [x] write test',
     );
-    expect(findings({ [PLAN]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, 'write test'), messageId: 'checkedBeforeVerified', message: expect.stringContaining('"write test" in Phase 2 (Endpoints)') })]);
+    expect(findings({ [PLAN]: text }, ID)).toEqual([
+      expect.objectContaining({
+        line: lineOf(text, 'write test'),
+        messageId: 'checkedBeforeVerified',
+        message: expect.stringContaining('"write test" in Phase 2 (Endpoints)'),
+      }),
+    ]);
   });
 
   it('judges each phase against the one before it', () => {
     const text = plan({ tasksPerPhase: [1, 1, 1], checked: [1, 2, 3], verified: [1] });
-    expect(findings({ [PLAN]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, 'Task 3'), messageId: 'checkedBeforeVerified', message: expect.stringContaining('Phase 2 (Part 2) is not verified') })]);
+    expect(findings({ [PLAN]: text }, ID)).toEqual([
+      expect.objectContaining({
+        line: lineOf(text, 'Task 3'),
+        messageId: 'checkedBeforeVerified',
+        message: expect.stringContaining('Phase 2 (Part 2) is not verified'),
+      }),
+    ]);
   });
 
   it('takes a phase without criteria as verified once its tasks are done', () => {
@@ -140,7 +191,11 @@ describe(`${ID} across several phases`, () => {
       '- [ ] looks right',
     );
     expect(findings({ [PLAN]: text }, ID)).toEqual([
-      expect.objectContaining({ line: lineOf(text, 'Task 2: c'), messageId: 'checkedBeforeVerified', message: expect.stringContaining('is checked while Phase 1 (A) is not verified') }),
+      expect.objectContaining({
+        line: lineOf(text, 'Task 2: c'),
+        messageId: 'checkedBeforeVerified',
+        message: expect.stringContaining('is checked while Phase 1 (A) is not verified'),
+      }),
     ]);
   });
 });

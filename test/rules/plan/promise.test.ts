@@ -9,9 +9,17 @@ import { isTemplateName } from '../../../src/read/paths.js';
 import { forgetInstructions, instructionSignals } from '../../../src/read/profile.js';
 import { PLAN, lineOf, md, strict } from '../fixtures.js';
 
-const STRUCTURE = ['plan/phase-automated-criteria', 'plan/phase-manual-criteria', 'plan/task-numbering', 'plan/phase-order', 'plan/manual-before-automated'];
-const problems = (files: Record<string, string>, config = {}) => lintFiles(files, config).filter((f) => f.severity !== 'info' && STRUCTURE.includes(f.ruleId));
-const ids = (files: Record<string, string>, config = {}) => problems(files, config).map((f) => `${f.ruleId}:${f.messageId}`);
+const STRUCTURE = [
+  'plan/phase-automated-criteria',
+  'plan/phase-manual-criteria',
+  'plan/task-numbering',
+  'plan/phase-order',
+  'plan/manual-before-automated',
+];
+const problems = (files: Record<string, string>, config = {}) =>
+  lintFiles(files, config).filter((f) => f.severity !== 'info' && STRUCTURE.includes(f.ruleId));
+const ids = (files: Record<string, string>, config = {}) =>
+  problems(files, config).map((f) => `${f.ruleId}:${f.messageId}`);
 
 /** Two phases in the canonical shape; the first verified by the agent, its manual item left to a human. */
 const twoPhases = [
@@ -31,7 +39,14 @@ const twoPhases = [
 ];
 
 describe('pattern 1: `Phase N` headings outside the phase sequence', () => {
-  const rollout = md(...twoPhases, '## Rollout Plan', '### Phase 1: Deploy cache (30 min)', '- [ ] Ship to staging', '### Phase 2: Enable in production (1 hour)', '- [ ] Flip the flag');
+  const rollout = md(
+    ...twoPhases,
+    '## Rollout Plan',
+    '### Phase 1: Deploy cache (30 min)',
+    '- [ ] Ship to staging',
+    '### Phase 2: Enable in production (1 hour)',
+    '- [ ] Flip the flag',
+  );
   const about = md(
     ...twoPhases.slice(0, 7),
     '### Phase 1 Latency Targets',
@@ -79,21 +94,50 @@ describe('pattern 1: `Phase N` headings outside the phase sequence', () => {
   });
 
   it('planted: phase 2 of the sequence started before phase 1 was verified is still found', () => {
-    const text = md(...twoPhases.map((l) => (l === '- [x] Job tests pass: `make test-warmup`' ? '- [ ] Job tests pass: `make test-warmup`' : l === '- [ ] Task 2: Add the cron entry' ? '- [x] Task 2: Add the cron entry' : l)), '## Rollout Plan', '### Phase 1: Deploy', '- [ ] Ship');
+    const text = md(
+      ...twoPhases.map((l) =>
+        l === '- [x] Job tests pass: `make test-warmup`'
+          ? '- [ ] Job tests pass: `make test-warmup`'
+          : l === '- [ ] Task 2: Add the cron entry'
+            ? '- [x] Task 2: Add the cron entry'
+            : l,
+      ),
+      '## Rollout Plan',
+      '### Phase 1: Deploy',
+      '- [ ] Ship',
+    );
     expect(ids({ [PLAN]: text })).toEqual(['plan/phase-order:checkedBeforeVerified']);
   });
 
   it('a phase label repeated in the sequence: read as unstructured, once, and the structure rules stay silent', () => {
-    const text = md('# P', '## Phase 1: Draft', '- [ ] Task 1: a', '## Phase 2: Review', '- [x] Task 2: b', '## Phase 1: Draft again', '- [ ] Task 3: c');
+    const text = md(
+      '# P',
+      '## Phase 1: Draft',
+      '- [ ] Task 1: a',
+      '## Phase 2: Review',
+      '- [x] Task 2: b',
+      '## Phase 1: Draft again',
+      '- [ ] Task 3: c',
+    );
     const found = lintFiles({ [PLAN]: text });
-    expect(of(found, 'plan/schema')).toEqual([expect.objectContaining({ severity: 'info', messageId: 'unstructured', line: lineOf(text, 'Draft again') })]);
+    expect(of(found, 'plan/schema')).toEqual([
+      expect.objectContaining({ severity: 'info', messageId: 'unstructured', line: lineOf(text, 'Draft again') }),
+    ]);
     expect(ids({ [PLAN]: text })).toEqual([]);
   });
 });
 
 describe('pattern 2: an end-of-plan checklist repeating the phases', () => {
-  const checklist = (phase1: string) => md(...twoPhases, '## Implementation Checklist', `- [${phase1}] Phase 1: Add the warmup job`, '- [ ] Phase 2: Schedule it', '## Summary Checklist', '- [x] Task 1: Write the job');
-  it('clean: its boxes are not phase 2\'s, and its tasks do not repeat the plan\'s', () => {
+  const checklist = (phase1: string) =>
+    md(
+      ...twoPhases,
+      '## Implementation Checklist',
+      `- [${phase1}] Phase 1: Add the warmup job`,
+      '- [ ] Phase 2: Schedule it',
+      '## Summary Checklist',
+      '- [x] Task 1: Write the job',
+    );
+  it("clean: its boxes are not phase 2's, and its tasks do not repeat the plan's", () => {
     const plan = readPlanText(PLAN, checklist('x'));
     expect(plan.phases.filter((p) => !p.outside).at(-1)!.other).toEqual([]);
     expect(ids({ [PLAN]: checklist('x') }, { protocol: { taskNumbering: 'global' } })).toEqual([]);
@@ -101,8 +145,19 @@ describe('pattern 2: an end-of-plan checklist repeating the phases', () => {
 });
 
 describe('pattern 3: a plan-wide `## Success Criteria` list above the phases', () => {
-  const text = md('# Export Implementation Plan', '## Success Criteria', '#### Automated Verification:', '- [ ] Every export validates: `make validate`', '#### Manual Verification:', '- [ ] Finance opens the file', '## Phase 1: Columns', '- [x] Task 1: Pick the columns', '## Phase 2: Writer', '- [x] Task 2: Write the CSV');
-  it('clean: the list is the plan\'s, not the last phase\'s; no phase lacks criteria and phase 2 is not held', () => {
+  const text = md(
+    '# Export Implementation Plan',
+    '## Success Criteria',
+    '#### Automated Verification:',
+    '- [ ] Every export validates: `make validate`',
+    '#### Manual Verification:',
+    '- [ ] Finance opens the file',
+    '## Phase 1: Columns',
+    '- [x] Task 1: Pick the columns',
+    '## Phase 2: Writer',
+    '- [x] Task 2: Write the CSV',
+  );
+  it("clean: the list is the plan's, not the last phase's; no phase lacks criteria and phase 2 is not held", () => {
     const plan = readPlanText(PLAN, text);
     expect(plan.phases.filter((p) => !p.outside).flatMap((p) => [...p.automated, ...p.manual])).toEqual([]);
     expect(ids({ [PLAN]: text })).toEqual([]);
@@ -111,32 +166,92 @@ describe('pattern 3: a plan-wide `## Success Criteria` list above the phases', (
 
 describe('pattern 4: a deferred phase', () => {
   const text = (tag: string) =>
-    md('# Loader Implementation Plan', '## Phase 5: Parish loader', '- [x] Task 1: a', '#### Automated Verification:', '- [x] `make test`', `## Phase 6: Census loader ${tag}`, '- [ ] Task 2: b', '#### Automated Verification:', '- [ ] `make census`', '## Phase 7: Reports', '- [x] Task 3: c', '#### Automated Verification:', '- [x] `make reports`');
+    md(
+      '# Loader Implementation Plan',
+      '## Phase 5: Parish loader',
+      '- [x] Task 1: a',
+      '#### Automated Verification:',
+      '- [x] `make test`',
+      `## Phase 6: Census loader ${tag}`,
+      '- [ ] Task 2: b',
+      '#### Automated Verification:',
+      '- [ ] `make census`',
+      '## Phase 7: Reports',
+      '- [x] Task 3: c',
+      '#### Automated Verification:',
+      '- [x] `make reports`',
+    );
   it('clean: `[DEFERRED]` holds no later phase', () => {
     expect(ids({ [PLAN]: text('[DEFERRED]') }, { protocol: { manualCriteria: false } })).toEqual([]);
   });
   it('planted: the same phase without the mark holds phase 7', () => {
-    expect(ids({ [PLAN]: text('') }, { protocol: { manualCriteria: false } })).toEqual(['plan/phase-order:checkedBeforeVerified']);
+    expect(ids({ [PLAN]: text('') }, { protocol: { manualCriteria: false } })).toEqual([
+      'plan/phase-order:checkedBeforeVerified',
+    ]);
   });
 });
 
 describe('pattern 6 and kind prefixes: what an item says of itself', () => {
   it('`None for this phase` is not applicable, checked or not', () => {
-    const plan = readPlanText(PLAN, md('# P', '## Phase 1: A', '#### Manual Verification:', '- [x] None for this phase', '- [ ] Nothing to verify by hand', '- [ ] No manual steps needed'));
+    const plan = readPlanText(
+      PLAN,
+      md(
+        '# P',
+        '## Phase 1: A',
+        '#### Manual Verification:',
+        '- [x] None for this phase',
+        '- [ ] Nothing to verify by hand',
+        '- [ ] No manual steps needed',
+      ),
+    );
     expect(plan.phases[0]!.manual.map((i) => i.na)).toEqual([true, true, true]);
   });
   it('`Automated:` and `Manual:` prefixes give the kind under an undivided list; a human heading is manual', () => {
-    const plan = readPlanText(PLAN, md('# P', '## Phase 1: A', '### Success Criteria:', '- [ ] Automated: `npm test` passes', '- [ ] Manual: the page looks right', '- [ ] [manual] a colleague reads it', '#### Human Verification:', '- [ ] Someone clicks through'));
+    const plan = readPlanText(
+      PLAN,
+      md(
+        '# P',
+        '## Phase 1: A',
+        '### Success Criteria:',
+        '- [ ] Automated: `npm test` passes',
+        '- [ ] Manual: the page looks right',
+        '- [ ] [manual] a colleague reads it',
+        '#### Human Verification:',
+        '- [ ] Someone clicks through',
+      ),
+    );
     const [one] = plan.phases;
     expect(one!.automated.map((i) => i.text)).toEqual(['Automated: npm test passes']);
-    expect(one!.manual.map((i) => i.text)).toEqual(['Manual: the page looks right', '[manual] a colleague reads it', 'Someone clicks through']);
+    expect(one!.manual.map((i) => i.text)).toEqual([
+      'Manual: the page looks right',
+      '[manual] a colleague reads it',
+      'Someone clicks through',
+    ]);
     expect(one!.unknown).toEqual([]);
   });
 });
 
 describe('pattern 7: a ```markdown fence holding a ```python fence', () => {
   it('does not hide the rest of the phase', () => {
-    const text = md('# P', '## Phase 1: Docs', '```markdown', '# Example', '```python', 'print("hi")', '```', '```', '#### Automated Verification:', '- [ ] `make docs`', '#### Manual Verification:', '- [ ] The page renders', '## Phase 2: Site', '#### Automated Verification:', '- [ ] `make site`', '#### Manual Verification:', '- [ ] Links work');
+    const text = md(
+      '# P',
+      '## Phase 1: Docs',
+      '```markdown',
+      '# Example',
+      '```python',
+      'print("hi")',
+      '```',
+      '```',
+      '#### Automated Verification:',
+      '- [ ] `make docs`',
+      '#### Manual Verification:',
+      '- [ ] The page renders',
+      '## Phase 2: Site',
+      '#### Automated Verification:',
+      '- [ ] `make site`',
+      '#### Manual Verification:',
+      '- [ ] Links work',
+    );
     const plan = readPlanText(PLAN, text);
     expect(plan.phases.map((p) => [p.label, p.automated.length, p.manual.length])).toEqual([
       ['1', 1, 1],
@@ -150,7 +265,13 @@ describe('pattern 9: a grouping phase over sub-phases', () => {
   const text = md(
     '# Game loop Implementation Plan',
     '## Phase 1: Active play',
-    ...['1.1: Dealing', '1.2: Bidding', '1.3: Scoring'].flatMap((t) => [`### Phase ${t}`, '#### Automated Verification:', '- [ ] `npm test`', '#### Manual Verification:', '- [ ] Play a hand']),
+    ...['1.1: Dealing', '1.2: Bidding', '1.3: Scoring'].flatMap((t) => [
+      `### Phase ${t}`,
+      '#### Automated Verification:',
+      '- [ ] `npm test`',
+      '#### Manual Verification:',
+      '- [ ] Play a hand',
+    ]),
     '## Phase 2: Results',
     '#### Automated Verification:',
     '- [ ] `npm test`',
@@ -201,7 +322,10 @@ describe('corpus round 3: titles, numbered phases, extra lists, and what instruc
       '- [ ] Editing a symlink target triggers no rebuild',
     );
     const plan = readPlanText(PLAN, text);
-    expect(plan.phases.filter((p) => !p.outside).map((p) => [p.label, p.title])).toEqual([['4.1', 'Persistent cache'], ['4.2', 'Watch fewer files']]);
+    expect(plan.phases.filter((p) => !p.outside).map((p) => [p.label, p.title])).toEqual([
+      ['4.1', 'Persistent cache'],
+      ['4.2', 'Watch fewer files'],
+    ]);
     expect(ids({ [PLAN]: text })).toEqual(['plan/phase-order:checkedBeforeVerified']);
   });
 
@@ -220,22 +344,60 @@ describe('corpus round 3: titles, numbered phases, extra lists, and what instruc
       '#### All tests must pass',
       '- [ ] No console errors',
     );
-    expect(of(lintFiles({ [PLAN]: text }, strict()), 'plan/phase-automated-criteria').map((f) => f.messageId)).not.toContain('unsplit');
-    const bare = md('# P', '## Phase 1: a', '### Success Criteria', '- [ ] `make`', '## Phase 2: b', '### Success Criteria', '- [ ] `make test`');
-    const found = of(lintFiles({ [PLAN]: bare }, strict()), 'plan/phase-automated-criteria').filter((f) => f.messageId === 'unsplit');
+    expect(
+      of(lintFiles({ [PLAN]: text }, strict()), 'plan/phase-automated-criteria').map((f) => f.messageId),
+    ).not.toContain('unsplit');
+    const bare = md(
+      '# P',
+      '## Phase 1: a',
+      '### Success Criteria',
+      '- [ ] `make`',
+      '## Phase 2: b',
+      '### Success Criteria',
+      '- [ ] `make test`',
+    );
+    const found = of(lintFiles({ [PLAN]: bare }, strict()), 'plan/phase-automated-criteria').filter(
+      (f) => f.messageId === 'unsplit',
+    );
     expect(found.map((f) => f.line)).toEqual([lineOf(bare, '### Success Criteria')]);
   });
 
   it("an agent definition's `CI Integration:` heading promises no criteria; a plan skeleton in CLAUDE.md does", () => {
-    const agent = md('# Systems engineer', '', 'You review shell tooling.', '', '## CI Integration:', '', 'Run the matrix on every push.');
-    const skeleton = md('# How we plan', '', '```markdown', '## Phase 1: <name>', '#### Manual Verification:', '- [ ] <what a person checks>', '```');
+    const agent = md(
+      '# Systems engineer',
+      '',
+      'You review shell tooling.',
+      '',
+      '## CI Integration:',
+      '',
+      'Run the matrix on every push.',
+    );
+    const skeleton = md(
+      '# How we plan',
+      '',
+      '```markdown',
+      '## Phase 1: <name>',
+      '#### Manual Verification:',
+      '- [ ] <what a person checks>',
+      '```',
+    );
     forgetInstructions();
     const a = makeRepo({ '.claude/agents/systems-engineer.md': agent });
     expect(instructionSignals(a).automated).toBeNull();
-    const skill = makeRepo({ '.claude/skills/qa/SKILL.md': md('# QA', '## Phase 1: Triage', '## CI/CD Troubleshooting Reference', '- rerun the job') });
+    const skill = makeRepo({
+      '.claude/skills/qa/SKILL.md': md(
+        '# QA',
+        '## Phase 1: Triage',
+        '## CI/CD Troubleshooting Reference',
+        '- rerun the job',
+      ),
+    });
     expect(instructionSignals(skill).automated).toBeNull();
     const b = makeRepo({ 'CLAUDE.md': skeleton });
-    expect(instructionSignals(b).manual).toMatchObject({ file: 'CLAUDE.md', line: lineOf(skeleton, '#### Manual Verification:') });
+    expect(instructionSignals(b).manual).toMatchObject({
+      file: 'CLAUDE.md',
+      line: lineOf(skeleton, '#### Manual Verification:'),
+    });
   });
 });
 
@@ -251,27 +413,62 @@ describe('--print-config says which dialect each file was read as', () => {
       'thoughts/shared/plans/2026-11-22-c.md': tasks,
       [handoff]: md('---', 'status: complete', '---', '# Parser', '', 'Done.'),
     });
-    const repo = JSON.parse(runCli(dir, ['--print-config']).stdout) as { dialects: { plans: Record<string, number>; handoffs: Record<string, number> } };
-    expect(repo.dialects).toEqual({ plans: { 'phase-headings': 1, 'numbered-phases': 1, 'task-headings': 1 }, handoffs: { humanlayer: 1 } });
-    const one = JSON.parse(runCli(dir, ['--print-config', 'thoughts/shared/plans/2026-11-21-b.md']).stdout) as { dialect: string | null };
+    const repo = JSON.parse(runCli(dir, ['--print-config']).stdout) as {
+      dialects: { plans: Record<string, number>; handoffs: Record<string, number> };
+    };
+    expect(repo.dialects).toEqual({
+      plans: { 'phase-headings': 1, 'numbered-phases': 1, 'task-headings': 1 },
+      handoffs: { humanlayer: 1 },
+    });
+    const one = JSON.parse(runCli(dir, ['--print-config', 'thoughts/shared/plans/2026-11-21-b.md']).stdout) as {
+      dialect: string | null;
+    };
     expect(one.dialect).toBe('numbered-phases');
   });
 });
 
 describe('range headings and logs', () => {
   it('`Phase 3-28` stands for the phases up to 28; numbering goes on at 29', () => {
-    const text = md('# P', '## Phase 1: a', '- [ ] Task 1: a', '## Phase 2: b', '- [ ] Task 2: b', '## Phase 3-28: Port the handlers', '- [ ] Task 3: c', '## Phase 29: Remove the old router', '- [ ] Task 4: d');
+    const text = md(
+      '# P',
+      '## Phase 1: a',
+      '- [ ] Task 1: a',
+      '## Phase 2: b',
+      '- [ ] Task 2: b',
+      '## Phase 3-28: Port the handlers',
+      '- [ ] Task 3: c',
+      '## Phase 29: Remove the old router',
+      '- [ ] Task 4: d',
+    );
     expect(of(lintFiles({ [PLAN]: text }), 'plan/task-numbering')).toEqual([]);
   });
   it('a timings log with `## Phase 0` tables and no checkbox is not a plan', () => {
-    const plan = readPlanText(PLAN, md('# Build timings', '## Phase 0', '| step | seconds |', '| --- | --- |', '| lint | 12 |', '## Phase 1', '| step | seconds |', '| --- | --- |', '| test | 80 |'));
+    const plan = readPlanText(
+      PLAN,
+      md(
+        '# Build timings',
+        '## Phase 0',
+        '| step | seconds |',
+        '| --- | --- |',
+        '| lint | 12 |',
+        '## Phase 1',
+        '| step | seconds |',
+        '| --- | --- |',
+        '| test | 80 |',
+      ),
+    );
     expect(plan.notAPlan).toBe(true);
   });
 });
 
 describe('the promise: criteria are asked for only where the repository asks', () => {
-  const noCriteria = (n: number) => md(`# Plan ${n}`, '## Phase 1: a', '- [ ] Task 1: a', '## Phase 2: b', '- [ ] Task 2: b');
-  const files = { [PLAN]: noCriteria(1), 'thoughts/shared/plans/2026-11-21-b.md': noCriteria(2), 'thoughts/shared/plans/2026-11-22-c.md': noCriteria(3) };
+  const noCriteria = (n: number) =>
+    md(`# Plan ${n}`, '## Phase 1: a', '- [ ] Task 1: a', '## Phase 2: b', '- [ ] Task 2: b');
+  const files = {
+    [PLAN]: noCriteria(1),
+    'thoughts/shared/plans/2026-11-21-b.md': noCriteria(2),
+    'thoughts/shared/plans/2026-11-22-c.md': noCriteria(3),
+  };
 
   // The in-memory tester states the canonical promise by default; these cases learn it (`protocol: undefined`).
   const learn = { protocol: undefined };
@@ -281,29 +478,57 @@ describe('the promise: criteria are asked for only where the repository asks', (
     expect(problems(files, learn)).toEqual([]);
     const infos = found.filter((f) => f.ruleId.startsWith('plan/phase-') && f.severity === 'info');
     expect(infos.map((f) => f.messageId)).toEqual(['notPromised', 'notPromised']);
-    expect(infos[0]!.message).toMatch(/^3 plans have phases without automated verification items; this repository does not ask for them/);
+    expect(infos[0]!.message).toMatch(
+      /^3 plans have phases without automated verification items; this repository does not ask for them/,
+    );
   });
 
   it('planted: the config states the promise, and every phase is held to it', () => {
-    const found = problems(files, { protocol: { manualCriteria: true, automatedCriteria: false }, source: 'validate-workflow.config.json' });
+    const found = problems(files, {
+      protocol: { manualCriteria: true, automatedCriteria: false },
+      source: 'validate-workflow.config.json',
+    });
     expect(found.map((f) => f.messageId)).toEqual(['noManualMany', 'noManualMany', 'noManualMany']);
-    expect(found[0]!.message).toBe('2 phases have no manual verification item: Phase 1 (a), Phase 2 (b) (first at line 2).');
+    expect(found[0]!.message).toBe(
+      '2 phases have no manual verification item: Phase 1 (a), Phase 2 (b) (first at line 2).',
+    );
   });
 
   it('strict holds every plan to the canonical shape', () => {
-    expect(problems(files, { ...learn, ...strict() }).map((f) => f.messageId)).toEqual(['noCriteriaMany', 'noCriteriaMany', 'noCriteriaMany']);
+    expect(problems(files, { ...learn, ...strict() }).map((f) => f.messageId)).toEqual([
+      'noCriteriaMany',
+      'noCriteriaMany',
+      'noCriteriaMany',
+    ]);
   });
 
   it('two thirds of the plans with manual criteria: the third one is told, naming the majority', () => {
-    const withManual = (n: number) => md(`# Plan ${n}`, '## Phase 1: a', '#### Automated Verification:', '- [ ] `make`', '#### Manual Verification:', '- [ ] look');
-    const mixed = { [PLAN]: withManual(1), 'thoughts/shared/plans/2026-11-21-b.md': withManual(2), 'thoughts/shared/plans/2026-11-22-c.md': md('# Plan 3', '## Phase 1: a', '#### Automated Verification:', '- [ ] `make`') };
+    const withManual = (n: number) =>
+      md(
+        `# Plan ${n}`,
+        '## Phase 1: a',
+        '#### Automated Verification:',
+        '- [ ] `make`',
+        '#### Manual Verification:',
+        '- [ ] look',
+      );
+    const mixed = {
+      [PLAN]: withManual(1),
+      'thoughts/shared/plans/2026-11-21-b.md': withManual(2),
+      'thoughts/shared/plans/2026-11-22-c.md': md(
+        '# Plan 3',
+        '## Phase 1: a',
+        '#### Automated Verification:',
+        '- [ ] `make`',
+      ),
+    };
     const found = problems(mixed, learn);
     expect(found.map((f) => [f.file, f.messageId])).toEqual([['thoughts/shared/plans/2026-11-22-c.md', 'noManual']]);
     expect(found[0]!.message).toContain("this repository's own files: 2 of its 3 plans have manual criteria");
   });
 });
 
-describe('the promise learned from the repository\'s own instructions, through the CLI', () => {
+describe("the promise learned from the repository's own instructions, through the CLI", () => {
   const command = md(
     '# Create a plan',
     '',
@@ -319,49 +544,107 @@ describe('the promise learned from the repository\'s own instructions, through t
     '- [ ] <what a person checks>',
     '```',
   );
-  const bare = (n: number) => md(`# Plan ${n}`, '## Phase 1: a', '#### Automated Verification:', '- [ ] `make`', '## Phase 2: b', '#### Automated Verification:', '- [ ] `make test`');
+  const bare = (n: number) =>
+    md(
+      `# Plan ${n}`,
+      '## Phase 1: a',
+      '#### Automated Verification:',
+      '- [ ] `make`',
+      '## Phase 2: b',
+      '#### Automated Verification:',
+      '- [ ] `make test`',
+    );
 
   it('planted: a plan without any manual item is told, naming the command and its line', () => {
-    const dir = makeRepo({ '.claude/commands/create_plan.md': command, [PLAN]: bare(1), 'thoughts/shared/plans/2026-11-21-b.md': bare(2), 'thoughts/shared/plans/2026-11-22-c.md': bare(3) });
+    const dir = makeRepo({
+      '.claude/commands/create_plan.md': command,
+      [PLAN]: bare(1),
+      'thoughts/shared/plans/2026-11-21-b.md': bare(2),
+      'thoughts/shared/plans/2026-11-22-c.md': bare(3),
+    });
     const res = runCli(dir, ['--no-history', '--format', 'json']);
-    const found = (JSON.parse(res.stdout) as { results: { ruleId: string; message: string; severity: string }[] }).results.filter((f) => f.ruleId === 'plan/phase-manual-criteria' && f.severity === 'warning');
+    const found = (
+      JSON.parse(res.stdout) as { results: { ruleId: string; message: string; severity: string }[] }
+    ).results.filter((f) => f.ruleId === 'plan/phase-manual-criteria' && f.severity === 'warning');
     expect(found).toHaveLength(3);
-    expect(found[0]!.message).toContain(`(this repository's .claude/commands/create_plan.md (line ${lineOf(command, '#### Manual Verification:')}) asks for \`Manual Verification:\`)`);
-    const printed = JSON.parse(runCli(dir, ['--print-config']).stdout) as { profile: Record<string, { value: unknown; source: { from: string; file?: string } }> };
-    expect(printed.profile.manualCriteria).toMatchObject({ value: true, source: { from: 'instructions', file: '.claude/commands/create_plan.md' } });
+    expect(found[0]!.message).toContain(
+      `(this repository's .claude/commands/create_plan.md (line ${lineOf(command, '#### Manual Verification:')}) asks for \`Manual Verification:\`)`,
+    );
+    const printed = JSON.parse(runCli(dir, ['--print-config']).stdout) as {
+      profile: Record<string, { value: unknown; source: { from: string; file?: string } }>;
+    };
+    expect(printed.profile.manualCriteria).toMatchObject({
+      value: true,
+      source: { from: 'instructions', file: '.claude/commands/create_plan.md' },
+    });
     expect(printed.profile.handoffChain).toMatchObject({ value: false, source: { from: 'default' } });
   });
 
   it('clean: the same plans without the command are told nothing (one info)', () => {
-    const dir = makeRepo({ [PLAN]: bare(1), 'thoughts/shared/plans/2026-11-21-b.md': bare(2), 'thoughts/shared/plans/2026-11-22-c.md': bare(3) });
+    const dir = makeRepo({
+      [PLAN]: bare(1),
+      'thoughts/shared/plans/2026-11-21-b.md': bare(2),
+      'thoughts/shared/plans/2026-11-22-c.md': bare(3),
+    });
     const res = runCli(dir, ['--no-history', '--format', 'json']);
-    const results = (JSON.parse(res.stdout) as { results: { ruleId: string; severity: string }[] }).results.filter((f) => f.ruleId === 'plan/phase-manual-criteria');
+    const results = (JSON.parse(res.stdout) as { results: { ruleId: string; severity: string }[] }).results.filter(
+      (f) => f.ruleId === 'plan/phase-manual-criteria',
+    );
     expect(results.map((f) => f.severity)).toEqual(['info']);
     expect(res.code).toBe(0);
   });
 });
 
 describe('patterns 5, 8 and 10: templates, living handoffs, one finding per unreadable file', () => {
-  const handoff = (status: string) => md('---', `status: ${status}`, 'session: s1', '---', '# Where we are', '', 'Working on the parser.');
+  const handoff = (status: string) =>
+    md('---', `status: ${status}`, 'session: s1', '---', '# Where we are', '', 'Working on the parser.');
   const current = 'thoughts/shared/handoffs/s1/current.md';
   const dated = 'thoughts/shared/handoffs/s1/2026-11-20_10-00-00_parser.md';
   const template = 'thoughts/shared/handoffs/_TEMPLATE.md';
 
   it('clean: a template moved out of the handoffs folder is no deleted handoff, and a living `current.md` is rewritten by design', () => {
     const deleted = ruleOf('history/handoff-deleted');
-    expect(runTransitionCase(deleted, { before: { [template]: handoff('complete') }, after: { 'docs/_TEMPLATE.md': handoff('complete') } })).toEqual([]);
+    expect(
+      runTransitionCase(deleted, {
+        before: { [template]: handoff('complete') },
+        after: { 'docs/_TEMPLATE.md': handoff('complete') },
+      }),
+    ).toEqual([]);
     const rewritten = ruleOf('history/handoff-rewritten');
-    expect(runTransitionCase(rewritten, { before: { [current]: handoff('in_progress') }, after: { [current]: handoff('complete') }, commit: { author: 'Claude <noreply@anthropic.com>' } })).toEqual([]);
+    expect(
+      runTransitionCase(rewritten, {
+        before: { [current]: handoff('in_progress') },
+        after: { [current]: handoff('complete') },
+        commit: { author: 'Claude <noreply@anthropic.com>' },
+      }),
+    ).toEqual([]);
   });
 
   it('planted: a dated handoff whose status changes is still rewritten', () => {
     const rewritten = ruleOf('history/handoff-rewritten');
-    expect(runTransitionCase(rewritten, { before: { [dated]: handoff('partial') }, after: { [dated]: handoff('complete') }, commit: { author: 'Claude <noreply@anthropic.com>' } }).map((f) => f.messageId)).toEqual(['rewritten']);
+    expect(
+      runTransitionCase(rewritten, {
+        before: { [dated]: handoff('partial') },
+        after: { [dated]: handoff('complete') },
+        commit: { author: 'Claude <noreply@anthropic.com>' },
+      }).map((f) => f.messageId),
+    ).toEqual(['rewritten']);
   });
 
   it('one invalid YAML handoff is one finding, at the first line reading failed, with the count of the rest', () => {
     const bad = 'thoughts/shared/handoffs/s1/2026-11-20_session.yaml';
-    const text = ['---', 'session: s1', 'status: complete', '---', 'goal: Build the parser', 'done:', '  - task: Wrote lexer: handles strings', '  - task: "Parser', 'blockers: [none', ''].join('\n');
+    const text = [
+      '---',
+      'session: s1',
+      'status: complete',
+      '---',
+      'goal: Build the parser',
+      'done:',
+      '  - task: Wrote lexer: handles strings',
+      '  - task: "Parser',
+      'blockers: [none',
+      '',
+    ].join('\n');
     const found = lintFiles({ [bad]: text }).filter((f) => f.ruleId === 'handoff/schema');
     expect(found).toHaveLength(1);
     expect(found[0]!.line).toBe(7);
@@ -371,8 +654,22 @@ describe('patterns 5, 8 and 10: templates, living handoffs, one finding per unre
 
 describe('what a template is', () => {
   it('is named as one, not a task about templates', () => {
-    const names = ['_TEMPLATE.md', 'handoff-template.md', 'plan_template.yaml', 'template-plan.md', 'task-06-templates-and-the-new-command.md', '2026-01-01_template-engine.md'];
-    expect(names.map((n) => isTemplateName(`thoughts/shared/handoffs/${n}`))).toEqual([true, true, true, true, false, false]);
+    const names = [
+      '_TEMPLATE.md',
+      'handoff-template.md',
+      'plan_template.yaml',
+      'template-plan.md',
+      'task-06-templates-and-the-new-command.md',
+      '2026-01-01_template-engine.md',
+    ];
+    expect(names.map((n) => isTemplateName(`thoughts/shared/handoffs/${n}`))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 });
 
@@ -383,7 +680,10 @@ describe('templates as instructions', () => {
     forgetInstructions();
     const named = makeRepo({ 'thoughts/shared/handoffs/_TEMPLATE.md': template });
     expect(instructionSignals(named).files).toEqual(['thoughts/shared/handoffs/_TEMPLATE.md']);
-    expect(instructionSignals(named).chain).toMatchObject({ from: 'instructions', file: 'thoughts/shared/handoffs/_TEMPLATE.md' });
+    expect(instructionSignals(named).chain).toMatchObject({
+      from: 'instructions',
+      file: 'thoughts/shared/handoffs/_TEMPLATE.md',
+    });
     const task = makeRepo({ 'thoughts/handoffs/s1/task-06-templates-and-the-new-command.md': about });
     expect(instructionSignals(task).files).toEqual([]);
   });

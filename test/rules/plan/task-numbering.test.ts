@@ -28,9 +28,15 @@ describe(ID, () => {
         file: PLAN,
         line: lineOf(restartsPerPhase, 'Task 1: Add login'),
         severity: 'error',
-        messageId: 'taskRepeated', message: 'Task 1 appears again (first at line 3); expected Task 3. Task numbers run across the whole plan, not per phase.',
+        messageId: 'taskRepeated',
+        message:
+          'Task 1 appears again (first at line 3); expected Task 3. Task numbers run across the whole plan, not per phase.',
       }),
-      expect.objectContaining({ line: lineOf(restartsPerPhase, 'Task 2: Add logout'), messageId: 'taskRepeated', message: expect.stringContaining('Task 2 appears again (first at line 4)') }),
+      expect.objectContaining({
+        line: lineOf(restartsPerPhase, 'Task 2: Add logout'),
+        messageId: 'taskRepeated',
+        message: expect.stringContaining('Task 2 appears again (first at line 4)'),
+      }),
     ]);
   });
 
@@ -40,36 +46,75 @@ describe(ID, () => {
 
   it('reports tasks that do not start at 1', () => {
     const text = md('# P', '## Phase 1: A', '- [ ] Task 2: a', '- [ ] Task 3: b');
-    expect(findings({ [PLAN]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, 'Task 2'), messageId: 'taskNotFromOne', message: 'Task numbers must start at 1, found Task 2.' })]);
+    expect(findings({ [PLAN]: text }, ID)).toEqual([
+      expect.objectContaining({
+        line: lineOf(text, 'Task 2'),
+        messageId: 'taskNotFromOne',
+        message: 'Task numbers must start at 1, found Task 2.',
+      }),
+    ]);
   });
 
   it('reports a gap once, at the task after it', () => {
     const text = md('# P', '## Phase 1: A', '- [ ] Task 1: a', '- [ ] Task 3: c', '- [ ] Task 4: d');
-    expect(findings({ [PLAN]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, 'Task 3'), messageId: 'taskOutOfOrder', message: 'Task 3 follows Task 1; expected Task 2.' })]);
+    expect(findings({ [PLAN]: text }, ID)).toEqual([
+      expect.objectContaining({
+        line: lineOf(text, 'Task 3'),
+        messageId: 'taskOutOfOrder',
+        message: 'Task 3 follows Task 1; expected Task 2.',
+      }),
+    ]);
   });
 
   it('numbers heading tasks (plan-agent dialect) the same way', () => {
     const ok = md('# P', '### Task 1: a', '- [ ] step', '### Task 2: b', '- [ ] step');
     expect(findings({ [PLAN]: ok }, ID)).toEqual([]);
     const dup = md('# P', '### Task 1: a', '- [ ] step', '### Task 1: b', '- [ ] step');
-    expect(findings({ [PLAN]: dup }, ID)).toEqual([expect.objectContaining({ line: lineOf(dup, 'Task 1: b'), messageId: 'taskRepeated', message: expect.stringContaining('Task 1 appears again') })]);
+    expect(findings({ [PLAN]: dup }, ID)).toEqual([
+      expect.objectContaining({
+        line: lineOf(dup, 'Task 1: b'),
+        messageId: 'taskRepeated',
+        message: expect.stringContaining('Task 1 appears again'),
+      }),
+    ]);
   });
 
   // Round 3: a phase label written twice makes the plan unstructured (plan/schema's one info; this rule is
   // silent), and only strict asks phases to start at 1 (a plan may go on from another plan's phases).
   it('reports phase numbers that skip; strict also those that do not start at 1', () => {
     const text = md('# P', '## Phase 2: A', '- [ ] Task 1: a', '## Phase 4: C', '- [ ] Task 2: c');
-    expect(findings({ [PLAN]: text }, ID)).toEqual([expect.objectContaining({ line: lineOf(text, 'Phase 4'), messageId: 'phaseOutOfOrder', message: 'Phase 4 follows Phase 2; expected Phase 3.' })]);
+    expect(findings({ [PLAN]: text }, ID)).toEqual([
+      expect.objectContaining({
+        line: lineOf(text, 'Phase 4'),
+        messageId: 'phaseOutOfOrder',
+        message: 'Phase 4 follows Phase 2; expected Phase 3.',
+      }),
+    ]);
     expect(findings({ [PLAN]: text }, ID, strict())).toEqual([
-      expect.objectContaining({ line: lineOf(text, 'Phase 2: A'), messageId: 'phaseNotFromOne', message: 'Phase numbers must start at 1, found Phase 2.' }),
-      expect.objectContaining({ line: lineOf(text, 'Phase 4'), messageId: 'phaseOutOfOrder', message: 'Phase 4 follows Phase 2; expected Phase 3.' }),
+      expect.objectContaining({
+        line: lineOf(text, 'Phase 2: A'),
+        messageId: 'phaseNotFromOne',
+        message: 'Phase numbers must start at 1, found Phase 2.',
+      }),
+      expect.objectContaining({
+        line: lineOf(text, 'Phase 4'),
+        messageId: 'phaseOutOfOrder',
+        message: 'Phase 4 follows Phase 2; expected Phase 3.',
+      }),
     ]);
     const twice = md('# P', '## Phase 1: A', '- [ ] Task 1: a', '## Phase 1: B', '- [ ] Task 2: b');
     expect(findings({ [PLAN]: twice }, ID)).toEqual([]);
   });
 
   it('does not read a numbered item without a checkbox, or a task inside criteria, as a task', () => {
-    const text = md('# P', '## Phase 1: A', '- [ ] Task 1: a', '- Task 7: just a note', '#### Automated Verification:', '- [ ] Task 9: not a task, a check');
+    const text = md(
+      '# P',
+      '## Phase 1: A',
+      '- [ ] Task 1: a',
+      '- Task 7: just a note',
+      '#### Automated Verification:',
+      '- [ ] Task 9: not a task, a check',
+    );
     expect(findings({ [PLAN]: text }, ID)).toEqual([]);
   });
 });

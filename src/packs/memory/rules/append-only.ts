@@ -33,7 +33,13 @@ export const rule: Rule = {
     for (let i = 0; i < before.length; i++) {
       if (i >= after.length) {
         const line = after.length || null;
-        if (before.length - i > 1) out.push({ file: path, line, messageId: 'removedLines', data: { sha, path, from: i + 1, to: before.length } });
+        if (before.length - i > 1)
+          out.push({
+            file: path,
+            line,
+            messageId: 'removedLines',
+            data: { sha, path, from: i + 1, to: before.length },
+          });
         else out.push({ file: path, line, messageId: 'removedLine', data: { sha, path, line: i + 1 } });
         break;
       }

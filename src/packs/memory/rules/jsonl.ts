@@ -6,7 +6,8 @@ export const rule: Rule = {
     id: 'memory/jsonl',
     severities: { recommended: 'error', strict: 'error' },
     formula: '[](line(l) in truth_source -> valid_json(l))',
-    description: 'Every non-blank line of a JSONL truth source (`memory/deltas.jsonl`, `memory/cold/*.jsonl`, `memory/hot_context_versions.jsonl`) is one valid JSON value.',
+    description:
+      'Every non-blank line of a JSONL truth source (`memory/deltas.jsonl`, `memory/cold/*.jsonl`, `memory/hot_context_versions.jsonl`) is one valid JSON value.',
     fix: 'Make each line one complete JSON value (one object per line, no pretty-printing, no trailing commas).',
     messages: {
       invalid: 'Line {{line}} is not valid JSON: {{error}}',
@@ -16,7 +17,8 @@ export const rule: Rule = {
     const out: RawFinding[] = [];
     for (const { path, model } of memoryFiles(packs)) {
       for (const l of model.lines) {
-        if (l.error !== undefined) out.push({ file: path, line: l.line, messageId: 'invalid', data: { line: l.line, error: l.error } });
+        if (l.error !== undefined)
+          out.push({ file: path, line: l.line, messageId: 'invalid', data: { line: l.line, error: l.error } });
       }
     }
     return out;

@@ -9,8 +9,10 @@ export function stageVersionProblem(version: string, scope: unknown): string | n
   if (!m) return `"${version}" does not match scope@vYYYYMMDD-NN`;
   const [, s, y, mo, d] = m;
   const date = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
-  if (date.getUTCFullYear() !== Number(y) || date.getUTCMonth() !== Number(mo) - 1 || date.getUTCDate() !== Number(d)) return `"${version}" names no real date (${y}-${mo}-${d})`;
-  if (typeof scope === 'string' && scope !== '' && s !== scope) return `"${version}" names scope "${s}" but the unit's scope is "${scope}"`;
+  if (date.getUTCFullYear() !== Number(y) || date.getUTCMonth() !== Number(mo) - 1 || date.getUTCDate() !== Number(d))
+    return `"${version}" names no real date (${y}-${mo}-${d})`;
+  if (typeof scope === 'string' && scope !== '' && s !== scope)
+    return `"${version}" names scope "${s}" but the unit's scope is "${scope}"`;
   return null;
 }
 
@@ -20,7 +22,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'version = scope@vYYYYMMDD-NN',
     description:
-      'A stage version (a `version` that names a scope with `@`) has the seed\'s shape `scope@vYYYYMMDD-NN`: the unit\'s own scope, a real date and a two-digit sequence number. Versions without `@` (plain numbers, validity ranges, which the seed also allows) are not stage versions and are not judged.',
+      "A stage version (a `version` that names a scope with `@`) has the seed's shape `scope@vYYYYMMDD-NN`: the unit's own scope, a real date and a two-digit sequence number. Versions without `@` (plain numbers, validity ranges, which the seed also allows) are not stage versions and are not judged.",
     fix: 'Write the version as `<scope>@v<YYYYMMDD>-<NN>`, for example `combat@v20260115-02`.',
     messages: {
       malformed: 'Stage version `{{key}}` at line {{line}}: {{problem}}.',
@@ -37,7 +39,8 @@ export const rule: Rule = {
           const version = rec[key];
           if (typeof version !== 'string' || !version.includes('@')) continue;
           const problem = stageVersionProblem(version, rec.scope);
-          if (problem) out.push({ file: path, line: l.line, messageId: 'malformed', data: { key, line: l.line, problem } });
+          if (problem)
+            out.push({ file: path, line: l.line, messageId: 'malformed', data: { key, line: l.line, problem } });
         }
       }
     }

@@ -27,7 +27,10 @@ export function lineProblem(text: string): string | null {
 }
 
 function lines(text: string | null): string[] {
-  return (text ?? '').split('\n').map((l) => l.replace(/\r$/, '')).filter((l) => l.trim() !== '');
+  return (text ?? '')
+    .split('\n')
+    .map((l) => l.replace(/\r$/, ''))
+    .filter((l) => l.trim() !== '');
 }
 
 export const rule: Rule = {
@@ -35,7 +38,8 @@ export const rule: Rule = {
     id: 'ralph/decisions-appended',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'Append to `{session_dir}/decisions.ndjson`',
-    description: 'decisions.ndjson is only ever appended to: no commit edits, reorders or removes a line already committed, and every line is a JSON object with the fields the seed writes (id, type, source, node_id, and per type verdict, confidence_score, analyze_macro_id or unmet_count/unmet_ids).',
+    description:
+      'decisions.ndjson is only ever appended to: no commit edits, reorders or removes a line already committed, and every line is a JSON object with the fields the seed writes (id, type, source, node_id, and per type verdict, confidence_score, analyze_macro_id or unmet_count/unmet_ids).',
     fix: 'Restore the committed lines and append a new decision instead of editing an old one; write each decision as one JSON object per line.',
     messages: {
       badLine: 'Line {{line}} of decisions.ndjson {{problem}}.',
@@ -52,23 +56,45 @@ export const rule: Rule = {
       if (!model || model.kind !== 'decisions') continue;
       for (const l of model.lines) {
         const why = lineProblem(l.text);
-        if (why) out.push({ file: file.path, line: l.line, column: 1, messageId: 'badLine', data: { line: l.line, problem: why } });
+        if (why)
+          out.push({
+            file: file.path,
+            line: l.line,
+            column: 1,
+            messageId: 'badLine',
+            data: { line: l.line, problem: why },
+          });
       }
     }
     return out;
   },
   packTransition: (change) => {
-    if (!change.path.endsWith('/decisions.ndjson') && !(change.before?.path ?? '').endsWith('/decisions.ndjson')) return [];
+    if (!change.path.endsWith('/decisions.ndjson') && !(change.before?.path ?? '').endsWith('/decisions.ndjson'))
+      return [];
     const sha = change.commit.sha.slice(0, 7);
     const before = lines(change.beforeText);
     if (change.afterText === null) {
-      return before.length ? [{ file: change.before?.path ?? change.path, line: null, messageId: 'fileRemoved', data: { sha, count: before.length } }] : [];
+      return before.length
+        ? [
+            {
+              file: change.before?.path ?? change.path,
+              line: null,
+              messageId: 'fileRemoved',
+              data: { sha, count: before.length },
+            },
+          ]
+        : [];
     }
     const after = lines(change.afterText);
     const out: RawFinding[] = [];
     const changed = before.findIndex((l, i) => after[i] !== l);
     if (changed !== -1) {
-      out.push({ file: change.path, line: changed + 1, messageId: changed < after.length ? 'lineEdited' : 'lineRemoved', data: { sha, line: changed + 1 } });
+      out.push({
+        file: change.path,
+        line: changed + 1,
+        messageId: changed < after.length ? 'lineEdited' : 'lineRemoved',
+        data: { sha, line: changed + 1 },
+      });
     }
     const afterLines = change.afterText.split('\n');
     let n = 0;
@@ -78,7 +104,8 @@ export const rule: Rule = {
       n++;
       if (n <= before.length) return;
       const why = lineProblem(l);
-      if (why) out.push({ file: change.path, line: i + 1, messageId: 'badAppend', data: { sha, line: i + 1, problem: why } });
+      if (why)
+        out.push({ file: change.path, line: i + 1, messageId: 'badAppend', data: { sha, line: i + 1, problem: why } });
     });
     return out;
   },

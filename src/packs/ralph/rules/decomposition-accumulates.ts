@@ -27,7 +27,8 @@ export const rule: Rule = {
     id: 'ralph/decomposition-accumulates',
     severities: { recommended: 'error', strict: 'error' },
     formula: '字段累加,既有字段不删不改',
-    description: 'task_decomposition only accumulates across commits: a sub-goal once written is never removed, and a field once set is never removed or changed, except status (pending → done), completion_confirmed (false → true) and completed_at (set, or moved later) moving forward.',
+    description:
+      'task_decomposition only accumulates across commits: a sub-goal once written is never removed, and a field once set is never removed or changed, except status (pending → done), completion_confirmed (false → true) and completed_at (set, or moved later) moving forward.',
     fix: 'Restore the sub-goal or field as committed; record progress only through status, completion_confirmed and completed_at, and add new sub-goals instead of rewriting old ones.',
     messages: {
       goalRemoved: 'The commit removes sub-goal {{id}} from task_decomposition.',
@@ -48,7 +49,10 @@ export const rule: Rule = {
     const where = (id: string, key?: string) => {
       const list = after && Array.isArray(after.data.task_decomposition) ? after.data.task_decomposition : [];
       const k = list.findIndex((g) => isRec(g) && String(g.id) === id);
-      const p = after && k !== -1 ? after.at(`/task_decomposition/${k}${key ? `/${key}` : ''}`) : after?.at('/task_decomposition') ?? { line: null, column: null };
+      const p =
+        after && k !== -1
+          ? after.at(`/task_decomposition/${k}${key ? `/${key}` : ''}`)
+          : (after?.at('/task_decomposition') ?? { line: null, column: null });
       return { file: change.path, line: p.line, column: p.column };
     };
     for (const [id, g] of old) {
@@ -60,12 +64,23 @@ export const rule: Rule = {
       for (const [key, v] of Object.entries(g)) {
         const w = h[key];
         if (['status', 'completion_confirmed', 'completed_at'].includes(key)) {
-          if (!forward(key, v, w)) out.push({ ...where(id, key), messageId: 'backwards', data: { sha, id, key, from: String(JSON.stringify(v)), to: JSON.stringify(w ?? null) } });
+          if (!forward(key, v, w))
+            out.push({
+              ...where(id, key),
+              messageId: 'backwards',
+              data: { sha, id, key, from: String(JSON.stringify(v)), to: JSON.stringify(w ?? null) },
+            });
           continue;
         }
         if (!isSet(v)) continue;
-        if (!(key in h)) out.push({ ...where(id), messageId: 'fieldRemoved', data: { sha, id, key, was: String(JSON.stringify(v)) } });
-        else if (!isDeepStrictEqual(v, w)) out.push({ ...where(id, key), messageId: 'fieldChanged', data: { sha, id, key, from: String(JSON.stringify(v)), to: String(JSON.stringify(w)) } });
+        if (!(key in h))
+          out.push({ ...where(id), messageId: 'fieldRemoved', data: { sha, id, key, was: String(JSON.stringify(v)) } });
+        else if (!isDeepStrictEqual(v, w))
+          out.push({
+            ...where(id, key),
+            messageId: 'fieldChanged',
+            data: { sha, id, key, from: String(JSON.stringify(v)), to: String(JSON.stringify(w)) },
+          });
       }
     }
     return out;

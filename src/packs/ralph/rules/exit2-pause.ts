@@ -6,7 +6,8 @@ export const rule: Rule = {
     id: 'ralph/exit2-pause',
     severities: { recommended: 'error', strict: 'error' },
     formula: '连续 2 次 `ralph next` exit=2 → E010 pause',
-    description: 'A session whose consec_exit2_count reached 2 (two idle `ralph next` runs in a row) is paused, not still running: the circuit breaker stops a loop the router keeps sending to the wrong step.',
+    description:
+      'A session whose consec_exit2_count reached 2 (two idle `ralph next` runs in a row) is paused, not still running: the circuit breaker stops a loop the router keeps sending to the wrong step.',
     fix: 'Set the session to "paused" and check next_pending_step against the router by hand before resuming.',
     messages: {
       stillRunning: 'E010: consec_exit2_count is {{count}} but the session is still running; it must pause.',

@@ -6,7 +6,8 @@ export const rule: Rule = {
     id: 'ralph/post-goal-audit',
     severities: { recommended: 'error', strict: 'error' },
     formula: '`task_decomposition` 存在时,chain 含 `decision:post-goal-audit`',
-    description: 'A session with a task_decomposition has a post-goal-audit decision step in its chain, which audits the sub-goals before milestone-complete.',
+    description:
+      'A session with a task_decomposition has a post-goal-audit decision step in its chain, which audits the sub-goals before milestone-complete.',
     fix: 'Insert `{ "decision": "post-goal-audit", "retry_count": 0, "max_retries": 2 }` after the last verify/review/test step, before milestone-complete, and reindex.',
     messages: {
       missing: 'The session has a task_decomposition but no decision:post-goal-audit step.',

@@ -8,7 +8,8 @@ export const rule: Rule = {
     id: 'ralph/schema',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'E010',
-    description: 'status.json parses as JSON and matches the session schema of the seed (schemas/ralph-status.schema.json): required fields, types and the enumerations of status, step status, completion_status, quality_mode, planning_mode, scope_verdict and command_scope.',
+    description:
+      'status.json parses as JSON and matches the session schema of the seed (schemas/ralph-status.schema.json): required fields, types and the enumerations of status, step status, completion_status, quality_mode, planning_mode, scope_verdict and command_scope.',
     fix: 'Repair the field the finding names (`ralph check` shows the broken fields), or restore status.json from git.',
     messages: {
       unreadable: '{{problem}}',
@@ -21,7 +22,14 @@ export const rule: Rule = {
     for (const file of packs.get(PACK_ID) ?? []) {
       if (!file.path.endsWith('/status.json')) continue;
       if (file.problems.length) {
-        for (const p of file.problems) out.push({ file: file.path, line: p.line, column: p.column, messageId: 'unreadable', data: { problem: p.message } });
+        for (const p of file.problems)
+          out.push({
+            file: file.path,
+            line: p.line,
+            column: p.column,
+            messageId: 'unreadable',
+            data: { problem: p.message },
+          });
         continue;
       }
       const s = sessionOf(file);

@@ -46,12 +46,16 @@ export function gate(step: Rec): string {
 }
 
 export function label(step: Rec, i: number): string {
-  return isDecision(step) ? `step ${i} (decision:${gate(step)})` : `step ${i} (${String(step.skill || step.stage || 'execution step')})`;
+  return isDecision(step)
+    ? `step ${i} (decision:${gate(step)})`
+    : `step ${i} (${String(step.skill || step.stage || 'execution step')})`;
 }
 
 /** A task_decomposition that is a non-empty list: the session is decomposed. */
 export function decomposition(data: Rec): Rec[] | null {
-  return Array.isArray(data.task_decomposition) && data.task_decomposition.length > 0 ? data.task_decomposition.filter(isRec) : null;
+  return Array.isArray(data.task_decomposition) && data.task_decomposition.length > 0
+    ? data.task_decomposition.filter(isRec)
+    : null;
 }
 
 export function isStatusChange(change: PackChange): boolean {

@@ -12,7 +12,8 @@ export function brokenChecks(name: string, limit: number): string[] {
   if (name.split('/').some((part) => part === '..' || part.includes('..'))) broken.push('".."');
   if (name.split('/').some((part) => part.startsWith('.'))) broken.push('hidden name');
   if (!name.endsWith('.md')) broken.push('".md" suffix');
-  if (!/^[a-z0-9_-]*$/.test(name.endsWith('.md') ? name.slice(0, -3) : name)) broken.push('characters (only a-z0-9-_ before ".md")');
+  if (!/^[a-z0-9_-]*$/.test(name.endsWith('.md') ? name.slice(0, -3) : name))
+    broken.push('characters (only a-z0-9-_ before ".md")');
   if (name.length > limit) broken.push(`length (${name.length} > ${limit} characters)`);
   return broken;
 }
@@ -21,7 +22,8 @@ export const rule: Rule = {
   meta: {
     id: 'soong-plans/file-name',
     severities: { recommended: 'error', strict: 'error' },
-    formula: 'name =~ /^[a-z0-9_-]+\\.md$/ & !hidden(name) & !contains(name, "..") & !absolute(name) & len(name) <= 100',
+    formula:
+      'name =~ /^[a-z0-9_-]+\\.md$/ & !hidden(name) & !contains(name, "..") & !absolute(name) & len(name) <= 100',
     description:
       'A plan file under `.soong-agent/plans/` has a safe name as the soong agent core validates it: only a-z0-9-_ then `.md`, no `/`, no `..`, not hidden, not empty, not absolute, at most 100 characters (`packs["soong-plans"].maxNameLength`).',
     fix: 'Rename the plan to a short lowercase slug such as `implement-auth-flow.md` directly under `.soong-agent/plans/`.',

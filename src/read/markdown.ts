@@ -2,13 +2,38 @@
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkFrontmatter from 'remark-frontmatter';
-import remarkGfm from 'remark-gfm';
+import { gfmFootnote } from 'micromark-extension-gfm-footnote';
+import { gfmStrikethrough } from 'micromark-extension-gfm-strikethrough';
+import { gfmTable } from 'micromark-extension-gfm-table';
+import { gfmTaskListItem } from 'micromark-extension-gfm-task-list-item';
+import { gfmFootnoteFromMarkdown } from 'mdast-util-gfm-footnote';
+import { gfmStrikethroughFromMarkdown } from 'mdast-util-gfm-strikethrough';
+import { gfmTableFromMarkdown } from 'mdast-util-gfm-table';
+import { gfmTaskListItemFromMarkdown } from 'mdast-util-gfm-task-list-item';
+import type { Processor } from 'unified';
 import type { Root, RootContent, Heading, ListItem, Html, Paragraph, Yaml } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { Node } from 'unist';
 import { parseSectioned } from './sections.js';
 
-const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm);
+/**
+ * remark-gfm's extensions without autolink literals: no reader uses link nodes, and the autolink tokenizer, which
+ * tries every `www.`, `http` and `@` in the text, costs 12% to 38% of a parse's CPU time (`node bench/gfm.mjs`:
+ * three corpus repositories' plans, this repository's own files). An autolink literal stays text, whose string
+ * value is the same. Task list items, tables, strike-through and footnotes are parsed as remark-gfm parses them.
+ */
+function gfmWithoutAutolinks(this: Processor): void {
+  const data = this.data();
+  (data.micromarkExtensions ??= []).push(gfmTaskListItem(), gfmTable(), gfmStrikethrough(), gfmFootnote());
+  (data.fromMarkdownExtensions ??= []).push(
+    gfmTaskListItemFromMarkdown(),
+    gfmTableFromMarkdown(),
+    gfmStrikethroughFromMarkdown(),
+    gfmFootnoteFromMarkdown(),
+  );
+}
+
+const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(gfmWithoutAutolinks);
 
 /** One whole-file parse, nothing reused. */
 export function parseWhole(text: string): Root {
@@ -21,7 +46,17 @@ export function parseWhole(text: string): Root {
  * reuse off. Every call returns a fresh tree that the caller may change.
  */
 export function parseMarkdown(text: string): Root {
-  return (process.env.VALIDATE_WORKFLOW_WHOLE_PARSE !== '1' && parseSectioned(text, parseWhole)) || parseWhole(text);
+  if (process.env.VALIDATE_WORKFLOW_WHOLE_PARSE === '1') return parseWhole(text);
+  let sectioned: Root | null;
+  try {
+    sectioned = parseSectioned(text, parseWhole);
+  } catch (err) {
+    // Assembling walks each section's tree recursively, the parser does not: a tree nested thousands deep can
+    // overflow the one and not the other. The whole parse decides, as it would without the reuse.
+    if (!(err instanceof RangeError)) throw err;
+    sectioned = null;
+  }
+  return sectioned ?? parseWhole(text);
 }
 
 export function frontmatterNode(root: Root): Yaml | null {

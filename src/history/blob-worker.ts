@@ -2,16 +2,18 @@
 // the cold pass uses every core. The worker lives across chunks; each message is one share.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Discovered } from '../read/discover.js';
-import { readBytes } from '../read/workspace.js';
+import { VersionReader } from '../read/workspace.js';
 import { readBlobs } from '../shared/git.js';
 
 const { root, maxBytes } = workerData as { root: string; maxBytes: number };
+// The worker lives across chunks and gets every version of its paths, in order: it keeps their previous versions.
+const versions = new VersionReader();
 parentPort!.on('message', (refs: { blob: string; item: Discovered }[]) => {
   const blobs = readBlobs(root, [...new Set(refs.map((r) => r.blob))]);
-  parentPort!.postMessage(
-    refs.map((r) => {
-      const bytes = blobs.get(r.blob);
-      return bytes ? readBytes(r.item, bytes, maxBytes) : null;
-    }),
-  );
+  const derivedBefore = versions.derived;
+  const models = refs.map((r) => {
+    const bytes = blobs.get(r.blob);
+    return bytes ? versions.read(r.item, bytes, maxBytes) : null;
+  });
+  parentPort!.postMessage({ models, derived: versions.derived - derivedBefore });
 });

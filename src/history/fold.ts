@@ -335,7 +335,7 @@ async function foldRound(
   }
   if (trace.length === 0) folder.learnInitial();
   await store.close();
-  timing(`parse (${parsed} distinct versions)`, parseMs);
+  timing(`parse (${parsed} distinct versions, ${store.derived} of them derived without a parse)`, parseMs);
   timing('fold and rules', foldMs);
   const changed = [...new Set(trace.flatMap((t) => t.changes.map((c) => c.path)))].filter(
     (p) => store.classify(p) || tracked.match(p),

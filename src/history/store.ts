@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import type { WorkflowFile } from '../model/types.js';
 import type { Discovered } from '../read/discover.js';
 import type { Classifier } from '../read/classify.js';
-import { readBytes } from '../read/workspace.js';
+import { VersionReader } from '../read/workspace.js';
 import { PathShards } from '../read/parallel.js';
 import { readBlobs } from '../shared/git.js';
 import { contentBlob } from './links.js';
@@ -17,6 +17,8 @@ export class ModelStore {
   /** Models parsed elsewhere (the working tree, the cache): consulted first, never evicted. */
   readonly seed = new Map<string, WorkflowFile>();
   readonly texts = new Map<string, string>();
+  /** This thread's reader of versions: derives a plan version that only checks boxes from the path's previous one. */
+  readonly versions = new VersionReader();
 
   constructor(
     readonly root: string,
@@ -36,11 +38,17 @@ export class ModelStore {
       if (item.kind === 'searchable') continue;
       const bytes = blobs.get(contentBlob(r.blob)!);
       if (!bytes) continue;
-      this.models.set(key(r.blob, r.path), readBytes(item, bytes, this.maxBytes));
+      this.models.set(key(r.blob, r.path), this.versions.read(item, bytes, this.maxBytes));
     }
   }
 
   private pool: Worker[] = [];
+  private derivedElsewhere = 0;
+
+  /** Versions derived from their path's previous version without a parse, on every thread. */
+  get derived(): number {
+    return this.versions.derived + this.derivedElsewhere;
+  }
   private readonly shards = new PathShards();
 
   /**
@@ -78,8 +86,9 @@ export class ModelStore {
           const share = shares[w + 1]!;
           const onError = (err: Error) => reject(err);
           worker.once('error', onError);
-          worker.once('message', (models: (WorkflowFile | null)[]) => {
+          worker.once('message', ({ models, derived }: { models: (WorkflowFile | null)[]; derived: number }) => {
             worker.off('error', onError);
+            this.derivedElsewhere += derived;
             models.forEach((m, i) => m && this.models.set(key(share[i]!.blob, share[i]!.item.path), m));
             resolve();
           });

@@ -17,6 +17,7 @@ import type {
 import type { Config } from '../config/config.js';
 import { discoverNamed, type Discovered } from './discover.js';
 import { decode } from './text.js';
+import { deriveChecked } from './derive.js';
 import { readPlanText } from './plan.js';
 import { readHandoffText, readOrchestrationState } from './handoff.js';
 import { readLedgerText } from './ledger.js';
@@ -67,6 +68,31 @@ export function readBytes(item: Discovered, bytes: Uint8Array, maxBytes: number)
     readable: false,
     problems: [problem!],
   } as WorkflowFile;
+}
+
+/**
+ * Reads versions of files in the order given, each path's versions oldest first (a history walk): a plan version
+ * that only checks boxes of the path's previous version is derived from that version's model (read/derive.ts)
+ * instead of parsed. One per thread: the previous versions it keeps are that thread's.
+ */
+export class VersionReader {
+  private readonly last = new Map<string, { text: string; model: WorkflowFile }>();
+  derived = 0;
+  parsed = 0;
+
+  read(item: Discovered, bytes: Uint8Array, maxBytes: number): WorkflowFile {
+    if (item.kind !== 'plan') return readBytes(item, bytes, maxBytes);
+    const decoded = decode(bytes, maxBytes);
+    if (!decoded.ok) return readBytes(item, bytes, maxBytes);
+    const previous = this.last.get(item.path);
+    const derived = previous ? deriveChecked(previous.model, previous.text, decoded.text) : null;
+    const model = derived ?? readBytes(item, bytes, maxBytes);
+    if (derived) this.derived++;
+    else this.parsed++;
+    // The kept model is a copy: callers own what they are given and may change it.
+    if (model.readable) this.last.set(item.path, { text: decoded.text, model: structuredClone(model) });
+    return model;
+  }
 }
 
 export function readOne(root: string, item: Discovered, maxBytes: number): WorkflowFile {

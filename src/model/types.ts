@@ -145,7 +145,9 @@ export type HandoffStatus = 'complete' | 'partial' | 'blocked' | 'failed';
 export type PlanDialect =
   'phase-headings' | 'numbered-phases' | 'task-headings' | 'checklist' | 'unstructured' | 'not-a-plan';
 
-export type HandoffDialect = 'task' | 'humanlayer' | 'yaml-session' | 'validation' | 'plan' | 'auto' | 'other';
+/** Every handoff dialect, in one list: schemas/handoff.schema.json's `dialect` enum is checked against it. */
+export const HANDOFF_DIALECTS = ['task', 'humanlayer', 'yaml-session', 'validation', 'plan', 'auto', 'other'] as const;
+export type HandoffDialect = (typeof HANDOFF_DIALECTS)[number];
 
 export interface StatusClaim extends Position {
   /** Where the claim is: the key (`outcome`, `result`) or `body` for a marker in the Markdown body. */

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { normalizeStatus, readHandoffText } from '../../src/read/handoff.js';
 import { validate } from '../../src/schemas/validate.js';
+import { HANDOFF_DIALECTS } from '../../src/model/types.js';
 
 function fixture(path: string): string {
   return readFileSync(new URL(`../fixtures/dialects/${path}`, import.meta.url), 'utf8');
@@ -371,5 +372,17 @@ describe('a checkpoint block of phase states', () => {
     expect(readHandoffText(path, ROOT, handoff(['VALIDATED'], ['**Status:** BLOCKED', ''])).normalized.status).toBe(
       'blocked',
     );
+  });
+});
+
+describe('the handoff dialects', () => {
+  it('are one list: the schema names exactly the dialects the reader knows', () => {
+    const schema = JSON.parse(readFileSync(new URL('../../schemas/handoff.schema.json', import.meta.url), 'utf8')) as {
+      properties: { dialect: { enum: string[] } };
+    };
+    expect(
+      schema.properties.dialect.enum,
+      'schemas/handoff.schema.json: set its dialect enum to HANDOFF_DIALECTS',
+    ).toEqual([...HANDOFF_DIALECTS]);
   });
 });

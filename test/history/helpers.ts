@@ -2,16 +2,7 @@
 // committers and trailers, and the three ways to judge them (the engine in-process, the CLI, the hook doors).
 // Not a test file itself.
 import { spawnSync } from 'node:child_process';
-import {
-  appendFileSync,
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { itemsDigest } from '../../src/history/trust.js';
@@ -22,7 +13,6 @@ import { judgeHistory } from '../../src/engine/history.js';
 import { lint as lintApi, type LintOptions } from '../../src/api/index.js';
 import { RULE_IDS } from '../../src/engine/catalog.js';
 import { CLI, makeRepo, runCli, writeFiles } from '../helpers/repo.js';
-import { commitIndex, stageAll } from '../helpers/fast-git.js';
 import { scratchDir } from '../helpers/scratch.js';
 import { LEDGER, PLAN, handoffPath, ledger, lineOf, md, taskHandoff } from '../rules/fixtures.js';
 
@@ -82,17 +72,10 @@ export function message(subject: string, opts: CommitOpts = {}): string {
 export class Repo {
   private clock = 1_800_000_000;
 
-  /**
-   * `realGit`: every add and commit by a git process, as fast-git.test.ts needs to compare; otherwise they are
-   * written in this process wherever fast-git.ts can be sure of git's own result (hooks, for one, always run git).
-   */
-  constructor(
-    readonly dir: string,
-    readonly realGit = false,
-  ) {}
+  constructor(readonly dir: string) {}
 
-  static create(opts: { realGit?: boolean } = {}): Repo {
-    return new Repo(makeRepo({}), opts.realGit);
+  static create(): Repo {
+    return new Repo(makeRepo({}));
   }
 
   git(...args: string[]): string {
@@ -113,22 +96,15 @@ export class Repo {
     writeFiles(this.dir, files);
   }
 
-  /**
-   * Write, delete and rename, then stage everything (`git add -A`: in this process where fast-git.ts can be sure of
-   * git's result, else by git; `realGit` always by git).
-   */
+  /** Write, delete and rename, then stage everything. */
   stage(files: Record<string, string> = {}, opts: Pick<CommitOpts, 'remove' | 'rename'> = {}): void {
     for (const [from, to] of opts.rename ?? []) {
       mkdirSync(dirname(join(this.dir, to)), { recursive: true });
-      if (this.realGit) this.git('mv', from, to);
-      else renameSync(join(this.dir, from), join(this.dir, to));
+      this.git('mv', from, to);
     }
-    for (const path of opts.remove ?? []) {
-      if (this.realGit) this.git('rm', '-q', path);
-      else unlinkSync(join(this.dir, path));
-    }
+    for (const path of opts.remove ?? []) this.git('rm', '-q', path);
     this.write(files);
-    if (this.realGit || !stageAll(this.dir)) this.git('add', '-A');
+    this.git('add', '-A');
   }
 
   env(author: Who, committer: Who = author): NodeJS.ProcessEnv {
@@ -153,23 +129,11 @@ export class Repo {
       !(opts.trailers ?? []).some((t) => /^confirmed-items:/i.test(t))
         ? { ...opts, trailers: [...(opts.trailers ?? []), this.stagedDigest(opts.args?.includes('--amend') ?? false)] }
         : opts;
-    const env = this.env(author, opts.committer ?? author);
-    const text = message(subject, withDigest);
-    const plain = cfg.length === 0 && (opts.args ?? []).every((a) => a === '--no-verify');
-    const fast =
-      plain && !this.realGit
-        ? commitIndex(this.dir, {
-            message: text,
-            author: { name: env.GIT_AUTHOR_NAME!, email: env.GIT_AUTHOR_EMAIL!, date: env.GIT_AUTHOR_DATE! },
-            committer: {
-              name: env.GIT_COMMITTER_NAME!,
-              email: env.GIT_COMMITTER_EMAIL!,
-              date: env.GIT_COMMITTER_DATE!,
-            },
-          })
-        : null;
-    if (fast) return fast;
-    this.gitWith(env, [...cfg, 'commit', '-q', ...(opts.args ?? []), '-F', '-'], text);
+    this.gitWith(
+      this.env(author, opts.committer ?? author),
+      [...cfg, 'commit', '-q', ...(opts.args ?? []), '-F', '-'],
+      message(subject, withDigest),
+    );
     return this.head();
   }
 

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/model/finding.js';
 import { CLI } from '../helpers/repo.js';
+import { hook } from '../claude/helpers.js';
 import {
   ANA,
   CLAUDE,
@@ -15,6 +16,7 @@ import {
   PLAN,
   Repo,
   cli,
+  door,
   handoffPath,
   ledgerDoc,
   messageFile,
@@ -143,22 +145,34 @@ function claudeHook(dir: string, payload: Record<string, unknown>): string {
   return res.stdout;
 }
 
-describe.each(SCENARIOS)('the doors agree: $name', (s) => {
-  it('pre-commit + commit-msg give the verdict the full run gives after the commit, and Stop blocks for exactly the refused findings', () => {
+/**
+ * The first two scenarios (one clean, one with a finding) pass every door through the built CLI, as git and Claude Code
+ * run it; the others judge the same doors in this process (`door`: the engine path the CLI runs; the Claude Code
+ * hook's own function), without five node processes each.
+ */
+const REAL = 2;
+
+describe.each(SCENARIOS.map((s, i) => ({ ...s, real: i < REAL })))('the doors agree: $name', (s) => {
+  it('pre-commit + commit-msg give the verdict the full run gives after the commit, and Stop blocks for exactly the refused findings', async () => {
+    const run = (dir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}) =>
+      s.real ? Promise.resolve(cli(dir, args, env)) : door(dir, args, env);
     const repo = Repo.create();
     s.setup(repo);
-    const beforeRun = cli(repo.dir);
+    const beforeRun = await run(repo.dir);
     // The Claude Code hook sees the change in the working tree, before anything is staged.
     repo.write(s.files);
     for (const path of s.remove ?? []) rmSync(join(repo.dir, path));
-    const stop = claudeHook(repo.dir, { hook_event_name: 'Stop', stop_hook_active: false });
+    const payload = { hook_event_name: 'Stop', stop_hook_active: false };
+    const stop = s.real
+      ? claudeHook(repo.dir, payload)
+      : (await hook(JSON.stringify({ session_id: 's1', cwd: repo.dir, ...payload }), repo.dir)).stdout;
 
     repo.stage({}, {});
     const env = repo.env(ANA);
-    const staged = cli(repo.dir, ['--staged'], env);
-    const msg = cli(repo.dir, ['commit-msg', messageFile('The change', WHO)], env);
+    const staged = await run(repo.dir, ['--staged'], env);
+    const msg = await run(repo.dir, ['commit-msg', messageFile('The change', WHO)], env);
     repo.commitStaged('The change', WHO);
-    const afterRun = cli(repo.dir);
+    const afterRun = await run(repo.dir);
 
     const full = added(beforeRun.results, afterRun.results);
     const hooks = [...staged.results, ...msg.results];

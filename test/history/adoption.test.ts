@@ -14,6 +14,7 @@ import {
   PLAN,
   Repo,
   cli,
+  door,
   errors,
   handoffPath,
   historyOnly,
@@ -94,17 +95,17 @@ describe('the adoption point', () => {
     expect(row).toContain(`✅ done | \`${task1.slice(0, 7)}\``);
   });
 
-  it('--since root judges every commit: the early check-off is an error too', () => {
+  it('--since root judges every commit: the early check-off is an error too', async () => {
     const { repo, before, after } = midwayAdoption();
-    const manual = errors(cli(repo.dir, ['--since', 'root']).results).filter(
+    const manual = errors((await door(repo.dir, ['--since', 'root'])).results).filter(
       (f) => f.ruleId === 'history/manual-confirmation',
     );
     expect([...new Set(manual.map((f) => f.commit))].sort()).toEqual([before, after].sort());
   });
 
-  it('--since <rev> and history.since move the adoption point', () => {
+  it('--since <rev> and history.since move the adoption point', async () => {
     const { repo, after } = midwayAdoption();
-    const last = errors(cli(repo.dir, ['--since', after]).results).filter(
+    const last = errors((await door(repo.dir, ['--since', after])).results).filter(
       (f) => f.ruleId === 'history/manual-confirmation',
     );
     expect(last.map((f) => f.commit)).toEqual([after]);
@@ -113,7 +114,9 @@ describe('the adoption point', () => {
       { [CONFIG]: `${JSON.stringify({ preset: 'recommended', history: { since: 'HEAD' } }, null, 2)}\n` },
       { author: ANA },
     );
-    expect(errors(cli(repo.dir).results).filter((f) => f.ruleId === 'history/manual-confirmation')).toEqual([]);
+    expect(errors((await door(repo.dir)).results).filter((f) => f.ruleId === 'history/manual-confirmation')).toEqual(
+      [],
+    );
   });
 
   it('an unknown --since is a usage error (exit 2) that names it', () => {
@@ -123,12 +126,12 @@ describe('the adoption point', () => {
     expect(res.stderr).toContain('no-such-commit');
   });
 
-  it('a config only an agent added is no adoption: the history is audited, and that commit judged as loosening', () => {
+  it('a config only an agent added is no adoption: the history is audited, and that commit judged as loosening', async () => {
     const repo = Repo.create();
     repo.commit('Plan', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
     const config = repo.commit('Config', { [CONFIG]: CONFIG_TEXT }, { author: CLAUDE });
     const check = repo.commit('Phase 1 verified', { [PLAN]: planDoc({ auto: [1], manual: [1] }) }, { author: CLAUDE });
-    const run = cli(repo.dir);
+    const run = await door(repo.dir);
     expect(
       errors(run.results)
         .filter((f) => f.ruleId === 'history/self-exemption')
@@ -142,7 +145,7 @@ describe('the adoption point', () => {
     expect(runStylish(repo.dir)).toContain('history: an audit of every commit');
   });
 
-  it('after adoption, a plan added with manual items already checked is an unconfirmed check-off (an error)', () => {
+  it('after adoption, a plan added with manual items already checked is an unconfirmed check-off (an error)', async () => {
     const repo = Repo.create();
     repo.commit('Adopt', { [CONFIG]: CONFIG_TEXT }, { author: ANA });
     const add = repo.commit(
@@ -150,13 +153,13 @@ describe('the adoption point', () => {
       { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) },
       { author: CLAUDE },
     );
-    const manual = errors(cli(repo.dir).results).filter((f) => f.ruleId === 'history/manual-confirmation');
+    const manual = errors((await door(repo.dir)).results).filter((f) => f.ruleId === 'history/manual-confirmation');
     expect(manual.map((f) => f.commit)).toEqual([add]);
   });
 });
 
 describe('an audit (no config anywhere)', () => {
-  it('a plan that enters git already progressed is a note, not an error; a later check-off is still an error', () => {
+  it('a plan that enters git already progressed is a note, not an error; a later check-off is still an error', async () => {
     const repo = Repo.create();
     // A squashed pull request (`(#12)`): the commits that checked the boxes are not in this history (round 3: an
     // agent's co-authorship alone would make it an unconfirmed check-off even in an audit).
@@ -170,7 +173,7 @@ describe('an audit (no config anywhere)', () => {
       { [PLAN]: planDoc({ tasks: [1, 2, 3, 4], auto: [1, 2], manual: [1, 2] }), [LEDGER]: ledgerDoc([1, 2, 3, 4]) },
       { author: CLAUDE },
     );
-    const run = cli(repo.dir);
+    const run = await door(repo.dir);
     const atAdd = historyOnly(run.results).filter((f) => f.commit === add);
     expect(atAdd.length).toBeGreaterThan(0);
     expect(atAdd.every((f) => f.severity === 'info')).toBe(true);

@@ -11,6 +11,7 @@ import {
   PLAN,
   Repo,
   cli,
+  door,
   errors,
   handoffPath,
   ledgerDoc,
@@ -95,9 +96,9 @@ describe('a clean agent history', () => {
     expect(res.summary).toMatchObject({ errors: 0, warnings: 0, commits: 9 });
   });
 
-  it('passes in strict too', () => {
+  it('passes in strict too', async () => {
     const { repo } = agentHistory('human-confirms');
-    const res = cli(repo.dir, ['--preset', 'strict']);
+    const res = await door(repo.dir, ['--preset', 'strict']);
     expect(res.results).toEqual([]);
     expect(res.code).toBe(0);
   });
@@ -120,9 +121,9 @@ describe('a clean agent history', () => {
     expect(checkoff).toBe(repo.sha('HEAD~4'));
   });
 
-  it("fails when the agent's commit carries the human's name in a trailer it wrote itself", () => {
+  it("fails when the agent's commit carries the human's name in a trailer it wrote itself", async () => {
     const { repo, checkoff } = agentHistory('agent-claims-confirmation');
-    const res = cli(repo.dir);
+    const res = await door(repo.dir);
     expect(res.code).toBe(1);
     expect(errors(res.results)).toEqual([
       expect.objectContaining({
@@ -133,9 +134,9 @@ describe('a clean agent history', () => {
     ]);
   });
 
-  it("counts a human's confirmation in a commit an agent co-authored in recommended (info), not in strict", () => {
+  it("counts a human's confirmation in a commit an agent co-authored in recommended (info), not in strict", async () => {
     const { repo, checkoff } = agentHistory('agent-co-authored');
-    const rec = cli(repo.dir);
+    const rec = await door(repo.dir);
     expect(rec.code).toBe(0);
     expect(rec.results).toEqual([
       expect.objectContaining({
@@ -145,7 +146,7 @@ describe('a clean agent history', () => {
         message: expect.stringContaining('relays'),
       }),
     ]);
-    const strict = cli(repo.dir, ['--preset', 'strict']);
+    const strict = await door(repo.dir, ['--preset', 'strict']);
     expect(strict.code).toBe(1);
     expect(errors(strict.results)).toEqual([
       expect.objectContaining({
@@ -156,9 +157,9 @@ describe('a clean agent history', () => {
     ]);
   });
 
-  it('is invisible to --no-history: the files alone cannot say who checked the box', () => {
+  it('is invisible to --no-history: the files alone cannot say who checked the box', async () => {
     const { repo } = agentHistory('agent-checks');
-    const res = cli(repo.dir, ['--no-history']);
+    const res = await door(repo.dir, ['--no-history']);
     expect(res.code).toBe(0);
     expect(res.results).toEqual([]);
   });

@@ -2,19 +2,9 @@
 // committers and trailers, and the three ways to judge them (the engine in-process, the CLI, the hook doors).
 // Not a test file itself.
 import { spawnSync } from 'node:child_process';
-import {
-  appendFileSync,
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { itemsDigest } from '../../src/history/trust.js';
 import { pendingCommit } from '../../src/history/fold.js';
 import { loadConfig, type Preset } from '../../src/config/config.js';
@@ -23,6 +13,7 @@ import { judgeHistory } from '../../src/engine/history.js';
 import { lint as lintApi, type LintOptions } from '../../src/api/index.js';
 import { RULE_IDS } from '../../src/engine/catalog.js';
 import { CLI, makeRepo, runCli, writeFiles } from '../helpers/repo.js';
+import { scratchDir } from '../helpers/scratch.js';
 import { LEDGER, PLAN, handoffPath, ledger, lineOf, md, taskHandoff } from '../rules/fixtures.js';
 
 export { LEDGER, PLAN, handoffPath, ledger, lineOf, md, taskHandoff };
@@ -40,16 +31,9 @@ export const CONFIG = 'validate-workflow.config.json';
 
 export const ident = (w: Who) => `${w.name} <${w.email}>`;
 
-const scratch: string[] = [];
-afterAll(() => {
-  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-});
-
 /** A temporary folder that is not a repository (message files, keys, clones). */
 export function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'vw-hist-'));
-  scratch.push(dir);
-  return dir;
+  return scratchDir('vw-hist-');
 }
 
 export interface CommitOpts {

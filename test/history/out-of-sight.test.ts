@@ -2,7 +2,8 @@
 // plan named by a ledger or handoff outside the globs, is read all the same (and a symlink is reported)"). A plan the
 // globs miss (an upper-case `.MD`, a dot-file, a folder up) that a ledger or handoff names is a plan at every door;
 // a plan committed as a symbolic link is read through the link by history as by the working tree, and reported.
-// Real repositories, real commits, the CLI at every door.
+// Real repositories, real commits, every door: through the built CLI for the first case of each family and where
+// its cache is the point, the same engine path in-process (`door`) for the others.
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import {
   PLAN,
   Repo,
   cli,
+  door,
   handoffPath,
   ledger,
   messageFile,
@@ -41,25 +43,31 @@ function adopted(plan: string, namer: Record<string, string>): Repo {
   return repo;
 }
 
-/** The agent's check-off of the manual item at every door: pre-commit and commit-msg, then the full run and --range. */
-function expectRefusedEverywhere(
+/**
+ * The agent's check-off of the manual item at every door: pre-commit and commit-msg, then the full run and --range.
+ * Through the built CLI when `real` (the first case of each family), else the same doors in this process (`door`).
+ */
+async function expectRefusedEverywhere(
   repo: Repo,
   plan: string,
   write: () => void = () => repo.stage({ [plan]: checked() }),
-): string {
+  real = false,
+): Promise<string> {
+  const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    real ? Promise.resolve(cli(repo.dir, args, env)) : door(repo.dir, args, env);
   const base = repo.sha();
   write();
-  const staged = rule(cli(repo.dir, ['--staged'], repo.env(CLAUDE)).results, 'history/manual-confirmation');
+  const staged = rule((await run(['--staged'], repo.env(CLAUDE))).results, 'history/manual-confirmation');
   // Pre-commit leaves confirmations to commit-msg (convention section 6): the message is not known yet.
   expect(staged).toEqual([]);
   const msg = rule(
-    cli(repo.dir, ['commit-msg', messageFile('Phase 1 verified', AGENT)], repo.env(ANA)).results,
+    (await run(['commit-msg', messageFile('Phase 1 verified', AGENT)], repo.env(ANA))).results,
     'history/manual-confirmation',
   );
   expect(msg.map((f) => [f.file, f.severity])).toEqual([[plan, 'error']]);
   const sha = repo.commitStaged('Phase 1 verified', AGENT);
   for (const args of [[], ['--range', `${base}..HEAD`]]) {
-    const found = rule(cli(repo.dir, args).results, 'history/manual-confirmation');
+    const found = rule((await run(args)).results, 'history/manual-confirmation');
     expect(
       found.map((f) => [f.file, f.commit, f.severity]),
       args.join(' '),
@@ -69,10 +77,10 @@ function expectRefusedEverywhere(
 }
 
 describe('a plan named outside the globs', () => {
-  it('with an upper-case .MD, named by the ledger: judged at every door', () => {
+  it('with an upper-case .MD, named by the ledger: judged at every door', async () => {
     const plan = 'thoughts/shared/plans/2026-11-20-auth.MD';
     const repo = adopted(plan, { [LEDGER]: ledgerNaming(plan) });
-    expectRefusedEverywhere(repo, plan);
+    await expectRefusedEverywhere(repo, plan, undefined, true);
     // The snapshot reads it as a plan too: `mode: direct` with four tasks is a plan rule's finding on it.
     expect(
       cli(repo.dir, ['--no-history'])
@@ -81,32 +89,33 @@ describe('a plan named outside the globs', () => {
     ).toEqual(['plan/mode']);
   });
 
-  it('a dot-file named by a handoff (`plan_file:`)', () => {
+  it('a dot-file named by a handoff (`plan_file:`)', async () => {
     const plan = 'thoughts/shared/plans/.auth.md';
     const handoff = handoffPath(1);
     const repo = adopted(plan, { [handoff]: taskHandoff(1, { plan: undefined, plan_file: plan }) });
-    expectRefusedEverywhere(repo, plan);
+    await expectRefusedEverywhere(repo, plan);
   });
 
-  it('one folder up, at the repository root, named by the ledger: the snapshot rules judge it as well', () => {
+  it('one folder up, at the repository root, named by the ledger: the snapshot rules judge it as well', async () => {
     const plan = 'plans/auth.md';
     const repo = adopted(plan, { [LEDGER]: ledgerNaming(plan) });
-    expectRefusedEverywhere(repo, plan);
+    await expectRefusedEverywhere(repo, plan);
     // A snapshot rule on the plan (a manual item checked while phase 1's automated one is not): pre-commit reports
     // what the staged change introduces, and the full run what the files say.
     repo.stage({ [plan]: planDoc({ frontmatter: ['mode: direct'], tasks: [1, 2], manual: [1] }) });
-    expect(rule(cli(repo.dir, ['--staged']).results, 'plan/manual-before-automated').map((f) => f.file)).toEqual([
-      plan,
-    ]);
+    expect(
+      rule((await door(repo.dir, ['--staged'])).results, 'plan/manual-before-automated').map((f) => f.file),
+    ).toEqual([plan]);
     repo.commitStaged('Rework', { author: ANA });
-    expect(rule(cli(repo.dir).results, 'plan/manual-before-automated').map((f) => f.file)).toEqual([plan]);
+    expect(rule((await door(repo.dir)).results, 'plan/manual-before-automated').map((f) => f.file)).toEqual([plan]);
   });
 
-  it('named only after the check-off: the check-off itself is judged, and a later run from the cache keeps the plan in sight', () => {
+  it('named only after the check-off: the check-off itself is judged, and a later run from the cache keeps the plan in sight', async () => {
     const plan = 'plans/auth.md';
     const repo = adopted(plan, {});
     repo.commit('Phase 1 verified', { [plan]: checked() }, AGENT);
     const naming = repo.commit('Session ledger', { [LEDGER]: ledgerNaming(plan) }, AGENT);
+    // The built CLI: its history cache is the point of this case.
     const found = rule(cli(repo.dir).results, 'history/manual-confirmation');
     // The fold knows the plan from the first commit on (history/sight.ts): the agent's check-off itself is judged.
     expect(found.map((f) => f.file)).toEqual([plan]);
@@ -123,16 +132,16 @@ describe('a plan named outside the globs', () => {
     ]);
   });
 
-  it('a reference that leaves the repository, or names no file, reads nothing', () => {
+  it('a reference that leaves the repository, or names no file, reads nothing', async () => {
     const repo = adopted(PLAN, { [LEDGER]: ledgerNaming('../elsewhere/plan.md') });
     repo.commit('Notes', { 'notes/plan.md': checked() }, AGENT);
-    const res = cli(repo.dir);
+    const res = await door(repo.dir);
     expect(res.results.filter((f) => f.file === '../elsewhere/plan.md' || f.file === 'notes/plan.md')).toEqual([]);
   });
 
-  it('a plan inside the globs is unaffected', () => {
+  it('a plan inside the globs is unaffected', async () => {
     const repo = adopted(PLAN, { [LEDGER]: ledgerNaming(PLAN) });
-    expectRefusedEverywhere(repo, PLAN);
+    await expectRefusedEverywhere(repo, PLAN);
   });
 });
 
@@ -147,14 +156,14 @@ describe('a workflow file committed as a symbolic link', () => {
     return repo;
   }
 
-  it('history reads the target: a check-off made in the target is judged at every door, on the plan the link shows', () => {
+  it('history reads the target: a check-off made in the target is judged at every door, on the plan the link shows', async () => {
     const repo = linked();
-    expectRefusedEverywhere(repo, PLAN, () => repo.stage({ 'docs/auth-plan.md': checked() }));
+    await expectRefusedEverywhere(repo, PLAN, () => repo.stage({ 'docs/auth-plan.md': checked() }));
   });
 
-  it('is reported by layout/paths at the full run, and at the doors when a commit adds it', () => {
+  it('is reported by layout/paths at the full run, and at the doors when a commit adds it', async () => {
     const repo = linked();
-    const full = rule(cli(repo.dir).results, 'layout/paths');
+    const full = rule(cli(repo.dir).results, 'layout/paths'); // the built CLI, once for the family
     expect(full.map((f) => [f.file, f.severity, f.message])).toEqual([
       [
         PLAN,
@@ -163,20 +172,20 @@ describe('a workflow file committed as a symbolic link', () => {
       ],
     ]);
     expect(full[0]!.fix).toContain('git rm --cached');
-    expect(rule(cli(repo.dir, ['--preset', 'strict']).results, 'layout/paths')[0]!.severity).toBe('error');
+    expect(rule((await door(repo.dir, ['--preset', 'strict'])).results, 'layout/paths')[0]!.severity).toBe('error');
     // A second plan committed as a link: pre-commit and --range report what the change introduces.
     const base = repo.sha();
     const second = 'thoughts/shared/plans/second.md';
     symlinkSync('../../../docs/auth-plan.md', mkdirFor(repo, second));
     repo.stage();
-    expect(rule(cli(repo.dir, ['--staged']).results, 'layout/paths').map((f) => f.file)).toEqual([second]);
+    expect(rule((await door(repo.dir, ['--staged'])).results, 'layout/paths').map((f) => f.file)).toEqual([second]);
     repo.commitStaged('Second plan', { author: ANA });
-    expect(rule(cli(repo.dir, ['--range', `${base}..HEAD`]).results, 'layout/paths').map((f) => f.file)).toEqual([
-      second,
-    ]);
+    expect(
+      rule((await door(repo.dir, ['--range', `${base}..HEAD`])).results, 'layout/paths').map((f) => f.file),
+    ).toEqual([second]);
   });
 
-  it('a link out of the repository is not followed, at the full run or in history; it is reported', () => {
+  it('a link out of the repository is not followed, at the full run or in history; it is reported', async () => {
     const repo = Repo.create();
     const outside = join(tempDir(), 'plan.md');
     writeFileSync(outside, checked());
@@ -184,7 +193,7 @@ describe('a workflow file committed as a symbolic link', () => {
     symlinkSync(outside, mkdirFor(repo, PLAN));
     repo.stage();
     repo.commitStaged('Adopt', { author: ANA });
-    const found = cli(repo.dir, ['--preset', 'strict']).results.filter((f) => f.file === PLAN);
+    const found = (await door(repo.dir, ['--preset', 'strict'])).results.filter((f) => f.file === PLAN);
     expect(found.map((f) => [f.ruleId, f.message])).toEqual([
       [
         'layout/paths',

@@ -12,6 +12,7 @@ import {
   PLAN,
   Repo,
   cli,
+  door,
   handoffPath,
   ledgerDoc,
   messageFile,
@@ -80,7 +81,7 @@ describe("an agent's own resolution of a blocked handoff", () => {
     }
   });
 
-  it('written as `resolution:` in the frontmatter: the same, and not a rewrite of the handoff besides', () => {
+  it('written as `resolution:` in the frontmatter: the same, and not a rewrite of the handoff besides', async () => {
     const repo = waiting();
     const wrote = repo.commit(
       'Task 2: resolved',
@@ -88,7 +89,7 @@ describe("an agent's own resolution of a blocked handoff", () => {
       { author: CLAUDE },
     );
     repo.commit('Task 3: Do step 3', nextTask, { author: CLAUDE });
-    const found = of(cli(repo.dir, ['--preset', 'strict']).results, ...RULES);
+    const found = of((await door(repo.dir, ['--preset', 'strict'])).results, ...RULES);
     expect(found.map((f) => [f.ruleId, f.messageId, f.commit ?? null])).toEqual([
       ['history/self-exemption', 'writesResolution', wrote],
       ['handoff/blocked-proceed', 'proceededSelf', null],
@@ -111,7 +112,7 @@ describe("an agent's own resolution of a blocked handoff", () => {
     expect(msg[0]!.fix).toContain('Take the resolution out of the commit');
   });
 
-  it('a resolution added with the blocked handoff itself counts no more', () => {
+  it('a resolution added with the blocked handoff itself counts no more', async () => {
     const repo = waiting();
     repo.git('reset', '-q', '--hard', 'HEAD~1');
     repo.commit(
@@ -120,7 +121,10 @@ describe("an agent's own resolution of a blocked handoff", () => {
       AGENT,
     );
     repo.commit('Task 3: Do step 3', nextTask, AGENT);
-    expect(of(cli(repo.dir).results, ...RULES).map((f) => f.messageId)).toEqual(['writesResolution', 'proceededSelf']);
+    expect(of((await door(repo.dir)).results, ...RULES).map((f) => f.messageId)).toEqual([
+      'writesResolution',
+      'proceededSelf',
+    ]);
   });
 
   it('is denied by the Claude Code hook at the Edit', async () => {
@@ -140,7 +144,7 @@ describe("an agent's own resolution of a blocked handoff", () => {
 });
 
 describe("the human's resolution", () => {
-  it('counts at every door, and is no rewrite of the handoff', () => {
+  it('counts at every door, and is no rewrite of the handoff', async () => {
     const repo = waiting();
     const base = repo.sha();
     repo.commit(
@@ -149,16 +153,19 @@ describe("the human's resolution", () => {
       { author: ANA },
     );
     repo.stage(nextTask);
-    expect(of(cli(repo.dir, ['--staged'], repo.env(CLAUDE)).results, ...RULES)).toEqual([]);
+    expect(of((await door(repo.dir, ['--staged'], repo.env(CLAUDE))).results, ...RULES)).toEqual([]);
     expect(
-      of(cli(repo.dir, ['commit-msg', messageFile('Task 3: Do step 3', AGENT)], repo.env(ANA)).results, ...RULES),
+      of(
+        (await door(repo.dir, ['commit-msg', messageFile('Task 3: Do step 3', AGENT)], repo.env(ANA))).results,
+        ...RULES,
+      ),
     ).toEqual([]);
     repo.commitStaged('Task 3: Do step 3', AGENT);
-    expect(of(cli(repo.dir, ['--preset', 'strict']).results, ...RULES)).toEqual([]);
-    expect(of(cli(repo.dir, ['--range', `${base}..HEAD`]).results, ...RULES)).toEqual([]);
+    expect(of((await door(repo.dir, ['--preset', 'strict'])).results, ...RULES)).toEqual([]);
+    expect(of((await door(repo.dir, ['--range', `${base}..HEAD`])).results, ...RULES)).toEqual([]);
   });
 
-  it("relayed by the agent with the human's Guidance-by in the same commit, counts", () => {
+  it("relayed by the agent with the human's Guidance-by in the same commit, counts", async () => {
     const repo = waiting();
     repo.commit(
       'Task 2: Ana decided',
@@ -166,7 +173,7 @@ describe("the human's resolution", () => {
       { ...AGENT, trailers: [`Guidance-by: ${ANA.name} <${ANA.email}>`] },
     );
     repo.commit('Task 3: Do step 3', nextTask, AGENT);
-    expect(of(cli(repo.dir).results, ...RULES)).toEqual([]);
+    expect(of((await door(repo.dir)).results, ...RULES)).toEqual([]);
   });
 
   it('the Claude Code hook allows an Edit that leaves the resolution alone', async () => {

@@ -12,6 +12,7 @@ import {
   Repo,
   TASK,
   cli,
+  door,
   expectOne,
   handoffPath,
   historyOnly,
@@ -76,7 +77,7 @@ describe('merges', () => {
       line: lineOf(repo.show(branchCommit, PLAN), MANUAL(1)),
     });
     expect(findings.filter((f) => f.commit === merge)).toEqual([]);
-    expect(cli(repo.dir).results.filter((f) => f.commit === merge)).toEqual([]);
+    expect((await door(repo.dir)).results.filter((f) => f.commit === merge)).toEqual([]);
   });
 
   it("keeps the event at the branch commit when the branch is the merge's first parent", async () => {
@@ -263,7 +264,7 @@ describe('repositories without history', () => {
   it('the first commit after init is judged, and passes when clean', async () => {
     const repo = Repo.create();
     planned(repo);
-    const res = cli(repo.dir);
+    const res = await door(repo.dir);
     expect(res).toMatchObject({ code: 0, results: [] });
     expect(res.summary.commits).toBe(1);
   });
@@ -275,7 +276,7 @@ describe('repositories without history', () => {
     repo.commit('Adopt validate-workflow', { [CONFIG]: '{}\n' }, { author: ANA });
     const text = planDoc({ auto: [1], manual: [1] });
     const commit = repo.commit('Import the plan', { [PLAN]: text }, { author: CLAUDE });
-    const res = cli(repo.dir);
+    const res = await door(repo.dir);
     expect(res.code).toBe(1);
     expectOne(res.results, 'history/manual-confirmation', { repo, commit, file: PLAN, line: lineOf(text, MANUAL(1)) });
   });
@@ -307,17 +308,17 @@ describe('--range', () => {
     });
   });
 
-  it('a range without violations passes', () => {
+  it('a range without violations passes', async () => {
     const { repo, c } = ranged();
-    const res = cli(repo.dir, ['--range', `${c[1]}..${c[2]}`]);
+    const res = await door(repo.dir, ['--range', `${c[1]}..${c[2]}`]);
     expect(res.code).toBe(0);
     expect(historyOnly(res.results)).toEqual([]);
     expect(res.summary.commits).toBe(1);
   });
 
-  it('the full run reports both violations the range split', () => {
+  it('the full run reports both violations the range split', async () => {
     const { repo, c } = ranged();
-    const res = cli(repo.dir);
+    const res = await door(repo.dir);
     expect(
       res.results
         .filter((f) => f.ruleId.startsWith('history/'))
@@ -326,11 +327,11 @@ describe('--range', () => {
     ).toEqual([c[1], c[3]].sort());
   });
 
-  it('from a branch point: merge-base(A, B), so commits only on A are not judged', () => {
+  it('from a branch point: merge-base(A, B), so commits only on A are not judged', async () => {
     const { repo, c } = ranged();
     repo.git('checkout', '-q', '-b', 'other', c[0]!);
     repo.commit('Other work', { [OTHER_PLAN]: planDoc({ phases: [1] }) }, { author: BOB });
-    const res = cli(repo.dir, ['--range', `other..main`]);
+    const res = await door(repo.dir, ['--range', `other..main`]);
     expect(res.summary.commits).toBe(3);
     expect(
       res.results
@@ -340,9 +341,9 @@ describe('--range', () => {
     ).toEqual([c[1], c[3]].sort());
   });
 
-  it(`${ZERO.slice(0, 7)}..HEAD (a push to an empty remote) starts from an empty history`, () => {
+  it(`${ZERO.slice(0, 7)}..HEAD (a push to an empty remote) starts from an empty history`, async () => {
     const { repo, c } = ranged();
-    const res = cli(repo.dir, ['--range', `${ZERO}..HEAD`]);
+    const res = await door(repo.dir, ['--range', `${ZERO}..HEAD`]);
     expect(res.code).toBe(1);
     expect(res.summary.commits).toBe(4);
     expect(res.results.find((f) => f.ruleId === 'history/incomplete')).toBeUndefined();
@@ -354,16 +355,16 @@ describe('--range', () => {
     ).toEqual([c[1], c[3]].sort());
   });
 
-  it(`${ZERO.slice(0, 7)}..HEAD passes a clean first push`, () => {
+  it(`${ZERO.slice(0, 7)}..HEAD passes a clean first push`, async () => {
     const repo = Repo.create();
     planned(repo);
     task(repo, 1, [1]);
-    const res = cli(repo.dir, ['--range', `${ZERO}..HEAD`]);
+    const res = await door(repo.dir, ['--range', `${ZERO}..HEAD`]);
     expect(res).toMatchObject({ code: 0, results: [] });
     expect(res.summary.commits).toBe(2);
   });
 
-  it('a branch commit whose parent lies below the base is judged against its own parent, not the base', () => {
+  it('a branch commit whose parent lies below the base is judged against its own parent, not the base', async () => {
     const repo = Repo.create();
     const c1 = planned(repo);
     const c2 = task(repo, 1, [1]);
@@ -375,7 +376,7 @@ describe('--range', () => {
     const merged = repo.show('HEAD', PLAN);
     expect(merged).toContain(`[x] ${TASK(1)}`);
     expect(merged).toContain(`[x] ${MANUAL(1)}`);
-    const res = cli(repo.dir, ['--range', `${c2}..HEAD`]);
+    const res = await door(repo.dir, ['--range', `${c2}..HEAD`]);
     expect(res.summary.commits).toBe(2);
     // b1 unchecks nothing (its parent c1 had no task checked) and checks the manual item: that alone is reported.
     const hist = historyOnly(res.results);

@@ -2,23 +2,15 @@
 // a user installs it, and real `git commit` / `git push` calls whose hooks are the ones `init` wrote. Not a test file.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll } from 'vitest';
+import { scratchDir } from '../helpers/scratch.js';
 
 export const PROJECT = fileURLToPath(new URL('../..', import.meta.url));
 
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
-
 export function tempDir(prefix = 'vw-hooks-'): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
+  return scratchDir(prefix);
 }
 
 /**

@@ -1,0 +1,5 @@
+// Runs before every test file (vitest.config.ts setupFiles), whether or not the file's modules are isolated.
+import { afterAll } from 'vitest';
+import { removeScratch } from './helpers/scratch.js';
+
+afterAll(removeScratch);

@@ -2,7 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // vitest's default is cores - 1, one worker on a 2-core machine; most tests wait on git and CLI processes, so a
@@ -14,5 +13,20 @@ export default defineConfig({
     // removed after each file by the setup file.
     isolate: false,
     setupFiles: ['test/setup.ts'],
+    // test/install/ installs the tool as users do (npm building it from git, the pre-commit framework building it in
+    // its cache): minutes of npm and the build on both cores. Run beside the rest, it starves the hook tests past
+    // their timeouts; it runs after them instead (a group of its own).
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'main',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/install/**', 'node_modules/**'],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      { extends: true, test: { name: 'install', include: ['test/install/**/*.test.ts'], sequence: { groupOrder: 1 } } },
+    ],
   },
 });

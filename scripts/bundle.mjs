@@ -6,13 +6,20 @@
 // scripts/build-schemas.mjs compiled are copied beside them for the same reason. Paths like `../../templates` keep
 // working because dist/bundle/ is as deep as dist/cli/. The programmatic API (package.json `exports`) is an entry
 // too, sharing the chunks: importing it costs ~150 ms instead of ~400 ms for the unbundled dist/api/.
+//
+// The package ships this folder and nothing else of dist/ but the API's declarations: every runtime dependency is in
+// the bundle (package.json lists them as devDependencies), so an install adds no package. Two more outputs make that
+// true: dist/types/ (the declarations the API's index reaches, and only those; the build fails if one of them imports
+// a package's types, which a consumer would not have), and THIRD_PARTY_LICENSES (the licence of every package whose
+// code the bundle holds, read from esbuild's list of the files it bundled).
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 
 rmSync('dist/bundle', { recursive: true, force: true });
 mkdirSync('dist/bundle', { recursive: true });
-await build({
+const main = await build({
   entryPoints: {
     main: 'dist/cli/main.js',
     api: 'dist/api/index.js',
@@ -31,12 +38,93 @@ await build({
     js: "import { createRequire as __vwCreateRequire } from 'node:module'; const require = __vwCreateRequire(import.meta.url);",
   },
   logLevel: 'warning',
+  metafile: true,
 });
-for (const file of readdirSync('dist/schemas').filter((f) => f.endsWith('.validate.cjs')))
-  copyFileSync(`dist/schemas/${file}`, `dist/bundle/${file}`);
+// The validators `require` ajv's runtime helpers: bundled one by one, each stays a CommonJS file that needs no ajv.
+const validators = await build({
+  entryPoints: readdirSync('dist/schemas')
+    .filter((f) => f.endsWith('.validate.cjs'))
+    .map((f) => `dist/schemas/${f}`),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  outdir: 'dist/bundle',
+  outExtension: { '.js': '.cjs' },
+  entryNames: '[name]',
+  logLevel: 'warning',
+  metafile: true,
+});
+
+// --- the licences of the bundled packages ---------------------------------------------------------------------------
+/** The folder of the package a bundled file comes from (the last node_modules/<name> or node_modules/@scope/<name>). */
+function packageDir(input) {
+  const m = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+  return m ? m[1] : null;
+}
+const packages = new Map();
+for (const input of [...Object.keys(main.metafile.inputs), ...Object.keys(validators.metafile.inputs)]) {
+  const dir = packageDir(input);
+  if (!dir || packages.has(dir)) continue;
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const file = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.(md|txt))?$/i.test(f));
+  // `licenses: [{ type, url }]` is the field's old form (the `format` package still uses it).
+  const license =
+    pkg.license ??
+    (Array.isArray(pkg.licenses)
+      ? pkg.licenses.map((l) => [l.type, l.url].filter(Boolean).join(' ')).join(', ')
+      : null);
+  packages.set(dir, {
+    name: pkg.name,
+    version: pkg.version,
+    license,
+    text: file ? readFileSync(join(dir, file), 'utf8').trim() : null,
+  });
+}
+const entries = [...packages.values()].sort(
+  (a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version),
+);
+const missing = entries.filter((e) => e.text === null && !e.license);
+if (missing.length) throw new Error(`bundled packages without a licence: ${missing.map((e) => e.name).join(', ')}`);
+writeFileSync(
+  'dist/bundle/THIRD_PARTY_LICENSES',
+  [
+    `validate-workflow's bundle (dist/bundle/) holds code of the ${entries.length} packages below, under their licences.\n`,
+    ...entries.map(
+      (e) =>
+        `${'-'.repeat(80)}\n${e.name}@${e.version} (${e.license ?? 'see below'})\n\n${e.text ?? `License: ${e.license} (the package ships no licence file)`}\n`,
+    ),
+  ].join('\n'),
+);
+
+// --- the declarations of the API --------------------------------------------------------------------------------------
+rmSync('dist/types', { recursive: true, force: true });
+const declarations = new Set();
+const todo = [resolve('dist/api/index.d.ts')];
+while (todo.length) {
+  const file = todo.pop();
+  if (declarations.has(file)) continue;
+  declarations.add(file);
+  for (const [, spec] of readFileSync(file, 'utf8').matchAll(/(?:\bfrom\s+|\bimport\(\s*)['"]([^'"]+)['"]/g)) {
+    if (!spec.startsWith('.'))
+      throw new Error(`${relative('.', file)} imports types from '${spec}', which a consumer does not install`);
+    const next = resolve(dirname(file), spec.replace(/\.js$/, '.d.ts'));
+    if (!existsSync(next)) throw new Error(`${relative('.', file)} imports ${spec}: no ${relative('.', next)}`);
+    todo.push(next);
+  }
+}
+for (const file of declarations) {
+  const to = join('dist/types', relative(resolve('dist'), file));
+  mkdirSync(dirname(to), { recursive: true });
+  copyFileSync(file, to);
+}
+
 // The build's identity for the cache under .git/ (src/history/cache.ts): cached models and findings are only as good
 // as the readers, rules and engine that made them, and any of them lives in any chunk. One hash of every file built,
 // read once per run instead of hashing 2 MB of chunks.
 const id = createHash('sha1');
-for (const file of readdirSync('dist/bundle').sort()) id.update(file).update(readFileSync(`dist/bundle/${file}`));
+for (const file of readdirSync('dist/bundle')
+  .filter((f) => f !== 'THIRD_PARTY_LICENSES')
+  .sort())
+  id.update(file).update(readFileSync(`dist/bundle/${file}`));
 writeFileSync('dist/bundle/BUILD_ID', `${id.digest('hex')}\n`);

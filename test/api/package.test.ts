@@ -179,7 +179,10 @@ describe('a fresh project that installed the packed tarball', () => {
       type: 'git',
       url: 'git+https://github.com/validate-workflow/validate-workflow.git',
     });
-    expect(pkg.bin).toEqual({ 'validate-workflow': 'dist/bundle/main.js' });
+    expect(pkg.bin).toEqual({
+      'validate-workflow': 'dist/bundle/main.js',
+      'validate-workflow-pre-commit': 'hooks/pre-commit-framework.mjs',
+    });
     // The CLI still runs from the same install.
     expect(run(consumer, 'npx', ['--no-install', 'validate-workflow', '--version']).stdout).toBe(`${pkg.version}\n`);
   });

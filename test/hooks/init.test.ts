@@ -28,17 +28,24 @@ async function run(dir: string, opts: Partial<InitOptions> = {}, cwd = dir): Pro
 
 const pkgOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
 
-describe('init refuses what it cannot set up', () => {
+describe('init and what it cannot set up', () => {
   it('outside a git repository', async () => {
     const res = await run(tempDir());
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('git init');
   });
 
-  it('without a package.json at the repository root', async () => {
-    const res = await run(repo(null));
-    expect(res.code).toBe(2);
-    expect(res.stderr).toContain('npm init -y');
+  it('without a package.json, where the pre-commit framework owns the hooks: leaves them, says what to add', async () => {
+    const dir = repo(null);
+    writeFileSync(join(dir, '.pre-commit-config.yaml'), 'repos: []\n');
+    const res = await run(dir);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/note\s+\.pre-commit-config\.yaml: the pre-commit framework owns the git hooks here/);
+    expect(res.stdout).toContain('- id: validate-workflow-pre-push');
+    expect(res.stdout).toMatch(/created\s+validate-workflow\.config\.json/);
+    expect(res.stdout).not.toContain('npm install');
+    expect(existsSync(join(dir, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(existsSync(join(dir, 'package.json'))).toBe(false);
   });
 
   it('with a package.json that is not JSON, leaving it as it was', async () => {

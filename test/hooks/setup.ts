@@ -2,10 +2,12 @@
 // a user installs it, and real `git commit` / `git push` calls whose hooks are the ones `init` wrote. Not a test file.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scratchDir } from '../helpers/scratch.js';
+// @ts-expect-error: a build script in plain JavaScript, without declarations
+import { publishedManifest } from '../../scripts/pack-manifest.mjs';
 
 export const PROJECT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -54,13 +56,19 @@ export const git = (cwd: string, ...args: string[]) => must(cwd, 'git', args);
 const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 
 /**
- * This package as a tarball, as `npm publish` would ship it. dist/ must be built already (`npm test` builds first):
- * packing runs no scripts, so it never rebuilds dist/ under the feet of test files running in parallel.
+ * This package as a tarball, as `npm publish` would ship it: the files package.json lists and the package.json that
+ * scripts/pack-manifest.mjs publishes, packed from a copy. dist/ must be built already (`npm test` builds first):
+ * packing a copy runs no scripts, so it never rebuilds dist/ nor rewrites package.json under the feet of test files
+ * running in parallel. (The real `npm pack`, with its prepack and postpack, is install.test.ts's subject.)
  */
 export function pack(): string {
-  if (!existsSync(join(PROJECT, 'dist', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!existsSync(join(PROJECT, 'dist', 'bundle', 'BUILD_ID'))) throw new Error('dist/ is missing: run `npm run build` first');
+  const copy = tempDir('vw-copy-');
+  const pkg = JSON.parse(readFileSync(join(PROJECT, 'package.json'), 'utf8')) as { files: string[] };
+  for (const entry of [...pkg.files, 'README.md', 'LICENSE']) cpSync(join(PROJECT, entry), join(copy, entry), { recursive: true });
+  writeFileSync(join(copy, 'package.json'), `${JSON.stringify(publishedManifest(pkg), null, 2)}\n`);
   const dest = tempDir('vw-pack-');
-  const out = must(PROJECT, 'npm', ['pack', '--ignore-scripts', '--pack-destination', dest, '--json', '--loglevel=error']);
+  const out = must(copy, 'npm', ['pack', '--ignore-scripts', '--pack-destination', dest, '--json', '--loglevel=error']);
   const [info] = JSON.parse(out) as { filename: string }[];
   return join(dest, info!.filename);
 }
@@ -86,24 +94,9 @@ export function npm(dir: string, ...args: string[]): string {
   return must(dir, 'npm', [...args, ...NPM_FLAGS]);
 }
 
-const RUNNER = join(tempDir('vw-runner-'), 'init.mjs');
-writeFileSync(
-  RUNNER,
-  `const [mod, ...args] = process.argv.slice(2);
-const { init } = await import(mod);
-const io = { cwd: process.cwd(), stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t), color: false, env: process.env };
-process.exitCode = await init({ force: args.includes('--force'), claude: args.includes('--claude') }, io);
-`,
-);
-
-/**
- * `npx validate-workflow init` in a repository where the package is installed. Until the CLI dispatches `init`,
- * the installed package's own dist/cli/init.js is called the same way (still the packed code, not this checkout).
- */
+/** `npx validate-workflow init` in a repository where the package is installed. */
 export function init(dir: string, ...args: string[]): Run {
-  const main = readFileSync(join(dir, 'node_modules', 'validate-workflow', 'dist', 'cli', 'main.js'), 'utf8');
-  if (/['"]\.\/init(?:\.js|\/index\.js)['"]/.test(main)) return run(dir, 'npx', ['--no-install', 'validate-workflow', 'init', ...args]);
-  return run(dir, process.execPath, [RUNNER, join(dir, 'node_modules', 'validate-workflow', 'dist', 'cli', 'init.js'), ...args]);
+  return run(dir, 'npx', ['--no-install', 'validate-workflow', 'init', ...args]);
 }
 
 /** `npx validate-workflow ...` as a user types it. */

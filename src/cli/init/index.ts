@@ -13,7 +13,9 @@
 //   when one is needed. Tests and CI get the same files either way.
 //
 // One module per job: husky.ts (the .husky/ hooks), package-json.ts, lint-staged.ts, thoughts-hooks.ts (a thoughts
-// repository's hooks), skeleton.ts (thoughts/), ci-workflow.ts; this file runs them in order and reports.
+// repository's hooks), skeleton.ts (thoughts/), ci-workflow.ts; this file runs them in order and reports. A
+// repository without package.json (Rust, Python) gets plain-hooks.ts instead of the first three: hooks in .git/hooks
+// that run the installed package's, or, where the pre-commit framework owns the hooks, what to add to its config.
 import { existsSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { CONFIG_FILE } from '../../config/config.js';
@@ -27,6 +29,8 @@ import { addLintStaged } from './lint-staged.js';
 import { installThoughtsHooks } from './thoughts-hooks.js';
 import { skeleton } from './skeleton.js';
 import { ciWorkflow } from './ci-workflow.js';
+import { installPlainHooks, PRE_COMMIT_CONFIG, preCommitBlock } from './plain-hooks.js';
+import { toolVersion } from '../../shared/version.js';
 import { choiceLines, rawConfig, StrictError, trustSetup } from './trust.js';
 
 export type { InitOptions } from './common.js';
@@ -44,6 +48,33 @@ function print(report: Report, root: string, io: Io): void {
   io.stdout(`validate-workflow init in ${root}\n${lines.join('\n')}\n`);
 }
 
+/** The Node.js part: husky hooks, package.json (devDependencies, prepare) and the lint-staged entry. */
+function nodeSetup(
+  root: string,
+  commonDir: string,
+  pkg: Record<string, unknown>,
+  pkgText: string,
+  opts: InitOptions,
+  report: Report,
+): ReturnType<typeof editPackage> {
+  const { userRunsLintStaged } = installHuskyHooks(root, commonDir, opts, report);
+  const { paths } = workflowPaths(root, pkg);
+  const edit = editPackage(pkg, report);
+  const lintStaged = userRunsLintStaged ? null : addLintStaged(root, pkg, paths, report);
+  if (lintStaged) edit.changes.push(lintStaged);
+  if (edit.changes.length) {
+    writeFileSync(join(root, 'package.json'), `${JSON.stringify(edit.pkg, null, jsonIndent(pkgText))}\n`);
+    report.add('updated', 'package.json', edit.changes.join('; '));
+  } else report.add('unchanged', 'package.json');
+  if (userRunsLintStaged)
+    report.add(
+      'note',
+      'lint-staged',
+      'your .husky/pre-commit runs lint-staged itself; the validate-workflow block checks directly, no lint-staged entry added',
+    );
+  return edit;
+}
+
 export async function init(opts: InitOptions, io: Io): Promise<number> {
   const top = git(io.cwd, ['rev-parse', '--show-toplevel']);
   if (!top.ok) {
@@ -53,23 +84,19 @@ export async function init(opts: InitOptions, io: Io): Promise<number> {
   const root = top.out;
   const pkgPath = join(root, 'package.json');
   const pkgText = read(pkgPath);
-  if (pkgText === null) {
-    // husky installs from the folder that holds .git; a package.json elsewhere would need its own husky setup.
-    io.stderr(
-      `validate-workflow init: no package.json at the repository root (${root}); run \`npm init -y\` and \`npm i -D validate-workflow\` there first.\n`,
-    );
-    return EXIT.usage;
-  }
-  let pkg: Record<string, unknown>;
-  try {
-    const parsed: unknown = JSON.parse(pkgText);
-    if (!isRecord(parsed)) throw new Error('not an object');
-    pkg = parsed;
-  } catch (err) {
-    io.stderr(
-      `validate-workflow init: package.json is not valid JSON (${(err as Error).message}); fix it, then run again.\n`,
-    );
-    return EXIT.usage;
+  // No package.json (a Rust or Python repository): no husky, no lint-staged; plain git hooks (plain-hooks.ts).
+  let pkg: Record<string, unknown> | null = null;
+  if (pkgText !== null) {
+    try {
+      const parsed: unknown = JSON.parse(pkgText);
+      if (!isRecord(parsed)) throw new Error('not an object');
+      pkg = parsed;
+    } catch (err) {
+      io.stderr(
+        `validate-workflow init: package.json is not valid JSON (${(err as Error).message}); fix it, then run again.\n`,
+      );
+      return EXIT.usage;
+    }
   }
   const commonDir = resolve(root, git(root, ['rev-parse', '--path-format=absolute', '--git-common-dir']).out || '.git');
   const report = new Report();
@@ -83,23 +110,10 @@ export async function init(opts: InitOptions, io: Io): Promise<number> {
     return EXIT.usage;
   }
 
-  const { userRunsLintStaged } = installHuskyHooks(root, commonDir, opts, report);
-  const { paths } = workflowPaths(root, pkg);
-  const edit = editPackage(pkg, report);
-  const lintStaged = userRunsLintStaged ? null : addLintStaged(root, pkg, paths, report);
-  if (lintStaged) edit.changes.push(lintStaged);
-  if (edit.changes.length) {
-    writeFileSync(pkgPath, `${JSON.stringify(edit.pkg, null, jsonIndent(pkgText))}\n`);
-    report.add('updated', 'package.json', edit.changes.join('; '));
-  } else report.add('unchanged', 'package.json');
-  if (userRunsLintStaged)
-    report.add(
-      'note',
-      'lint-staged',
-      'your .husky/pre-commit runs lint-staged itself; the validate-workflow block checks directly, no lint-staged entry added',
-    );
+  const edit = pkg === null ? null : nodeSetup(root, commonDir, pkg, pkgText ?? '', opts, report);
+  if (pkg === null) installPlainHooks(root, report);
 
-  const own = existsSync(join(root, CONFIG_FILE)) || isRecord(pkg.validateWorkflow);
+  const own = existsSync(join(root, CONFIG_FILE)) || isRecord(pkg?.validateWorkflow);
   const strictKeys = JSON.stringify(trust.config);
   if (existsSync(join(root, CONFIG_FILE)))
     report.add(
@@ -107,7 +121,7 @@ export async function init(opts: InitOptions, io: Io): Promise<number> {
       CONFIG_FILE,
       opts.strict ? `yours, kept as is; for the strong gate set ${strictKeys} in it` : 'yours, kept as is',
     );
-  else if (isRecord(pkg.validateWorkflow))
+  else if (isRecord(pkg?.validateWorkflow))
     report.add(
       opts.strict ? 'kept' : 'unchanged',
       'package.json#validateWorkflow',
@@ -131,13 +145,14 @@ export async function init(opts: InitOptions, io: Io): Promise<number> {
   }
 
   // What the settings in force protect against, one line per choice.
-  choiceLines(own ? rawConfig(read(join(root, CONFIG_FILE)), pkg) : trust.config, report);
+  choiceLines(own ? rawConfig(read(join(root, CONFIG_FILE)), pkg ?? {}) : trust.config, report);
 
   skeleton(root, report);
 
   ciWorkflow(root, opts, report);
 
-  installThoughtsHooks(root, commonDir, pkg, report);
+  // A thoughts repository's hooks run this repository's installed package from its node_modules/.
+  if (pkg) installThoughtsHooks(root, commonDir, pkg, report);
 
   if (opts.claude) {
     // Loaded only when asked: the Claude Code settings merge is its own module.
@@ -158,19 +173,33 @@ export async function init(opts: InitOptions, io: Io): Promise<number> {
   }
 
   print(report, root, io);
-  const hooksPath = git(root, ['config', 'core.hooksPath']).out;
-  const huskyActive = hooksPath === '.husky/_' && existsSync(join(root, '.husky', '_', 'h'));
   const next: string[] = [];
-  if (edit.needsInstall || !huskyActive) {
+  if (edit) {
+    const hooksPath = git(root, ['config', 'core.hooksPath']).out;
+    const huskyActive = hooksPath === '.husky/_' && existsSync(join(root, '.husky', '_', 'h'));
+    if (edit.needsInstall || !huskyActive) {
+      next.push(
+        'Run `npm install`: it installs what package.json now lists, and its prepare script (husky) points git at .husky/_, which turns the hooks on.',
+      );
+    }
+  } else if (
+    read(join(root, PRE_COMMIT_CONFIG)) !== null &&
+    !read(join(root, PRE_COMMIT_CONFIG))!.includes('validate-workflow')
+  ) {
     next.push(
-      'Run `npm install`: it installs what package.json now lists, and its prepare script (husky) points git at .husky/_, which turns the hooks on.',
+      `Add validate-workflow to ${PRE_COMMIT_CONFIG} (the hooks and the install types; merge with what is there), then run \`pre-commit install\`:\n${preCommitBlock(toolVersion())}`,
     );
   }
   // Only what lives in this repository's work tree is for its next commit (not the thoughts repository's hooks).
   const written = [
     ...new Set(
       report.steps
-        .filter((s) => (s.status === 'created' || s.status === 'updated') && !isAbsolute(s.what))
+        .filter(
+          (s) =>
+            (s.status === 'created' || s.status === 'updated') &&
+            !isAbsolute(s.what) &&
+            !/^(\.git|\.\.)\//.test(s.what),
+        )
         .map((s) => (s.what.includes('/') ? `${s.what.split('/')[0]}/` : s.what)),
     ),
   ];
@@ -188,6 +217,10 @@ export const command = defineCommand({
 Sets the repository up so the workflow rules are gates: husky hooks (pre-commit, commit-msg, pre-push) chained to
 the hooks already there, a lint-staged entry, the config, the thoughts/ skeleton, a CI workflow, and the hooks of a
 thoughts repository that thoughts/ links into. Idempotent; never replaces a file it did not write.
+
+Without a package.json (a Rust or Python repository) it writes the three hooks into .git/hooks, running the hooks
+of the validate-workflow install that ran it (install it globally first), or, when .pre-commit-config.yaml is
+there, says what to add to it for the pre-commit framework.
 
 Options:
   --force     rewrite files init wrote earlier even when they differ (never the config or your own hooks)

@@ -38,6 +38,11 @@ export interface LintOptions {
   commitMessage?: string;
   /** Errors only. */
   quiet?: boolean;
+  /**
+   * With `range`: also read the history before the range, so that `format(result, 'markdown')` says who completed
+   * or confirmed what before it (as the CLI does for `--format markdown`). Costs a walk of the earlier history.
+   */
+  review?: boolean;
 }
 
 /**
@@ -122,6 +127,7 @@ export async function lint(options: LintOptions = {}): Promise<LintResult> {
     since: options.since,
     quiet: options.quiet ?? false,
     door: doorOf(options),
+    review: options.review ?? false,
   };
   const outcome = await judgeAndReport(judge, scopeOf(judge, cwd));
   // judgeAndReport writes a baseline only when asked to, and lint() never asks.

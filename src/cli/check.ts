@@ -53,7 +53,8 @@ export async function check(opts: CheckOptions, io: Io): Promise<number> {
       inScope: scope.inScope,
       say: opts.format === 'stylish' ? io.stdout : io.stderr,
     });
-  const outcome = await judgeAndReport(opts, scope, progressLine(io, { quiet: opts.quiet }));
+  const review = opts.format === 'markdown' || opts.summary;
+  const outcome = await judgeAndReport({ ...opts, review }, scope, progressLine(io, { quiet: opts.quiet }));
   if (outcome.kind === 'baseline') {
     io.stdout(
       `validate-workflow: wrote ${BASELINE_FILE} with ${outcome.entries} entr${outcome.entries === 1 ? 'y' : 'ies'} (${outcome.findings} findings); later runs report only what is new.\n`,

@@ -267,6 +267,7 @@ export async function judgeRange(
   presetOverride?: Preset,
   since?: string,
   onProgress?: HistoryOptions['onProgress'],
+  review = false,
 ): Promise<Judged> {
   // The models of the base's files from the cache: a push of a few commits must not parse the whole workspace as it
   // was at the base. Only the base's versions: a version the pushed commits bring is parsed, never taken from the
@@ -322,15 +323,59 @@ export async function judgeRange(
   const settle = settleSnapshot(root, config, base?.ok ? baselineAt(root, base.out.trim()) : null);
   const added = introduced(settle(snap(before)), settle(snap(after)));
   const found = [...withoutRepeats(hist.findings, added), ...added].sort(compareFindings);
+  const workspace = after.workspace(root);
+  const earlier =
+    review && base?.ok
+      ? await timelineBefore(root, config, base.out.trim(), workspace, hist.timeline, presetOverride, since)
+      : [];
   return {
     findings: found,
     files: [...changed],
     commits: hist.commits,
     judgedFrom: describeAdoption(hist.adoption),
     anything: true,
-    workspace: after.workspace(root),
-    timeline: hist.timeline,
+    workspace,
+    timeline: [...earlier, ...hist.timeline],
   };
+}
+
+/**
+ * The review of a range shows the plans as they are at its end, so a task completed or a manual item confirmed
+ * before the range (a phase confirmed on main before the pull request) needs what history says of it too: the
+ * timeline of the base's history, each entry marked `before`. Walked only when the report is a review and some
+ * checked box has no entry in the range; a history that cannot be walked (a shallow clone) gives nothing, and the
+ * review says no judged commit records it, as before. Nothing here is judged: the range's findings are the fold's.
+ */
+async function timelineBefore(
+  root: string,
+  config: Config,
+  base: string,
+  workspace: Workspace,
+  inRange: TimelineEntry[],
+  presetOverride?: Preset,
+  since?: string,
+): Promise<TimelineEntry[]> {
+  const known = new Set(inRange.map((e) => `${e.plan}\u0000${e.kind}\u0000${e.phase}\u0000${e.task ?? e.text}`));
+  const unexplained = workspace.plans.some((plan) =>
+    plan.phases.some((phase, i) => {
+      const n = phase.number ?? i + 1;
+      return (
+        phase.tasks.some(
+          (t) => t.checked && !known.has(`${plan.path}\u0000task-completed\u0000${n}\u0000${t.number}`),
+        ) ||
+        phase.manual.some(
+          (m) => m.checked && !m.na && !known.has(`${plan.path}\u0000manual-checked\u0000${n}\u0000${m.text}`),
+        )
+      );
+    }),
+  );
+  if (!unexplained) return [];
+  // The repository's cached models (keyed by blob) spare the parsing; what they say is shown, never judged. Walked
+  // as the full run walks it (the same adoption point), so both say the same of each box.
+  const cache = loadCache(cacheFile(root), settingsKey(config));
+  const seed = new Map(Object.entries(cache?.models ?? {}));
+  const earlier = await judgeHistory(root, { config, presetOverride, to: base, seed, since });
+  return earlier.incomplete ? [] : earlier.timeline.map((e) => ({ ...e, before: true }));
 }
 
 /**
@@ -438,6 +483,8 @@ export interface DoorOptions {
   /** The config was named by the caller (`--config`): the pending commit takes it instead of HEAD's. */
   explicitConfig: boolean;
   progress?: Progress;
+  /** The markdown review will be written: a range's report then reads what history says before the range too. */
+  review?: boolean;
 }
 
 /** A hexadecimal object name (abbreviated or full): it may name a commit a shallow clone does not have. */
@@ -481,7 +528,7 @@ export async function judgeDoor(door: Door, opts: DoorOptions): Promise<Judged> 
         if (!(await ask(root, ['rev-parse', '--verify', '-q', `${rev}^{commit}`])).ok)
           throw new UsageError(`--range ${side} "${rev}" is no revision in this repository`);
       }
-      return await judgeRange(root, config, door, opts.presetOverride, opts.since, onProgress);
+      return await judgeRange(root, config, door, opts.presetOverride, opts.since, onProgress, opts.review);
     }
   } finally {
     opts.progress?.done();

@@ -34,6 +34,11 @@ export interface JudgeOptions {
   baselineWrite?: boolean;
   /** Which door: the whole repository, the index (pre-commit), a message (commit-msg), or a range (pre-push, PRs). */
   door: Door;
+  /**
+   * The markdown review will be written (`--format markdown`, `--summary`): a range's review then also reads the
+   * history before the range, to say who confirmed what before it.
+   */
+  review?: boolean;
 }
 
 /**
@@ -108,6 +113,7 @@ export async function judgeAndReport(opts: JudgeOptions, scope: Scope, progress?
     baselineWrite: opts.baselineWrite,
     explicitConfig: opts.config !== undefined,
     progress,
+    review: opts.review,
   });
   if (opts.baselineWrite) {
     if (opts.door.kind !== 'repository' || scopes.length)

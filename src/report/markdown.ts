@@ -265,6 +265,9 @@ function taskTable(plan: Plan, byTask: Map<number, Handoff[]>, hist: PlanHistory
   return rows;
 }
 
+/** A commit older than the range judged: the state the pull request started from. */
+const earlier = (e: TimelineEntry) => (e.before ? ', before this pull request' : '');
+
 function manualSection(plan: Plan, hist: PlanHistory): string[] {
   const confirmed: string[] = [];
   const unconfirmed: string[] = [];
@@ -286,11 +289,11 @@ function manualSection(plan: Plan, hist: PlanHistory): string[] {
       } else if (e.confirmedBy) {
         const relay = e.relayed ? ', relayed by an agent co-author of the commit' : '';
         confirmed.push(
-          `- ✅ ${text}: confirmed by ${who(e.confirmedBy)} in ${commitRef(e.commit, e.subject, true)}${relay}`,
+          `- ✅ ${text}: confirmed by ${who(e.confirmedBy)} in ${commitRef(e.commit, e.subject, true)}${relay}${earlier(e)}`,
         );
       } else {
         unconfirmed.push(
-          `- ❌ ${text}: checked by ${who(e.author)} in ${commitRef(e.commit, e.subject, true)} without a human's confirmation`,
+          `- ❌ ${text}: checked by ${who(e.author)} in ${commitRef(e.commit, e.subject, true)} without a human's confirmation${earlier(e)}`,
         );
       }
     }
@@ -406,7 +409,7 @@ function size(n: number): string {
 /** Without a workspace (a range of commits), the timeline alone still says what happened, plan by plan. */
 function timelineSection(timeline: TimelineEntry[]): string[] {
   const byPlan = new Map<string, TimelineEntry[]>();
-  for (const e of timeline) byPlan.set(e.plan, [...(byPlan.get(e.plan) ?? []), e]);
+  for (const e of timeline) if (!e.before) byPlan.set(e.plan, [...(byPlan.get(e.plan) ?? []), e]);
   const out: string[] = [];
   for (const [plan, entries] of [...byPlan].sort(([a], [b]) => (a < b ? -1 : 1))) {
     out.push(`### 📋 ${codeSpan(plan)}`, '');

@@ -209,7 +209,10 @@ function manualBox(
     lines.push(`👤 ☑️ ${text}`, 'checked, no judged commit');
     cls = 'progress';
   } else if (entry.confirmedBy) {
-    lines.push(`👤 ✅ ${text}`, `confirmed by ${mermaidText(entry.confirmedBy.name, 24)} · ${shortSha(entry.commit)}`);
+    lines.push(
+      `👤 ✅ ${text}`,
+      `confirmed by ${mermaidText(entry.confirmedBy.name, 24)} · ${shortSha(entry.commit)}${entry.before ? ', before this PR' : ''}`,
+    );
     cls = 'human';
   } else {
     lines.push(

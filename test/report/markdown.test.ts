@@ -41,6 +41,7 @@ import {
   taskHandoff,
 } from '../history/helpers.js';
 import { violations } from './fixtures.js';
+import { runCli } from '../helpers/repo.js';
 
 const DOCS = 'https://github.com/example/validate-workflow/blob/main';
 
@@ -411,6 +412,47 @@ describe('markdown report of a clean history', () => {
     expect(text).not.toContain('relayed');
     expect(text).not.toContain('Manual items waiting');
     expect(tree.children.some((n) => n.type === 'heading' && toString(n) === 'Findings')).toBe(j.findings.length > 0);
+  });
+});
+
+describe('markdown review of a pull request after a phase confirmed on main', () => {
+  it('shows the confirmation made before the range as confirmed, by whom and in which commit', () => {
+    const repo = Repo.create();
+    const P = { phases: [2, 1] };
+    repo.commit('Add the auth flow plan', { [PLAN]: planDoc(P) }, { author: ANA });
+    const t1 = repo.commit(
+      'Task 1',
+      { [PLAN]: planDoc({ ...P, tasks: [1] }), [handoffPath(1)]: taskHandoff(1) },
+      { author: CLAUDE },
+    );
+    repo.commit(
+      'Task 2',
+      { [PLAN]: planDoc({ ...P, tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2) },
+      { author: CLAUDE },
+    );
+    const confirm = repo.commit(
+      'Confirm phase 1',
+      { [PLAN]: planDoc({ ...P, tasks: [1, 2], auto: [1], manual: [1] }) },
+      { author: ANA, confirmedBy: [ANA] },
+    );
+    repo.git('checkout', '-q', '-b', 'feature');
+    repo.commit(
+      'Task 3',
+      { [PLAN]: planDoc({ ...P, tasks: [1, 2, 3], auto: [1], manual: [1] }), [handoffPath(3)]: taskHandoff(3) },
+      { author: CLAUDE },
+    );
+    const res = runCli(repo.dir, ['--range', 'main..feature', '--format', 'markdown']);
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const tree = parse(res.stdout);
+    expect(res.stdout.split('\n')[2]).toMatch(/^✅ \*\*No protocol violations\*\* in .* and 1 commit\b/);
+    expect(listAfter(tree, 'Manual items confirmed')).toEqual([
+      `✅ Phase 1: ${MANUAL(1)}: confirmed by Ana Human (ana@example.com) in ${confirm.slice(0, 7)} (Confirm phase 1), before this pull request`,
+    ]);
+    expect(res.stdout).not.toContain('Manual items checked without a confirmation');
+    expect(res.stdout).not.toContain('no judged commit');
+    // The tasks completed on main name their commit too.
+    expect(rows(tables(tree)[0]!)[1]!.slice(1, 4)).toEqual([TASK(1), '✅ done', `${t1.slice(0, 7)} Task 1`]);
   });
 });
 

@@ -13,6 +13,7 @@ import { defineCommand, oneOf } from './command.js';
 import { progressLine } from './progress.js';
 import { FIX_TYPES, fixWorkingTree, type FixType } from '../fix/index.js';
 import { gitSync } from '../shared/git.js';
+import { plural } from '../shared/text.js';
 
 export interface CheckOptions extends JudgeOptions {
   format: Format;
@@ -57,7 +58,7 @@ export async function check(opts: CheckOptions, io: Io): Promise<number> {
   const outcome = await judgeAndReport({ ...opts, review }, scope, progressLine(io, { quiet: opts.quiet }));
   if (outcome.kind === 'baseline') {
     io.stdout(
-      `validate-workflow: wrote ${BASELINE_FILE} with ${outcome.entries} entr${outcome.entries === 1 ? 'y' : 'ies'} (${outcome.findings} findings); later runs report only what is new.\n`,
+      `validate-workflow: wrote ${BASELINE_FILE} with ${outcome.entries} entr${outcome.entries === 1 ? 'y' : 'ies'} (${plural(outcome.findings, 'finding')}); later runs report only what is new.\n`,
     );
     return EXIT.ok;
   }

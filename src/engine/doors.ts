@@ -167,7 +167,12 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
         scope: (ruleId) => !snapshotEntry(ruleId),
       });
   return {
-    findings: [...lint.findings, ...withoutRepeats(firstPerCause(histFindings), lint.findings)],
+    // `--baseline-write` records every finding a later run's baseline passes will count: those passes see the history
+    // findings before a snapshot finding of the same cause hides them (handoff/missing hides history/task-order), so
+    // the write records them too, or the hidden one would surface once the other is baselined, after every write.
+    findings: opts.baselineWrite
+      ? [...lint.findings, ...hist.findings]
+      : [...lint.findings, ...withoutRepeats(firstPerCause(histFindings), lint.findings)],
     files,
     commits: hist.commits,
     judgedFrom: hist.commits > 0 ? describeAdoption(hist.adoption) : undefined,

@@ -28,7 +28,10 @@ export interface CheckOptions extends JudgeOptions {
   fix?: { dryRun: boolean; types: FixType[] };
 }
 
-/** Where the report goes: stdout, or the `-o` file (its folders created); a file that cannot be written is a usage error. */
+/**
+ * Where the report goes: stdout, or the `-o` file (its folders created); a file that cannot be written is a usage
+ * error. A file written is named on stderr (stdout stays empty), so the user knows where to look.
+ */
 function reportSink(opts: CheckOptions, io: Io): (text: string) => void {
   if (opts.outputFile === undefined) return io.stdout;
   const file = resolve(io.cwd, opts.outputFile);
@@ -39,6 +42,7 @@ function reportSink(opts: CheckOptions, io: Io): (text: string) => void {
     } catch (err) {
       throw new UsageError(`cannot write --output-file ${opts.outputFile}: ${(err as Error).message}`);
     }
+    io.stderr(`validate-workflow: wrote the ${opts.format} report to ${file}\n`);
   };
 }
 
@@ -89,7 +93,7 @@ export async function check(opts: CheckOptions, io: Io): Promise<number> {
 
   if (summary.errors > 0) return EXIT.findings;
   if (opts.maxWarnings !== undefined && summary.warnings > opts.maxWarnings) {
-    const note = `validate-workflow: ${summary.warnings} warnings exceed --max-warnings ${opts.maxWarnings}.\n`;
+    const note = `validate-workflow: ${plural(summary.warnings, 'warning')} exceed${summary.warnings === 1 ? 's' : ''} --max-warnings ${opts.maxWarnings}.\n`;
     if (opts.format === 'stylish') io.stdout(note);
     else io.stderr(note);
     return EXIT.findings;

@@ -147,7 +147,14 @@ export async function judgeAndReport(opts: JudgeOptions, scope: Scope, progress?
     ...summarize(findings, files.length, judged.commits),
     ...(judged.judgedFrom ? { judgedFrom: judged.judgedFrom } : {}),
   };
-  const note = moved ? `validate-workflow: no workflow files found at HEAD (looked for ${where}).${went}\n` : undefined;
+  const notes = [
+    moved ? `validate-workflow: no workflow files found at HEAD (looked for ${where}).${went}\n` : '',
+    // Outside git the run cannot replay history: say so, rather than let a clean report read as a clean history.
+    !inGit && opts.history && opts.door.kind === 'repository'
+      ? `validate-workflow: ${root} is not in a git repository: history rules skipped, the files are judged as they are.\n`
+      : '',
+  ].join('');
+  const note = notes || undefined;
   return {
     kind: 'report',
     report: { findings, summary, workspace: judged.workspace ?? null, timeline: judged.timeline ?? [] },

@@ -3,6 +3,7 @@ import type { Rule, RawFinding } from '../types.js';
 export const rule: Rule = {
   meta: {
     id: 'disable/directive',
+    short: 'An inline disable names known rules and gives a reason.',
     severities: { recommended: 'warn', strict: 'warn' },
     formula: 'O(respect_user_preference)',
     description:

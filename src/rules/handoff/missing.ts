@@ -11,6 +11,7 @@ function sessionOf(ws: Workspace, plan: string): string {
 export const rule: Rule = {
   meta: {
     id: 'handoff/missing',
+    short: 'In orchestration mode every completed task has a task handoff.',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'O(create_handoff) <- agent_completes',
     description:

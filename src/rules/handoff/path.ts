@@ -6,6 +6,7 @@ const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const rule: Rule = {
   meta: {
     id: 'handoff/path',
+    short: 'A task handoff lives at `<handoffs>/<session>/task-NN-<desc>.md`.',
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'handoff_path: "thoughts/handoffs/<session>/task-[NN]-[desc].md"',
     description:

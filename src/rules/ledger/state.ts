@@ -4,6 +4,7 @@ import { positionOf } from '../../model/queries.js';
 export const rule: Rule = {
   meta: {
     id: 'ledger/state',
+    short: 'The ledger state is consistent: one item in progress, none done twice.',
     severities: { recommended: 'error', strict: 'error' },
     formula: '<>(all_complete | abandoned)',
     description:

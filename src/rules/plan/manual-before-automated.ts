@@ -4,6 +4,7 @@ import { claimedButOpen, phaseLabel, sequence, setAside } from '../../model/quer
 export const rule: Rule = {
   meta: {
     id: 'plan/manual-before-automated',
+    short: "No manual item is checked while the phase's automated items are open.",
     severities: { recommended: 'error', strict: 'error' },
     formula: '[](automated_pass -> <>manual_verify); O(exists v.[v]:pass(auto)) <- pre_manual',
     description:

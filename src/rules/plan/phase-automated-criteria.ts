@@ -69,6 +69,7 @@ export function perPhase(preset: string, source: ProfileSource): boolean {
 export const rule: Rule = {
   meta: {
     id: 'plan/phase-automated-criteria',
+    short: 'Every phase has at least one automated verification item.',
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'forall phase. has_auto_criteria(phase)',
     description:

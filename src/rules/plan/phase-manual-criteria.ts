@@ -7,6 +7,7 @@ import { describeSource } from '../../read/profile.js';
 export const rule: Rule = {
   meta: {
     id: 'plan/phase-manual-criteria',
+    short: 'Every phase has at least one manual verification item (or N/A).',
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'forall phase. has_manual_criteria(phase)',
     description:

@@ -36,6 +36,7 @@ function lines(text: string | null): string[] {
 export const rule: Rule = {
   meta: {
     id: 'ralph/decisions-appended',
+    short: 'decisions.ndjson is only ever appended to.',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'Append to `{session_dir}/decisions.ndjson`',
     description:

@@ -4,6 +4,7 @@ import { at, decomposition, label, sessions } from './session.js';
 export const rule: Rule = {
   meta: {
     id: 'ralph/session-complete',
+    short: 'A session is completed only when every step is confirmed.',
     severities: { recommended: 'error', strict: 'error' },
     formula:
       '所有 step `completion_confirmed == true`(除 skipped);task_decomposition 存在时校验 `task_decomposition_all_done == true`',

@@ -337,7 +337,7 @@ describe('unusual but valid files are read like any other', () => {
       line: 21,
       column: 1,
       message:
-        'Manual item "Tables visible in the admin console" is checked while 1 automated item(s) of Phase 1 (Schema) are not (first: "Migration applies: npm run migrate", line 17)',
+        'Manual item "Tables visible in the admin console" is checked while 1 automated item of Phase 1 (Schema) is not (first: "Migration applies: npm run migrate", line 17)',
       at: '- [x] Tables visible in the admin console',
     },
     {

@@ -81,6 +81,27 @@ export interface RepositoryOptions {
   onProgress?: HistoryOptions['onProgress'];
 }
 
+/**
+ * A history finding's line is in the version of the commit it judges. A disable comment written above that line since
+ * (to silence a snapshot rule, or in the hope of silencing this one) would put the finding on the comment in today's
+ * file: no history finding names a disable comment (only history/self-exemption's does, about the comment itself),
+ * so a finding that lands on one is moved below the comments, onto the line it was about.
+ */
+export function pastDisables(findings: Finding[], workspace: Workspace | undefined): Finding[] {
+  if (!workspace) return findings;
+  const comments = new Map<string, Set<number>>();
+  for (const file of [...workspace.plans, ...workspace.handoffs, ...workspace.ledgers])
+    if (file.disables.length) comments.set(file.path, new Set(file.disables.map((d) => d.line)));
+  if (comments.size === 0) return findings;
+  return findings.map((f) => {
+    const lines = f.file !== null && f.commit ? comments.get(f.file) : undefined;
+    if (!lines || f.line === null || !lines.has(f.line) || f.ruleId === 'history/self-exemption') return f;
+    let line = f.line;
+    while (lines.has(line)) line++;
+    return { ...f, line };
+  });
+}
+
 /** The cached history, as engine/history.ts's Resume with its maps as arrays. */
 type CachedHistory = Omit<Resume, 'state' | 'sha'>;
 
@@ -161,7 +182,7 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   // The snapshot pass applied its part of the baseline; history entries are judged here, against history findings.
   const histFindings = opts.baselineWrite
     ? hist.findings
-    : applyBaseline(root, hist.findings, {
+    : applyBaseline(root, pastDisables(hist.findings, lint.workspace), {
         config,
         exempt: new Set(hist.resume?.baselineCommits ?? []),
         scope: (ruleId) => !snapshotEntry(ruleId),
@@ -327,8 +348,8 @@ export async function judgeRange(
   // The baseline as the range's base holds it.
   const settle = settleSnapshot(root, config, base?.ok ? baselineAt(root, base.out.trim()) : null);
   const added = introduced(settle(snap(before)), settle(snap(after)));
-  const found = [...withoutRepeats(hist.findings, added), ...added].sort(compareFindings);
   const workspace = after.workspace(root);
+  const found = [...withoutRepeats(pastDisables(hist.findings, workspace), added), ...added].sort(compareFindings);
   const earlier =
     review && base?.ok
       ? await timelineBefore(root, config, base.out.trim(), workspace, hist.timeline, presetOverride, since)

@@ -24,7 +24,7 @@ export const rule: Rule = {
         'Write the task handoff first (`npx validate-workflow new handoff --session {{session}}`), then check the task.',
       noHandoff: 'Task {{task}} is checked complete but has no task handoff.',
       unlinked:
-        '{{count}} task handoff(s) name no plan that exists and have no session ledger naming one ({{names}}); plan checks skip them.',
+        'Task handoffs that name no plan that exists and have no session ledger naming one: {{count}} ({{names}}); plan checks skip them.',
       unlinkedFix: 'Add `plan: <path of the plan>` to their frontmatter, or a ledger for their session.',
       inferred: 'Session "{{session}}" names no plan; its files were linked to {{plan}} because {{why}}.',
       inferredFix: 'Add `plan: {{plan}}` to the session ledger (or the handoffs) to make the link explicit.',

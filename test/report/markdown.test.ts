@@ -99,16 +99,22 @@ function listAfter(root: Root, title: string): string[] {
   return list.children.map((i) => toString(i));
 }
 
-/** Findings section: each rule heading (depth 4) with the list items under it. */
-function findingGroups(root: Root): { heading: Heading; intro: string; items: ListItem[] }[] {
-  const out: { heading: Heading; intro: string; items: ListItem[] }[] = [];
+/**
+ * Findings section: each rule heading (depth 4) with the list items under it (one line per finding), and the text of
+ * its `<details>` (the rule's description and the fixes).
+ */
+function findingGroups(root: Root): { heading: Heading; items: ListItem[]; details: string }[] {
+  const out: { heading: Heading; items: ListItem[]; details: string }[] = [];
   let current: (typeof out)[number] | null = null;
+  let inDetails = false;
   for (const node of root.children as RootContent[]) {
     if (node.type === 'heading' && node.depth <= 3) current = null;
     if (node.type === 'heading' && node.depth === 4) {
-      current = { heading: node, intro: '', items: [] };
+      current = { heading: node, items: [], details: '' };
       out.push(current);
-    } else if (current && node.type === 'paragraph' && current.items.length === 0) current.intro = toString(node);
+    } else if (current && node.type === 'html' && node.value.startsWith('<details')) inDetails = true;
+    else if (current && node.type === 'html' && node.value.startsWith('</details')) inDetails = false;
+    else if (current && inDetails) current.details += `${toString(node)}\n`;
     else if (current && node.type === 'list') current.items.push(...node.children);
   }
   return out;
@@ -217,30 +223,33 @@ describe('markdown report of a history with violations', () => {
     expect(listAfter(root, 'Manual items waiting for a human')).toEqual([`⏳ Phase 3: ${MANUAL(3)}`]);
   });
 
-  it('groups the findings by rule, errors first, each with its docs link, location, commit and fix', () => {
+  it('groups the findings by rule, errors first: a heading with the docs link and one line, a line per finding, the rest folded', () => {
     const groups = findingGroups(root);
-    // One note per commit and plan since issue 10 (it used to be one per confirmed item).
+    const short = (id: string) => ruleById(id)!.meta.short!.replace(/`/g, '');
+    // One note per commit and plan since issue 10 (it used to be one per confirmed item). Issue 24: the heading says
+    // what the rule checks in one line; the long description and the fixes are behind <details>.
     expect(groups.map((g) => toString(g.heading))).toEqual([
-      '❌ handoff/validated · 1 error',
-      '❌ history/manual-confirmation · 1 error, 1 note',
+      `❌ handoff/validated · 1 error · ${short('handoff/validated')}`,
+      `❌ history/manual-confirmation · 1 error, 1 note · ${short('history/manual-confirmation')}`,
     ]);
     const [validated, confirmation] = groups as [(typeof groups)[number], (typeof groups)[number]];
     expect(linkOf(validated.heading)?.url).toBe(`${DOCS}/docs/rules/handoff/validated.md`);
     expect(linkOf(confirmation.heading)?.url).toBe(`${DOCS}/docs/rules/history/manual-confirmation.md`);
-    expect(validated.intro).toBe(ruleById('handoff/validated')!.meta.description.replace(/`/g, ''));
 
     const v = j.findings.find((f) => f.ruleId === 'handoff/validated')!;
     expect(validated.items).toHaveLength(1);
     const vText = toString(validated.items[0]!);
-    expect(vText).toContain(`${v.file}:${v.line}`);
-    expect(vText).toContain(v.message.replace(/`/g, ''));
-    expect(vText).toContain(`Fix: ${v.fix!.replace(/`/g, '')}`);
+    expect(vText).toBe(`❌ ${v.file}:${v.line}: ${v.message.replace(/`/g, '')}`);
+    expect(validated.details).toBe(
+      `${ruleById('handoff/validated')!.meta.description.replace(/`/g, '')}\nFix: ${v.fix!.replace(/`/g, '')}\n`,
+    );
 
-    // The error comes before the notes of the same rule, and carries the commit that did it.
+    // The error comes before the notes of the same rule, and carries the commit that did it; one line each.
     const [first, ...notes] = confirmation.items.map((i) => toString(i));
     expect(first).toMatch(/^❌ /);
     expect(first).toContain(`commit ${sha.t3!.slice(0, 7)} (Task 3 and phase 2 checks)`);
-    expect(first).toContain('Fix: ');
+    expect(first).not.toContain('Fix: ');
+    expect(confirmation.details).toContain('Fix: ');
     expect(notes).toHaveLength(1);
     for (const n of notes) expect(n).toContain(`commit ${sha.confirm!.slice(0, 7)}`);
   });

@@ -30,6 +30,8 @@ interface Expected {
   message: string | RegExp;
   /** Text on that line of the fixture: proves the expected line is the one the violation was planted on. */
   at?: string;
+  /** A part of the fix, when it matters: one that fits the problem, not the kind's "Fix the YAML" (issue 24). */
+  fix?: string;
 }
 
 interface JsonFinding {
@@ -39,6 +41,7 @@ interface JsonFinding {
   line: number | null;
   column: number | null;
   message: string;
+  fix?: string;
 }
 
 /** The fixture's line `n` (1-based), read the way an editor counts lines: by line feeds, a BOM or CR ignored. */
@@ -68,8 +71,17 @@ function expectFindings(files: Record<string, string | Uint8Array>, expected: Ex
   expect(code, `exit code; stderr: ${stderr}`).toBe(1);
 
   const report = JSON.parse(stdout) as { results: JsonFinding[] };
+  const fixes = new Set(expected.filter((e) => e.fix !== undefined).map((e) => `${e.file}\0${e.ruleId}`));
   const actual = report.results
-    .map(({ ruleId, severity, file, line, column, message }) => ({ ruleId, severity, file, line, column, message }))
+    .map(({ ruleId, severity, file, line, column, message, fix }) => ({
+      ruleId,
+      severity,
+      file,
+      line,
+      column,
+      message,
+      ...(fixes.has(`${file}\0${ruleId}`) ? { fix } : {}),
+    }))
     .sort(byPlace);
   const wanted = expected
     .map((e) => ({
@@ -79,6 +91,7 @@ function expectFindings(files: Record<string, string | Uint8Array>, expected: Ex
       line: e.line,
       column: e.column,
       message: typeof e.message === 'string' ? expect.stringContaining(e.message) : expect.stringMatching(e.message),
+      ...(e.fix !== undefined ? { fix: expect.stringContaining(e.fix) } : {}),
     }))
     .sort(byPlace);
   expect(actual).toEqual(wanted);
@@ -88,7 +101,7 @@ function expectFindings(files: Record<string, string | Uint8Array>, expected: Ex
 describe('unreadable files are findings of their kind, at a line', () => {
   it('an empty file of each kind (0 bytes, only newlines, only spaces)', () => {
     expectFindings(fixture('empty'), [
-      { ruleId: 'plan/schema', file: PLAN, line: 1, column: 1, message: 'File is empty.' },
+      { ruleId: 'plan/schema', file: PLAN, line: 1, column: 1, message: 'File is empty.', fix: 'Write the file' },
       { ruleId: 'handoff/schema', file: HANDOFF, line: 1, column: 1, message: 'File is empty.' },
       { ruleId: 'ledger/schema', file: LEDGER, line: 1, column: 1, message: 'File is empty.' },
     ]);
@@ -103,6 +116,7 @@ describe('unreadable files are findings of their kind, at a line', () => {
         line: 3,
         column: 1,
         message: 'File looks binary',
+        fix: 'Move the file out of the workflow folders (or list it under `ignore` in the config)',
       },
       {
         ruleId: 'plan/schema',
@@ -122,6 +136,7 @@ describe('unreadable files are findings of their kind, at a line', () => {
         line: 10,
         column: 32,
         message: 'File is not valid UTF-8; re-save it as UTF-8.',
+        fix: 'Re-save the file as UTF-8',
         at: 'Add the users table for the caf',
       },
     ]);
@@ -129,7 +144,14 @@ describe('unreadable files are findings of their kind, at a line', () => {
 
   it('UTF-16 text (PowerShell `>`) is named as such, not as binary', () => {
     expectFindings(fixture('utf16'), [
-      { ruleId: 'plan/schema', file: PLAN, line: 1, column: 1, message: 'File is UTF-16 text' },
+      {
+        ruleId: 'plan/schema',
+        file: PLAN,
+        line: 1,
+        column: 1,
+        message: 'File is UTF-16 text',
+        fix: 'Re-save the file as UTF-8 (`iconv -f UTF-16 -t UTF-8`',
+      },
     ]);
   });
 
@@ -157,6 +179,7 @@ describe('unreadable files are findings of their kind, at a line', () => {
         line: 1,
         column: 1,
         message: /larger than maxFileBytes \(1048576\); it was not parsed/,
+        fix: 'Split the file into smaller ones, or raise `maxFileBytes`',
       },
     ]);
   });
@@ -314,7 +337,7 @@ describe('unusual but valid files are read like any other', () => {
       line: 21,
       column: 1,
       message:
-        'Manual item "Tables visible in the admin console" is checked while 1 automated item(s) of Phase 1 (Schema) are not (first: "Migration applies: npm run migrate", line 17)',
+        'Manual item "Tables visible in the admin console" is checked while 1 automated item of Phase 1 (Schema) is not (first: "Migration applies: npm run migrate", line 17)',
       at: '- [x] Tables visible in the admin console',
     },
     {

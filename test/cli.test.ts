@@ -99,7 +99,7 @@ describe('validate-workflow CLI', () => {
     expect(runCli(dir, ['--max-warnings', '1']).code).toBe(0);
     const over = runCli(dir, ['--max-warnings', '0']);
     expect(over.code).toBe(1);
-    expect(over.stdout).toContain('1 warnings exceed --max-warnings 0');
+    expect(over.stdout).toContain('1 warning exceeds --max-warnings 0');
     const quiet = runCli(dir, ['--quiet', '--format', 'json']);
     expect(JSON.parse(quiet.stdout).results).toEqual([]);
   });
@@ -129,31 +129,33 @@ describe('validate-workflow CLI', () => {
     }
   });
 
-  it('names the path of a bad config key and exits 2', () => {
+  it('names every bad config key at once, in readable paths, with what it most likely meant, and exits 2', () => {
+    // Issue 24: the pointer escapes (`/rules/plan~1mode`) are gone, the unknown rule id no longer waits for a second
+    // run, and a near miss gets a "did you mean".
     const dir = makeRepo({
       ...plan(PLAN_OK),
       'validate-workflow.config.json': JSON.stringify({
-        preset: 'lax',
+        preset: 'recomended',
         rules: { 'plan/mode': 'loud', 'plan/nope': 'off' },
+        'handoff/chain': 'warn',
         colour: true,
+        pahts: {},
       }),
     });
     const res = runCli(dir, []);
     expect(res.code).toBe(2);
-    expect(res.stderr).toContain('invalid configuration in validate-workflow.config.json');
-    expect(res.stderr).toContain('/preset: `preset` must be one of "recommended", "strict"');
-    expect(res.stderr).toContain('/rules/plan~1mode');
-    expect(res.stderr).toContain('/colour: unknown key');
+    expect(res.stderr.split('\n')).toEqual([
+      'validate-workflow: invalid configuration in validate-workflow.config.json:',
+      '  - unknown key `"handoff/chain"`; did you mean `rules["handoff/chain"]`?',
+      '  - unknown key `colour`',
+      '  - unknown key `pahts`; did you mean `paths`?',
+      '  - `preset` must be one of "recommended", "strict", not the string "recomended"; did you mean "recommended"?',
+      '  - `rules["plan/mode"]` must be one of "off", "warn", "error", not the string "loud"',
+      '  - `rules["plan/nope"]`: unknown rule id; did you mean "plan/mode"?',
+      '',
+    ]);
     const notJson = makeRepo({ ...plan(PLAN_OK), 'validate-workflow.config.json': '{ preset: ' });
     expect(runCli(notJson, [])).toMatchObject({ code: 2, stderr: expect.stringContaining('not valid JSON') });
-    const unknownRule = makeRepo({
-      ...plan(PLAN_OK),
-      'validate-workflow.config.json': '{"rules":{"plan/nope":"off"}}',
-    });
-    expect(runCli(unknownRule, [])).toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining('/rules/plan/nope: unknown rule id'),
-    });
   });
 
   it('applies rule overrides from validate-workflow.config.json, --config, or package.json', () => {
@@ -216,6 +218,10 @@ describe('validate-workflow CLI', () => {
     const res = runCli(dir, ['--format', 'json']);
     expect(res.code).toBe(1);
     expect(JSON.parse(res.stdout).results[0].ruleId).toBe('plan/manual-before-automated');
+    // ...and it says history was skipped (issue 24: it said nothing).
+    expect(res.stderr).toBe(
+      `validate-workflow: ${dir} is not in a git repository: history rules skipped, the files are judged as they are.\n`,
+    );
   });
 
   it('reads a large workspace on several threads with the same findings as one thread', () => {

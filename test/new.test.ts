@@ -24,8 +24,18 @@ describe('validate-workflow new', () => {
     const planPath = made.stdout.trim().replace(/^created /, '');
     expect(planPath).toMatch(/^thoughts\/shared\/plans\/\d{4}-\d{2}-\d{2}-auth-flow\.md$/);
     expect(read(dir, planPath)).toContain('# Auth flow Implementation Plan');
-    // An unfilled plan is already well-formed: one phase, one task, both kinds of criteria.
-    expect(runCli(dir, []).code).toBe(0);
+    // An unfilled plan is already well-formed (one phase, one task, both kinds of criteria), but its placeholders
+    // are not a plan: one warning says so (issue 24: a scaffold committed as is got "no problems").
+    const scaffold = runCli(dir, ['--format', 'json']);
+    expect(scaffold.code).toBe(0);
+    expect(JSON.parse(scaffold.stdout).results).toEqual([
+      expect.objectContaining({
+        ruleId: 'plan/placeholder',
+        severity: 'warning',
+        file: planPath,
+        message: 'The plan still holds 4 template placeholders (first: "TODO phase title").',
+      }),
+    ]);
 
     // Fill the plan with two tasks and check the first one off, as the agent would.
     const plan = read(dir, planPath)

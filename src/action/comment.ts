@@ -37,17 +37,23 @@ async function call(
   url: string,
   body?: unknown,
 ): Promise<{ json: unknown; link: string | null }> {
-  const res = await fetch(url, {
-    method,
-    headers: {
-      Accept: 'application/vnd.github+json',
-      Authorization: `Bearer ${api.token}`,
-      'X-GitHub-Api-Version': '2022-11-28',
-      'User-Agent': 'validate-workflow-action',
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method,
+      headers: {
+        Accept: 'application/vnd.github+json',
+        Authorization: `Bearer ${api.token}`,
+        'X-GitHub-Api-Version': '2022-11-28',
+        'User-Agent': 'validate-workflow-action',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch (err) {
+    // Node's fetch says only "fetch failed"; what failed is in its cause (ECONNREFUSED, ENOTFOUND, a TLS error).
+    throw new Error(`${method} ${describeUrl(url)} failed: ${networkCause(err)}`, { cause: err });
+  }
   const text = await res.text();
   if (!res.ok) {
     let detail = text.slice(0, 300);
@@ -56,9 +62,26 @@ async function call(
     } catch {
       // not JSON: keep the start of the text
     }
-    throw new ApiError(res.status, `${method} ${new URL(url).pathname} answered ${res.status}: ${detail}`);
+    throw new ApiError(res.status, `${method} ${describeUrl(url)} answered ${res.status}: ${detail}`);
   }
   return { json: text ? JSON.parse(text) : null, link: res.headers.get('link') };
+}
+
+/** The host and path of a request, which say where it went (never the query, never the token). */
+function describeUrl(url: string): string {
+  const u = new URL(url);
+  return `${u.host}${u.pathname}`;
+}
+
+/** Why a request got no answer at all, in the words of the system: the error code and its message, when there are. */
+export function networkCause(err: unknown): string {
+  const cause = (err as { cause?: unknown }).cause;
+  const inner = cause instanceof Error ? cause : err instanceof Error ? err : null;
+  if (!inner) return String(err);
+  const code = (inner as { code?: unknown }).code;
+  const text = inner.message && inner.message !== 'fetch failed' ? inner.message : '';
+  if (typeof code === 'string') return text && !text.includes(code) ? `${code} (${text})` : text || code;
+  return text || (err as Error).message;
 }
 
 /** The `rel="next"` URL of a Link header (RFC 8288), as GitHub paginates lists. */

@@ -38,6 +38,11 @@ export interface LintOptions {
   commitMessage?: string;
   /** Errors only. */
   quiet?: boolean;
+  /**
+   * With `range`: also read the history before the range, so that `format(result, 'markdown')` says who completed
+   * or confirmed what before it (as the CLI does for `--format markdown`). Costs a walk of the earlier history.
+   */
+  review?: boolean;
 }
 
 /**
@@ -93,6 +98,29 @@ export const rules: readonly RuleInfo[] = RULES.map((r) => ({
  */
 const reports = new WeakMap<LintResult, Report>();
 
+/**
+ * The options a JavaScript caller (no type checker to stop it) got wrong, as the CLI says them: an Error naming the
+ * option, what it takes and what it got, never a TypeError from deep inside.
+ */
+function checkOptions(options: LintOptions): void {
+  if (options === null || typeof options !== 'object')
+    throw new Error(`lint() takes an options object (got ${options === null ? 'null' : typeof options})`);
+  const got = (v: unknown) => (typeof v === 'string' ? `"${v}"` : Array.isArray(v) ? 'a list' : String(v));
+  if (options.preset !== undefined && !(['recommended', 'strict'] as unknown[]).includes(options.preset))
+    throw new Error(`preset must be "recommended" or "strict" (got ${got(options.preset)})`);
+  for (const key of ['cwd', 'config', 'since', 'range', 'commitMessage'] as const)
+    if (options[key] !== undefined && typeof options[key] !== 'string')
+      throw new Error(`${key} must be a string (got ${got(options[key])})`);
+  for (const key of ['history', 'staged', 'quiet', 'review'] as const)
+    if (options[key] !== undefined && typeof options[key] !== 'boolean')
+      throw new Error(`${key} must be true or false (got ${got(options[key])})`);
+  if (
+    options.paths !== undefined &&
+    !(Array.isArray(options.paths) && options.paths.every((p) => typeof p === 'string'))
+  )
+    throw new Error(`paths must be a list of strings (got ${got(options.paths)})`);
+}
+
 function doorOf(options: LintOptions): JudgeOptions['door'] {
   const doors = [
     options.staged ? '`staged`' : null,
@@ -113,6 +141,7 @@ function doorOf(options: LintOptions): JudgeOptions['door'] {
  * bad config throw an Error with the message the CLI would print.
  */
 export async function lint(options: LintOptions = {}): Promise<LintResult> {
+  checkOptions(options);
   const cwd = resolve(options.cwd ?? process.cwd());
   const judge: JudgeOptions = {
     paths: options.paths ?? [],
@@ -122,6 +151,7 @@ export async function lint(options: LintOptions = {}): Promise<LintResult> {
     since: options.since,
     quiet: options.quiet ?? false,
     door: doorOf(options),
+    review: options.review ?? false,
   };
   const outcome = await judgeAndReport(judge, scopeOf(judge, cwd));
   // judgeAndReport writes a baseline only when asked to, and lint() never asks.

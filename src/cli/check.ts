@@ -13,6 +13,7 @@ import { defineCommand, oneOf } from './command.js';
 import { progressLine } from './progress.js';
 import { FIX_TYPES, fixWorkingTree, type FixType } from '../fix/index.js';
 import { gitSync } from '../shared/git.js';
+import { plural } from '../shared/text.js';
 
 export interface CheckOptions extends JudgeOptions {
   format: Format;
@@ -27,7 +28,10 @@ export interface CheckOptions extends JudgeOptions {
   fix?: { dryRun: boolean; types: FixType[] };
 }
 
-/** Where the report goes: stdout, or the `-o` file (its folders created); a file that cannot be written is a usage error. */
+/**
+ * Where the report goes: stdout, or the `-o` file (its folders created); a file that cannot be written is a usage
+ * error. A file written is named on stderr (stdout stays empty), so the user knows where to look.
+ */
 function reportSink(opts: CheckOptions, io: Io): (text: string) => void {
   if (opts.outputFile === undefined) return io.stdout;
   const file = resolve(io.cwd, opts.outputFile);
@@ -38,6 +42,7 @@ function reportSink(opts: CheckOptions, io: Io): (text: string) => void {
     } catch (err) {
       throw new UsageError(`cannot write --output-file ${opts.outputFile}: ${(err as Error).message}`);
     }
+    io.stderr(`validate-workflow: wrote the ${opts.format} report to ${file}\n`);
   };
 }
 
@@ -53,10 +58,11 @@ export async function check(opts: CheckOptions, io: Io): Promise<number> {
       inScope: scope.inScope,
       say: opts.format === 'stylish' ? io.stdout : io.stderr,
     });
-  const outcome = await judgeAndReport(opts, scope, progressLine(io, { quiet: opts.quiet }));
+  const review = opts.format === 'markdown' || opts.summary;
+  const outcome = await judgeAndReport({ ...opts, review }, scope, progressLine(io, { quiet: opts.quiet }));
   if (outcome.kind === 'baseline') {
     io.stdout(
-      `validate-workflow: wrote ${BASELINE_FILE} with ${outcome.entries} entr${outcome.entries === 1 ? 'y' : 'ies'} (${outcome.findings} findings); later runs report only what is new.\n`,
+      `validate-workflow: wrote ${BASELINE_FILE} with ${outcome.entries} entr${outcome.entries === 1 ? 'y' : 'ies'} (${plural(outcome.findings, 'finding')}); later runs report only what is new.\n`,
     );
     return EXIT.ok;
   }
@@ -87,7 +93,7 @@ export async function check(opts: CheckOptions, io: Io): Promise<number> {
 
   if (summary.errors > 0) return EXIT.findings;
   if (opts.maxWarnings !== undefined && summary.warnings > opts.maxWarnings) {
-    const note = `validate-workflow: ${summary.warnings} warnings exceed --max-warnings ${opts.maxWarnings}.\n`;
+    const note = `validate-workflow: ${plural(summary.warnings, 'warning')} exceed${summary.warnings === 1 ? 's' : ''} --max-warnings ${opts.maxWarnings}.\n`;
     if (opts.format === 'stylish') io.stdout(note);
     else io.stderr(note);
     return EXIT.findings;

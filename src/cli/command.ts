@@ -1,6 +1,7 @@
 // What every command is: a name, a one-line summary, its own options (node:util parseArgs spec), its usage text and
 // a run function that gets the arguments after the command word. main.ts only picks the command; the command parses
 // its own options, strictly, so a flag of another command or a typo is a usage error with a suggestion.
+import { closest, levenshtein } from '../shared/text.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { EXIT, type Io } from './io.js';
 import { UsageError } from '../shared/errors.js';
@@ -73,31 +74,7 @@ function firstUnknown(options: OptionsSpec, args: string[]): string | null {
   return null;
 }
 
-/** Edit distance (insertions, deletions, substitutions), for "did you mean". */
-export function levenshtein(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++)
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
-
-/** The closest candidate within an edit distance of 2, or one the word starts (or is started by); null if none. */
-export function closest(word: string, candidates: readonly string[]): string | null {
-  let best: { name: string; score: number } | null = null;
-  for (const name of candidates) {
-    const distance = levenshtein(word, name);
-    const prefix = word.length >= 2 && (name.startsWith(word) || word.startsWith(name));
-    if (distance > 2 && !prefix) continue;
-    // A prefix counts as close as a distance of 2 would: `--max` finds `--max-warnings`, a typo still wins.
-    const score = Math.min(distance, prefix ? 2 : distance);
-    if (!best || score < best.score) best = { name, score };
-  }
-  return best?.name ?? null;
-}
+export { closest, levenshtein };
 
 /** A close long flag among `names` (option names without dashes), with its dashes. */
 export function suggestFlag(flag: string, names: readonly string[]): string | null {

@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import type { BlockContent, DefinitionContent, List, ListItem, PhrasingContent, Root, RootContent, Table } from 'mdast';
 import { parseMarkdown } from '../read/markdown.js';
-import { ruleById } from '../engine/catalog.js';
+import { RULES, ruleById } from '../engine/catalog.js';
+import { closest } from '../shared/text.js';
 import type { Rule } from '../rules/types.js';
 import { EXIT } from './io.js';
 import { UsageError } from '../shared/errors.js';
@@ -163,6 +164,11 @@ function fromMeta(rule: Rule): string {
   ].join('\n');
 }
 
+/** What a rule checks, in one line: its short description, else the first sentence of the long one. */
+export function shortOf(rule: Rule): string {
+  return rule.meta.short ?? /^.*?\.(?=\s|$)/.exec(rule.meta.description)?.[0] ?? rule.meta.description;
+}
+
 /** The docs page of a rule for the terminal, or null when no rule has that id. */
 export function explain(ruleId: string): string | null {
   // Only a catalog id reaches the file system, so `../` in the argument cannot name another file.
@@ -177,13 +183,36 @@ export function explain(ruleId: string): string | null {
   return renderForTerminal(parseMarkdown(text));
 }
 
+/** Every rule on one line each: its id, its severities in recommended and strict, and what it checks in brief. */
+export function ruleList(): string {
+  const width = Math.max(...RULES.map((r) => r.meta.id.length));
+  const levels = (r: Rule) => `${r.meta.severities.recommended}/${r.meta.severities.strict}`;
+  const level = Math.max(...RULES.map((r) => levels(r).length));
+  return [
+    'Rules (severity in recommended/strict); `validate-workflow explain <rule-id>` prints one in full:',
+    '',
+    ...RULES.map((r) => `${r.meta.id.padEnd(width)}  ${levels(r).padEnd(level)}  ${shortOf(r)}`.trimEnd()),
+    '',
+  ].join('\n');
+}
+
+/** The rule ids a mistyped one most likely meant: a near miss, or every rule whose id ends with the word. */
+export function suggestRules(word: string): string[] {
+  const ids = RULES.map((r) => r.meta.id);
+  const tails = ids.filter((id) => id.endsWith(`/${word}`));
+  if (tails.length) return tails;
+  const near = closest(word, ids);
+  return near ? [near] : [];
+}
+
 export const command = defineCommand({
   name: 'explain',
   summary: "print a rule's page: what it checks, why, and how to fix it",
-  usage: `Usage: validate-workflow explain <rule-id>
+  usage: `Usage: validate-workflow explain [rule-id]
 
 Prints the documentation page of a rule (docs/rules/<rule-id>.md) for the terminal, e.g.
 validate-workflow explain plan/phase-order
+Without a rule id, lists every rule with its severities and what it checks.
 
 Options:
   -h, --help  show this help
@@ -191,9 +220,16 @@ Options:
   options: {},
   action: ({ positionals }, io) => {
     const id = positionals[0];
-    if (!id) throw new UsageError('explain needs a rule id: validate-workflow explain plan/phase-order');
+    if (!id) {
+      io.stdout(ruleList());
+      return EXIT.ok;
+    }
     const page = explain(id);
-    if (page === null) throw new UsageError(`unknown rule id: ${id}`);
+    if (page === null) {
+      const near = suggestRules(id);
+      const hint = near.length ? `; did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : '';
+      throw new UsageError(`unknown rule id: ${id}${hint} (\`validate-workflow explain\` lists them all)`);
+    }
     io.stdout(page.endsWith('\n') ? page : `${page}\n`);
     return EXIT.ok;
   },

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { validate } from '../schemas/validate.js';
+import { closest, isRecord } from '../shared/text.js';
 
 export type Preset = 'recommended' | 'strict';
 export type RuleSetting = 'off' | 'warn' | 'error';
@@ -124,18 +125,23 @@ function findRaw(root: string, explicit: string | undefined): { raw: unknown; wh
 }
 
 export function configFromObject(raw: unknown, where: string, knownRules: ReadonlySet<string>): Config {
-  const errors = validate('config', raw);
-  if (errors.length) {
-    const lines = errors.map((e) => `  ${e.pointer || '/'}: ${e.message}`);
-    throw new ConfigError(`invalid configuration in ${where}:\n${lines.join('\n')}`);
+  // Every mistake at once (the schema's and the unknown rule ids), each with the key or value it most likely meant.
+  const problems = validate('config', raw).map((e) => {
+    // A rule id written as a top-level key (`"handoff/chain": "warn"`) belongs under `rules`.
+    const top = /^\/([^/]+)$/.exec(e.pointer)?.[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
+    const hint =
+      e.message.startsWith('unknown key') && top && knownRules.has(top)
+        ? `\`rules[${JSON.stringify(top)}]\``
+        : e.suggestion;
+    return `  - ${e.message}${hint ? `; did you mean ${hint}?` : ''}`;
+  });
+  const rules = isRecord(raw) && isRecord(raw.rules) ? Object.keys(raw.rules) : [];
+  for (const id of rules.filter((r) => !knownRules.has(r))) {
+    const near = closest(id, [...knownRules]);
+    problems.push(`  - \`rules[${JSON.stringify(id)}]\`: unknown rule id${near ? `; did you mean "${near}"?` : ''}`);
   }
+  if (problems.length) throw new ConfigError(`invalid configuration in ${where}:\n${problems.join('\n')}`);
   const data = raw as Partial<Omit<Config, 'paths'>> & { paths?: Partial<Paths> };
-  const unknown = Object.keys(data.rules ?? {}).filter((id) => !knownRules.has(id));
-  if (unknown.length) {
-    throw new ConfigError(
-      `invalid configuration in ${where}:\n${unknown.map((id) => `  /rules/${id}: unknown rule id`).join('\n')}`,
-    );
-  }
   const base = defaultConfig();
   return {
     preset: data.preset ?? base.preset,

@@ -81,6 +81,27 @@ export interface RepositoryOptions {
   onProgress?: HistoryOptions['onProgress'];
 }
 
+/**
+ * A history finding's line is in the version of the commit it judges. A disable comment written above that line since
+ * (to silence a snapshot rule, or in the hope of silencing this one) would put the finding on the comment in today's
+ * file: no history finding names a disable comment (only history/self-exemption's does, about the comment itself),
+ * so a finding that lands on one is moved below the comments, onto the line it was about.
+ */
+export function pastDisables(findings: Finding[], workspace: Workspace | undefined): Finding[] {
+  if (!workspace) return findings;
+  const comments = new Map<string, Set<number>>();
+  for (const file of [...workspace.plans, ...workspace.handoffs, ...workspace.ledgers])
+    if (file.disables.length) comments.set(file.path, new Set(file.disables.map((d) => d.line)));
+  if (comments.size === 0) return findings;
+  return findings.map((f) => {
+    const lines = f.file !== null && f.commit ? comments.get(f.file) : undefined;
+    if (!lines || f.line === null || !lines.has(f.line) || f.ruleId === 'history/self-exemption') return f;
+    let line = f.line;
+    while (lines.has(line)) line++;
+    return { ...f, line };
+  });
+}
+
 /** The cached history, as engine/history.ts's Resume with its maps as arrays. */
 type CachedHistory = Omit<Resume, 'state' | 'sha'>;
 
@@ -161,13 +182,18 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   // The snapshot pass applied its part of the baseline; history entries are judged here, against history findings.
   const histFindings = opts.baselineWrite
     ? hist.findings
-    : applyBaseline(root, hist.findings, {
+    : applyBaseline(root, pastDisables(hist.findings, lint.workspace), {
         config,
         exempt: new Set(hist.resume?.baselineCommits ?? []),
         scope: (ruleId) => !snapshotEntry(ruleId),
       });
   return {
-    findings: [...lint.findings, ...withoutRepeats(firstPerCause(histFindings), lint.findings)],
+    // `--baseline-write` records every finding a later run's baseline passes will count: those passes see the history
+    // findings before a snapshot finding of the same cause hides them (handoff/missing hides history/task-order), so
+    // the write records them too, or the hidden one would surface once the other is baselined, after every write.
+    findings: opts.baselineWrite
+      ? [...lint.findings, ...hist.findings]
+      : [...lint.findings, ...withoutRepeats(firstPerCause(histFindings), lint.findings)],
     files,
     commits: hist.commits,
     judgedFrom: hist.commits > 0 ? describeAdoption(hist.adoption) : undefined,
@@ -267,6 +293,7 @@ export async function judgeRange(
   presetOverride?: Preset,
   since?: string,
   onProgress?: HistoryOptions['onProgress'],
+  review = false,
 ): Promise<Judged> {
   // The models of the base's files from the cache: a push of a few commits must not parse the whole workspace as it
   // was at the base. Only the base's versions: a version the pushed commits bring is parsed, never taken from the
@@ -321,16 +348,60 @@ export async function judgeRange(
   // The baseline as the range's base holds it.
   const settle = settleSnapshot(root, config, base?.ok ? baselineAt(root, base.out.trim()) : null);
   const added = introduced(settle(snap(before)), settle(snap(after)));
-  const found = [...withoutRepeats(hist.findings, added), ...added].sort(compareFindings);
+  const workspace = after.workspace(root);
+  const found = [...withoutRepeats(pastDisables(hist.findings, workspace), added), ...added].sort(compareFindings);
+  const earlier =
+    review && base?.ok
+      ? await timelineBefore(root, config, base.out.trim(), workspace, hist.timeline, presetOverride, since)
+      : [];
   return {
     findings: found,
     files: [...changed],
     commits: hist.commits,
     judgedFrom: describeAdoption(hist.adoption),
     anything: true,
-    workspace: after.workspace(root),
-    timeline: hist.timeline,
+    workspace,
+    timeline: [...earlier, ...hist.timeline],
   };
+}
+
+/**
+ * The review of a range shows the plans as they are at its end, so a task completed or a manual item confirmed
+ * before the range (a phase confirmed on main before the pull request) needs what history says of it too: the
+ * timeline of the base's history, each entry marked `before`. Walked only when the report is a review and some
+ * checked box has no entry in the range; a history that cannot be walked (a shallow clone) gives nothing, and the
+ * review says no judged commit records it, as before. Nothing here is judged: the range's findings are the fold's.
+ */
+async function timelineBefore(
+  root: string,
+  config: Config,
+  base: string,
+  workspace: Workspace,
+  inRange: TimelineEntry[],
+  presetOverride?: Preset,
+  since?: string,
+): Promise<TimelineEntry[]> {
+  const known = new Set(inRange.map((e) => `${e.plan}\u0000${e.kind}\u0000${e.phase}\u0000${e.task ?? e.text}`));
+  const unexplained = workspace.plans.some((plan) =>
+    plan.phases.some((phase, i) => {
+      const n = phase.number ?? i + 1;
+      return (
+        phase.tasks.some(
+          (t) => t.checked && !known.has(`${plan.path}\u0000task-completed\u0000${n}\u0000${t.number}`),
+        ) ||
+        phase.manual.some(
+          (m) => m.checked && !m.na && !known.has(`${plan.path}\u0000manual-checked\u0000${n}\u0000${m.text}`),
+        )
+      );
+    }),
+  );
+  if (!unexplained) return [];
+  // The repository's cached models (keyed by blob) spare the parsing; what they say is shown, never judged. Walked
+  // as the full run walks it (the same adoption point), so both say the same of each box.
+  const cache = loadCache(cacheFile(root), settingsKey(config));
+  const seed = new Map(Object.entries(cache?.models ?? {}));
+  const earlier = await judgeHistory(root, { config, presetOverride, to: base, seed, since });
+  return earlier.incomplete ? [] : earlier.timeline.map((e) => ({ ...e, before: true }));
 }
 
 /**
@@ -438,6 +509,8 @@ export interface DoorOptions {
   /** The config was named by the caller (`--config`): the pending commit takes it instead of HEAD's. */
   explicitConfig: boolean;
   progress?: Progress;
+  /** The markdown review will be written: a range's report then reads what history says before the range too. */
+  review?: boolean;
 }
 
 /** A hexadecimal object name (abbreviated or full): it may name a commit a shallow clone does not have. */
@@ -481,7 +554,7 @@ export async function judgeDoor(door: Door, opts: DoorOptions): Promise<Judged> 
         if (!(await ask(root, ['rev-parse', '--verify', '-q', `${rev}^{commit}`])).ok)
           throw new UsageError(`--range ${side} "${rev}" is no revision in this repository`);
       }
-      return await judgeRange(root, config, door, opts.presetOverride, opts.since, onProgress);
+      return await judgeRange(root, config, door, opts.presetOverride, opts.since, onProgress, opts.review);
     }
   } finally {
     opts.progress?.done();

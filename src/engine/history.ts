@@ -100,7 +100,9 @@ export function trackedPacks(config: Config): Tracked {
 
 export function incomplete(why: NonNullable<FoldResult['incomplete']>): Finding {
   const rule = ruleById('history/incomplete')!;
-  return toFinding(rule, { file: null, line: null, messageId: why.why, data: { ref: why.ref } }, 'error');
+  // A missing base in a full clone is fixed by fetching it (or by a corrected range), not by unshallowing.
+  const fixId = why.why === 'rangeBaseMissing' ? 'rangeBaseMissingFix' : undefined;
+  return toFinding(rule, { file: null, line: null, messageId: why.why, fixId, data: { ref: why.ref } }, 'error');
 }
 
 function record(timeline: TimelineEntry[], step: Step, judged: TransitionResult): void {

@@ -34,6 +34,11 @@ export interface JudgeOptions {
   baselineWrite?: boolean;
   /** Which door: the whole repository, the index (pre-commit), a message (commit-msg), or a range (pre-push, PRs). */
   door: Door;
+  /**
+   * The markdown review will be written (`--format markdown`, `--summary`): a range's review then also reads the
+   * history before the range, to say who confirmed what before it.
+   */
+  review?: boolean;
 }
 
 /**
@@ -108,6 +113,7 @@ export async function judgeAndReport(opts: JudgeOptions, scope: Scope, progress?
     baselineWrite: opts.baselineWrite,
     explicitConfig: opts.config !== undefined,
     progress,
+    review: opts.review,
   });
   if (opts.baselineWrite) {
     if (opts.door.kind !== 'repository' || scopes.length)
@@ -141,7 +147,14 @@ export async function judgeAndReport(opts: JudgeOptions, scope: Scope, progress?
     ...summarize(findings, files.length, judged.commits),
     ...(judged.judgedFrom ? { judgedFrom: judged.judgedFrom } : {}),
   };
-  const note = moved ? `validate-workflow: no workflow files found at HEAD (looked for ${where}).${went}\n` : undefined;
+  const notes = [
+    moved ? `validate-workflow: no workflow files found at HEAD (looked for ${where}).${went}\n` : '',
+    // Outside git the run cannot replay history: say so, rather than let a clean report read as a clean history.
+    !inGit && opts.history && opts.door.kind === 'repository'
+      ? `validate-workflow: ${root} is not in a git repository: history rules skipped, the files are judged as they are.\n`
+      : '',
+  ].join('');
+  const note = notes || undefined;
   return {
     kind: 'report',
     report: { findings, summary, workspace: judged.workspace ?? null, timeline: judged.timeline ?? [] },

@@ -2,7 +2,7 @@
 // bytes (or one new line) change, so comments, quoting and key order stay as the author wrote them. Every edit is
 // read back: the frontmatter must then hold exactly the data before plus the one key changed.
 import { isDeepStrictEqual } from 'node:util';
-import { isMap, isPair, isScalar, parseDocument, stringify, type Pair, type Scalar } from 'yaml';
+import { isMap, isPair, isScalar, parseAllDocuments, parseDocument, stringify, type Pair, type Scalar } from 'yaml';
 import { frontmatterNode } from '../read/markdown.js';
 import { readFrontmatter } from '../read/frontmatter.js';
 import { applyEdits, lineStart, offsetAt, parseForEdit } from './text.js';
@@ -56,6 +56,31 @@ export function setKey(text: string, key: string, value: string | number): TextE
     { start: fm.at + start, end: fm.at + end, text: scalarText(value) },
     { ...fm.data, [key]: value },
   );
+}
+
+/**
+ * setKey for a YAML handoff (`task-01-x.yaml`: the whole file is YAML, its first document the fields): the value's
+ * bytes only, read back as the same documents with the one key changed; null when that cannot be done safely.
+ */
+export function setYamlKey(text: string, key: string, value: string | number): TextEdit | null {
+  const docs = parseAllDocuments(text);
+  if (!Array.isArray(docs) || docs.length === 0 || docs.some((d) => d.errors.length > 0)) return null;
+  const first = docs[0]!;
+  if (!isMap(first.contents)) return null;
+  const pair = (first.contents.items.filter(isPair) as Pair[]).find((p) => keyOf(p) === key);
+  if (!pair || !isScalar(pair.value) || !(pair.value as Scalar).range) return null;
+  const [start, end] = (pair.value as Scalar).range!;
+  if (text.slice(start, end).includes('\n')) return null;
+  const edit = { start, end, text: scalarText(value) };
+  const after = parseAllDocuments(applyEdits(text, [edit]));
+  if (!Array.isArray(after) || after.length !== docs.length || after.some((d) => d.errors.length > 0)) return null;
+  const expected = docs.map((d, i) => (i === 0 ? { ...(d.toJS() as object), [key]: value } : d.toJS()));
+  return isDeepStrictEqual(
+    after.map((d) => d.toJS()),
+    expected,
+  )
+    ? edit
+    : null;
 }
 
 /**

@@ -7,11 +7,13 @@ import type { Finding } from '../model/finding.js';
 import type { Handoff } from '../model/types.js';
 import { namesFile, planOf, tasksFor } from '../model/queries.js';
 import { kebab } from '../shared/text.js';
-import { setKey } from './frontmatter.js';
+import { setKey, setYamlKey } from './frontmatter.js';
 import type { Change, FixContext, FixResult, Fixer } from './types.js';
 
 const RULE = 'handoff/path';
-const TASK_NAME = /^task-(\d+)-(.+)\.md$/;
+const TASK_NAME = /^task-(\d+)-(.+)\.(?:md|ya?ml)$/;
+/** A YAML handoff keeps its extension (the reader picks the dialect by it); any other is Markdown. */
+const extensionOf = (name: string) => /\.(ya?ml)$/.exec(name)?.[1] ?? 'md';
 
 /**
  * The task number the file should carry. When the file name and the `task` key disagree, the plan decides: the one
@@ -39,7 +41,6 @@ function fixHandoff(ctx: FixContext, h: Handoff, findings: Finding[], claimed: S
     return skip(
       'committed in HEAD: renaming a committed handoff is history/handoff-deleted; leave it, or record the finding in the baseline',
     );
-  if (!name.endsWith('.md')) return skip('not a Markdown file: renaming it to .md would change how it is read');
   const n = numberOf(
     ctx,
     h,
@@ -48,11 +49,12 @@ function fixHandoff(ctx: FixContext, h: Handoff, findings: Finding[], claimed: S
   if (typeof n === 'string') return skip(n);
   const desc = descOf(h, name);
   if (!desc) return skip('no description to name it by (no task_desc, no words in the file name)');
-  const target = posix.join(posix.dirname(h.path), `task-${String(n).padStart(2, '0')}-${desc}.md`);
+  const ext = extensionOf(name);
+  const target = posix.join(posix.dirname(h.path), `task-${String(n).padStart(2, '0')}-${desc}.${ext}`);
   const changes: Change[] = [];
   if (h.task !== null && h.task !== n) {
     const key = h.sources.task ?? 'task';
-    const edit = setKey(ctx.text(h.path), key, n);
+    const edit = ext === 'md' ? setKey(ctx.text(h.path), key, n) : setYamlKey(ctx.text(h.path), key, n);
     if (!edit) return skip(`its \`${key}\` key cannot be rewritten safely (not a plain one-line value)`);
     changes.push({ ruleId: RULE, file: h.path, edits: [edit], says: `${key}: ${h.task} -> ${n} (${RULE})` });
   }

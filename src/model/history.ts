@@ -79,4 +79,9 @@ export interface TimelineEntry {
   confirmedBy: Identity | null;
   /** The confirmation counted although an agent co-authored the commit (recommended relays the human's word). */
   relayed: boolean;
+  /**
+   * `--range`: the commit is older than the range judged (an ancestor of its base). The review shows the state the
+   * pull request started from (who confirmed a phase on main), but none of it is judged in the range.
+   */
+  before?: boolean;
 }

@@ -12,6 +12,8 @@ export interface Position {
 /** Something that went wrong while reading a file (bad YAML, binary, bad encoding, too large). */
 export interface ReadProblem extends Position {
   message: string;
+  /** What to do about it, when the kind's own fix ("Fix the YAML ...") does not fit (binary, UTF-16, too large). */
+  fix?: string;
 }
 
 /** `<!-- validate-workflow-disable rule-id -- reason -->`, read from the file's current version. */

@@ -58,6 +58,7 @@ export function decode(bytes: Uint8Array, maxBytes: number): Decoded {
         line: 1,
         column: 1,
         message: `File is ${bytes.length} bytes, larger than maxFileBytes (${maxBytes}); it was not parsed. Split it, or raise maxFileBytes in the config.`,
+        fix: 'Split the file into smaller ones, or raise `maxFileBytes` in validate-workflow.config.json.',
       },
     };
   }
@@ -70,6 +71,7 @@ export function decode(bytes: Uint8Array, maxBytes: number): Decoded {
         line: 1,
         column: 1,
         message: 'File is UTF-16 text (it starts with a UTF-16 byte-order mark); re-save it as UTF-8.',
+        fix: 'Re-save the file as UTF-8 (`iconv -f UTF-16 -t UTF-8`, or `Set-Content -Encoding utf8` in PowerShell).',
       },
     };
   }
@@ -80,6 +82,7 @@ export function decode(bytes: Uint8Array, maxBytes: number): Decoded {
       problem: {
         ...positionOfOffset(bytes, nul),
         message: 'File looks binary (it contains a NUL byte); a workflow file must be UTF-8 text.',
+        fix: 'Move the file out of the workflow folders (or list it under `ignore` in the config), or replace it with UTF-8 text.',
       },
     };
   }
@@ -93,6 +96,7 @@ export function decode(bytes: Uint8Array, maxBytes: number): Decoded {
       problem: {
         ...positionOfOffset(bytes, at < 0 ? 0 : at),
         message: 'File is not valid UTF-8; re-save it as UTF-8.',
+        fix: 'Re-save the file as UTF-8 (your editor\'s "Save with encoding", or `iconv -f LATIN1 -t UTF-8`).',
       },
     };
   }

@@ -42,7 +42,13 @@ export function readText(item: Discovered, text: string): WorkflowFile {
 export function readBytes(item: Discovered, bytes: Uint8Array, maxBytes: number): WorkflowFile {
   const decoded = decode(bytes, maxBytes);
   let problem: ReadProblem | null = decoded.ok ? null : decoded.problem;
-  if (decoded.ok && decoded.text.trim() === '') problem = { line: 1, column: 1, message: 'File is empty.' };
+  if (decoded.ok && decoded.text.trim() === '')
+    problem = {
+      line: 1,
+      column: 1,
+      message: 'File is empty.',
+      fix: 'Write the file (`npx validate-workflow new plan|handoff|ledger` starts one from the template), or remove it.',
+    };
   if (!problem && decoded.ok) {
     // The parsers recurse: pathological nesting (thousands of `>` quotes or `[` brackets) overflows the stack
     // inside remark or yaml. That is still a file that could not be parsed, a finding of its kind, not exit 2.
@@ -57,6 +63,7 @@ export function readBytes(item: Discovered, bytes: Uint8Array, maxBytes: number)
         message: deep
           ? 'File could not be parsed: it nests too deeply (thousands of `>` quotes, list levels or brackets); simplify its structure.'
           : 'File could not be parsed; simplify its structure (deep nesting is the usual cause).',
+        fix: 'Simplify the structure the message names (fewer nested quotes, list levels or brackets).',
       };
     }
   }
@@ -110,6 +117,7 @@ export function readOne(root: string, item: Discovered, maxBytes: number): Workf
           line: 1,
           column: 1,
           message: `File could not be read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+          fix: 'Make the file readable (its permissions, or what a symbolic link points to), or remove it.',
         },
       ],
     } as WorkflowFile;

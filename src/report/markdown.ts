@@ -265,6 +265,9 @@ function taskTable(plan: Plan, byTask: Map<number, Handoff[]>, hist: PlanHistory
   return rows;
 }
 
+/** A commit older than the range judged: the state the pull request started from. */
+const earlier = (e: TimelineEntry) => (e.before ? ', before this pull request' : '');
+
 function manualSection(plan: Plan, hist: PlanHistory): string[] {
   const confirmed: string[] = [];
   const unconfirmed: string[] = [];
@@ -286,11 +289,11 @@ function manualSection(plan: Plan, hist: PlanHistory): string[] {
       } else if (e.confirmedBy) {
         const relay = e.relayed ? ', relayed by an agent co-author of the commit' : '';
         confirmed.push(
-          `- ✅ ${text}: confirmed by ${who(e.confirmedBy)} in ${commitRef(e.commit, e.subject, true)}${relay}`,
+          `- ✅ ${text}: confirmed by ${who(e.confirmedBy)} in ${commitRef(e.commit, e.subject, true)}${relay}${earlier(e)}`,
         );
       } else {
         unconfirmed.push(
-          `- ❌ ${text}: checked by ${who(e.author)} in ${commitRef(e.commit, e.subject, true)} without a human's confirmation`,
+          `- ❌ ${text}: checked by ${who(e.author)} in ${commitRef(e.commit, e.subject, true)} without a human's confirmation${earlier(e)}`,
         );
       }
     }
@@ -373,6 +376,10 @@ function groups(findings: Finding[], rules: readonly Rule[]): Group[] {
   );
 }
 
+/**
+ * A rule's heading: its mark, its linked id, the counts and what it checks in one line (meta.short). The long
+ * description and the fixes wait behind `<details>` (groupDetails), so a comment reads at a glance.
+ */
 function groupHeader(g: Group, docsBase: string): string[] {
   const counts = (['error', 'warning', 'info'] as const)
     .map((s) => [s, g.findings.filter((f) => f.severity === s).length] as const)
@@ -382,19 +389,36 @@ function groupHeader(g: Group, docsBase: string): string[] {
   const name = g.rule
     ? `[${codeSpan(g.ruleId)}](${docsBase.replace(/\/+$/, '')}/docs/rules/${g.ruleId}.md)`
     : codeSpan(g.ruleId);
-  const out = [`#### ${SEVERITY_MARK[g.worst]} ${name} · ${counts}`, ''];
-  if (g.rule) out.push(escapeProse(g.rule.meta.description), '');
-  return out;
+  const short = g.rule?.meta.short ? ` · ${escapeProse(g.rule.meta.short)}` : '';
+  return [`#### ${SEVERITY_MARK[g.worst]} ${name} · ${counts}${short}`, ''];
 }
 
-function findingEntry(f: Finding, rule: Rule | undefined): string {
-  const where = f.file === null ? 'repository' : f.line === null ? f.file : `${f.file}:${f.line}`;
-  const parts = [`- ${SEVERITY_MARK[f.severity]} ${codeSpan(where)}`];
+const where = (f: Finding) => (f.file === null ? 'repository' : f.line === null ? f.file : `${f.file}:${f.line}`);
+
+/** One line per finding: where, the commit for a history finding, and the message. The fix is in the details. */
+function findingEntry(f: Finding): string {
+  const parts = [`- ${SEVERITY_MARK[f.severity]} ${codeSpan(where(f))}`];
   if (f.commit) parts.push(` · commit ${commitRef(f.commit, f.subject ?? '', true)}`);
   parts.push(`: ${escapeProse(f.message)}`);
-  const fix = f.fix ?? rule?.meta.fix;
-  // Two trailing spaces would be a hard break too, but editors strip them; a nested line survives.
-  return fix ? `${parts.join('')}\n  **Fix:** ${escapeProse(fix)}` : parts.join('');
+  return parts.join('');
+}
+
+/**
+ * What a reader opens when a line is not enough: the rule's full description and how to fix each finding (once when
+ * they share one fix). GitHub reads the Markdown inside `<details>` only after a blank line.
+ */
+function groupDetails(g: Group, shown: readonly Finding[]): string[] {
+  const fixes = shown.map((f) => f.fix ?? g.rule?.meta.fix ?? '');
+  const same = fixes.every((f) => f === fixes[0]);
+  const body: string[] = [];
+  if (g.rule) body.push(escapeProse(g.rule.meta.description), '');
+  if (same && fixes[0]) body.push(`**Fix:** ${escapeProse(fixes[0])}`, '');
+  else if (!same)
+    shown.forEach((f, i) => {
+      if (fixes[i]) body.push(`- ${codeSpan(where(f))}: **Fix:** ${escapeProse(fixes[i]!)}`);
+    });
+  if (body.length === 0) return [];
+  return ['<details><summary>About the rule and how to fix</summary>', '', ...body, '', '</details>', ''];
 }
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
@@ -406,7 +430,7 @@ function size(n: number): string {
 /** Without a workspace (a range of commits), the timeline alone still says what happened, plan by plan. */
 function timelineSection(timeline: TimelineEntry[]): string[] {
   const byPlan = new Map<string, TimelineEntry[]>();
-  for (const e of timeline) byPlan.set(e.plan, [...(byPlan.get(e.plan) ?? []), e]);
+  for (const e of timeline) if (!e.before) byPlan.set(e.plan, [...(byPlan.get(e.plan) ?? []), e]);
   const out: string[] = [];
   for (const [plan, entries] of [...byPlan].sort(([a], [b]) => (a < b ? -1 : 1))) {
     out.push(`### 📋 ${codeSpan(plan)}`, '');
@@ -482,20 +506,34 @@ export function formatMarkdown(input: MarkdownInput): string {
   let budget = maxBytes - bytes(head.join('\n')) - bytes(body.join('\n')) - 400;
   outer: for (const g of all) {
     const header = groupHeader(g, docsBase);
-    const entries = g.findings.map((f) => findingEntry(f, g.rule));
+    const entries = g.findings.map((f) => findingEntry(f));
     const headerBytes = bytes(header.join('\n')) + 1;
     // A rule heading is shown only with at least one of its findings under it.
     if (bytes(entries[0]!) + 1 + headerBytes > budget) break;
     body.push(...header);
     budget -= headerBytes;
-    for (const entry of entries) {
+    let full = true;
+    const listed: Finding[] = [];
+    for (const [k, entry] of entries.entries()) {
       const cost = bytes(entry) + 1;
-      if (cost > budget) break outer;
+      if (cost > budget) {
+        full = false;
+        break;
+      }
       body.push(entry);
+      listed.push(g.findings[k]!);
       budget -= cost;
       shown++;
     }
     body.push('');
+    // The details of the findings listed, when they fit; the lines come first.
+    const details = groupDetails(g, listed);
+    const cost = bytes(details.join('\n')) + 1;
+    if (details.length && cost <= budget) {
+      body.push(...details);
+      budget -= cost;
+    }
+    if (!full) break outer;
   }
   const tail: string[] = [];
   if (shown < total) {

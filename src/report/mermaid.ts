@@ -2,8 +2,9 @@
 // comments and job summaries. A flowchart rather than a gitGraph or a timeline diagram: tasks are not commits (one
 // commit may complete three tasks, a task may have none yet), a timeline diagram has no classes to mark a violation,
 // and only the flowchart has both subgraphs (one per phase) and classDef styling in every Mermaid GitHub has shipped.
-// Phases are columns left to right, tasks stacked in plan order inside each, then the phase's manual items: the plan
-// reads like a board, and each box names the commit that completed it, its handoff and what a rule said about it.
+// Phases are stacked top to bottom, tasks in plan order inside each, then the phase's manual items: each box names
+// the commit that completed it, its handoff and what a rule said about it. Top-down rather than a board of columns:
+// a comment column on GitHub is about 900 px, and three phases side by side were 1,356 px wide (issue 24).
 import type { Finding } from '../model/finding.js';
 import type { TimelineEntry } from '../model/history.js';
 import type { CheckItem, Handoff, Phase, Plan, Task } from '../model/types.js';
@@ -209,7 +210,10 @@ function manualBox(
     lines.push(`👤 ☑️ ${text}`, 'checked, no judged commit');
     cls = 'progress';
   } else if (entry.confirmedBy) {
-    lines.push(`👤 ✅ ${text}`, `confirmed by ${mermaidText(entry.confirmedBy.name, 24)} · ${shortSha(entry.commit)}`);
+    lines.push(
+      `👤 ✅ ${text}`,
+      `confirmed by ${mermaidText(entry.confirmedBy.name, 24)} · ${shortSha(entry.commit)}${entry.before ? ', before this PR' : ''}`,
+    );
     cls = 'human';
   } else {
     lines.push(
@@ -299,10 +303,10 @@ export function planTimeline(facts: PlanFacts): string[] {
   if (taskCount <= LARGE_PLAN_TASKS) {
     const links = plan.phases.slice(1).map((_, i) => `  p${i + 1} --> p${i + 2}`);
     if (head.length) links.unshift('  plan --> p1');
-    return fence(['flowchart LR', ...head, ...graphs.flatMap((g) => g.lines), ...links]);
+    return fence(['flowchart TB', ...head, ...graphs.flatMap((g) => g.lines), ...links]);
   }
   const out: string[] = [];
-  if (head.length) out.push(...fence(['flowchart LR', ...head]), '');
+  if (head.length) out.push(...fence(['flowchart TB', ...head]), '');
   plan.phases.forEach((phase, i) => {
     const g = graphs[i]!;
     const done = phase.tasks.filter((t) => t.checked).length;
@@ -315,7 +319,7 @@ export function planTimeline(facts: PlanFacts): string[] {
     out.push(
       `<details${g.violations ? ' open' : ''}><summary>${summary}</summary>`,
       '',
-      ...fence(['flowchart LR', ...g.lines]),
+      ...fence(['flowchart TB', ...g.lines]),
       '',
       '</details>',
       '',

@@ -9,6 +9,7 @@ import { rule as planMode } from './plan/mode.js';
 import { rule as planPhaseOrder } from './plan/phase-order.js';
 import { rule as planManualBeforeAutomated } from './plan/manual-before-automated.js';
 import { rule as planClaimedComplete } from './plan/claimed-complete.js';
+import { rule as planPlaceholder } from './plan/placeholder.js';
 import { rule as handoffSchema } from './handoff/schema.js';
 import { rule as handoffPath } from './handoff/path.js';
 import { rule as handoffMissing } from './handoff/missing.js';
@@ -42,6 +43,7 @@ export const CORE_RULES: readonly Rule[] = [
   planPhaseOrder,
   planManualBeforeAutomated,
   planClaimedComplete,
+  planPlaceholder,
   handoffSchema,
   handoffPath,
   handoffMissing,

@@ -12,6 +12,8 @@ import type { RawFinding } from './types.js';
 export const SCHEMA_MESSAGES = {
   /** The file could not be read or parsed (bad YAML, binary, not UTF-8, too large). */
   unreadable: '{{problem}}',
+  /** The reader's own fix for a file that is no text it can read (binary, UTF-16, too large, empty). */
+  unreadableFix: '{{fix}}',
   /** A schema error other than a missing field (a wrong type, an unknown key, a value not allowed). */
   invalid: '{{error}}',
   missingField: 'missing required field `{{field}}`',
@@ -35,7 +37,8 @@ export function schemaFindings(
       more.length === 0
         ? p!.message
         : `${p!.message} (and ${more.length} more read ${more.length === 1 ? 'problem' : 'problems'} further down)`;
-    return [{ file: file.path, line: p!.line, column: p!.column, messageId: 'unreadable', data: { problem } }];
+    const at = { file: file.path, line: p!.line, column: p!.column, messageId: 'unreadable' };
+    return [p!.fix ? { ...at, fixId: 'unreadableFix', data: { problem, fix: p!.fix } } : { ...at, data: { problem } }];
   }
   return validate(schema, file.normalized).map((e) => {
     // A missing field has no line of its own: it is reported at the nearest heading (the file's anchor), not 1:1.

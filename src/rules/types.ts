@@ -13,6 +13,12 @@ export interface RuleMeta {
   /** The formula of the seed spec the rule enforces ('—' when it guards the format only). */
   formula: string;
   description: string;
+  /**
+   * What the rule checks in one line (under 80 characters), where a report has room for no more: the PR comment, the
+   * rule list of `explain`. The description stays the full text, on the docs page and in `explain <id>`. Every
+   * rule of the catalog has one (test/architecture/registry.test.ts); a pack's rule may leave it out.
+   */
+  short?: string;
   /** The short fix, shown after each finding unless the finding gives its own. */
   fix: string;
   /**

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { closest } from '../shared/text.js';
 
 export type SchemaName = 'plan' | 'handoff' | 'ledger' | 'config' | 'memory-unit' | 'ralph-status';
 
@@ -11,6 +12,8 @@ export interface SchemaError {
   /** JSON pointer of the offending value (for `required`, the missing property itself). */
   pointer: string;
   message: string;
+  /** An unknown key or a value not allowed: the key or value it most likely meant ("did you mean"). */
+  suggestion?: string;
 }
 
 // verbose: the error carries its schema, so an anyOf can be reported once with the schema's own description.
@@ -51,8 +54,23 @@ function valueAt(data: unknown, pointer: string): unknown {
   return cur;
 }
 
+/**
+ * A JSON pointer as a reader writes the path: `rules["plan/mode"]`, `paths.plans[0]`, never the pointer's `~1`
+ * escapes. A key that is no plain name (a rule id, say) is quoted in brackets.
+ */
+export function readablePath(pointer: string): string {
+  let out = '';
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (/^\d+$/.test(key)) out += `[${key}]`;
+    else if (/^[A-Za-z_$][\w$-]*$/.test(key)) out += out ? `.${key}` : key;
+    else out += out ? `[${JSON.stringify(key)}]` : JSON.stringify(key);
+  }
+  return out;
+}
+
 function fieldName(pointer: string): string {
-  return pointer ? `\`${pointer.slice(1).replace(/\//g, '.')}\`` : 'the document';
+  return pointer ? `\`${readablePath(pointer)}\`` : 'the document';
 }
 
 function toSchemaError(err: ErrorObject, data: unknown): SchemaError | null {
@@ -67,11 +85,16 @@ function toSchemaError(err: ErrorObject, data: unknown): SchemaError | null {
     case 'enum':
     case 'const': {
       const allowed = (err.params as { allowedValues?: unknown[]; allowedValue?: unknown }).allowedValues ?? [(err.params as { allowedValue?: unknown }).allowedValue];
-      return { pointer: at, message: `${fieldName(at)} must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, not ${describe(valueAt(data, at))}` };
+      const value = valueAt(data, at);
+      const near = typeof value === 'string' ? closest(value, allowed.filter((a): a is string => typeof a === 'string')) : null;
+      return { pointer: at, message: `${fieldName(at)} must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, not ${describe(value)}`, ...(near ? { suggestion: JSON.stringify(near) } : {}) };
     }
     case 'additionalProperties': {
       const extra = (err.params as { additionalProperty: string }).additionalProperty;
-      return { pointer: `${at}/${extra}`, message: `unknown key ${fieldName(`${at}/${extra}`)}` };
+      const pointer = `${at}/${extra.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const keys = Object.keys((err.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const near = closest(extra, keys);
+      return { pointer, message: `unknown key ${fieldName(pointer)}`, ...(near ? { suggestion: `\`${readablePath(`${at}/${near}`)}\`` } : {}) };
     }
     case 'anyOf': {
       const description = (err.parentSchema as { description?: string } | undefined)?.description;

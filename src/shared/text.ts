@@ -38,3 +38,29 @@ export function canonicalText(value: unknown): string {
   }
   return JSON.stringify(value) ?? 'undefined';
 }
+
+/** Edit distance (insertions, deletions, substitutions), for "did you mean". */
+export function levenshtein(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** The closest candidate within an edit distance of 2, or one the word starts (or is started by); null if none. */
+export function closest(word: string, candidates: readonly string[]): string | null {
+  let best: { name: string; score: number } | null = null;
+  for (const name of candidates) {
+    const distance = levenshtein(word, name);
+    const prefix = word.length >= 2 && (name.startsWith(word) || word.startsWith(name));
+    if (distance > 2 && !prefix) continue;
+    // A prefix counts as close as a distance of 2 would: `--max` finds `--max-warnings`, a typo still wins.
+    const score = Math.min(distance, prefix ? 2 : distance);
+    if (!best || score < best.score) best = { name, score };
+  }
+  return best?.name ?? null;
+}

@@ -206,7 +206,7 @@ describe('the pull-request comment', () => {
     const res = await action(repo.dir, {}, { event: pullRequest(planned, repo.sha()), api });
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(
-      /^::warning::comment: GET \/repos\/acme\/app\/issues\/7\/comments answered 403: Resource not accessible by integration \(the job needs `permissions: pull-requests: write`; .*\)$/m,
+      /^::warning::comment: GET 127\.0\.0\.1:\d+\/repos\/acme\/app\/issues\/7\/comments answered 403: Resource not accessible by integration \(the job needs `permissions: pull-requests: write`; .*\)$/m,
     );
   });
 });

@@ -59,6 +59,13 @@ describe('the rule registry', () => {
     expect(unregistered).toEqual([]);
   });
 
+  it('gives every rule a one-line description under 80 characters (the PR comment and the rule list show it)', () => {
+    const bad = RULES.filter((r) => !r.meta.short || r.meta.short.length >= 80 || /\n/.test(r.meta.short)).map(
+      (r) => `${r.meta.id}: ${r.meta.short === undefined ? 'none' : `${r.meta.short.length} characters`}`,
+    );
+    expect(bad).toEqual([]);
+  });
+
   it('documents every rule (docs/rules/<id>.md)', () => {
     expect(RULES.map((r) => r.meta.id).filter((id) => !existsSync(join(root, 'docs', 'rules', `${id}.md`)))).toEqual(
       [],

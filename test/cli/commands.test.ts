@@ -68,6 +68,18 @@ describe('the CLI picks a command and the command parses its own options', () =>
     });
   });
 
+  it('explain without a rule id lists the rules; a near-miss id is told the rule it most likely meant', () => {
+    // Issue 24: it exited 2 ("explain needs a rule id"), and `plan/modee` got no suggestion.
+    const list = runCli(dir, ['explain']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^plan\/mode +warn\/error +Direct mode with 4\+ tasks needs `mode_set_by: user`\.$/m);
+    const near = runCli(dir, ['explain', 'plan/modee']);
+    expect([near.code, near.stderr.split('\n')[0]]).toEqual([
+      2,
+      'validate-workflow: unknown rule id: plan/modee; did you mean "plan/mode"? (`validate-workflow explain` lists them all)',
+    ]);
+  });
+
   it('a mistyped command word is a usage error that names the command', () => {
     const res = runCli(dir, ['stauts']);
     expect(res.code).toBe(2);
@@ -97,7 +109,7 @@ describe('the CLI picks a command and the command parses its own options', () =>
       [['status', '-h'], 'Usage: validate-workflow status', ['--session', '--format <stylish|json>']],
       [['confirm', '--help'], 'Usage: validate-workflow confirm <plan> --phase N', ['--phase']],
       [['new', '--help'], 'Usage: validate-workflow new plan', ['--session', '--plan', '--desc', '--out']],
-      [['explain', '--help'], 'Usage: validate-workflow explain <rule-id>', []],
+      [['explain', '--help'], 'Usage: validate-workflow explain [rule-id]', []],
       [['claude-hook', '--help'], 'Usage: validate-workflow claude-hook', []],
       [['check', '--help'], 'Usage: validate-workflow [check]', ['--max-warnings', '--staged', '--range']],
       [['help', 'status'], 'Usage: validate-workflow status', []],

@@ -75,7 +75,7 @@ describe('--print-config [file]', () => {
     const bad = runCli(broken, ['--print-config']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(
-      /^validate-workflow: invalid configuration in validate-workflow.config.json:\n {2}\/preset: /,
+      /^validate-workflow: invalid configuration in validate-workflow.config.json:\n {2}- `preset` must be /,
     );
     expect(bad.stderr).not.toMatch(/\n\s+at /);
   });
@@ -91,6 +91,8 @@ describe('-o, --output-file <path>', () => {
       const res = runCli(dir, ['--format', 'json', flag, file]);
       expect(res.code).toBe(1);
       expect(res.stdout).toBe('');
+      // It says where it wrote (issue 24: it printed nothing).
+      expect(res.stderr).toBe(`validate-workflow: wrote the json report to ${join(dir, file)}\n`);
       expect(readFileSync(join(dir, file), 'utf8')).toBe(plain.stdout);
     }
   });
@@ -113,7 +115,7 @@ describe('-o, --output-file <path>', () => {
     const warned = makeRepo({ ...CREATE_PLAN_COMMAND, [PLAN]: WARNED });
     const res = runCli(warned, ['--max-warnings', '0', '-o', 'out.txt']);
     expect(res.code).toBe(1);
-    expect(res.stdout).toBe('validate-workflow: 1 warnings exceed --max-warnings 0.\n');
+    expect(res.stdout).toBe('validate-workflow: 1 warning exceeds --max-warnings 0.\n');
     expect(readFileSync(join(warned, 'out.txt'), 'utf8')).toMatch(/1 problem \(0 errors, 1 warning\)/);
 
     const empty = makeRepo({ 'README.md': '# nothing here\n' });

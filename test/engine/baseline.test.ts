@@ -10,7 +10,7 @@ import { ConfigError, defaultConfig, type Config } from '../../src/config/config
 import type { Finding } from '../../src/model/finding.js';
 import { makeRepo, runCli, writeFiles } from '../helpers/repo.js';
 import { md } from '../rules/fixtures.js';
-import { CONFIG, Repo, cli, messageFile } from '../history/helpers.js';
+import { ANA, CLAUDE, CONFIG, PLAN, Repo, cli, door, messageFile, planDoc } from '../history/helpers.js';
 
 const A = 'thoughts/shared/plans/2026-11-20-a.md';
 const B = 'thoughts/shared/plans/2026-11-20-b.md';
@@ -231,5 +231,26 @@ describe('the baseline at the doors that judge a change (issue 12: false refusal
     const staged = cli(repo.dir, ['--staged']);
     expect(staged.results.filter((f) => f.ruleId === 'disable/directive').length).toBeGreaterThan(0);
     expect(staged.results.some((f) => /allows 2/.test(f.message))).toBe(true);
+  });
+});
+
+describe('--baseline-write converges (issue 24)', () => {
+  it('records a history finding hidden behind a snapshot finding of the same cause in the first write', async () => {
+    // Task 1 checked without its handoff: handoff/missing (the snapshot) hides history/task-order (the commit).
+    const repo = Repo.create();
+    const fm = { frontmatter: ['mode: orchestration'] };
+    repo.commit('Plan', { [PLAN]: planDoc(fm) }, { author: ANA });
+    repo.commit('Task 1', { [PLAN]: planDoc({ ...fm, tasks: [1] }) }, { author: CLAUDE });
+    expect((await door(repo.dir)).results.map((f) => f.ruleId)).toEqual(['handoff/missing']);
+    const first = runCli(repo.dir, ['--baseline-write']);
+    expect(first.stdout).toBe(
+      `validate-workflow: wrote ${BASELINE_FILE} with 2 entries (2 findings); later runs report only what is new.\n`,
+    );
+    const written = readFileSync(join(repo.dir, BASELINE_FILE), 'utf8');
+    expect(Object.keys(JSON.parse(written)[PLAN])).toEqual(['handoff/missing', 'history/task-order']);
+    expect((await door(repo.dir)).results).toEqual([]);
+    // A second write records nothing new.
+    runCli(repo.dir, ['--baseline-write']);
+    expect(readFileSync(join(repo.dir, BASELINE_FILE), 'utf8')).toBe(written);
   });
 });

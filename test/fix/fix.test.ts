@@ -142,6 +142,31 @@ describe('--fix: handoff/path', () => {
   });
 });
 
+describe('--fix: handoff/path on a YAML handoff (issue 24)', () => {
+  it('renames it to task-NN-<kebab>.yaml, keeping the extension, and fixes its `task` key', () => {
+    const bad = `${HANDOFFS}/task-3-Do_Step_3.yaml`;
+    const yaml = (task: number) =>
+      md(
+        'status: complete',
+        `task: ${task}`,
+        'task_desc: Do step 3',
+        `plan: ${PLAN}`,
+        'files_modified: [src/step-3.ts]',
+        'verification_results: [{check: npm test, result: pass}]',
+        'context_for_next: none',
+        `previous: ${handoffPath(2).slice(HANDOFFS.length + 1)}`,
+      );
+    const dir = makeRepo({ ...without(progressed(), handoffPath(3)), [bad]: yaml(5) });
+    const res = runCli(dir, ['--fix']);
+    const fixed = `${HANDOFFS}/task-03-do-step-3.yaml`;
+    expect(res.stdout).toContain(`${bad}: task: 5 -> 3 (handoff/path)`);
+    expect(res.stdout).toContain(`${bad}: renamed to task-03-do-step-3.yaml (handoff/path)`);
+    expect(existsSync(join(dir, bad))).toBe(false);
+    expect(read(dir, fixed)).toBe(yaml(3));
+    expect(findings(dir, 'handoff/path')).toEqual([]);
+  });
+});
+
 describe('--fix: handoff/chain', () => {
   it('adds the missing `previous:` after `plan:`, keeping the frontmatter as written; strict then accepts the chain', () => {
     const second = md(

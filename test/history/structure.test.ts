@@ -392,6 +392,10 @@ describe('--range', () => {
     const hit = res.results.find((f) => f.ruleId === 'history/incomplete');
     expect(hit).toMatchObject({ severity: 'error', file: null, line: null, message: expect.stringContaining(missing) });
     expect(hit!.fix).toContain('fetch-depth: 0');
+    // A full clone: fetching the base or fixing a typo helps, unshallowing does not (issue 24).
+    expect(hit!.fix).toBe(
+      `Fetch the base (\`git fetch origin ${missing}\`, or \`fetch-depth: 0\` in actions/checkout), or correct the range if the name is mistyped.`,
+    );
   });
 
   it('a base that exists upstream but not in a shallow clone is incomplete too', () => {

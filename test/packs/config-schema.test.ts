@@ -65,13 +65,13 @@ describe('config schema: packs', () => {
   it("a wrong value is told the pack's own description of its shapes", () => {
     const load = (packs: unknown) => () => configFromObject({ packs }, 'validate-workflow.config.json', RULE_IDS);
     expect(load({ memory: true })).toThrow(
-      "invalid configuration in validate-workflow.config.json:\n  /packs/memory: `packs.memory` must be false, or a mapping with `root` (the store's root folder: the pack is on only when it is named), not boolean true",
+      "invalid configuration in validate-workflow.config.json:\n  - `packs.memory` must be false, or a mapping with `root` (the store's root folder: the pack is on only when it is named), not boolean true",
     );
     expect(load({ 'soong-plans': { maxNameLength: 'long' } })).toThrow(
       /`packs.soong-plans` must be a boolean \(on when \.soong-agent\/plans\/ holds files; false switches it off\), or a mapping with `maxNameLength`/,
     );
-    expect(load({ ralph: 'yes' })).toThrow('/packs/ralph: `packs.ralph` must be boolean, not the string "yes"');
-    expect(load({ logbook: false })).toThrow('/packs/logbook: unknown key `packs.logbook`');
+    expect(load({ ralph: 'yes' })).toThrow('  - `packs.ralph` must be boolean, not the string "yes"');
+    expect(load({ logbook: false })).toThrow('  - unknown key `packs.logbook`');
   });
 
   it('prints JSON as the schemas are written: on one line when it fits in 120 columns', () => {

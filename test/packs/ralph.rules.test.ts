@@ -230,7 +230,7 @@ ruleTester(rule('ralph/session-complete'), {
         {
           messageId: 'unconfirmed',
           message:
-            'The session is completed but 7 step(s) are not confirmed: step 5 (quality-review), step 6 (decision:post-review), step 7 (quality-test), ….',
+            'The session is completed but 7 of its steps are not confirmed: step 5 (quality-review), step 6 (decision:post-review), step 7 (quality-test), ….',
         },
         {
           messageId: 'decompositionOpen',
@@ -249,7 +249,7 @@ ruleTester(rule('ralph/session-complete'), {
         {
           messageId: 'unconfirmed',
           message:
-            'The session is completed but 3 step(s) are not confirmed: step 9 (decision:post-goal-audit), step 10 (maestro-milestone-complete), step 11 (decision:post-milestone).',
+            'The session is completed but 3 of its steps are not confirmed: step 9 (decision:post-goal-audit), step 10 (maestro-milestone-complete), step 11 (decision:post-milestone).',
         },
       ],
     },
@@ -431,7 +431,7 @@ ruleTester(rule('ralph/decisions-appended'), {
         {
           messageId: 'fileRemoved',
           line: null,
-          message: 'The commit removes decisions.ndjson with 1 committed decision(s).',
+          message: 'The commit removes decisions.ndjson, which held 1 committed decision.',
         },
       ],
     },

@@ -2,7 +2,7 @@
 // seed formula, both examples and the fix; nothing for an id the catalog does not know.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { explain, renderForTerminal } from '../../src/cli/explain.js';
+import { explain, renderForTerminal, ruleList, suggestRules } from '../../src/cli/explain.js';
 import { parseMarkdown } from '../../src/read/markdown.js';
 import { RULES } from '../../src/engine/catalog.js';
 
@@ -85,6 +85,20 @@ describe('explain', () => {
     expect(text).toBe(
       ['NOTES', '', 'a    bb', '---  --', 'ccc  d', '', '| quoted', '', '3. three', '4. four', ''].join('\n'),
     );
+  });
+
+  it('lists every rule on one line with its severities and short description', () => {
+    const lines = ruleList().split('\n');
+    for (const rule of RULES)
+      expect(lines.find((l) => l.startsWith(`${rule.meta.id} `))).toMatch(
+        new RegExp(`^${rule.meta.id} +${rule.meta.severities.recommended}/${rule.meta.severities.strict} +\\S`),
+      );
+  });
+
+  it('suggests the rule a near-miss id meant, or every rule whose id ends with the word', () => {
+    expect(suggestRules('plan/modee')).toEqual(['plan/mode']);
+    expect(suggestRules('phase-order')).toEqual(['plan/phase-order', 'history/phase-order']);
+    expect(suggestRules('nothing-like-it')).toEqual([]);
   });
 
   it('returns null for an unknown rule, and never reads outside the docs', () => {

@@ -41,6 +41,7 @@ import {
   taskHandoff,
 } from '../history/helpers.js';
 import { violations } from './fixtures.js';
+import { runCli } from '../helpers/repo.js';
 
 const DOCS = 'https://github.com/example/validate-workflow/blob/main';
 
@@ -98,16 +99,22 @@ function listAfter(root: Root, title: string): string[] {
   return list.children.map((i) => toString(i));
 }
 
-/** Findings section: each rule heading (depth 4) with the list items under it. */
-function findingGroups(root: Root): { heading: Heading; intro: string; items: ListItem[] }[] {
-  const out: { heading: Heading; intro: string; items: ListItem[] }[] = [];
+/**
+ * Findings section: each rule heading (depth 4) with the list items under it (one line per finding), and the text of
+ * its `<details>` (the rule's description and the fixes).
+ */
+function findingGroups(root: Root): { heading: Heading; items: ListItem[]; details: string }[] {
+  const out: { heading: Heading; items: ListItem[]; details: string }[] = [];
   let current: (typeof out)[number] | null = null;
+  let inDetails = false;
   for (const node of root.children as RootContent[]) {
     if (node.type === 'heading' && node.depth <= 3) current = null;
     if (node.type === 'heading' && node.depth === 4) {
-      current = { heading: node, intro: '', items: [] };
+      current = { heading: node, items: [], details: '' };
       out.push(current);
-    } else if (current && node.type === 'paragraph' && current.items.length === 0) current.intro = toString(node);
+    } else if (current && node.type === 'html' && node.value.startsWith('<details')) inDetails = true;
+    else if (current && node.type === 'html' && node.value.startsWith('</details')) inDetails = false;
+    else if (current && inDetails) current.details += `${toString(node)}\n`;
     else if (current && node.type === 'list') current.items.push(...node.children);
   }
   return out;
@@ -216,30 +223,33 @@ describe('markdown report of a history with violations', () => {
     expect(listAfter(root, 'Manual items waiting for a human')).toEqual([`⏳ Phase 3: ${MANUAL(3)}`]);
   });
 
-  it('groups the findings by rule, errors first, each with its docs link, location, commit and fix', () => {
+  it('groups the findings by rule, errors first: a heading with the docs link and one line, a line per finding, the rest folded', () => {
     const groups = findingGroups(root);
-    // One note per commit and plan since issue 10 (it used to be one per confirmed item).
+    const short = (id: string) => ruleById(id)!.meta.short!.replace(/`/g, '');
+    // One note per commit and plan since issue 10 (it used to be one per confirmed item). Issue 24: the heading says
+    // what the rule checks in one line; the long description and the fixes are behind <details>.
     expect(groups.map((g) => toString(g.heading))).toEqual([
-      '❌ handoff/validated · 1 error',
-      '❌ history/manual-confirmation · 1 error, 1 note',
+      `❌ handoff/validated · 1 error · ${short('handoff/validated')}`,
+      `❌ history/manual-confirmation · 1 error, 1 note · ${short('history/manual-confirmation')}`,
     ]);
     const [validated, confirmation] = groups as [(typeof groups)[number], (typeof groups)[number]];
     expect(linkOf(validated.heading)?.url).toBe(`${DOCS}/docs/rules/handoff/validated.md`);
     expect(linkOf(confirmation.heading)?.url).toBe(`${DOCS}/docs/rules/history/manual-confirmation.md`);
-    expect(validated.intro).toBe(ruleById('handoff/validated')!.meta.description.replace(/`/g, ''));
 
     const v = j.findings.find((f) => f.ruleId === 'handoff/validated')!;
     expect(validated.items).toHaveLength(1);
     const vText = toString(validated.items[0]!);
-    expect(vText).toContain(`${v.file}:${v.line}`);
-    expect(vText).toContain(v.message.replace(/`/g, ''));
-    expect(vText).toContain(`Fix: ${v.fix!.replace(/`/g, '')}`);
+    expect(vText).toBe(`❌ ${v.file}:${v.line}: ${v.message.replace(/`/g, '')}`);
+    expect(validated.details).toBe(
+      `${ruleById('handoff/validated')!.meta.description.replace(/`/g, '')}\nFix: ${v.fix!.replace(/`/g, '')}\n`,
+    );
 
-    // The error comes before the notes of the same rule, and carries the commit that did it.
+    // The error comes before the notes of the same rule, and carries the commit that did it; one line each.
     const [first, ...notes] = confirmation.items.map((i) => toString(i));
     expect(first).toMatch(/^❌ /);
     expect(first).toContain(`commit ${sha.t3!.slice(0, 7)} (Task 3 and phase 2 checks)`);
-    expect(first).toContain('Fix: ');
+    expect(first).not.toContain('Fix: ');
+    expect(confirmation.details).toContain('Fix: ');
     expect(notes).toHaveLength(1);
     for (const n of notes) expect(n).toContain(`commit ${sha.confirm!.slice(0, 7)}`);
   });
@@ -411,6 +421,47 @@ describe('markdown report of a clean history', () => {
     expect(text).not.toContain('relayed');
     expect(text).not.toContain('Manual items waiting');
     expect(tree.children.some((n) => n.type === 'heading' && toString(n) === 'Findings')).toBe(j.findings.length > 0);
+  });
+});
+
+describe('markdown review of a pull request after a phase confirmed on main', () => {
+  it('shows the confirmation made before the range as confirmed, by whom and in which commit', () => {
+    const repo = Repo.create();
+    const P = { phases: [2, 1] };
+    repo.commit('Add the auth flow plan', { [PLAN]: planDoc(P) }, { author: ANA });
+    const t1 = repo.commit(
+      'Task 1',
+      { [PLAN]: planDoc({ ...P, tasks: [1] }), [handoffPath(1)]: taskHandoff(1) },
+      { author: CLAUDE },
+    );
+    repo.commit(
+      'Task 2',
+      { [PLAN]: planDoc({ ...P, tasks: [1, 2], auto: [1] }), [handoffPath(2)]: taskHandoff(2) },
+      { author: CLAUDE },
+    );
+    const confirm = repo.commit(
+      'Confirm phase 1',
+      { [PLAN]: planDoc({ ...P, tasks: [1, 2], auto: [1], manual: [1] }) },
+      { author: ANA, confirmedBy: [ANA] },
+    );
+    repo.git('checkout', '-q', '-b', 'feature');
+    repo.commit(
+      'Task 3',
+      { [PLAN]: planDoc({ ...P, tasks: [1, 2, 3], auto: [1], manual: [1] }), [handoffPath(3)]: taskHandoff(3) },
+      { author: CLAUDE },
+    );
+    const res = runCli(repo.dir, ['--range', 'main..feature', '--format', 'markdown']);
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const tree = parse(res.stdout);
+    expect(res.stdout.split('\n')[2]).toMatch(/^✅ \*\*No protocol violations\*\* in .* and 1 commit\b/);
+    expect(listAfter(tree, 'Manual items confirmed')).toEqual([
+      `✅ Phase 1: ${MANUAL(1)}: confirmed by Ana Human (ana@example.com) in ${confirm.slice(0, 7)} (Confirm phase 1), before this pull request`,
+    ]);
+    expect(res.stdout).not.toContain('Manual items checked without a confirmation');
+    expect(res.stdout).not.toContain('no judged commit');
+    // The tasks completed on main name their commit too.
+    expect(rows(tables(tree)[0]!)[1]!.slice(1, 4)).toEqual([TASK(1), '✅ done', `${t1.slice(0, 7)} Task 1`]);
   });
 });
 

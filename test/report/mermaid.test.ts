@@ -135,10 +135,11 @@ describe('the picture of a small plan', () => {
   });
 
   it("is a flowchart mermaid parses, placed above the plan's table", () => {
-    expect(mermaidBlocks(report)[0]!.split('\n').slice(0, 2)).toEqual([INIT, 'flowchart LR']);
+    expect(mermaidBlocks(report)[0]!.split('\n').slice(0, 2)).toEqual([INIT, 'flowchart TB']);
     expect(report.indexOf('```mermaid')).toBeLessThan(report.indexOf('| Phase | Task |'));
     expect(report.indexOf('```mermaid')).toBeGreaterThan(report.indexOf('### 📋 Auth flow Implementation Plan'));
-    expect(report).not.toContain('<details');
+    // Not folded: the only <details> are the findings' (their rule text and fixes).
+    expect(report.slice(0, report.indexOf('### Findings'))).not.toContain('<details');
     // Every class a box uses is defined, and only those: each block carries its own styles, no more.
     const used = new Set([...picture.vertices, ...picture.subgraphs].flatMap((v) => v.classes));
     expect(picture.classDefs.sort()).toEqual([...used].sort());
@@ -248,7 +249,8 @@ describe('the picture of a plan of 30 tasks', () => {
 
   it('is folded into one diagram per phase, each in a <details> whose summary says how far the phase is', () => {
     expect(30).toBeGreaterThan(LARGE_PLAN_TASKS);
-    const summaries = [...report.matchAll(/^<details( open)?><summary>(.*)<\/summary>$/gm)].map(
+    const plans = report.slice(0, report.indexOf('### Findings'));
+    const summaries = [...plans.matchAll(/^<details( open)?><summary>(.*)<\/summary>$/gm)].map(
       (m) => `${m[1] ? 'open ' : ''}${m[2]}`,
     );
     expect(summaries).toEqual([
@@ -258,7 +260,7 @@ describe('the picture of a plan of 30 tasks', () => {
       'Phase 4: Part 4 · 0 of 6 tasks done',
       'Phase 5: Part 5 · 0 of 6 tasks done',
     ]);
-    expect(report.match(/^<\/details>$/gm)).toHaveLength(5);
+    expect(plans.match(/^<\/details>$/gm)).toHaveLength(5);
   });
 
   it("has five diagrams mermaid parses, each with its phase's six tasks in order", async () => {

@@ -5,6 +5,7 @@ import type { Rule } from '../types.js';
 export const rule: Rule = {
   meta: {
     id: 'baseline/stale',
+    short: 'A baseline entry counts more findings than remain: shrink it.',
     severities: { recommended: 'warn', strict: 'warn' },
     formula: '—',
     description:

@@ -27,6 +27,7 @@ function waiting(
 export const rule: Rule = {
   meta: {
     id: 'handoff/blocked-proceed',
+    short: "No task progresses after a blocked handoff without the user's guidance.",
     severities: { recommended: 'error', strict: 'error' },
     formula: 'F(proceed_on_mismatch) <- not user_guidance',
     description:

@@ -38,6 +38,7 @@ function continues(ws: Workspace, h: Handoff, hasPredecessor: boolean): boolean 
 export const rule: Rule = {
   meta: {
     id: 'handoff/chain',
+    short: "Task n's handoff names task n-1's handoff in `previous:`.",
     severities: { recommended: 'warn', strict: 'error' },
     formula: '[h_n]:complete(task_n) -> [h_{n+1}]:context(task_{n+1})',
     description:

@@ -11,6 +11,7 @@ function sessionOf(ws: Workspace, plan: string): string {
 export const rule: Rule = {
   meta: {
     id: 'handoff/missing',
+    short: 'In orchestration mode every completed task has a task handoff.',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'O(create_handoff) <- agent_completes',
     description:
@@ -23,7 +24,7 @@ export const rule: Rule = {
         'Write the task handoff first (`npx validate-workflow new handoff --session {{session}}`), then check the task.',
       noHandoff: 'Task {{task}} is checked complete but has no task handoff.',
       unlinked:
-        '{{count}} task handoff(s) name no plan that exists and have no session ledger naming one ({{names}}); plan checks skip them.',
+        'Task handoffs that name no plan that exists and have no session ledger naming one: {{count}} ({{names}}); plan checks skip them.',
       unlinkedFix: 'Add `plan: <path of the plan>` to their frontmatter, or a ledger for their session.',
       inferred: 'Session "{{session}}" names no plan; its files were linked to {{plan}} because {{why}}.',
       inferredFix: 'Add `plan: {{plan}}` to the session ledger (or the handoffs) to make the link explicit.',

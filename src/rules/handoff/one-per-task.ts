@@ -74,6 +74,7 @@ function repeatsAcrossSessions(ws: Workspace, plan: Plan): Repeat[] {
 export const rule: Rule = {
   meta: {
     id: 'handoff/one-per-task',
+    short: 'One task handoff per task and session.',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'forall task. one_agent_per_task(task); F(batch_tasks)',
     description:

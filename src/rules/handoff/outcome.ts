@@ -3,6 +3,7 @@ import type { Rule, RawFinding } from '../types.js';
 export const rule: Rule = {
   meta: {
     id: 'handoff/outcome',
+    short: "A handoff's own words agree with its status.",
     severities: { recommended: 'error', strict: 'error' },
     formula: 'output schema',
     description:

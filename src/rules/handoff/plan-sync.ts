@@ -14,6 +14,7 @@ function linkNote(ws: Workspace, h: Handoff): string {
 export const rule: Rule = {
   meta: {
     id: 'handoff/plan-sync',
+    short: 'The plan agrees with its task handoffs on which tasks are done.',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'O(update_plan) <- task_complete',
     description:

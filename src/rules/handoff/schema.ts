@@ -49,6 +49,7 @@ const LENIENT = new Set(['files_modified', 'context_for_next']);
 export const rule: Rule = {
   meta: {
     id: 'handoff/schema',
+    short: 'The handoff parses and has the required fields.',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'output schema: required [status, task_desc, files_modified[], verification_results, context_for_next]',
     description:

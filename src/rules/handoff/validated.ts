@@ -19,6 +19,7 @@ function verified(h: Handoff): boolean {
 export const rule: Rule = {
   meta: {
     id: 'handoff/validated',
+    short: 'A task is checked only when its handoff is complete and verified.',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'proceed(task) <-> exists h. [h]:validated',
     description:

@@ -5,6 +5,7 @@ import { AFTER_THE_FACT, personInAudit } from './cause.js';
 export const rule: Rule = {
   meta: {
     id: 'history/batched-tasks',
+    short: 'In orchestration mode no commit completes two or more tasks.',
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'F(batch_tasks)',
     description:

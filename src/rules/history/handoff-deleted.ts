@@ -7,6 +7,7 @@ import type { RawFinding, Rule, TransitionContext } from '../types.js';
 export const rule: Rule = {
   meta: {
     id: 'history/handoff-deleted',
+    short: 'A committed handoff is never deleted or renamed.',
     severities: { recommended: 'error', strict: 'error' },
     formula: '[](handoff_created(h) -> []exists_on_disk(h))',
     description:

@@ -46,6 +46,7 @@ function empty(value: unknown): boolean {
 export const rule: Rule = {
   meta: {
     id: 'history/handoff-rewritten',
+    short: "A committed handoff's frontmatter never changes afterwards.",
     severities: { recommended: 'warn', strict: 'error' },
     formula: '[h]:context(n) -> [][h]:context(n)',
     description:

@@ -4,6 +4,7 @@ import type { Rule } from '../types.js';
 export const rule: Rule = {
   meta: {
     id: 'history/incomplete',
+    short: 'History cannot be judged: a shallow clone or a missing range base.',
     severities: { recommended: 'error', strict: 'error' },
     formula: '—',
     description:
@@ -14,6 +15,9 @@ export const rule: Rule = {
       shallow: 'This is a shallow clone: the history rules cannot judge commits they cannot see.',
       rangeEndMissing: 'The range end {{ref}} is not a commit in this repository.',
       rangeBaseMissing: 'The range base {{ref}} is not in this repository (fetch it, or fetch the whole history).',
+      // A full clone lacks the base too when it names a commit nobody fetched (or nobody made): unshallowing is no fix.
+      rangeBaseMissingFix:
+        'Fetch the base (`git fetch origin {{ref}}`, or `fetch-depth: 0` in actions/checkout), or correct the range if the name is mistyped.',
     },
   },
 };

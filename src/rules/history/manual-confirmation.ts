@@ -35,6 +35,7 @@ function about(file: string, items: readonly Checked[]): Record<string, string |
 export const rule: Rule = {
   meta: {
     id: 'history/manual-confirmation',
+    short: "A commit that checks a manual item carries a human's `Confirmed-by`.",
     severities: { recommended: 'error', strict: 'error' },
     formula: 'F(checkoff_manual) <- not user_confirmed',
     description:

@@ -27,6 +27,7 @@ interface Start {
 export const rule: Rule = {
   meta: {
     id: 'history/phase-order',
+    short: 'A phase is started only after the earlier phases were verified.',
     severities: { recommended: 'error', strict: 'error' },
     formula: '[](phase(n) -> P(verified(n-1)))',
     description:

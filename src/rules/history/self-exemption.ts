@@ -88,6 +88,7 @@ function clause(act: Loosening['act'], list: readonly Loosening[]): string {
 export const rule: Rule = {
   meta: {
     id: 'history/self-exemption',
+    short: "An agent's commit does not loosen the rules that bind it.",
     severities: { recommended: 'error', strict: 'error' },
     formula: 'O(respect_user_preference); F(checkoff_manual)',
     description:

@@ -4,6 +4,7 @@ import { promiseOf } from '../promise.js';
 export const rule: Rule = {
   meta: {
     id: 'layout/paths',
+    short: 'Handoffs live in a session folder; nothing under `thoughts/searchable/`.',
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'handoff_path: "thoughts/handoffs/<session>/..."',
     description:

@@ -10,6 +10,7 @@ const missing: MissingField = (field): ReturnType<MissingField> => {
 export const rule: Rule = {
   meta: {
     id: 'ledger/schema',
+    short: 'The ledger parses and has `## Goal` and `## State`.',
     severities: { recommended: 'error', strict: 'error' },
     formula: '—',
     description:

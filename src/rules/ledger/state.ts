@@ -1,9 +1,11 @@
 import type { Rule, RawFinding } from '../types.js';
 import { positionOf } from '../../model/queries.js';
+import { plural } from '../../shared/text.js';
 
 export const rule: Rule = {
   meta: {
     id: 'ledger/state',
+    short: 'The ledger state is consistent: one item in progress, none done twice.',
     severities: { recommended: 'error', strict: 'error' },
     formula: '<>(all_complete | abandoned)',
     description:
@@ -17,7 +19,7 @@ export const rule: Rule = {
         '`- {{label}}:` appears again in `{{section}}` (first at line {{first}}); one `{{label}}:` list per section is enough.',
       labelRepeatedFix: 'Merge the items under the first `- {{label}}:` and delete the repeated label.',
       completeWithOpen:
-        'Ledger status is complete but {{open}} item(s) are not done (first: "{{first}}", line {{firstLine}}).',
+        'Ledger status is complete but {{open}} {{be}} not done (first: "{{first}}", line {{firstLine}}).',
       allDoneStillActive: 'Every item is done but the ledger status is still active.',
       allDoneStillActiveFix: 'Set `status: complete`.',
     },
@@ -70,7 +72,12 @@ export const rule: Rule = {
         out.push({
           ...at(status.line, status.column),
           messageId: 'completeWithOpen',
-          data: { open: open.length, first: open[0]!.text, firstLine: open[0]!.line },
+          data: {
+            open: plural(open.length, 'item'),
+            be: open.length === 1 ? 'is' : 'are',
+            first: open[0]!.text,
+            firstLine: open[0]!.line,
+          },
         });
       }
       if (ledger.status === 'active' && allDone) {

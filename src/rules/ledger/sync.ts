@@ -22,6 +22,7 @@ export function unlistedTasks(plan: Plan, ledger: Ledger): Task[] {
 export const rule: Rule = {
   meta: {
     id: 'ledger/sync',
+    short: 'The ledger and its plan agree on which tasks are done.',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'O(update_ledger) <- task_complete',
     description:

@@ -4,6 +4,7 @@ import { claimedButOpen } from '../../model/queries.js';
 export const rule: Rule = {
   meta: {
     id: 'plan/claimed-complete',
+    short: 'A plan that says it is done has no open task or automated item.',
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'O(update_plan) <- task_complete',
     description:

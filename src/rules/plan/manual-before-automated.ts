@@ -1,9 +1,11 @@
 import type { Rule, RawFinding } from '../types.js';
 import { claimedButOpen, phaseLabel, sequence, setAside } from '../../model/queries.js';
+import { plural } from '../../shared/text.js';
 
 export const rule: Rule = {
   meta: {
     id: 'plan/manual-before-automated',
+    short: "No manual item is checked while the phase's automated items are open.",
     severities: { recommended: 'error', strict: 'error' },
     formula: '[](automated_pass -> <>manual_verify); O(exists v.[v]:pass(auto)) <- pre_manual',
     description:
@@ -11,9 +13,9 @@ export const rule: Rule = {
     fix: 'Run and check the automated items first; manual verification comes after them.',
     messages: {
       manualBeforeAutomated:
-        'Manual item "{{manual}}" is checked while {{open}} automated item(s) of {{phase}} are not (first: "{{first}}", line {{firstLine}}).',
+        'Manual item "{{manual}}" is checked while {{open}} of {{phase}} {{be}} not (first: "{{first}}", line {{firstLine}}).',
       manualBeforeAutomatedMany:
-        '{{count}} manual items of {{phase}} are checked (first "{{manual}}") while {{open}} of its automated items are not (first: "{{first}}", line {{firstLine}}).',
+        '{{count}} manual items of {{phase}} are checked (first "{{manual}}") while {{open}} {{be}} not (first: "{{first}}", line {{firstLine}}).',
     },
   },
   snapshot: (ws) => {
@@ -31,7 +33,8 @@ export const rule: Rule = {
         const data = {
           manual: manual.text,
           count: early.length,
-          open: open.length,
+          open: plural(open.length, 'automated item'),
+          be: open.length === 1 ? 'is' : 'are',
           phase: phaseLabel(phase),
           first: open[0]!.text,
           firstLine: open[0]!.line,

@@ -4,6 +4,7 @@ import { positionOf, tasksOf } from '../../model/queries.js';
 export const rule: Rule = {
   meta: {
     id: 'plan/mode',
+    short: 'Direct mode with 4+ tasks needs `mode_set_by: user`.',
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'O(orchestration) <- tasks >= 4; P(direct) <- tasks <= 3; O(respect_user_preference)',
     description:

@@ -3,6 +3,7 @@ import type { Phase, Plan } from '../../model/types.js';
 import { capitalize, judgedPhases, phaseLabel, setAside } from '../../model/queries.js';
 import { promiseOf } from '../promise.js';
 import { describeSource, type ProfileSource } from '../../read/profile.js';
+import { plural } from '../../shared/text.js';
 
 /** Criteria of an undivided `### Success Criteria` list: of unknown kind, reported as unsplit, not as missing. */
 export function unsplit(phase: Phase): boolean {
@@ -69,6 +70,7 @@ export function perPhase(preset: string, source: ProfileSource): boolean {
 export const rule: Rule = {
   meta: {
     id: 'plan/phase-automated-criteria',
+    short: 'Every phase has at least one automated verification item.',
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'forall phase. has_auto_criteria(phase)',
     description:
@@ -92,7 +94,7 @@ export const rule: Rule = {
       split:
         'Split the list under `#### Automated Verification:` (commands the agent runs) and `#### Manual Verification:` (what a human checks).',
       notPromised:
-        '{{count}} plans have phases without automated verification items; this repository does not ask for them ({{because}}), so they are not reported. `--preset strict` checks every phase, or set `protocol.automatedCriteria` in the config.',
+        'Phases without automated verification items in {{plans}}: this repository does not ask for them ({{because}}), so they are not reported. `--preset strict` checks every phase, or set `protocol.automatedCriteria` in the config.',
     },
   },
   snapshot: (ws, ctx) => {
@@ -184,7 +186,7 @@ export const rule: Rule = {
         line: null,
         messageId: 'notPromised',
         info: true,
-        data: { count: quiet, because: describeSource(expected.source) },
+        data: { plans: plural(quiet, 'plan'), because: describeSource(expected.source) },
       });
     return out;
   },

@@ -3,10 +3,12 @@ import { capitalize, phaseLabel } from '../../model/queries.js';
 import { criteriaPhases, has, perPhase, planWide, sourceNote, unsplit } from './phase-automated-criteria.js';
 import { promiseOf } from '../promise.js';
 import { describeSource } from '../../read/profile.js';
+import { plural } from '../../shared/text.js';
 
 export const rule: Rule = {
   meta: {
     id: 'plan/phase-manual-criteria',
+    short: 'Every phase has at least one manual verification item (or N/A).',
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'forall phase. has_manual_criteria(phase)',
     description:
@@ -22,7 +24,7 @@ export const rule: Rule = {
       addEach:
         'Add `#### Manual Verification:` with at least one `- [ ]` item to each of them, or `- [ ] N/A: <why>` where a human has nothing to check.',
       notPromised:
-        '{{count}} plans have phases without manual verification items; this repository does not ask for them ({{because}}), so they are not reported. `--preset strict` checks every phase, or set `protocol.manualCriteria` in the config.',
+        'Phases without manual verification items in {{plans}}: this repository does not ask for them ({{because}}), so they are not reported. `--preset strict` checks every phase, or set `protocol.manualCriteria` in the config.',
     },
   },
   snapshot: (ws, ctx) => {
@@ -85,7 +87,7 @@ export const rule: Rule = {
         line: null,
         messageId: 'notPromised',
         info: true,
-        data: { count: quiet, because: describeSource(expected.source) },
+        data: { plans: plural(quiet, 'plan'), because: describeSource(expected.source) },
       });
     return out;
   },

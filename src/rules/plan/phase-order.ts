@@ -17,6 +17,7 @@ export function openPhaseCause(file: string, phase: { label: string | null; titl
 export const rule: Rule = {
   meta: {
     id: 'plan/phase-order',
+    short: 'No item of a phase is checked before the earlier phases are verified.',
     severities: { recommended: 'error', strict: 'error' },
     formula: '[](phase(n) -> P(phase(n-1) & verified(n-1)))',
     description:

@@ -4,6 +4,7 @@ import { SCHEMA_MESSAGES, schemaFindings } from '../schema-findings.js';
 export const rule: Rule = {
   meta: {
     id: 'plan/schema',
+    short: 'The plan parses and matches the plan schema.',
     severities: { recommended: 'error', strict: 'error' },
     formula: '—',
     description:

@@ -101,6 +101,7 @@ function repeats(plan: Plan, entries: Entry[]): RawFinding[] {
 export const rule: Rule = {
   meta: {
     id: 'plan/task-numbering',
+    short: 'Phases and tasks are numbered from 1, unique and consecutive.',
     severities: { recommended: 'error', strict: 'error' },
     formula: '—',
     description:

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { findings, lintFiles, of } from '../../helpers/rule-tester.js';
 import { cliFindings } from '../cli.js';
 import { HANDOFFS, LEDGER, PLAN, ledger, lineOf, md, plan, setting, strict, taskHandoff } from '../fixtures.js';
+import { ANA, CLAUDE, MANUAL, Repo, door, planDoc } from '../../history/helpers.js';
 
 const ID = 'disable/directive';
 
@@ -197,5 +198,29 @@ describe(ID, () => {
       results: [expect.objectContaining({ ruleId: ID, severity: 'warning', file: 'thoughts/shared/plans/other.md' })],
     });
     expect(cliFindings(files, ID, ['--max-warnings', '0']).code).toBe(1);
+  });
+});
+
+describe('a disable written above the line a history finding names (issue 24)', () => {
+  it('leaves the finding on the item, not on the comment, and its fix says to remove the history rule', async () => {
+    const repo = Repo.create();
+    const P = { phases: [1, 1] };
+    repo.commit('Plan', { [PLAN]: planDoc(P) }, { author: ANA });
+    // Claude checks the manual item itself: history/manual-confirmation at the item's line in that commit.
+    const checked = planDoc({ ...P, tasks: [1], auto: [1], manual: [1] });
+    repo.commit('Task 1', { [PLAN]: checked }, { author: CLAUDE });
+    const item = lineOf(checked, MANUAL(1));
+    const comment = '<!-- validate-workflow-disable history/manual-confirmation -- checked by hand -->';
+    repo.commit('Try to silence it', {
+      [PLAN]: checked.replace(`- [x] ${MANUAL(1)}`, `${comment}\n- [x] ${MANUAL(1)}`),
+    });
+    const found = (await door(repo.dir)).results.filter((f) => f.severity !== 'info');
+    expect(found.map((f) => [f.ruleId, f.line])).toEqual([
+      [ID, item],
+      ['history/manual-confirmation', item + 1],
+    ]);
+    expect(found[0]!.fix).toBe(
+      'Remove history/manual-confirmation from the comment: fix what the history finding names now (`npx validate-workflow confirm` for manual items), or record it in the baseline (`npx validate-workflow --baseline-write`).',
+    );
   });
 });

@@ -120,7 +120,7 @@ describe(ID, () => {
           severity: 'info',
           messageId: 'unlinked',
           message: expect.stringContaining(
-            `2 task handoff(s) name no plan that exists and have no session ledger naming one (${handoffPath(1, 'a', 'lost')}, ${handoffPath(2, 'b', 'lost')})`,
+            `Task handoffs that name no plan that exists and have no session ledger naming one: 2 (${handoffPath(1, 'a', 'lost')}, ${handoffPath(2, 'b', 'lost')})`,
           ),
         }),
       ]);

@@ -18,6 +18,28 @@ describe(ID, () => {
     expect(findings(files, ID, strict())).toEqual([]);
   });
 
+  it('passes a YAML task handoff named task-NN-<kebab-desc>.yaml or .yml, and judges its name like a .md one', () => {
+    // Issue 24: `task-01-x.yaml` was always "not named task-NN-<desc>.md", an error in strict.
+    const yaml = (n: number) =>
+      md(
+        'status: complete',
+        `task: ${n}`,
+        'task_desc: Add users table',
+        'files_modified: [src/db.ts]',
+        'verification_results: [{check: npm test, result: pass}]',
+        'context_for_next: none',
+      );
+    const good = {
+      [`${HANDOFFS}/task-01-add-users-table.yaml`]: yaml(1),
+      [`${HANDOFFS}/task-02-add-login.yml`]: yaml(2),
+    };
+    expect(findings(good, ID, strict())).toEqual([]);
+    expect(findings({ [`${HANDOFFS}/task-3-Add_Login.yaml`]: yaml(3) }, ID).map((f) => f.messageId)).toEqual([
+      'notPadded',
+      'notKebab',
+    ]);
+  });
+
   it('reports a task number that is not zero-padded to two digits', () => {
     const path = `${HANDOFFS}/task-3-add-login.md`;
     expect(findings({ [path]: taskHandoff(3) }, ID)).toEqual([
@@ -66,7 +88,7 @@ describe(ID, () => {
         file: path,
         line: 1,
         messageId: 'badName',
-        message: 'Task handoff "login-handoff.md" is not named task-NN-<desc>.md.',
+        message: 'Task handoff "login-handoff.md" is not named task-NN-<desc>.md (or .yaml).',
       }),
     ]);
     expect(findings({ [`${HANDOFFS}/task-03.md`]: taskHandoff(3) }, ID)).toEqual([

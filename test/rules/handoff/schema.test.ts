@@ -237,7 +237,7 @@ describe('handoff/schema messages', () => {
     expect(found).toEqual([
       expect.objectContaining({
         messageId: 'invalid',
-        message: '`verification_results.0` must be a string, or a mapping with `check` and `result`, not number 1',
+        message: '`verification_results[0]` must be a string, or a mapping with `check` and `result`, not number 1',
       }),
     ]);
   });

@@ -46,7 +46,7 @@ describe(ID, () => {
       expect.objectContaining({
         line: lineOf(text, 'status: complete'),
         messageId: 'completeWithOpen',
-        message: `Ledger status is complete but 2 item(s) are not done (first: "Task 2: b", line ${lineOf(text, 'Task 2')}).`,
+        message: `Ledger status is complete but 2 items are not done (first: "Task 2: b", line ${lineOf(text, 'Task 2')}).`,
       }),
     ]);
   });

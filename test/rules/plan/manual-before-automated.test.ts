@@ -76,7 +76,7 @@ ruleTester(rule, {
           file: PLAN,
           line: lineOf(premature, 'admin console'),
           severity: 'error',
-          message: `Manual item "Tables visible in the admin console" is checked while 1 automated item(s) of Phase 1 (Schema) are not (first: "npm test", line ${lineOf(premature, '`npm test`')}).`,
+          message: `Manual item "Tables visible in the admin console" is checked while 1 automated item of Phase 1 (Schema) is not (first: "npm test", line ${lineOf(premature, '`npm test`')}).`,
         },
       ],
     },

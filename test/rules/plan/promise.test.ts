@@ -479,7 +479,7 @@ describe('the promise: criteria are asked for only where the repository asks', (
     const infos = found.filter((f) => f.ruleId.startsWith('plan/phase-') && f.severity === 'info');
     expect(infos.map((f) => f.messageId)).toEqual(['notPromised', 'notPromised']);
     expect(infos[0]!.message).toMatch(
-      /^3 plans have phases without automated verification items; this repository does not ask for them/,
+      /^Phases without automated verification items in 3 plans: this repository does not ask for them/,
     );
   });
 

@@ -10,6 +10,7 @@ function linesOf(text: string): string[] {
 export const rule: Rule = {
   meta: {
     id: 'memory/append-only',
+    short: 'The JSONL truth sources of the memory store are append-only.',
     severities: { recommended: 'error', strict: 'error' },
     formula: '[](lines(f) = L -> X(prefix(L, lines(f))))',
     description:

@@ -4,6 +4,7 @@ import { memoryFiles } from '../model.js';
 export const rule: Rule = {
   meta: {
     id: 'memory/index-committed',
+    short: 'The derived SQLite index is neither committed nor un-ignored.',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'derived(index) -> !committed(index)',
     description:

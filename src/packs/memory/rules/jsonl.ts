@@ -4,6 +4,7 @@ import { memoryFiles } from '../model.js';
 export const rule: Rule = {
   meta: {
     id: 'memory/jsonl',
+    short: 'Every line of a JSONL truth source is valid JSON.',
     severities: { recommended: 'error', strict: 'error' },
     formula: '[](line(l) in truth_source -> valid_json(l))',
     description:

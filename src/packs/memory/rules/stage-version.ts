@@ -19,6 +19,7 @@ export function stageVersionProblem(version: string, scope: unknown): string | n
 export const rule: Rule = {
   meta: {
     id: 'memory/stage-version',
+    short: 'A stage version has the shape `scope@vYYYYMMDD-NN`.',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'version = scope@vYYYYMMDD-NN',
     description:

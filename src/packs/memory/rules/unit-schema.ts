@@ -5,6 +5,7 @@ import { validate } from '../../../schemas/validate.js';
 export const rule: Rule = {
   meta: {
     id: 'memory/unit-schema',
+    short: 'Every memory line is a MemoryUnit with the required fields.',
     severities: { recommended: 'error', strict: 'error' },
     formula:
       'unit = {id, type ∈ {constitution,decision,semantic,episodic,snippet}, content, scope, version?, priority ∈ {hard,soft,ref}, confidence ∈ [0,1], provenance, tags?}',

@@ -4,6 +4,7 @@ import { at, label, sessions } from './session.js';
 export const rule: Rule = {
   meta: {
     id: 'ralph/active-step',
+    short: 'At most one step is active, and the active step is running.',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'E008',
     description:

@@ -4,6 +4,7 @@ import { at, label, sessions } from './session.js';
 export const rule: Rule = {
   meta: {
     id: 'ralph/command-scope',
+    short: 'No step has `command_scope` "missing".',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'E006',
     description:

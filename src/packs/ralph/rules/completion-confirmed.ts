@@ -4,6 +4,7 @@ import { at, isDecision, label, sessions } from './session.js';
 export const rule: Rule = {
   meta: {
     id: 'ralph/completion-confirmed',
+    short: '`completion_confirmed` is set only on completed steps.',
     severities: { recommended: 'error', strict: 'error' },
     formula:
       '每个 step 必须 `completion_confirmed: true` — 由 `maestro ralph complete N --status DONE|DONE_WITH_CONCERNS` 写入',

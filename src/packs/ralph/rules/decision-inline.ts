@@ -4,6 +4,7 @@ import { at, isDecision, label, sessions } from './session.js';
 export const rule: Rule = {
   meta: {
     id: 'ralph/decision-inline',
+    short: 'Decision steps are evaluated inline, never loaded.',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'Decision step 全程不调 `maestro ralph next` / `complete`',
     description:

@@ -1,6 +1,7 @@
 import type { Rule, RawFinding } from '../../../rules/types.js';
 import { PACK_ID, type RalphDecisionsModel } from '../model.js';
 import { isRec } from './session.js';
+import { plural } from '../../../shared/text.js';
 
 const COMMON = ['id', 'type', 'source', 'node_id'];
 /** The fields of each decision type the seed writes (A_QUALITY_EVALUATE, A_SCOPE_EVALUATE, A_GOAL_EVALUATE). */
@@ -36,6 +37,7 @@ function lines(text: string | null): string[] {
 export const rule: Rule = {
   meta: {
     id: 'ralph/decisions-appended',
+    short: 'decisions.ndjson is only ever appended to.',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'Append to `{session_dir}/decisions.ndjson`',
     description:
@@ -43,7 +45,7 @@ export const rule: Rule = {
     fix: 'Restore the committed lines and append a new decision instead of editing an old one; write each decision as one JSON object per line.',
     messages: {
       badLine: 'Line {{line}} of decisions.ndjson {{problem}}.',
-      fileRemoved: 'The commit removes decisions.ndjson with {{count}} committed decision(s).',
+      fileRemoved: 'The commit removes decisions.ndjson, which held {{decisions}}.',
       lineEdited: 'The commit edits committed line {{line}} of decisions.ndjson: decisions are only appended.',
       lineRemoved: 'The commit removes committed line {{line}} of decisions.ndjson: decisions are only appended.',
       badAppend: 'The commit appends line {{line}} of decisions.ndjson that {{problem}}.',
@@ -80,7 +82,7 @@ export const rule: Rule = {
               file: change.before?.path ?? change.path,
               line: null,
               messageId: 'fileRemoved',
-              data: { sha, count: before.length },
+              data: { sha, decisions: plural(before.length, 'committed decision') },
             },
           ]
         : [];

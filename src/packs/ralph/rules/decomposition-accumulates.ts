@@ -25,6 +25,7 @@ function entries(data: Rec | undefined): Map<string, Rec> {
 export const rule: Rule = {
   meta: {
     id: 'ralph/decomposition-accumulates',
+    short: '`task_decomposition` only accumulates across commits.',
     severities: { recommended: 'error', strict: 'error' },
     formula: '字段累加,既有字段不删不改',
     description:

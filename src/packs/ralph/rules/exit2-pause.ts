@@ -4,6 +4,7 @@ import { at, sessions } from './session.js';
 export const rule: Rule = {
   meta: {
     id: 'ralph/exit2-pause',
+    short: 'A session with two idle `ralph next` runs in a row is paused.',
     severities: { recommended: 'error', strict: 'error' },
     formula: '连续 2 次 `ralph next` exit=2 → E010 pause',
     description:

@@ -4,6 +4,7 @@ import { at, gate, isDecision, label, sessions } from './session.js';
 export const rule: Rule = {
   meta: {
     id: 'ralph/last-step',
+    short: 'The step chain ends with milestone-complete.',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'Chain 以 `milestone-complete` 结尾',
     description:

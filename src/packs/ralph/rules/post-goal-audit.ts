@@ -4,6 +4,7 @@ import { at, decomposition, gate, isDecision, sessions } from './session.js';
 export const rule: Rule = {
   meta: {
     id: 'ralph/post-goal-audit',
+    short: 'A session with a task decomposition has a post-goal-audit step.',
     severities: { recommended: 'error', strict: 'error' },
     formula: '`task_decomposition` 存在时,chain 含 `decision:post-goal-audit`',
     description:

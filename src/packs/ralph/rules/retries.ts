@@ -4,6 +4,7 @@ import { at, label, sessions } from './session.js';
 export const rule: Rule = {
   meta: {
     id: 'ralph/retries',
+    short: 'No step is retried more often than `max_retries` allows.',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'retry_count <= max_retries',
     description:

@@ -6,6 +6,7 @@ import { PACK_ID } from '../model.js';
 export const rule: Rule = {
   meta: {
     id: 'ralph/schema',
+    short: 'status.json parses and matches the Ralph session schema.',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'E010',
     description:

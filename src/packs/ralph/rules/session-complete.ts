@@ -4,6 +4,7 @@ import { at, decomposition, label, sessions } from './session.js';
 export const rule: Rule = {
   meta: {
     id: 'ralph/session-complete',
+    short: 'A session is completed only when every step is confirmed.',
     severities: { recommended: 'error', strict: 'error' },
     formula:
       '所有 step `completion_confirmed == true`(除 skipped);task_decomposition 存在时校验 `task_decomposition_all_done == true`',
@@ -11,7 +12,7 @@ export const rule: Rule = {
       'A session is status "completed" only when every step that is not skipped is completion_confirmed and, when it has a task_decomposition, task_decomposition_all_done is true.',
     fix: 'Set the session back to "running" (or "paused") until the remaining steps are confirmed and the goal audit reports all sub-goals met.',
     messages: {
-      unconfirmed: 'The session is completed but {{count}} step(s) are not confirmed: {{steps}}.',
+      unconfirmed: 'The session is completed but {{count}} of its steps {{be}} not confirmed: {{steps}}.',
       decompositionOpen: 'The session is completed but task_decomposition_all_done is not true.',
     },
   },
@@ -26,7 +27,11 @@ export const rule: Rule = {
           .map(({ i, step }) => label(step, i))
           .join(', ');
         out.push(
-          at(s, '/status', 'unconfirmed', { count: open.length, steps: `${names}${open.length > 3 ? ', …' : ''}` }),
+          at(s, '/status', 'unconfirmed', {
+            count: open.length,
+            be: open.length === 1 ? 'is' : 'are',
+            steps: `${names}${open.length > 3 ? ', …' : ''}`,
+          }),
         );
       }
       if (decomposition(s.data) && s.data.task_decomposition_all_done !== true) {

@@ -4,6 +4,7 @@ import { at, label, sessions } from './session.js';
 export const rule: Rule = {
   meta: {
     id: 'ralph/stale-active-step',
+    short: '`active_step_index` does not point at a completed step.',
     severities: { recommended: 'warn', strict: 'warn' },
     formula: 'W005',
     description:

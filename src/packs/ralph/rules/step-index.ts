@@ -4,6 +4,7 @@ import { at, label, sessions } from './session.js';
 export const rule: Rule = {
   meta: {
     id: 'ralph/step-index',
+    short: 'Every step carries its own position as `index`.',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'steps[i].index == i',
     description:

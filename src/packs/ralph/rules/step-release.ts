@@ -19,6 +19,7 @@ function keyed(steps: { i: number; step: Rec }[]): Map<string, { i: number; step
 export const rule: Rule = {
   meta: {
     id: 'ralph/step-release',
+    short: 'A completed step never goes back to pending (except a released decision).',
     severities: { recommended: 'error', strict: 'error' },
     formula:
       '重评分支(fix / escalate / goal-fix):`step.status = "pending"`, `step.completion_confirmed = false`, `session.active_step_index = null`, `step.retry_count += 1`',

@@ -21,6 +21,7 @@ export function brokenChecks(name: string, limit: number): string[] {
 export const rule: Rule = {
   meta: {
     id: 'soong-plans/file-name',
+    short: 'A soong plan file has a safe name.',
     severities: { recommended: 'error', strict: 'error' },
     formula:
       'name =~ /^[a-z0-9_-]+\\.md$/ & !hidden(name) & !contains(name, "..") & !absolute(name) & len(name) <= 100',

@@ -208,6 +208,17 @@ describe('init --strict and what each choice protects against', () => {
     expect(res.stdout).not.toMatch(/confirmers:/);
   });
 
+  it('says how many earlier commits are read and not judged, in words that fit the count', async () => {
+    for (const [count, said] of [
+      [1, 'the commit before it is read, not judged'],
+      [2, 'the 2 commits before it are read, not judged'],
+    ] as const) {
+      const dir = repo();
+      for (let i = 0; i < count; i++) git(dir, 'commit', '-q', '--allow-empty', '-m', `Earlier ${i}`);
+      expect((await run(dir)).stdout).toContain(said);
+    }
+  });
+
   it('without commit signing: preset strict and the current git identity as the only confirmer, and says signatures are not set', async () => {
     const dir = repo();
     const res = await run(dir, { strict: true });

@@ -139,7 +139,7 @@ export async function init(opts: InitOptions, io: Io): Promise<number> {
       report.add(
         'note',
         'history',
-        `the commit that adds ${CONFIG_FILE} is the adoption point: history rules judge it and every later commit; the ${count} commit${count === 1 ? '' : 's'} before it are read, not judged (\`npx validate-workflow --since root\` audits them)`,
+        `the commit that adds ${CONFIG_FILE} is the adoption point: history rules judge it and every later commit; the ${count === 1 ? 'commit before it is' : `${count} commits before it are`} read, not judged (\`npx validate-workflow --since root\` audits them)`,
       );
     }
   }

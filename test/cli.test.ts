@@ -65,7 +65,7 @@ describe('validate-workflow CLI', () => {
     const lines = res.stdout.split('\n');
     expect(lines[0]).toBe('thoughts/shared/plans/p.md');
     expect(lines[1]).toMatch(
-      /^ {2}7:1 {2}error {4}Manual item "Tables visible" is checked while 1 automated item\(s\) .* {2}plan\/manual-before-automated$/,
+      /^ {2}7:1 {2}error {4}Manual item "Tables visible" is checked while 1 automated item of .* is not .* {2}plan\/manual-before-automated$/,
     );
     expect(res.stdout).toContain('✖ 1 problem (1 error, 0 warnings) in 1 workflow file checked');
   });

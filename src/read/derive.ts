@@ -5,6 +5,7 @@
 // (an unchecked box, a line added or removed, a box the model does not hold) is parsed. test/read/derive.test.ts
 // holds the derived model equal to a full read for generated plans and edits.
 import type { CheckItem, Plan, Task, WorkflowFile } from '../model/types.js';
+import { stepsDone } from './plan.js';
 
 /** A list marker and a task box at the start of what follows the item's column: `- [ ] `, `12) [x] `. */
 const BOX_AFTER_BULLET = /^(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ xX]\]/;
@@ -63,8 +64,7 @@ export function deriveChecked(previous: WorkflowFile, previousText: string, text
   // What the reader computes from the boxes: a heading task is checked when all its steps are, and the normalized
   // model carries every task's state.
   for (const phase of plan.phases)
-    for (const task of phase.tasks)
-      if (task.source === 'heading') task.checked = task.steps.length > 0 && task.steps.every((s) => s.checked || s.na);
+    for (const task of phase.tasks) if (task.source === 'heading') task.checked = stepsDone(task);
   const normalized = plan.normalized as { phases?: { tasks: { checked: boolean }[] }[] } | undefined;
   normalized?.phases?.forEach((p, i) => p.tasks.forEach((t, j) => (t.checked = plan.phases[i]!.tasks[j]!.checked)));
   return plan;

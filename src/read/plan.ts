@@ -371,6 +371,11 @@ function hasUnclosedFence(value: string): boolean {
   );
 }
 
+/** A `### Task N:` heading task is checked when it has steps and every one is checked or N/A. */
+export function stepsDone(task: Task): boolean {
+  return task.steps.length > 0 && task.steps.every((s) => s.checked || s.na);
+}
+
 /**
  * Parse, lengthening the fences of an outer block that an inner fence closed early, until the tree has none (a
  * bounded number of rounds: each round fixes one block). The text keeps its lines, so positions stay the file's.
@@ -619,7 +624,7 @@ export function readPlanText(path: string, text: string): Plan {
   const all = [...phases, ...outside];
   for (const phase of all) {
     for (const task of phase.tasks) {
-      if (task.source === 'heading') task.checked = task.steps.length > 0 && task.steps.every((s) => s.checked || s.na);
+      if (task.source === 'heading') task.checked = stepsDone(task);
     }
   }
   // A list under `### Success Criteria` that sub-headings or bold labels divided entirely is not undivided.

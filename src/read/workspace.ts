@@ -16,7 +16,7 @@ import type {
 } from '../model/types.js';
 import type { Config } from '../config/config.js';
 import { discoverNamed, type Discovered } from './discover.js';
-import { decode } from './text.js';
+import { decode, type Decoded } from './text.js';
 import { deriveChecked } from './derive.js';
 import { readPlanText } from './plan.js';
 import { readHandoffText, readOrchestrationState } from './handoff.js';
@@ -40,7 +40,11 @@ export function readText(item: Discovered, text: string): WorkflowFile {
 
 /** Bytes -> model; unreadable bytes give an empty model of the right kind that carries the problem. */
 export function readBytes(item: Discovered, bytes: Uint8Array, maxBytes: number): WorkflowFile {
-  const decoded = decode(bytes, maxBytes);
+  return readDecoded(item, decode(bytes, maxBytes));
+}
+
+/** Decoded bytes -> model, as readBytes. */
+function readDecoded(item: Discovered, decoded: Decoded): WorkflowFile {
   let problem: ReadProblem | null = decoded.ok ? null : decoded.problem;
   if (decoded.ok && decoded.text.trim() === '')
     problem = {
@@ -88,12 +92,11 @@ export class VersionReader {
   parsed = 0;
 
   read(item: Discovered, bytes: Uint8Array, maxBytes: number): WorkflowFile {
-    if (item.kind !== 'plan') return readBytes(item, bytes, maxBytes);
     const decoded = decode(bytes, maxBytes);
-    if (!decoded.ok) return readBytes(item, bytes, maxBytes);
+    if (item.kind !== 'plan' || !decoded.ok) return readDecoded(item, decoded);
     const previous = this.last.get(item.path);
     const derived = previous ? deriveChecked(previous.model, previous.text, decoded.text) : null;
-    const model = derived ?? readBytes(item, bytes, maxBytes);
+    const model = derived ?? readDecoded(item, decoded);
     if (derived) this.derived++;
     else this.parsed++;
     // The kept model is a copy: callers own what they are given and may change it.

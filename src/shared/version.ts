@@ -2,6 +2,7 @@
 // where its rule pages live. The repository field is the one source of the docs address, so a fork that changes it
 // links its own pages.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 interface PackageFacts {
   version: string;
@@ -13,6 +14,11 @@ let cached: PackageFacts | null = null;
 function facts(): PackageFacts {
   cached ??= JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as PackageFacts;
   return cached;
+}
+
+/** The folder of this package (the repository in development, the installed package's folder otherwise). */
+export function packageRoot(): string {
+  return fileURLToPath(new URL('../..', import.meta.url));
 }
 
 export function toolVersion(): string {

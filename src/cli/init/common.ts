@@ -1,6 +1,6 @@
 // What every job of `init` shares: its options, the report of what it did, the file helpers that make it idempotent
 // (write only what differs, in the file's own indentation), and the pieces of hook scripts more than one job writes.
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { gitSync } from '../../shared/git.js';
 import { dirname, join, relative, sep } from 'node:path';
 import { CONFIG_FILE, DEFAULT_PATHS, type Paths } from '../../config/config.js';
@@ -147,4 +147,31 @@ export function unionChains(a: Chain[], b: Chain[]): Chain[] {
   const out = [...a];
   for (const c of b) if (!out.some((o) => o.word === c.word)) out.push(c);
   return out;
+}
+
+/** Where init moves a hook that is not its own, so its wrapper can run it first (a name no other tool uses). */
+export const MOVED_SUFFIX = '.pre-validate-workflow';
+
+/**
+ * The chains for the wrapper init writes at `path` (the hook `name`, whose text is `text`): the ones our own hook
+ * names, or another tool's hook moved aside to `<name>.pre-validate-workflow` and run first. null when that name is
+ * taken: the hook is kept and the report says to chain it by hand.
+ */
+export function chainsOf(
+  path: string,
+  name: string,
+  label: string,
+  text: string | null,
+  report: Report,
+): Chain[] | null {
+  if (text === null) return [];
+  if (text.includes(MARK)) return parseChains(text);
+  const moved = `${path}${MOVED_SUFFIX}`;
+  if (existsSync(moved)) {
+    report.add('kept', label, `not ours, and ${name}${MOVED_SUFFIX} is taken: chain it by hand`);
+    return null;
+  }
+  renameSync(path, moved);
+  report.add('moved', label, `to ${name}${MOVED_SUFFIX}, run first by the new hook`);
+  return [{ word: `"$(dirname "$0")/${name}${MOVED_SUFFIX}"`, label: `${name}${MOVED_SUFFIX}` }];
 }

@@ -3,15 +3,14 @@
 // init (a global install: `npm i -g validate-workflow`), by its absolute path. A hook that was there is moved aside
 // and run first. A repository that uses the pre-commit framework keeps its hooks: pre-commit owns .git/hooks/ there,
 // and init says what to add to .pre-commit-config.yaml instead (this repository's .pre-commit-hooks.yaml).
-import { existsSync, readFileSync, renameSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from '../../shared/version.js';
 import {
   chainLines,
+  chainsOf,
   git,
   MARK,
   OUR_HOOKS,
-  parseChains,
   posixRel,
   put,
   read,
@@ -22,26 +21,7 @@ import {
   type Report,
 } from './common.js';
 
-/** Where init moves a hook that was there, so ours can run it first (the name the thoughts-repository job uses). */
-const MOVED_SUFFIX = '.pre-validate-workflow';
-
 export const PRE_COMMIT_CONFIG = '.pre-commit-config.yaml';
-
-/** The folder of the validate-workflow package this code runs from (src/ in this repository, dist/bundle/ installed). */
-export function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string };
-      if (pkg.name === 'validate-workflow') return dir;
-    } catch {
-      // Not a package folder: look one up.
-    }
-    const up = dirname(dir);
-    if (up === dir) throw new Error('validate-workflow: cannot find its own package.json');
-    dir = up;
-  }
-}
 
 /** What to add to .pre-commit-config.yaml: this repository's hooks, at this version's tag. */
 export function preCommitBlock(version: string): string {
@@ -104,18 +84,8 @@ export function installPlainHooks(root: string, report: Report): void {
   for (const name of OUR_HOOKS) {
     const path = join(hooksDir, name);
     const label = posixRel(root, path);
-    const text = read(path);
-    let chains = text !== null && text.includes(MARK) ? parseChains(text) : [];
-    if (text !== null && !text.includes(MARK)) {
-      const moved = `${path}${MOVED_SUFFIX}`;
-      if (existsSync(moved)) {
-        report.add('kept', label, `not ours, and ${name}${MOVED_SUFFIX} is taken: chain it by hand`);
-        continue;
-      }
-      renameSync(path, moved);
-      report.add('moved', label, `to ${name}${MOVED_SUFFIX}, run first by the new hook`);
-      chains = [{ word: `"$(dirname "$0")/${name}${MOVED_SUFFIX}"`, label: `${name}${MOVED_SUFFIX}` }];
-    }
+    const chains = chainsOf(path, name, label, read(path), report);
+    if (chains === null) continue;
     report.add(put(path, plainWrapper(name, join(pkgRoot, 'hooks', name), chains), 0o755), label);
   }
   if (/[\\/]_npx[\\/]/.test(pkgRoot))

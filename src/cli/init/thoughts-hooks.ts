@@ -1,14 +1,14 @@
 // init's job for a thoughts repository that thoughts/ (or a folder in it) links into: hooks there that judge its
 // commits with this repository's rules, its workflow globs mapped to where the files live there.
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, realpathSync, renameSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Paths } from '../../config/config.js';
 import {
+  chainsOf,
   git,
   MARK,
   OUR_HOOKS,
-  parseChains,
   posixRel,
   put,
   read,
@@ -20,9 +20,6 @@ import {
   type Chain,
   type Report,
 } from './common.js';
-
-/** Where init moves a thoughts repository's own hook, so its wrapper can run it (a name no other tool uses). */
-const MOVED_SUFFIX = '.pre-validate-workflow';
 
 interface Link {
   /** The link in the code repository (`thoughts`, or `thoughts/shared` in HumanLayer's layout). */
@@ -171,21 +168,11 @@ export function installThoughtsHooks(
     for (const name of OUR_HOOKS) {
       const path = join(hooksDir, name);
       const label = `${repo}: ${posixRel(repo, path)}`;
-      let text = read(path);
-      let chains = text !== null && text.includes(MARK) ? parseChains(text) : [];
-      if (text !== null && !text.includes(MARK)) {
-        // The thoughts repository's own hook (any language): moved aside and run first by our wrapper.
-        const moved = `${path}${MOVED_SUFFIX}`;
-        if (existsSync(moved)) {
-          report.add('kept', label, `not ours, and ${name}${MOVED_SUFFIX} is taken: chain it by hand`);
-          continue;
-        }
-        renameSync(path, moved);
-        report.add('moved', label, `to ${name}${MOVED_SUFFIX}, run first by the new hook`);
-        text = null;
-        chains = [{ word: `"$(dirname "$0")/${name}${MOVED_SUFFIX}"`, label: `${name}${MOVED_SUFFIX}` }];
-      }
-      const projects = text === null ? [] : parseProjects(text).filter((p) => p.root !== self);
+      const text = read(path);
+      // The thoughts repository's own hook (any language) is moved aside and run first by our wrapper.
+      const chains = chainsOf(path, name, label, text, report);
+      if (chains === null) continue;
+      const projects = text?.includes(MARK) ? parseProjects(text).filter((p) => p.root !== self) : [];
       projects.push({ root: self, config: configPath });
       projects.sort((a, b) => a.root.localeCompare(b.root));
       const want = thoughtsWrapper(name, chains, projects);

@@ -43,7 +43,9 @@ export function criteriaKindOf(label: string): CriteriaKind | null {
     .replace(/\s+/g, ' ')
     .trim()
     .toLowerCase();
-  if (text.length > 60) return null;
+  // An aside in brackets (`CI-only (cannot be satisfied locally — do not tag until these are green)`) is no part
+  // of the label's length: rewording the aside must not change the kind of the items under it.
+  if (text.replace(/\s*\(.*\)$/, '').length > 60) return null;
   const what = String.raw`(?: (?:verification|testing|tests?|checks?|criteria|validation|qa|steps))?(?: ?\(.*\))?`;
   if (/^(?:automated|automatic) verification\b/.test(text) || new RegExp(`^(?:automated|automatic)${what}$`).test(text))
     return 'automated';
@@ -101,12 +103,12 @@ export function isNotApplicable(text: string): boolean {
 
 /**
  * A declared deviation: an item that carries its own reason for staying open (`(skipped: flaky on CI)`,
- * `(pre-existing failure)`, `deferred to Phase 5`, `(not required)`, `(requires API keys)`). Like N/A it counts
+ * `(pre-existing failure)`, `deferred to Phase 5`, `(not required)`, `(requires API keys)`, `(...; not run.)`). Like N/A it counts
  * neither as verified nor as pending, so it holds no later phase; unlike N/A it stays visible as the author's
  * decision, and writing one is no loosening (convention section 6, round 3).
  */
 export function isDeclaredDeviation(text: string): boolean {
-  return /(?:^|[([\s:;,—–-])(?:skipped|skip(?:ping)?:|deferred|postponed|pre-existing|preexisting|not (?:required|needed|applicable)|out of scope|won'?t (?:do|fix)|will (?:be )?test(?:ed)? manually|requires? (?:an? )?(?:api|access|credentials?|keys?|secrets?)\b|waived|moved to|if available|optional\)|(?:by|for) the user\b|user will\b)/i.test(
+  return /(?:^|[([\s:;,—–-])(?:skipped|skip(?:ping)?:|deferred|postponed|pre-existing|preexisting|not (?:required|needed|applicable)|out of scope|won'?t (?:do|fix)|will (?:be )?test(?:ed)? manually|requires? (?:an? )?(?:api|access|credentials?|keys?|secrets?)\b|waived|moved to|if available|optional\)|not run[.)]|(?:by|for) the user\b|user will\b)/i.test(
     text,
   );
 }
@@ -353,6 +355,34 @@ function earlyClosedFence(root: Root, lines: string[]): [number, number] | null 
   return null;
 }
 
+/**
+ * A ```` ```markdown ```` example whose inner block opens with a bare fence: CommonMark closes the outer fence there,
+ * the intended closing line of the outer fence opens a new info-less block, and that block swallows the rest of the
+ * phase and the next phase's heading, up to a line that was meant to close some later ```` ```bash ```` block. The
+ * tree shows it: an info-less code node that holds both a phase heading and an opening fence with an info string (a
+ * combination no intended code block has), after a Markdown example. Returns the lines (0-based) of the example's
+ * opening fence and of the swallowing node's opening line, the example's intended end.
+ */
+function swallowedPhase(root: Root, lines: string[]): [number, number] | null {
+  let example: Code | null = null;
+  for (const node of root.children) {
+    if (node.type !== 'code' || !node.position) continue;
+    if (/^(?:markdown|md|mdx)$/i.test(node.lang ?? '')) {
+      example = node;
+      continue;
+    }
+    if (node.lang || !example?.position) continue;
+    const body = node.value.split('\n');
+    const phase = body.some((l) => /^#{2,4}\s+phase\s+\d/i.test(l));
+    const opener = body.some((l) => /^\s*(?:`{3,}|~{3,})\s*[\w-]+/.test(l));
+    const fence = /^\s*(`{3,}|~{3,})/.exec(lines[example.position.start.line - 1] ?? '')?.[1];
+    const start = lines[node.position.start.line - 1] ?? '';
+    if (phase && opener && fence && start.trim() === fence)
+      return [example.position.start.line - 1, node.position.start.line - 1];
+  }
+  return null;
+}
+
 /** Whether Markdown text ends inside a fenced code block that no closing fence ends. */
 function hasUnclosedFence(value: string): boolean {
   if (!value.includes('```') && !value.includes('~~~')) return false;
@@ -385,7 +415,7 @@ function parsePlanMarkdown(text: string): Root {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   let lines = text.split(/\r?\n/);
   for (let round = 0; round < 20; round++) {
-    const hit = earlyClosedFence(root, lines);
+    const hit = earlyClosedFence(root, lines) ?? swallowedPhase(root, lines);
     if (!hit) break;
     const longest = Math.max(...lines.map((l) => /^\s*(`+|~+)/.exec(l)?.[1]!.length ?? 0));
     lines = lines.map((l, i) =>

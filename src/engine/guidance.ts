@@ -4,13 +4,12 @@
 // committer, signed when signatures are required), which records the user's word for every handoff that was
 // blocked when it was made. A resolution an agent's commit wrote is no one's guidance (issue 12, bypass 10). Every
 // door asks git the same way, so the doors agree on what counts.
-import type { WorkflowFile } from '../model/types.js';
 import type { Config } from '../config/config.js';
 import type { Commit } from '../model/history.js';
 import { filesAt, newStore } from '../history/fold.js';
 import { messageTrailers, parseTrailers } from '../history/log.js';
 import { Snapshot } from '../history/snapshot.js';
-import { ModelStore } from '../history/store.js';
+import { ModelStore, type KnownModels } from '../history/store.js';
 import { agentIdentities, confirmation, factsOf, guidance } from '../history/trust.js';
 import { resolutionKey } from '../history/resolutions.js';
 import { resolutionOf } from '../model/queries.js';
@@ -97,7 +96,7 @@ export async function selfResolvedIn(
   root: string,
   config: Config,
   to = 'HEAD',
-  seed?: ReadonlyMap<string, WorkflowFile>,
+  seed?: KnownModels,
   at?: Snapshot,
 ): Promise<Set<string>> {
   const out = new Set<string>();
@@ -107,7 +106,7 @@ export async function selfResolvedIn(
   // long-lived repository.
   if (!at) {
     if (!(await ask(root, ['rev-parse', '--verify', '-q', `${to}^{commit}`])).ok) return out;
-    for (const [k, m] of seed ?? []) store.seed.set(k, m);
+    store.seed.add(seed);
   }
   const tip = at ?? new Snapshot(filesAt(root, to, config, store.classify), store);
   for (const path of tip.paths('handoff')) {

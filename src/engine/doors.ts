@@ -108,6 +108,11 @@ export function pastDisables(findings: Finding[], workspace: Workspace | undefin
 type CachedHistory = Omit<Resume, 'state' | 'sha' | 'findings' | 'timeline'>;
 
 const section = (part: 'findings' | 'timeline', variant: Variant) => `${part}:${variant}`;
+const GUIDANCE = 'guidance';
+const SELF_RESOLVED = 'self-resolved';
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const isPairs = (v: unknown): v is [string, string][] =>
+  Array.isArray(v) && v.every((x) => Array.isArray(x) && x.length === 2 && isStrings(x));
 
 /**
  * The repository door: the working tree with the snapshot rules, and the history of HEAD, both through the cache
@@ -121,8 +126,18 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   const cache = loadCache(cachePath, ck);
   timing('cache read', since(t));
   const known: KnownModels = cache?.models ?? new Map<string, WorkflowFile>();
+  // What HEAD's history says of its blocked handoffs (guidance given, resolutions agents wrote) depends on HEAD and
+  // the settings alone: kept with the cache for its head, so an unchanged repository walks no log for it.
+  const headSha = inGit ? headCommit(root) : null;
+  const atHead = cache !== null && headSha !== null && cache.head === headSha;
+  const cachedGuidance = atHead ? cache.section(GUIDANCE) : null;
+  const cachedResolved = atHead ? cache.section(SELF_RESOLVED) : null;
   t = performance.now();
-  const guidance = inGit ? await guidanceIn(root, config) : new Map<string, string>();
+  const guidance = isPairs(cachedGuidance)
+    ? new Map(cachedGuidance)
+    : inGit
+      ? await guidanceIn(root, config)
+      : new Map<string, string>();
   timing('guidance', since(t));
   // History first, oldest commit to newest: by the time it reaches HEAD's versions, the sections of their parents are
   // in the section cache (read/sections.ts), so HEAD's files cost a fraction of a parse, and the snapshot pass after
@@ -137,9 +152,11 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   // them (the working tree's versions are HEAD's unless edited), so they are asked of its models, never parsed
   // twice. In the rare repository where an agent did, the snapshot rules run again with that known (no parsing).
   t = performance.now();
-  const selfResolved = inGit
-    ? await selfResolvedIn(root, config, 'HEAD', sources(lint.models, seen))
-    : new Set<string>();
+  const selfResolved = isStrings(cachedResolved)
+    ? new Set(cachedResolved)
+    : inGit
+      ? await selfResolvedIn(root, config, 'HEAD', sources(lint.models, seen))
+      : new Set<string>();
   if (selfResolved.size > 0)
     lint = await lintRepositoryParallel(root, config, inGit, sources(lint.models, seen), {
       baseline: !opts.baselineWrite,
@@ -162,7 +179,7 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   if (!hist) {
     t = performance.now();
     const carried = Object.fromEntries((cache?.sections() ?? []).map((name) => [name, cache!.rawSection(name)]));
-    if (!unchanged(cache, cache?.head ?? null, keep))
+    if (!unchanged(cache, cache?.head ?? null, keep, false))
       saveCache(cachePath, {
         key: ck,
         head: cache?.head ?? null,
@@ -187,9 +204,14 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   }
   if (!hist.incomplete && hist.resume) {
     t = performance.now();
-    if (!unchanged(cache, hist.resume.sha, keep)) {
+    const ofHead = hist.resume.sha === headSha;
+    if (!unchanged(cache, hist.resume.sha, keep, ofHead)) {
       const { sha, state, findings, timeline, ...small } = hist.resume;
       const sections: Record<string, unknown> = {};
+      if (ofHead) {
+        sections[GUIDANCE] = [...guidance];
+        sections[SELF_RESOLVED] = [...selfResolved];
+      }
       for (const v of VARIANTS) {
         // The history a run took unchanged from the cache is written back as it was read.
         const same = cache?.head === sha;
@@ -247,8 +269,9 @@ interface HeadHistory {
  * Whether the cache already holds what this run would write: the same head, and the same models (none of them broken).
  * A warm run over an unchanged repository then writes nothing.
  */
-function unchanged(cache: Cache | null, head: string | null, keep: Map<string, unknown>): boolean {
+function unchanged(cache: Cache | null, head: string | null, keep: Map<string, unknown>, ofHead: boolean): boolean {
   if (!cache || cache.head !== head || cache.models.broken > 0 || cache.models.size !== keep.size) return false;
+  if (ofHead && !(isPairs(cache.section(GUIDANCE)) && isStrings(cache.section(SELF_RESOLVED)))) return false;
   for (const k of cache.models.keys()) if (!keep.has(k)) return false;
   return true;
 }

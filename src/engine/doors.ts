@@ -524,13 +524,19 @@ export async function judgePending(
     vouches,
   });
   // Guidance given before, and the guidance this very commit gives (commit-msg has the message).
+  // What HEAD's history says of blocked handoffs, from the cache when it was judged at HEAD (engine/doors.ts,
+  // judgeRepository): a commit then walks no log of the whole history for it.
+  const atHead = cache !== null && headSha !== null && cache.head === headSha;
+  const cachedGuidance = atHead ? cache.section(GUIDANCE) : null;
+  const cachedResolved = atHead && pending.commit.parents[0] === headSha ? cache.section(SELF_RESOLVED) : null;
   const guidance = new Map([
-    ...(await guidanceIn(root, config)),
+    ...(isPairs(cachedGuidance) ? cachedGuidance : await guidanceIn(root, config)),
     ...guidedBy(pending.commit, pending.before, pending.after, pending.signed),
   ]);
   // Resolutions agents wrote before; those this commit writes are judgeChange's to add.
-  const selfResolved =
-    pending.commit.parents.length > 0
+  const selfResolved = isStrings(cachedResolved)
+    ? new Set(cachedResolved)
+    : pending.commit.parents.length > 0
       ? await selfResolvedIn(root, config, pending.commit.parents[0], undefined, pending.before)
       : new Set<string>();
   const changed = new Set(pending.changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));

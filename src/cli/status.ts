@@ -122,7 +122,22 @@ interface Summary {
   blocked: StatusData['blocked'];
 }
 
-const INDEX_FORMAT = 1;
+// 2: entries by path, with the file's size and modification time, so an unchanged file is not even read.
+const INDEX_FORMAT = 2;
+
+/** One file's summary, the blob id of the bytes it summarizes, and the stat that vouches for those bytes. */
+interface Entry {
+  blob: string;
+  size: number;
+  mtimeMs: number;
+  summary: Summary;
+}
+
+/**
+ * A file written this close to the index (or after it) may have changed within the clock's resolution without its
+ * modification time showing it (git's "racily clean" entries): its bytes are read and hashed again.
+ */
+const RACY_MS = 2000;
 
 function summarize(file: WorkflowFile): Summary {
   const base: Summary = { kind: 'other', session: null, status: null, manualChecks: [], blocked: [] };
@@ -149,37 +164,60 @@ function summaries(root: string, discovered: Discovered[], cfg: Config): Map<str
   const cache = cacheFile(root);
   const file = cache ? join(dirname(cache), 'status-index.json') : null;
   const key = cacheKey([cfg.paths, cfg.maxFileBytes]);
-  let index: Record<string, Summary> = {};
+  let index: Record<string, Entry> = {};
+  let writtenAt = 0;
   try {
     const data = file
-      ? (JSON.parse(readFileSync(file, 'utf8')) as { format: number; key: string; entries: Record<string, Summary> })
+      ? (JSON.parse(readFileSync(file, 'utf8')) as {
+          format: number;
+          key: string;
+          writtenAt: number;
+          entries: Record<string, Entry>;
+        })
       : null;
-    if (data?.format === INDEX_FORMAT && data.key === key) index = data.entries;
+    if (data?.format === INDEX_FORMAT && data.key === key && typeof data.writtenAt === 'number') {
+      index = data.entries;
+      writtenAt = data.writtenAt;
+    }
   } catch {
     // No index yet, or a broken one: rebuilt below.
   }
   const out = new Map<string, Summary>();
-  const kept: Record<string, Summary> = {};
+  const kept: Record<string, Entry> = {};
   let dirty = false;
+  const now = Date.now();
   for (const d of discovered) {
     if (d.kind === 'searchable') continue;
-    let bytes: Uint8Array;
+    const path = join(root, d.path);
+    let st;
     try {
-      bytes = readFileSync(join(root, d.path));
+      st = statSync(path);
     } catch {
       continue;
     }
-    const k = `${blobId(bytes)}:${d.path}`;
-    let summary = index[k];
-    if (!summary) {
-      summary = summarize(readBytes(d, bytes, cfg.maxFileBytes));
+    const known = index[d.path];
+    let entry: Entry | undefined =
+      known && known.size === st.size && known.mtimeMs === st.mtimeMs && st.mtimeMs < writtenAt - RACY_MS
+        ? known
+        : undefined;
+    if (!entry) {
+      let bytes: Uint8Array;
+      try {
+        bytes = readFileSync(path);
+      } catch {
+        continue;
+      }
+      const blob = blobId(bytes);
+      const summary = known?.blob === blob ? known.summary : summarize(readBytes(d, bytes, cfg.maxFileBytes));
+      entry = { blob, size: st.size, mtimeMs: st.mtimeMs, summary };
+      // Rewritten when a file was summarized anew, or when a stat changed or was too recent to vouch for the bytes.
       dirty = true;
     }
-    kept[k] = summary;
-    out.set(d.path, summary);
+    kept[d.path] = entry;
+    out.set(d.path, entry.summary);
   }
   if (file && (dirty || Object.keys(index).length !== Object.keys(kept).length))
-    writeCacheFile(file, JSON.stringify({ format: INDEX_FORMAT, key, entries: kept }));
+    writeCacheFile(file, JSON.stringify({ format: INDEX_FORMAT, key, writtenAt: now, entries: kept }));
   return out;
 }
 

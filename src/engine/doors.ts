@@ -130,14 +130,9 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   // the settings alone: kept with the cache for its head, so an unchanged repository walks no log for it.
   const headSha = inGit ? headCommit(root) : null;
   const atHead = cache !== null && headSha !== null && cache.head === headSha;
-  const cachedGuidance = atHead ? cache.section(GUIDANCE) : null;
   const cachedResolved = atHead ? cache.section(SELF_RESOLVED) : null;
   t = performance.now();
-  const guidance = isPairs(cachedGuidance)
-    ? new Map(cachedGuidance)
-    : inGit
-      ? await guidanceIn(root, config)
-      : new Map<string, string>();
+  const guidance = inGit ? await headGuidance(root, config, cache, headSha) : new Map<string, string>();
   timing('guidance', since(t));
   // History first, oldest commit to newest: by the time it reaches HEAD's versions, the sections of their parents are
   // in the section cache (read/sections.ts), so HEAD's files cost a fraction of a parse, and the snapshot pass after
@@ -263,6 +258,26 @@ interface HeadHistory {
   incomplete: boolean;
   adoption: Adoption;
   resume: Resume | null;
+}
+
+/**
+ * The guidance HEAD's history gives (guidanceIn), from the cache where it was judged at HEAD or at an ancestor of it:
+ * then only the commits since are walked. Every one of them is newer than the cached ones, and guidanceIn lets the
+ * oldest commit that guides a handoff name who gave the guidance, so the cached entries are laid over the new ones.
+ */
+async function headGuidance(
+  root: string,
+  config: Config,
+  cache: Cache | null,
+  headSha: string | null,
+): Promise<Map<string, string>> {
+  const cached = cache?.head && headSha ? cache.section(GUIDANCE) : null;
+  if (cache?.head && headSha && isPairs(cached)) {
+    if (cache.head === headSha) return new Map(cached);
+    if ((await ask(root, ['merge-base', '--is-ancestor', cache.head, headSha])).ok)
+      return new Map([...(await guidanceIn(root, config, headSha, cache.head)), ...cached]);
+  }
+  return guidanceIn(root, config);
 }
 
 /**
@@ -527,10 +542,9 @@ export async function judgePending(
   // What HEAD's history says of blocked handoffs, from the cache when it was judged at HEAD (engine/doors.ts,
   // judgeRepository): a commit then walks no log of the whole history for it.
   const atHead = cache !== null && headSha !== null && cache.head === headSha;
-  const cachedGuidance = atHead ? cache.section(GUIDANCE) : null;
   const cachedResolved = atHead && pending.commit.parents[0] === headSha ? cache.section(SELF_RESOLVED) : null;
   const guidance = new Map([
-    ...(isPairs(cachedGuidance) ? cachedGuidance : await guidanceIn(root, config)),
+    ...(await headGuidance(root, config, cache, headSha)),
     ...guidedBy(pending.commit, pending.before, pending.after, pending.signed),
   ]);
   // Resolutions agents wrote before; those this commit writes are judgeChange's to add.

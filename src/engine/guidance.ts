@@ -41,10 +41,18 @@ function commitOf(root: string, rec: string): Commit {
   };
 }
 
-/** The `Guidance-by` commits reachable from `to` (one `git log`), each checked like a confirmation. */
-export async function guidanceIn(root: string, config: Config, to = 'HEAD'): Promise<Map<string, string>> {
+/**
+ * The `Guidance-by` commits reachable from `to` (one `git log`), each checked like a confirmation; with `from`, only
+ * those not reachable from it (what a cache judged at `from` does not know yet).
+ */
+export async function guidanceIn(
+  root: string,
+  config: Config,
+  to = 'HEAD',
+  from?: string,
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  const log = await ask(root, ['log', '-z', '-i', '--grep=^Guidance-by:', FORMAT, to, '--']);
+  const log = await ask(root, ['log', '-z', '-i', '--grep=^Guidance-by:', FORMAT, from ? `${from}..${to}` : to, '--']);
   if (!log.ok) return out;
   for (const rec of log.out.split('\0')) {
     if (!rec.trim()) continue;

@@ -59,6 +59,8 @@ describe('Guidance-by', () => {
 
   it("a human's Guidance-by commit after the blocked handoff lets the next task go on, at every door", () => {
     const repo = waiting();
+    // A cache judged before the guidance: the hooks walk only the commits since for it.
+    cli(repo.dir);
     repo.commit(
       'Use the new schema; drop the old table',
       {},

@@ -144,8 +144,13 @@ describe('status', () => {
     const age = (path: string, at = hourAgo) => utimesSync(join(dir, path), at, at);
     for (const path of Object.keys(session())) age(path);
     expect(statusData(dir).session).toBe(SESSION);
-    // From the index now: the files are older than it.
+    // From the index now: the files are older than it, and the view is the one shown last.
     expect(statusData(dir).session).toBe(SESSION);
+    const last = handoffPath(2);
+    expect(statusData(dir).lastHandoff?.contextForNext).toBe('Users table exists; the role is missing.');
+    writeFileSync(join(dir, last), readFileSync(join(dir, last), 'utf8').replace('role is missing', 'role is absent'));
+    age(last, hourAgo - 30);
+    expect(statusData(dir).lastHandoff?.contextForNext).toBe('Users table exists; the role is absent.');
     // The same size, an older time than the index: only the changed modification time tells.
     writeFileSync(
       join(dir, LEDGER),

@@ -283,9 +283,9 @@ const peer = hooks ? peerRepo() : null;
 for (const shape of shapes) {
   console.log(`\n== shape ${shape}`);
   const dir = await repoFor(shape);
-  const gitLog = best(3, () => run(dir, 'git', ['log', '-p', '--reverse', '--', 'thoughts/']));
+  let gitLog = best(3, () => run(dir, 'git', ['log', '-p', '--reverse', '--', 'thoughts/']));
   const bare = bareParse(dir);
-  const node = best(5, () => run(dir, process.execPath, ['-e', '']));
+  let node = best(5, () => run(dir, process.execPath, ['-e', '']));
   const files = run(dir, 'git', ['ls-files', 'thoughts/']).out.split('\n').filter(Boolean).length;
   const commits = Number(run(dir, 'git', ['rev-list', '--count', 'HEAD']).out.trim());
   const mdl = run(
@@ -302,6 +302,12 @@ for (const shape of shapes) {
     `  baselines: raw git log -p ${sec(gitLog)}; bare parse (one thread) ${sec(bare.ms)}; markdownlint-cli2 ${sec(mdl)}; node -e '' ${sec(node)}`,
   );
   for (const [n, cli] of clis.entries()) {
+    // The cheap baselines again beside each tool: the machine's load drifts over a run of several minutes.
+    if (n > 0) {
+      gitLog = best(3, () => run(dir, 'git', ['log', '-p', '--reverse', '--', 'thoughts/']));
+      node = best(5, () => run(dir, process.execPath, ['-e', '']));
+      console.log(`  baselines again: raw git log -p ${sec(gitLog)}; node -e '' ${sec(node)}`);
+    }
     const cacheDir = join(dir, '.git', 'validate-workflow');
     const tool = (args, extra = {}) => run(dir, process.execPath, [cli, ...args], { ...TIMING, ...extra }, [0, 1]);
     rmSync(cacheDir, { recursive: true, force: true });

@@ -20,6 +20,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   explain: async () => (await import('./explain.js')).command,
   new: async () => (await import('./new.js')).command,
   'claude-hook': async () => (await import('./claude-hook.js')).command,
+  verify: async () => (await import('./verify.js')).command,
 };
 
 /** Runs without a word: the arguments are its paths and options. */

@@ -106,6 +106,10 @@ export async function verify(root: string, opts: VerifyOptions): Promise<VerifyR
   const cache = verifyCache(root);
   const findings: Finding[] = [];
   const reruns: Rerun[] = [];
+  // Verdicts come as they are known (from the cache first): the report lists them in the order of the claims.
+  const order = new Map<string, number>();
+  found.claims.forEach((c, i) => c.commands.forEach((cmd, k) => order.set(`${i}\0${k}`, order.size)));
+  const place = new Map<Rerun, number>();
   const report = (
     job: Pick<Job, 'claim' | 'command' | 'level'>,
     raw: Omit<RawFinding, 'file' | 'line'>,
@@ -125,6 +129,7 @@ export async function verify(root: string, opts: VerifyOptions): Promise<VerifyR
       ...rerun,
     };
     reruns.push(done);
+    place.set(done, order.get(`${found.claims.indexOf(claim)}\0${claim.commands.indexOf(command)}`) ?? 0);
     opts.onProgress?.({ kind: 'done', rerun: done });
   };
   const verdict = (job: Job, ran: Ran, cached: boolean) => {
@@ -271,6 +276,7 @@ export async function verify(root: string, opts: VerifyOptions): Promise<VerifyR
     );
   }
 
+  reruns.sort((a, b) => place.get(a)! - place.get(b)!);
   const files = [...new Set(reruns.map((r) => r.plan))].sort();
   const commits = new Set(reruns.map((r) => r.commit)).size;
   return { findings, reruns, files, commits, ran, removed };

@@ -135,7 +135,8 @@ export async function verify(root: string, opts: VerifyOptions): Promise<VerifyR
   const verdict = (job: Job, ran: Ran, cached: boolean) => {
     const output = ran.outcome === 'passed' ? [] : lastLines(ran.output, OUTPUT_LINES);
     const common = { ms: ran.ms, cached, ...(output.length ? { output } : {}) };
-    if (ran.outcome === 'passed') report(job, { messageId: 'passes', info: true }, { status: 'passed', ...common });
+    if (ran.outcome === 'passed')
+      report(job, { messageId: 'passes', fixId: 'passesFix', info: true }, { status: 'passed', ...common });
     else if (ran.outcome === 'timed-out')
       report(
         job,
@@ -203,17 +204,19 @@ export async function verify(root: string, opts: VerifyOptions): Promise<VerifyR
       pending.push({ claim, command, level, key: { tree, command, setup, timeout } });
     }
   }
+  const known = new Map<Job, Ran>();
   for (const job of pending) {
-    const known = cache.get(job.key);
-    if (known) verdict(job, known, true);
+    const ran = cache.get(job.key);
+    if (ran) known.set(job, ran);
     else {
       const list = toRun.get(job.claim.commit.sha) ?? [];
       list.push(job);
       toRun.set(job.claim.commit.sha, list);
     }
   }
-  const total = [...toRun.values()].reduce((n, l) => n + l.length, 0);
+  const total = pending.length - known.size;
   opts.onProgress?.({ kind: 'claims', claims: reruns.length + pending.length, toRun: total, commits: toRun.size });
+  for (const [job, ran] of known) verdict(job, ran, true);
 
   let ran = 0;
   let index = 0;

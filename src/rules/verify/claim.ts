@@ -11,7 +11,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: '[](checked(auto) -> pass(command) at that commit)',
     description:
-      'An automated verification item ticked in a commit (`- [x] Tests pass: `npm test``) claims its command passed there. `validate-workflow verify` re-runs the command in backticks at that commit, in a temporary git worktree, after the set-up step, and reports the claim when the command fails there or does not finish within the limit. Only commands the repository allows run (`verify.allow`, read from the parent commit like every trust setting); the others are listed as not run. Never run by the git hooks.',
+      'An automated verification item ticked in a commit (Tests pass: `npm test`) claims that its command passed there. `validate-workflow verify` re-runs the command in backticks at that commit, in a temporary git worktree, after the set-up step, and reports the claim when the command fails there or does not finish within the limit. Only commands the repository allows run (`verify.allow`, read from the parent commit like every trust setting); the others are listed as not run. Never run by the git hooks.',
     fix: 'Fix the code or the claim now: make the command pass and tick the item again in a new commit, or uncheck it.',
     messages: {
       fails: '{{claim}} was ticked in {{sha}} but fails there (exit {{code}}).{{output}}',
@@ -19,6 +19,7 @@ export const rule: Rule = {
       timedOut:
         '{{claim}} was ticked in {{sha}} but did not finish there within {{limit}} (verify.timeout); it was stopped.{{output}}',
       passes: '{{claim}} was ticked in {{sha}} and passes there.',
+      passesFix: 'Nothing to fix: the claim holds at the commit that made it.',
       setupFails:
         '{{claim}} (ticked in {{sha}}) was not re-run: the set-up step `{{setup}}` fails there ({{why}}).{{output}}',
       setupFix: 'Make the set-up step (`verify.setup`) work at that commit, or change it in the config.',

@@ -1,12 +1,12 @@
 // `validate-workflow verify` on real repositories built here (issue 23): the commands of ticked automated items are
 // re-run at the commits that ticked them, in temporary worktrees, with plain `node` and `npm test` (no network).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, makeRepo, writeFiles } from '../helpers/repo.js';
 import { verifyRepository } from '../../src/verify/index.js';
 import { allowedBy } from '../../src/verify/commands.js';
-import { commandEnvironment } from '../../src/verify/environment.js';
+import { commandEnvironment, SECRET_NAMES } from '../../src/verify/environment.js';
 
 const PLAN = 'thoughts/shared/plans/2026-11-27-verify.md';
 const CONFIG = 'validate-workflow.config.json';
@@ -230,5 +230,16 @@ describe('verify.allow patterns', () => {
     });
     expect(env).toEqual({ PATH: '/bin', CI: 'true' });
     expect(removed).toHaveLength(6);
+  });
+});
+
+describe('the README on verify', () => {
+  it('names every variable removed by name from the commands’ environment', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(
+      readme.indexOf('### Verifying what the agent claimed'),
+      readme.indexOf('## Files it reads'),
+    );
+    expect(SECRET_NAMES.filter((name) => !section.includes(`\`${name}\``))).toEqual([]);
   });
 });

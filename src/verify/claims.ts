@@ -7,7 +7,7 @@ import type { Event } from '../model/history.js';
 import { foldHistory, type FoldResult } from '../history/fold.js';
 import { trackedPacks } from '../engine/history.js';
 import { trustOf } from '../engine/judge.js';
-import { itemSource } from './commands.js';
+import { planItems } from './commands.js';
 
 export interface Claim {
   plan: string;
@@ -56,6 +56,14 @@ export async function findClaims(root: string, opts: ClaimsOptions): Promise<Cla
     to: opts.to,
     onProgress: opts.onProgress,
     onStep: (step) => {
+      const parsed = new Map<string, ReturnType<typeof planItems> | null>();
+      const itemsOf = (file: string) => {
+        if (!parsed.has(file)) {
+          const bytes = step.after.bytes(file);
+          parsed.set(file, bytes ? planItems(Buffer.from(bytes).toString('utf8')) : null);
+        }
+        return parsed.get(file);
+      };
       for (const e of step.events) {
         if (!isAutomated(e)) continue;
         if (opts.plan !== undefined && e.file !== opts.plan) continue;
@@ -65,8 +73,7 @@ export async function findClaims(root: string, opts: ClaimsOptions): Promise<Cla
           last.set(identity(e), null);
           continue;
         }
-        const bytes = step.after.bytes(e.file);
-        const source = bytes ? itemSource(Buffer.from(bytes).toString('utf8'), e.line, e.text) : null;
+        const source = itemsOf(e.file)?.find(e.line, e.text) ?? null;
         last.set(identity(e), {
           plan: e.file,
           line: e.line,

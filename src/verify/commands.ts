@@ -15,28 +15,33 @@ export interface ItemSource {
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /**
- * The list item at `line` (where the history's event puts it), else the one whose text is `text` (the model's text,
- * backticks dropped): its source and commands. Null when neither is found.
+ * A plan's checkbox items, parsed once: `find(line, text)` gives the item at `line` (where the history's event puts
+ * it), else the one whose text is `text` (the model's text, backticks dropped), with its source and commands; null
+ * when neither is found. One commit often ticks several items of one plan.
  */
-export function itemSource(markdown: string, line: number, text: string): ItemSource | null {
+export function planItems(markdown: string): { find(line: number, text: string): ItemSource | null } {
   const root: Root = parseMarkdown(markdown);
   const items: { item: ListItem; para: Paragraph }[] = [];
   visit(root, 'listItem', (item: ListItem) => {
     const para = itemParagraph(item);
     if (para?.position && typeof item.checked === 'boolean') items.push({ item, para });
   });
-  const found =
-    items.find(({ item, para }) => item.position?.start.line === line || para.position!.start.line === line) ??
-    items.find(({ para }) => oneLine(textOf(para)) === oneLine(text));
-  if (!found) return null;
-  const { para } = found;
-  const commands: string[] = [];
-  visit(para, 'inlineCode', (code) => {
-    const command = oneLine(code.value);
-    if (command && !commands.includes(command)) commands.push(command);
-  });
-  const written = oneLine(markdown.slice(para.position!.start.offset, para.position!.end.offset));
-  return { written, commands };
+  return {
+    find(line, text) {
+      const found =
+        items.find(({ item, para }) => item.position?.start.line === line || para.position!.start.line === line) ??
+        items.find(({ para }) => oneLine(textOf(para)) === oneLine(text));
+      if (!found) return null;
+      const { para } = found;
+      const commands: string[] = [];
+      visit(para, 'inlineCode', (code) => {
+        const command = oneLine(code.value);
+        if (command && !commands.includes(command)) commands.push(command);
+      });
+      const written = oneLine(markdown.slice(para.position!.start.offset, para.position!.end.offset));
+      return { written, commands };
+    },
+  };
 }
 
 /**

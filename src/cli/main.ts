@@ -20,6 +20,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   explain: async () => (await import('./explain.js')).command,
   new: async () => (await import('./new.js')).command,
   'claude-hook': async () => (await import('./claude-hook.js')).command,
+  verify: async () => (await import('./verify.js')).command,
 };
 
 /** Runs without a word: the arguments are its paths and options. */
@@ -71,7 +72,9 @@ async function unknownOption(err: UnknownOptionError): Promise<string> {
     .filter((c) => c.name !== err.command && Object.hasOwn(c.options, name))
     .map((c) => c.name);
   if (owners.length === 0) return err.message;
-  const belongs = `--${name} is an option of ${owners.map((o) => `"${o}"`).join(' and ')}, not of "${err.command}"`;
+  const quoted = owners.map((o) => `"${o}"`);
+  const list = quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}` : quoted[0];
+  const belongs = `--${name} is an option of ${list}, not of "${err.command}"`;
   return err.suggestion ? `${belongs}; did you mean ${err.suggestion}?` : belongs;
 }
 

@@ -3,6 +3,7 @@
 // each task, and the manual items with who confirmed them; the findings follow, grouped by rule, each with its fix.
 import type { Finding, Severity } from '../model/finding.js';
 import type { Identity, TimelineEntry } from '../model/history.js';
+import type { Rerun } from '../model/verification.js';
 import type { CheckItem, Handoff, Phase, Plan, Task, Workspace } from '../model/types.js';
 import {
   attachedNumber,
@@ -28,6 +29,8 @@ export interface MarkdownInput {
   summary: Summary;
   workspace: Workspace | null;
   timeline: TimelineEntry[];
+  /** `verify`: the claims re-run at the commits that ticked them, for the verification table. */
+  verifications?: Rerun[];
   rules: readonly Rule[];
   /** Where the package's docs live (`https://github.com/owner/repo/blob/main`); rule pages are under `/docs/rules/`. */
   docsBase: string;
@@ -395,11 +398,34 @@ function groupHeader(g: Group, docsBase: string): string[] {
 
 const where = (f: Finding) => (f.file === null ? 'repository' : f.line === null ? f.file : `${f.file}:${f.line}`);
 
+/** A fenced block longer than any run of backticks in its text. */
+function fenced(lines: string[]): string[] {
+  const longest = Math.max(2, ...lines.flatMap((l) => (l.match(/`+/g) ?? []).map((run) => run.length)));
+  const fence = '`'.repeat(longest + 1);
+  return [`${fence}text`, ...lines, fence];
+}
+
+/** Lines without the indentation they all share. */
+function dedent(lines: string[]): string[] {
+  const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length));
+  return lines.map((l) => l.slice(Number.isFinite(indent) ? indent : 0));
+}
+
 /** One line per finding: where, the commit for a history finding, and the message. The fix is in the details. */
 function findingEntry(f: Finding): string {
   const parts = [`- ${SEVERITY_MARK[f.severity]} ${codeSpan(where(f))}`];
   if (f.commit) parts.push(` · commit ${commitRef(f.commit, f.subject ?? '', true)}`);
-  parts.push(`: ${escapeProse(f.message)}`);
+  // A message's own lines (the last output of a command verify re-ran) follow as a block under the item.
+  const [first, ...more] = f.message.split('\n');
+  parts.push(`: ${escapeProse(first!)}`);
+  if (more.length)
+    parts.push(
+      '\n\n',
+      fenced(dedent(more))
+        .map((l) => `  ${l}`)
+        .join('\n'),
+      '\n',
+    );
   return parts.join('');
 }
 
@@ -452,6 +478,46 @@ function timelineSection(timeline: TimelineEntry[]): string[] {
   return out;
 }
 
+// --- Claims re-run (verify) -------------------------------------------------------------------------------------
+
+const NOT_RUN: Record<NonNullable<Rerun['reason']>, string> = {
+  'not-allowed': 'not in `verify.allow`',
+  'setup-failed': 'the set-up step fails there',
+  unavailable: 'the commit cannot be checked out',
+};
+
+/** The verification cell: what the re-run at the ticking commit said. */
+function rerunCell(r: Rerun): string {
+  const known = r.cached ? ', known from an earlier run' : '';
+  const took = r.ms !== undefined && !r.cached ? `, ${(r.ms / 1000).toFixed(1)} s` : '';
+  switch (r.status) {
+    case 'passed':
+      return `✅ passed${took}${known}`;
+    case 'failed':
+      return `❌ failed (${r.code === null || r.code === undefined ? 'killed' : `exit ${r.code}`}${took}${known})`;
+    case 'timed-out':
+      return `⏱️ stopped at the time limit${known}`;
+    case 'not-run':
+      return `⏭️ not run: ${escapeProse(NOT_RUN[r.reason ?? 'unavailable'])}`;
+  }
+}
+
+/** Every claim `verify` re-ran, one row each with the commit that ticked it and the verification column. */
+function verificationSection(reruns: readonly Rerun[]): string[] {
+  return [
+    '### 🔁 Automated items re-run at the commit that ticked them',
+    '',
+    '| Plan | Phase | Item | Ticked in | Verification |',
+    '| --- | --- | --- | --- | --- |',
+    ...reruns.map((r) => {
+      const item = r.item.includes(r.command) ? escapeProse(r.item) : `${escapeProse(r.item)} (${codeSpan(r.command)})`;
+      const cells = [codeSpan(r.plan), String(r.phase), item, commitRef(r.commit, r.subject), rerunCell(r)];
+      return `| ${cells.map(cell).join(' | ')} |`;
+    }),
+    '',
+  ];
+}
+
 export function formatMarkdown(input: MarkdownInput): string {
   const maxBytes = input.maxBytes ?? DEFAULT_MAX_BYTES;
   const { workspace, timeline, summary, rules, docsBase } = input;
@@ -471,6 +537,7 @@ export function formatMarkdown(input: MarkdownInput): string {
   } else if (timeline.length) {
     sections.push([timelineSection(timeline)]);
   }
+  if (input.verifications?.length) sections.push([verificationSection(input.verifications)]);
   const room = maxBytes / 2 - bytes(head.join('\n'));
   const options = sections.map((choices) => choices.map((c) => c.join('\n')));
   const cost = (text: string) => bytes(text) + 1;

@@ -162,7 +162,7 @@ describe('docs/rules pages', () => {
     const id = rule.meta.id;
     const path = new URL(`../docs/rules/${id}.md`, import.meta.url);
     describe(id, () => {
-      it('has a docs page with the id, the seed formula and both examples', () => {
+      it('has a docs page with the id, the rule in one line and both examples', () => {
         expect(existsSync(path), `docs/rules/${id}.md`).toBe(true);
         const page = readFileSync(path, 'utf8');
         expect(page).toContain(`# ${id}`);

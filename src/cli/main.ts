@@ -39,7 +39,8 @@ async function help(): Promise<string> {
   return `Usage: validate-workflow [paths...] [options]        (the check command)
        validate-workflow <command> [arguments] [options]
 
-Lints AI-agent workflow files (plans, task handoffs, ledgers) against the implement_plan_micro convention.
+Lints AI-agent workflow files (plans, task handoffs, ledgers) kept in git: phases done in order, manual checks
+confirmed by a human, one handoff per task, ledgers in step with their plans.
 
 Commands:
 ${commands.map((c) => `  ${c.name.padEnd(width)}${c.summary}`).join('\n')}

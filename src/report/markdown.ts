@@ -243,16 +243,17 @@ function handoffsByTask(plan: Plan, ws: Workspace): Map<number, Handoff[]> {
   return byTask;
 }
 
+const TASK_COLUMNS = ['Phase', 'Task', 'State', 'Completed in', 'Handoff', 'Files modified', 'Verification'];
+/** The handoff columns: left out when no row has anything in them. */
+const HANDOFF_COLUMNS = new Set([4, 5, 6]);
+
 function taskTable(plan: Plan, byTask: Map<number, Handoff[]>, hist: PlanHistory): string[] {
   const orchestration = effectiveMode(plan) === 'orchestration';
-  const rows: string[] = [
-    '| Phase | Task | State | Completed in | Handoff | Files modified | Verification |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
-  ];
+  const rows: string[][] = [];
   plan.phases.forEach((phase) => {
     const label = phaseCell(phase);
     if (phase.tasks.length === 0) {
-      rows.push(`| ${label} | — | ${phaseVerified(phase) ? '✅ verified' : '⬜ open'} | — | — | — | — |`);
+      rows.push([label, '—', phaseVerified(phase) ? '✅ verified' : '⬜ open', '—', '—', '—', '—']);
       return;
     }
     phase.tasks.forEach((task, k) => {
@@ -261,11 +262,14 @@ function taskTable(plan: Plan, byTask: Map<number, Handoff[]>, hist: PlanHistory
       const completed = done && completion ? commitRef(completion.commit, completion.subject) : '—';
       const [handoff, files, verification] = handoffCells(byTask.get(task.number) ?? [], done, orchestration);
       const title = `Task ${task.number}${task.title ? `: ${escapeText(task.title)}` : ''}`;
-      const cells = [k === 0 ? label : '', title, taskState(task), completed, handoff, files, verification];
-      rows.push(`| ${cells.map(cell).join(' | ')} |`);
+      rows.push([k === 0 ? label : '', title, taskState(task), completed, handoff, files, verification].map(cell));
     });
   });
-  return rows;
+  // A plan without handoffs (direct mode, or none written yet) would spend three of seven columns of a 900 px
+  // comment on dashes, wrapping every task title; the columns come back as soon as one row has something to show.
+  const kept = TASK_COLUMNS.map((_, c) => c).filter((c) => !HANDOFF_COLUMNS.has(c) || rows.some((r) => r[c] !== '—'));
+  const line = (cells: string[]) => `| ${kept.map((c) => cells[c]).join(' | ')} |`;
+  return [line(TASK_COLUMNS), line(TASK_COLUMNS.map(() => '---')), ...rows.map(line)];
 }
 
 /** A commit older than the range judged: the state the pull request started from. */

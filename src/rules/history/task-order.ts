@@ -90,7 +90,7 @@ interface Step {
 export const rule: Rule = {
   meta: {
     id: 'history/task-order',
-    short: 'Task j does not start or complete while an earlier task is open.',
+    short: 'No task starts or completes while an earlier task is open.',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'forall i<j. completed(task_i) before started(task_j)',
     description:

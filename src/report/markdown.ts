@@ -279,6 +279,7 @@ function manualSection(plan: Plan, hist: PlanHistory): string[] {
   const confirmed: string[] = [];
   const unconfirmed: string[] = [];
   const waiting: string[] = [];
+  const later: string[] = [];
   plan.phases.forEach((phase, i) => {
     const n = phaseNumber(phase, i);
     const where = phase.number === null ? '' : `Phase ${n}: `;
@@ -286,7 +287,8 @@ function manualSection(plan: Plan, hist: PlanHistory): string[] {
       if (item.na) continue;
       const text = `${where}${escapeText(item.text)}`;
       if (!item.checked) {
-        waiting.push(`- ⏳ ${text}`);
+        // Like `status`: a human is due only once the phase's automated checks pass.
+        (phaseVerified(phase, 'recommended') ? waiting : later).push(`- ⏳ ${text}`);
         continue;
       }
       const e = hist.checkoffs.get(manualKey(n, item.text));
@@ -312,6 +314,7 @@ function manualSection(plan: Plan, hist: PlanHistory): string[] {
   block('Manual items confirmed', confirmed);
   block('Manual items checked without a confirmation', unconfirmed);
   block('Manual items waiting for a human', waiting);
+  block("Manual items due after their phase's automated checks", later);
   if (out.length === 0) out.push('', 'No manual verification items.');
   return out;
 }

@@ -211,7 +211,7 @@ describe('markdown report of a history with violations', () => {
     expect(out).toContain(`\`${PLAN}\` · orchestration mode · 3 of 4 tasks done`);
   });
 
-  it('lists the manual items confirmed (relayed), checked without confirmation, and waiting', () => {
+  it('lists the manual items confirmed (relayed), checked without confirmation, and due later', () => {
     const short = (s: string) => s.slice(0, 7);
     expect(listAfter(root, 'Manual items confirmed')).toEqual([
       `✅ Phase 1: ${MANUAL(1)}: confirmed by Ana Human (ana@example.com) in ${short(sha.confirm!)} (Confirm Phase 1 manual verification), relayed by an agent co-author of the commit`,
@@ -220,7 +220,13 @@ describe('markdown report of a history with violations', () => {
     expect(listAfter(root, 'Manual items checked without a confirmation')).toEqual([
       `❌ Phase 2: ${MANUAL(2)}: checked by Claude (noreply@anthropic.com) in ${short(sha.t3!)} (Task 3 and phase 2 checks) without a human's confirmation`,
     ]);
-    expect(listAfter(root, 'Manual items waiting for a human')).toEqual([`⏳ Phase 3: ${MANUAL(3)}`]);
+    // Phase 3's automated checks are open: its manual item is not a human's to do yet (as `status` counts it).
+    expect(listAfter(root, 'Manual items waiting for a human')).toEqual([]);
+    expect(listAfter(root, "Manual items due after their phase's automated checks")).toEqual([
+      `⏳ Phase 3: ${MANUAL(3)}`,
+    ]);
+    // The chart says the same of that item's box.
+    expect(out).toContain(`👤 ⏳ ${MANUAL(3)}<br>after the automated checks`);
   });
 
   it('groups the findings by rule, errors first: a heading with the docs link and one line, a line per finding, the rest folded', () => {

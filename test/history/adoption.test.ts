@@ -121,10 +121,11 @@ describe('the adoption point', () => {
 
   it('with both a config file and a validateWorkflow key in package.json, the older of the two adopts', async () => {
     const PKG = `${JSON.stringify({ name: 'app', validateWorkflow: { preset: 'recommended' } }, null, 2)}\n`;
-    for (const [first, second] of [
+    const orders: [Record<string, string>, Record<string, string>][] = [
       [{ 'package.json': PKG }, { [CONFIG]: CONFIG_TEXT }],
       [{ [CONFIG]: CONFIG_TEXT }, { 'package.json': PKG }],
-    ]) {
+    ];
+    for (const [first, second] of orders) {
       const repo = Repo.create();
       const adopt = repo.commit('Adopt validate-workflow', first, { author: ANA });
       repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { judgeHistory } from '../src/engine/history.js';
 import { git, writeFiles } from './helpers/repo.js';
 import type { Finding } from '../src/model/finding.js';
+import { verifyRepository } from '../src/verify/index.js';
 
 function configOf(dir: string) {
   return loadConfig(dir, undefined, RULE_IDS);
@@ -64,6 +65,8 @@ async function playHistory(ex: Example): Promise<Finding[]> {
     where = mkdtempSync(join(tmpdir(), 'vw-shallow-'));
     git(where, 'clone', '-q', '--depth', '1', `file://${dir}`, '.');
   }
+  // A verify/ page's example re-runs the ticked commands (plain `node`, no network), as `validate-workflow verify`.
+  if (run.verify) return (await verifyRepository({ cwd: where, range: run.range, env: process.env })).report.findings;
   // An example may carry its own validate-workflow.config.json (packs that are off by default need it).
   const config = { ...configOf(dir), preset: ex.preset };
   const [from, to] = run.range ? run.range.split('..') : [undefined, undefined];
@@ -87,7 +90,7 @@ type Step =
   | { kind: 'write'; path: string; text: string }
   | { kind: 'delete'; path: string }
   | { kind: 'commit'; message: string; author?: string; committer?: string }
-  | { kind: 'run'; range?: string; shallow?: boolean };
+  | { kind: 'run'; range?: string; shallow?: boolean; verify?: boolean };
 
 /** Code blocks with `file=<path>` in their meta under a `## Failing example` / `## Passing example` heading. */
 function examples(page: string): { failing: Example; passing: Example } {
@@ -130,7 +133,12 @@ function examples(page: string): { failing: Example; passing: Example } {
               author: data.author as string | undefined,
               committer: data.committer as string | undefined,
             }
-          : { kind: 'run', range: data.range as string | undefined, shallow: data.shallow === true },
+          : {
+              kind: 'run',
+              range: data.range as string | undefined,
+              shallow: data.shallow === true,
+              verify: data.verify === true,
+            },
       );
       continue;
     }
@@ -154,7 +162,7 @@ describe('docs/rules pages', () => {
     const id = rule.meta.id;
     const path = new URL(`../docs/rules/${id}.md`, import.meta.url);
     describe(id, () => {
-      it('has a docs page with the id, the seed formula and both examples', () => {
+      it('has a docs page with the id, the rule in one line and both examples', () => {
         expect(existsSync(path), `docs/rules/${id}.md`).toBe(true);
         const page = readFileSync(path, 'utf8');
         expect(page).toContain(`# ${id}`);
@@ -166,7 +174,11 @@ describe('docs/rules pages', () => {
       it('failing example is reported by the rule, passing example is not', async () => {
         if (!existsSync(path)) return expect.fail(`docs/rules/${id}.md is missing`);
         const ex = examples(readFileSync(path, 'utf8'));
-        if (id.startsWith('history/') || RULES.find((r) => r.meta.id === id)?.packTransition) {
+        if (
+          id.startsWith('history/') ||
+          id.startsWith('verify/') ||
+          RULES.find((r) => r.meta.id === id)?.packTransition
+        ) {
           expect(
             ex.failing.steps.some((s) => s.kind === 'commit') || ex.failing.steps.some((s) => s.kind === 'run'),
             'a history example commits',

@@ -49,7 +49,8 @@ describe('generated docs', () => {
   it('rewrites only the table rows and the severity line', () => {
     const rule = { meta: { id: 'x/y', severities: { recommended: 'warn', strict: 'error' } } };
     expect(severityLine(rule)).toBe('- Severity: `warn` in `recommended`, `error` in `strict`');
-    const page = '# x/y\n\nWords.\n\n- Severity: `error` in `recommended`, `error` in `strict`\n- Seed formula: `—`\n';
+    const page =
+      '# x/y\n\nWords.\n\n- Severity: `error` in `recommended`, `error` in `strict`\n- The rule in one line: `—`\n';
     expect(renderPage(page, rule)).toBe(page.replace('`error` in `recommended`', '`warn` in `recommended`'));
     const readme = [
       '# t',

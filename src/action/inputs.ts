@@ -20,6 +20,8 @@ export interface ActionInputs {
   /** Where to write the SARIF report; unset: none is written. */
   sarif?: string;
   token: string;
+  /** Also re-run the ticked automated items' commands over the range (`validate-workflow verify`); set only when on. */
+  verify?: true;
 }
 
 /** A value the action cannot run with; the message names the input and what it accepts. */
@@ -63,5 +65,6 @@ export function parseInputs(env: NodeJS.ProcessEnv): ActionInputs {
     comment: getBooleanInput(env, 'comment', true),
     ...(sarif ? { sarif } : {}),
     token: getInput(env, 'token'),
+    ...(getBooleanInput(env, 'verify', false) ? { verify: true as const } : {}),
   };
 }

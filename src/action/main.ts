@@ -132,6 +132,20 @@ async function runAction(env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
     true,
   );
   if (main.code !== 0 && main.code !== FINDINGS) return failed(`--format ${inputs.format}`, main);
+  let code = main.code;
+
+  // The claims are re-run once, here; the markdown for the comment reads the verdicts back from the cache.
+  if (inputs.verify) {
+    say(`validate-workflow: re-running the automated items ticked in ${range ?? 'the history'} (verify)\n`);
+    const verified = await cli(
+      ['verify', ...(range ? ['--range', range] : []), '--format', inputs.format, '--summary'],
+      cwd,
+      cliEnv,
+      true,
+    );
+    if (verified.code !== 0 && verified.code !== FINDINGS) return failed(`verify --format ${inputs.format}`, verified);
+    code = Math.max(code, verified.code);
+  }
 
   if (inputs.sarif) {
     const sarif = await cli([...common, '--format', 'sarif'], cwd, cliEnv, false);
@@ -146,10 +160,22 @@ async function runAction(env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
   if (inputs.comment && event.pullRequest !== null) {
     const markdown = await cli([...common, '--format', 'markdown'], cwd, cliEnv, false);
     if (markdown.code !== 0 && markdown.code !== FINDINGS) return failed('--format markdown', markdown);
-    await comment(inputs, env, event.pullRequest, markdown.stdout);
+    let body = markdown.stdout;
+    if (inputs.verify) {
+      const verified = await cli(
+        ['verify', ...(range ? ['--range', range] : []), '--format', 'markdown'],
+        cwd,
+        cliEnv,
+        false,
+      );
+      if (verified.code !== 0 && verified.code !== FINDINGS) return failed('verify --format markdown', verified);
+      // One comment: the review, then the re-runs under their own heading.
+      body = `${body}\n${verified.stdout.replace(/^## validate-workflow review/, '## validate-workflow verify')}`;
+    }
+    await comment(inputs, env, event.pullRequest, body);
   } else if (inputs.comment) say('validate-workflow: not a pull request, so no comment\n');
 
-  return inputs.failOn === 'never' ? 0 : main.code;
+  return inputs.failOn === 'never' ? 0 : code;
 }
 
 process.exitCode = await runAction(process.env, process.cwd()).catch((err: Error) => {

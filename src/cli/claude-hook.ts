@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { CONFIG_FILE, configFromObject, loadConfig, type Config } from '../config/config.js';
 import { classifier, pathspecs } from '../read/classify.js';
-import { repositoryRoot, gitSync, trackedSymlinks } from '../shared/git.js';
+import { repositoryInfo, repositoryRoot, gitSync, trackedSymlinks } from '../shared/git.js';
 import { RULE_IDS } from '../engine/catalog.js';
 import type { Finding } from '../model/finding.js';
 import type { Io } from './io.js';
@@ -384,8 +384,9 @@ interface HookState {
 }
 
 function stateFile(root: string): string | null {
-  const res = gitSync(root, ['rev-parse', '--git-common-dir']);
-  return res.ok ? join(resolve(root, res.out.trim()), 'validate-workflow', 'claude-hook.json') : null;
+  // The common git folder as the hook already asked git for it (repositoryInfo answers once per folder).
+  const info = repositoryInfo(root);
+  return info ? join(info.commonDir, 'validate-workflow', 'claude-hook.json') : null;
 }
 
 function readState(file: string | null): HookState {

@@ -155,7 +155,7 @@ function fromMeta(rule: Rule): string {
     meta.description,
     '',
     `- Severity: \`${meta.severities.recommended}\` in \`recommended\`, \`${meta.severities.strict}\` in \`strict\``,
-    `- Seed formula: \`${meta.formula}\``,
+    `- The rule in one line: \`${meta.formula}\``,
     '',
     heading('How to fix', 2),
     '',

@@ -59,8 +59,18 @@ export interface StatusData {
   } | null;
   /** In progress in the ledger, else its first pending item, else the plan's first unchecked task; null when all are done. */
   nextTask: { task: number | null; text: string; source: 'ledger-in-progress' | 'ledger-pending' | 'plan' } | null;
-  /** Phases whose automated verification passed and whose manual items wait for a human (`validate-workflow confirm`). */
-  manualChecks: { plan: string; phase: number | null; items: { text: string; line: number }[]; command: string }[];
+  /**
+   * Phases whose automated verification passed and whose manual items wait for a human (`validate-workflow confirm`).
+   * `laterPhase`: the furthest later phase with a checked item, when the plan went on without the confirmation
+   * (`recommended` allows it, `strict` does not); else null.
+   */
+  manualChecks: {
+    plan: string;
+    phase: number | null;
+    items: { text: string; line: number }[];
+    command: string;
+    laterPhase: number | null;
+  }[];
   /** Blocked handoffs without a `resolution`: the agent must stop and wait for the user's guidance. */
   blocked: { path: string; task: number | null; blocker: string | null }[];
 }
@@ -93,21 +103,44 @@ function readyForManual(phase: Phase): boolean {
   return phase.tasks.length > 0 && phase.tasks.every((t) => t.checked);
 }
 
+function started(phase: Phase): boolean {
+  return [...phase.tasks, ...phase.automated, ...phase.manual, ...phase.unknown, ...phase.other].some((i) => i.checked);
+}
+
 function manualChecks(plans: Plan[]): StatusData['manualChecks'] {
   const out: StatusData['manualChecks'] = [];
   for (const plan of plans) {
+    const sequence = plan.phases.filter((p) => !p.outside);
     for (const phase of plan.phases) {
       const items = phase.manual.filter((i) => !i.checked && !i.na);
       if (items.length === 0 || !readyForManual(phase)) continue;
+      // A human reading this wants to know the plan did not wait: in `recommended` a later phase may start while
+      // these boxes are open (verified there means automated items), so the wait is easy to miss.
+      const at = sequence.indexOf(phase);
+      const later =
+        at < 0
+          ? undefined
+          : sequence
+              .slice(at + 1)
+              .reverse()
+              .find(started);
       out.push({
         plan: plan.path,
         phase: phase.number,
         items: items.map((i) => ({ text: i.text, line: i.line })),
         command: `npx validate-workflow confirm ${plan.path} --phase ${phase.number ?? 1}`,
+        laterPhase: later?.number ?? null,
       });
     }
   }
   return out;
+}
+
+/** The one line that says a confirmation is due: where, how many items, and the command that gives it. */
+export function waitingLine(m: StatusData['manualChecks'][number]): string {
+  const n = m.items.length;
+  const where = m.phase === null ? `The plan ${m.plan}` : `Phase ${m.phase} of ${m.plan}`;
+  return `${where}: ${n} manual item${n === 1 ? ' waits' : 's wait'} for a human: run \`${m.command}\``;
 }
 
 function ledgerLines(ledger: Ledger, state: LedgerItemState): LedgerLine[] {
@@ -123,8 +156,10 @@ interface Summary {
   blocked: StatusData['blocked'];
 }
 
-// 2: entries by path, with the file's size and modification time, so an unchanged file is not even read.
-const INDEX_FORMAT = 2;
+// 2: manualChecks carry laterPhase.
+// 3: entries by path, with the file's size and modification time, so an unchanged file is not even read; the
+// session's view kept by a digest of what it is made from.
+const INDEX_FORMAT = 3;
 
 /** One file's summary, the blob id of the bytes it summarizes, and the stat that vouches for those bytes. */
 interface Entry {
@@ -429,6 +464,16 @@ export function renderStatus(d: StatusData): string {
     );
     out.push(`Plan: ${d.plan ?? 'not linked (the ledger and handoffs name no plan that exists)'}`);
   }
+  // What waits for a human comes first: it is what stops the work, and the line a reader must not miss.
+  out.push('', `Manual checks waiting for a human: ${d.manualChecks.length ? '' : 'none'}`.trimEnd());
+  for (const m of d.manualChecks) {
+    out.push(`  ${waitingLine(m)}`);
+    for (const i of m.items) out.push(`    - [ ] ${i.text}`);
+    if (m.laterPhase !== null)
+      out.push(
+        `    Phase ${m.laterPhase} has started without this confirmation: \`recommended\` lets manual checks lag behind later phases, \`strict\` refuses it (history/phase-order).`,
+      );
+  }
   if (d.ledger) {
     const l = d.ledger;
     out.push('', `State: ${l.done.length} done, ${l.inProgress.length} in progress, ${l.pending.length} pending`);
@@ -460,12 +505,6 @@ export function renderStatus(d: StatusData): string {
           ? 'next pending in the ledger'
           : 'first unchecked in the plan';
     out.push('', n ? `Next task: ${n.text} (${how})` : 'Next task: none, every task is done');
-  }
-  out.push('', `Manual checks waiting for a human: ${d.manualChecks.length ? '' : 'none'}`.trimEnd());
-  for (const m of d.manualChecks) {
-    out.push(`  ${m.phase === null ? 'The plan' : `Phase ${m.phase}`} of ${m.plan}:`);
-    for (const i of m.items) out.push(`    - [ ] ${i.text}`);
-    out.push(`    A human confirms them with: ${m.command}`);
   }
   out.push('', `Blocked, waiting for guidance: ${d.blocked.length ? '' : 'none'}`.trimEnd());
   for (const b of d.blocked) {

@@ -25,6 +25,20 @@ export interface ProtocolConfig {
   handoffLayout?: 'sessions' | 'flat';
 }
 
+/**
+ * The config's `verify` key: which commands `validate-workflow verify` may re-run (patterns, `*` the only wildcard),
+ * the set-up step run once in each worktree before them (`npm ci`), and the limit per command in seconds. Read from
+ * the parent of the commit that ticked the item, like every trust setting: an agent cannot allow its own command.
+ */
+export interface VerifyConfig {
+  allow: string[];
+  setup: string | null;
+  timeout: number;
+}
+
+/** Ten minutes: long enough for a real test suite, short enough that a hung one does not hold CI for hours. */
+export const DEFAULT_VERIFY_TIMEOUT = 600;
+
 export interface Config {
   preset: Preset;
   rules: Record<string, RuleSetting>;
@@ -52,6 +66,8 @@ export interface Config {
   history: { since: string | null };
   /** The protocol the repository promised, stated outright (read/profile.ts); learned when absent. */
   protocol?: ProtocolConfig;
+  /** What `verify` may re-run, and how (a trust setting: read from the parent commit). */
+  verify: VerifyConfig;
   /** Where the config came from, for messages; null for the defaults. */
   source: string | null;
 }
@@ -94,6 +110,7 @@ export function defaultConfig(): Config {
     allowedSigners: null,
     packs: {},
     history: { since: null },
+    verify: { allow: [], setup: null, timeout: DEFAULT_VERIFY_TIMEOUT },
     source: null,
   };
 }
@@ -141,7 +158,10 @@ export function configFromObject(raw: unknown, where: string, knownRules: Readon
     problems.push(`  - \`rules[${JSON.stringify(id)}]\`: unknown rule id${near ? `; did you mean "${near}"?` : ''}`);
   }
   if (problems.length) throw new ConfigError(`invalid configuration in ${where}:\n${problems.join('\n')}`);
-  const data = raw as Partial<Omit<Config, 'paths'>> & { paths?: Partial<Paths> };
+  const data = raw as Partial<Omit<Config, 'paths' | 'verify'>> & {
+    paths?: Partial<Paths>;
+    verify?: Partial<VerifyConfig>;
+  };
   const base = defaultConfig();
   return {
     preset: data.preset ?? base.preset,
@@ -156,6 +176,11 @@ export function configFromObject(raw: unknown, where: string, knownRules: Readon
     packs: data.packs ?? {},
     history: { since: data.history?.since ?? null },
     ...(data.protocol ? { protocol: data.protocol } : {}),
+    verify: {
+      allow: data.verify?.allow ?? base.verify.allow,
+      setup: data.verify?.setup ?? null,
+      timeout: data.verify?.timeout ?? base.verify.timeout,
+    },
     source: where,
   };
 }

@@ -13,7 +13,7 @@ import { ModelStore, type KnownModels } from '../history/store.js';
 import { agentIdentities, confirmation, factsOf, guidance } from '../history/trust.js';
 import { resolutionKey } from '../history/resolutions.js';
 import { resolutionOf } from '../model/queries.js';
-import { ask, gitSync } from '../shared/git.js';
+import { ask, gitSync, resolveAll } from '../shared/git.js';
 import { trustOf } from './judge.js';
 
 /** Blocked handoffs a human gave guidance for: path -> who. */
@@ -112,19 +112,24 @@ export async function selfResolvedIn(
   // The models the caller already holds (the cache, the fold, the snapshot of `to` it listed): every handoff of the
   // tip is asked for its status, and parsing them all again on every run and every commit would cost seconds in a
   // long-lived repository.
-  if (!at) {
-    if (!(await ask(root, ['rev-parse', '--verify', '-q', `${to}^{commit}`])).ok) return out;
-    store.seed.add(seed);
-  }
+  if (!at) store.seed.add(seed);
+  // A `to` that names no commit (a repository without commits) lists no file: nothing to ask, and no process spent
+  // asking whether it exists first.
   const tip = at ?? new Snapshot(filesAt(root, to, config, store.classify), store);
   for (const path of tip.paths('handoff')) {
     const h = tip.model(path);
     const text = h?.kind === 'handoff' && h.status === 'blocked' ? resolutionOf(h) : null;
     if (text === null) continue;
     let writer: string | null = null;
-    for (const sha of (await ask(root, ['log', '--format=%H', to, '--', path])).out.split('\n').filter(Boolean)) {
-      const blob = gitSync(root, ['rev-parse', '--verify', '-q', `${sha}:${path}`]);
-      const m = blob.ok ? store.get(blob.out.trim(), path) : null;
+    const shas = (await ask(root, ['log', '--format=%H', to, '--', path])).out.split('\n').filter(Boolean);
+    // The file's blob at each of those commits, all in one process.
+    const blobs = resolveAll(
+      root,
+      shas.map((sha) => `${sha}:${path}`),
+    );
+    for (const [i, sha] of shas.entries()) {
+      const blob = blobs[i];
+      const m = blob ? store.get(blob, path) : null;
       if (m?.kind !== 'handoff' || resolutionOf(m) !== text) break;
       writer = sha;
     }

@@ -157,14 +157,7 @@ async function findAdoption(root: string, to: string): Promise<string | null> {
     ]),
   ];
   const defaults = defaultConfig();
-  let best: { sha: string; order: number } | null = null;
-  const order = await ask(root, ['rev-list', '--topo-order', '--reverse', to]);
-  const position = new Map(
-    order.out
-      .split('\n')
-      .filter(Boolean)
-      .map((sha, i) => [sha, i]),
-  );
+  const found: string[] = [];
   for (const res of candidates) {
     if (!res.ok) continue;
     for (const rec of res.out.split('\0')) {
@@ -182,10 +175,24 @@ async function findAdoption(root: string, to: string): Promise<string | null> {
         trailers: coAuthors,
       };
       if (agentIdentities(commit, defaults).length > 0) continue;
-      const at = position.get(sha) ?? Number.MAX_SAFE_INTEGER;
-      if (!best || at < best.order) best = { sha, order: at };
+      found.push(sha);
       break;
     }
+  }
+  // Two candidates (the config file and package.json's key): the older in topological order. The order is asked of
+  // git only then, one process fewer on every run that finds one or none.
+  if (found.length < 2 || found[0] === found[1]) return found[0] ?? null;
+  const order = await ask(root, ['rev-list', '--topo-order', '--reverse', to]);
+  const position = new Map(
+    order.out
+      .split('\n')
+      .filter(Boolean)
+      .map((sha, i) => [sha, i]),
+  );
+  let best: { sha: string; order: number } | null = null;
+  for (const sha of found) {
+    const at = position.get(sha) ?? Number.MAX_SAFE_INTEGER;
+    if (!best || at < best.order) best = { sha, order: at };
   }
   return best?.sha ?? null;
 }
@@ -207,8 +214,17 @@ export async function vouchingParents(root: string, config: Config): Promise<(sh
   return (sha) => gitSync(root, ['merge-base', '--is-ancestor', adoption, sha]).ok;
 }
 
-async function resolveSince(root: string, rev: string, to: string): Promise<{ sha: string; descendants: Set<string> }> {
-  const res = await ask(root, ['rev-parse', '--verify', '-q', `${rev}^{commit}`]);
+/**
+ * The adoption point `rev` as a commit, and its descendants `to` reaches. `found` says `rev` is a commit git has just
+ * named (findAdoption's answer): it is not asked again.
+ */
+async function resolveSince(
+  root: string,
+  rev: string,
+  to: string,
+  found = false,
+): Promise<{ sha: string; descendants: Set<string> }> {
+  const res = found ? { ok: true, out: rev } : await ask(root, ['rev-parse', '--verify', '-q', `${rev}^{commit}`]);
   if (!res.ok)
     throw new ConfigError(`the adoption point ${rev} (--since or history.since) is not a commit in this repository`);
   const sha = res.out.trim();
@@ -249,7 +265,7 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     const sha = opts.config.source !== null ? await findAdoption(root, to) : null;
     if (sha) {
       adoption = { kind: 'config', sha };
-      descendants = (await resolveSince(root, sha, to)).descendants;
+      descendants = (await resolveSince(root, sha, to, true)).descendants;
     } else adoption = { kind: 'audit' };
   }
   if (resume && (adoption.kind === 'since' || adoption.kind === 'config'))
@@ -260,7 +276,7 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
   let adopted: Set<string> = new Set();
   if (adoption.kind === 'root') {
     const sha = opts.config.source !== null ? await findAdoption(root, to) : null;
-    if (sha) adopted = (await resolveSince(root, sha, to)).descendants;
+    if (sha) adopted = (await resolveSince(root, sha, to, true)).descendants;
   }
   const auditOf = (step: Step): boolean =>
     adoption.kind === 'audit' || (adoption.kind === 'root' && !adopted.has(step.commit.sha));

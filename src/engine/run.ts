@@ -6,6 +6,7 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import { CONFIG_FILE, loadConfig, type Config, type Preset } from '../config/config.js';
 import { whereWorkflowWent } from '../history/moved.js';
 import type { TimelineEntry } from '../model/history.js';
+import type { Rerun } from '../model/verification.js';
 import type { Workspace } from '../model/types.js';
 import { compareFindings, type Finding } from '../model/finding.js';
 import { UsageError } from '../shared/errors.js';
@@ -89,6 +90,8 @@ export interface Report {
   /** For the markdown review: the workspace judged, or null (a range of commits), and what history says of it. */
   workspace: Workspace | null;
   timeline: TimelineEntry[];
+  /** `verify`: each claim's command re-run at the commit that ticked it, or why not (the markdown review shows them). */
+  verifications?: Rerun[];
 }
 
 /** The baseline was written, there was nothing to judge (why, and the empty report), or the report. */

@@ -236,13 +236,15 @@ export async function foldHistory(root: string, opts: FoldOptions): Promise<Fold
     tip: null,
     incomplete,
   });
-  const tipAt = await ask(root, ['rev-parse', '--verify', '-q', `${to}^{commit}`]);
+  // One process for both questions: git prints whether the clone is shallow, then the commit `to` names.
+  const tipAt = await ask(root, ['rev-parse', '--is-shallow-repository', '--verify', '-q', `${to}^{commit}`]);
   if (!tipAt.ok) {
     // No commits yet (or an unborn branch): history starts empty and there is nothing to judge.
     if (to === 'HEAD') return none(null);
     return none({ why: 'rangeEndMissing', ref: to });
   }
-  if ((await ask(root, ['rev-parse', '--is-shallow-repository'])).out.trim() === 'true') {
+  const [shallow, tip] = tipAt.out.split('\n');
+  if (shallow === 'true') {
     return none({ why: 'shallow', ref: to });
   }
   let base: string | null = null;
@@ -256,7 +258,7 @@ export async function foldHistory(root: string, opts: FoldOptions): Promise<Fold
   const sight = new Sight(classifier(opts.config.paths));
   for (;;) {
     const round = await foldRound(root, opts, to, base, sight);
-    if (!sight.grow(round.learned)) return { ...round.result, tip: tipAt.out.trim() };
+    if (!sight.grow(round.learned)) return { ...round.result, tip: tip!.trim() };
     opts.onRestart?.();
   }
 }

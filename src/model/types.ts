@@ -144,10 +144,21 @@ export interface Plan extends SourceFile {
 
 export type HandoffStatus = 'complete' | 'partial' | 'blocked' | 'failed';
 
-export type PlanDialect =
-  'phase-headings' | 'numbered-phases' | 'task-headings' | 'checklist' | 'unstructured' | 'not-a-plan';
+/** Every plan dialect, in one list: the readers' registry (read/dialects) is checked against it. */
+export const PLAN_DIALECTS = [
+  'phase-headings',
+  'numbered-phases',
+  'task-headings',
+  'checklist',
+  'unstructured',
+  'not-a-plan',
+] as const;
+export type PlanDialect = (typeof PLAN_DIALECTS)[number];
 
-/** Every handoff dialect, in one list: schemas/handoff.schema.json's `dialect` enum is checked against it. */
+/**
+ * Every handoff dialect, in one list: schemas/handoff.schema.json's `dialect` enum and the readers' registry
+ * (read/dialects) are checked against it.
+ */
 export const HANDOFF_DIALECTS = ['task', 'humanlayer', 'yaml-session', 'validation', 'plan', 'auto', 'other'] as const;
 export type HandoffDialect = (typeof HANDOFF_DIALECTS)[number];
 

@@ -5,7 +5,6 @@ import type { Heading, List, Paragraph, PhrasingContent, Root, RootContent, Tabl
 import { visit } from 'unist-util-visit';
 import type {
   Handoff,
-  HandoffDialect,
   HandoffStatus,
   OrchestrationState,
   Position,
@@ -19,6 +18,7 @@ import { markdownDisables, yamlDisables } from './disables.js';
 import { readYaml, type YamlRead } from './yaml.js';
 import { handoffLocation, isStateFileName, type HandoffLocation } from './paths.js';
 import { mentionsOf } from './ledger.js';
+import { handoffDialectOf } from './dialects/index.js';
 import { toString } from 'mdast-util-to-string';
 
 const STATUS_WORDS: Record<string, HandoffStatus> = {
@@ -159,16 +159,6 @@ const LIST_FIELDS = new Set(['files_modified', 'verification_results', 'decision
 
 /** Fields whose list items are text: an item YAML read as a one-pair map (an unquoted `: `) is read back as its text. */
 const TEXT_ITEM_FIELDS = new Set(['task_desc', 'context_for_next', 'files_modified', 'open_questions', 'blocker']);
-
-function dialectOf(fileName: string): HandoffDialect {
-  if (/\.ya?ml$/i.test(fileName)) return 'yaml-session';
-  if (/^task-\d+/i.test(fileName)) return 'task';
-  if (fileName.startsWith('validation-')) return 'validation';
-  if (fileName.startsWith('auto-handoff-')) return 'auto';
-  if (fileName.startsWith('plan-')) return 'plan';
-  if (/^\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}_/.test(fileName)) return 'humanlayer';
-  return 'other';
-}
 
 /** A section title as the matcher compares it: `## 1. Test Results Summary:` -> `test results summary`. */
 export function sectionKey(title: string): string {
@@ -440,7 +430,7 @@ function build(
 ): Handoff {
   const v = { ...fields.values };
   for (const field of TEXT_FIELDS) if (field in v) v[field] = asText(v[field]);
-  const dialect = dialectOf(loc.fileName);
+  const dialect = handoffDialectOf(loc.fileName).name;
   const isTask = loc.fileTask !== null || 'task' in v;
   const status = normalizeStatus(v.status);
   const normalized: Record<string, unknown> = { kind: isTask ? 'task' : 'session', dialect };
@@ -524,32 +514,33 @@ export function readOrchestrationState(
   };
 }
 
-export function readHandoffText(path: string, root: string, text: string): Handoff {
-  const loc = handoffLocation(path, root);
-  const fields: Fields = { values: {}, positions: {}, claims: [], sources: {} };
-  if (/\.ya?ml$/i.test(path)) {
-    const yaml = readYaml(text, 0, { comments: true });
-    const problems = [...yaml.problems];
-    const docs = yaml.documents.filter((d) => d !== null && d !== undefined);
-    // Point at the document with the wrong shape (often the body after the frontmatter), not at the top of the file.
-    const bad = yaml.documents.findIndex((d) => d !== null && d !== undefined && !isRecord(d));
-    if (problems.length === 0 && bad >= 0)
-      problems.push({
-        ...(yaml.starts[bad] ?? { line: 1, column: 1 }),
-        message: 'A YAML handoff must be one or two YAML mappings.',
-      });
-    // v3 handoffs: the first document is frontmatter, the second the body; the frontmatter wins on a shared key.
-    const merged = Object.assign({}, ...docs.filter(isRecord).reverse()) as Record<string, unknown>;
-    if (isRecord(merged.files) && !('files_modified' in merged)) {
-      const files = merged.files as Record<string, unknown>;
-      merged.files_modified = [...asArray(files.modified), ...asArray(files.created)];
-    }
-    fromKeys(merged, yaml.positions, fields, yaml.itemText);
-    // The first YAML document is the v3 handoff's frontmatter; history judges rewrites of it.
-    const first = docs[0];
-    const anchor = yaml.starts.find((s) => s !== null) ?? { line: 1, column: 1 };
-    return build(loc, fields, problems, yamlDisables(yaml.comments), isRecord(first) ? first : null, anchor, text);
+/** A handoff in YAML: one document, or the v3 pair of a frontmatter document and a body document. */
+function fromYaml(loc: HandoffLocation, text: string, fields: Fields): Handoff {
+  const yaml = readYaml(text, 0, { comments: true });
+  const problems = [...yaml.problems];
+  const docs = yaml.documents.filter((d) => d !== null && d !== undefined);
+  // Point at the document with the wrong shape (often the body after the frontmatter), not at the top of the file.
+  const bad = yaml.documents.findIndex((d) => d !== null && d !== undefined && !isRecord(d));
+  if (problems.length === 0 && bad >= 0)
+    problems.push({
+      ...(yaml.starts[bad] ?? { line: 1, column: 1 }),
+      message: 'A YAML handoff must be one or two YAML mappings.',
+    });
+  // v3 handoffs: the first document is frontmatter, the second the body; the frontmatter wins on a shared key.
+  const merged = Object.assign({}, ...docs.filter(isRecord).reverse()) as Record<string, unknown>;
+  if (isRecord(merged.files) && !('files_modified' in merged)) {
+    const files = merged.files as Record<string, unknown>;
+    merged.files_modified = [...asArray(files.modified), ...asArray(files.created)];
   }
+  fromKeys(merged, yaml.positions, fields, yaml.itemText);
+  // The first YAML document is the v3 handoff's frontmatter; history judges rewrites of it.
+  const first = docs[0];
+  const anchor = yaml.starts.find((s) => s !== null) ?? { line: 1, column: 1 };
+  return build(loc, fields, problems, yamlDisables(yaml.comments), isRecord(first) ? first : null, anchor, text);
+}
+
+/** A handoff in Markdown: frontmatter keys first, then sections matched by meaning, then body markers. */
+function fromMarkdown(loc: HandoffLocation, text: string, fields: Fields): Handoff {
   const tree = parseMarkdown(text);
   const fm = readFrontmatter(tree);
   if (fm.data) fromKeys(fm.data, fm.positions, fields);
@@ -558,6 +549,18 @@ export function readHandoffText(path: string, root: string, text: string): Hando
     tree.children.find((n) => n.type === 'heading' && n.depth === 1) ?? tree.children.find((n) => n.type === 'heading');
   const anchor = heading ? lineOf(heading) : { line: fm.data ? fm.line : 1, column: 1 };
   return build(loc, fields, [...fm.problems], markdownDisables(tree), fm.data, anchor, text);
+}
+
+const READERS = { yaml: fromYaml, markdown: fromMarkdown } as const;
+
+export function readHandoffText(path: string, root: string, text: string): Handoff {
+  const loc = handoffLocation(path, root);
+  return READERS[handoffDialectOf(loc.fileName).format](loc, text, {
+    values: {},
+    positions: {},
+    claims: [],
+    sources: {},
+  });
 }
 
 function asArray(value: unknown): unknown[] {

@@ -11,69 +11,10 @@ import { isHeading, itemParagraph, itemText, lineOf, parseMarkdown, textOf } fro
 import { markdownDisables } from './disables.js';
 import { readFrontmatter } from './frontmatter.js';
 import { holdsNothing } from '../model/queries.js';
+import { criteriaKindOf, type CriteriaKind } from './criteria.js';
+import { LABEL, isPhaseHeadingText, phaseHeadingOf, planDialectOf } from './dialects/index.js';
 
-/**
- * A label as written: digits with an optional letter (`2A`), sub-numbers after `.` or `-` (`3.1`, `3-28`, `0.5`),
- * or a letter followed by sub-numbers (`R.1`).
- */
-const LABEL = String.raw`(\d+[A-Za-z]?(?:[.\-]\d+[A-Za-z]?)*|[A-Za-z](?:[.\-]\d+[A-Za-z]?)+)`;
-const PHASE_HEADING = new RegExp(String.raw`^phase\s+${LABEL}(?![\w])\s*[:.)\-–—]?\s*(.*)$`, 'is');
-/** The section that lists a plan's phases by number alone, and a numbered heading in it. */
-const PHASES_SECTION = /^(?:implementation\s+)?phases:?$/i;
-const NUMBERED_HEADING = /^(\d+(?:\.\d+)*)\.?\s*[:.)\-–—]?\s+(\S.*)$/s;
 const TASK_TEXT = new RegExp(String.raw`^task\s+${LABEL}(?![\w])\s*[:.)\-–—]?\s*(.*)$`, 'is');
-
-/**
- * `unknown`: an undivided `Success Criteria` list. `unknown-verify`: a verification heading that says neither kind
- * (`### Verification`): each item is judged by what it says, a command in backticks automated, anything else a
- * human's (the safe side for the gate).
- */
-export type CriteriaKind = 'automated' | 'manual' | 'unknown' | 'unknown-verify';
-
-/**
- * What a criteria heading or bold label says about its items: `Automated Verification`, `Automated:`,
- * `Automated Testing`, `Manual Testing`, `Human Verification`, `Success Criteria (automated)`; `Success Criteria`
- * alone is undivided. A verification label that is neither clearly automated nor clearly manual (`Verification
- * Steps`) is manual: its items are a human's until the plan says otherwise (the safe side for the gate). Only a
- * short label counts: a sentence that mentions "manual" is not a criteria heading.
- */
-export function criteriaKindOf(label: string): CriteriaKind | null {
-  const text = label
-    .replace(/[:.]\s*$/, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .toLowerCase();
-  // An aside in brackets (`CI-only (cannot be satisfied locally — do not tag until these are green)`) is no part
-  // of the label's length: rewording the aside must not change the kind of the items under it.
-  if (text.replace(/\s*\(.*\)$/, '').length > 60) return null;
-  const what = String.raw`(?: (?:verification|testing|tests?|checks?|criteria|validation|qa|steps))?(?: ?\(.*\))?`;
-  if (/^(?:automated|automatic) verification\b/.test(text) || new RegExp(`^(?:automated|automatic)${what}$`).test(text))
-    return 'automated';
-  if (/^manual verification\b/.test(text) || new RegExp(`^manual${what}$`).test(text)) return 'manual';
-  if (
-    new RegExp(
-      `^(?:human|user|visual|hands-on)(?: verification| acceptance(?: testing)?| checks?| testing| qa| review)${String.raw`(?: ?\(.*\))?`}$`,
-    ).test(text)
-  )
-    return 'manual';
-  // `Success Criteria`, also with a suffix that names no kind (`Success Criteria (Phase 2A)`, `Success Criteria
-  // Phase 1 ✅ COMPLETE`): undivided.
-  const criteria =
-    /^(?:success|acceptance|completion|verification|exit) criteria(?: ?\((automated|automatic|manual)\))?(?:$|[\s:(—–-](?!.*\b(?:automated|automatic|manual)\b))/.exec(
-      text,
-    );
-  if (criteria) return criteria[1] === undefined ? 'unknown' : criteria[1] === 'manual' ? 'manual' : 'automated';
-  if (/^(?:acceptance|acceptance checks?|definition of done|done when|exit criteria)$/.test(text)) return 'unknown';
-  if (/^verification(?: steps| checks?)?$|^manual testing steps$/.test(text))
-    return text.startsWith('manual') ? 'manual' : 'unknown-verify';
-  // `CI`, `CI only`, `CI checks (GitHub Actions)`: not any heading that starts with CI (`CI/CD Troubleshooting`).
-  if (
-    /^ci(?:[- ]only)?(?: (?:checks?|verification|tests?|gates?|runs?))?(?: ?\(.*\))?$/.test(text) ||
-    /^(?:tests?|checks?|commands?) to run\b/.test(text)
-  )
-    return 'automated';
-  return null;
-}
 
 /**
  * An item that says its own kind (`Automated: ...`, `Manual: ...`, `[manual] ...`, `(manual) ...`) takes it under
@@ -159,47 +100,6 @@ export function topNumber(label: string): number | null {
 const OUTSIDE_SECTION =
   /\b(?:rollout|roll-out|deployment plan|checklist|summary|overview|future|enhancements?|roadmap|appendix|timeline|out of scope|not doing|follow[- ]?ups?|later|backlog|estimates?|milestones?|changelog|history|progress log|status log|references?|next steps|what'?s next|open questions|rollback|rollback plan)\b/i;
 
-/**
- * A `Phase N` heading with no separator whose words describe something of the phase rather than name it
- * (`### Phase 1 Latency Targets`, `### Phase 2 File Summary`): a section about the phase, not a phase.
- */
-const ABOUT_PHASE =
-  /\b(?:targets?|summary|files?|results?|notes?|metrics|checklist|estimates?|risks?|timeline|status|review|retro(?:spective)?|deliverables|dependencies|rollback|rollback plan|complete|completed|done|overview|assessment|design|follow-?ups?|implementation notes|investigation|analysis|learnings|findings|scope boundaries|progress|recap|diagnosis|plan)$/i;
-
-type PhaseHeadingRole =
-  | { role: 'phase'; label: string; title: string }
-  | { role: 'criteria'; label: string; kind: CriteriaKind }
-  | { role: 'none' };
-
-/** What a `Phase N ...` heading is, read from its words alone. */
-function phaseHeadingRole(text: string): PhaseHeadingRole {
-  const m = PHASE_HEADING.exec(text);
-  if (!m) return { role: 'none' };
-  const label = m[1]!;
-  const rest = m[2]!.trim();
-  // The words after the label as written (`Phase 2.0 Success Criteria`: the `.` is the label's, no separator).
-  const after = text.replace(/^phase\s+/i, '').slice(label.length);
-  const separated = /^\s*[:.)\-–—]/.test(after) || rest === '';
-  if (!separated) {
-    const kind =
-      criteriaKindOf(rest) ??
-      (/^(?:is )?(?:complete|done|finished) when\b|^exit criteria$|^gate$/i.test(rest.replace(/[:.]\s*$/, ''))
-        ? 'unknown'
-        : null);
-    if (kind) return { role: 'criteria', label, kind };
-    // `Phase 7.1 implementation notes (2026-04-17)`, `Phase 3 design (refined)`: words about the phase, in lower
-    // case or from the list, once dates and asides in brackets are set apart.
-    // ... and before a subtitle (`Phase 5 Follow-up (2026-05-05): host-fallback hardening`).
-    const words = rest
-      .replace(/\s*[([][^)\]]*[)\]]\s*/g, ' ')
-      .split(/\s*[:–—]\s*/)[0]!
-      .replace(/[.✅]+\s*$/u, '')
-      .trim();
-    if (ABOUT_PHASE.test(words) || /^[a-z]/.test(words)) return { role: 'none' };
-  }
-  return { role: 'phase', label, title: rest };
-}
-
 interface HeadingPlan {
   /** Headings that open a phase of the sequence (depth d0) or a sub-phase within one. */
   phases: Map<Heading, { label: string; title: string; sub: boolean }>;
@@ -208,8 +108,8 @@ interface HeadingPlan {
   /** Phase headings that are not the plan's (rollout, future work, a second level): openers of outside sections. */
   foreign: Set<Heading>;
   unstructured: (Position & { reason: string }) | null;
-  /** Phase headings that are a number alone under `## Phases` (the numbered-phases dialect). */
-  numbered: Set<Heading>;
+  /** The dialect that read each phase heading (convention section 4: one module per dialect). */
+  by: Map<Heading, PlanDialect>;
 }
 
 /**
@@ -224,7 +124,7 @@ function planHeadings(root: Root): HeadingPlan {
     criteria: new Map(),
     foreign: new Set(),
     unstructured: null,
-    numbered: new Set(),
+    by: new Map(),
   };
   const candidates: { h: Heading; label: string; title: string; excluded: boolean }[] = [];
   const stack: { node: Heading; depth: number; excluded: boolean }[] = [];
@@ -234,16 +134,10 @@ function planHeadings(root: Root): HeadingPlan {
     while (stack.length > 0 && stack[stack.length - 1]!.depth >= node.depth) stack.pop();
     const inExcluded = stack.some((s) => s.excluded);
     const text = textOf(node);
-    // Under a `## Phases` heading, a numbered heading is a phase without the word (`### 31.1 Persistent cache`).
-    const underPhases = stack.length > 0 && PHASES_SECTION.test(textOf(headingAt(stack[stack.length - 1]!)));
-    const bare = underPhases ? NUMBERED_HEADING.exec(text) : null;
-    const role =
-      node.depth >= 2 && node.depth <= 4
-        ? bare
-          ? { role: 'phase' as const, label: bare[1]!, title: bare[2]! }
-          : phaseHeadingRole(text)
-        : { role: 'none' as const };
-    if (bare && node.depth <= 4) out.numbered.add(node);
+    const parent = stack.length > 0 ? textOf(headingAt(stack[stack.length - 1]!)) : null;
+    const found = node.depth >= 2 && node.depth <= 4 ? phaseHeadingOf(text, parent) : null;
+    const role = found?.role ?? { role: 'none' as const };
+    if (found?.role.role === 'phase') out.by.set(node, found.dialect);
     if (role.role === 'phase' && node.depth <= 3)
       candidates.push({ h: node, label: role.label, title: role.title, excluded: inExcluded });
     else if (role.role === 'criteria' && !inExcluded) out.criteria.set(node, { label: role.label, kind: role.kind });
@@ -685,7 +579,7 @@ export function readPlanText(path: string, text: string): Plan {
   // plan's. Only when the sequence holds no box at all, so a plan that works its phases is never set aside.
   const split =
     headings.unstructured === null && sequenced && phases.every(holdsNothing)
-      ? outside.find((p) => !holdsNothing(p) && PHASE_HEADING.test(p.title))
+      ? outside.find((p) => !holdsNothing(p) && isPhaseHeadingText(p.title))
       : undefined;
   const unstructured =
     headings.unstructured ??
@@ -702,18 +596,12 @@ export function readPlanText(path: string, text: string): Plan {
     problems.length === 0 &&
     data.type !== 'plan' &&
     !['mode', 'mode_set_by', 'context_critical'].some((k) => k in data);
-  const dialect: PlanDialect = notAPlan
-    ? 'not-a-plan'
-    : unstructured
-      ? 'unstructured'
-      : sequenced
-        ? [...headings.phases.keys()].some((h) => headings.numbered.has(h))
-          ? 'numbered-phases'
-          : 'phase-headings'
-        : phases.some((p) => p.tasks.some((t) => t.source === 'heading'))
-          ? 'task-headings'
-          : 'checklist';
-
+  const dialect = planDialectOf({
+    notAPlan,
+    unstructured: unstructured !== null,
+    sequenceBy: new Set([...headings.phases.keys()].map((h) => headings.by.get(h)!)),
+    headingTasks: phases.some((p) => p.tasks.some((t) => t.source === 'heading')),
+  });
   return {
     kind: 'plan',
     path,

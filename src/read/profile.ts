@@ -11,7 +11,8 @@ import { parseDocument } from 'yaml';
 import type { Handoff, Plan } from '../model/types.js';
 import type { ProtocolConfig } from '../config/config.js';
 import { isHeading, lineOf, parseWhole, textOf } from './markdown.js';
-import { criteriaKindOf, readPlanText } from './plan.js';
+import { readPlanText } from './plan.js';
+import { criteriaKindOf } from './criteria.js';
 import { readFrontmatter, isRecord } from './frontmatter.js';
 import { isTemplateName } from './paths.js';
 

@@ -3,6 +3,7 @@
 // each task, and the manual items with who confirmed them; the findings follow, grouped by rule, each with its fix.
 import type { Finding, Severity } from '../model/finding.js';
 import type { Identity, TimelineEntry } from '../model/history.js';
+import type { Rerun } from '../model/verification.js';
 import type { CheckItem, Handoff, Phase, Plan, Task, Workspace } from '../model/types.js';
 import {
   attachedNumber,
@@ -28,6 +29,8 @@ export interface MarkdownInput {
   summary: Summary;
   workspace: Workspace | null;
   timeline: TimelineEntry[];
+  /** `verify`: the claims re-run at the commits that ticked them, for the verification table. */
+  verifications?: Rerun[];
   rules: readonly Rule[];
   /** Where the package's docs live (`https://github.com/owner/repo/blob/main`); rule pages are under `/docs/rules/`. */
   docsBase: string;
@@ -240,16 +243,17 @@ function handoffsByTask(plan: Plan, ws: Workspace): Map<number, Handoff[]> {
   return byTask;
 }
 
+const TASK_COLUMNS = ['Phase', 'Task', 'State', 'Completed in', 'Handoff', 'Files modified', 'Verification'];
+/** The handoff columns: left out when no row has anything in them. */
+const HANDOFF_COLUMNS = new Set([4, 5, 6]);
+
 function taskTable(plan: Plan, byTask: Map<number, Handoff[]>, hist: PlanHistory): string[] {
   const orchestration = effectiveMode(plan) === 'orchestration';
-  const rows: string[] = [
-    '| Phase | Task | State | Completed in | Handoff | Files modified | Verification |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
-  ];
+  const rows: string[][] = [];
   plan.phases.forEach((phase) => {
     const label = phaseCell(phase);
     if (phase.tasks.length === 0) {
-      rows.push(`| ${label} | — | ${phaseVerified(phase) ? '✅ verified' : '⬜ open'} | — | — | — | — |`);
+      rows.push([label, '—', phaseVerified(phase) ? '✅ verified' : '⬜ open', '—', '—', '—', '—']);
       return;
     }
     phase.tasks.forEach((task, k) => {
@@ -258,11 +262,14 @@ function taskTable(plan: Plan, byTask: Map<number, Handoff[]>, hist: PlanHistory
       const completed = done && completion ? commitRef(completion.commit, completion.subject) : '—';
       const [handoff, files, verification] = handoffCells(byTask.get(task.number) ?? [], done, orchestration);
       const title = `Task ${task.number}${task.title ? `: ${escapeText(task.title)}` : ''}`;
-      const cells = [k === 0 ? label : '', title, taskState(task), completed, handoff, files, verification];
-      rows.push(`| ${cells.map(cell).join(' | ')} |`);
+      rows.push([k === 0 ? label : '', title, taskState(task), completed, handoff, files, verification].map(cell));
     });
   });
-  return rows;
+  // A plan without handoffs (direct mode, or none written yet) would spend three of seven columns of a 900 px
+  // comment on dashes, wrapping every task title; the columns come back as soon as one row has something to show.
+  const kept = TASK_COLUMNS.map((_, c) => c).filter((c) => !HANDOFF_COLUMNS.has(c) || rows.some((r) => r[c] !== '—'));
+  const line = (cells: string[]) => `| ${kept.map((c) => cells[c]).join(' | ')} |`;
+  return [line(TASK_COLUMNS), line(TASK_COLUMNS.map(() => '---')), ...rows.map(line)];
 }
 
 /** A commit older than the range judged: the state the pull request started from. */
@@ -272,6 +279,7 @@ function manualSection(plan: Plan, hist: PlanHistory): string[] {
   const confirmed: string[] = [];
   const unconfirmed: string[] = [];
   const waiting: string[] = [];
+  const later: string[] = [];
   plan.phases.forEach((phase, i) => {
     const n = phaseNumber(phase, i);
     const where = phase.number === null ? '' : `Phase ${n}: `;
@@ -279,7 +287,8 @@ function manualSection(plan: Plan, hist: PlanHistory): string[] {
       if (item.na) continue;
       const text = `${where}${escapeText(item.text)}`;
       if (!item.checked) {
-        waiting.push(`- ⏳ ${text}`);
+        // Like `status`: a human is due only once the phase's automated checks pass.
+        (phaseVerified(phase, 'recommended') ? waiting : later).push(`- ⏳ ${text}`);
         continue;
       }
       const e = hist.checkoffs.get(manualKey(n, item.text));
@@ -305,6 +314,7 @@ function manualSection(plan: Plan, hist: PlanHistory): string[] {
   block('Manual items confirmed', confirmed);
   block('Manual items checked without a confirmation', unconfirmed);
   block('Manual items waiting for a human', waiting);
+  block("Manual items due after their phase's automated checks", later);
   if (out.length === 0) out.push('', 'No manual verification items.');
   return out;
 }
@@ -395,11 +405,34 @@ function groupHeader(g: Group, docsBase: string): string[] {
 
 const where = (f: Finding) => (f.file === null ? 'repository' : f.line === null ? f.file : `${f.file}:${f.line}`);
 
+/** A fenced block longer than any run of backticks in its text. */
+function fenced(lines: string[]): string[] {
+  const longest = Math.max(2, ...lines.flatMap((l) => (l.match(/`+/g) ?? []).map((run) => run.length)));
+  const fence = '`'.repeat(longest + 1);
+  return [`${fence}text`, ...lines, fence];
+}
+
+/** Lines without the indentation they all share. */
+function dedent(lines: string[]): string[] {
+  const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length));
+  return lines.map((l) => l.slice(Number.isFinite(indent) ? indent : 0));
+}
+
 /** One line per finding: where, the commit for a history finding, and the message. The fix is in the details. */
 function findingEntry(f: Finding): string {
   const parts = [`- ${SEVERITY_MARK[f.severity]} ${codeSpan(where(f))}`];
   if (f.commit) parts.push(` · commit ${commitRef(f.commit, f.subject ?? '', true)}`);
-  parts.push(`: ${escapeProse(f.message)}`);
+  // A message's own lines (the last output of a command verify re-ran) follow as a block under the item.
+  const [first, ...more] = f.message.split('\n');
+  parts.push(`: ${escapeProse(first!)}`);
+  if (more.length)
+    parts.push(
+      '\n\n',
+      fenced(dedent(more))
+        .map((l) => `  ${l}`)
+        .join('\n'),
+      '\n',
+    );
   return parts.join('');
 }
 
@@ -452,6 +485,46 @@ function timelineSection(timeline: TimelineEntry[]): string[] {
   return out;
 }
 
+// --- Claims re-run (verify) -------------------------------------------------------------------------------------
+
+const NOT_RUN: Record<NonNullable<Rerun['reason']>, string> = {
+  'not-allowed': 'not in `verify.allow`',
+  'setup-failed': 'the set-up step fails there',
+  unavailable: 'the commit cannot be checked out',
+};
+
+/** The verification cell: what the re-run at the ticking commit said. */
+function rerunCell(r: Rerun): string {
+  const known = r.cached ? ', known from an earlier run' : '';
+  const took = r.ms !== undefined && !r.cached ? `, ${(r.ms / 1000).toFixed(1)} s` : '';
+  switch (r.status) {
+    case 'passed':
+      return `✅ passed${took}${known}`;
+    case 'failed':
+      return `❌ failed (${r.code === null || r.code === undefined ? 'killed' : `exit ${r.code}`}${took}${known})`;
+    case 'timed-out':
+      return `⏱️ stopped at the time limit${known}`;
+    case 'not-run':
+      return `⏭️ not run: ${escapeProse(NOT_RUN[r.reason ?? 'unavailable'])}`;
+  }
+}
+
+/** Every claim `verify` re-ran, one row each with the commit that ticked it and the verification column. */
+function verificationSection(reruns: readonly Rerun[]): string[] {
+  return [
+    '### 🔁 Automated items re-run at the commit that ticked them',
+    '',
+    '| Plan | Phase | Item | Ticked in | Verification |',
+    '| --- | --- | --- | --- | --- |',
+    ...reruns.map((r) => {
+      const item = r.item.includes(r.command) ? escapeProse(r.item) : `${escapeProse(r.item)} (${codeSpan(r.command)})`;
+      const cells = [codeSpan(r.plan), String(r.phase), item, commitRef(r.commit, r.subject), rerunCell(r)];
+      return `| ${cells.map(cell).join(' | ')} |`;
+    }),
+    '',
+  ];
+}
+
 export function formatMarkdown(input: MarkdownInput): string {
   const maxBytes = input.maxBytes ?? DEFAULT_MAX_BYTES;
   const { workspace, timeline, summary, rules, docsBase } = input;
@@ -471,6 +544,7 @@ export function formatMarkdown(input: MarkdownInput): string {
   } else if (timeline.length) {
     sections.push([timelineSection(timeline)]);
   }
+  if (input.verifications?.length) sections.push([verificationSection(input.verifications)]);
   const room = maxBytes / 2 - bytes(head.join('\n'));
   const options = sections.map((choices) => choices.map((c) => c.join('\n')));
   const cost = (text: string) => bytes(text) + 1;

@@ -9,6 +9,7 @@ import type { Finding } from '../model/finding.js';
 import type { TimelineEntry } from '../model/history.js';
 import type { CheckItem, Handoff, Phase, Plan, Task } from '../model/types.js';
 import { plural } from '../shared/text.js';
+import { phaseVerified } from '../model/queries.js';
 
 export const shortSha = (sha: string) => sha.slice(0, 7);
 
@@ -199,12 +200,14 @@ function manualBox(
   item: CheckItem,
   entry: TimelineEntry | undefined,
   rules: Set<string> | undefined,
+  due: boolean,
 ): string {
   const text = mermaidText(item.text);
   const lines: string[] = [];
   let cls: string;
   if (!item.checked) {
-    lines.push(`👤 ⏳ ${text}`, 'waiting for a human');
+    // Like `status`: a human is due only once the phase's automated checks pass; before that the agent has work left.
+    lines.push(`👤 ⏳ ${text}`, due ? 'waiting for a human' : 'after the automated checks');
     cls = 'open';
   } else if (!entry) {
     lines.push(`👤 ☑️ ${text}`, 'checked, no judged commit');
@@ -260,6 +263,7 @@ function phaseGraph(
         item,
         facts.checkoff(phase.number ?? index + 1, item.text),
         placed.manual.get(item),
+        phaseVerified(phase, 'recommended'),
       );
       if (box.endsWith(':::violation')) violations++;
       lines.push(`    ${box}`);

@@ -31,7 +31,10 @@ export function formatStylish(findings: Finding[], summary: Summary, opts: Styli
             ? paint(opts.color, '33', 'warning')
             : paint(opts.color, '36', 'info   ');
       const where = f.commit ? ` [${f.commit.slice(0, 12)} ${f.subject ?? ''}]` : '';
-      lines.push(`  ${pos.padEnd(width)}  ${sev}  ${f.message}${where}  ${paint(opts.color, '2', f.ruleId)}`);
+      // A message with lines of its own (a command's last output) keeps its first line with the commit and rule id.
+      const [first, ...more] = f.message.split('\n');
+      lines.push(`  ${pos.padEnd(width)}  ${sev}  ${first}${where}  ${paint(opts.color, '2', f.ruleId)}`);
+      for (const line of more) lines.push(`  ${' '.repeat(width)}           ${line}`);
       if (f.fix) lines.push(`  ${' '.repeat(width)}           ${paint(opts.color, '2', `fix: ${f.fix}`)}`);
     }
     lines.push('');

@@ -33,6 +33,7 @@ import { rule as historyManualConfirmation } from './history/manual-confirmation
 import { rule as historySelfExemption } from './history/self-exemption.js';
 import { rule as historyIncomplete } from './history/incomplete.js';
 import { rule as baselineStale } from './baseline/stale.js';
+import { rule as verifyClaim } from './verify/claim.js';
 
 export const CORE_RULES: readonly Rule[] = [
   planSchema,
@@ -67,4 +68,5 @@ export const CORE_RULES: readonly Rule[] = [
   historySelfExemption,
   historyIncomplete,
   baselineStale,
+  verifyClaim,
 ];

@@ -1,4 +1,4 @@
-// What a rule is: data (its id, severities, seed formula, description, fix) plus pure functions over the model.
+// What a rule is: data (its id, severities, rule in one line, description, fix) plus pure functions over the model.
 // A rule never reads a file, calls git or parses text; the runner owns severity, disables and output.
 import type { Config, Preset, RuleSetting } from '../config/config.js';
 import type { Workspace } from '../model/types.js';
@@ -10,7 +10,10 @@ import type { PackChange, PackWorkspace } from '../packs/types.js';
 export interface RuleMeta {
   id: string;
   severities: Record<Preset, Exclude<RuleSetting, 'off'> | 'off'>;
-  /** The formula of the seed spec the rule enforces ('—' when it guards the format only). */
+  /**
+   * The rule in one line, in the notation of the workflow's formal spec (docs pages print it as "The rule in one
+   * line"); '—' when it guards the format only.
+   */
   formula: string;
   description: string;
   /**

@@ -167,6 +167,34 @@ export function readBlobs(root: string, ids: string[]): Map<string, BlobBytes> {
   return out;
 }
 
+/**
+ * The object ids these names resolve to (`HEAD^{commit}`, `<commit>:<path>`), null where one names nothing, through
+ * one `git cat-file --batch-check` process: `rev-parse --verify` for many names at once. A name holding a line break
+ * cannot travel on a line; it is asked on its own.
+ */
+export function resolveAll(root: string, names: string[]): (string | null)[] {
+  const out: (string | null)[] = names.map(() => null);
+  const batch = names.flatMap((name, i) => (/[\n\r]/.test(name) ? [] : [i]));
+  if (batch.length > 0) {
+    const res = gitSync(
+      root,
+      ['cat-file', '--batch-check=%(objectname)'],
+      `${batch.map((i) => names[i]).join('\n')}\n`,
+    );
+    const lines = res.out.split('\n');
+    for (const [k, i] of batch.entries()) {
+      const line = lines[k] ?? '';
+      if (/^[0-9a-f]{40,64}$/.test(line)) out[i] = line;
+    }
+  }
+  for (const [i, name] of names.entries()) {
+    if (!/[\n\r]/.test(name)) continue;
+    const res = gitSync(root, ['rev-parse', '--verify', '-q', name]);
+    out[i] = res.ok ? res.out.trim() : null;
+  }
+  return out;
+}
+
 /** The id git gives these bytes as a blob (`git hash-object`): content and cache keys agree with git's own. */
 export function blobId(bytes: Uint8Array): string {
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');

@@ -5,6 +5,11 @@ export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
 }
 
+/** The verb that agrees with a count: `is` for one, `are` for any other number (`1 item is`, `2 items are`). */
+export function isAre(n: number): 'is' | 'are' {
+  return n === 1 ? 'is' : 'are';
+}
+
 /**
  * `Add Login (v2)` -> `add-login-v2`: the description part of a file name (`new` names files with it, and `--fix`
  * renames handoffs with it, so both give one description the same name).

@@ -1,6 +1,8 @@
-// The package's own facts, read once from its package.json (two folders up from dist/shared/): its version, and
-// where its rule pages live. The repository field is the one source of the docs address, so a fork that changes it
-// links its own pages.
+// The package's own facts, read once from its package.json (two folders up from dist/shared/ and dist/bundle/): its
+// version, and its public home. package.json's `repository` is the one place that names the home: rule links,
+// SARIF's helpUri, the API's `docs`, the action `init` writes into a CI workflow and the pre-commit framework's
+// `repo:` are all derived from it, so a fork that changes it points every one of them at itself. Until the package
+// is published those links name the intended home; the pages also ship in the package (docs/rules/, and `explain`).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -42,4 +44,18 @@ export function repositoryPage(repository: PackageFacts['repository']): string |
 export function docsBase(): string {
   const page = repositoryPage(facts().repository);
   return page ? `${page}/blob/v${toolVersion()}` : '';
+}
+
+/** The public home (package.json `repository` as a browser address), or null when package.json names none. */
+export function homePage(): string | null {
+  return repositoryPage(facts().repository);
+}
+
+/**
+ * How a GitHub workflow names the action of the repository at `home` for `version`: `owner/name@v<major>`, the tag
+ * that moves with each release of a major version.
+ */
+export function actionRef(home: string, version: string): string {
+  const path = new URL(home).pathname.replace(/^\/+|\/+$/g, '');
+  return `${path}@v${version.split('.')[0]}`;
 }

@@ -82,6 +82,7 @@ describe('action.yml and the entry point agree', () => {
       'range',
       'sarif',
       'token',
+      'verify',
     ]);
     expect(step.env).toEqual(
       Object.fromEntries(

@@ -1,9 +1,10 @@
 // The house's layering (shared/ARCHITECTURE.md, round 2): imports only point down this list, so a newcomer can
 // follow a finding from the CLI down to the reader without climbing back up, and history never learns of rules.
 // Folders on one line may import each other; a folder may always import itself. fix writes files from findings and
-// the model. The top line is the doors: cli, api (the programmatic entry) and action (the GitHub Action's entry) are
-// thin callers of the engine's doors (engine/run.ts, engine/doors.ts), so none of them imports another: what one
-// of them would take from another belongs in the engine.
+// the model; verify re-runs the commands of ticked items (it folds history and names findings from the catalog).
+// The top line is the doors: cli, api (the programmatic entry) and action (the GitHub Action's entry) are thin
+// callers of the engine's doors (engine/run.ts, engine/doors.ts), so none of them imports another: what one of them
+// would take from another belongs in the engine.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,7 @@ const LAYERS: string[][] = [
   ['history'],
   ['rules', 'packs'],
   ['engine'],
-  ['fix'],
+  ['fix', 'verify'],
   ['report'],
   ['cli', 'api', 'action'],
 ];

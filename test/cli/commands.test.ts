@@ -58,13 +58,15 @@ describe('the CLI picks a command and the command parses its own options', () =>
     );
     const init = runCli(dir, ['init', '--format', 'json']);
     expect(init.code).toBe(2);
-    expect(init.stderr).toMatch(/^validate-workflow: --format is an option of "check" and "status", not of "init"\n/);
+    expect(init.stderr).toMatch(
+      /^validate-workflow: --format is an option of "check", "status" and "verify", not of "init"\n/,
+    );
     expect(runCli(dir, ['status', '--force']).stderr).toMatch(
       /^validate-workflow: --force is an option of "init", not of "status"\n/,
     );
     expect(runCli(dir, ['new', 'plan', 'X', '--phase', '1'])).toMatchObject({
       code: 2,
-      stderr: expect.stringContaining('--phase is an option of "confirm", not of "new"'),
+      stderr: expect.stringContaining('--phase is an option of "confirm" and "verify", not of "new"'),
     });
   });
 

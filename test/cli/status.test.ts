@@ -4,10 +4,10 @@
 import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { status, statusData, statusView } from '../../src/cli/status.js';
+import { renderStatus, status, statusData, statusView, waitingLine, type StatusData } from '../../src/cli/status.js';
 import type { Io } from '../../src/cli/io.js';
 import { UsageError } from '../../src/shared/errors.js';
-import { makeRepo } from '../helpers/repo.js';
+import { git, makeRepo, runCli } from '../helpers/repo.js';
 import { LEDGER, PLAN, SESSION, handoffPath, ledger, plan, taskHandoff, type Files } from '../rules/fixtures.js';
 
 /** Phase 1 done by the agent and automated-verified, its manual item waiting; Task 3 in progress. */
@@ -51,7 +51,7 @@ describe('status', () => {
     expect(view).toContain('Context for next:\n    Users table exists; the role is missing.');
     expect(view).toContain('Next task: Task 3: Do step 3 (in progress in the ledger)');
     expect(view).toMatch(
-      /Manual checks waiting for a human:\n {2}Phase 1 of [^\n]+:\n {4}- \[ \] Phase 1 works in the browser\n {4}A human confirms them with: npx validate-workflow confirm thoughts\/shared\/plans\/2026-11-20-auth\.md --phase 1/,
+      /Manual checks waiting for a human:\n {2}Phase 1 of thoughts\/shared\/plans\/2026-11-20-auth\.md: 1 manual item waits for a human: run `npx validate-workflow confirm thoughts\/shared\/plans\/2026-11-20-auth\.md --phase 1`\n {4}- \[ \] Phase 1 works in the browser\n\n/,
     );
     // Phase 2's automated item is open: its manual item is not waiting for a human yet.
     expect(view).not.toContain('Phase 2 works in the browser');
@@ -97,6 +97,7 @@ describe('status', () => {
           phase: 1,
           items: [{ text: 'Phase 1 works in the browser', line: expect.any(Number) }],
           command: `npx validate-workflow confirm ${PLAN} --phase 1`,
+          laterPhase: null,
         },
       ],
       blocked: [{ path: handoffPath(2), task: 2, blocker: 'The admin console needs a role the test user lacks.' }],
@@ -176,5 +177,104 @@ describe('status', () => {
     expect(() => statusView(makeRepo(session()), 'nope')).toThrow(
       /no ledger or handoffs for session "nope" \(sessions: auth-1\)/,
     );
+  });
+
+  describe('says when a manual check is waiting', () => {
+    /** Phase 1 confirmed; phase 2's tasks and automated check done, its three manual items open; phase 3 begun. */
+    function threePhases(opts: { phase2Automated: boolean; phase2Manual: boolean }): string {
+      const box = (on: boolean) => (on ? '[x]' : '[ ]');
+      return [
+        '# Auth flow Implementation Plan',
+        '',
+        '## Phase 1: Schema',
+        '',
+        '- [x] Task 1: Add users table',
+        '',
+        '### Success Criteria:',
+        '',
+        '#### Automated Verification:',
+        '',
+        '- [x] Migration applies: `npm run migrate`',
+        '',
+        '#### Manual Verification:',
+        '',
+        '- [x] Users table visible in the admin console',
+        '',
+        '## Phase 2: Endpoints',
+        '',
+        '- [x] Task 2: Add login endpoint',
+        '',
+        '### Success Criteria:',
+        '',
+        '#### Automated Verification:',
+        '',
+        `- ${box(opts.phase2Automated)} Endpoint tests pass: \`npm test\``,
+        '',
+        '#### Manual Verification:',
+        '',
+        `- ${box(opts.phase2Manual)} Logging in from the browser works`,
+        `- ${box(opts.phase2Manual)} A wrong password shows the error`,
+        `- ${box(opts.phase2Manual)} Logging out clears the cookie`,
+        '',
+        '## Phase 3: Sessions',
+        '',
+        `- ${box(opts.phase2Automated)} Task 3: Add session expiry`,
+        '',
+        '### Success Criteria:',
+        '',
+        '#### Automated Verification:',
+        '',
+        '- [ ] Expiry tests pass: `npm test`',
+        '',
+        '#### Manual Verification:',
+        '',
+        '- [ ] A session expires after an hour',
+        '',
+      ].join('\n');
+    }
+
+    it('names the phase, counts its manual items, gives the command and says a later phase went on without it', () => {
+      const dir = makeRepo({ [PLAN]: threePhases({ phase2Automated: true, phase2Manual: false }) }, { commit: true });
+      const res = runCli(dir, ['status']);
+      expect(res.code).toBe(0);
+      expect(res.stdout).toContain(
+        `Manual checks waiting for a human:\n  Phase 2 of ${PLAN}: 3 manual items wait for a human: run \`npx validate-workflow confirm ${PLAN} --phase 2\`\n    - [ ] Logging in from the browser works\n`,
+      );
+      expect(res.stdout).toContain(
+        '    Phase 3 has started without this confirmation: `recommended` lets manual checks lag behind later phases, `strict` refuses it (history/phase-order).',
+      );
+      // Phase 1 is confirmed: nothing of it waits.
+      expect(res.stdout).not.toContain('Phase 1 of');
+      const json = JSON.parse(runCli(dir, ['status', '--format', 'json']).stdout) as StatusData;
+      expect(json.manualChecks).toEqual([
+        expect.objectContaining({ plan: PLAN, phase: 2, laterPhase: 3, items: expect.any(Array) }),
+      ]);
+      expect(json.manualChecks[0]!.items).toHaveLength(3);
+    });
+
+    it('is silent before the automated checks pass, and once the human confirmed', () => {
+      const dir = makeRepo({ [PLAN]: threePhases({ phase2Automated: false, phase2Manual: false }) }, { commit: true });
+      expect(runCli(dir, ['status']).stdout).toContain('Manual checks waiting for a human: none');
+      writeFileSync(join(dir, PLAN), threePhases({ phase2Automated: true, phase2Manual: false }));
+      git(dir, 'commit', '-qam', 'Phase 2 automated verification passes');
+      expect(runCli(dir, ['status']).stdout).toContain(`Phase 2 of ${PLAN}: 3 manual items wait for a human`);
+      writeFileSync(join(dir, PLAN), threePhases({ phase2Automated: true, phase2Manual: true }));
+      git(dir, 'commit', '-qam', 'Phase 2 confirmed\n\nConfirmed-by: Test Human <human@example.com>');
+      expect(runCli(dir, ['status']).stdout).toContain('Manual checks waiting for a human: none');
+    });
+
+    it('one item is said in the singular, and no later phase is named when none started', () => {
+      const one = {
+        plan: PLAN,
+        phase: 1,
+        items: [{ text: 'x', line: 3 }],
+        command: `npx validate-workflow confirm ${PLAN} --phase 1`,
+        laterPhase: null,
+      };
+      expect(waitingLine(one)).toBe(
+        `Phase 1 of ${PLAN}: 1 manual item waits for a human: run \`npx validate-workflow confirm ${PLAN} --phase 1\``,
+      );
+      expect(renderStatus({ ...statusData(makeRepo({})), manualChecks: [one] })).not.toContain('has started');
+    });
   });
 });

@@ -1,11 +1,13 @@
-// --fix and --fix-dry-run through the real CLI on real repositories: each fix gives a file its rule then accepts,
-// a clean repository is left byte for byte, manual boxes are never touched, a dry run writes nothing, and what
-// cannot be fixed safely is said and left.
+// --fix and --fix-dry-run through the CLI on real repositories: each fix gives a file its rule then accepts, a clean
+// repository is left byte for byte, manual boxes are never touched, a dry run writes nothing, and what cannot be
+// fixed safely is said and left. Each kind of fix (a ledger, a handoff's name and chain with the report on stdout and
+// the changes on stderr, the criteria scaffold, the dry run's diff) keeps a run of the built CLI; the other cases
+// run the same command line in this process (runCliHere).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, makeRepo, readTree, runCli } from '../helpers/repo.js';
-import { cli } from '../history/helpers.js';
+import { git, makeRepo, readTree, runCli, runCliHere } from '../helpers/repo.js';
+import { cli, cliHere } from '../history/helpers.js';
 import {
   HANDOFFS,
   LEDGER,
@@ -31,8 +33,8 @@ const EVERY_PHASE = {
 };
 
 const read = (dir: string, path: string) => readFileSync(join(dir, path), 'utf8');
-const findings = (dir: string, ruleId: string, args: string[] = []) =>
-  cli(dir, args).results.filter((f) => f.ruleId === ruleId);
+const findings = async (dir: string, ruleId: string, args: string[] = []) =>
+  (await cliHere(dir, args)).results.filter((f) => f.ruleId === ruleId);
 
 /** Every file of the working tree, byte for byte (git's own folder, with the tool's cache, left out). */
 function worktree(dir: string): Record<string, Uint8Array> {
@@ -50,13 +52,13 @@ function progressed(extra: Files = {}): Files {
 }
 
 describe('--fix: ledger/sync', () => {
-  it('marks done what the plan checks and adds the checked task the ledger does not list; the rule then accepts the ledger', () => {
+  it('marks done what the plan checks and adds the checked task the ledger does not list; the rule then accepts the ledger', async () => {
     const dir = makeRepo(
       progressed({
         [LEDGER]: ledger({ state: ['- [x] Task 1: Do step 1', '- [→] Task 2: Do step 2', '- [ ] Task 4: Do step 4'] }),
       }),
     );
-    expect(findings(dir, 'ledger/sync').map((f) => f.messageId ?? f.message)).toHaveLength(2);
+    expect((await findings(dir, 'ledger/sync')).map((f) => f.messageId ?? f.message)).toHaveLength(2);
 
     const res = runCli(dir, ['--fix']);
     expect(res.stdout).toContain(`${LEDGER}: line 15: Task 2 marked done ([x])`);
@@ -71,10 +73,10 @@ describe('--fix: ledger/sync', () => {
         ],
       }),
     );
-    expect(findings(dir, 'ledger/sync')).toEqual([]);
+    expect(await findings(dir, 'ledger/sync')).toEqual([]);
   });
 
-  it('leaves a task the ledger calls done and the plan does not to a human, and says so', () => {
+  it('leaves a task the ledger calls done and the plan does not to a human, and says so', async () => {
     const text = ledger({
       state: [
         '- [x] Task 1: Do step 1',
@@ -84,7 +86,7 @@ describe('--fix: ledger/sync', () => {
       ],
     });
     const dir = makeRepo(progressed({ [LEDGER]: text }));
-    const res = runCli(dir, ['--fix']);
+    const res = await runCliHere(dir, ['--fix']);
     expect(res.stdout).toMatch(
       /CONTINUITY_CLAUDE-auth-1\.md: not fixed \(ledger\/sync\): line 17: Ledger marks Task 4 done but the plan has it unchecked.*needs a human/,
     );
@@ -94,7 +96,7 @@ describe('--fix: ledger/sync', () => {
 });
 
 describe('--fix: handoff/path', () => {
-  it('renames a handoff to task-NN-<kebab>.md, fixes a `task` key the plan contradicts, and follows the rename in `previous:`', () => {
+  it('renames a handoff to task-NN-<kebab>.md, fixes a `task` key the plan contradicts, and follows the rename in `previous:`', async () => {
     const bad = `${HANDOFFS}/task-3-Do_Step_3.md`;
     const dir = makeRepo({
       ...without(progressed(), handoffPath(3)),
@@ -106,9 +108,9 @@ describe('--fix: handoff/path', () => {
         previous: 'task-3-Do_Step_3.md',
       }),
     });
-    expect(findings(dir, 'handoff/path')).toHaveLength(3);
+    expect(await findings(dir, 'handoff/path')).toHaveLength(3);
 
-    const res = runCli(dir, ['--fix']);
+    const res = await runCliHere(dir, ['--fix']);
     expect(res.stdout).toContain(`${bad}: renamed to task-03-do-step-3.md (handoff/path)`);
     expect(res.stdout).toContain(`${handoffPath(4, 'do-step-4')}: task: 5 -> 4 (handoff/path)`);
     expect(res.stdout).toContain(
@@ -119,31 +121,31 @@ describe('--fix: handoff/path', () => {
     expect(read(dir, handoffPath(4, 'do-step-4'))).toBe(
       taskHandoff(4, { task: 4, task_desc: 'Do step 4', previous: 'task-03-do-step-3.md' }),
     );
-    expect(findings(dir, 'handoff/path')).toEqual([]);
-    expect(findings(dir, 'handoff/chain')).toEqual([]);
+    expect(await findings(dir, 'handoff/path')).toEqual([]);
+    expect(await findings(dir, 'handoff/chain')).toEqual([]);
     // A plain rename of the working file: nothing is staged.
     expect(git(dir, 'diff', '--cached', '--name-only')).toBe('');
   });
 
-  it('does not rename onto a file that exists, nor a handoff that is committed, and says why', () => {
+  it('does not rename onto a file that exists, nor a handoff that is committed, and says why', async () => {
     const name = `${HANDOFFS}/task-2-step-2.md`;
     const dir = makeRepo({ ...progressed(), [name]: taskHandoff(2) });
     const committed = makeRepo({ ...without(progressed(), handoffPath(2)), [name]: taskHandoff(2) }, { commit: true });
     const before = [worktree(dir), worktree(committed)];
 
-    const res = runCli(dir, ['--fix']);
+    const res = await runCliHere(dir, ['--fix']);
     expect(res.stdout).toContain(`${name}: not fixed (handoff/path): task-02-step-2.md already exists: not renamed`);
-    const res2 = runCli(committed, ['--fix']);
+    const res2 = await runCliHere(committed, ['--fix']);
     expect(res2.stdout).toContain(
       `${name}: not fixed (handoff/path): committed in HEAD: renaming a committed handoff is history/handoff-deleted`,
     );
     expect([worktree(dir), worktree(committed)]).toEqual(before);
-    expect(findings(dir, 'handoff/path')).toHaveLength(1);
+    expect(await findings(dir, 'handoff/path')).toHaveLength(1);
   });
 });
 
 describe('--fix: handoff/path on a YAML handoff (issue 24)', () => {
-  it('renames it to task-NN-<kebab>.yaml, keeping the extension, and fixes its `task` key', () => {
+  it('renames it to task-NN-<kebab>.yaml, keeping the extension, and fixes its `task` key', async () => {
     const bad = `${HANDOFFS}/task-3-Do_Step_3.yaml`;
     const yaml = (task: number) =>
       md(
@@ -157,18 +159,18 @@ describe('--fix: handoff/path on a YAML handoff (issue 24)', () => {
         `previous: ${handoffPath(2).slice(HANDOFFS.length + 1)}`,
       );
     const dir = makeRepo({ ...without(progressed(), handoffPath(3)), [bad]: yaml(5) });
-    const res = runCli(dir, ['--fix']);
+    const res = await runCliHere(dir, ['--fix']);
     const fixed = `${HANDOFFS}/task-03-do-step-3.yaml`;
     expect(res.stdout).toContain(`${bad}: task: 5 -> 3 (handoff/path)`);
     expect(res.stdout).toContain(`${bad}: renamed to task-03-do-step-3.yaml (handoff/path)`);
     expect(existsSync(join(dir, bad))).toBe(false);
     expect(read(dir, fixed)).toBe(yaml(3));
-    expect(findings(dir, 'handoff/path')).toEqual([]);
+    expect(await findings(dir, 'handoff/path')).toEqual([]);
   });
 });
 
 describe('--fix: handoff/chain', () => {
-  it('adds the missing `previous:` after `plan:`, keeping the frontmatter as written; strict then accepts the chain', () => {
+  it('adds the missing `previous:` after `plan:`, keeping the frontmatter as written; strict then accepts the chain', async () => {
     const second = md(
       '---',
       '# written by the agent',
@@ -193,20 +195,20 @@ describe('--fix: handoff/chain', () => {
       [handoffPath(1)]: taskHandoff(1),
       [handoffPath(2)]: second,
     });
-    expect(findings(dir, 'handoff/chain', ['--preset', 'strict'])).toHaveLength(1);
-    expect(findings(dir, 'handoff/chain')).toEqual([]);
+    expect(await findings(dir, 'handoff/chain', ['--preset', 'strict'])).toHaveLength(1);
+    expect(await findings(dir, 'handoff/chain')).toEqual([]);
 
-    const res = runCli(dir, ['--fix', '--preset', 'strict']);
+    const res = await runCliHere(dir, ['--fix', '--preset', 'strict']);
     expect(res.stdout).toContain(`${handoffPath(2)}: added previous: task-01-step-1.md (handoff/chain)`);
     expect(read(dir, handoffPath(2))).toBe(
       second.replace(`   # the auth plan\n`, `   # the auth plan\nprevious: task-01-step-1.md\n`),
     );
-    expect(findings(dir, 'handoff/chain', ['--preset', 'strict'])).toEqual([]);
+    expect(await findings(dir, 'handoff/chain', ['--preset', 'strict'])).toEqual([]);
   });
 });
 
 describe('--fix: fixes of one file together', () => {
-  it('renames a handoff and adds its `previous:` in one run, with the report in JSON on stdout and the changes on stderr', () => {
+  it('renames a handoff and adds its `previous:` in one run, with the report in JSON on stdout and the changes on stderr', async () => {
     const old = `${HANDOFFS}/task-2-step-2.md`;
     const dir = makeRepo({
       [PLAN]: plan({ checked: [1, 2, 3], verified: [1] }),
@@ -255,11 +257,11 @@ const UNFINISHED = md(
 );
 
 describe('--fix-type scaffold: criteria headings', () => {
-  it("adds both headings with placeholders only when asked, in the plan's style; the rules then accept the phase and the manual boxes stay as they were", () => {
+  it("adds both headings with placeholders only when asked, in the plan's style; the rules then accept the phase and the manual boxes stay as they were", async () => {
     const dir = makeRepo({ ...EVERY_PHASE, [PLAN]: UNFINISHED });
     const manualLines = UNFINISHED.split('\n').filter((l) => l.includes('admin console') || l.includes('restart'));
 
-    runCli(dir, ['--fix']);
+    await runCliHere(dir, ['--fix']);
     expect(read(dir, PLAN)).toBe(UNFINISHED);
 
     const res = runCli(dir, ['--fix', '--fix-type', 'scaffold']);
@@ -284,17 +286,17 @@ describe('--fix-type scaffold: criteria headings', () => {
       ),
     );
     expect(after.split('\n').filter((l) => l.includes('admin console') || l.includes('restart'))).toEqual(manualLines);
-    expect(findings(dir, 'plan/phase-automated-criteria')).toEqual([]);
-    expect(findings(dir, 'plan/phase-manual-criteria')).toEqual([]);
+    expect(await findings(dir, 'plan/phase-automated-criteria')).toEqual([]);
+    expect(await findings(dir, 'plan/phase-manual-criteria')).toEqual([]);
   });
 
-  it("puts a missing automated heading before the phase's manual one", () => {
+  it("puts a missing automated heading before the phase's manual one", async () => {
     const text = UNFINISHED.replace(
       '#### Automated Verification:\n\n- [x] Migration applies: `npm run migrate`\n\n',
       '',
     );
     const dir = makeRepo({ ...EVERY_PHASE, [PLAN]: text });
-    runCli(dir, ['--fix', '--fix-type', 'scaffold']);
+    await runCliHere(dir, ['--fix', '--fix-type', 'scaffold']);
     const after = read(dir, PLAN);
     expect(after.indexOf('#### Automated Verification:')).toBeLessThan(after.indexOf('#### Manual Verification:'));
     expect(after.slice(0, after.indexOf('## Phase 2'))).toBe(
@@ -309,20 +311,20 @@ describe('--fix-type scaffold: criteria headings', () => {
 });
 
 describe('--fix-type scaffold in the plan-agent dialect', () => {
-  it('puts plan-level criteria beside the `### Task N:` headings, not under the last one', () => {
+  it('puts plan-level criteria beside the `### Task N:` headings, not under the last one', async () => {
     const text = md('# Plan', '', '### Task 1: Do A', '', '- [x] step a', '', '### Task 2: Do B', '', '- [ ] step b');
     const dir = makeRepo({ ...EVERY_PHASE, [PLAN]: text });
-    runCli(dir, ['--fix', '--fix-type', 'scaffold']);
+    await runCliHere(dir, ['--fix', '--fix-type', 'scaffold']);
     expect(read(dir, PLAN)).toBe(
       `${text}\n### Automated Verification:\n\n- [ ] ${PLACEHOLDER.automated}\n\n### Manual Verification:\n\n- [ ] ${PLACEHOLDER.manual}\n`,
     );
-    expect(findings(dir, 'plan/phase-automated-criteria')).toEqual([]);
-    expect(findings(dir, 'plan/phase-manual-criteria')).toEqual([]);
+    expect(await findings(dir, 'plan/phase-automated-criteria')).toEqual([]);
+    expect(await findings(dir, 'plan/phase-manual-criteria')).toEqual([]);
   });
 });
 
 describe('--fix on what needs no fix, and --fix-dry-run', () => {
-  it('changes no byte of a clean repository', () => {
+  it('changes no byte of a clean repository', async () => {
     const dir = makeRepo(
       {
         ...progressed(),
@@ -338,13 +340,13 @@ describe('--fix on what needs no fix, and --fix-dry-run', () => {
       { commit: true },
     );
     const before = worktree(dir);
-    const res = runCli(dir, ['--fix', '--fix-type', 'problem,scaffold']);
+    const res = await runCliHere(dir, ['--fix', '--fix-type', 'problem,scaffold']);
     expect(res.stdout).toContain('validate-workflow: made 0 fixes in 0 files.');
     expect(worktree(dir)).toEqual(before);
     expect(git(dir, 'status', '--porcelain')).toBe('');
   });
 
-  it('prints a unified diff that git applies to give what --fix writes, and writes nothing', () => {
+  it('prints a unified diff that git applies to give what --fix writes, and writes nothing', async () => {
     const clean: Files = {
       ...without(progressed(), handoffPath(3)),
       [`${HANDOFFS}/task-3-Step_3.md`]: taskHandoff(3),
@@ -366,7 +368,7 @@ describe('--fix on what needs no fix, and --fix-dry-run', () => {
     expect(diff).toContain(`rename from ${HANDOFFS}/task-3-Step_3.md\nrename to ${handoffPath(3)}\n`);
     expect(res.stdout).toContain('(dry run: nothing written)');
 
-    runCli(fixed, ['--fix']);
+    await runCliHere(fixed, ['--fix']);
     writeFileSync(join(dir, 'fix.diff'), diff);
     git(dir, 'apply', 'fix.diff');
     const applied = worktree(dir);
@@ -383,28 +385,28 @@ describe('--fix options', () => {
     [['--fix-type', 'scaffold'], '--fix-type needs --fix or --fix-dry-run'],
     [['--fix', '--fix-type', 'problem,layout'], '--fix-type must be one of problem, scaffold (got "layout")'],
     [['--fix', '--fix-dry-run'], '--fix and --fix-dry-run cannot be combined'],
-  ])('%j is a usage error', (args, message) => {
+  ])('%j is a usage error', async (args, message) => {
     const dir = makeRepo(progressed(), { commit: true });
-    const res = runCli(dir, args);
+    const res = await runCliHere(dir, args);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain(message);
     expect(res.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('fixes only findings in the paths given, as the report shows only those', () => {
+  it('fixes only findings in the paths given, as the report shows only those', async () => {
     const bad = `${HANDOFFS}/task-3-Step_3.md`;
     const dir = makeRepo({
       ...without(progressed(), handoffPath(3)),
       [bad]: taskHandoff(3),
       [LEDGER]: ledger({ state: ['- [x] Task 1: Do step 1', '- [→] Task 2: Do step 2', '- [x] Task 3: Do step 3'] }),
     });
-    const res = runCli(dir, ['--fix', 'thoughts/ledgers']);
+    const res = await runCliHere(dir, ['--fix', 'thoughts/ledgers']);
     expect(res.stdout).toContain('validate-workflow: made 1 fix in 1 file.');
     expect(read(dir, LEDGER)).toContain('- [x] Task 2: Do step 2');
     expect(existsSync(join(dir, bad))).toBe(true);
   });
 
-  it('has one fixer for every rule whose metadata says it is fixable, of the kind it says', () => {
+  it('has one fixer for every rule whose metadata says it is fixable, of the kind it says', async () => {
     const fixable = RULES.filter((r) => r.meta.fixable).map((r) => [r.meta.id, r.meta.fixable]);
     expect(FIXERS.map((f) => [f.ruleId, f.type]).sort()).toEqual(fixable.sort());
   });

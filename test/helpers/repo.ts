@@ -18,6 +18,8 @@ import { scratchDir } from './scratch.js';
 import { defaultConfig, type Config } from '../../src/config/config.js';
 import { lintRepository } from '../../src/engine/lint.js';
 import type { Finding } from '../../src/model/finding.js';
+import { run as runCommandLine } from '../../src/cli/run.js';
+import { wantsColor } from '../../src/cli/io.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/bundle/main.js', import.meta.url));
 
@@ -97,6 +99,38 @@ export function runCli(cwd: string, args: string[], env: NodeJS.ProcessEnv = {})
     env: { ...process.env, NO_COLOR: '1', ...env },
   });
   return { code: res.status, stdout: res.stdout, stderr: res.stderr };
+}
+
+/**
+ * The CLI in this process: the `run` the built CLI's entry point calls, with the streams captured and the exit code
+ * returned, as runCli gives them, without a node process per call. For tests where the process is not the point;
+ * each door keeps a test through the built CLI. `env` is set in process.env for the call (git hands a hook the
+ * committing identity that way, and the engine's git processes inherit it); no stdin.
+ */
+export async function runCliHere(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  const extra: NodeJS.ProcessEnv = { NO_COLOR: '1', ...env };
+  const saved = new Map(Object.keys(extra).map((k) => [k, process.env[k]]));
+  const set = (k: string, v: string | undefined) => {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  };
+  for (const [k, v] of Object.entries(extra)) set(k, v);
+  let stdout = '';
+  let stderr = '';
+  try {
+    const ioEnv = { ...process.env };
+    const code = await runCommandLine(args, {
+      cwd,
+      stdout: (t) => (stdout += t),
+      stderr: (t) => (stderr += t),
+      color: wantsColor({ env: ioEnv, tty: false }),
+      env: ioEnv,
+      stderrTTY: false,
+    });
+    return { code, stdout, stderr };
+  } finally {
+    for (const [k, v] of saved) set(k, v);
+  }
 }
 
 /** The engine in-process, for tests that assert many findings and need no process boundary. */

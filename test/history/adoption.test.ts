@@ -119,6 +119,30 @@ describe('the adoption point', () => {
     );
   });
 
+  it('with both a config file and a validateWorkflow key in package.json, the older of the two adopts', async () => {
+    const PKG = `${JSON.stringify({ name: 'app', validateWorkflow: { preset: 'recommended' } }, null, 2)}\n`;
+    const orders: [Record<string, string>, Record<string, string>][] = [
+      [{ 'package.json': PKG }, { [CONFIG]: CONFIG_TEXT }],
+      [{ [CONFIG]: CONFIG_TEXT }, { 'package.json': PKG }],
+    ];
+    for (const [first, second] of orders) {
+      const repo = Repo.create();
+      const adopt = repo.commit('Adopt validate-workflow', first, { author: ANA });
+      repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
+      const check = repo.commit(
+        'Phase 1 verified',
+        { [PLAN]: planDoc({ auto: [1], manual: [1] }) },
+        { author: CLAUDE },
+      );
+      repo.commit('Adopt it again', second, { author: ANA });
+      const run = await door(repo.dir);
+      expect(run.summary.commits, JSON.stringify(first)).toBe(4);
+      const manual = errors(run.results).filter((f) => f.ruleId === 'history/manual-confirmation');
+      expect(manual.map((f) => f.commit)).toEqual([check]);
+      expect(adopt).toMatch(/^[0-9a-f]{40}$/);
+    }
+  });
+
   it('an unknown --since is a usage error (exit 2) that names it', () => {
     const { repo } = midwayAdoption();
     const res = cliRaw(repo.dir, ['--since', 'no-such-commit']);

@@ -19,6 +19,7 @@ import {
   PLAN,
   Repo,
   cli,
+  cliHere,
   expectOne,
   messageFile,
   handoffPath,
@@ -373,7 +374,7 @@ describe('signed confirmations against the allowed-signers file in the repositor
     repo.commit('Confirm phase 1', { [PLAN]: BOTH }, signed(ana));
     expect(await verdict(repo)).toEqual([]);
     expect(await verdict(repo, 'strict')).toEqual([]);
-    expect(cli(repo.dir).results.filter((f) => f.ruleId === RULE)).toEqual([]);
+    expect((await cliHere(repo.dir)).results.filter((f) => f.ruleId === RULE)).toEqual([]);
   });
 
   it("an agent's signature with another key is refused, whoever the commit names", async () => {
@@ -410,7 +411,7 @@ describe('an allowed-signers file at a path of its own is a trust file', () => {
     'ana@example.com namespaces="git" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAnaAnaAnaAnaAnaAnaAnaAnaAnaAnaAnaAnaAnaAnaAna\n';
   const added = `${listed}agent@example.com namespaces="git" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAgentAgentAgentAgentAgentAgentAgentAgentAg\n`;
 
-  it("an agent adding its key to it is self-exemption at the full run and at the hooks; a human's change is not", () => {
+  it("an agent adding its key to it is self-exemption at the full run and at the hooks; a human's change is not", async () => {
     const repo = ready({ requireSignedConfirmations: true, allowedSigners: `./${CUSTOM}` }, { [CUSTOM]: listed });
     repo.stage({ [CUSTOM]: added });
     // Pre-commit leaves who made the change to commit-msg, which has the message.
@@ -421,10 +422,10 @@ describe('an allowed-signers file at a path of its own is a trust file', () => {
     expect(staged.map((f) => f.file)).toEqual([CUSTOM]);
     repo.git('reset', '-q', '--hard');
     const bad = repo.commit('Add my key', { [CUSTOM]: added }, { author: CLAUDE });
-    const full = cli(repo.dir).results.filter((f) => f.ruleId === 'history/self-exemption');
+    const full = (await cliHere(repo.dir)).results.filter((f) => f.ruleId === 'history/self-exemption');
     expect(full.map((f) => [f.file, f.commit])).toEqual([[CUSTOM, bad]]);
     const human = ready({ requireSignedConfirmations: true, allowedSigners: CUSTOM }, { [CUSTOM]: listed });
     human.commit('Add Bob', { [CUSTOM]: added }, { author: ANA });
-    expect(cli(human.dir).results.filter((f) => f.ruleId === 'history/self-exemption')).toEqual([]);
+    expect((await cliHere(human.dir)).results.filter((f) => f.ruleId === 'history/self-exemption')).toEqual([]);
   });
 });

@@ -25,15 +25,25 @@ import {
   messageFile,
   planDoc,
   taskHandoff,
-  hookedRepo,
+  installHooks,
 } from './helpers.js';
 
-/** A repository whose commits run the CLI as pre-commit (`--staged`) and commit-msg hooks, adopted by Ana. */
-function hooked(): Repo {
-  const repo = hookedRepo();
+/**
+ * A repository adopted by Ana, with what `setup` commits (her plan), whose later commits run the CLI as pre-commit
+ * (`--staged`) and commit-msg hooks. The setup is committed before the hooks are installed: the hooks judging Ana's
+ * adoption and plan is no case of this file (test/hooks/e2e.test.ts commits them through the hooks).
+ */
+function hooked(setup: (repo: Repo) => void): Repo {
+  const repo = Repo.create();
   repo.commit('Adopt validate-workflow', { [CONFIG]: '{ "preset": "recommended" }\n' }, { author: ANA });
-  return repo;
+  setup(repo);
+  return installHooks(repo);
 }
+
+/** Ana's plan and ledger, committed. */
+const planned = (repo: Repo): void => {
+  repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
+};
 
 /** `git commit` of what is staged, hooks and all, as `who`; the exit code and what the hooks printed. */
 function gitCommit(
@@ -58,9 +68,10 @@ function accepted(repo: Repo, subject: string, files: Record<string, string>, wh
 }
 
 /**
- * A setup commit the hooks would accept, judged in this process (`door`: `--staged` then commit-msg, as git runs
- * them for `who` with Ana committing) and committed without them; the commits a test is about go through the real
- * hooks (`accepted`, `gitCommit`). Returns the commit.
+ * A commit the hooks would accept, judged in this process (`door`: `--staged` then commit-msg, as git runs them for
+ * `who` with Ana committing) and committed without them. Each case family keeps one commit through the real hooks
+ * (`accepted`, `gitCommit`): a refusal (bypass 8, bypass 9) and an acceptance (a retry, session 2 continuing, the
+ * agent's task after an insertion). Returns the commit.
  */
 async function admitted(repo: Repo, subject: string, files: Record<string, string>, who = CLAUDE): Promise<string> {
   repo.stage(files);
@@ -99,8 +110,7 @@ describe('bypass 8: a second session for a task whose handoff failed', () => {
 
   /** Task 1 done; task 2's handoff says failed and the task stays open. */
   async function failedTask2(): Promise<{ repo: Repo; base: string }> {
-    const repo = hooked();
-    repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
+    const repo = hooked(planned);
     await admitted(repo, 'Task 1: Do step 1', {
       [PLAN]: planDoc({ tasks: [1] }),
       [handoffPath(1)]: taskHandoff(1),
@@ -123,7 +133,7 @@ describe('bypass 8: a second session for a task whose handoff failed', () => {
         [copy(2)]: taskHandoff(2),
         [LEDGER]: ledgerDoc([1, 2]),
       });
-      const staged = cli(repo.dir, ['--staged'], repo.env(CLAUDE));
+      const staged = await door(repo.dir, ['--staged'], repo.env(CLAUDE));
       expect(staged.code).toBe(1);
       const expected = {
         ruleId: 'handoff/one-per-task',
@@ -171,14 +181,13 @@ describe('bypass 8: a second session for a task whose handoff failed', () => {
   it(
     'session 2 continuing the plan with tasks 3 and 4 after session 1 did 1 and 2 passes every door',
     async () => {
-      const repo = hooked();
-      repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
-      accepted(repo, 'Task 1: Do step 1', {
+      const repo = hooked(planned);
+      await admitted(repo, 'Task 1: Do step 1', {
         [PLAN]: planDoc({ tasks: [1] }),
         [handoffPath(1)]: taskHandoff(1),
         [LEDGER]: ledgerDoc([1]),
       });
-      const base = accepted(repo, 'Task 2: Do step 2', {
+      const base = await admitted(repo, 'Task 2: Do step 2', {
         [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }),
         [handoffPath(2)]: taskHandoff(2),
         [LEDGER]: ledgerDoc([1, 2]),
@@ -188,7 +197,7 @@ describe('bypass 8: a second session for a task whose handoff failed', () => {
         [copy(3)]: taskHandoff(3, { previous: handoffPath(2) }),
         [LEDGER]: ledgerDoc([1, 2, 3]),
       });
-      accepted(repo, 'Task 4: Do step 4', {
+      await admitted(repo, 'Task 4: Do step 4', {
         [PLAN]: planDoc({ tasks: [1, 2, 3, 4], auto: [1] }),
         [copy(4)]: taskHandoff(4),
         [LEDGER]: ledgerDoc([1, 2, 3, 4]),
@@ -205,8 +214,7 @@ describe('bypass 8: a second session for a task whose handoff failed', () => {
 describe('bypass 9: a task checked before its handoff is committed', () => {
   /** Task 1 done with its handoff. */
   async function started(): Promise<Repo> {
-    const repo = hooked();
-    repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
+    const repo = hooked(planned);
     await admitted(repo, 'Task 1: Do step 1', {
       [PLAN]: planDoc({ tasks: [1] }),
       [handoffPath(1)]: taskHandoff(1),
@@ -238,7 +246,7 @@ describe('bypass 9: a task checked before its handoff is committed', () => {
       }
 
       // The handoff comes later: the hooks see nothing wrong with that commit, and the final state is clean.
-      accepted(repo, 'Handoff of task 2', { [handoffPath(2)]: taskHandoff(2) });
+      await admitted(repo, 'Handoff of task 2', { [handoffPath(2)]: taskHandoff(2) });
       d = await doors(repo, base);
       const text = repo.show(check, PLAN);
       const expected = {
@@ -266,11 +274,11 @@ describe('bypass 9: a task checked before its handoff is committed', () => {
       // A complete handoff of an unchecked task is handoff/plan-sync's at pre-commit (the files disagree until the
       // plan is updated), so this commit skips the hooks; the order itself is what history judges.
       repo.commit('Handoff of task 2', { [handoffPath(2)]: taskHandoff(2) }, { author: CLAUDE, args: ['--no-verify'] });
-      accepted(repo, 'Task 2: Do step 2', {
+      await admitted(repo, 'Task 2: Do step 2', {
         [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }),
         [LEDGER]: ledgerDoc([1, 2]),
       });
-      accepted(repo, 'Task 3: Do step 3', {
+      await admitted(repo, 'Task 3: Do step 3', {
         [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1] }),
         [handoffPath(3)]: taskHandoff(3),
         [LEDGER]: ledgerDoc([1, 2, 3]),
@@ -310,16 +318,17 @@ describe('a human inserts a task mid-plan (issue 12, a false refusal)', () => {
 
   /** Session 1 did tasks 1-3, each with its handoff (the full run below judges them); then Ana inserts a task 2. */
   async function inserted(): Promise<{ repo: Repo; insertion: string }> {
-    const repo = hooked();
-    repo.commit('Plan the auth flow', { [PLAN]: plan(TITLES, []), [LEDGER_1]: state(TITLES, []) }, { author: ANA });
-    TITLES.slice(0, 3).forEach((t, i) => {
-      const done = TITLES.slice(0, i + 1);
-      const prev = i === 0 ? null : `task-0${i}-${kebab(TITLES[i - 1]!)}.md`;
-      repo.commit(
-        `Task ${i + 1}: ${t}`,
-        { [PLAN]: plan(TITLES, done), [at(i + 1, t)]: handoff(i + 1, t, prev), [LEDGER_1]: state(TITLES, done) },
-        { author: CLAUDE, args: ['--no-verify'] },
-      );
+    const repo = hooked((r) => {
+      r.commit('Plan the auth flow', { [PLAN]: plan(TITLES, []), [LEDGER_1]: state(TITLES, []) }, { author: ANA });
+      TITLES.slice(0, 3).forEach((t, i) => {
+        const done = TITLES.slice(0, i + 1);
+        const prev = i === 0 ? null : `task-0${i}-${kebab(TITLES[i - 1]!)}.md`;
+        r.commit(
+          `Task ${i + 1}: ${t}`,
+          { [PLAN]: plan(TITLES, done), [at(i + 1, t)]: handoff(i + 1, t, prev), [LEDGER_1]: state(TITLES, done) },
+          { author: CLAUDE },
+        );
+      });
     });
     const insertion = await admitted(
       repo,
@@ -349,7 +358,7 @@ describe('a human inserts a task mid-plan (issue 12, a false refusal)', () => {
       accepted(repo, `Task 2: ${INSERTED}`, {});
       // And the next task, Task 5 now (Task 4 when session 1 wrote its handoffs).
       const next = [...done, 'Add logout endpoint'];
-      accepted(repo, 'Task 5: Add logout endpoint', {
+      await admitted(repo, 'Task 5: Add logout endpoint', {
         [PLAN]: plan(RENUMBERED, next),
         [at(5, 'Add logout endpoint', S2)]: handoff(5, 'Add logout endpoint', at(3, 'Add login endpoint'), 6),
         [LEDGER_1]: state(RENUMBERED, next),
@@ -383,7 +392,7 @@ describe('a human inserts a task mid-plan (issue 12, a false refusal)', () => {
         message: `Task 5 starts while Task 2 of ${PLAN} is still open.`,
       };
       expect(problems(staged.results)).toEqual([expect.objectContaining(order), expect.objectContaining(expected)]);
-      expect(gitCommit(repo, 'Handoff 5').code).not.toBe(0);
+      expect(staged.code).toBe(1);
       repo.commitStaged('Handoff 5', { author: CLAUDE, args: ['--no-verify'] });
       const d = await doors(repo, insertion);
       expect(problems(d.full)).toEqual([expect.objectContaining(order), expect.objectContaining(expected)]);

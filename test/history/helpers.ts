@@ -12,7 +12,7 @@ import type { Finding } from '../../src/model/finding.js';
 import { judgeHistory } from '../../src/engine/history.js';
 import { lint as lintApi, type LintOptions } from '../../src/api/index.js';
 import { RULE_IDS } from '../../src/engine/catalog.js';
-import { CLI, makeRepo, runCli, writeFiles } from '../helpers/repo.js';
+import { CLI, makeRepo, runCli, runCliHere, writeFiles, type CliResult } from '../helpers/repo.js';
 import { scratchDir } from '../helpers/scratch.js';
 import { LEDGER, PLAN, handoffPath, ledger, lineOf, md, taskHandoff } from '../rules/fixtures.js';
 
@@ -268,7 +268,18 @@ export interface CliJson {
 /** The real CLI with `--format json`. */
 export function cli(dir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): CliJson {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
-  const res = runCli(dir, ['--format', 'json', ...args], env);
+  return cliJson(runCli(dir, ['--format', 'json', ...args], env), args);
+}
+
+/**
+ * What `cli()` gives, from the CLI run in this process (runCliHere): every flag the CLI takes, its exit code and
+ * stderr, without a node process. For tests where the process is not the point; `cli()` keeps one per door.
+ */
+export async function cliHere(dir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<CliJson> {
+  return cliJson(await runCliHere(dir, ['--format', 'json', ...args], env), args);
+}
+
+function cliJson(res: CliResult, args: string[]): CliJson {
   let out: { results: Finding[]; summary: CliJson['summary'] };
   try {
     out = JSON.parse(res.stdout);

@@ -14,6 +14,7 @@ import {
   PLAN,
   Repo,
   cli,
+  cliHere,
   door,
   handoffPath,
   ledger,
@@ -83,9 +84,7 @@ describe('a plan named outside the globs', () => {
     await expectRefusedEverywhere(repo, plan, undefined, true);
     // The snapshot reads it as a plan too: `mode: direct` with four tasks is a plan rule's finding on it.
     expect(
-      cli(repo.dir, ['--no-history'])
-        .results.filter((f) => f.file === plan)
-        .map((f) => f.ruleId),
+      (await cliHere(repo.dir, ['--no-history'])).results.filter((f) => f.file === plan).map((f) => f.ruleId),
     ).toEqual(['plan/mode']);
   });
 

@@ -15,6 +15,7 @@ import {
   Repo,
   TASK,
   cli,
+  cliHere,
   expectOne,
   handoffPath,
   historyFindings,
@@ -306,7 +307,7 @@ describe('history/incomplete', () => {
     const res = await judge(dir);
     expect(res.findings).toEqual([]);
     expect(res.commits).toBe(3);
-    expect(cli(dir).code).toBe(0);
+    expect((await cliHere(dir)).code).toBe(0);
   });
 
   for (const preset of ['recommended', 'strict'] as const) {
@@ -333,7 +334,7 @@ describe('history/incomplete', () => {
   it('is gone once the clone is unshallowed', async () => {
     const dir = cloneOf(twoTasks(), 1);
     new Repo(dir).git('fetch', '-q', '--unshallow');
-    expect(cli(dir).code).toBe(0);
+    expect((await cliHere(dir)).code).toBe(0);
   });
 });
 
@@ -425,20 +426,24 @@ describe('rule boundaries', () => {
   // Corpus round 3: while the plan still shows phase 1 unverified, plan/phase-order reports the cause at HEAD and
   // history/phase-order gives way (maintainers read the two as one complaint); once phase 1 is verified, the
   // history finding names the commit that went ahead.
-  it('phase-order: one cause, one finding between the snapshot and the history', () => {
+  it('phase-order: one cause, one finding between the snapshot and the history', async () => {
     const repo = Repo.create();
     planned(repo);
     task(repo, 1, [1]);
     task(repo, 2, [1, 2]);
     const early = task(repo, 3, [1, 2, 3]);
-    const open = cli(repo.dir, ['--since', 'root']).results.filter((f) => f.ruleId.endsWith('/phase-order'));
+    const open = (await cliHere(repo.dir, ['--since', 'root'])).results.filter((f) =>
+      f.ruleId.endsWith('/phase-order'),
+    );
     expect(open.map((f) => [f.ruleId, f.commit ?? null])).toEqual([['plan/phase-order', null]]);
     repo.commit(
       'Phase 1 automated checks pass',
       { [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1] }) },
       { author: CLAUDE },
     );
-    const later = cli(repo.dir, ['--since', 'root']).results.filter((f) => f.ruleId.endsWith('/phase-order'));
+    const later = (await cliHere(repo.dir, ['--since', 'root'])).results.filter((f) =>
+      f.ruleId.endsWith('/phase-order'),
+    );
     expect(later.map((f) => [f.ruleId, f.commit ?? null])).toEqual([['history/phase-order', early]]);
   });
 

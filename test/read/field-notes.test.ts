@@ -2,7 +2,8 @@
 // `field-notes` fixtures (an invented map-tiles service) or pin one reading rule each.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readPlanText, criteriaKindOf } from '../../src/read/plan.js';
+import { readPlanText } from '../../src/read/plan.js';
+import { criteriaKindOf } from '../../src/read/criteria.js';
 import { readHandoffText, readOrchestrationState, sectionField } from '../../src/read/handoff.js';
 import { readLedgerText } from '../../src/read/ledger.js';
 import { readYaml } from '../../src/read/yaml.js';

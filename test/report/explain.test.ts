@@ -1,5 +1,5 @@
 // `validate-workflow explain <rule-id>`: every rule's docs page rendered for a terminal, with what it checks, the
-// seed formula, both examples and the fix; nothing for an id the catalog does not know.
+// rule in one line, both examples and the fix; nothing for an id the catalog does not know.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { explain, renderForTerminal, ruleList, suggestRules } from '../../src/cli/explain.js';
@@ -22,7 +22,7 @@ describe('explain', () => {
         expect(at, title).toBeGreaterThan(0);
         expect(lines[at + 1]).toBe('-'.repeat(title.length));
       }
-      expect(text).toContain(`Seed formula: \`${rule.meta.formula}\``);
+      expect(text).toContain(`The rule in one line: \`${rule.meta.formula}\``);
       // No Markdown syntax of the page's structure is left: headings and fences are rendered, not echoed.
       expect(text).not.toMatch(/^#{1,6} /m);
       expect(text).not.toMatch(/^\s*(```|~~~)/m);

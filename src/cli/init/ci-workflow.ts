@@ -1,14 +1,20 @@
 // init's CI job: a GitHub Actions workflow that judges history again, since hooks can be skipped, through the action
 // this repository ships (action.yml; the hand-written form is in the README).
 import { join } from 'node:path';
+import { actionRef, homePage, toolVersion } from '../../shared/version.js';
 import { put, read, type InitOptions, type Report } from './common.js';
 
 export const WORKFLOW_FILE = '.github/workflows/validate-workflow.yml';
 
 /** The action in this package's repository (action.yml), at the major version's moving tag. */
-export const ACTION = 'validate-workflow/validate-workflow@v0';
+export function action(): string {
+  const home = homePage();
+  if (home === null) throw new Error("package.json names no `repository`: init cannot name this tool's action");
+  return actionRef(home, toolVersion());
+}
 
-const CI_WORKFLOW = `# Written by \`validate-workflow init\`. Hooks can be skipped (--no-verify, HUSKY=0); this job judges history again
+const ciWorkflowText =
+  (): string => `# Written by \`validate-workflow init\`. Hooks can be skipped (--no-verify, HUSKY=0); this job judges history again
 # on every push and pull request, so a skipped hook still cannot land a violation. The action writes annotations and
 # the job summary, and keeps one comment with the review report on the pull request.
 name: workflow protocol
@@ -27,7 +33,7 @@ jobs:
           fetch-depth: 0
           # A pull request is judged on its own head, never on the merge commit GitHub synthesizes.
           ref: \${{ github.event.pull_request.head.sha || github.sha }}
-      - uses: ${ACTION}
+      - uses: ${action()}
         with:
           fail-on: error
 `;
@@ -36,6 +42,7 @@ jobs:
 export function ciWorkflow(root: string, opts: InitOptions, report: Report): void {
   const workflow = join(root, WORKFLOW_FILE);
   const current = read(workflow);
-  if (current === null || current === CI_WORKFLOW || opts.force) report.add(put(workflow, CI_WORKFLOW), WORKFLOW_FILE);
+  const text = ciWorkflowText();
+  if (current === null || current === text || opts.force) report.add(put(workflow, text), WORKFLOW_FILE);
   else report.add('kept', WORKFLOW_FILE, 'differs from what init writes; --force replaces it');
 }

@@ -30,7 +30,7 @@ import { installThoughtsHooks } from './thoughts-hooks.js';
 import { skeleton } from './skeleton.js';
 import { ciWorkflow } from './ci-workflow.js';
 import { installPlainHooks, PRE_COMMIT_CONFIG, preCommitBlock } from './plain-hooks.js';
-import { toolVersion } from '../../shared/version.js';
+import { homePage, toolVersion } from '../../shared/version.js';
 import { choiceLines, rawConfig, StrictError, trustSetup } from './trust.js';
 
 export type { InitOptions } from './common.js';
@@ -187,7 +187,7 @@ export async function init(opts: InitOptions, io: Io): Promise<number> {
     !read(join(root, PRE_COMMIT_CONFIG))!.includes('validate-workflow')
   ) {
     next.push(
-      `Add validate-workflow to ${PRE_COMMIT_CONFIG} (the hooks and the install types; merge with what is there), then run \`pre-commit install\`:\n${preCommitBlock(toolVersion())}`,
+      `Add validate-workflow to ${PRE_COMMIT_CONFIG} (the hooks and the install types; merge with what is there), then run \`pre-commit install\`:\n${preCommitBlock(toolVersion(), homePage() ?? '<the git URL of validate-workflow>')}`,
     );
   }
   // Only what lives in this repository's work tree is for its next commit (not the thoughts repository's hooks).

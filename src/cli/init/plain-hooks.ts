@@ -23,12 +23,12 @@ import {
 
 export const PRE_COMMIT_CONFIG = '.pre-commit-config.yaml';
 
-/** What to add to .pre-commit-config.yaml: this repository's hooks, at this version's tag. */
-export function preCommitBlock(version: string): string {
+/** What to add to .pre-commit-config.yaml: the hooks of the repository at `home` (package.json), at this version's tag. */
+export function preCommitBlock(version: string, home: string): string {
   return [
     'default_install_hook_types: [pre-commit, commit-msg, pre-push]',
     'repos:',
-    '  - repo: https://github.com/validate-workflow/validate-workflow',
+    `  - repo: ${home}`,
     `    rev: v${version}`,
     '    hooks:',
     '      - id: validate-workflow',

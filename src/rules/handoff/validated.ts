@@ -1,5 +1,5 @@
 import type { Rule, RawFinding } from '../types.js';
-import type { Handoff } from '../../model/types.js';
+import type { Handoff, Task } from '../../model/types.js';
 import { effectiveMode, handoffTasks, handoffsOfPlan, tasksOf } from '../../model/queries.js';
 
 /** Results an agent writes when a check did not pass; `[ ]` items of a TDD checklist read as "not run". */
@@ -35,12 +35,14 @@ export const rule: Rule = {
   snapshot: (ws) => {
     const out: RawFinding[] = [];
     for (const plan of ws.plans.filter((p) => p.readable && effectiveMode(p) === 'orchestration')) {
-      const handoffs = handoffsOfPlan(ws, plan);
+      // Each handoff's tasks once, by task: a plan of 2,000 tasks and handoffs stays linear, not 4 million lookups.
+      // A handoff that could not be read or parsed is handoff/schema's finding; a missing one is handoff/missing's.
+      const byTask = new Map<Task, Handoff[]>();
+      for (const h of handoffsOfPlan(ws, plan))
+        if (h.readable && h.problems.length === 0)
+          for (const t of handoffTasks(plan, h)) byTask.set(t, [...(byTask.get(t) ?? []), h]);
       for (const task of tasksOf(plan).filter((t) => t.checked)) {
-        // A handoff that could not be read or parsed is handoff/schema's finding; a missing one is handoff/missing's.
-        const mine = handoffs.filter(
-          (h) => h.readable && h.problems.length === 0 && handoffTasks(plan, h).includes(task),
-        );
+        const mine = byTask.get(task) ?? [];
         if (mine.length === 0) continue;
         if (mine.some((h) => h.status === 'complete' && verified(h))) continue;
         const h = mine[0]!;

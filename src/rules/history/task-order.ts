@@ -1,3 +1,4 @@
+import { isAre } from '../../shared/text.js';
 import type { Rule, RawFinding, TransitionContext } from '../types.js';
 import type { Plan, Task, Workspace } from '../../model/types.js';
 import type { Snapshot } from '../../history/snapshot.js';
@@ -90,7 +91,7 @@ interface Step {
 export const rule: Rule = {
   meta: {
     id: 'history/task-order',
-    short: 'Task j does not start or complete while an earlier task is open.',
+    short: 'No task starts or completes while an earlier task is open.',
     severities: { recommended: 'error', strict: 'error' },
     formula: 'forall i<j. completed(task_i) before started(task_j)',
     description:
@@ -165,7 +166,7 @@ export const rule: Rule = {
             task: first.task,
             open: names(first.open),
             plan: first.plan.path,
-            isAre: first.open.length > 1 ? 'are' : 'is',
+            isAre: isAre(first.open.length),
           },
         });
         continue;
@@ -183,7 +184,7 @@ export const rule: Rule = {
           task: tasks[0]!,
           open: names(open),
           plan: first.plan.path,
-          isAre: open.length > 1 ? 'are' : 'is',
+          isAre: isAre(open.length),
           line,
         },
       });

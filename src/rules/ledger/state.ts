@@ -1,6 +1,6 @@
 import type { Rule, RawFinding } from '../types.js';
 import { positionOf } from '../../model/queries.js';
-import { plural } from '../../shared/text.js';
+import { isAre, plural } from '../../shared/text.js';
 
 export const rule: Rule = {
   meta: {
@@ -74,7 +74,7 @@ export const rule: Rule = {
           messageId: 'completeWithOpen',
           data: {
             open: plural(open.length, 'item'),
-            be: open.length === 1 ? 'is' : 'are',
+            be: isAre(open.length),
             first: open[0]!.text,
             firstLine: open[0]!.line,
           },

@@ -1,6 +1,6 @@
 import type { Rule, RawFinding } from '../types.js';
 import { claimedButOpen, phaseLabel, sequence, setAside } from '../../model/queries.js';
-import { plural } from '../../shared/text.js';
+import { isAre, plural } from '../../shared/text.js';
 
 export const rule: Rule = {
   meta: {
@@ -34,7 +34,7 @@ export const rule: Rule = {
           manual: manual.text,
           count: early.length,
           open: plural(open.length, 'automated item'),
-          be: open.length === 1 ? 'is' : 'are',
+          be: isAre(open.length),
           phase: phaseLabel(phase),
           first: open[0]!.text,
           firstLine: open[0]!.line,

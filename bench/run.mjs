@@ -1,4 +1,5 @@
-// npm run bench: speed measured as ratios against baselines measured in the same run, never as limits in tests.
+// The snapshot pass alone (`node bench/run.mjs`); `npm run bench` runs bench/shapes.mjs, which measures it on
+// every shape. Ratios against baselines measured in the same run, never limits in tests.
 // Snapshot pass: 2,000 generated 3 KB task handoffs (plus their plan and ledger), against a bare remark parse of the
 // same files with the same processor, and markdownlint-cli2 on the same files.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

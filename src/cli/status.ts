@@ -2,6 +2,7 @@
 // read_last]resume"), for a human coming back to a session or for an agent's SessionStart hook after compaction:
 // the session's ledger state, its handoffs and the last one's context for the next task, the next task, the manual
 // checks waiting for a human and the blocked handoffs waiting for guidance. It only reads the working tree.
+import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import picomatch from 'picomatch';
@@ -156,7 +157,23 @@ interface Summary {
 }
 
 // 2: manualChecks carry laterPhase.
-const INDEX_FORMAT = 2;
+// 3: entries by path, with the file's size and modification time, so an unchanged file is not even read; the
+// session's view kept by a digest of what it is made from.
+const INDEX_FORMAT = 3;
+
+/** One file's summary, the blob id of the bytes it summarizes, and the stat that vouches for those bytes. */
+interface Entry {
+  blob: string;
+  size: number;
+  mtimeMs: number;
+  summary: Summary;
+}
+
+/**
+ * A file written this close to the index (or after it) may have changed within the clock's resolution without its
+ * modification time showing it (git's "racily clean" entries): its bytes are read and hashed again.
+ */
+const RACY_MS = 2000;
 
 function summarize(file: WorkflowFile): Summary {
   const base: Summary = { kind: 'other', session: null, status: null, manualChecks: [], blocked: [] };
@@ -179,42 +196,99 @@ function blockedOf(handoffs: Handoff[]): StatusData['blocked'] {
  * thousands of workflow files: parsing them all again each time took 20 s on a 10,000-commit history. The index is a
  * view's cache, not a gate's: nothing judged reads it, and a stale or broken one is rebuilt.
  */
-function summaries(root: string, discovered: Discovered[], cfg: Config): Map<string, Summary> {
+interface Index {
+  summaries: Map<string, Summary>;
+  /** The blob id of every file summarized, by path: what the session's view is a function of. */
+  blobs: Map<string, string>;
+  /** The view last shown, and the digest of what it was made from (viewKey). */
+  view: { key: string; data: StatusData } | null;
+  /** Keep this view for the next run (the index file is rewritten only when something changed). */
+  keep(view: { key: string; data: StatusData }): void;
+}
+
+function summaries(root: string, discovered: Discovered[], cfg: Config): Index {
   const cache = cacheFile(root);
   const file = cache ? join(dirname(cache), 'status-index.json') : null;
   const key = cacheKey([cfg.paths, cfg.maxFileBytes]);
-  let index: Record<string, Summary> = {};
+  let index: Record<string, Entry> = {};
+  let writtenAt = 0;
+  let view: Index['view'] = null;
   try {
     const data = file
-      ? (JSON.parse(readFileSync(file, 'utf8')) as { format: number; key: string; entries: Record<string, Summary> })
+      ? (JSON.parse(readFileSync(file, 'utf8')) as {
+          format: number;
+          key: string;
+          writtenAt: number;
+          entries: Record<string, Entry>;
+          view: Index['view'];
+        })
       : null;
-    if (data?.format === INDEX_FORMAT && data.key === key) index = data.entries;
+    if (data?.format === INDEX_FORMAT && data.key === key && typeof data.writtenAt === 'number') {
+      index = data.entries;
+      writtenAt = data.writtenAt;
+      view = data.view ?? null;
+    }
   } catch {
     // No index yet, or a broken one: rebuilt below.
   }
   const out = new Map<string, Summary>();
-  const kept: Record<string, Summary> = {};
+  const kept: Record<string, Entry> = {};
   let dirty = false;
+  const now = Date.now();
   for (const d of discovered) {
     if (d.kind === 'searchable') continue;
-    let bytes: Uint8Array;
+    const path = join(root, d.path);
+    let st;
     try {
-      bytes = readFileSync(join(root, d.path));
+      st = statSync(path);
     } catch {
       continue;
     }
-    const k = `${blobId(bytes)}:${d.path}`;
-    let summary = index[k];
-    if (!summary) {
-      summary = summarize(readBytes(d, bytes, cfg.maxFileBytes));
+    const known = index[d.path];
+    let entry: Entry | undefined =
+      known && known.size === st.size && known.mtimeMs === st.mtimeMs && st.mtimeMs < writtenAt - RACY_MS
+        ? known
+        : undefined;
+    if (!entry) {
+      let bytes: Uint8Array;
+      try {
+        bytes = readFileSync(path);
+      } catch {
+        continue;
+      }
+      const blob = blobId(bytes);
+      const summary = known?.blob === blob ? known.summary : summarize(readBytes(d, bytes, cfg.maxFileBytes));
+      entry = { blob, size: st.size, mtimeMs: st.mtimeMs, summary };
+      // Rewritten when a file was summarized anew, or when a stat changed or was too recent to vouch for the bytes.
       dirty = true;
     }
-    kept[k] = summary;
-    out.set(d.path, summary);
+    kept[d.path] = entry;
+    out.set(d.path, entry.summary);
   }
-  if (file && (dirty || Object.keys(index).length !== Object.keys(kept).length))
-    writeCacheFile(file, JSON.stringify({ format: INDEX_FORMAT, key, entries: kept }));
-  return out;
+  dirty ||= Object.keys(index).length !== Object.keys(kept).length;
+  const write = (v: Index['view']) =>
+    file && writeCacheFile(file, JSON.stringify({ format: INDEX_FORMAT, key, writtenAt: now, entries: kept, view: v }));
+  if (dirty) write(view);
+  return {
+    summaries: out,
+    blobs: new Map(Object.entries(kept).map(([path, e]) => [path, e.blob])),
+    view,
+    keep: (v) => {
+      if (v.key !== view?.key) write(v);
+    },
+  };
+}
+
+/**
+ * What a session's view is made from: the session asked for, the ledger picked, and every workflow file's bytes and
+ * link (a plan named by a path, or inferred from every plan's title, may be any of them). The same digest shows
+ * the same view, so a SessionStart hook in an unchanged repository parses nothing.
+ */
+function viewKey(session: string | undefined, ledger: string | null, discovered: Discovered[], index: Index): string {
+  const hash = createHash('sha1').update(JSON.stringify([session ?? null, ledger]));
+  for (const d of discovered)
+    hash.update(`\0${d.path}\0${d.kind}\0${index.blobs.get(d.path) ?? ''}\0${d.symlink?.target ?? ''}`);
+  return hash.digest('hex');
 }
 
 /**
@@ -238,8 +312,8 @@ export function sessionNamed(root: string, config: Config, session: string): boo
 export function statusData(root: string, session?: string, config?: Config): StatusData {
   const cfg = config ?? loadConfig(root, undefined, RULE_IDS);
   const discovered = discover(root, cfg, repositoryRoot(root) !== null);
-  const read = (items: Discovered[]) => readWorkspace(root, items, cfg);
-  const index = summaries(root, discovered, cfg);
+  const idx = summaries(root, discovered, cfg);
+  const index = idx.summaries;
   const summary = (d: Discovered) => index.get(d.path);
   const ledgerFiles = discovered.filter((d) => summary(d)?.kind === 'ledger');
   // The session being resumed wrote its ledger last: the most recently modified active ledger.
@@ -267,6 +341,24 @@ export function statusData(root: string, session?: string, config?: Config): Sta
     const all = [...index.values()];
     return { ...emptyView(), manualChecks: all.flatMap((x) => x.manualChecks), blocked: all.flatMap((x) => x.blocked) };
   }
+  const vk = viewKey(session, ledgerFile?.path ?? null, discovered, idx);
+  if (idx.view?.key === vk) return idx.view.data;
+  const data = sessionView(root, cfg, discovered, summary, ledgerFile, wanted, selectedBy);
+  idx.keep({ key: vk, data });
+  return data;
+}
+
+/** The session's view: its ledger, its handoffs and the plan they name, read in full. */
+function sessionView(
+  root: string,
+  cfg: Config,
+  discovered: Discovered[],
+  summary: (d: Discovered) => Summary | undefined,
+  ledgerFile: Discovered | null,
+  wanted: string,
+  selectedBy: StatusData['selectedBy'],
+): StatusData {
+  const read = (items: Discovered[]) => readWorkspace(root, items, cfg);
   const sessionFiles = [
     ...(ledgerFile ? [ledgerFile] : []),
     ...discovered.filter((d) => summary(d)?.kind === 'handoff' && summary(d)!.session === wanted),

@@ -7,12 +7,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Config, Preset } from '../config/config.js';
 import type { TimelineEntry } from '../model/history.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
-import { cacheFile, cacheKey, loadCache, saveCache } from '../history/cache.js';
+import { cacheFile, cacheKey, loadCache, saveCache, type Cache, Raw } from '../history/cache.js';
 import { filesAt, headTrustSnapshot, newStore, pendingCommit, trailersOf } from '../history/fold.js';
 import { CONFIG_FILE } from '../config/config.js';
 import { RULE_IDS } from './catalog.js';
 import { Snapshot } from '../history/snapshot.js';
-import { key } from '../history/store.js';
+import { key, sources, type KnownModels } from '../history/store.js';
 import { ask, headCommit, mergeHeads } from '../shared/git.js';
 import { UsageError } from '../shared/errors.js';
 import { since, timing } from '../shared/timing.js';
@@ -29,6 +29,8 @@ import {
   type Adoption,
   type HistoryOptions,
   type Resume,
+  type Variant,
+  VARIANTS,
 } from './history.js';
 import { introduced, judgeChange, judgeChangeAt, judgeSnapshot, packWorkspace, trustOf } from './judge.js';
 import { itemsDigest, manualChecked } from '../history/trust.js';
@@ -102,8 +104,15 @@ export function pastDisables(findings: Finding[], workspace: Workspace | undefin
   });
 }
 
-/** The cached history, as engine/history.ts's Resume with its maps as arrays. */
-type CachedHistory = Omit<Resume, 'state' | 'sha'>;
+/** The cached history's small parts; the findings and timeline of each variant are sections of their own. */
+type CachedHistory = Omit<Resume, 'state' | 'sha' | 'findings' | 'timeline'>;
+
+const section = (part: 'findings' | 'timeline', variant: Variant) => `${part}:${variant}`;
+const GUIDANCE = 'guidance';
+const SELF_RESOLVED = 'self-resolved';
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const isPairs = (v: unknown): v is [string, string][] =>
+  Array.isArray(v) && v.every((x) => Array.isArray(x) && x.length === 2 && isStrings(x));
 
 /**
  * The repository door: the working tree with the snapshot rules, and the history of HEAD, both through the cache
@@ -113,44 +122,68 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   const { config } = opts;
   const cachePath = inGit ? cacheFile(root) : null;
   const ck = settingsKey(config, opts.since);
-  const cache = loadCache(cachePath, ck);
-  const known = new Map(Object.entries(cache?.models ?? {}));
   let t = performance.now();
-  const guidance = inGit ? await guidanceIn(root, config) : new Map<string, string>();
+  const cache = loadCache(cachePath, ck);
+  timing('cache read', since(t));
+  const known: KnownModels = cache?.models ?? new Map<string, WorkflowFile>();
+  // What HEAD's history says of its blocked handoffs (guidance given, resolutions agents wrote) depends on HEAD and
+  // the settings alone: kept with the cache for its head, so an unchanged repository walks no log for it.
+  const headSha = inGit ? headCommit(root) : null;
+  const atHead = cache !== null && headSha !== null && cache.head === headSha;
+  const cachedResolved = atHead ? cache.section(SELF_RESOLVED) : null;
+  t = performance.now();
+  const guidance = inGit ? await headGuidance(root, config, cache, headSha) : new Map<string, string>();
   timing('guidance', since(t));
   // History first, oldest commit to newest: by the time it reaches HEAD's versions, the sections of their parents are
   // in the section cache (read/sections.ts), so HEAD's files cost a fraction of a parse, and the snapshot pass after
   // it finds them parsed (working tree files are HEAD's unless edited). The other order parsed HEAD's files cold:
   // 6.4 of 26.7 s on the 10,000-commit bench.
-  const hist = inGit && opts.history ? await judgeHeadHistory(root, opts, cache, known) : null;
+  const hist = inGit && opts.history ? await judgeHeadHistory(root, opts, cache) : null;
   t = performance.now();
-  const seen = hist ? new Map([...known, ...hist.models]) : known;
+  const seen = hist ? sources(hist.models, known) : known;
   let lint = await lintRepositoryParallel(root, config, inGit, seen, { baseline: !opts.baselineWrite, guidance });
   timing('snapshot pass', since(t));
   // Which blocked handoffs an agent resolved itself is asked of HEAD's handoffs: the snapshot pass has just parsed
   // them (the working tree's versions are HEAD's unless edited), so they are asked of its models, never parsed
   // twice. In the rare repository where an agent did, the snapshot rules run again with that known (no parsing).
   t = performance.now();
-  const selfResolved = inGit
-    ? await selfResolvedIn(root, config, 'HEAD', new Map([...seen, ...lint.models]))
-    : new Set<string>();
+  const selfResolved = isStrings(cachedResolved)
+    ? new Set(cachedResolved)
+    : inGit
+      ? await selfResolvedIn(root, config, 'HEAD', sources(lint.models, seen))
+      : new Set<string>();
   if (selfResolved.size > 0)
-    lint = await lintRepositoryParallel(root, config, inGit, new Map([...seen, ...lint.models]), {
+    lint = await lintRepositoryParallel(root, config, inGit, sources(lint.models, seen), {
       baseline: !opts.baselineWrite,
       guidance,
       selfResolved,
     });
   timing('resolutions', since(t));
+  if (cache) timing(`cache models decoded (${cache.models.decodedCount} of ${cache.models.size})`, 0);
   const files = [...lint.discovered.map((d) => d.path), ...lint.packFiles];
   const treeModels = lint.models;
+  // Keep the models of the working tree and of HEAD's files: what the next run is most likely to meet again. A
+  // model the cache holds is written back as its bytes, undecoded.
+  const keep = new Map<string, WorkflowFile | Raw>();
+  const keepModel = (k: string, m: WorkflowFile | undefined) => {
+    const raw = cache?.models.raw(k);
+    if (raw) keep.set(k, raw);
+    else if (m) keep.set(k, m);
+  };
+  for (const [k, m] of treeModels) keepModel(k, m);
   if (!hist) {
-    saveCache(cachePath, {
-      key: ck,
-      head: cache?.head ?? null,
-      history: cache?.history ?? null,
-      state: cache?.state ?? [],
-      models: Object.fromEntries(treeModels),
-    });
+    t = performance.now();
+    const carried = Object.fromEntries((cache?.sections() ?? []).map((name) => [name, cache!.rawSection(name)]));
+    if (!unchanged(cache, cache?.head ?? null, keep, false))
+      saveCache(cachePath, {
+        key: ck,
+        head: cache?.head ?? null,
+        history: cache?.history ?? null,
+        state: cache?.state ?? [],
+        sections: carried,
+        models: keep,
+      });
+    timing('cache saved', since(t));
     return {
       findings: lint.findings,
       files,
@@ -160,23 +193,35 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
       timeline: [],
     };
   }
-  // Keep the models of HEAD's files and of the working tree: what the next run is most likely to meet again.
-  const keep: Record<string, WorkflowFile> = Object.fromEntries(treeModels);
   for (const [path, blob] of hist.state) {
     const k = key(blob, path);
-    const m = hist.models.get(k) ?? known.get(k);
-    if (m) keep[k] = m;
+    if (!keep.has(k)) keepModel(k, hist.models.get(k));
   }
   if (!hist.incomplete && hist.resume) {
-    const { sha: _sha, state: _state, ...keepHistory } = hist.resume;
     t = performance.now();
-    saveCache(cachePath, {
-      key: ck,
-      head: hist.resume.sha,
-      history: keepHistory satisfies CachedHistory,
-      state: [...hist.state],
-      models: keep,
-    });
+    const ofHead = hist.resume.sha === headSha;
+    if (!unchanged(cache, hist.resume.sha, keep, ofHead)) {
+      const { sha, state, findings, timeline, ...small } = hist.resume;
+      const sections: Record<string, unknown> = {};
+      if (ofHead) {
+        sections[GUIDANCE] = [...guidance];
+        sections[SELF_RESOLVED] = [...selfResolved];
+      }
+      for (const v of VARIANTS) {
+        // The history a run took unchanged from the cache is written back as it was read.
+        const same = cache?.head === sha;
+        sections[section('findings', v)] = (same && cache.rawSection(section('findings', v))) || findings[v];
+        sections[section('timeline', v)] = (same && cache.rawSection(section('timeline', v))) || timeline[v];
+      }
+      saveCache(cachePath, {
+        key: ck,
+        head: sha,
+        history: small satisfies CachedHistory,
+        state: [...state],
+        sections,
+        models: keep,
+      });
+    }
     timing('cache saved', since(t));
   }
   // The snapshot pass applied its part of the baseline; history entries are judged here, against history findings.
@@ -207,49 +252,96 @@ interface HeadHistory {
   findings: Finding[];
   commits: number;
   state: Map<string, string>;
-  models: Map<string, WorkflowFile>;
+  /** The models the fold parsed (none when the history was taken from the cache as it was). */
+  models: KnownModels & { get(k: string): WorkflowFile | undefined };
   timeline: TimelineEntry[];
   incomplete: boolean;
   adoption: Adoption;
   resume: Resume | null;
 }
 
-/** HEAD's history, from the cache where the last run left it: resumed from its head, or taken as is when unchanged. */
-async function judgeHeadHistory(
+/**
+ * The guidance HEAD's history gives (guidanceIn), from the cache where it was judged at HEAD or at an ancestor of it:
+ * then only the commits since are walked. Every one of them is newer than the cached ones, and guidanceIn lets the
+ * oldest commit that guides a handoff name who gave the guidance, so the cached entries are laid over the new ones.
+ */
+async function headGuidance(
   root: string,
-  opts: RepositoryOptions,
-  cache: ReturnType<typeof loadCache>,
-  known: Map<string, WorkflowFile>,
-): Promise<HeadHistory> {
+  config: Config,
+  cache: Cache | null,
+  headSha: string | null,
+): Promise<Map<string, string>> {
+  const cached = cache?.head && headSha ? cache.section(GUIDANCE) : null;
+  if (cache?.head && headSha && isPairs(cached)) {
+    if (cache.head === headSha) return new Map(cached);
+    if ((await ask(root, ['merge-base', '--is-ancestor', cache.head, headSha])).ok)
+      return new Map([...(await guidanceIn(root, config, headSha, cache.head)), ...cached]);
+  }
+  return guidanceIn(root, config);
+}
+
+/**
+ * Whether the cache already holds what this run would write: the same head, and the same models (none of them broken).
+ * A warm run over an unchanged repository then writes nothing.
+ */
+function unchanged(cache: Cache | null, head: string | null, keep: Map<string, unknown>, ofHead: boolean): boolean {
+  if (!cache || cache.head !== head || cache.models.broken > 0 || cache.models.size !== keep.size) return false;
+  if (ofHead && !(isPairs(cache.section(GUIDANCE)) && isStrings(cache.section(SELF_RESOLVED)))) return false;
+  for (const k of cache.models.keys()) if (!keep.has(k)) return false;
+  return true;
+}
+
+/**
+ * The cached history, whole (every variant), to continue from its head; null when a part of it does not decode.
+ * Only the variant asked for is decoded when the head is unchanged (judgeHeadHistory).
+ */
+function cachedResume(cache: Cache, variants: readonly Variant[]): Resume | null {
+  const small = cache.history as CachedHistory | null;
+  if (!small || !cache.head) return null;
+  const findings = { parent: [], recommended: [], strict: [] } as Record<Variant, Finding[]>;
+  const timeline = { parent: [], recommended: [], strict: [] } as Record<Variant, TimelineEntry[]>;
+  for (const v of variants) {
+    const f = cache.section(section('findings', v));
+    const tl = cache.section(section('timeline', v));
+    if (!Array.isArray(f) || !Array.isArray(tl)) return null;
+    findings[v] = f as Finding[];
+    timeline[v] = tl as TimelineEntry[];
+  }
+  return { ...small, findings, timeline, sha: cache.head, state: new Map(cache.state) };
+}
+
+/** HEAD's history, from the cache where the last run left it: resumed from its head, or taken as is when unchanged. */
+async function judgeHeadHistory(root: string, opts: RepositoryOptions, cache: Cache | null): Promise<HeadHistory> {
   const head = await ask(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
   const sha = head.ok ? head.out.trim() : null;
-  const cached = cache?.history as CachedHistory | null | undefined;
-  const resume: Resume | undefined =
-    sha &&
-    cache?.head &&
-    cached &&
-    (cache.head === sha || (await ask(root, ['merge-base', '--is-ancestor', cache.head, sha])).ok)
-      ? { ...cached, sha: cache.head, state: new Map(cache.state) }
-      : undefined;
   const variant = variantOf(opts.presetOverride);
+  const usable =
+    sha !== null &&
+    !!cache?.head &&
+    !!cache.history &&
+    (cache.head === sha || (await ask(root, ['merge-base', '--is-ancestor', cache.head, sha])).ok);
   // Nothing new since the last run: its findings, for the preset asked now.
-  if (resume && resume.sha === sha)
-    return {
-      findings: resume.findings[variant],
-      commits: resume.commits,
-      state: resume.state,
-      models: known,
-      timeline: resume.timeline[variant],
-      incomplete: false,
-      adoption: resume.adoption,
-      resume,
-    };
+  if (usable && cache!.head === sha) {
+    const resume = cachedResume(cache!, [variant]);
+    if (resume)
+      return {
+        findings: resume.findings[variant],
+        commits: resume.commits,
+        state: resume.state,
+        models: new Map(),
+        timeline: resume.timeline[variant],
+        incomplete: false,
+        adoption: resume.adoption,
+        resume,
+      };
+  }
+  const resume = usable ? (cachedResume(cache!, VARIANTS) ?? undefined) : undefined;
   const t = performance.now();
   const r = await judgeHistory(root, {
     config: opts.config,
     presetOverride: opts.presetOverride,
     since: opts.since,
-    seed: known,
+    seed: cache?.models,
     resume,
     onProgress: opts.onProgress,
   });
@@ -310,7 +402,7 @@ export async function judgeRange(
       newStore(root, config).classify,
       trackedPacks(config),
     )) {
-      const m = cache.models[key(blob, path)];
+      const m = cache.models.get(key(blob, path));
       if (m) seed.set(key(blob, path), m);
     }
   }
@@ -398,8 +490,7 @@ async function timelineBefore(
   if (!unexplained) return [];
   // The repository's cached models (keyed by blob) spare the parsing; what they say is shown, never judged. Walked
   // as the full run walks it (the same adoption point), so both say the same of each box.
-  const cache = loadCache(cacheFile(root), settingsKey(config));
-  const seed = new Map(Object.entries(cache?.models ?? {}));
+  const seed = loadCache(cacheFile(root), settingsKey(config))?.models;
   const earlier = await judgeHistory(root, { config, presetOverride, to: base, seed, since });
   return earlier.incomplete ? [] : earlier.timeline.map((e) => ({ ...e, before: true }));
 }
@@ -435,7 +526,7 @@ export async function judgePending(
       ? workingConfig
       : head.config(RULE_IDS);
   const cache = loadCache(cacheFile(root), settingsKey(config));
-  const seed = new Map(Object.entries(cache?.models ?? {}));
+  const seed = cache?.models;
   // A merge in progress: only a parent whose commits were judged vouches for what it brings (asked only then).
   const vouches = mergeHeads(root).length > 0 ? await vouchingParents(root, config) : undefined;
   const pending = pendingCommit(root, config, {
@@ -448,13 +539,18 @@ export async function judgePending(
     vouches,
   });
   // Guidance given before, and the guidance this very commit gives (commit-msg has the message).
+  // What HEAD's history says of blocked handoffs, from the cache when it was judged at HEAD (engine/doors.ts,
+  // judgeRepository): a commit then walks no log of the whole history for it.
+  const atHead = cache !== null && headSha !== null && cache.head === headSha;
+  const cachedResolved = atHead && pending.commit.parents[0] === headSha ? cache.section(SELF_RESOLVED) : null;
   const guidance = new Map([
-    ...(await guidanceIn(root, config)),
+    ...(await headGuidance(root, config, cache, headSha)),
     ...guidedBy(pending.commit, pending.before, pending.after, pending.signed),
   ]);
   // Resolutions agents wrote before; those this commit writes are judgeChange's to add.
-  const selfResolved =
-    pending.commit.parents.length > 0
+  const selfResolved = isStrings(cachedResolved)
+    ? new Set(cachedResolved)
+    : pending.commit.parents.length > 0
       ? await selfResolvedIn(root, config, pending.commit.parents[0], undefined, pending.before)
       : new Set<string>();
   const changed = new Set(pending.changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));
@@ -471,6 +567,7 @@ export async function judgePending(
     settle,
   };
   const judged = judgeChange(input);
+  if (cache) timing(`cache models decoded (${cache.models.decodedCount} of ${cache.models.size})`, 0);
   const findings = judged.findings.sort(compareFindings);
   // What commit-msg will find when the message has no trailers: pre-commit leaves manual items to commit-msg, which
   // knows whether a human confirmed them, so the record is judged as commit-msg would judge it, from what is loaded.

@@ -4,13 +4,12 @@
 // committer, signed when signatures are required), which records the user's word for every handoff that was
 // blocked when it was made. A resolution an agent's commit wrote is no one's guidance (issue 12, bypass 10). Every
 // door asks git the same way, so the doors agree on what counts.
-import type { WorkflowFile } from '../model/types.js';
 import type { Config } from '../config/config.js';
 import type { Commit } from '../model/history.js';
 import { filesAt, newStore } from '../history/fold.js';
 import { messageTrailers, parseTrailers } from '../history/log.js';
 import { Snapshot } from '../history/snapshot.js';
-import { ModelStore } from '../history/store.js';
+import { ModelStore, type KnownModels } from '../history/store.js';
 import { agentIdentities, confirmation, factsOf, guidance } from '../history/trust.js';
 import { resolutionKey } from '../history/resolutions.js';
 import { resolutionOf } from '../model/queries.js';
@@ -42,10 +41,18 @@ function commitOf(root: string, rec: string): Commit {
   };
 }
 
-/** The `Guidance-by` commits reachable from `to` (one `git log`), each checked like a confirmation. */
-export async function guidanceIn(root: string, config: Config, to = 'HEAD'): Promise<Map<string, string>> {
+/**
+ * The `Guidance-by` commits reachable from `to` (one `git log`), each checked like a confirmation; with `from`, only
+ * those not reachable from it (what a cache judged at `from` does not know yet).
+ */
+export async function guidanceIn(
+  root: string,
+  config: Config,
+  to = 'HEAD',
+  from?: string,
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  const log = await ask(root, ['log', '-z', '-i', '--grep=^Guidance-by:', FORMAT, to, '--']);
+  const log = await ask(root, ['log', '-z', '-i', '--grep=^Guidance-by:', FORMAT, from ? `${from}..${to}` : to, '--']);
   if (!log.ok) return out;
   for (const rec of log.out.split('\0')) {
     if (!rec.trim()) continue;
@@ -97,7 +104,7 @@ export async function selfResolvedIn(
   root: string,
   config: Config,
   to = 'HEAD',
-  seed?: ReadonlyMap<string, WorkflowFile>,
+  seed?: KnownModels,
   at?: Snapshot,
 ): Promise<Set<string>> {
   const out = new Set<string>();
@@ -105,7 +112,7 @@ export async function selfResolvedIn(
   // The models the caller already holds (the cache, the fold, the snapshot of `to` it listed): every handoff of the
   // tip is asked for its status, and parsing them all again on every run and every commit would cost seconds in a
   // long-lived repository.
-  if (!at) for (const [k, m] of seed ?? []) store.seed.set(k, m);
+  if (!at) store.seed.add(seed);
   // A `to` that names no commit (a repository without commits) lists no file: nothing to ask, and no process spent
   // asking whether it exists first.
   const tip = at ?? new Snapshot(filesAt(root, to, config, store.classify), store);

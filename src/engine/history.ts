@@ -8,9 +8,8 @@
 import { CONFIG_FILE, ConfigError, defaultConfig, type Config, type Preset } from '../config/config.js';
 import type { Commit, TimelineEntry } from '../model/history.js';
 import { undoKey } from '../model/finding.js';
-import type { WorkflowFile } from '../model/types.js';
 import { foldHistory, type FoldOptions, type FoldResult, type Step, type Tracked } from '../history/fold.js';
-import type { ModelStore } from '../history/store.js';
+import type { KnownModels, ModelStore } from '../history/store.js';
 import { agentIdentities } from '../history/trust.js';
 import { ask, gitSync } from '../shared/git.js';
 import { messageTrailers } from '../history/log.js';
@@ -39,7 +38,7 @@ export interface HistoryOptions {
   /** The current config: paths to classify files and which packs are on. Severities come from each parent commit. */
   config: Config;
   presetOverride?: Preset;
-  seed?: Map<string, WorkflowFile>;
+  seed?: KnownModels;
   /** `--since <rev>` or `--since root`; overrides `history.since` and the config's adoption commit. */
   since?: string;
   /** An earlier run judged history up to `sha`: continue from there, keeping its findings and timeline. */

@@ -11,7 +11,7 @@ import { jobs, readAll } from '../read/parallel.js';
 import { ruleById } from './catalog.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
 import { blobId } from '../shared/git.js';
-import { key } from '../history/store.js';
+import { key, type KnownModels } from '../history/store.js';
 import { activePacks, judgeSnapshot, readPack } from './judge.js';
 import fg from 'fast-glob';
 import type { PackFile, PackWorkspace } from '../packs/types.js';
@@ -115,7 +115,7 @@ export async function lintRepositoryParallel(
   root: string,
   config: Config,
   inGit: boolean,
-  known: Map<string, WorkflowFile> = new Map(),
+  known: KnownModels = new Map<string, WorkflowFile>(),
   opts: LintOptions = {},
 ): Promise<LintResult & { models: Map<string, WorkflowFile> }> {
   const globbed = discover(root, config, inGit);
@@ -132,7 +132,7 @@ async function readCached(
   root: string,
   items: Discovered[],
   config: Config,
-  known: Map<string, WorkflowFile>,
+  known: KnownModels,
   models: Map<string, WorkflowFile>,
 ): Promise<WorkflowFile[]> {
   const files: (WorkflowFile | null)[] = [];

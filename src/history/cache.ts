@@ -2,24 +2,116 @@
 // findings up to the last judged commit, so a later run parses only new contents and folds only new commits.
 // Anything unreadable, from another version, or made under other settings is ignored and rebuilt.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkflowFile } from '../model/types.js';
 import { blobId, repositoryInfo } from '../shared/git.js';
 
 // 4: states hold link values and plans named outside the globs (history/links.ts, history/sight.ts).
-const FORMAT = 4;
+// 5: one file of sections, each decoded only when a run asks for it (a header, then JSON slices).
+const FORMAT = 5;
+const MAGIC = `validate-workflow cache ${FORMAT}\n`;
 
-export interface CacheData {
-  format: number;
-  /** Tool version and the settings the cached results depend on. */
+/** A section of the cache written back as the bytes it was read as, without decoding it. */
+export class Raw {
+  constructor(readonly bytes: Buffer) {}
+}
+
+interface Header {
   key: string;
   head: string | null;
-  /** What the engine keeps to continue judging from `head` (its own shape; null when history was not judged). */
-  history: unknown;
   state: [string, string][];
-  models: Record<string, WorkflowFile>;
+  /** The cached history's small parts (engine/doors.ts); null when history was not judged. */
+  history: unknown;
+  /** Named sections (the findings and timeline of each preset variant): [offset, length] in the body. */
+  sections: Record<string, [number, number]>;
+  /** Models by `blob:path`: [key, offset, length] in the body. */
+  models: [string, number, number][];
+}
+
+/**
+ * The models of a cache, decoded one by one as a run asks for them: a warm run over thousands of files at HEAD needs
+ * all of them, a hook judging one file a handful. An entry that does not decode is absent, and parsed again.
+ */
+export class CachedModels {
+  private readonly decoded = new Map<string, WorkflowFile | null>();
+  /** Entries that did not decode: the file is rewritten, without them. */
+  broken = 0;
+
+  constructor(
+    private readonly body: Buffer,
+    private readonly index: Map<string, [number, number]>,
+  ) {}
+
+  get(k: string): WorkflowFile | undefined {
+    let m = this.decoded.get(k);
+    if (m === undefined) {
+      const at = this.index.get(k);
+      if (!at) return undefined;
+      m = decode<WorkflowFile>(this.body, at);
+      if (m === null || typeof m !== 'object') {
+        m = null;
+        this.broken++;
+      }
+      this.decoded.set(k, m);
+    }
+    return m ?? undefined;
+  }
+
+  has(k: string): boolean {
+    return this.get(k) !== undefined;
+  }
+
+  /** The entry's bytes as stored, to write it back without decoding it. */
+  raw(k: string): Raw | undefined {
+    const at = this.index.get(k);
+    return at && this.decoded.get(k) !== null ? new Raw(this.body.subarray(at[0], at[0] + at[1])) : undefined;
+  }
+
+  keys(): IterableIterator<string> {
+    return this.index.keys();
+  }
+
+  get size(): number {
+    return this.index.size;
+  }
+
+  /** How many entries this run decoded (VALIDATE_WORKFLOW_TIMING). */
+  get decodedCount(): number {
+    return this.decoded.size;
+  }
+}
+
+function decode<T>(body: Buffer, [offset, length]: [number, number]): T | null {
+  try {
+    return JSON.parse(body.toString('utf8', offset, offset + length)) as T;
+  } catch {
+    return null;
+  }
+}
+
+export interface Cache {
+  key: string;
+  head: string | null;
+  state: [string, string][];
+  history: unknown;
+  models: CachedModels;
+  /** A named section, decoded now; null when it is missing or does not decode. */
+  section(name: string): unknown;
+  /** A named section as stored, to write it back unchanged. */
+  rawSection(name: string): Raw | null;
+  /** The sections' names, for writing them back. */
+  sections(): string[];
+}
+
+export interface CacheWrite {
+  key: string;
+  head: string | null;
+  state: [string, string][];
+  history: unknown;
+  sections: Record<string, unknown>;
+  models: Iterable<[string, WorkflowFile | Raw]>;
 }
 
 /**
@@ -63,23 +155,98 @@ export { blobId };
 
 export function cacheFile(root: string): string | null {
   const info = repositoryInfo(root);
-  return info ? join(info.commonDir, 'validate-workflow', 'cache.json') : null;
+  return info ? join(info.commonDir, 'validate-workflow', 'cache.pack') : null;
 }
 
-export function loadCache(file: string | null, key: string): CacheData | null {
+/** The cache of the format before this one, one JSON file read whole: removed when a new cache is written. */
+const LEGACY = 'cache.json';
+
+const within = (at: unknown, size: number): at is [number, number] =>
+  Array.isArray(at) &&
+  at.length === 2 &&
+  Number.isInteger(at[0]) &&
+  Number.isInteger(at[1]) &&
+  at[0] >= 0 &&
+  at[1] >= 0 &&
+  at[0] + at[1] <= size;
+
+/**
+ * The cache, if there is one made by this build under these settings. Only its header is decoded here (the head
+ * judged, its files, where each section lies): sections and models are decoded when asked for. Anything malformed
+ * (a truncated file, another format, offsets past the end) is no cache at all.
+ */
+export function loadCache(file: string | null, key: string): Cache | null {
   if (!file) return null;
   try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as CacheData;
-    if (data.format !== FORMAT || data.key !== key || !Array.isArray(data.state) || typeof data.models !== 'object')
+    const buf = readFileSync(file);
+    if (buf.toString('latin1', 0, MAGIC.length) !== MAGIC) return null;
+    const nl = buf.indexOf(10, MAGIC.length);
+    if (nl < 0) return null;
+    const header = JSON.parse(buf.toString('utf8', MAGIC.length, nl)) as Header;
+    const body = buf.subarray(nl + 1);
+    if (
+      header.key !== key ||
+      (header.head !== null && typeof header.head !== 'string') ||
+      !Array.isArray(header.state) ||
+      !Array.isArray(header.models) ||
+      typeof header.sections !== 'object' ||
+      header.sections === null
+    )
       return null;
-    return data;
+    const index = new Map<string, [number, number]>();
+    for (const entry of header.models) {
+      if (!Array.isArray(entry) || typeof entry[0] !== 'string') return null;
+      const at: unknown = entry.slice(1);
+      if (!within(at, body.length)) return null;
+      index.set(entry[0], at);
+    }
+    const sections = new Map<string, [number, number]>();
+    for (const [name, at] of Object.entries(header.sections)) {
+      if (!within(at, body.length)) return null;
+      sections.set(name, at);
+    }
+    return {
+      key: header.key,
+      head: header.head,
+      state: header.state,
+      history: header.history,
+      models: new CachedModels(body, index),
+      section: (name) => {
+        const at = sections.get(name);
+        return at ? decode(body, at) : null;
+      },
+      rawSection: (name) => {
+        const at = sections.get(name);
+        return at ? new Raw(body.subarray(at[0], at[0] + at[1])) : null;
+      },
+      sections: () => [...sections.keys()],
+    };
   } catch {
     return null;
   }
 }
 
-export function saveCache(file: string | null, data: Omit<CacheData, 'format'>): void {
-  if (file) writeCacheFile(file, JSON.stringify({ format: FORMAT, ...data }));
+export function saveCache(file: string | null, data: CacheWrite): void {
+  if (!file) return;
+  const parts: Buffer[] = [];
+  let size = 0;
+  const put = (value: unknown): [number, number] => {
+    const bytes = value instanceof Raw ? value.bytes : Buffer.from(JSON.stringify(value), 'utf8');
+    parts.push(bytes);
+    size += bytes.length;
+    return [size - bytes.length, bytes.length];
+  };
+  const sections: Record<string, [number, number]> = {};
+  for (const [name, value] of Object.entries(data.sections)) sections[name] = put(value);
+  const models: [string, number, number][] = [];
+  for (const [k, m] of data.models) models.push([k, ...put(m)]);
+  const header: Header = { key: data.key, head: data.head, state: data.state, history: data.history, sections, models };
+  writeCacheFile(file, Buffer.concat([Buffer.from(`${MAGIC}${JSON.stringify(header)}\n`, 'utf8'), ...parts]));
+  try {
+    rmSync(join(file, '..', LEGACY), { force: true });
+  } catch {
+    // Only disk space: an older build still reads and rewrites its own file.
+  }
 }
 
 /**
@@ -87,7 +254,7 @@ export function saveCache(file: string | null, data: Omit<CacheData, 'format'>):
  * run reads the old file or the new one, never half of one. A read-only .git or a full disk costs speed, not
  * correctness, so a failure is ignored.
  */
-export function writeCacheFile(file: string, text: string): void {
+export function writeCacheFile(file: string, text: string | Uint8Array): void {
   try {
     mkdirSync(join(file, '..'), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;

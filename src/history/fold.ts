@@ -4,7 +4,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Config } from '../config/config.js';
 import type { Change, Commit, Event, Trailer } from '../model/history.js';
-import type { WorkflowFile } from '../model/types.js';
 import { classifier, pathspecs, type Classifier } from '../read/classify.js';
 import { linkTarget } from '../read/paths.js';
 import { jobs } from '../read/parallel.js';
@@ -16,7 +15,7 @@ import { LINK_MODE, isLinkValue, linkValue, parseLink } from './links.js';
 import { messageTrailers, parseRaw, parseTrailers, readTrace, type TraceEntry } from './log.js';
 import { NOTHING_ELSE, Sight, learned, type Learned, type Tracked } from './sight.js';
 import { Overlay, Snapshot, TRUST_FILES, type FileMap, type ModelSource } from './snapshot.js';
-import { ModelStore, key } from './store.js';
+import { ModelStore, key, type KnownModels } from './store.js';
 
 export { NOTHING_ELSE, Sight, type Tracked };
 
@@ -58,7 +57,7 @@ export interface FoldOptions {
   config: Config;
   tracked?: Tracked;
   /** Models already parsed (the working tree, the cache), by `blob:path`. */
-  seed?: Map<string, WorkflowFile>;
+  seed?: KnownModels;
   /** An earlier run folded up to `sha` with this path -> blob state: continue from there. */
   since?: { sha: string; state: Map<string, string> };
   /** The range base: fold `from..to` starting from the state at merge-base(from, to). */
@@ -275,7 +274,7 @@ async function foldRound(
   const config = opts.config;
   const tracked = sight.tracked(opts.tracked ?? NOTHING_ELSE);
   const store = newStore(root, config, sight);
-  for (const [k, m] of opts.seed ?? []) store.seed.set(k, m);
+  store.seed.add(opts.seed);
   const revs = [to];
   let initial = new Map<string, string>();
   let initialSha: string | null = null;
@@ -576,7 +575,7 @@ export function pendingCommit(
   opts: {
     message?: string;
     trailers?: Trailer[];
-    seed?: Map<string, WorkflowFile>;
+    seed?: KnownModels;
     tracked?: Tracked;
     amend?: boolean;
     head?: string | null;
@@ -586,7 +585,7 @@ export function pendingCommit(
 ): Pending {
   const sight = new Sight(classifier(config.paths));
   const store = newStore(root, config, sight);
-  for (const [k, m] of opts.seed ?? []) store.seed.set(k, m);
+  store.seed.add(opts.seed);
   // Every git process costs a hook milliseconds: HEAD is asked once (the caller may already know it).
   const headSha = opts.head !== undefined ? opts.head : headCommit(root);
   const hasHead = headSha !== null;
@@ -713,11 +712,11 @@ export function headSnapshot(
   root: string,
   config: Config,
   tracked: Tracked = NOTHING_ELSE,
-  seed?: Map<string, WorkflowFile>,
+  seed?: KnownModels,
 ): Snapshot {
   const sight = new Sight(classifier(config.paths));
   const store = newStore(root, config, sight);
-  for (const [k, m] of seed ?? []) store.seed.set(k, m);
+  store.seed.add(seed);
   const hasHead = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']).ok;
   const { after } = inSight(root, config, sight, store, tracked, (t) => ({
     before: new Map<string, string>(),

@@ -12,10 +12,61 @@ import { contentBlob } from './links.js';
 
 export const key = (blob: string, path: string) => `${blob}:${path}`;
 
+/** Where models parsed elsewhere can be asked for by `blob:path`: a Map, or the cache's models read on demand. */
+export interface KnownModels {
+  get(k: string): WorkflowFile | undefined;
+  has(k: string): boolean;
+}
+
+/**
+ * Models parsed elsewhere (the working tree, the cache), consulted before parsing. Sources are asked, never copied:
+ * the cache decodes a model only when a run asks for it, so a hook that judges one file decodes one file's models.
+ */
+export class Seed implements KnownModels {
+  private readonly own = new Map<string, WorkflowFile>();
+  private readonly sources: KnownModels[] = [];
+  /** Versions that must be parsed here whatever a source says (see pendingCommit: the change being judged). */
+  private readonly refused = new Set<string>();
+
+  add(source: KnownModels | undefined): void {
+    if (source) this.sources.push(source);
+  }
+
+  set(k: string, model: WorkflowFile): void {
+    this.own.set(k, model);
+  }
+
+  delete(k: string): void {
+    this.own.delete(k);
+    this.refused.add(k);
+  }
+
+  get(k: string): WorkflowFile | undefined {
+    const own = this.own.get(k);
+    if (own !== undefined || this.refused.has(k)) return own;
+    for (const s of this.sources) {
+      const m = s.get(k);
+      if (m !== undefined) return m;
+    }
+    return undefined;
+  }
+
+  has(k: string): boolean {
+    return this.get(k) !== undefined;
+  }
+}
+
+/** Several sources as one, the first that knows a key answering. */
+export function sources(...list: (KnownModels | undefined)[]): KnownModels {
+  const seed = new Seed();
+  for (const s of list) seed.add(s);
+  return seed;
+}
+
 export class ModelStore {
   readonly models = new Map<string, WorkflowFile>();
   /** Models parsed elsewhere (the working tree, the cache): consulted first, never evicted. */
-  readonly seed = new Map<string, WorkflowFile>();
+  readonly seed = new Seed();
   readonly texts = new Map<string, string>();
   /** This thread's reader of versions: derives a plan version that only checks boxes from the path's previous one. */
   readonly versions = new VersionReader();

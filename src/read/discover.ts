@@ -2,7 +2,7 @@
 // names outside the globs. Globs follow symbolic links, so a HumanLayer `thoughts/` that links into a separate
 // repository is read through the link; a workflow file that is itself a link in this repository is marked.
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import fg from 'fast-glob';
 import picomatch from 'picomatch';
 import type { Kind, WorkflowFile } from '../model/types.js';
@@ -33,16 +33,17 @@ export function gitIgnored(root: string, paths: string[]): Set<string> {
   const ignored = new Set<string>();
   if (paths.length === 0) return ignored;
   const groups = new Map<string, { rel: string; path: string }[]>();
+  const realRoot = safeRealpath(root);
+  const real = realpaths();
   for (const path of paths) {
     let repo = root;
     let rel = path;
-    const real = safeRealpath(join(root, path));
-    const realRoot = safeRealpath(root);
-    if (real && realRoot && !real.startsWith(realRoot + sep)) {
-      const other = repositoryRoot(dirname(real));
+    const resolved = real(join(root, path));
+    if (resolved && realRoot && !resolved.startsWith(realRoot + sep)) {
+      const other = repositoryRoot(dirname(resolved));
       if (!other) continue;
       repo = other;
-      rel = relative(other, real);
+      rel = relative(other, resolved);
     }
     const list = groups.get(repo) ?? [];
     list.push({ rel, path });
@@ -55,6 +56,30 @@ export function gitIgnored(root: string, paths: string[]): Set<string> {
     for (const l of list) if (hits.has(l.rel)) ignored.add(l.path);
   }
   return ignored;
+}
+
+/**
+ * realpath for many files of few folders: each folder resolved once, and a file itself only when it is a link
+ * (realpathSync per file cost 0.7 s for 2,400 files on a loaded machine, most of a warm run's discovery).
+ */
+function realpaths(): (path: string) => string | null {
+  const folders = new Map<string, string | null>();
+  return (path) => {
+    let st;
+    try {
+      st = lstatSync(path);
+    } catch {
+      return null;
+    }
+    if (st.isSymbolicLink()) return safeRealpath(path);
+    const dir = dirname(path);
+    let folder = folders.get(dir);
+    if (folder === undefined) {
+      folder = safeRealpath(dir);
+      folders.set(dir, folder);
+    }
+    return folder === null ? null : join(folder, basename(path));
+  };
 }
 
 function safeRealpath(path: string): string | null {

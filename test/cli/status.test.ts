@@ -1,14 +1,14 @@
 // `validate-workflow status`: the seed's recovery view (read the ledger, list the handoffs, read the last one, resume
 // the next task), plus what waits for a human: manual checks ready for confirmation and blocked handoffs without a
 // resolution. Real files in a temporary repository, read by the real readers.
-import { utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderStatus, status, statusData, statusView, waitingLine, type StatusData } from '../../src/cli/status.js';
 import type { Io } from '../../src/cli/io.js';
 import { UsageError } from '../../src/shared/errors.js';
 import { git, makeRepo, runCli } from '../helpers/repo.js';
-import { LEDGER, PLAN, handoffPath, ledger, plan, taskHandoff, type Files } from '../rules/fixtures.js';
+import { LEDGER, PLAN, SESSION, handoffPath, ledger, plan, taskHandoff, type Files } from '../rules/fixtures.js';
 
 /** Phase 1 done by the agent and automated-verified, its manual item waiting; Task 3 in progress. */
 function session(): Files {
@@ -137,6 +137,37 @@ describe('status', () => {
     expect(data.blocked).toEqual([]);
     expect(data.nextTask).toEqual({ task: 3, text: 'Task 3: Do step 3', source: 'plan' });
     expect(statusView(makeRepo(files), 'auth-1')).toContain('Blocked, waiting for guidance: none');
+  });
+
+  it("keeps each file's summary by its size and modification time, and reads a file again when either changes", () => {
+    const dir = makeRepo(session());
+    const hourAgo = Date.now() / 1000 - 3600;
+    const age = (path: string, at = hourAgo) => utimesSync(join(dir, path), at, at);
+    for (const path of Object.keys(session())) age(path);
+    expect(statusData(dir).session).toBe(SESSION);
+    // From the index now: the files are older than it, and the view is the one shown last.
+    expect(statusData(dir).session).toBe(SESSION);
+    const last = handoffPath(2);
+    expect(statusData(dir).lastHandoff?.contextForNext).toBe('Users table exists; the role is missing.');
+    writeFileSync(join(dir, last), readFileSync(join(dir, last), 'utf8').replace('role is missing', 'role is absent'));
+    age(last, hourAgo - 30);
+    expect(statusData(dir).lastHandoff?.contextForNext).toBe('Users table exists; the role is absent.');
+    // The same size, an older time than the index: only the changed modification time tells.
+    writeFileSync(
+      join(dir, LEDGER),
+      readFileSync(join(dir, LEDGER), 'utf8').replace('status: active', 'status: closed'),
+    );
+    age(LEDGER, hourAgo - 60);
+    expect(statusData(dir).session).toBeNull();
+    // Another size, the modification time put back as it was.
+    writeFileSync(
+      join(dir, LEDGER),
+      readFileSync(join(dir, LEDGER), 'utf8').replace('status: closed', 'status: active'),
+    );
+    age(LEDGER, hourAgo - 60);
+    writeFileSync(join(dir, LEDGER), `${readFileSync(join(dir, LEDGER), 'utf8')}\nA line more.\n`);
+    age(LEDGER, hourAgo - 60);
+    expect(statusData(dir).session).toBe(SESSION);
   });
 
   it('says so when no session is active, and refuses an unknown session', () => {

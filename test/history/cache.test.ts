@@ -1,13 +1,13 @@
 // The cache under .git/ keeps models and findings between runs; they are only as good as the build that made them.
 // An upgraded tool (another build of readers, rules or engine) must rebuild them, never resume from them (issue 13:
 // "a stale cache is rebuilt, never trusted"). The installed package is a copy of dist/, so its build id can change.
-import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT } from '../hooks/setup.js';
-import { ANA, CLAUDE, LEDGER, PLAN, Repo, handoffPath, ledgerDoc, planDoc, taskHandoff } from './helpers.js';
+import { ANA, CLAUDE, LEDGER, PLAN, Repo, cli, handoffPath, ledgerDoc, planDoc, taskHandoff } from './helpers.js';
 
 const pkg = mkdtempSync(join(tmpdir(), 'vw-pkg-'));
 afterAll(() => rmSync(pkg, { recursive: true, force: true }));
@@ -42,5 +42,104 @@ describe('the cache and the build that wrote it', () => {
     writeFileSync(join(pkg, 'dist/bundle/BUILD_ID'), 'another build\n');
     expect(foldsHistory(repo.dir)).toBe(true);
     expect(foldsHistory(repo.dir)).toBe(false);
+  });
+});
+
+// The cache is one file of sections (history/cache.ts): a header naming the head judged, then each variant's
+// findings and timeline and each model as a JSON slice decoded only when asked for. What it holds must never change
+// a verdict: a warm run says what a cold run says, and a cache that is broken in any way is rebuilt, not trusted.
+describe('the cache file', () => {
+  const timed = { VALIDATE_WORKFLOW_TIMING: '1' };
+  const folded = (stderr: string) => /^timing history: /m.test(stderr);
+  const decoded = (stderr: string) => {
+    const m = /^timing cache models decoded \((\d+) of (\d+)\)/m.exec(stderr);
+    return m ? { decoded: Number(m[1]), of: Number(m[2]) } : null;
+  };
+  const cacheOf = (repo: Repo) => join(repo.dir, '.git/validate-workflow/cache.pack');
+
+  /** A history with a finding in it (an agent checks a manual item), and handoffs and a ledger at HEAD. */
+  function history(): Repo {
+    const repo = Repo.create();
+    repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
+    repo.commit(
+      'Task 1: Do step 1',
+      { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) },
+      { author: CLAUDE },
+    );
+    repo.commit('Phase 1 verified', { [PLAN]: planDoc({ tasks: [1], auto: [1], manual: [1] }) }, { author: CLAUDE });
+    return repo;
+  }
+
+  it('gives a warm run the findings of a cold one, also after a new commit and under another preset', () => {
+    const repo = history();
+    const cold = cli(repo.dir, [], timed);
+    expect(cold.results.some((f) => f.ruleId === 'history/manual-confirmation')).toBe(true);
+    const warm = cli(repo.dir, [], timed);
+    expect(folded(warm.stderr)).toBe(false);
+    expect(warm.results).toEqual(cold.results);
+    const strictCold = cli(repo.dir, ['--preset', 'strict']);
+    repo.commit(
+      'Task 2: Do step 2',
+      { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }), [handoffPath(2)]: taskHandoff(2) },
+      { author: CLAUDE },
+    );
+    const resumed = cli(repo.dir, [], timed);
+    expect(folded(resumed.stderr)).toBe(true);
+    const resumedStrict = cli(repo.dir, ['--preset', 'strict'], timed);
+    expect(folded(resumedStrict.stderr)).toBe(false);
+    rmSync(cacheOf(repo));
+    expect(cli(repo.dir).results).toEqual(resumed.results);
+    expect(cli(repo.dir, ['--preset', 'strict']).results).toEqual(resumedStrict.results);
+    expect(resumedStrict.results.length).toBeGreaterThanOrEqual(strictCold.results.length);
+  });
+
+  it('ignores a broken or older cache and rebuilds it, whatever is wrong with it', () => {
+    const repo = history();
+    const cold = cli(repo.dir);
+    const good = readFileSync(cacheOf(repo));
+    const header = good.indexOf(10, good.indexOf(10) + 1) + 1;
+    const brokenModel = Buffer.from(good);
+    // The last bytes belong to the last model's slice: its JSON no longer closes.
+    brokenModel.fill(0x20, brokenModel.length - 40);
+    const cases: [string, Buffer][] = [
+      ['garbage', Buffer.from('not a cache at all\n')],
+      ['empty', Buffer.alloc(0)],
+      ['truncated in the header', good.subarray(0, Math.floor(header / 2))],
+      ['truncated in the body', good.subarray(0, header + Math.floor((good.length - header) / 2))],
+      ['the format before this one', Buffer.from(JSON.stringify({ format: 4, key: 'x', state: [], models: {} }))],
+      ['a model that does not decode', brokenModel],
+    ];
+    for (const [what, bytes] of cases) {
+      writeFileSync(cacheOf(repo), bytes);
+      const run = cli(repo.dir, [], timed);
+      expect(run.code, what).toBe(cold.code);
+      expect(run.results, what).toEqual(cold.results);
+      // Rebuilt: the next run takes everything from it.
+      const next = cli(repo.dir, [], timed);
+      expect(folded(next.stderr), what).toBe(false);
+      expect(decoded(next.stderr), what).not.toBeNull();
+      expect(next.results, what).toEqual(cold.results);
+    }
+    // A cache folder that is a file, a cache that is a folder: the run judges as if there were none.
+    rmSync(cacheOf(repo));
+    mkdirSync(cacheOf(repo));
+    expect(cli(repo.dir).results).toEqual(cold.results);
+  });
+
+  it('is read only where a commit touches it by the hooks, and not rewritten by an unchanged warm run', () => {
+    const repo = history();
+    const other = 'thoughts/shared/plans/2026-01-02-other.md';
+    repo.commit('Plan another flow', { [other]: planDoc() }, { author: ANA });
+    cli(repo.dir);
+    const before = statSync(cacheOf(repo)).mtimeMs;
+    const warm = cli(repo.dir, [], timed);
+    expect(decoded(warm.stderr)?.decoded).toBe(decoded(warm.stderr)?.of);
+    expect(statSync(cacheOf(repo)).mtimeMs).toBe(before);
+    repo.stage({ [other]: planDoc({ tasks: [1] }) });
+    const staged = cli(repo.dir, ['--staged'], { ...timed, ...repo.env(CLAUDE) });
+    const seen = decoded(staged.stderr)!;
+    // The other plan changes (parsed, never taken from the cache); the first plan is not decoded at all.
+    expect(seen.decoded).toBeLessThan(seen.of);
+    expect(statSync(cacheOf(repo)).mtimeMs).toBe(before);
   });
 });

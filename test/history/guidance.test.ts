@@ -44,12 +44,23 @@ const blockedProceed = (dir: string, args: string[] = []) =>
 describe('Guidance-by', () => {
   it('without guidance, the next task after a blocked one is refused', () => {
     const repo = waiting();
-    repo.commit('Task 3: Do step 3', nextTask, { author: CLAUDE });
+    // The hook, before and after a full run left a cache judged at HEAD, then the full run on the commit.
+    repo.stage(nextTask);
+    const staged = () =>
+      cli(repo.dir, ['--staged'], repo.env(CLAUDE))
+        .results.filter((f) => f.ruleId === 'handoff/blocked-proceed')
+        .map((f) => f.file);
+    expect(staged()).toEqual([handoffPath(3)]);
+    cli(repo.dir);
+    expect(staged()).toEqual([handoffPath(3)]);
+    repo.commitStaged('Task 3: Do step 3', { author: CLAUDE });
     expect(blockedProceed(repo.dir).map((f) => f.file)).toEqual([handoffPath(3)]);
   });
 
   it("a human's Guidance-by commit after the blocked handoff lets the next task go on, at every door", () => {
     const repo = waiting();
+    // A cache judged before the guidance: the hooks walk only the commits since for it.
+    cli(repo.dir);
     repo.commit(
       'Use the new schema; drop the old table',
       {},
@@ -57,6 +68,11 @@ describe('Guidance-by', () => {
     );
     repo.stage(nextTask);
     const who: CommitOpts = { author: CLAUDE };
+    expect(
+      cli(repo.dir, ['--staged'], repo.env(CLAUDE)).results.filter((f) => f.ruleId === 'handoff/blocked-proceed'),
+    ).toEqual([]);
+    // With a cache judged at HEAD, the hook takes the guidance from it: the same verdict.
+    cli(repo.dir);
     expect(
       cli(repo.dir, ['--staged'], repo.env(CLAUDE)).results.filter((f) => f.ruleId === 'handoff/blocked-proceed'),
     ).toEqual([]);

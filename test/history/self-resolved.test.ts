@@ -67,7 +67,8 @@ describe("an agent's own resolution of a blocked handoff", () => {
       AGENT,
     );
     repo.commit('Task 3: Do step 3', nextTask, AGENT);
-    for (const args of [[], ['--range', `${base}..HEAD`]]) {
+    // The full run twice: the second takes what HEAD's history says of the resolution from the cache.
+    for (const args of [[], [], ['--range', `${base}..HEAD`]]) {
       const found = of(cli(repo.dir, args).results, ...RULES);
       expect(
         found.map((f) => [f.ruleId, f.messageId, f.file, f.commit ?? null, f.severity]),
@@ -174,6 +175,9 @@ describe("the human's resolution", () => {
     );
     repo.commit('Task 3: Do step 3', nextTask, AGENT);
     expect(of((await door(repo.dir)).results, ...RULES)).toEqual([]);
+    // Warm: the guidance comes from the cache, and still counts.
+    expect(of(cli(repo.dir).results, ...RULES)).toEqual([]);
+    expect(of(cli(repo.dir).results, ...RULES)).toEqual([]);
   });
 
   it('the Claude Code hook allows an Edit that leaves the resolution alone', async () => {

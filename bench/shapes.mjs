@@ -1,0 +1,361 @@
+// The table of issue 22 on every bench shape, each figure a ratio against a baseline measured in the same run:
+//   cold full run       vs raw `git log -p` + a bare single-thread remark parse of every distinct workflow version
+//   warm full run       vs raw `git log -p`
+//   snapshot pass       (`--no-history`, no cache) vs markdownlint-cli2 on the same files
+//   status, warm        vs a bare `node -e ''`
+//   a commit through the installed hooks vs a bare node start, and vs husky + lint-staged + commitlint on a plain
+//                       commit (the leanest peer: the binaries run directly, lint-staged's task does nothing)
+//   peak memory         (limit 500 MB)
+// and what each step of a hook commit costs (lint-staged, node start, bundle load, git processes).
+//
+//   node bench/shapes.mjs [--shape history|wide|monorepo|all] [--cli dist/bundle/main.js]... [--runs N] [--no-hooks]
+//   BENCH_SCALE=0.2   a smaller history of the same shape, for a quick run (default 1: the issue's scale)
+//   BENCH_DIR=/tmp/x  keep the generated repositories there and reuse them (generating one takes minutes)
+// Several --cli give a before/after in one run (e.g. another worktree's build): every CLI is measured against the same
+// baselines. Its package folder (two levels above the bundle) must have node_modules. Nothing is asserted.
+//
+// Shapes: `history`, the project's own (bench/history-repo.mjs, 10,000 commits, 200 plans, 2,000 handoffs); `wide`,
+// the issue's second one (300 plans, 3,000 handoffs: 3,600 workflow files at HEAD; the generator needs about 5,200
+// commits for that, against the issue's 3,900, and makes about 11,500 distinct versions, against 10,200); `monorepo`,
+// large plans in a long history mostly of src/ commits (bench/monorepo-repo.mjs, 7,600 commits, 60 plans).
+import { spawnSync } from 'node:child_process';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkFrontmatter from 'remark-frontmatter';
+import remarkGfm from 'remark-gfm';
+import { makeHistoryRepo } from './history-repo.mjs';
+import { makeMonorepo } from './monorepo-repo.mjs';
+
+const project = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const argv = process.argv.slice(2);
+const opt = (name) => argv.flatMap((a, i) => (a === name && argv[i + 1] ? [argv[i + 1]] : []));
+const shapeArg = opt('--shape')[0] ?? 'all';
+const clis = (opt('--cli').length ? opt('--cli') : ['dist/bundle/main.js']).map((c) => resolve(c));
+const RUNS = Number(opt('--runs')[0] ?? 5);
+const hooks = !argv.includes('--no-hooks');
+const SCALE = Number(process.env.BENCH_SCALE ?? 1);
+const r = (n) => Math.max(1, Math.round(n * SCALE));
+
+const SHAPES = {
+  history: (dir) => makeHistoryRepo(dir, { commits: r(10000), plans: r(200), handoffs: r(2000), quiet: true }),
+  wide: (dir) => makeHistoryRepo(dir, { commits: r(3900), plans: r(300), handoffs: r(3000), quiet: true }),
+  monorepo: (dir) => makeMonorepo(dir, { plans: r(60), commits: r(7600) }),
+};
+const shapes = shapeArg === 'all' ? Object.keys(SHAPES) : shapeArg.split(',');
+for (const s of shapes) if (!SHAPES[s]) throw new Error(`no shape ${s}: ${Object.keys(SHAPES).join(', ')}`);
+for (const c of clis) if (!existsSync(c)) throw new Error(`${c} is missing: run \`npm run build\` first`);
+
+// Nothing of an enclosing git or npm process leaks in (GIT_DIR would point git elsewhere, HUSKY=0 turn hooks off).
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([k]) =>
+      !/^GIT_/.test(k) &&
+      k !== 'HUSKY' &&
+      k !== 'VALIDATE_WORKFLOW_TIMING' &&
+      !(/^npm_/.test(k) && !/^npm_config_(cache|registry|userconfig)$/.test(k)),
+  ),
+);
+const TIMING = { VALIDATE_WORKFLOW_TIMING: '1' };
+
+function run(cwd, cmd, args, extra = {}, okCodes = [0]) {
+  const t = performance.now();
+  const res = spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...env, ...extra },
+    maxBuffer: 1 << 30,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const ms = performance.now() - t;
+  if (!okCodes.includes(res.status))
+    throw new Error(`${cmd} ${args.join(' ')} in ${cwd} exited ${res.status}:\n${res.stdout}\n${res.stderr}`);
+  return { ms, out: res.stdout, err: res.stderr };
+}
+const best = (n, fn) => Math.min(...Array.from({ length: n }, () => fn().ms));
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const timings = (stderr) =>
+  Object.fromEntries(
+    [...stderr.matchAll(/^timing (.+?): (\d+) (ms|MB)(?: \(.*\))?$/gm)].map((m) => [
+      m[1].replace(/ \(.*\)$/, ''),
+      Number(m[2]),
+    ]),
+  );
+const sec = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const x = (a, b) => `${(a / b).toFixed(2)}x`;
+const packageOf = (cli) => resolve(dirname(cli), '..', '..');
+const label = (cli) => (clis.length > 1 ? ` [${packageOf(cli)}]` : '');
+
+const keepRoot = process.env.BENCH_DIR ? resolve(process.env.BENCH_DIR) : null;
+const work = mkdtempSync(join(tmpdir(), 'vw-shapes-'));
+
+async function repoFor(shape) {
+  const dir = join(keepRoot ?? work, `${shape}-${SCALE}`);
+  if (!existsSync(join(dir, '.git'))) {
+    const t = performance.now();
+    await SHAPES[shape](dir);
+    console.log(`  generated in ${sec(performance.now() - t)}: ${dir}`);
+  }
+  return dir;
+}
+
+/** Every distinct workflow version in history, parsed once on this thread with the tool's processor. */
+function bareParse(dir) {
+  const raw = run(dir, 'git', ['log', '--raw', '--no-abbrev', '--format=', '--', 'thoughts/']).out;
+  const ids = [
+    ...new Set(
+      raw
+        .split('\n')
+        .filter((l) => l.startsWith(':') && /\.(md|ya?ml)$/.test(l))
+        .map((l) => l.split(/\s+/)[3])
+        .filter((id) => !/^0+$/.test(id)),
+    ),
+  ];
+  const batch = spawnSync('git', ['cat-file', '--batch'], {
+    cwd: dir,
+    input: `${ids.join('\n')}\n`,
+    maxBuffer: (1 << 31) >>> 0,
+  }).stdout;
+  const texts = [];
+  for (let pos = 0; pos < batch.length;) {
+    const nl = batch.indexOf(10, pos);
+    const size = Number(batch.subarray(pos, nl).toString().split(' ')[2]);
+    texts.push(batch.subarray(nl + 1, nl + 1 + size).toString('utf8'));
+    pos = nl + 1 + size + 1;
+  }
+  const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm);
+  const t = performance.now();
+  for (const text of texts) processor.parse(text);
+  return { ms: performance.now() - t, versions: ids.length, bytes: texts.reduce((n, s) => n + s.length, 0) };
+}
+
+// --- the hooks ----------------------------------------------------------------------------------------------------
+
+const npmFlags = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+const identity = [
+  ['user.name', 'Ana Human'],
+  ['user.email', 'ana@example.com'],
+  ['commit.gpgsign', 'false'],
+];
+
+/** husky + lint-staged + commitlint as their READMEs set them up, on a repository with one Markdown file. */
+function peerRepo() {
+  const dir = join(work, 'peer');
+  mkdirSync(dir);
+  run(dir, 'git', ['init', '-q', '-b', 'main']);
+  for (const [k, v] of identity) run(dir, 'git', ['config', k, v]);
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'peer', private: true, 'lint-staged': { '*.md': 'true' } }, null, 2)}\n`,
+  );
+  writeFileSync(join(dir, '.gitignore'), 'node_modules\n');
+  writeFileSync(
+    join(dir, 'commitlint.config.mjs'),
+    "export default { extends: ['@commitlint/config-conventional'] };\n",
+  );
+  writeFileSync(join(dir, 'NOTES.md'), '# Notes\n');
+  // The newest releases that still run on Node 20 (commitlint 21 needs Node 22).
+  run(dir, 'npm', [
+    'i',
+    '-D',
+    'husky@9.1.7',
+    'lint-staged@16.4.0',
+    '@commitlint/cli@20.4.4',
+    '@commitlint/config-conventional@20.4.4',
+    ...npmFlags,
+  ]);
+  run(dir, 'npx', ['--no-install', 'husky', 'init']);
+  writeFileSync(join(dir, '.husky/pre-commit'), 'node_modules/.bin/lint-staged\n');
+  writeFileSync(join(dir, '.husky/commit-msg'), 'node_modules/.bin/commitlint --edit "$1"\n');
+  run(dir, 'git', ['add', '-A']);
+  run(dir, 'git', ['commit', '-q', '-m', 'chore: set up husky, lint-staged and commitlint']);
+  return dir;
+}
+
+/**
+ * A clone of the shape with the package installed as a user installs it (`npm i -D`, `init`, `npm install`), linked
+ * to the CLI's own package folder so that the cache the full runs left (same build) is valid here too.
+ */
+function hookedClone(shapeDir, cli, n) {
+  const dir = join(work, `hooked-${n}`);
+  run(work, 'git', ['clone', '-q', '--shared', shapeDir, dir]);
+  for (const [k, v] of identity) run(dir, 'git', ['config', k, v]);
+  const cache = join(shapeDir, '.git', 'validate-workflow');
+  if (existsSync(cache)) cpSync(cache, join(dir, '.git', 'validate-workflow'), { recursive: true });
+  writeFileSync(join(dir, 'package.json'), '{ "name": "bench", "private": true }\n');
+  appendFileSync(join(dir, '.gitignore'), 'node_modules\n');
+  run(dir, 'npm', ['i', '-D', packageOf(cli), ...npmFlags]);
+  run(dir, 'npx', ['--no-install', 'validate-workflow', 'init']);
+  run(dir, 'npm', ['install', ...npmFlags]);
+  run(dir, 'git', ['add', '-A']);
+  run(dir, 'git', ['commit', '-q', '--no-verify', '-m', 'Set up validate-workflow']);
+  run(dir, process.execPath, [cli, '--format', 'json'], {}, [0, 1]); // the cache follows HEAD
+  return dir;
+}
+
+function gitProcesses(dir, fn) {
+  const trace = join(work, `trace-${Math.random().toString(36).slice(2)}`);
+  fn({ GIT_TRACE2_EVENT: trace });
+  const lines = existsSync(trace) ? readFileSync(trace, 'utf8').split('\n') : [];
+  rmSync(trace, { force: true });
+  return lines.filter((l) => l.includes('"event":"start"')).length;
+}
+
+function measureHooks(dir, cli, peer) {
+  const plan = run(dir, 'git', ['ls-files', 'thoughts/shared/plans']).out.split('\n')[0];
+  let n = 0;
+  const stage = () => {
+    appendFileSync(join(dir, plan), `\nA note added by the bench (${++n}).\n`);
+    run(dir, 'git', ['add', plan]);
+  };
+  const commit = (args = [], extra = {}) => {
+    stage();
+    return run(dir, 'git', ['commit', '-q', '-m', `Note ${n}`, ...args], extra).ms;
+  };
+  const hook = (name, extra = {}, first = []) => {
+    stage();
+    const msg = join(work, 'MSG');
+    writeFileSync(msg, 'A note\n');
+    for (const f of first) run(dir, join(dir, '.husky/_', f), f === 'commit-msg' ? [msg] : [], extra);
+    const ms = run(dir, join(dir, '.husky/_', name), name === 'commit-msg' ? [msg] : [], extra).ms;
+    run(dir, 'git', ['commit', '-q', '--no-verify', '-m', `Note ${n}`]);
+    return ms;
+  };
+  let p = 0;
+  const peerCommit = (args = []) => {
+    appendFileSync(join(peer, 'NOTES.md'), `- note ${++p}\n`);
+    run(peer, 'git', ['add', 'NOTES.md']);
+    return run(peer, 'git', ['commit', '-q', '-m', `docs: note ${p}`, ...args]).ms;
+  };
+  const cases = {
+    'hooks on (pre-commit + commit-msg)': () => commit(),
+    'hooks off (--no-verify)': () => commit(['--no-verify']),
+    'pre-commit (lint-staged -> --staged)': () => hook('pre-commit'),
+    'pre-commit without lint-staged': () => hook('pre-commit', { VALIDATE_WORKFLOW_LINT_STAGED: '0' }),
+    'commit-msg after pre-commit': () => hook('commit-msg', {}, ['pre-commit']),
+    'lint-staged, no task matching': () => {
+      writeFileSync(join(dir, 'README.bench'), `${n}\n`);
+      run(dir, 'git', ['add', 'README.bench']);
+      const ms = run(dir, 'node_modules/.bin/lint-staged', []).ms;
+      run(dir, 'git', ['reset', '-q', '--', 'README.bench']);
+      return ms;
+    },
+    'validate-workflow --version (bundle load)': () => run(dir, process.execPath, [cli, '--version']).ms,
+    "bare node -e ''": () => run(dir, process.execPath, ['-e', '']).ms,
+    'peer: husky + lint-staged + commitlint': () => peerCommit(),
+    'peer: --no-verify': () => peerCommit(['--no-verify']),
+  };
+  const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+  for (const fn of Object.values(cases)) fn(); // warm-up: file cache, the verdict handover
+  for (let i = 0; i < RUNS; i++) for (const [k, fn] of Object.entries(cases)) samples[k].push(fn());
+  const med = Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, median(xs)]));
+  const gits = gitProcesses(dir, (extra) => commit([], extra));
+  const peerGits = gitProcesses(peer, (extra) => {
+    appendFileSync(join(peer, 'NOTES.md'), `- note ${++p}\n`);
+    run(peer, 'git', ['add', 'NOTES.md']);
+    run(peer, 'git', ['commit', '-q', '-m', `docs: note ${p}`], extra);
+  });
+  return { med, gits, peerGits };
+}
+
+// --- the table ----------------------------------------------------------------------------------------------------
+
+console.log(
+  `issue 22 bench: scale ${SCALE}, ${RUNS} runs, node ${process.version}; load before: ${readFileSync('/proc/loadavg', 'utf8').trim()}`,
+);
+const peer = hooks ? peerRepo() : null;
+for (const shape of shapes) {
+  console.log(`\n== shape ${shape}`);
+  const dir = await repoFor(shape);
+  let gitLog = best(3, () => run(dir, 'git', ['log', '-p', '--reverse', '--', 'thoughts/']));
+  const bare = bareParse(dir);
+  let node = best(5, () => run(dir, process.execPath, ['-e', '']));
+  const files = run(dir, 'git', ['ls-files', 'thoughts/']).out.split('\n').filter(Boolean).length;
+  const commits = Number(run(dir, 'git', ['rev-list', '--count', 'HEAD']).out.trim());
+  const mdl = run(
+    dir,
+    process.execPath,
+    [join(project, 'node_modules/markdownlint-cli2/markdownlint-cli2-bin.mjs'), 'thoughts/**/*.md'],
+    {},
+    [0, 1],
+  ).ms;
+  console.log(
+    `  ${commits} commits, ${files} files under thoughts/ at HEAD, ${bare.versions} distinct workflow versions (${(bare.bytes / 2 ** 20).toFixed(1)} MB)`,
+  );
+  console.log(
+    `  baselines: raw git log -p ${sec(gitLog)}; bare parse (one thread) ${sec(bare.ms)}; markdownlint-cli2 ${sec(mdl)}; node -e '' ${sec(node)}`,
+  );
+  for (const [n, cli] of clis.entries()) {
+    // The cheap baselines again beside each tool: the machine's load drifts over a run of several minutes.
+    if (n > 0) {
+      gitLog = best(3, () => run(dir, 'git', ['log', '-p', '--reverse', '--', 'thoughts/']));
+      node = best(5, () => run(dir, process.execPath, ['-e', '']));
+      console.log(`  baselines again: raw git log -p ${sec(gitLog)}; node -e '' ${sec(node)}`);
+    }
+    const cacheDir = join(dir, '.git', 'validate-workflow');
+    const tool = (args, extra = {}) => run(dir, process.execPath, [cli, ...args], { ...TIMING, ...extra }, [0, 1]);
+    rmSync(cacheDir, { recursive: true, force: true });
+    const snapshot = tool(['--no-history', '--format', 'json']);
+    rmSync(cacheDir, { recursive: true, force: true });
+    const cold = tool(['--format', 'json']);
+    const warmRuns = Array.from({ length: 3 }, () => tool(['--format', 'json']));
+    const warm = warmRuns.reduce((a, b) => (b.ms < a.ms ? b : a));
+    tool(['status']);
+    const status = best(RUNS, () => tool(['status']));
+    const peak = Math.max(...[snapshot, cold, ...warmRuns].map((t) => timings(t.err)['peak rss'] ?? 0));
+    const summary = JSON.parse(cold.out).summary;
+    console.log(
+      `  -- ${cli}${label(cli)}: ${summary.errors} errors, ${summary.warnings} warnings on the clean history`,
+    );
+    const rows = [
+      ['cold full run', cold.ms, `${x(cold.ms, gitLog + bare.ms)} (raw git + bare parse; goal <= 0.5x)`],
+      ['warm full run', warm.ms, `${x(warm.ms, gitLog)} raw git log -p (goal <= 1.0x)`],
+      ['snapshot pass (--no-history, cold)', snapshot.ms, `${x(snapshot.ms, mdl)} markdownlint-cli2 (goal <= 0.7x)`],
+      ['status (warm)', status, `${x(status, node)} node -e '' (goal <= 3x)`],
+    ];
+    let hookStats = null;
+    if (peer) {
+      hookStats = measureHooks(hookedClone(dir, cli, `${shape}-${n}`), cli, peer);
+      const on = hookStats.med['hooks on (pre-commit + commit-msg)'];
+      const off = hookStats.med['hooks off (--no-verify)'];
+      const peerOn = hookStats.med['peer: husky + lint-staged + commitlint'];
+      const peerOff = hookStats.med['peer: --no-verify'];
+      const nodeMed = hookStats.med["bare node -e ''"];
+      rows.push([
+        'a commit through the hooks',
+        on,
+        `${x(on - off, nodeMed)} node (hooks' own cost ${sec(on - off)}; goal <= 4x), ${x(on - off, peerOn - peerOff)} the peer's hooks (${sec(peerOn - peerOff)}; goal <= 0.33x)`,
+      ]);
+    }
+    rows.push(['peak memory', null, `${peak} MB (limit 500 MB)`]);
+    for (const [name, ms, ratio] of rows)
+      console.log(`  ${name.padEnd(36)} ${ms === null ? ''.padStart(9) : sec(ms).padStart(9)}   ${ratio}`);
+    console.log(`  cold, where it goes: ${JSON.stringify(timings(cold.err))}`);
+    console.log(`  warm, where it goes: ${JSON.stringify(timings(warm.err))}`);
+    if (hookStats) {
+      console.log(
+        `  a hook commit, step by step (medians of ${RUNS}; git processes per commit: ${hookStats.gits}, the peer's ${hookStats.peerGits}):`,
+      );
+      for (const [k, ms] of Object.entries(hookStats.med))
+        console.log(`    ${k.padEnd(44)} ${ms.toFixed(0).padStart(6)} ms`);
+    }
+  }
+}
+console.log(`\nload after: ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
+if (!process.env.BENCH_KEEP_WORK) rmSync(work, { recursive: true, force: true });

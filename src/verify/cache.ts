@@ -3,13 +3,19 @@
 // history cache, in `.git/validate-workflow/verify/`, one small file per tree, command, set-up step and limit (a
 // different set-up or limit can give a different verdict).
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeCacheFile } from '../history/cache.js';
 import { repositoryInfo } from '../shared/git.js';
 import type { Ran } from './process.js';
 
 const FORMAT = 1;
+
+/**
+ * Verdicts kept: each is a small file with up to 64 KiB of output, one per tree and command, so a repository verified
+ * on every pull request for years would otherwise fill `.git` without end. The oldest go first.
+ */
+export const KEEP = 1000;
 
 export interface CacheEntry {
   format: number;
@@ -41,8 +47,20 @@ function fileOf(folder: string, key: CacheKey): string {
   return join(folder, `${id.slice(0, 40)}.json`);
 }
 
+/** Removes the oldest verdicts (by modification time) beyond `keep`; a failure costs disk space, not correctness. */
+function prune(folder: string, keep: number): void {
+  try {
+    const files = readdirSync(folder).filter((f) => f.endsWith('.json'));
+    if (files.length <= keep) return;
+    const aged = files.map((f) => ({ f, t: statSync(join(folder, f)).mtimeMs })).sort((a, b) => a.t - b.t);
+    for (const { f } of aged.slice(0, files.length - keep)) rmSync(join(folder, f), { force: true });
+  } catch {
+    // Another run pruned the same folder, or it cannot be read: the next run tries again.
+  }
+}
+
 /** The cache of the repository holding `root` (its common git folder, shared by every worktree of it). */
-export function verifyCache(root: string): VerifyCache {
+export function verifyCache(root: string, keep = KEEP): VerifyCache {
   const info = repositoryInfo(root);
   if (!info) return { get: () => null, put: () => {} };
   const folder = join(info.commonDir, 'validate-workflow', 'verify');
@@ -59,6 +77,7 @@ export function verifyCache(root: string): VerifyCache {
     put(key, ran) {
       const entry: CacheEntry = { format: FORMAT, ...key, ran, at: new Date().toISOString() };
       writeCacheFile(fileOf(folder, key), `${JSON.stringify(entry)}\n`);
+      prune(folder, keep);
     },
   };
 }

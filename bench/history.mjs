@@ -12,6 +12,7 @@ import remarkParse from 'remark-parse';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
 import { makeHistoryRepo } from './history-repo.mjs';
+import { distinctBlobs } from './blobs.mjs';
 
 const cli = new URL('../dist/bundle/main.js', import.meta.url).pathname;
 const small = process.argv.includes('--small');
@@ -51,32 +52,7 @@ const git = best(3, () =>
 );
 
 // Baseline 2: every distinct workflow blob of the history, parsed once, single-threaded, with the same processor.
-const raw = spawnSync('git', ['log', '--raw', '--no-abbrev', '--format=', '--', 'thoughts/'], {
-  cwd: dir,
-  encoding: 'utf8',
-  maxBuffer: 1 << 30,
-}).stdout;
-const ids = [
-  ...new Set(
-    raw
-      .split('\n')
-      .filter((l) => l.startsWith(':') && /\.(md|ya?ml)$/.test(l))
-      .map((l) => l.split(/\s+/)[3])
-      .filter((id) => !/^0+$/.test(id)),
-  ),
-];
-const batch = spawnSync('git', ['cat-file', '--batch'], {
-  cwd: dir,
-  input: `${ids.join('\n')}\n`,
-  maxBuffer: (1 << 31) >>> 0,
-}).stdout;
-const texts = [];
-for (let pos = 0; pos < batch.length;) {
-  const nl = batch.indexOf(10, pos);
-  const size = Number(batch.subarray(pos, nl).toString().split(' ')[2]);
-  texts.push(batch.subarray(nl + 1, nl + 1 + size).toString('utf8'));
-  pos = nl + 1 + size + 1;
-}
+const texts = distinctBlobs(dir);
 const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm);
 let t = performance.now();
 for (const text of texts) processor.parse(text);
@@ -104,7 +80,7 @@ const status = best(5, () => timed(process.execPath, [cli, 'status']));
 const coldOut = JSON.parse(cold.res.stdout);
 const s = (ms) => `${(ms / 1000).toFixed(2).padStart(7)} s`;
 console.log(
-  `history bench: ${coldOut.summary.commits} commits judged, ${coldOut.summary.files} workflow files, ${ids.length} distinct workflow blobs, in ${dir}`,
+  `history bench: ${coldOut.summary.commits} commits judged, ${coldOut.summary.files} workflow files, ${texts.length} distinct workflow blobs, in ${dir}`,
 );
 console.log(`raw git log -p --reverse -- thoughts/        ${s(git.ms)}`);
 console.log(`bare remark parse of the distinct blobs      ${s(bare)}   (single thread)`);

@@ -10,7 +10,7 @@
 // --verify also checks every sectioned tree against the whole-file tree (deep equality, positions included).
 // --budget sets the section cache's size in bytes of JSON (VALIDATE_WORKFLOW_SECTION_CACHE_BYTES).
 // --sectioned-only skips the whole-file baseline (to compare cache budgets).
-import { spawnSync } from 'node:child_process';
+import { distinctBlobs } from './blobs.mjs';
 import { isDeepStrictEqual } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { unified } from 'unified';
@@ -38,39 +38,8 @@ if (opt('--budget')) process.env.VALIDATE_WORKFLOW_SECTION_CACHE_BYTES = opt('--
 const { parseMarkdown } = await import('../dist/read/markdown.js');
 const { resetSectionCache, sectionCacheSize, sectionStats } = await import('../dist/read/sections.js');
 
-/** Distinct Markdown blobs under thoughts/, in the order the history first shows them. */
-export function blobsInCommitOrder(repo) {
-  const raw = spawnSync('git', ['log', '--reverse', '--raw', '--no-abbrev', '--format=', '--', 'thoughts/'], {
-    cwd: repo,
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-  }).stdout;
-  const seen = new Set();
-  const ids = [];
-  for (const line of raw.split('\n')) {
-    if (!line.startsWith(':')) continue;
-    const [meta, path] = line.split('\t');
-    const id = meta.split(' ')[3];
-    if (!path?.endsWith('.md') || /^0+$/.test(id) || seen.has(id)) continue;
-    seen.add(id);
-    ids.push(id);
-  }
-  const batch = spawnSync('git', ['cat-file', '--batch'], {
-    cwd: repo,
-    input: `${ids.join('\n')}\n`,
-    maxBuffer: (1 << 31) >>> 0,
-  }).stdout;
-  const texts = [];
-  for (let pos = 0; pos < batch.length;) {
-    const nl = batch.indexOf(10, pos);
-    const size = Number(batch.subarray(pos, nl).toString().split(' ')[2]);
-    texts.push(batch.subarray(nl + 1, nl + 1 + size).toString('utf8'));
-    pos = nl + 1 + size + 1;
-  }
-  return texts;
-}
-
-const texts = blobsInCommitOrder(dir).slice(0, limit);
+// Distinct Markdown blobs under thoughts/, in the order the history first shows them.
+const texts = distinctBlobs(dir, { match: /\.md$/, reverse: true }).slice(0, limit);
 const chars = texts.reduce((n, t) => n + t.length, 0);
 const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm);
 

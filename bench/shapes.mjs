@@ -38,6 +38,7 @@ import remarkParse from 'remark-parse';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
 import { makeHistoryRepo } from './history-repo.mjs';
+import { distinctBlobs } from './blobs.mjs';
 import { makeMonorepo } from './monorepo-repo.mjs';
 
 const project = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -117,32 +118,11 @@ async function repoFor(shape) {
 
 /** Every distinct workflow version in history, parsed once on this thread with the tool's processor. */
 function bareParse(dir) {
-  const raw = run(dir, 'git', ['log', '--raw', '--no-abbrev', '--format=', '--', 'thoughts/']).out;
-  const ids = [
-    ...new Set(
-      raw
-        .split('\n')
-        .filter((l) => l.startsWith(':') && /\.(md|ya?ml)$/.test(l))
-        .map((l) => l.split(/\s+/)[3])
-        .filter((id) => !/^0+$/.test(id)),
-    ),
-  ];
-  const batch = spawnSync('git', ['cat-file', '--batch'], {
-    cwd: dir,
-    input: `${ids.join('\n')}\n`,
-    maxBuffer: (1 << 31) >>> 0,
-  }).stdout;
-  const texts = [];
-  for (let pos = 0; pos < batch.length;) {
-    const nl = batch.indexOf(10, pos);
-    const size = Number(batch.subarray(pos, nl).toString().split(' ')[2]);
-    texts.push(batch.subarray(nl + 1, nl + 1 + size).toString('utf8'));
-    pos = nl + 1 + size + 1;
-  }
+  const texts = distinctBlobs(dir);
   const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm);
   const t = performance.now();
   for (const text of texts) processor.parse(text);
-  return { ms: performance.now() - t, versions: ids.length, bytes: texts.reduce((n, s) => n + s.length, 0) };
+  return { ms: performance.now() - t, versions: texts.length, bytes: texts.reduce((n, s) => n + s.length, 0) };
 }
 
 // --- the hooks ----------------------------------------------------------------------------------------------------

@@ -7,12 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT } from '../hooks/setup.js';
-import { ANA, CLAUDE, LEDGER, PLAN, Repo, cli, handoffPath, ledgerDoc, planDoc, taskHandoff } from './helpers.js';
+import { ANA, CLAUDE, PLAN, Repo, cli, handoffPath, planDoc, taskHandoff, taskOneDone } from './helpers.js';
 
 const pkg = mkdtempSync(join(tmpdir(), 'vw-pkg-'));
 afterAll(() => rmSync(pkg, { recursive: true, force: true }));
 
-/** Whether the run folded history afresh (VALIDATE_WORKFLOW_TIMING reports the history step only then). */
+/** Whether a run folded history afresh: VALIDATE_WORKFLOW_TIMING reports the history step only then. */
+const folded = (stderr: string) => /^timing history: /m.test(stderr);
+
+/** Whether the installed copy's run folded history afresh. */
 function foldsHistory(dir: string): boolean {
   const res = spawnSync(process.execPath, [join(pkg, 'dist/bundle/main.js')], {
     cwd: dir,
@@ -20,7 +23,7 @@ function foldsHistory(dir: string): boolean {
     env: { ...process.env, VALIDATE_WORKFLOW_TIMING: '1', NO_COLOR: '1' },
   });
   expect(res.status, res.stderr).toBe(0);
-  return /^timing history: /m.test(res.stderr);
+  return folded(res.stderr);
 }
 
 describe('the cache and the build that wrote it', () => {
@@ -29,13 +32,7 @@ describe('the cache and the build that wrote it', () => {
     cpSync(join(PROJECT, 'package.json'), join(pkg, 'package.json'));
     // ajv's standalone validators require its runtime, as an installed package finds it.
     symlinkSync(join(PROJECT, 'node_modules'), join(pkg, 'node_modules'));
-    const repo = Repo.create();
-    repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
-    repo.commit(
-      'Task 1: Do step 1',
-      { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) },
-      { author: CLAUDE },
-    );
+    const repo = taskOneDone();
     expect(foldsHistory(repo.dir)).toBe(true);
     expect(foldsHistory(repo.dir)).toBe(false);
     // An upgrade: the same version number, another build.
@@ -50,7 +47,6 @@ describe('the cache and the build that wrote it', () => {
 // a verdict: a warm run says what a cold run says, and a cache that is broken in any way is rebuilt, not trusted.
 describe('the cache file', () => {
   const timed = { VALIDATE_WORKFLOW_TIMING: '1' };
-  const folded = (stderr: string) => /^timing history: /m.test(stderr);
   const decoded = (stderr: string) => {
     const m = /^timing cache models decoded \((\d+) of (\d+)\)/m.exec(stderr);
     return m ? { decoded: Number(m[1]), of: Number(m[2]) } : null;
@@ -59,13 +55,7 @@ describe('the cache file', () => {
 
   /** A history with a finding in it (an agent checks a manual item), and handoffs and a ledger at HEAD. */
   function history(): Repo {
-    const repo = Repo.create();
-    repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
-    repo.commit(
-      'Task 1: Do step 1',
-      { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) },
-      { author: CLAUDE },
-    );
+    const repo = taskOneDone();
     repo.commit('Phase 1 verified', { [PLAN]: planDoc({ tasks: [1], auto: [1], manual: [1] }) }, { author: CLAUDE });
     return repo;
   }

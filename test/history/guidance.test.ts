@@ -6,14 +6,13 @@ import {
   ANA,
   CLAUDE,
   LEDGER,
-  PLAN,
   Repo,
   cli,
   handoffPath,
   ledgerDoc,
   messageFile,
-  planDoc,
   taskHandoff,
+  taskOneDone,
   type CommitOpts,
 } from './helpers.js';
 
@@ -26,13 +25,7 @@ const blocked = () =>
 
 /** Task 1 done, task 2 blocked and waiting for the user. */
 function waiting(): Repo {
-  const repo = Repo.create();
-  repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
-  repo.commit(
-    'Task 1: Do step 1',
-    { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) },
-    { author: CLAUDE },
-  );
+  const repo = taskOneDone();
   repo.commit('Task 2 blocked', { [handoffPath(2)]: blocked(), [LEDGER]: ledgerDoc([1], 2) }, { author: CLAUDE });
   return repo;
 }

@@ -242,6 +242,18 @@ export function ledgerDoc(done: number[] = [], doing: number | null = null, tota
   return ledger({ state, status });
 }
 
+/** A human plans the auth flow, then an agent does task 1 with its handoff: the start most history tests share. */
+export function taskOneDone(): Repo {
+  const repo = Repo.create();
+  repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
+  repo.commit(
+    'Task 1: Do step 1',
+    { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) },
+    { author: CLAUDE },
+  );
+  return repo;
+}
+
 // --- Judging --------------------------------------------------------------------------------------------------
 
 /** The engine in-process over the repository's history (its config read as the CLI reads it). */

@@ -132,13 +132,14 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   const atHead = cache !== null && headSha !== null && cache.head === headSha;
   const cachedResolved = atHead ? cache.section(SELF_RESOLVED) : null;
   t = performance.now();
-  const guidance = inGit ? await headGuidance(root, config, cache, headSha) : new Map<string, string>();
+  const standing = standingOf(root, cache, headSha);
+  const guidance = inGit ? await headGuidance(root, config, cache, headSha, standing) : new Map<string, string>();
   timing('guidance', since(t));
   // History first, oldest commit to newest: by the time it reaches HEAD's versions, the sections of their parents are
   // in the section cache (read/sections.ts), so HEAD's files cost a fraction of a parse, and the snapshot pass after
   // it finds them parsed (working tree files are HEAD's unless edited). The other order parsed HEAD's files cold:
   // 6.4 of 26.7 s on the 10,000-commit bench.
-  const hist = inGit && opts.history ? await judgeHeadHistory(root, opts, cache) : null;
+  const hist = inGit && opts.history ? await judgeHeadHistory(root, opts, cache, standing) : null;
   t = performance.now();
   const seen = hist ? sources(hist.models, known) : known;
   let lint = await lintRepositoryParallel(root, config, inGit, seen, { baseline: !opts.baselineWrite, guidance });
@@ -270,14 +271,32 @@ async function headGuidance(
   config: Config,
   cache: Cache | null,
   headSha: string | null,
+  standing: CacheStanding,
 ): Promise<Map<string, string>> {
   const cached = cache?.head && headSha ? cache.section(GUIDANCE) : null;
   if (cache?.head && headSha && isPairs(cached)) {
-    if (cache.head === headSha) return new Map(cached);
-    if ((await ask(root, ['merge-base', '--is-ancestor', cache.head, headSha])).ok)
-      return new Map([...(await guidanceIn(root, config, headSha, cache.head)), ...cached]);
+    const at = await standing();
+    if (at === 'head') return new Map(cached);
+    if (at === 'ancestor') return new Map([...(await guidanceIn(root, config, headSha, cache.head)), ...cached]);
   }
   return guidanceIn(root, config);
+}
+
+/** Where the cache was judged: at HEAD, at an ancestor of HEAD, or elsewhere. */
+type CacheStanding = () => Promise<'head' | 'ancestor' | 'other'>;
+
+/**
+ * The cache's standing, asked of git at most once per run, and only when a part of the cache could be used: the
+ * guidance and the history both continue from an ancestor, and a hook should not pay the question twice.
+ */
+function standingOf(root: string, cache: Cache | null, headSha: string | null): CacheStanding {
+  let answer: Promise<'head' | 'ancestor' | 'other'> | undefined;
+  const decide = async (): Promise<'head' | 'ancestor' | 'other'> => {
+    if (!cache?.head || !headSha) return 'other';
+    if (cache.head === headSha) return 'head';
+    return (await ask(root, ['merge-base', '--is-ancestor', cache.head, headSha])).ok ? 'ancestor' : 'other';
+  };
+  return () => (answer ??= decide());
 }
 
 /**
@@ -311,17 +330,17 @@ function cachedResume(cache: Cache, variants: readonly Variant[]): Resume | null
 }
 
 /** HEAD's history, from the cache where the last run left it: resumed from its head, or taken as is when unchanged. */
-async function judgeHeadHistory(root: string, opts: RepositoryOptions, cache: Cache | null): Promise<HeadHistory> {
-  const head = await ask(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
-  const sha = head.ok ? head.out.trim() : null;
+async function judgeHeadHistory(
+  root: string,
+  opts: RepositoryOptions,
+  cache: Cache | null,
+  standing: CacheStanding,
+): Promise<HeadHistory> {
   const variant = variantOf(opts.presetOverride);
-  const usable =
-    sha !== null &&
-    !!cache?.head &&
-    !!cache.history &&
-    (cache.head === sha || (await ask(root, ['merge-base', '--is-ancestor', cache.head, sha])).ok);
+  const at = cache?.history ? await standing() : 'other';
+  const usable = at !== 'other';
   // Nothing new since the last run: its findings, for the preset asked now.
-  if (usable && cache!.head === sha) {
+  if (at === 'head') {
     const resume = cachedResume(cache!, [variant]);
     if (resume)
       return {
@@ -544,7 +563,7 @@ export async function judgePending(
   const atHead = cache !== null && headSha !== null && cache.head === headSha;
   const cachedResolved = atHead && pending.commit.parents[0] === headSha ? cache.section(SELF_RESOLVED) : null;
   const guidance = new Map([
-    ...(await headGuidance(root, config, cache, headSha)),
+    ...(await headGuidance(root, config, cache, headSha, standingOf(root, cache, headSha))),
     ...guidedBy(pending.commit, pending.before, pending.after, pending.signed),
   ]);
   // Resolutions agents wrote before; those this commit writes are judgeChange's to add.

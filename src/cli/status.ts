@@ -12,7 +12,7 @@ import { ledgerSessionFromName } from '../read/paths.js';
 import { repositoryRoot } from '../shared/git.js';
 import { readBytes, readWorkspace, resolvePlanRef } from '../read/workspace.js';
 import { blobId, cacheFile, cacheKey, writeCacheFile } from '../history/cache.js';
-import { handoffTask, tasksOf } from '../model/queries.js';
+import { handoffTask, manualDue, tasksOf } from '../model/queries.js';
 import type { Handoff, HandoffStatus, LedgerItemState, Ledger, Phase, Plan, WorkflowFile } from '../model/types.js';
 import { RULE_IDS } from '../engine/catalog.js';
 import { EXIT, type Io } from './io.js';
@@ -97,12 +97,6 @@ function byTask(a: Handoff, b: Handoff): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
-/** Automated verification passed (or, without automated items, every task done): the seed's "present_manual; wait". */
-function readyForManual(phase: Phase): boolean {
-  if (phase.automated.length > 0) return phase.automated.every((i) => i.checked || i.na);
-  return phase.tasks.length > 0 && phase.tasks.every((t) => t.checked);
-}
-
 function started(phase: Phase): boolean {
   return [...phase.tasks, ...phase.automated, ...phase.manual, ...phase.unknown, ...phase.other].some((i) => i.checked);
 }
@@ -113,7 +107,7 @@ function manualChecks(plans: Plan[]): StatusData['manualChecks'] {
     const sequence = plan.phases.filter((p) => !p.outside);
     for (const phase of plan.phases) {
       const items = phase.manual.filter((i) => !i.checked && !i.na);
-      if (items.length === 0 || !readyForManual(phase)) continue;
+      if (items.length === 0 || !manualDue(phase)) continue;
       // A human reading this wants to know the plan did not wait: in `recommended` a later phase may start while
       // these boxes are open (verified there means automated items), so the wait is easy to miss.
       const at = sequence.indexOf(phase);

@@ -67,6 +67,16 @@ export function criteria(phase: Phase): CheckItem[] {
 }
 
 /**
+ * A phase's manual items are a human's to check now: its automated verification passed (or, without automated items,
+ * every task is done), the workflow's "present the manual checklist; wait". `status` and the review say "waiting for
+ * a human" by this one test.
+ */
+export function manualDue(phase: Phase): boolean {
+  if (phase.automated.length > 0) return phase.automated.every((i) => i.checked || i.na);
+  return phase.tasks.length > 0 && phase.tasks.every((t) => t.checked);
+}
+
+/**
  * verified(n), as phase order means it (convention section 5, `plan/phase-order`). `recommended`: every automated
  * item checked or N/A (manual boxes are a human's and often lag behind the human's word); `strict`: every automated,
  * manual (and unsplit) criterion checked or N/A. A phase without the criteria its preset looks at needs its tasks

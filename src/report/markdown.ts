@@ -10,6 +10,7 @@ import {
   effectiveMode,
   handoffTask,
   handoffsOfPlan,
+  manualDue,
   phaseVerified,
   tasksOf,
 } from '../model/queries.js';
@@ -287,8 +288,8 @@ function manualSection(plan: Plan, hist: PlanHistory): string[] {
       if (item.na) continue;
       const text = `${where}${escapeText(item.text)}`;
       if (!item.checked) {
-        // Like `status`: a human is due only once the phase's automated checks pass.
-        (phaseVerified(phase, 'recommended') ? waiting : later).push(`- ⏳ ${text}`);
+        // Due for a human by the test `status` uses (manualDue): once the phase's automated checks pass.
+        (manualDue(phase) ? waiting : later).push(`- ⏳ ${text}`);
         continue;
       }
       const e = hist.checkoffs.get(manualKey(n, item.text));

@@ -9,7 +9,7 @@ import type { Finding } from '../model/finding.js';
 import type { TimelineEntry } from '../model/history.js';
 import type { CheckItem, Handoff, Phase, Plan, Task } from '../model/types.js';
 import { plural } from '../shared/text.js';
-import { phaseVerified } from '../model/queries.js';
+import { manualDue } from '../model/queries.js';
 
 export const shortSha = (sha: string) => sha.slice(0, 7);
 
@@ -206,7 +206,7 @@ function manualBox(
   const lines: string[] = [];
   let cls: string;
   if (!item.checked) {
-    // Like `status`: a human is due only once the phase's automated checks pass; before that the agent has work left.
+    // Due for a human by the test `status` uses (manualDue); before that the agent has work left.
     lines.push(`👤 ⏳ ${text}`, due ? 'waiting for a human' : 'after the automated checks');
     cls = 'open';
   } else if (!entry) {
@@ -263,7 +263,7 @@ function phaseGraph(
         item,
         facts.checkoff(phase.number ?? index + 1, item.text),
         placed.manual.get(item),
-        phaseVerified(phase, 'recommended'),
+        manualDue(phase),
       );
       if (box.endsWith(':::violation')) violations++;
       lines.push(`    ${box}`);

@@ -5,6 +5,7 @@ import type { Heading, List, Paragraph, PhrasingContent, Root, RootContent, Tabl
 import { visit } from 'unist-util-visit';
 import type {
   Handoff,
+  HandoffDialect,
   HandoffStatus,
   OrchestrationState,
   Position,
@@ -427,10 +428,10 @@ function build(
   frontmatter: Record<string, unknown> | null,
   anchor: Position,
   text: string,
+  dialect: HandoffDialect,
 ): Handoff {
   const v = { ...fields.values };
   for (const field of TEXT_FIELDS) if (field in v) v[field] = asText(v[field]);
-  const dialect = handoffDialectOf(loc.fileName).name;
   const isTask = loc.fileTask !== null || 'task' in v;
   const status = normalizeStatus(v.status);
   const normalized: Record<string, unknown> = { kind: isTask ? 'task' : 'session', dialect };
@@ -515,7 +516,7 @@ export function readOrchestrationState(
 }
 
 /** A handoff in YAML: one document, or the v3 pair of a frontmatter document and a body document. */
-function fromYaml(loc: HandoffLocation, text: string, fields: Fields): Handoff {
+function fromYaml(loc: HandoffLocation, text: string, fields: Fields, dialect: HandoffDialect): Handoff {
   const yaml = readYaml(text, 0, { comments: true });
   const problems = [...yaml.problems];
   const docs = yaml.documents.filter((d) => d !== null && d !== undefined);
@@ -536,11 +537,12 @@ function fromYaml(loc: HandoffLocation, text: string, fields: Fields): Handoff {
   // The first YAML document is the v3 handoff's frontmatter; history judges rewrites of it.
   const first = docs[0];
   const anchor = yaml.starts.find((s) => s !== null) ?? { line: 1, column: 1 };
-  return build(loc, fields, problems, yamlDisables(yaml.comments), isRecord(first) ? first : null, anchor, text);
+  const fm = isRecord(first) ? first : null;
+  return build(loc, fields, problems, yamlDisables(yaml.comments), fm, anchor, text, dialect);
 }
 
 /** A handoff in Markdown: frontmatter keys first, then sections matched by meaning, then body markers. */
-function fromMarkdown(loc: HandoffLocation, text: string, fields: Fields): Handoff {
+function fromMarkdown(loc: HandoffLocation, text: string, fields: Fields, dialect: HandoffDialect): Handoff {
   const tree = parseMarkdown(text);
   const fm = readFrontmatter(tree);
   if (fm.data) fromKeys(fm.data, fm.positions, fields);
@@ -548,19 +550,15 @@ function fromMarkdown(loc: HandoffLocation, text: string, fields: Fields): Hando
   const heading =
     tree.children.find((n) => n.type === 'heading' && n.depth === 1) ?? tree.children.find((n) => n.type === 'heading');
   const anchor = heading ? lineOf(heading) : { line: fm.data ? fm.line : 1, column: 1 };
-  return build(loc, fields, [...fm.problems], markdownDisables(tree), fm.data, anchor, text);
+  return build(loc, fields, [...fm.problems], markdownDisables(tree), fm.data, anchor, text, dialect);
 }
 
 const READERS = { yaml: fromYaml, markdown: fromMarkdown } as const;
 
 export function readHandoffText(path: string, root: string, text: string): Handoff {
   const loc = handoffLocation(path, root);
-  return READERS[handoffDialectOf(loc.fileName).format](loc, text, {
-    values: {},
-    positions: {},
-    claims: [],
-    sources: {},
-  });
+  const dialect = handoffDialectOf(loc.fileName);
+  return READERS[dialect.format](loc, text, { values: {}, positions: {}, claims: [], sources: {} }, dialect.name);
 }
 
 function asArray(value: unknown): unknown[] {

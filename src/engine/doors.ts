@@ -641,6 +641,22 @@ function commentFree(message: string): string {
     .trim();
 }
 
+/**
+ * `--range`'s two ends, at every door that takes one (check, verify): a name that is no revision at all (a mistyped
+ * branch) is the caller's mistake, a usage error; an all-zero base (a push to an empty remote) or an object name the
+ * clone lacks may exist upstream (a shallow clone): that one is history/incomplete, judged by the fold.
+ */
+export async function checkRangeEnds(root: string, from: string | null, to: string | null): Promise<void> {
+  for (const [side, rev] of [
+    ['base', from],
+    ['end', to],
+  ] as const) {
+    if (rev === null || /^0+$/.test(rev) || OBJECT_NAME.test(rev)) continue;
+    if (!(await ask(root, ['rev-parse', '--verify', '-q', `${rev}^{commit}`])).ok)
+      throw new UsageError(`--range ${side} "${rev}" is no revision in this repository`);
+  }
+}
+
 /** The door asked for, with what the caller got wrong (no repository, a base that is no revision) a UsageError. */
 export async function judgeDoor(door: Door, opts: DoorOptions): Promise<Judged> {
   const { root, config } = opts;
@@ -660,16 +676,7 @@ export async function judgeDoor(door: Door, opts: DoorOptions): Promise<Judged> 
         `${door.kind === 'range' ? '--range' : door.kind === 'staged' ? '--staged' : 'commit-msg'} needs a git repository`,
       );
     if (door.kind === 'range') {
-      // A base that names no revision at all (a mistyped branch) is the caller's mistake; an object name the clone
-      // lacks may exist upstream (a shallow clone): that one is history/incomplete, judged by the fold.
-      for (const [side, rev] of [
-        ['base', door.from],
-        ['end', door.to],
-      ] as const) {
-        if (rev === null || /^0+$/.test(rev) || OBJECT_NAME.test(rev)) continue;
-        if (!(await ask(root, ['rev-parse', '--verify', '-q', `${rev}^{commit}`])).ok)
-          throw new UsageError(`--range ${side} "${rev}" is no revision in this repository`);
-      }
+      await checkRangeEnds(root, door.from, door.to);
       return await judgeRange(root, config, door, opts.presetOverride, opts.since, onProgress, opts.review);
     }
   } finally {

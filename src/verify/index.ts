@@ -12,6 +12,7 @@ import { ruleById } from '../engine/catalog.js';
 import { severityOf, toFinding } from '../engine/findings.js';
 import { incomplete } from '../engine/history.js';
 import { parseRange, scopeOf, type Report } from '../engine/run.js';
+import { checkRangeEnds } from '../engine/doors.js';
 import { summarize } from '../engine/summary.js';
 import { UsageError } from '../shared/errors.js';
 import { gitSync } from '../shared/git.js';
@@ -60,10 +61,6 @@ export interface VerifyResult {
 const RULE = ruleById('verify/claim')!;
 /** The line of output a failed claim's message shows. */
 const OUTPUT_LINES = 10;
-
-/** An all-zero base: a push to an empty remote, history from the start. */
-const ZERO = /^0+$/;
-const OBJECT_NAME = /^[0-9a-f]{7,64}$/i;
 
 const short = (sha: string) => sha.slice(0, 7);
 
@@ -309,16 +306,7 @@ export async function verifyRepository(req: VerifyRequest): Promise<{ report: Re
       `verify re-runs commands at the commits that ticked them: ${req.cwd} is not in a git repository`,
     );
   const range = req.range === undefined ? null : parseRange(req.range);
-  // As at the check command's --range: a name that is no revision at all is the caller's mistake; an object name
-  // the clone lacks may exist upstream (a shallow clone), and the fold reports it as history/incomplete.
-  for (const [side, rev] of [
-    ['base', range?.from ?? null],
-    ['end', range?.to ?? null],
-  ] as const) {
-    if (rev === null || ZERO.test(rev) || OBJECT_NAME.test(rev)) continue;
-    if (!gitSync(scope.root, ['rev-parse', '--verify', '-q', `${rev}^{commit}`]).ok)
-      throw new UsageError(`--range ${side} "${rev}" is no revision in this repository`);
-  }
+  await checkRangeEnds(scope.root, range?.from ?? null, range?.to ?? null);
   const plan =
     req.plan === undefined ? undefined : relative(scope.root, resolve(req.cwd, req.plan)).split(sep).join('/');
   if (plan !== undefined && (plan.startsWith('../') || plan === '..'))

@@ -128,8 +128,9 @@ function scaffold(kind: Kind, ruleId: string, alsoFixes?: Fixer['alsoFixes']): F
         const text = ctx.text(plan.path);
         const root = parseForEdit(text);
         const headings = root.children.filter((n): n is Heading => n.type === 'heading');
-        // The phases the rules judge: never a section outside the sequence, a deferred or a grouping phase.
-        const missing = criteriaPhases(plan).filter((p) => p[kind].length === 0 && !unsplit(p));
+        // The phases the rules judge: never a section outside the sequence, a deferred or a grouping phase. A plan
+        // with findings was judged, finished or not (the findings carry the preset's verdict).
+        const missing = criteriaPhases(plan, 'strict').filter((p) => p[kind].length === 0 && !unsplit(p));
         for (const phase of missing) {
           const edit = insertion(text, headings, plan, phase, kind);
           const index = plan.phases.indexOf(phase);

@@ -42,6 +42,15 @@ export function setAside(plan: Plan): boolean {
   );
 }
 
+/**
+ * A plan whose every box is checked or N/A: a record of finished work. `recommended` leaves its structure alone
+ * (criteria, numbering): restructuring it now helps nobody, and the hooks judged that structure while it was worked.
+ */
+export function finished(plan: Plan): boolean {
+  const boxes = plan.phases.flatMap(phaseBoxes);
+  return boxes.length > 0 && boxes.every((b) => b.checked || b.na);
+}
+
 /** The plan's phase sequence: every phase but the sections outside it (plan-wide lists, checklists, rollout). */
 export function sequence(plan: Plan): Phase[] {
   return plan.phases.filter((p) => !p.outside);

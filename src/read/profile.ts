@@ -318,14 +318,25 @@ export function learnProfile(input: ProfileInput): Profile {
   const criteria = (kind: 'automated' | 'manual'): Expectation<boolean> => {
     const key = kind === 'automated' ? 'automatedCriteria' : 'manualCriteria';
     if (protocol[key] !== undefined) return { value: protocol[key], source: fromConfig(key) };
+    const count = plans.filter((p) => hasKind(p, kind)).length;
     const said = signals[kind];
+    // An instruction the repository's own plans have long stopped following is not the protocol it works by (47
+    // plans, one with manual items, under an iterate_plan that asks for them): the practice wins. Only with six
+    // plans or more: in a young repository the plans that lack them are the departures the instruction is for.
+    if (said && plans.length >= 6 && majority(plans.length - count, plans.length))
+      return {
+        value: false,
+        source: {
+          from: 'majority',
+          says: `${count} of its ${plans.length} plans have ${kind} criteria, though ${said.file ?? 'an instruction'}${said.line ? ` (line ${said.line})` : ''} ${said.says}`,
+        },
+      };
     if (said) return { value: true, source: said };
     if (signals.planTemplate)
       return {
         value: false,
         source: { ...signals.planTemplate, says: `${signals.planTemplate.says} without ${kind} criteria` },
       };
-    const count = plans.filter((p) => hasKind(p, kind)).length;
     if (majority(count, plans.length))
       return {
         value: true,

@@ -1,6 +1,6 @@
 import type { RawFinding, Rule } from '../types.js';
 import type { Phase, Plan } from '../../model/types.js';
-import { capitalize, judgedPhases, phaseLabel, setAside } from '../../model/queries.js';
+import { capitalize, finished, judgedPhases, phaseLabel, setAside } from '../../model/queries.js';
 import { promiseOf } from '../promise.js';
 import { describeSource, type ProfileSource } from '../../read/profile.js';
 import { plural } from '../../shared/text.js';
@@ -24,9 +24,13 @@ export function planWide(plan: Plan, kind: 'automated' | 'manual'): boolean {
   );
 }
 
-/** The phases the criteria rules judge: a plan the reader is sure of, its sequence without deferred or grouping phases. */
-export function criteriaPhases(plan: Plan): Phase[] {
+/**
+ * The phases the criteria rules judge: a plan the reader is sure of, its sequence without deferred or grouping phases;
+ * in `recommended`, none of a finished plan.
+ */
+export function criteriaPhases(plan: Plan, preset: string): Phase[] {
   if (!plan.readable || plan.notAPlan || plan.unstructured || setAside(plan)) return [];
+  if (preset !== 'strict' && finished(plan)) return [];
   const phases = judgedPhases(plan);
   // A file with no phase heading is a plan only in the plan-agent dialect (`### Task N:` headings); a checklist, a
   // status report or a guide in the plans folder has no phases to hold to criteria, and the reader never guesses.
@@ -85,7 +89,7 @@ export const rule: Rule = {
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'forall phase. has_auto_criteria(phase)',
     description:
-      'Every phase has at least one automated verification item (plan-wide criteria count for every phase); in `recommended`, a plan with automated items in some phase keeps the promise, and only a plan with none at all is reported. One finding per plan, listing the phases; a phase with no criteria at all is reported here once, not again by plan/phase-manual-criteria. In `recommended` only where the repository promised automated criteria (its config `protocol`, its own create_plan command or template, or two thirds of its plans); elsewhere one info per run says what `strict` would check. Criteria in an undivided `### Success Criteria` list are of unknown kind: one finding per plan says they are not split.',
+      'Every phase has at least one automated verification item (plan-wide criteria count for every phase); in `recommended`, a plan with automated items in some phase keeps the promise, and only a plan with none at all is reported. One finding per plan, listing the phases; a phase with no criteria at all is reported here once, not again by plan/phase-manual-criteria. In `recommended` only where the repository promised automated criteria (its config `protocol`, its own create_plan command or template, or two thirds of its plans); elsewhere one info per run says what `strict` would check. A finished plan (every box checked or N/A) is a record: `recommended` leaves its criteria alone. Criteria in an undivided `### Success Criteria` list are of unknown kind: one finding per plan says they are not split.',
     fix: 'Add `#### Automated Verification:` with at least one `- [ ]` item to the phase.',
     fixable: 'scaffold',
     messages: {
@@ -105,7 +109,7 @@ export const rule: Rule = {
       split:
         'Split the list under `#### Automated Verification:` (commands the agent runs) and `#### Manual Verification:` (what a human checks).',
       notPromised:
-        'Phases without automated verification items in {{plans}}: this repository does not ask for them ({{because}}), so they are not reported. `--preset strict` checks every phase, or set `protocol.automatedCriteria` in the config.',
+        'Phases without automated verification items in {{plans}}: this repository does not hold its plans to them ({{because}}), so they are not reported. `--preset strict` checks every phase, or set `protocol.automatedCriteria` in the config.',
     },
   },
   snapshot: (ws, ctx) => {
@@ -115,7 +119,7 @@ export const rule: Rule = {
     let quiet = 0;
     let split: boolean | undefined;
     for (const plan of ws.plans) {
-      const phases = criteriaPhases(plan);
+      const phases = criteriaPhases(plan, ctx.preset);
       if (phases.length === 0) continue;
       // recommended: a plan that writes automated criteria in some phase keeps the promise (authors leave them out
       // of a phase with nothing to run); only a plan with none at all departs from it. strict: every phase.

@@ -18,7 +18,7 @@ export const rule: Rule = {
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'forall phase. has_manual_criteria(phase)',
     description:
-      "Every phase has at least one manual verification item; an item reading `N/A ...` or `None ...` counts as present, and plan-wide manual criteria count for every phase; in `recommended`, a plan with manual items in some phase keeps the promise, and only a plan with none at all is reported. One finding per plan, listing the phases. In `recommended` only where the repository promised manual criteria (its config `protocol`, its own create_plan command or template, or two thirds of its plans); elsewhere one info per run says what `strict` would check. A phase with no criteria at all, or with an undivided list, is plan/phase-automated-criteria's (one cause, one finding).",
+      "Every phase has at least one manual verification item; an item reading `N/A ...` or `None ...` counts as present, and plan-wide manual criteria count for every phase; in `recommended`, a plan with manual items in some phase keeps the promise, and only a plan with none at all is reported. One finding per plan, listing the phases. In `recommended` only where the repository promised manual criteria (its config `protocol`, its own create_plan command or template, or two thirds of its plans); elsewhere one info per run says what `strict` would check. A finished plan (every box checked or N/A) is a record: `recommended` leaves its criteria alone. A phase with no criteria at all, or with an undivided list, is plan/phase-automated-criteria's (one cause, one finding).",
     fix: 'Add `#### Manual Verification:` with at least one `- [ ]` item, or `- [ ] N/A: <why>`.',
     fixable: 'scaffold',
     messages: {
@@ -30,7 +30,7 @@ export const rule: Rule = {
       addEach:
         'Add `#### Manual Verification:` with at least one `- [ ]` item to each of them, or `- [ ] N/A: <why>` where a human has nothing to check.',
       notPromised:
-        'Phases without manual verification items in {{plans}}: this repository does not ask for them ({{because}}), so they are not reported. `--preset strict` checks every phase, or set `protocol.manualCriteria` in the config.',
+        'Phases without manual verification items in {{plans}}: this repository does not hold its plans to them ({{because}}), so they are not reported. `--preset strict` checks every phase, or set `protocol.manualCriteria` in the config.',
     },
   },
   snapshot: (ws, ctx) => {
@@ -39,7 +39,7 @@ export const rule: Rule = {
     const expected = promise.manualCriteria;
     let quiet = 0;
     for (const plan of ws.plans) {
-      const phases = criteriaPhases(plan);
+      const phases = criteriaPhases(plan, ctx.preset);
       if (phases.length === 0 || planWide(plan, 'manual')) continue;
       // A phase with no criteria at all is the automated rule's finding when that rule expects criteria.
       const automatedReports = promise.automatedCriteria.value && !planWide(plan, 'automated');

@@ -1,6 +1,6 @@
 import type { Rule, RawFinding } from '../types.js';
 import type { Plan, Position } from '../../model/types.js';
-import { sequence, setAside } from '../../model/queries.js';
+import { finished, sequence, setAside } from '../../model/queries.js';
 import { promiseOf } from '../promise.js';
 
 interface Entry extends Position {
@@ -105,7 +105,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: '—',
     description:
-      "Phase numbers in the plan's phase sequence start at 1 (or 0) and are unique and consecutive (a range heading `Phase 3-28` stands for all its numbers); task numbers run across the whole plan too, in `strict` and where the repository numbers its tasks so (two thirds of its plans, or `protocol.taskNumbering: global`). A plan whose phase sequence the reader is not sure of is not judged (plan/schema says so once). Only the top-level sequence is checked: sub-numbered labels (`Phase 2A`, `Phase 3.1`, `Task 3.1` under `Phase 3`) are a consistent scheme, not a renumbering to ask for; a label written twice is a repeat.",
+      "Phase numbers in the plan's phase sequence start at 1 (or 0) and are unique and consecutive (a range heading `Phase 3-28` stands for all its numbers); task numbers run across the whole plan too, in `strict` and where the repository numbers its tasks so (two thirds of its plans, or `protocol.taskNumbering: global`). A plan whose phase sequence the reader is not sure of is not judged (plan/schema says so once). Only the top-level sequence is checked: sub-numbered labels (`Phase 2A`, `Phase 3.1`, `Task 3.1` under `Phase 3`) are a consistent scheme, not a renumbering to ask for; a label written twice is a repeat. In `recommended`, a finished plan (every box checked or N/A) is a record, and its numbering is left alone.",
     fix: 'Renumber so tasks and phases count 1, 2, 3, ... through the whole plan.',
     messages: {
       taskRepeated:
@@ -125,7 +125,7 @@ export const rule: Rule = {
     // A plan may go on from another plan's phases (`Phase 5` in part two): only strict asks phases to start at 1.
     const strict = ctx.preset === 'strict';
     return ws.plans
-      .filter((p) => p.readable && !p.unstructured && !setAside(p))
+      .filter((p) => p.readable && !p.unstructured && !setAside(p) && (strict || !finished(p)))
       .flatMap((plan) => {
         const tasks = taskEntries(plan);
         // Any scheme: each phase's own tasks still run without a repeat or a gap (`Task 4` after `Task 2`).

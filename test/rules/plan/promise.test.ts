@@ -479,7 +479,7 @@ describe('the promise: criteria are asked for only where the repository asks', (
     const infos = found.filter((f) => f.ruleId.startsWith('plan/phase-') && f.severity === 'info');
     expect(infos.map((f) => f.messageId)).toEqual(['notPromised', 'notPromised']);
     expect(infos[0]!.message).toMatch(
-      /^Phases without automated verification items in 3 plans: this repository does not ask for them/,
+      /^Phases without automated verification items in 3 plans: this repository does not hold its plans to them/,
     );
   });
 
@@ -525,6 +525,37 @@ describe('the promise: criteria are asked for only where the repository asks', (
     const found = problems(mixed, learn);
     expect(found.map((f) => [f.file, f.messageId])).toEqual([['thoughts/shared/plans/2026-11-22-c.md', 'noManual']]);
     expect(found[0]!.message).toContain("this repository's own files: 2 of its 3 plans have manual criteria");
+  });
+
+  // A plan whose every box is checked is a record of finished work: telling its maintainer to add criteria or to
+  // renumber it now helps nobody. The same plan with one box open is work in flight, and is told.
+  const record = (box: string) =>
+    md(
+      '# Export job',
+      '## Phase 1: Write the exporter',
+      '- [x] Task 1: Add the exporter',
+      '#### Automated Verification:',
+      '- [x] `make test-export`',
+      '## Phase 3: Schedule it',
+      `- ${box} Task 2: Add the cron entry`,
+      '#### Automated Verification:',
+      '- [x] `make test-cron`',
+    );
+  const promised = { protocol: { manualCriteria: true }, source: 'validate-workflow.config.json' };
+
+  it('clean: a finished plan is a record; its criteria and numbering are left alone in recommended', () => {
+    expect(ids({ [PLAN]: record('[x]') }, promised)).toEqual([]);
+  });
+
+  it('planted: the same plan with one box open is told, and strict tells the finished one too', () => {
+    expect(ids({ [PLAN]: record('[ ]') }, promised).sort()).toEqual([
+      'plan/phase-manual-criteria:noManualMany',
+      'plan/task-numbering:phaseOutOfOrder',
+    ]);
+    expect(ids({ [PLAN]: record('[x]') }, { ...promised, ...strict() }).sort()).toEqual([
+      'plan/phase-manual-criteria:noManualMany',
+      'plan/task-numbering:phaseOutOfOrder',
+    ]);
   });
 });
 
@@ -592,6 +623,50 @@ describe("the promise learned from the repository's own instructions, through th
     );
     expect(results.map((f) => f.severity)).toEqual(['info']);
     expect(res.code).toBe(0);
+  });
+
+  // Six plans or more, and two thirds of them without manual items: the command is an old template the repository
+  // stopped following, and warning on every plan tells its maintainer nothing new.
+  const withManual = md(
+    '# Plan with a human check',
+    '## Phase 1: a',
+    '#### Automated Verification:',
+    '- [ ] `make`',
+    '#### Manual Verification:',
+    '- [ ] The page loads',
+  );
+  const many = (n: number, followers: number) =>
+    Object.fromEntries([
+      ['.claude/commands/create_plan.md', command],
+      ...Array.from({ length: n }, (_, i) => [
+        `thoughts/shared/plans/2026-11-${String(10 + i).padStart(2, '0')}-p${i}.md`,
+        i < followers ? withManual : bare(i),
+      ]),
+    ]) as Record<string, string>;
+
+  it('clean: six plans, five without manual items: the practice wins over the command, with one info', () => {
+    const dir = makeRepo(many(6, 1));
+    const res = runCli(dir, ['--no-history', '--format', 'json']);
+    const results = (
+      JSON.parse(res.stdout) as { results: { ruleId: string; severity: string; message: string }[] }
+    ).results.filter((f) => f.ruleId === 'plan/phase-manual-criteria');
+    expect(results.map((f) => f.severity)).toEqual(['info']);
+    expect(results[0]!.message).toContain(
+      `1 of its 6 plans have manual criteria, though .claude/commands/create_plan.md (line ${lineOf(command, '#### Manual Verification:')}) asks for \`Manual Verification:\``,
+    );
+    const printed = JSON.parse(runCli(dir, ['--print-config']).stdout) as {
+      profile: Record<string, { value: unknown; source: { from: string } }>;
+    };
+    expect(printed.profile.manualCriteria).toMatchObject({ value: false, source: { from: 'majority' } });
+  });
+
+  it('planted: six plans, three of them with manual items: the command holds, and the other three are told', () => {
+    const dir = makeRepo(many(6, 3));
+    const res = runCli(dir, ['--no-history', '--format', 'json']);
+    const warned = (JSON.parse(res.stdout) as { results: { ruleId: string; severity: string }[] }).results.filter(
+      (f) => f.ruleId === 'plan/phase-manual-criteria' && f.severity === 'warning',
+    );
+    expect(warned).toHaveLength(3);
   });
 });
 

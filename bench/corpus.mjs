@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The real corpus: public repositories that keep agent workflow files, run as a maintainer would run the tool
 // (`--since root`, the recommended preset), with every error and warning matched against hand-judged labels.
-// Precision = real / judged errors and warnings, per rule, for the tuning set and the held-out set apart.
+// Precision = real / judged errors and warnings, per rule, for the tuning set and the held-out set apart; and, where a
+// blind second judge judged the same findings (second-judge.json), each judge's count of real ones and their agreement.
 //
 //   node bench/corpus.mjs                 run every repository (bench/corpus/repos.json), print the table
 //   node bench/corpus.mjs --only a/b,c/d  a subset
@@ -222,6 +223,42 @@ async function main() {
     lines.push(
       `\nestimated precision over all ${set} findings (each rule's judged precision weighed by its count): **${pct(weighted, weight)}** (${Math.round(weighted)} of ${weight})`,
     );
+  }
+  // A blind second judge (second-judge.json: the findings of one run, judged without the labels): how far two judges
+  // agree says how much of a precision figure is the judges' own disagreement.
+  const second = new Map(
+    JSON.parse(readFileSync(join(corpusDir, 'second-judge.json'), 'utf8')).map((l) => [
+      keyOf({ ruleId: l.rule, file: l.file, line: l.line, commit: l.commit }) + `|${l.repo}`,
+      l,
+    ]),
+  );
+  lines.push('\nsecond judge (blind), on the findings both judged: real by each, and agreement on real / not real');
+  lines.push('| set | rule | judged by both | real (labels) | real (second) | agree |');
+  lines.push('| --- | --- | --- | --- | --- | --- |');
+  for (const set of ['tuning', 'holdout']) {
+    const rows = new Map();
+    for (const run of runs) {
+      if (repos.find((r) => r.repo === run.repo)?.holdout !== (set === 'holdout')) continue;
+      const labels = new Map(
+        labelsOf(run.repo).map((l) => [keyOf({ ruleId: l.rule, file: l.file, line: l.line, commit: l.commit }), l]),
+      );
+      for (const f of run.report?.results ?? []) {
+        if (f.severity !== 'error' && f.severity !== 'warning') continue;
+        const first = labels.get(keyOf(f));
+        const other = second.get(`${keyOf(f)}|${run.repo}`);
+        if (!first || !other) continue;
+        for (const id of [f.ruleId, '**all**']) {
+          const row = rows.get(id) ?? { n: 0, first: 0, second: 0, agree: 0 };
+          row.n++;
+          row.first += first.label === 'real' ? 1 : 0;
+          row.second += other.label === 'real' ? 1 : 0;
+          row.agree += (first.label === 'real') === (other.label === 'real') ? 1 : 0;
+          rows.set(id, row);
+        }
+      }
+    }
+    for (const [id, r] of [...rows.entries()].sort((a, b) => b[1].n - a[1].n))
+      lines.push(`| ${set} | ${id} | ${r.n} | ${r.first} | ${r.second} | ${pct(r.agree, r.n)} |`);
   }
   lines.push('\n| repository | set | exit | seconds | errors | warnings | real | misread | noise | unjudged |');
   lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');

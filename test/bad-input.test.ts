@@ -333,6 +333,7 @@ describe('unusual but valid files are read like any other', () => {
     },
     {
       ruleId: 'plan/manual-before-automated',
+      severity: 'info',
       file: PLAN,
       line: 21,
       column: 1,
@@ -382,6 +383,7 @@ describe('unusual but valid files are read like any other', () => {
     expectFindings(fixture('paths-with-spaces-unicode'), [
       {
         ruleId: 'plan/manual-before-automated',
+        severity: 'info',
         file: plan,
         line: 18,
         column: 1,

@@ -33,8 +33,11 @@ const PLAN_ERROR = `# Plan
 - [x] Tables visible
 `;
 
-// The repository's create_plan asks for manual criteria: the warning is a departure from its own promise.
-const plan = (text: string) => ({ ...CREATE_PLAN_COMMAND, 'thoughts/shared/plans/p.md': text });
+// The repository's create_plan asks for manual criteria: the warning is a departure from its own promise. Its config
+// makes the state of PLAN_ERROR's boxes an error (recommended reports it as a note).
+const plan = (text: string) => ({ ...CREATE_PLAN_COMMAND, ...ERRORS, 'thoughts/shared/plans/p.md': text });
+const rules = (level: string) => JSON.stringify({ rules: { 'plan/manual-before-automated': level } });
+const ERRORS = { 'validate-workflow.config.json': rules('error') };
 
 describe('validate-workflow CLI', () => {
   it('prints its version and help with exit 0', () => {
@@ -159,26 +162,26 @@ describe('validate-workflow CLI', () => {
   });
 
   it('applies rule overrides from validate-workflow.config.json, --config, or package.json', () => {
-    const off = JSON.stringify({ rules: { 'plan/manual-before-automated': 'off' } });
-    expect(runCli(makeRepo({ ...plan(PLAN_ERROR), 'validate-workflow.config.json': off }), []).code).toBe(0);
-    expect(runCli(makeRepo({ ...plan(PLAN_ERROR), 'cfg/vw.json': off }), ['--config', 'cfg/vw.json']).code).toBe(0);
-    expect(
-      runCli(
-        makeRepo({
-          ...plan(PLAN_ERROR),
-          'package.json': JSON.stringify({ name: 'x', validateWorkflow: JSON.parse(off) }),
-        }),
-        [],
-      ).code,
-    ).toBe(0);
-    const warn = JSON.stringify({ rules: { 'plan/manual-before-automated': 'warn' } });
-    const res = runCli(makeRepo({ ...plan(PLAN_ERROR), 'validate-workflow.config.json': warn }), ['--format', 'json']);
+    // Without a config the state of PLAN_ERROR's boxes is a note (exit 0); each source can make it an error.
+    const base = { ...CREATE_PLAN_COMMAND, 'thoughts/shared/plans/p.md': PLAN_ERROR };
+    expect(runCli(makeRepo(base), []).code).toBe(0);
+    expect(runCli(makeRepo({ ...base, 'validate-workflow.config.json': rules('error') }), []).code).toBe(1);
+    expect(runCli(makeRepo({ ...base, 'cfg/vw.json': rules('error') }), ['--config', 'cfg/vw.json']).code).toBe(1);
+    const pkg = JSON.stringify({ name: 'x', validateWorkflow: JSON.parse(rules('error')) });
+    expect(runCli(makeRepo({ ...base, 'package.json': pkg }), []).code).toBe(1);
+    const res = runCli(makeRepo({ ...base, 'validate-workflow.config.json': rules('warn') }), ['--format', 'json']);
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout).results[0].severity).toBe('warning');
+    const off = runCli(makeRepo({ ...base, 'validate-workflow.config.json': rules('off') }), ['--format', 'json']);
+    expect(JSON.parse(off.stdout).results).toEqual([]);
   });
 
   it('narrows the report to the given paths but still reads the whole workspace', () => {
-    const dir = makeRepo({ 'thoughts/shared/plans/a.md': PLAN_ERROR, 'thoughts/shared/plans/b.md': PLAN_OK });
+    const dir = makeRepo({
+      ...ERRORS,
+      'thoughts/shared/plans/a.md': PLAN_ERROR,
+      'thoughts/shared/plans/b.md': PLAN_OK,
+    });
     expect(runCli(dir, ['thoughts/shared/plans/b.md']).code).toBe(0);
     const res = runCli(dir, ['thoughts/shared/plans/a.md', '--format', 'json']);
     expect(res.code).toBe(1);
@@ -202,7 +205,7 @@ describe('validate-workflow CLI', () => {
       '.gitignore': 'shared/plans/ignored.md\n',
       'shared/plans/ignored.md': PLAN_ERROR,
     });
-    const dir = makeRepo({ 'README.md': '# app\n' });
+    const dir = makeRepo({ 'README.md': '# app\n', ...ERRORS });
     symlinkSync(thoughts, join(dir, 'thoughts'));
     const res = runCli(dir, ['--format', 'json']);
     expect(res.code).toBe(1);

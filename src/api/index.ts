@@ -13,7 +13,8 @@ import { docsBase, toolVersion } from '../shared/version.js';
 
 export type Preset = 'recommended' | 'strict';
 export type Severity = 'error' | 'warning' | 'info';
-export type RuleSeverity = 'off' | 'warn' | 'error';
+/** A rule's level in a preset; `info` is a preset's only (its findings are notes), never a config setting. */
+export type RuleSeverity = 'off' | 'info' | 'warn' | 'error';
 /** The names of the output formats (`--format`). */
 export type FormatName = Format;
 

@@ -184,11 +184,17 @@ export function applyBaseline(root: string, findings: Finding[], opts: BaselineO
   return [...out, ...stale].sort(compareFindings);
 }
 
-function staleLevel(config: Config | undefined): 'off' | 'warn' | 'error' {
+function staleLevel(config: Config | undefined): 'off' | 'info' | 'warn' | 'error' {
   return config ? severityOf(staleRule, config) : staleRule.meta.severities.recommended;
 }
 
-function staleFinding(file: string, ruleId: string, allowed: number, now: number, level: 'warn' | 'error'): Finding {
+function staleFinding(
+  file: string,
+  ruleId: string,
+  allowed: number,
+  now: number,
+  level: 'info' | 'warn' | 'error',
+): Finding {
   const remains = now === 0 ? 'none remains' : `${now} remain${now === 1 ? 's' : ''}`;
   return toFinding(
     staleRule,

@@ -19,7 +19,7 @@ import { since, timing } from '../shared/timing.js';
 import { applyBaseline, baselineAt, baselineIn } from './baseline.js';
 import { guidanceIn, guidedBy, selfResolvedIn } from './guidance.js';
 import { handoverKey, leaveVerdict, takeVerdict } from './handover.js';
-import { compareFindings, withoutRepeats, type Finding, firstPerCause } from '../model/finding.js';
+import { compareFindings, oneCause, type Finding, firstPerCause } from '../model/finding.js';
 import {
   describeAdoption,
   judgeHistory,
@@ -32,7 +32,15 @@ import {
   type Variant,
   VARIANTS,
 } from './history.js';
-import { introduced, judgeChange, judgeChangeAt, judgeSnapshot, packWorkspace, trustOf } from './judge.js';
+import {
+  changePolicy,
+  introduced,
+  judgeChange,
+  judgeChangeAt,
+  judgeSnapshot,
+  packWorkspace,
+  trustOf,
+} from './judge.js';
 import { itemsDigest, manualChecked } from '../history/trust.js';
 import { lintRepositoryParallel, snapshotEntry } from './lint.js';
 
@@ -239,7 +247,7 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
     // the write records them too, or the hidden one would surface once the other is baselined, after every write.
     findings: opts.baselineWrite
       ? [...lint.findings, ...hist.findings]
-      : [...lint.findings, ...withoutRepeats(firstPerCause(histFindings), lint.findings)],
+      : oneCause(firstPerCause(histFindings), lint.findings),
     files,
     commits: hist.commits,
     judgedFrom: hist.commits > 0 ? describeAdoption(hist.adoption) : undefined,
@@ -452,7 +460,7 @@ export async function judgeRange(
     judgeSnapshot({
       workspace: s.workspace(root),
       packs: packWorkspace(s, trust),
-      config: trust,
+      config: changePolicy(trust),
       guidance,
       selfResolved,
     });
@@ -460,7 +468,7 @@ export async function judgeRange(
   const settle = settleSnapshot(root, config, base?.ok ? baselineAt(root, base.out.trim()) : null);
   const added = introduced(settle(snap(before)), settle(snap(after)));
   const workspace = after.workspace(root);
-  const found = [...withoutRepeats(pastDisables(hist.findings, workspace), added), ...added].sort(compareFindings);
+  const found = oneCause(pastDisables(hist.findings, workspace), added).sort(compareFindings);
   const earlier =
     review && base?.ok
       ? await timelineBefore(root, config, base.out.trim(), workspace, hist.timeline, presetOverride, since)

@@ -5,7 +5,7 @@ import type { Config } from '../config/config.js';
 import type { RawFinding, Rule } from '../rules/types.js';
 import type { Finding } from '../model/finding.js';
 
-export function severityOf(rule: Rule, config: Config): 'off' | 'warn' | 'error' {
+export function severityOf(rule: Rule, config: Config): 'off' | 'info' | 'warn' | 'error' {
   return config.rules[rule.meta.id] ?? rule.meta.severities[config.preset];
 }
 
@@ -33,13 +33,13 @@ export function fixOf(rule: Rule, raw: RawFinding): string {
 export function toFinding(
   rule: Rule,
   raw: RawFinding,
-  level: 'warn' | 'error',
+  level: 'info' | 'warn' | 'error',
   commit?: { sha: string; subject: string },
 ): Finding {
   const f: Finding = {
     ruleId: rule.meta.id,
     messageId: raw.messageId,
-    severity: raw.info ? 'info' : level === 'error' && !raw.warn ? 'error' : 'warning',
+    severity: raw.info || level === 'info' ? 'info' : level === 'error' && !raw.warn ? 'error' : 'warning',
     file: raw.file,
     line: raw.line,
     column: raw.column ?? (raw.line === null ? null : 1),

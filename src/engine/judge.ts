@@ -13,7 +13,7 @@ import type { RawFinding, Rule, RuleContext, TransitionContext } from '../rules/
 import type { Pack, PackChange, PackFile, PackWorkspace } from '../packs/types.js';
 import { PACKS } from '../packs/registry.js';
 import { RULES, RULE_IDS } from './catalog.js';
-import { compareFindings, withoutRepeats, type Finding } from '../model/finding.js';
+import { compareFindings, oneCause, type Finding } from '../model/finding.js';
 import { severityOf, toFinding } from './findings.js';
 import picomatch from 'picomatch';
 
@@ -303,6 +303,18 @@ export interface ChangeResult extends TransitionResult {
   introduced: Finding[];
 }
 
+/**
+ * The policy for the snapshot findings a change introduces: a rule the preset reports as notes (info) reports at its
+ * `introducedAs` level, unless the config sets it (plan/phase-order: the boxes at HEAD are a state, a commit that
+ * starts phase 2 with phase 1's checks open is an act).
+ */
+export function changePolicy(config: Config, rules: readonly Rule[] = RULES): Config {
+  const raised = rules
+    .filter((r) => r.meta.introducedAs && r.meta.severities[config.preset] === 'info')
+    .map((r) => [r.meta.id, r.meta.introducedAs!] as const);
+  return raised.length === 0 ? config : { ...config, rules: { ...Object.fromEntries(raised), ...config.rules } };
+}
+
 /** One change as a hook sees it: transition findings, and the snapshot findings the change introduces. */
 export function judgeChange(input: ChangeInput): ChangeResult {
   const result = judgeTransition(input);
@@ -312,7 +324,7 @@ export function judgeChange(input: ChangeInput): ChangeResult {
     judgeSnapshot({
       workspace: s.workspace(input.root),
       packs: packWorkspace(s, trust),
-      config: trust,
+      config: changePolicy(trust, input.rules),
       rules: input.rules,
       guidance: input.guidance,
       selfResolved,
@@ -321,7 +333,7 @@ export function judgeChange(input: ChangeInput): ChangeResult {
   const added = introduced(settle(snap(input.before)), settle(snap(input.after)));
   return {
     ...result,
-    findings: [...withoutRepeats(result.findings, added), ...added].sort(compareFindings),
+    findings: oneCause(result.findings, added).sort(compareFindings),
     introduced: added,
   };
 }
@@ -333,7 +345,7 @@ export function judgeChange(input: ChangeInput): ChangeResult {
  */
 export function judgeChangeAt(input: ChangeInput, stage: ChangeInput['stage'], first: ChangeResult): Finding[] {
   const result = judgeTransition({ ...input, stage });
-  return [...withoutRepeats(result.findings, first.introduced), ...first.introduced].sort(compareFindings);
+  return oneCause(result.findings, first.introduced).sort(compareFindings);
 }
 
 /**

@@ -37,9 +37,21 @@ export function undoKey(kind: 'uncheck' | 'restore', file: string, text = ''): s
  * without its handoff is handoff/missing's while the handoff is missing, history/task-order's once it came late.
  */
 export function withoutRepeats(history: readonly Finding[], snapshot: readonly Finding[]): Finding[] {
-  const reported = new Set(snapshot.flatMap((f) => f.causes ?? []));
+  // A note (info) names the cause without judging it: the history finding that judges it stays.
+  const reported = new Set(snapshot.filter((f) => f.severity !== 'info').flatMap((f) => f.causes ?? []));
   if (reported.size === 0) return [...history];
   return history.filter((f) => !f.causes?.length || !f.causes.every((c) => reported.has(c)));
+}
+
+/**
+ * A door's findings, one per cause: the snapshot's, without a note (info) whose every cause a history finding judges
+ * (plan/phase-order's note on an unverified phase gives way to history/phase-order's error naming the commit), and
+ * the history's, without those a snapshot finding already reports.
+ */
+export function oneCause(history: readonly Finding[], snapshot: readonly Finding[]): Finding[] {
+  const judged = new Set(history.filter((f) => f.severity !== 'info').flatMap((f) => f.causes ?? []));
+  const notes = (f: Finding) => f.severity === 'info' && !!f.causes?.length && f.causes.every((c) => judged.has(c));
+  return [...snapshot.filter((f) => !notes(f)), ...withoutRepeats(history, snapshot)];
 }
 
 /**

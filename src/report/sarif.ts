@@ -19,7 +19,12 @@ const SRCROOT = '%SRCROOT%';
 type Level = 'error' | 'warning' | 'note' | 'none';
 
 const RESULT_LEVEL: Record<Finding['severity'], Level> = { error: 'error', warning: 'warning', info: 'note' };
-const DEFAULT_LEVEL: Record<'error' | 'warn' | 'off', Level> = { error: 'error', warn: 'warning', off: 'none' };
+const DEFAULT_LEVEL: Record<'error' | 'warn' | 'info' | 'off', Level> = {
+  error: 'error',
+  warn: 'warning',
+  info: 'note',
+  off: 'none',
+};
 
 /**
  * The first sentence of a rule's description. A period inside backticks or parentheses (`N/A ...`, file names such as

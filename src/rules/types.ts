@@ -9,7 +9,16 @@ import type { PackChange, PackWorkspace } from '../packs/types.js';
 
 export interface RuleMeta {
   id: string;
-  severities: Record<Preset, Exclude<RuleSetting, 'off'> | 'off'>;
+  /**
+   * Per preset. `info` (a preset's level, not a setting the config can give) reports every finding as a note that
+   * never fails a run: a state worth seeing that is not a violation by itself in that preset.
+   */
+  severities: Record<Preset, RuleSetting | 'info'>;
+  /**
+   * The level of a finding a change introduces (a commit at the hooks, a pull request's range) where the preset reports
+   * the rule as notes: a state in the files is a note, but the change that makes it did something in order.
+   */
+  introducedAs?: 'warn' | 'error';
   /**
    * The rule in one line, in the notation of the workflow's formal spec (docs pages print it as "The rule in one
    * line"); '—' when it guards the format only.

@@ -84,7 +84,7 @@ function outputBlock(lines: string[]): string {
 interface Job {
   claim: Claim;
   command: string;
-  level: 'warn' | 'error';
+  level: 'info' | 'warn' | 'error';
   key: CacheKey;
 }
 

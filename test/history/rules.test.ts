@@ -423,9 +423,10 @@ describe('rule boundaries', () => {
     expect(await historyFindings(repo.dir, 'history/phase-order')).toEqual([]);
   });
 
-  // Corpus round 3: while the plan still shows phase 1 unverified, plan/phase-order reports the cause at HEAD and
-  // history/phase-order gives way (maintainers read the two as one complaint); once phase 1 is verified, the
-  // history finding names the commit that went ahead.
+  // One cause, one finding (maintainers read the two as one complaint). Round 6: in recommended the snapshot's
+  // plan/phase-order is a note on the state of the boxes, and it gives way to history/phase-order's error, which names
+  // the commit that went ahead, whether phase 1 is still open or verified since. In strict the snapshot's error
+  // reports the cause while the plan still shows it (the round-3 behaviour).
   it('phase-order: one cause, one finding between the snapshot and the history', async () => {
     const repo = Repo.create();
     planned(repo);
@@ -435,7 +436,15 @@ describe('rule boundaries', () => {
     const open = (await cliHere(repo.dir, ['--since', 'root'])).results.filter((f) =>
       f.ruleId.endsWith('/phase-order'),
     );
-    expect(open.map((f) => [f.ruleId, f.commit ?? null])).toEqual([['plan/phase-order', null]]);
+    expect(open.map((f) => [f.ruleId, f.severity, f.commit ?? null])).toEqual([
+      ['history/phase-order', 'error', early],
+    ]);
+    const strictly = (await cliHere(repo.dir, ['--since', 'root', '--preset', 'strict'])).results.filter((f) =>
+      f.ruleId.endsWith('/phase-order'),
+    );
+    expect(strictly.map((f) => [f.ruleId, f.severity, f.commit ?? null])).toEqual([
+      ['plan/phase-order', 'error', null],
+    ]);
     repo.commit(
       'Phase 1 automated checks pass',
       { [PLAN]: planDoc({ tasks: [1, 2, 3], auto: [1] }) },
@@ -445,6 +454,22 @@ describe('rule boundaries', () => {
       f.ruleId.endsWith('/phase-order'),
     );
     expect(later.map((f) => [f.ruleId, f.commit ?? null])).toEqual([['history/phase-order', early]]);
+  });
+
+  // Phase 1 was verified, then one commit unchecks its automated item and checks task 3 of phase 2: history/phase-order
+  // sees phase 1 verified before the commit (P(verified) holds), so only the state shows it. The standing state is a
+  // note in a full run; the change that brought it about is an error where changes are judged (a pull request).
+  it('phase-order: the change that brings the state about is an error at --range, the standing state a note', async () => {
+    const repo = Repo.create();
+    planned(repo);
+    task(repo, 1, [1]);
+    const base = task(repo, 2, [1, 2], { auto: [1] });
+    task(repo, 3, [1, 2, 3]);
+    const order = (r: { results: { ruleId: string; severity: string }[] }) =>
+      r.results.filter((f) => f.ruleId.endsWith('/phase-order')).map((f) => [f.ruleId, f.severity]);
+    expect(order(await cliHere(repo.dir, ['--since', 'root']))).toEqual([['plan/phase-order', 'info']]);
+    const pr = await cliHere(repo.dir, ['--range', `${base}..HEAD`]);
+    expect(order(pr)).toEqual([['plan/phase-order', 'error']]);
   });
 
   it('phase-order: an N/A manual item counts as verified', async () => {

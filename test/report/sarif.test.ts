@@ -146,7 +146,7 @@ describe('formatSarif', () => {
   it('describes every rule: id, first sentence, full description, help page that exists, default level', () => {
     const rules = log.runs[0].tool.driver.rules as Json[];
     expect(rules.map((r) => r.id)).toEqual(RULES.map((r) => r.meta.id));
-    const level = { error: 'error', warn: 'warning', off: 'none' } as const;
+    const level = { error: 'error', warn: 'warning', info: 'note', off: 'none' } as const;
     RULES.forEach((rule, i) => {
       const d = rules[i]!;
       expect(d.shortDescription.text).toBe(firstSentence(rule.meta.description));

@@ -228,3 +228,14 @@ export const CREATE_PLAN_COMMAND: Files = {
     '```',
   ),
 };
+
+/**
+ * In `recommended` the snapshot order rules report notes (info): the boxes at HEAD show a state, not an order. A test
+ * of what the reader makes of a plan counts their notes as found.
+ */
+export const STATE_NOTES: ReadonlySet<string> = new Set(['plan/phase-order', 'plan/manual-before-automated']);
+
+/** A finding that tells the user something about the plan: an error, a warning, or a state note. */
+export function reported(f: { severity: string; ruleId: string }): boolean {
+  return f.severity !== 'info' || STATE_NOTES.has(f.ruleId);
+}

@@ -1,5 +1,13 @@
 import type { Rule, RawFinding } from '../types.js';
 
+/**
+ * `PARTIAL_PLUS` is a rating the user gives a session ("mostly done, minor issues remain", as Continuous-Claude's
+ * create_handoff defines it) and agrees with `status: complete`; `PARTIAL_MINUS` ("major issues remain") does not.
+ */
+function mostlyDone(status: string | null, raw: string): boolean {
+  return status === 'complete' && /^partial[\s_-]*plus$/i.test(raw.trim());
+}
+
 export const rule: Rule = {
   meta: {
     id: 'handoff/outcome',
@@ -7,7 +15,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'output schema',
     description:
-      "A handoff's own words agree with its status: `status: complete` next to an `outcome:` or `result:` of partial or failure (`PARTIAL_MINUS`), or a body marker that says `**Status:** BLOCKED` under `status: complete`, is a contradiction. Words that are no status (`SUCCEEDED with notes`) are not judged.",
+      "A handoff's own words agree with its status: `status: complete` next to an `outcome:` or `result:` of partial or failure (`PARTIAL_MINUS`), or a body marker that says `**Status:** BLOCKED` under `status: complete`, is a contradiction. `PARTIAL_PLUS` (mostly done, minor issues remain) next to `status: complete` is not. Words that are no status (`SUCCEEDED with notes`) are not judged.",
     fix: 'Make the status say what happened: one status word, the same in the frontmatter and the body.',
     messages: {
       keyDisagrees: '`{{source}}: {{raw}}` says the task is {{claim}}, but `{{statusKey}}` says {{status}}.',
@@ -18,7 +26,7 @@ export const rule: Rule = {
     const out: RawFinding[] = [];
     for (const h of ws.handoffs.filter((h) => h.readable && h.problems.length === 0 && h.status !== null)) {
       for (const c of h.claims) {
-        if (c.status === null || c.status === h.status) continue;
+        if (c.status === null || c.status === h.status || mostlyDone(h.status, c.raw)) continue;
         const at = { file: h.path, line: c.line, column: c.column };
         const data = {
           source: c.source,

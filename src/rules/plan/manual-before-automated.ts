@@ -6,10 +6,11 @@ export const rule: Rule = {
   meta: {
     id: 'plan/manual-before-automated',
     short: "No manual item is checked while the phase's automated items are open.",
-    severities: { recommended: 'error', strict: 'error' },
+    severities: { recommended: 'info', strict: 'error' },
+    introducedAs: 'error',
     formula: '[](automated_pass -> <>manual_verify); O(exists v.[v]:pass(auto)) <- pre_manual',
     description:
-      "No manual verification item is checked while an automated item of the same phase is still unchecked. One finding per phase; an automated item with its reason on the line (`(skipped: ...)`, `deferred to ...`) or struck through does not count as open. A plan that says it is done while boxes stay open is plan/claimed-complete's finding, not this one's.",
+      "No manual verification item is checked while an automated item of the same phase is still unchecked. One finding per phase; an automated item with its reason on the line (`(skipped: ...)`, `deferred to ...`) or struck through does not count as open. A plan that says it is done while boxes stay open is plan/claimed-complete's finding, not this one's. In `recommended` a finding is an info: the boxes at HEAD show a state, not the order in which they were checked, and an agent's manual check-off is history/manual-confirmation's error. A change that brings the state about (a commit at the hooks, a pull request's range) is an error. Set the rule to `error` in the config to make the standing state an error too.",
     fix: 'Run and check the automated items first; manual verification comes after them.',
     messages: {
       manualBeforeAutomated:

@@ -18,10 +18,11 @@ export const rule: Rule = {
   meta: {
     id: 'plan/phase-order',
     short: 'No item of a phase is checked before the earlier phases are verified.',
-    severities: { recommended: 'error', strict: 'error' },
+    severities: { recommended: 'info', strict: 'error' },
+    introducedAs: 'error',
     formula: '[](phase(n) -> P(phase(n-1) & verified(n-1)))',
     description:
-      "No item of phase n (task, step or criterion) is checked while an earlier phase is not verified. `recommended`: verified = all its automated items checked or N/A (manual boxes are a human's and often lag); `strict`: all its automated and manual items checked or N/A. A phase without those criteria needs its tasks checked. A plan that says it is done while boxes stay open is plan/claimed-complete's finding, not this one's (one cause, one finding).",
+      "No item of phase n (task, step or criterion) is checked while an earlier phase is not verified. `recommended`: verified = all its automated items checked or N/A (manual boxes are a human's and often lag); `strict`: all its automated and manual items checked or N/A. A phase without those criteria needs its tasks checked. A plan that says it is done while boxes stay open is plan/claimed-complete's finding, not this one's (one cause, one finding). In `recommended` a finding is an info: the boxes at HEAD show a state, not an order (git cannot say in what order boxes that arrived together, in an import, a squash merge or one commit for every phase, were checked), and the order of check-offs commit by commit is history/phase-order's. A change that brings the state about (a commit at the hooks, a pull request's range) is an error. Set the rule to `error` in the config to make the standing state an error too.",
     fix: 'Finish and verify {{earlier}} first ({{verified}}), or uncheck the item.',
     messages: {
       checkedBeforeVerified:

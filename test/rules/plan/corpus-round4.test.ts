@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { findings, lintFiles } from '../../helpers/rule-tester.js';
 import { forgetInstructions, instructionSignals } from '../../../src/read/profile.js';
 import { makeRepo } from '../../helpers/repo.js';
-import { PLAN, lineOf, md, strict } from '../fixtures.js';
+import { PLAN, lineOf, md, reported, strict } from '../fixtures.js';
 
 const problems = (files: Record<string, string>, ruleId: string, config = {}) =>
-  findings(files, ruleId, config).filter((f) => f.severity !== 'info');
+  findings(files, ruleId, config).filter((f) => reported(f));
 
 describe('a plan that says it is done with boxes open is one cause: plan/claimed-complete', () => {
   const body = [
@@ -28,12 +28,12 @@ describe('a plan that says it is done with boxes open is one cause: plan/claimed
   const unclaimed = md('# Export', ...body);
 
   it('reports the claim once, not the stale boxes again as order', () => {
-    const all = lintFiles({ [PLAN]: claimed }).filter((f) => f.severity !== 'info' && f.ruleId.startsWith('plan/'));
+    const all = lintFiles({ [PLAN]: claimed }).filter((f) => reported(f) && f.ruleId.startsWith('plan/'));
     expect(all.map((f) => `${f.ruleId}:${f.messageId}`)).toEqual(['plan/claimed-complete:claimedOpen']);
   });
 
   it('without the claim, the order rules report as before', () => {
-    const all = lintFiles({ [PLAN]: unclaimed }).filter((f) => f.severity !== 'info' && f.ruleId.startsWith('plan/'));
+    const all = lintFiles({ [PLAN]: unclaimed }).filter((f) => reported(f) && f.ruleId.startsWith('plan/'));
     expect(all.map((f) => `${f.ruleId}:${f.messageId}`).sort()).toEqual([
       'plan/manual-before-automated:manualBeforeAutomated',
       'plan/phase-order:checkedBeforeVerified',

@@ -68,14 +68,14 @@ ruleTester(rule, {
   ],
   invalid: [
     {
-      name: 'a checked manual item while an automated item of the phase is open',
+      name: 'a checked manual item while an automated item of the phase is open: a state note in recommended',
       files: { [PLAN]: premature },
       errors: [
         {
           messageId: 'manualBeforeAutomated',
           file: PLAN,
           line: lineOf(premature, 'admin console'),
-          severity: 'error',
+          severity: 'info',
           message: `Manual item "Tables visible in the admin console" is checked while 1 automated item of Phase 1 (Schema) is not (first: "npm test", line ${lineOf(premature, '`npm test`')}).`,
         },
       ],
@@ -104,4 +104,4 @@ ruleTester(rule, {
   ],
 });
 
-describeRuleContract(rule, { [PLAN]: premature }, { recommended: 'error', strict: 'error' });
+describeRuleContract(rule, { [PLAN]: premature }, { recommended: 'info', strict: 'error' });

@@ -7,7 +7,7 @@ import { readPlanText } from '../../../src/read/plan.js';
 import { makeRepo, runCli } from '../../helpers/repo.js';
 import { isTemplateName } from '../../../src/read/paths.js';
 import { forgetInstructions, instructionSignals } from '../../../src/read/profile.js';
-import { PLAN, lineOf, md, strict } from '../fixtures.js';
+import { PLAN, lineOf, md, reported, strict } from '../fixtures.js';
 
 const STRUCTURE = [
   'plan/phase-automated-criteria',
@@ -17,7 +17,7 @@ const STRUCTURE = [
   'plan/manual-before-automated',
 ];
 const problems = (files: Record<string, string>, config = {}) =>
-  lintFiles(files, config).filter((f) => f.severity !== 'info' && STRUCTURE.includes(f.ruleId));
+  lintFiles(files, config).filter((f) => reported(f) && STRUCTURE.includes(f.ruleId));
 const ids = (files: Record<string, string>, config = {}) =>
   problems(files, config).map((f) => `${f.ruleId}:${f.messageId}`);
 

@@ -2,9 +2,7 @@
 // comments, `mode_set_by: user`, N/A markers, deleted verification items or criteria sections of a plan that stays)
 // unless a human vouches for it with a valid `Confirmed-by`. One finding per commit and file. Each loosening is tried by the agent alone, by a human with the agent as
 // co-author, with a valid and an invalid trailer, and by a human alone.
-import { cpSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { scratchDir } from '../helpers/scratch.js';
 import {
   ANA,
   AUTO,
@@ -113,27 +111,20 @@ const LOOSENINGS: Loosening[] = [
 ];
 
 /** The starting repository of each loosening, committed once for the file; each test gets a copy of its own. */
-const starts = new Map<string, string>();
+const starts = new Map<string, Repo>();
 
 function start(l: Loosening): Repo {
   let made = starts.get(l.name);
   if (made === undefined) {
-    const repo = Repo.create();
-    repo.commit(
+    made = Repo.create();
+    made.commit(
       'Plan the auth flow',
       { [PLAN]: plan({}), [LEDGER]: ledgerDoc(), ...(l.before ?? {}) },
       { author: ANA },
     );
-    made = repo.dir;
     starts.set(l.name, made);
   }
-  // A copy of the folder, .git included, is the same repository without the git processes that built it.
-  const dir = scratchDir('vw-test-');
-  cpSync(made, dir, { recursive: true });
-  const repo = new Repo(dir);
-  // The copy's clock starts where the original's did: one tick on, its commits are dated after the start commit.
-  repo.env(ANA);
-  return repo;
+  return made.copy();
 }
 
 const WHO: Record<string, { opts: CommitOpts; flagged: boolean }> = {

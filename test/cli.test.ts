@@ -1,8 +1,11 @@
-// The CLI as a user meets it: exit codes, output formats, options, configuration errors, discovery.
+// The CLI as a user meets it: exit codes, output formats, options, configuration errors, discovery. The built CLI in
+// a real process where the process is the point (the entry point's version, help and usage errors, the stylish report
+// and its exit code, the reader's worker threads, a folder outside git); the rest through runCliHere, the same run()
+// in this process, which gives the same streams and exit code without a node process per call.
 import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, makeRepo, runCli } from './helpers/repo.js';
+import { git, makeRepo, runCli, runCliHere } from './helpers/repo.js';
 import { CREATE_PLAN_COMMAND } from './rules/fixtures.js';
 
 const PLAN_OK = `# Plan
@@ -50,14 +53,14 @@ describe('validate-workflow CLI', () => {
     expect(help.stdout).toContain('--max-warnings');
   });
 
-  it('says so and exits 0 when there is no workflow file at all', () => {
-    const res = runCli(makeRepo({ 'README.md': '# hi\n' }), []);
+  it('says so and exits 0 when there is no workflow file at all', async () => {
+    const res = await runCliHere(makeRepo({ 'README.md': '# hi\n' }), []);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/no workflow files found \(looked for thoughts\/shared\/plans/);
   });
 
-  it('exits 0 with a one-line summary on a clean repository', () => {
-    const res = runCli(makeRepo(plan(PLAN_OK)), []);
+  it('exits 0 with a one-line summary on a clean repository', async () => {
+    const res = await runCliHere(makeRepo(plan(PLAN_OK)), []);
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('✔ no problems (1 workflow file checked)\n');
   });
@@ -73,8 +76,8 @@ describe('validate-workflow CLI', () => {
     expect(res.stdout).toContain('✖ 1 problem (1 error, 0 warnings) in 1 workflow file checked');
   });
 
-  it('writes the JSON object of the convention', () => {
-    const res = runCli(makeRepo(plan(PLAN_ERROR)), ['--format', 'json']);
+  it('writes the JSON object of the convention', async () => {
+    const res = await runCliHere(makeRepo(plan(PLAN_ERROR)), ['--format', 'json']);
     expect(res.code).toBe(1);
     const out = JSON.parse(res.stdout);
     expect(Object.keys(out)).toEqual(['version', 'results', 'summary']);
@@ -92,23 +95,23 @@ describe('validate-workflow CLI', () => {
     ]);
   });
 
-  it('passes warnings unless --max-warnings is exceeded; --quiet drops them', () => {
+  it('passes warnings unless --max-warnings is exceeded; --quiet drops them', async () => {
     const dir = makeRepo(plan(PLAN_WARN));
-    const res = runCli(dir, []);
+    const res = await runCliHere(dir, []);
     expect(res.code).toBe(0);
     expect(res.stdout).toContain(
       "warning  Phase 1 (Schema) has no manual verification item (this repository's .claude/commands/create_plan.md (line 9) asks for `Manual Verification:`).",
     );
-    expect(runCli(dir, ['--max-warnings', '1']).code).toBe(0);
-    const over = runCli(dir, ['--max-warnings', '0']);
+    expect((await runCliHere(dir, ['--max-warnings', '1'])).code).toBe(0);
+    const over = await runCliHere(dir, ['--max-warnings', '0']);
     expect(over.code).toBe(1);
     expect(over.stdout).toContain('1 warning exceeds --max-warnings 0');
-    const quiet = runCli(dir, ['--quiet', '--format', 'json']);
+    const quiet = await runCliHere(dir, ['--quiet', '--format', 'json']);
     expect(JSON.parse(quiet.stdout).results).toEqual([]);
   });
 
-  it('--preset strict turns recommended warnings into errors', () => {
-    const res = runCli(makeRepo(plan(PLAN_WARN)), ['--preset', 'strict', '--format', 'json']);
+  it('--preset strict turns recommended warnings into errors', async () => {
+    const res = await runCliHere(makeRepo(plan(PLAN_WARN)), ['--preset', 'strict', '--format', 'json']);
     expect(res.code).toBe(1);
     expect(JSON.parse(res.stdout).results[0]).toMatchObject({
       ruleId: 'plan/phase-manual-criteria',
@@ -132,7 +135,7 @@ describe('validate-workflow CLI', () => {
     }
   });
 
-  it('names every bad config key at once, in readable paths, with what it most likely meant, and exits 2', () => {
+  it('names every bad config key at once, in readable paths, with what it most likely meant, and exits 2', async () => {
     // Issue 24: the pointer escapes (`/rules/plan~1mode`) are gone, the unknown rule id no longer waits for a second
     // run, and a near miss gets a "did you mean".
     const dir = makeRepo({
@@ -145,7 +148,7 @@ describe('validate-workflow CLI', () => {
         pahts: {},
       }),
     });
-    const res = runCli(dir, []);
+    const res = await runCliHere(dir, []);
     expect(res.code).toBe(2);
     expect(res.stderr.split('\n')).toEqual([
       'validate-workflow: invalid configuration in validate-workflow.config.json:',
@@ -158,48 +161,56 @@ describe('validate-workflow CLI', () => {
       '',
     ]);
     const notJson = makeRepo({ ...plan(PLAN_OK), 'validate-workflow.config.json': '{ preset: ' });
-    expect(runCli(notJson, [])).toMatchObject({ code: 2, stderr: expect.stringContaining('not valid JSON') });
+    expect(await runCliHere(notJson, [])).toMatchObject({ code: 2, stderr: expect.stringContaining('not valid JSON') });
   });
 
-  it('applies rule overrides from validate-workflow.config.json, --config, or package.json', () => {
+  it('applies rule overrides from validate-workflow.config.json, --config, or package.json', async () => {
     // Without a config the state of PLAN_ERROR's boxes is a note (exit 0); each source can make it an error.
     const base = { ...CREATE_PLAN_COMMAND, 'thoughts/shared/plans/p.md': PLAN_ERROR };
-    expect(runCli(makeRepo(base), []).code).toBe(0);
-    expect(runCli(makeRepo({ ...base, 'validate-workflow.config.json': rules('error') }), []).code).toBe(1);
-    expect(runCli(makeRepo({ ...base, 'cfg/vw.json': rules('error') }), ['--config', 'cfg/vw.json']).code).toBe(1);
+    expect((await runCliHere(makeRepo(base), [])).code).toBe(0);
+    expect((await runCliHere(makeRepo({ ...base, 'validate-workflow.config.json': rules('error') }), [])).code).toBe(1);
+    expect(
+      (await runCliHere(makeRepo({ ...base, 'cfg/vw.json': rules('error') }), ['--config', 'cfg/vw.json'])).code,
+    ).toBe(1);
     const pkg = JSON.stringify({ name: 'x', validateWorkflow: JSON.parse(rules('error')) });
-    expect(runCli(makeRepo({ ...base, 'package.json': pkg }), []).code).toBe(1);
-    const res = runCli(makeRepo({ ...base, 'validate-workflow.config.json': rules('warn') }), ['--format', 'json']);
+    expect((await runCliHere(makeRepo({ ...base, 'package.json': pkg }), [])).code).toBe(1);
+    const res = await runCliHere(makeRepo({ ...base, 'validate-workflow.config.json': rules('warn') }), [
+      '--format',
+      'json',
+    ]);
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout).results[0].severity).toBe('warning');
-    const off = runCli(makeRepo({ ...base, 'validate-workflow.config.json': rules('off') }), ['--format', 'json']);
+    const off = await runCliHere(makeRepo({ ...base, 'validate-workflow.config.json': rules('off') }), [
+      '--format',
+      'json',
+    ]);
     expect(JSON.parse(off.stdout).results).toEqual([]);
   });
 
-  it('narrows the report to the given paths but still reads the whole workspace', () => {
+  it('narrows the report to the given paths but still reads the whole workspace', async () => {
     const dir = makeRepo({
       ...ERRORS,
       'thoughts/shared/plans/a.md': PLAN_ERROR,
       'thoughts/shared/plans/b.md': PLAN_OK,
     });
-    expect(runCli(dir, ['thoughts/shared/plans/b.md']).code).toBe(0);
-    const res = runCli(dir, ['thoughts/shared/plans/a.md', '--format', 'json']);
+    expect((await runCliHere(dir, ['thoughts/shared/plans/b.md'])).code).toBe(0);
+    const res = await runCliHere(dir, ['thoughts/shared/plans/a.md', '--format', 'json']);
     expect(res.code).toBe(1);
     expect(JSON.parse(res.stdout).summary.files).toBe(1);
     // Relative to the working directory, like any command-line tool.
-    expect(runCli(join(dir, 'thoughts'), ['shared/plans/b.md']).code).toBe(0);
+    expect((await runCliHere(join(dir, 'thoughts'), ['shared/plans/b.md'])).code).toBe(0);
   });
 
-  it('skips files git ignores', () => {
+  it('skips files git ignores', async () => {
     const dir = makeRepo({
       ...plan(PLAN_OK),
       'thoughts/shared/plans/scratch.md': PLAN_ERROR,
       '.gitignore': 'scratch.md\n',
     });
-    expect(runCli(dir, ['--format', 'json'])).toMatchObject({ code: 0 });
+    expect(await runCliHere(dir, ['--format', 'json'])).toMatchObject({ code: 0 });
   });
 
-  it('reads thoughts/ through a symbolic link into a separate repository', () => {
+  it('reads thoughts/ through a symbolic link into a separate repository', async () => {
     const thoughts = makeRepo({
       'shared/plans/p.md': PLAN_ERROR,
       '.gitignore': 'shared/plans/ignored.md\n',
@@ -207,7 +218,7 @@ describe('validate-workflow CLI', () => {
     });
     const dir = makeRepo({ 'README.md': '# app\n', ...ERRORS });
     symlinkSync(thoughts, join(dir, 'thoughts'));
-    const res = runCli(dir, ['--format', 'json']);
+    const res = await runCliHere(dir, ['--format', 'json']);
     expect(res.code).toBe(1);
     const files = JSON.parse(res.stdout).results.map((r: { file: string }) => r.file);
     expect(files).toEqual(['thoughts/shared/plans/p.md']);
@@ -249,14 +260,14 @@ describe('validate-workflow CLI', () => {
     expect(out.results[0]).toMatchObject({ ruleId: 'handoff/validated', line: 82 });
   });
 
-  it('judges rule-pack files in a repository without commits (pack history starts empty)', () => {
-    const res = runCli(makeRepo({ '.soong-agent/plans/Bad Name.md': '# plan\n' }), ['--format', 'json']);
+  it('judges rule-pack files in a repository without commits (pack history starts empty)', async () => {
+    const res = await runCliHere(makeRepo({ '.soong-agent/plans/Bad Name.md': '# plan\n' }), ['--format', 'json']);
     expect(res.stderr).not.toContain('internal error');
     expect(res.code).toBe(1);
     expect(JSON.parse(res.stdout).results.map((r: { ruleId: string }) => r.ruleId)).toContain('soong-plans/file-name');
   });
 
-  it('judges pack history in a --range (what pre-push runs): an edited decisions.ndjson line names its commit', () => {
+  it('judges pack history in a --range (what pre-push runs): an edited decisions.ndjson line names its commit', async () => {
     const path = '.workflow/.maestro/ralph-20260112-csv/decisions.ndjson';
     const line = (verdict: string) =>
       JSON.stringify({
@@ -274,7 +285,7 @@ describe('validate-workflow CLI', () => {
     writeFileSync(join(dir, path), `${line('fix')}\n`);
     git(dir, 'commit', '-qam', 'Rewrite a decision');
     const head = git(dir, 'rev-parse', 'HEAD').trim();
-    const res = runCli(dir, ['--range', 'HEAD~1..HEAD', '--format', 'json']);
+    const res = await runCliHere(dir, ['--range', 'HEAD~1..HEAD', '--format', 'json']);
     expect(res.code).toBe(1);
     expect(JSON.parse(res.stdout).results).toEqual([
       expect.objectContaining({ ruleId: 'ralph/decisions-appended', file: path, commit: head }),

@@ -197,7 +197,7 @@ describe.each(SCENARIOS.map((s, i) => ({ ...s, real: i < REAL })))('the doors ag
 });
 
 describe('severities of pack history come from the parent commit', () => {
-  it('a commit that turns a pack rule on is judged by the parent (off); the next one by its own settings', () => {
+  it('a commit that turns a pack rule on is judged by the parent (off); the next one by its own settings', async () => {
     const repo = Repo.create();
     repo.commit(
       'Memory, append-only off for now',
@@ -207,23 +207,23 @@ describe('severities of pack history come from the parent commit', () => {
     repo.stage({ [CONFIG]: memoryConfig(), [DELTAS]: `${delta(1, 'edited under the old settings')}\n${delta(2)}\n` });
     const env = repo.env(ANA);
     const ruled = (list: Finding[]) => list.filter((f) => f.ruleId === 'memory/append-only');
-    expect(ruled(cli(repo.dir, ['--staged'], env).results)).toEqual([]);
+    expect(ruled((await door(repo.dir, ['--staged'], env)).results)).toEqual([]);
     const first = repo.commitStaged('Turn append-only on');
-    expect(ruled(cli(repo.dir).results).filter((f) => f.commit === first)).toEqual([]);
+    expect(ruled((await door(repo.dir)).results).filter((f) => f.commit === first)).toEqual([]);
 
     repo.stage({
       [DELTAS]: `${delta(1, 'edited under the old settings')}\n${delta(2, 'edited under the new ones')}\n`,
     });
-    const staged = ruled(cli(repo.dir, ['--staged'], repo.env(ANA)).results);
+    const staged = ruled((await door(repo.dir, ['--staged'], repo.env(ANA))).results);
     expect(staged).toHaveLength(1);
     const second = repo.commitStaged('Edit another line');
-    const full = ruled(cli(repo.dir).results).filter((f) => f.commit === second);
+    const full = ruled((await door(repo.dir)).results).filter((f) => f.commit === second);
     expect(full.map(key)).toEqual(staged.map(key));
   });
 });
 
 describe('the Claude Code hook refuses an edit with the rule messages the hooks print', () => {
-  it('denies a manual check-off with the text of history/manual-confirmation', () => {
+  it('denies a manual check-off with the text of history/manual-confirmation', async () => {
     const repo = Repo.create();
     taskOne(repo);
     repo.commit(
@@ -240,7 +240,7 @@ describe('the Claude Code hook refuses an edit with the rule messages the hooks 
     const reason = (JSON.parse(out) as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput
       .permissionDecisionReason;
     repo.stage({ [PLAN]: after });
-    const msg = cli(repo.dir, ['commit-msg', messageFile('Check it', WHO)], repo.env(ANA)).results.filter(
+    const msg = (await door(repo.dir, ['commit-msg', messageFile('Check it', WHO)], repo.env(ANA))).results.filter(
       (f) => f.severity === 'error',
     );
     expect(msg.map((f) => f.ruleId)).toEqual(['history/manual-confirmation']);
@@ -261,7 +261,7 @@ describe('git commit --amend through real hooks: judged against HEAD^, as the fu
     }
   }
 
-  it('an amend that renames a handoff nobody has seen yet is no deletion', () => {
+  it('an amend that renames a handoff nobody has seen yet is no deletion', async () => {
     const repo = Repo.create();
     planned(repo);
     repo.commit(
@@ -278,7 +278,7 @@ describe('git commit --amend through real hooks: judged against HEAD^, as the fu
     });
     expect(res.stderr).not.toContain('history/handoff-deleted');
     expect(res.status).toBe(0);
-    expect(cli(repo.dir).results.filter((f) => f.ruleId === 'history/handoff-deleted')).toEqual([]);
+    expect((await door(repo.dir)).results.filter((f) => f.ruleId === 'history/handoff-deleted')).toEqual([]);
   });
 
   it('an amend that adds a check-off to a commit is judged as that one commit (the hooks refuse what CI will)', () => {

@@ -1,6 +1,7 @@
 // Guidance-by (convention section 5, handoff/blocked-proceed): after a blocked handoff, the next task may go on
 // when the record shows the user's guidance: a `resolution:` in the blocked handoff, or a commit trailer
-// `Guidance-by: Name <email>` by a human. Real repositories; the full run and the hooks agree.
+// `Guidance-by: Name <email>` by a human. Real repositories; the full run and the hooks agree. The first test runs
+// the pre-commit door and the full run as the built CLI; the rest ask the same engine in this process (door).
 import { describe, expect, it } from 'vitest';
 import {
   ANA,
@@ -8,6 +9,7 @@ import {
   LEDGER,
   Repo,
   cli,
+  door,
   handoffPath,
   ledgerDoc,
   messageFile,
@@ -31,11 +33,12 @@ function waiting(): Repo {
 }
 
 const nextTask = { [handoffPath(3)]: taskHandoff(3, { previous: 'task-02-step-2.md' }) };
-const blockedProceed = (dir: string, args: string[] = []) =>
-  cli(dir, args).results.filter((f) => f.ruleId === 'handoff/blocked-proceed');
+/** The full run's handoff/blocked-proceed findings, from the engine in this process. */
+const blockedProceed = async (dir: string, args: string[] = []) =>
+  (await door(dir, args)).results.filter((f) => f.ruleId === 'handoff/blocked-proceed');
 
 describe('Guidance-by', () => {
-  it('without guidance, the next task after a blocked one is refused', () => {
+  it('without guidance, the next task after a blocked one is refused', async () => {
     const repo = waiting();
     // The hook, before and after a full run left a cache judged at HEAD, then the full run on the commit.
     repo.stage(nextTask);
@@ -47,13 +50,13 @@ describe('Guidance-by', () => {
     cli(repo.dir);
     expect(staged()).toEqual([handoffPath(3)]);
     repo.commitStaged('Task 3: Do step 3', { author: CLAUDE });
-    expect(blockedProceed(repo.dir).map((f) => f.file)).toEqual([handoffPath(3)]);
+    expect((await blockedProceed(repo.dir)).map((f) => f.file)).toEqual([handoffPath(3)]);
   });
 
-  it("a human's Guidance-by commit after the blocked handoff lets the next task go on, at every door", () => {
+  it("a human's Guidance-by commit after the blocked handoff lets the next task go on, at every door", async () => {
     const repo = waiting();
     // A cache judged before the guidance: the hooks walk only the commits since for it.
-    cli(repo.dir);
+    await door(repo.dir);
     repo.commit(
       'Use the new schema; drop the old table',
       {},
@@ -62,36 +65,40 @@ describe('Guidance-by', () => {
     repo.stage(nextTask);
     const who: CommitOpts = { author: CLAUDE };
     expect(
-      cli(repo.dir, ['--staged'], repo.env(CLAUDE)).results.filter((f) => f.ruleId === 'handoff/blocked-proceed'),
+      (await door(repo.dir, ['--staged'], repo.env(CLAUDE))).results.filter(
+        (f) => f.ruleId === 'handoff/blocked-proceed',
+      ),
     ).toEqual([]);
     // With a cache judged at HEAD, the hook takes the guidance from it: the same verdict.
-    cli(repo.dir);
+    await door(repo.dir);
     expect(
-      cli(repo.dir, ['--staged'], repo.env(CLAUDE)).results.filter((f) => f.ruleId === 'handoff/blocked-proceed'),
+      (await door(repo.dir, ['--staged'], repo.env(CLAUDE))).results.filter(
+        (f) => f.ruleId === 'handoff/blocked-proceed',
+      ),
     ).toEqual([]);
     expect(
-      cli(repo.dir, ['commit-msg', messageFile('Task 3: Do step 3', who)], repo.env(CLAUDE)).results.filter(
+      (await door(repo.dir, ['commit-msg', messageFile('Task 3: Do step 3', who)], repo.env(CLAUDE))).results.filter(
         (f) => f.ruleId === 'handoff/blocked-proceed',
       ),
     ).toEqual([]);
     repo.commitStaged('Task 3: Do step 3', who);
-    expect(blockedProceed(repo.dir)).toEqual([]);
+    expect(await blockedProceed(repo.dir)).toEqual([]);
   });
 
-  it('the guidance may come in the commit that goes on, when a human makes it', () => {
+  it('the guidance may come in the commit that goes on, when a human makes it', async () => {
     const repo = waiting();
     repo.stage(nextTask);
     const who: CommitOpts = { author: ANA, trailers: [`Guidance-by: ${ANA.name} <${ANA.email}>`] };
     expect(
-      cli(repo.dir, ['commit-msg', messageFile('Task 3, as Ana decided', who)], repo.env(ANA)).results.filter(
+      (await door(repo.dir, ['commit-msg', messageFile('Task 3, as Ana decided', who)], repo.env(ANA))).results.filter(
         (f) => f.ruleId === 'handoff/blocked-proceed',
       ),
     ).toEqual([]);
     repo.commitStaged('Task 3, as Ana decided', who);
-    expect(blockedProceed(repo.dir)).toEqual([]);
+    expect(await blockedProceed(repo.dir)).toEqual([]);
   });
 
-  it("an agent's Guidance-by, or one naming someone who made no part of the commit, does not count", () => {
+  it("an agent's Guidance-by, or one naming someone who made no part of the commit, does not count", async () => {
     const repo = waiting();
     repo.commit(
       'I decided myself',
@@ -104,6 +111,6 @@ describe('Guidance-by', () => {
       { author: CLAUDE, trailers: [`Guidance-by: ${ANA.name} <${ANA.email}>`], args: ['--allow-empty'] },
     );
     repo.commit('Task 3: Do step 3', nextTask, { author: CLAUDE });
-    expect(blockedProceed(repo.dir).map((f) => f.file)).toEqual([handoffPath(3)]);
+    expect((await blockedProceed(repo.dir)).map((f) => f.file)).toEqual([handoffPath(3)]);
   });
 });

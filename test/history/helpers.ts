@@ -2,7 +2,7 @@
 // committers and trailers, and the three ways to judge them (the engine in-process, the CLI, the hook doors).
 // Not a test file itself.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { itemsDigest } from '../../src/history/trust.js';
@@ -76,6 +76,19 @@ export class Repo {
 
   static create(): Repo {
     return new Repo(makeRepo({}));
+  }
+
+  /**
+   * A copy of this repository in a fresh folder, .git included: the same commits without the git processes that
+   * made them, and its clock where this one's is (later commits are dated after them). For a start many tests of a
+   * file share: built once, copied per test.
+   */
+  copy(): Repo {
+    const dir = scratchDir('vw-test-');
+    cpSync(this.dir, dir, { recursive: true });
+    const repo = new Repo(dir);
+    repo.clock = this.clock;
+    return repo;
   }
 
   git(...args: string[]): string {

@@ -1,6 +1,8 @@
 // The hook doors as git runs them: the CLI installed as pre-commit (`--staged`) and commit-msg hooks through
 // core.hooksPath, and real `git commit` calls. A refused commit leaves HEAD where it was; an accepted one passes the
 // full run afterwards too. The identities come from git (author via --author, exported to the hooks by git itself).
+// The full runs after a commit, the pre-commit verdict that lets a check-off through and the commit-msg case of a
+// trailer naming someone else go through the engine in this process (door): the real hooks are the other tests'.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,11 +12,12 @@ import {
   LEDGER,
   PLAN,
   Repo,
-  cli,
+  door,
   handoffPath,
   historyOnly,
   ident,
   ledgerDoc,
+  messageFile,
   planDoc,
   taskHandoff,
   type Who,
@@ -56,22 +59,24 @@ describe('installed hooks', () => {
     expect(repo.sha()).toBe(head);
   });
 
-  it('commit-msg refuses a check-off whose trailer names someone else than the committing human', () => {
+  it('commit-msg refuses a check-off whose trailer names someone else than the committing human', async () => {
+    // The commit-msg door in this process (the test above runs it as git does): Ana commits, Bob is named.
     const repo = ready();
     repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
-    const res = gitCommit(repo, ['-m', 'Phase 1 verified', '--trailer', 'Confirmed-by: Bob Builder <bob@example.com>']);
-    expect(res.code).not.toBe(0);
-    expect(res.out).toContain('neither the author nor the committer');
+    const file = messageFile('Phase 1 verified', { trailers: ['Confirmed-by: Bob Builder <bob@example.com>'] });
+    const res = await door(repo.dir, ['commit-msg', file], repo.env(ANA));
+    expect(res.code).toBe(1);
+    expect(res.results.map((f) => f.message).join('\n')).toContain('neither the author nor the committer');
   });
 
-  it("commit-msg accepts Ana's own confirmation (git commit --trailer), and the full run agrees", () => {
+  it("commit-msg accepts Ana's own confirmation (git commit --trailer), and the full run agrees", async () => {
     const repo = ready();
     const head = repo.sha();
     repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
     const res = gitCommit(repo, ['-m', 'Confirm phase 1', '--trailer', `Confirmed-by: ${ident(ANA)}`]);
     expect(res).toMatchObject({ code: 0 });
     expect(repo.git('rev-parse', 'HEAD~1').trim()).toBe(head);
-    const full = cli(repo.dir);
+    const full = await door(repo.dir);
     expect(full.code).toBe(0);
     expect(historyOnly(full.results)).toEqual([]);
   });
@@ -86,15 +91,15 @@ describe('installed hooks', () => {
     expect(repo.sha()).toBe(head);
   });
 
-  it("pre-commit lets a manual check-off through (confirmation is commit-msg's job)", () => {
+  it("pre-commit lets a manual check-off through (confirmation is commit-msg's job)", async () => {
     const repo = ready();
     repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
-    const staged = cli(repo.dir, ['--staged'], repo.env(CLAUDE));
+    const staged = await door(repo.dir, ['--staged'], repo.env(CLAUDE));
     expect(staged.code).toBe(0);
     expect(historyOnly(staged.results)).toEqual([]);
   });
 
-  it('a task commit passes both hooks once the earlier phase is verified, and not before', () => {
+  it('a task commit passes both hooks once the earlier phase is verified, and not before', async () => {
     const repo = ready();
     const head = repo.sha();
     // Phase 2 may not start before phase 1 is verified: pre-commit refuses it already. In `recommended` verified
@@ -122,6 +127,6 @@ describe('installed hooks', () => {
     expect(
       gitCommit(repo, [asAuthor(CLAUDE), '-m', 'Task 3', '--trailer', `Co-authored-by: ${ident(CLAUDE)}`]),
     ).toMatchObject({ code: 0 });
-    expect(cli(repo.dir).code).toBe(0);
+    expect((await door(repo.dir)).code).toBe(0);
   });
 });

@@ -110,10 +110,21 @@ const LOOSENINGS: Loosening[] = [
   // issue 10 it was one finding per plan). See 'what is not a loosening' below and test/history/precision.test.ts.
 ];
 
+/** The starting repository of each loosening, committed once for the file; each test gets a copy of its own. */
+const starts = new Map<string, Repo>();
+
 function start(l: Loosening): Repo {
-  const repo = Repo.create();
-  repo.commit('Plan the auth flow', { [PLAN]: plan({}), [LEDGER]: ledgerDoc(), ...(l.before ?? {}) }, { author: ANA });
-  return repo;
+  let made = starts.get(l.name);
+  if (made === undefined) {
+    made = Repo.create();
+    made.commit(
+      'Plan the auth flow',
+      { [PLAN]: plan({}), [LEDGER]: ledgerDoc(), ...(l.before ?? {}) },
+      { author: ANA },
+    );
+    starts.set(l.name, made);
+  }
+  return made.copy();
 }
 
 const WHO: Record<string, { opts: CommitOpts; flagged: boolean }> = {

@@ -40,6 +40,19 @@ const ROBOT: Who = { name: 'CI Robot', email: 'robot@ci.example' };
  * person's commit is only noted (round 3), and these tests are about confirmations in an adopted repository.
  */
 function ready(config: Record<string, unknown> = { preset: 'recommended' }): Repo {
+  // Built once per config for the file; each test gets a copy of its own.
+  const key = JSON.stringify(config);
+  let made = readyMade.get(key);
+  if (made === undefined) {
+    made = build(config);
+    readyMade.set(key, made);
+  }
+  return made.copy();
+}
+
+const readyMade = new Map<string, Repo>();
+
+function build(config: Record<string, unknown>): Repo {
   const repo = Repo.create();
   repo.commit(
     'Plan the auth flow',

@@ -1,11 +1,12 @@
 // pre-commit leaves its verdict in the worktree's git folder for commit-msg (engine/handover.ts). These tests hold
 // the line that makes the shortcut safe: commit-msg takes the verdict only for the very change, committer and
 // settings pre-commit judged, only when the message has no trailers, and the verdict it takes is commit-msg's own
-// (manual items are commit-msg's to judge), never pre-commit's.
+// (manual items are commit-msg's to judge), never pre-commit's. The first test runs both doors as the built CLI and
+// the second as git runs them, in a real `git commit`; the rest run the same CLI in this process (runCliHere).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/repo.js';
+import { runCli, runCliHere } from '../helpers/repo.js';
 import { ANA, CLAUDE, CONFIG, PLAN, Repo, hookedRepo, messageFile, planDoc } from '../history/helpers.js';
 
 const record = (repo: Repo) => join(repo.dir, '.git', 'validate-workflow', 'staged-verdict.json');
@@ -42,43 +43,43 @@ describe('pre-commit hands its verdict to commit-msg', () => {
     expect(existsSync(record(repo))).toBe(false);
   });
 
-  it('does not take a verdict left for another committer: a human passes pre-commit, an agent commits', () => {
+  it('does not take a verdict left for another committer: a human passes pre-commit, an agent commits', async () => {
     const repo = hookedRepo();
     planned(repo);
     repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
-    expect(runCli(repo.dir, ['--staged'], repo.env(ANA)).code).toBe(0);
-    const msg = runCli(repo.dir, ['commit-msg', messageFile('Check the manual item')], repo.env(CLAUDE));
+    expect((await runCliHere(repo.dir, ['--staged'], repo.env(ANA))).code).toBe(0);
+    const msg = await runCliHere(repo.dir, ['commit-msg', messageFile('Check the manual item')], repo.env(CLAUDE));
     expect(msg.code).toBe(1);
     expect(msg.stdout).toContain('history/manual-confirmation');
   });
 
-  it('does not take a verdict on another index: a change restaged after pre-commit is judged again', () => {
+  it('does not take a verdict on another index: a change restaged after pre-commit is judged again', async () => {
     const repo = hookedRepo();
     planned(repo);
     repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }) + '\nA note.\n' });
-    expect(runCli(repo.dir, ['--staged'], repo.env(CLAUDE)).code).toBe(0);
+    expect((await runCliHere(repo.dir, ['--staged'], repo.env(CLAUDE))).code).toBe(0);
     repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
-    const msg = runCli(repo.dir, ['commit-msg', messageFile('Check the manual item')], repo.env(CLAUDE));
+    const msg = await runCliHere(repo.dir, ['commit-msg', messageFile('Check the manual item')], repo.env(CLAUDE));
     expect(msg.code).toBe(1);
     expect(msg.stdout).toContain('history/manual-confirmation');
   });
 
-  it('judges again when the message has trailers: a Confirmed-by the agent writes for a human is still refused', () => {
+  it('judges again when the message has trailers: a Confirmed-by the agent writes for a human is still refused', async () => {
     const repo = hookedRepo();
     planned(repo);
     repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
-    expect(runCli(repo.dir, ['--staged'], repo.env(CLAUDE)).code).toBe(0);
-    const msg = runCli(repo.dir, ['commit-msg', messageFile('Check the manual item', { confirmedBy: [ANA] })], repo.env(CLAUDE));
+    expect((await runCliHere(repo.dir, ['--staged'], repo.env(CLAUDE))).code).toBe(0);
+    const msg = await runCliHere(repo.dir, ['commit-msg', messageFile('Check the manual item', { confirmedBy: [ANA] })], repo.env(CLAUDE));
     expect(msg.code).toBe(1);
     expect(msg.stdout).toContain('history/manual-confirmation');
   });
 
-  it('leaves no verdict when pre-commit refuses', () => {
+  it('leaves no verdict when pre-commit refuses', async () => {
     const repo = hookedRepo();
     planned(repo);
     // The manual item checked before its phase's automated item: an error at pre-commit already.
     repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], manual: [1] }) });
-    expect(runCli(repo.dir, ['--staged'], repo.env(ANA)).code).toBe(1);
+    expect((await runCliHere(repo.dir, ['--staged'], repo.env(ANA))).code).toBe(1);
     expect(existsSync(record(repo))).toBe(false);
   });
 });

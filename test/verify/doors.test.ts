@@ -1,12 +1,14 @@
 // `verify` through the built CLI and the GitHub Action (dist/), as users and CI run it: the formats, the exit codes,
 // the progress on stderr, usage errors, and the Action's `verify` input over a pull request's range with the
-// verification table in the comment. The repository is real; the commands are plain `node`.
+// verification table in the comment. The repository is real; the commands are plain `node`. The first CLI test and
+// the Action run as processes; the CLI's formats, usage errors and help run the same run() in this process
+// (runCliHere).
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { git, makeRepo, runCli, writeFiles } from '../helpers/repo.js';
+import { git, makeRepo, runCli, runCliHere, writeFiles } from '../helpers/repo.js';
 import { tempDir } from '../history/helpers.js';
 import { env as cleanEnv } from '../hooks/setup.js';
 import { fakeGitHub, type FakeGitHub } from '../action/fake-github.js';
@@ -68,8 +70,8 @@ describe('validate-workflow verify (the CLI)', () => {
     expect(res.stderr).toMatch(/validate-workflow verify: \w{7} node test\.js: failed \(exit 1/);
   });
 
-  it('gives every format; the markdown report has the verification table with the commit', () => {
-    const json = runCli(dir, ['verify', '--range', `${base}..HEAD`, '--format', 'json', '--quiet']);
+  it('gives every format; the markdown report has the verification table with the commit', async () => {
+    const json = await runCliHere(dir, ['verify', '--range', `${base}..HEAD`, '--format', 'json', '--quiet']);
     expect(json.code).toBe(1);
     expect(json.stderr).toBe('');
     const out = JSON.parse(json.stdout) as { results: { ruleId: string; severity: string; commit: string }[] };
@@ -77,8 +79,10 @@ describe('validate-workflow verify (the CLI)', () => {
       expect.objectContaining({ ruleId: 'verify/claim', severity: 'error', commit: ticked }),
     ]);
     for (const format of ['sarif', 'github'])
-      expect(runCli(dir, ['verify', '--range', `${base}..HEAD`, '--format', format]).stdout).toContain('verify/claim');
-    const md = runCli(dir, ['verify', '--range', `${base}..HEAD`, '--format', 'markdown']).stdout;
+      expect((await runCliHere(dir, ['verify', '--range', `${base}..HEAD`, '--format', format])).stdout).toContain(
+        'verify/claim',
+      );
+    const md = (await runCliHere(dir, ['verify', '--range', `${base}..HEAD`, '--format', 'markdown'])).stdout;
     const sha = ticked.slice(0, 7);
     expect(md).toContain('| Plan | Phase | Item | Ticked in | Verification |');
     expect(md).toMatch(
@@ -91,18 +95,22 @@ describe('validate-workflow verify (the CLI)', () => {
     );
   });
 
-  it('refuses what it cannot do as a usage error (exit 2)', () => {
-    expect(runCli(dir, ['verify', '--phase', 'one']).code).toBe(2);
-    expect(runCli(dir, ['verify', '--range', 'nope..HEAD']).stderr).toContain('--range base "nope" is no revision');
-    expect(runCli(dir, ['verify', 'thoughts']).stderr).toContain('verify takes no paths');
+  it('refuses what it cannot do as a usage error (exit 2)', async () => {
+    expect((await runCliHere(dir, ['verify', '--phase', 'one'])).code).toBe(2);
+    expect((await runCliHere(dir, ['verify', '--range', 'nope..HEAD'])).stderr).toContain(
+      '--range base "nope" is no revision',
+    );
+    expect((await runCliHere(dir, ['verify', 'thoughts'])).stderr).toContain('verify takes no paths');
     const outside = makeRepo({});
     const notGit = tempDir();
-    expect(runCli(notGit, ['verify']).code).toBe(2);
-    expect(runCli(outside, ['verify']).code).toBe(0);
+    expect((await runCliHere(notGit, ['verify'])).code).toBe(2);
+    expect((await runCliHere(outside, ['verify'])).code).toBe(0);
   });
 
-  it('lists itself among the commands', () => {
-    expect(runCli(dir, ['--help']).stdout).toMatch(/^\s+verify\s+re-run the commands of ticked automated items/m);
+  it('lists itself among the commands', async () => {
+    expect((await runCliHere(dir, ['--help'])).stdout).toMatch(
+      /^\s+verify\s+re-run the commands of ticked automated items/m,
+    );
   });
 });
 

@@ -8,7 +8,7 @@ import type { Config, Preset } from '../config/config.js';
 import type { TimelineEntry } from '../model/history.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
 import { cacheFile, cacheKey, loadCache, saveCache, type Cache, Raw } from '../history/cache.js';
-import { filesAt, headTrustSnapshot, newStore, pendingCommit, trailersOf } from '../history/fold.js';
+import { filesAt, headTrustSnapshot, newStore, pendingCommit } from '../history/fold.js';
 import { CONFIG_FILE } from '../config/config.js';
 import { RULE_IDS } from './catalog.js';
 import { Snapshot } from '../history/snapshot.js';
@@ -18,7 +18,7 @@ import { UsageError } from '../shared/errors.js';
 import { since, timing } from '../shared/timing.js';
 import { applyBaseline, baselineAt, baselineIn } from './baseline.js';
 import { guidanceIn, guidedBy, selfResolvedIn } from './guidance.js';
-import { handoverKey, leaveVerdict, takeVerdict } from './handover.js';
+import { commentFree, handoverKey, handoverSettings, leaveVerdict, takeVerdict } from './handover.js';
 import { compareFindings, withoutRepeats, type Finding, firstPerCause } from '../model/finding.js';
 import {
   describeAdoption,
@@ -528,12 +528,16 @@ export async function judgePending(
   // hooks of a thoughts repository map the globs that way) is the caller's word.
   const headSha = headCommit(root);
   // The effective config is a function of these and HEAD (below), so they key pre-commit's verdict.
-  const { key: handover, who } = handoverKey(
+  const {
+    key: handover,
+    who,
+    trailers,
+  } = await handoverKey(
     root,
-    [settingsKey(workingConfig), workingConfig.preset, opts.presetOverride ?? null, opts.explicitConfig ?? false],
+    handoverSettings(workingConfig, opts.presetOverride, opts.explicitConfig ?? false),
     headSha,
+    opts.message ?? '',
   );
-  const trailers = trailersOf(root, opts.message ?? '');
   if (handover !== null && opts.stage === 'commit-msg' && trailers.length === 0) {
     const verdict = takeVerdict(root, handover);
     // The pending commit has no sha yet, so its findings name no commit or subject: they read the same either way.
@@ -631,15 +635,6 @@ export interface DoorOptions {
 
 /** A hexadecimal object name (abbreviated or full): it may name a commit a shallow clone does not have. */
 const OBJECT_NAME = /^[0-9a-f]{7,64}$/i;
-
-function commentFree(message: string): string {
-  // Git strips these lines after the hook runs; they are not part of the message.
-  return message
-    .split('\n')
-    .filter((l) => !l.startsWith('#'))
-    .join('\n')
-    .trim();
-}
 
 /**
  * `--range`'s two ends, at every door that takes one (check, verify): a name that is no revision at all (a mistyped

@@ -16,6 +16,7 @@ import { messageTrailers, parseRaw, parseTrailers, readTrace, type TraceEntry } 
 import { NOTHING_ELSE, Sight, learned, type Learned, type Tracked } from './sight.js';
 import { Overlay, Snapshot, TRUST_FILES, type FileMap, type ModelSource } from './snapshot.js';
 import { ModelStore, key, type KnownModels } from './store.js';
+import { expectCommits } from './trust.js';
 
 export { NOTHING_ELSE, Sight, type Tracked };
 
@@ -326,6 +327,10 @@ async function foldRound(
     opts.onProgress?.({ commits: i, total: trace.length, parsed });
     t = performance.now();
     if (i === 0) folder.learnInitial();
+    expectCommits(
+      root,
+      trace.slice(i, j).map((e) => e.commit.sha),
+    );
     for (; i < j; i++) {
       folder.step(trace[i]!);
       if (i % 256 === 0) opts.onProgress?.({ commits: i, total: trace.length, parsed });

@@ -411,16 +411,11 @@ export async function judgeRange(
   // cache (which anything that can run git can write).
   const cache = loadCache(cacheFile(root), settingsKey(config));
   const seed = new Map<string, WorkflowFile>();
-  const fork =
-    cache && range.from && !/^0+$/.test(range.from) ? await ask(root, ['merge-base', range.from, range.to]) : null;
-  if (cache && fork?.ok) {
-    for (const [path, blob] of filesAt(
-      root,
-      fork.out.trim(),
-      config,
-      newStore(root, config).classify,
-      trackedPacks(config),
-    )) {
+  // merge-base(from, to), asked once: the seed, the fold and the snapshot at the base all start from it.
+  const asked = range.from && !/^0+$/.test(range.from) ? await ask(root, ['merge-base', range.from, range.to]) : null;
+  const fork = asked?.ok ? asked.out.trim() : null;
+  if (cache && fork) {
+    for (const [path, blob] of filesAt(root, fork, config, newStore(root, config).classify, trackedPacks(config))) {
       const m = cache.models.get(key(blob, path));
       if (m) seed.set(key(blob, path), m);
     }
@@ -430,6 +425,7 @@ export async function judgeRange(
     presetOverride,
     since,
     from: range.from,
+    ...(asked ? { fork } : {}),
     to: range.to,
     onProgress,
     seed,
@@ -439,11 +435,7 @@ export async function judgeRange(
     return { findings: hist.findings, files: [...changed], commits: hist.commits, anything: true };
   const store = hist.store;
   const tracked = hist.tracked;
-  const base = range.from && !/^0+$/.test(range.from) ? await ask(root, ['merge-base', range.from, range.to]) : null;
-  const before = new Snapshot(
-    base?.ok ? filesAt(root, base.out.trim(), config, store.classify, tracked) : new Map(),
-    store,
-  );
+  const before = new Snapshot(fork ? filesAt(root, fork, config, store.classify, tracked) : new Map(), store);
   const after = new Snapshot(hist.state, store);
   const trust = trustOf(before, presetOverride);
   const guidance = await guidanceIn(root, config, range.to);
@@ -457,14 +449,12 @@ export async function judgeRange(
       selfResolved,
     });
   // The baseline as the range's base holds it.
-  const settle = settleSnapshot(root, config, base?.ok ? baselineAt(root, base.out.trim()) : null);
+  const settle = settleSnapshot(root, config, fork ? baselineAt(root, fork) : null);
   const added = introduced(settle(snap(before)), settle(snap(after)));
   const workspace = after.workspace(root);
   const found = [...withoutRepeats(pastDisables(hist.findings, workspace), added), ...added].sort(compareFindings);
   const earlier =
-    review && base?.ok
-      ? await timelineBefore(root, config, base.out.trim(), workspace, hist.timeline, presetOverride, since)
-      : [];
+    review && fork ? await timelineBefore(root, config, fork, workspace, hist.timeline, presetOverride, since) : [];
   return {
     findings: found,
     files: [...changed],

@@ -63,6 +63,8 @@ export interface FoldOptions {
   since?: { sha: string; state: Map<string, string> };
   /** The range base: fold `from..to` starting from the state at merge-base(from, to). */
   from?: string | null;
+  /** merge-base(from, to) when the caller asked git already (null: none), so it is not asked again. */
+  fork?: string | null;
   to?: string;
   /** Called for every commit of the trace, oldest first; `events` and `changes` may be empty. */
   onStep: (step: Step) => void;
@@ -253,8 +255,11 @@ export async function foldHistory(root: string, opts: FoldOptions): Promise<Fold
     if (!(await ask(root, ['rev-parse', '--verify', '-q', `${opts.from}^{commit}`])).ok) {
       return none({ why: 'rangeBaseMissing', ref: opts.from });
     }
-    const mb = await ask(root, ['merge-base', opts.from, to]);
-    if (mb.ok) base = mb.out.trim();
+    if (opts.fork !== undefined) base = opts.fork;
+    else {
+      const mb = await ask(root, ['merge-base', opts.from, to]);
+      if (mb.ok) base = mb.out.trim();
+    }
   }
   const sight = new Sight(classifier(opts.config.paths));
   for (;;) {

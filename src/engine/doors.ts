@@ -81,6 +81,8 @@ export interface RepositoryOptions {
   baselineWrite?: boolean;
   /** How far the history fold is, for the progress line of a long run. */
   onProgress?: HistoryOptions['onProgress'];
+  /** HEAD's commit, when the caller asked git already (engine/run.ts scopeOf); undefined: asked here. */
+  head?: string | null;
 }
 
 /**
@@ -128,7 +130,7 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   const known: KnownModels = cache?.models ?? new Map<string, WorkflowFile>();
   // What HEAD's history says of its blocked handoffs (guidance given, resolutions agents wrote) depends on HEAD and
   // the settings alone: kept with the cache for its head, so an unchanged repository walks no log for it.
-  const headSha = inGit ? headCommit(root) : null;
+  const headSha = inGit ? (opts.head !== undefined ? opts.head : headCommit(root)) : null;
   const atHead = cache !== null && headSha !== null && cache.head === headSha;
   const cachedResolved = atHead ? cache.section(SELF_RESOLVED) : null;
   t = performance.now();
@@ -511,12 +513,19 @@ async function timelineBefore(
 export async function judgePending(
   root: string,
   workingConfig: Config,
-  opts: { stage: 'staged' | 'commit-msg'; message?: string; presetOverride?: Preset; explicitConfig?: boolean },
+  opts: {
+    stage: 'staged' | 'commit-msg';
+    message?: string;
+    presetOverride?: Preset;
+    explicitConfig?: boolean;
+    /** HEAD's commit, when the caller asked git already; undefined: asked here. */
+    head?: string | null;
+  },
 ): Promise<Judged> {
   // Which files are workflow files, and every trust setting, come from HEAD: a config narrowed in the working tree
   // (the plans globs pointed elsewhere) must not take the commit's own plans out of sight. An explicit --config (the
   // hooks of a thoughts repository map the globs that way) is the caller's word.
-  const headSha = headCommit(root);
+  const headSha = opts.head !== undefined ? opts.head : headCommit(root);
   // The effective config is a function of these and HEAD (below), so they key pre-commit's verdict.
   const {
     key: handover,
@@ -617,6 +626,8 @@ export interface DoorOptions {
   since?: string;
   baselineWrite?: boolean;
   /** The config was named by the caller (`--config`): the pending commit takes it instead of HEAD's. */
+  /** HEAD's commit, when the caller asked git already (engine/run.ts scopeOf); undefined: each door asks. */
+  head?: string | null;
   explicitConfig: boolean;
   progress?: Progress;
   /** The markdown review will be written: a range's report then reads what history says before the range too. */
@@ -655,6 +666,7 @@ export async function judgeDoor(door: Door, opts: DoorOptions): Promise<Judged> 
         since: opts.since,
         baselineWrite: opts.baselineWrite,
         onProgress,
+        head: opts.head,
       });
     if (!opts.inGit)
       throw new UsageError(
@@ -677,5 +689,6 @@ export async function judgeDoor(door: Door, opts: DoorOptions): Promise<Judged> 
     message,
     presetOverride: opts.presetOverride,
     explicitConfig: opts.explicitConfig,
+    head: opts.head,
   });
 }

@@ -486,12 +486,12 @@ async function sessionStart(root: string, claudeSession: string, io: Io): Promis
   // Claude Code's session id names the workflow session only when a ledger or a handoff folder was named after it;
   // otherwise `status` picks the most recently modified active ledger.
   const named = claudeSession !== '' && sessionNamed(root, config, claudeSession);
-  let data: ReturnType<typeof statusData>;
+  let data: Awaited<ReturnType<typeof statusData>>;
   try {
-    data = statusData(root, named ? claudeSession : undefined, config);
+    data = await statusData(root, named ? claudeSession : undefined, config);
   } catch {
     // A folder named after the session that holds no readable handoff: recover the latest active session instead.
-    data = statusData(root, undefined, config);
+    data = await statusData(root, undefined, config);
   }
   // Nothing to recover (no active session, nothing waiting): no context for the agent to read past.
   if (data.session === null && data.manualChecks.length === 0 && data.blocked.length === 0) return 0;

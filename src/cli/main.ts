@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // Entry point: the command line (run.ts) with this process's arguments, streams and environment.
 import { EXIT, wantsColor, type Io } from './io.js';
-import { run } from './run.js';
 
 const io: Io = {
   cwd: process.cwd(),
@@ -17,7 +16,11 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code !== 'EPIPE') throw err;
   process.exit(process.exitCode ?? EXIT.ok);
 });
-process.exitCode = await run(process.argv.slice(2), io);
+const argv = process.argv.slice(2);
+// The commit-msg hook takes pre-commit's verdict through a door that loads no more than that needs (commit-msg.ts);
+// everything else, and commit-msg when there is no verdict to take, through the command line.
+const taken = argv[0] === 'commit-msg' ? await (await import('./commit-msg.js')).commitMsgFromVerdict(argv, io) : null;
+process.exitCode = taken ?? (await (await import('./run.js')).run(argv, io));
 // The bench reads peak memory this way: the process's own high-water mark, worker threads included.
 if (process.env.VALIDATE_WORKFLOW_TIMING)
   process.stderr.write(`timing peak rss: ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`);

@@ -6,15 +6,13 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import picomatch from 'picomatch';
-import { loadConfig, type Config } from '../config/config.js';
+import { ConfigError, loadConfig, type Config } from '../config/config.js';
 import { discover, type Discovered } from '../read/discover.js';
 import { ledgerSessionFromName } from '../read/paths.js';
 import { repositoryRoot } from '../shared/git.js';
-import { readBytes, readWorkspace, resolvePlanRef } from '../read/workspace.js';
 import { blobId, cacheFile, cacheKey, writeCacheFile } from '../history/cache.js';
 import { handoffTask, manualDue, tasksOf } from '../model/queries.js';
 import type { Handoff, HandoffStatus, LedgerItemState, Ledger, Phase, Plan, WorkflowFile } from '../model/types.js';
-import { RULE_IDS } from '../engine/catalog.js';
 import { EXIT, type Io } from './io.js';
 import { UsageError } from '../shared/errors.js';
 import { defineCommand, oneOf } from './command.js';
@@ -200,7 +198,23 @@ interface Index {
   keep(view: { key: string; data: StatusData }): void;
 }
 
-function summaries(root: string, discovered: Discovered[], cfg: Config): Index {
+// The readers (the Markdown parser, YAML) and the rule catalogue are loaded only when a file must be read, or a
+// config names rules: a SessionStart hook in an unchanged repository reads nothing, and loading them was half of
+// its time (the bundle's chunk with the parser is ~900 KB).
+const reader = () => import('../read/workspace.js');
+
+/** The config as loadConfig reads it; the rule ids it checks `rules` against are loaded only when it has some. */
+async function statusConfig(root: string): Promise<Config> {
+  try {
+    return loadConfig(root, undefined, new Set());
+  } catch (err) {
+    // An unknown rule id, or a schema error whose hint names rule ids: the same call with the real list decides.
+    if (!(err instanceof ConfigError)) throw err;
+  }
+  return loadConfig(root, undefined, (await import('../engine/catalog.js')).RULE_IDS);
+}
+
+async function summaries(root: string, discovered: Discovered[], cfg: Config): Promise<Index> {
   const cache = cacheFile(root);
   const file = cache ? join(dirname(cache), 'status-index.json') : null;
   const key = cacheKey([cfg.paths, cfg.maxFileBytes]);
@@ -251,7 +265,8 @@ function summaries(root: string, discovered: Discovered[], cfg: Config): Index {
         continue;
       }
       const blob = blobId(bytes);
-      const summary = known?.blob === blob ? known.summary : summarize(readBytes(d, bytes, cfg.maxFileBytes));
+      const summary =
+        known?.blob === blob ? known.summary : summarize((await reader()).readBytes(d, bytes, cfg.maxFileBytes));
       entry = { blob, size: st.size, mtimeMs: st.mtimeMs, summary };
       // Rewritten when a file was summarized anew, or when a stat changed or was too recent to vouch for the bytes.
       dirty = true;
@@ -303,10 +318,10 @@ export function sessionNamed(root: string, config: Config, session: string): boo
  * session's plan is not named by a path (the link must be inferred from every plan's title) is the whole workspace
  * read.
  */
-export function statusData(root: string, session?: string, config?: Config): StatusData {
-  const cfg = config ?? loadConfig(root, undefined, RULE_IDS);
+export async function statusData(root: string, session?: string, config?: Config): Promise<StatusData> {
+  const cfg = config ?? (await statusConfig(root));
   const discovered = discover(root, cfg, repositoryRoot(root) !== null);
-  const idx = summaries(root, discovered, cfg);
+  const idx = await summaries(root, discovered, cfg);
   const index = idx.summaries;
   const summary = (d: Discovered) => index.get(d.path);
   const ledgerFiles = discovered.filter((d) => summary(d)?.kind === 'ledger');
@@ -337,13 +352,14 @@ export function statusData(root: string, session?: string, config?: Config): Sta
   }
   const vk = viewKey(session, ledgerFile?.path ?? null, discovered, idx);
   if (idx.view?.key === vk) return idx.view.data;
-  const data = sessionView(root, cfg, discovered, summary, ledgerFile, wanted, selectedBy);
+  const data = sessionView(await reader(), root, cfg, discovered, summary, ledgerFile, wanted, selectedBy);
   idx.keep({ key: vk, data });
   return data;
 }
 
 /** The session's view: its ledger, its handoffs and the plan they name, read in full. */
 function sessionView(
+  { readWorkspace, resolvePlanRef }: Awaited<ReturnType<typeof reader>>,
   root: string,
   cfg: Config,
   discovered: Discovered[],
@@ -512,13 +528,13 @@ export function renderStatus(d: StatusData): string {
 }
 
 /** The recovery view as text, for a terminal or a SessionStart hook. Throws UsageError for an unknown session. */
-export function statusView(root: string, session?: string): string {
-  return renderStatus(statusData(root, session));
+export async function statusView(root: string, session?: string): Promise<string> {
+  return renderStatus(await statusData(root, session));
 }
 
 export async function status(opts: StatusOptions, io: Io): Promise<number> {
   const root = repositoryRoot(io.cwd) ?? io.cwd;
-  const data = statusData(root, opts.session);
+  const data = await statusData(root, opts.session);
   io.stdout(opts.format === 'json' ? `${JSON.stringify(data, null, 2)}\n` : renderStatus(data));
   return EXIT.ok;
 }

@@ -158,6 +158,11 @@ export function configFromObject(raw: unknown, where: string, knownRules: Readon
     problems.push(`  - \`rules[${JSON.stringify(id)}]\`: unknown rule id${near ? `; did you mean "${near}"?` : ''}`);
   }
   if (problems.length) throw new ConfigError(`invalid configuration in ${where}:\n${problems.join('\n')}`);
+  return configOf(raw, where);
+}
+
+/** A config object the schema accepted, with every default filled in. */
+function configOf(raw: unknown, where: string): Config {
   const data = raw as Partial<Omit<Config, 'paths' | 'verify'>> & {
     paths?: Partial<Paths>;
     verify?: Partial<VerifyConfig>;
@@ -189,4 +194,14 @@ export function loadConfig(root: string, explicit: string | undefined, knownRule
   const found = findRaw(root, explicit);
   if (!found) return defaultConfig();
   return configFromObject(found.raw, found.where, knownRules);
+}
+
+/**
+ * The config as loadConfig reads it, not validated: for the commit-msg hook (cli/commit-msg.ts), which only compares
+ * it with the one pre-commit loaded and validated (engine/handover.ts); any other use must call loadConfig. Throws
+ * what loadConfig throws on a file that is missing or no JSON, and maybe a TypeError on one the schema refuses.
+ */
+export function loadConfigUnchecked(root: string, explicit: string | undefined): Config {
+  const found = findRaw(root, explicit);
+  return found ? configOf(found.raw, found.where) : defaultConfig();
 }

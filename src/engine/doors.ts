@@ -8,7 +8,7 @@ import type { Config, Preset } from '../config/config.js';
 import type { TimelineEntry } from '../model/history.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
 import { cacheFile, cacheKey, loadCache, saveCache, type Cache, Raw } from '../history/cache.js';
-import { filesAt, headTrustSnapshot, newStore, pendingCommit, trailersOf } from '../history/fold.js';
+import { filesAt, headTrustSnapshot, newStore, pendingCommit } from '../history/fold.js';
 import { CONFIG_FILE } from '../config/config.js';
 import { RULE_IDS } from './catalog.js';
 import { Snapshot } from '../history/snapshot.js';
@@ -18,7 +18,7 @@ import { UsageError } from '../shared/errors.js';
 import { since, timing } from '../shared/timing.js';
 import { applyBaseline, baselineAt, baselineIn } from './baseline.js';
 import { guidanceIn, guidedBy, selfResolvedIn } from './guidance.js';
-import { handoverKey, leaveVerdict, takeVerdict } from './handover.js';
+import { commentFree, handoverKey, handoverSettings, leaveVerdict, takeVerdict } from './handover.js';
 import { compareFindings, oneCause, type Finding, firstPerCause } from '../model/finding.js';
 import {
   describeAdoption,
@@ -89,6 +89,8 @@ export interface RepositoryOptions {
   baselineWrite?: boolean;
   /** How far the history fold is, for the progress line of a long run. */
   onProgress?: HistoryOptions['onProgress'];
+  /** HEAD's commit, when the caller asked git already (engine/run.ts scopeOf); undefined: asked here. */
+  head?: string | null;
 }
 
 /**
@@ -136,7 +138,7 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   const known: KnownModels = cache?.models ?? new Map<string, WorkflowFile>();
   // What HEAD's history says of its blocked handoffs (guidance given, resolutions agents wrote) depends on HEAD and
   // the settings alone: kept with the cache for its head, so an unchanged repository walks no log for it.
-  const headSha = inGit ? headCommit(root) : null;
+  const headSha = inGit ? (opts.head !== undefined ? opts.head : headCommit(root)) : null;
   const atHead = cache !== null && headSha !== null && cache.head === headSha;
   const cachedResolved = atHead ? cache.section(SELF_RESOLVED) : null;
   t = performance.now();
@@ -419,16 +421,11 @@ export async function judgeRange(
   // cache (which anything that can run git can write).
   const cache = loadCache(cacheFile(root), settingsKey(config));
   const seed = new Map<string, WorkflowFile>();
-  const fork =
-    cache && range.from && !/^0+$/.test(range.from) ? await ask(root, ['merge-base', range.from, range.to]) : null;
-  if (cache && fork?.ok) {
-    for (const [path, blob] of filesAt(
-      root,
-      fork.out.trim(),
-      config,
-      newStore(root, config).classify,
-      trackedPacks(config),
-    )) {
+  // merge-base(from, to), asked once: the seed, the fold and the snapshot at the base all start from it.
+  const asked = range.from && !/^0+$/.test(range.from) ? await ask(root, ['merge-base', range.from, range.to]) : null;
+  const fork = asked?.ok ? asked.out.trim() : null;
+  if (cache && fork) {
+    for (const [path, blob] of filesAt(root, fork, config, newStore(root, config).classify, trackedPacks(config))) {
       const m = cache.models.get(key(blob, path));
       if (m) seed.set(key(blob, path), m);
     }
@@ -438,6 +435,7 @@ export async function judgeRange(
     presetOverride,
     since,
     from: range.from,
+    ...(asked ? { fork } : {}),
     to: range.to,
     onProgress,
     seed,
@@ -447,11 +445,7 @@ export async function judgeRange(
     return { findings: hist.findings, files: [...changed], commits: hist.commits, anything: true };
   const store = hist.store;
   const tracked = hist.tracked;
-  const base = range.from && !/^0+$/.test(range.from) ? await ask(root, ['merge-base', range.from, range.to]) : null;
-  const before = new Snapshot(
-    base?.ok ? filesAt(root, base.out.trim(), config, store.classify, tracked) : new Map(),
-    store,
-  );
+  const before = new Snapshot(fork ? filesAt(root, fork, config, store.classify, tracked) : new Map(), store);
   const after = new Snapshot(hist.state, store);
   const trust = trustOf(before, presetOverride);
   const guidance = await guidanceIn(root, config, range.to);
@@ -465,14 +459,12 @@ export async function judgeRange(
       selfResolved,
     });
   // The baseline as the range's base holds it.
-  const settle = settleSnapshot(root, config, base?.ok ? baselineAt(root, base.out.trim()) : null);
+  const settle = settleSnapshot(root, config, fork ? baselineAt(root, fork) : null);
   const added = introduced(settle(snap(before)), settle(snap(after)));
   const workspace = after.workspace(root);
   const found = oneCause(pastDisables(hist.findings, workspace), added).sort(compareFindings);
   const earlier =
-    review && base?.ok
-      ? await timelineBefore(root, config, base.out.trim(), workspace, hist.timeline, presetOverride, since)
-      : [];
+    review && fork ? await timelineBefore(root, config, fork, workspace, hist.timeline, presetOverride, since) : [];
   return {
     findings: found,
     files: [...changed],
@@ -529,19 +521,30 @@ async function timelineBefore(
 export async function judgePending(
   root: string,
   workingConfig: Config,
-  opts: { stage: 'staged' | 'commit-msg'; message?: string; presetOverride?: Preset; explicitConfig?: boolean },
+  opts: {
+    stage: 'staged' | 'commit-msg';
+    message?: string;
+    presetOverride?: Preset;
+    explicitConfig?: boolean;
+    /** HEAD's commit, when the caller asked git already; undefined: asked here. */
+    head?: string | null;
+  },
 ): Promise<Judged> {
   // Which files are workflow files, and every trust setting, come from HEAD: a config narrowed in the working tree
   // (the plans globs pointed elsewhere) must not take the commit's own plans out of sight. An explicit --config (the
   // hooks of a thoughts repository map the globs that way) is the caller's word.
-  const headSha = headCommit(root);
+  const headSha = opts.head !== undefined ? opts.head : headCommit(root);
   // The effective config is a function of these and HEAD (below), so they key pre-commit's verdict.
-  const { key: handover, who } = handoverKey(
+  const {
+    key: handover,
+    who,
+    trailers,
+  } = await handoverKey(
     root,
-    [settingsKey(workingConfig), workingConfig.preset, opts.presetOverride ?? null, opts.explicitConfig ?? false],
+    handoverSettings(workingConfig, opts.presetOverride, opts.explicitConfig ?? false),
     headSha,
+    opts.message ?? '',
   );
-  const trailers = trailersOf(root, opts.message ?? '');
   if (handover !== null && opts.stage === 'commit-msg' && trailers.length === 0) {
     const verdict = takeVerdict(root, handover);
     // The pending commit has no sha yet, so its findings name no commit or subject: they read the same either way.
@@ -631,6 +634,8 @@ export interface DoorOptions {
   since?: string;
   baselineWrite?: boolean;
   /** The config was named by the caller (`--config`): the pending commit takes it instead of HEAD's. */
+  /** HEAD's commit, when the caller asked git already (engine/run.ts scopeOf); undefined: each door asks. */
+  head?: string | null;
   explicitConfig: boolean;
   progress?: Progress;
   /** The markdown review will be written: a range's report then reads what history says before the range too. */
@@ -639,15 +644,6 @@ export interface DoorOptions {
 
 /** A hexadecimal object name (abbreviated or full): it may name a commit a shallow clone does not have. */
 const OBJECT_NAME = /^[0-9a-f]{7,64}$/i;
-
-function commentFree(message: string): string {
-  // Git strips these lines after the hook runs; they are not part of the message.
-  return message
-    .split('\n')
-    .filter((l) => !l.startsWith('#'))
-    .join('\n')
-    .trim();
-}
 
 /**
  * `--range`'s two ends, at every door that takes one (check, verify): a name that is no revision at all (a mistyped
@@ -678,6 +674,7 @@ export async function judgeDoor(door: Door, opts: DoorOptions): Promise<Judged> 
         since: opts.since,
         baselineWrite: opts.baselineWrite,
         onProgress,
+        head: opts.head,
       });
     if (!opts.inGit)
       throw new UsageError(
@@ -700,5 +697,6 @@ export async function judgeDoor(door: Door, opts: DoorOptions): Promise<Judged> 
     message,
     presetOverride: opts.presetOverride,
     explicitConfig: opts.explicitConfig,
+    head: opts.head,
   });
 }

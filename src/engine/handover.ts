@@ -9,9 +9,12 @@
 // a forged record buys nothing `--no-verify` does not, and pre-push and CI judge the commit again.
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Config, Preset } from '../config/config.js';
 import type { Finding } from '../model/finding.js';
+import type { Trailer } from '../model/history.js';
 import { cacheKey, writeCacheFile } from '../history/cache.js';
-import { amending, gitIdentities, gitSync, mergeHeads, repositoryInfo } from '../shared/git.js';
+import { messageTrailers, parseTrailers } from '../history/log.js';
+import { amending, ask, gitSync, identitiesIn, mergeHeads, repositoryInfo, type Identities } from '../shared/git.js';
 
 interface Record {
   key: string;
@@ -25,16 +28,43 @@ function recordFile(root: string): string | null {
 }
 
 /**
- * The key of the change about to be committed (null when it has none: an index with conflicts has no tree), and who
- * commits it, which the door needs again (one git process fewer).
+ * What of the settings keys the record: the working config whole (it was loaded and validated by the pre-commit
+ * that left the record, so a commit-msg that finds the same key may take it without validating it again:
+ * cli/commit-msg.ts loads no schema and no rule), the --preset given and whether --config was.
  */
-export function handoverKey(
+export function handoverSettings(config: Config, presetOverride: Preset | undefined, explicitConfig: boolean): unknown {
+  return [config, presetOverride ?? null, explicitConfig];
+}
+
+/** The message as git will record it: git strips `#` lines after the hook runs; they are not part of it. */
+export function commentFree(message: string): string {
+  return message
+    .split('\n')
+    .filter((l) => !l.startsWith('#'))
+    .join('\n')
+    .trim();
+}
+
+/**
+ * The key of the change about to be committed (null when it has none: an index with conflicts has no tree), who
+ * commits it and the message's trailers (history/fold.ts trailersOf), which the door needs again: three git
+ * questions, asked at once.
+ */
+export async function handoverKey(
   root: string,
   settings: unknown,
   head: string | null,
-): { key: string | null; who: ReturnType<typeof gitIdentities> } {
-  const who = gitIdentities(root);
-  const tree = gitSync(root, ['write-tree']);
+  message: string,
+): Promise<{ key: string | null; who: Identities; trailers: Trailer[] }> {
+  const [vars, tree, parsed] = await Promise.all([
+    ask(root, ['var', '-l']),
+    ask(root, ['write-tree']),
+    message ? ask(root, ['interpret-trailers', '--parse'], message) : null,
+  ]);
+  // A failing git still says what it knows on stdout, and the sync questions these replace took that: asked again.
+  const who = identitiesIn(vars.ok ? vars.out : gitSync(root, ['var', '-l']).out);
+  const block =
+    parsed === null ? '' : parsed.ok ? parsed.out : gitSync(root, ['interpret-trailers', '--parse'], message).out;
   return {
     key: tree.ok
       ? cacheKey([
@@ -48,6 +78,7 @@ export function handoverKey(
         ])
       : null,
     who,
+    trailers: message ? messageTrailers(parseTrailers(block), message) : [],
   };
 }
 

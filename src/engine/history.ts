@@ -44,6 +44,8 @@ export interface HistoryOptions {
   /** An earlier run judged history up to `sha`: continue from there, keeping its findings and timeline. */
   resume?: Resume;
   from?: string | null;
+  /** merge-base(from, to), asked by the caller already (null: none). */
+  fork?: string | null;
   to?: string;
   /** How far the fold is, for the progress line of a long run. */
   onProgress?: FoldOptions['onProgress'];
@@ -314,6 +316,7 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     seed: opts.seed,
     since: resume ? { sha: resume.sha, state: resume.state } : undefined,
     from: opts.from,
+    fork: opts.fork,
     to,
     onProgress: opts.onProgress,
     // Only a parent whose commits were judged themselves vouches for what a merge brings from it.

@@ -34,14 +34,25 @@ export function activePacks(config: Config): ActivePack[] {
   for (const pack of PACKS) {
     const globs = pack.globs(config);
     if (globs.length === 0) continue;
-    out.push({
-      pack,
-      match: picomatch(globs, { dot: true }),
-      bases: [...new Set(globs.map((g) => picomatch.scan(g).base).filter(Boolean))],
-    });
+    // Every judged commit asks this of its config, which is almost always the last one's: the matchers are compiled
+    // once per pack and globs (compiling them per commit was 450 ms of a 3.7 s fold of 1,554 commits).
+    const k = `${pack.id}\0${globs.join('\0')}`;
+    let active = compiledPacks.get(k);
+    if (!active) {
+      active = {
+        pack,
+        match: picomatch(globs, { dot: true }),
+        bases: [...new Set(globs.map((g) => picomatch.scan(g).base).filter(Boolean))],
+      };
+      if (compiledPacks.size >= 64) compiledPacks.clear();
+      compiledPacks.set(k, active);
+    }
+    out.push(active);
   }
   return out;
 }
+
+const compiledPacks = new Map<string, ActivePack>();
 
 /** The pack whose globs hold this path, under this config. */
 export function packOf(active: readonly ActivePack[], path: string): Pack | null {

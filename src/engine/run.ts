@@ -10,7 +10,7 @@ import type { Rerun } from '../model/verification.js';
 import type { Workspace } from '../model/types.js';
 import { compareFindings, type Finding } from '../model/finding.js';
 import { UsageError } from '../shared/errors.js';
-import { repositoryRoot } from '../shared/git.js';
+import { repositoryAndHead, repositoryRoot } from '../shared/git.js';
 import { writeBaseline } from './baseline.js';
 import { RULES, RULE_IDS } from './catalog.js';
 import { severityOf } from './findings.js';
@@ -53,6 +53,11 @@ export interface Scope {
   config: Config;
   /** Repository-relative paths the report is narrowed to (empty: all). */
   scopes: string[];
+  /**
+   * HEAD's commit as the scope was made (null outside git or without commits), asked with the repository in one git
+   * process: for a run that judges right away, not for a scope kept while commits are made.
+   */
+  head?: string | null;
   inScope: (file: string | null) => boolean;
 }
 
@@ -68,12 +73,13 @@ function within(file: string | null, scopes: string[]): boolean {
 }
 
 export function scopeOf(opts: Pick<JudgeOptions, 'paths' | 'config' | 'preset'>, cwd: string): Scope {
-  const inGit = repositoryRoot(cwd);
+  const repo = repositoryAndHead(cwd);
+  const inGit = repo?.info.root ?? null;
   const root = inGit ?? cwd;
   const config = loadConfig(root, opts.config ? resolve(cwd, opts.config) : undefined, RULE_IDS);
   if (opts.preset) config.preset = opts.preset;
   const scopes = opts.paths.map((p) => toRepoPath(root, cwd, p));
-  return { root, inGit: inGit !== null, config, scopes, inScope: (f) => within(f, scopes) };
+  return { root, inGit: inGit !== null, config, scopes, inScope: (f) => within(f, scopes), head: repo?.head ?? null };
 }
 
 /** `A..B`, `A...B` or `..B`; a missing or all-zero A means "from the beginning" (a push to an empty remote). */
@@ -117,6 +123,7 @@ export async function judgeAndReport(opts: JudgeOptions, scope: Scope, progress?
     explicitConfig: opts.config !== undefined,
     progress,
     review: opts.review,
+    head: scope.head,
   });
   if (opts.baselineWrite) {
     if (opts.door.kind !== 'repository' || scopes.length)

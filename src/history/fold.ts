@@ -16,6 +16,7 @@ import { messageTrailers, parseRaw, parseTrailers, readTrace, type TraceEntry } 
 import { NOTHING_ELSE, Sight, learned, type Learned, type Tracked } from './sight.js';
 import { Overlay, Snapshot, TRUST_FILES, type FileMap, type ModelSource } from './snapshot.js';
 import { ModelStore, key, type KnownModels } from './store.js';
+import { expectCommits } from './trust.js';
 
 export { NOTHING_ELSE, Sight, type Tracked };
 
@@ -62,6 +63,8 @@ export interface FoldOptions {
   since?: { sha: string; state: Map<string, string> };
   /** The range base: fold `from..to` starting from the state at merge-base(from, to). */
   from?: string | null;
+  /** merge-base(from, to) when the caller asked git already (null: none), so it is not asked again. */
+  fork?: string | null;
   to?: string;
   /** Called for every commit of the trace, oldest first; `events` and `changes` may be empty. */
   onStep: (step: Step) => void;
@@ -252,8 +255,11 @@ export async function foldHistory(root: string, opts: FoldOptions): Promise<Fold
     if (!(await ask(root, ['rev-parse', '--verify', '-q', `${opts.from}^{commit}`])).ok) {
       return none({ why: 'rangeBaseMissing', ref: opts.from });
     }
-    const mb = await ask(root, ['merge-base', opts.from, to]);
-    if (mb.ok) base = mb.out.trim();
+    if (opts.fork !== undefined) base = opts.fork;
+    else {
+      const mb = await ask(root, ['merge-base', opts.from, to]);
+      if (mb.ok) base = mb.out.trim();
+    }
   }
   const sight = new Sight(classifier(opts.config.paths));
   for (;;) {
@@ -326,6 +332,10 @@ async function foldRound(
     opts.onProgress?.({ commits: i, total: trace.length, parsed });
     t = performance.now();
     if (i === 0) folder.learnInitial();
+    expectCommits(
+      root,
+      trace.slice(i, j).map((e) => e.commit.sha),
+    );
     for (; i < j; i++) {
       folder.step(trace[i]!);
       if (i % 256 === 0) opts.onProgress?.({ commits: i, total: trace.length, parsed });

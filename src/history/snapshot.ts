@@ -48,6 +48,8 @@ export class Overlay implements FileMap {
   }
 }
 
+const configs = new WeakMap<ReadonlySet<string>, Map<string, Config>>();
+
 export class Snapshot {
   private planPaths: Set<string> | null = null;
   private kindPaths = new Map<string, string[]>();
@@ -146,6 +148,21 @@ export class Snapshot {
 
   /** The trust settings this snapshot holds: its config file, else package.json's key, else the defaults. */
   config(knownRules: ReadonlySet<string>): Config {
+    // By the blobs it is read from: the fold asks it of every commit, whose config is almost always its parent's
+    // (a copy, of which a door may set the preset).
+    const k = `${this.files.get(CONFIG_FILE)}\0${this.files.get('package.json')}`;
+    let byBlobs = configs.get(knownRules);
+    if (!byBlobs) configs.set(knownRules, (byBlobs = new Map()));
+    let config = byBlobs.get(k);
+    if (!config) {
+      config = this.readConfig(knownRules);
+      if (byBlobs.size >= 16) byBlobs.clear();
+      byBlobs.set(k, config);
+    }
+    return { ...config };
+  }
+
+  private readConfig(knownRules: ReadonlySet<string>): Config {
     const own = this.files.get(CONFIG_FILE);
     try {
       if (own) return configFromObject(JSON.parse(this.store.text(own)), CONFIG_FILE, knownRules);

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020 as Ajv, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { closest } from '../shared/text.js';
 
 export type SchemaName = 'plan' | 'handoff' | 'ledger' | 'config' | 'memory-unit' | 'ralph-status';
@@ -16,8 +16,6 @@ export interface SchemaError {
   suggestion?: string;
 }
 
-// verbose: the error carries its schema, so an anyOf can be reported once with the schema's own description.
-const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
 const compiled = new Map<SchemaName, ValidateFunction>();
 
 export function schemaPath(name: SchemaName): URL {
@@ -26,12 +24,25 @@ export function schemaPath(name: SchemaName): URL {
 
 const requireHere = createRequire(import.meta.url);
 
+// ajv itself only where no validator was built (from src/, the tests): required on first use, so the bundle, which
+// always has them, neither holds nor loads its ~300 KB (every command, --version included, loaded it at start-up).
+let ajv: Ajv | undefined;
+function compile(name: SchemaName): ValidateFunction {
+  // verbose: the error carries its schema, so an anyOf can be reported once with the schema's own description.
+  ajv ??= new (requireHere('ajv/dist/2020.js') as { Ajv2020: typeof Ajv }).Ajv2020({
+    allErrors: true,
+    strict: false,
+    verbose: true,
+  });
+  return ajv.compile(JSON.parse(readFileSync(schemaPath(name), 'utf8')));
+}
+
 function validator(name: SchemaName): ValidateFunction {
   let fn = compiled.get(name);
   if (!fn) {
     // The build compiles each schema ahead of time (scripts/build-schemas.mjs); from src/ there is none.
     const built = fileURLToPath(new URL(`./${name}.validate.cjs`, import.meta.url));
-    fn = existsSync(built) ? (requireHere(built) as { default: ValidateFunction }).default : ajv.compile(JSON.parse(readFileSync(schemaPath(name), 'utf8')));
+    fn = existsSync(built) ? (requireHere(built) as { default: ValidateFunction }).default : compile(name);
     compiled.set(name, fn);
   }
   return fn;

@@ -38,9 +38,9 @@ function capture(): { io: Io; out: () => string } {
 }
 
 describe('status', () => {
-  it('shows the ledger state, the last handoff, the next task, the waiting manual checks and the blocked handoff', () => {
+  it('shows the ledger state, the last handoff, the next task, the waiting manual checks and the blocked handoff', async () => {
     const dir = makeRepo(session());
-    const view = statusView(dir, 'auth-1');
+    const view = await statusView(dir, 'auth-1');
     expect(view).toContain(`Ledger: ${LEDGER} (status: active)`);
     expect(view).toContain(`Plan: ${PLAN}`);
     expect(view).toMatch(
@@ -104,7 +104,7 @@ describe('status', () => {
     });
   });
 
-  it('without --session picks the most recently modified active ledger, never a finished one', () => {
+  it('without --session picks the most recently modified active ledger, never a finished one', async () => {
     const other = 'thoughts/ledgers/CONTINUITY_CLAUDE-auth-2.md';
     const done = 'thoughts/ledgers/CONTINUITY_CLAUDE-auth-0.md';
     const dir = makeRepo({
@@ -116,16 +116,16 @@ describe('status', () => {
     at(LEDGER, 1_000);
     at(other, 2_000);
     at(done, 3_000);
-    expect(statusData(dir)).toMatchObject({
+    expect(await statusData(dir)).toMatchObject({
       session: 'auth-2',
       selectedBy: 'latest-active-ledger',
       nextTask: { task: 1, source: 'ledger-pending' },
     });
     at(LEDGER, 4_000);
-    expect(statusView(dir)).toContain('Session auth-1 (the most recently modified active ledger)');
+    expect(await statusView(dir)).toContain('Session auth-1 (the most recently modified active ledger)');
   });
 
-  it('a blocked handoff with a resolution no longer waits; a ledger with everything done falls back to the plan', () => {
+  it('a blocked handoff with a resolution no longer waits; a ledger with everything done falls back to the plan', async () => {
     const files = session();
     files[handoffPath(2)] = taskHandoff(2, {
       status: 'blocked',
@@ -133,32 +133,32 @@ describe('status', () => {
       resolution: 'User: grant the role in the seed script.',
     });
     files[LEDGER] = ledger({ state: ['- [x] Task 1: Do step 1', '- [x] Task 2: Do step 2'] });
-    const data = statusData(makeRepo(files), 'auth-1');
+    const data = await statusData(makeRepo(files), 'auth-1');
     expect(data.blocked).toEqual([]);
     expect(data.nextTask).toEqual({ task: 3, text: 'Task 3: Do step 3', source: 'plan' });
-    expect(statusView(makeRepo(files), 'auth-1')).toContain('Blocked, waiting for guidance: none');
+    expect(await statusView(makeRepo(files), 'auth-1')).toContain('Blocked, waiting for guidance: none');
   });
 
-  it("keeps each file's summary by its size and modification time, and reads a file again when either changes", () => {
+  it("keeps each file's summary by its size and modification time, and reads a file again when either changes", async () => {
     const dir = makeRepo(session());
     const hourAgo = Date.now() / 1000 - 3600;
     const age = (path: string, at = hourAgo) => utimesSync(join(dir, path), at, at);
     for (const path of Object.keys(session())) age(path);
-    expect(statusData(dir).session).toBe(SESSION);
+    expect((await statusData(dir)).session).toBe(SESSION);
     // From the index now: the files are older than it, and the view is the one shown last.
-    expect(statusData(dir).session).toBe(SESSION);
+    expect((await statusData(dir)).session).toBe(SESSION);
     const last = handoffPath(2);
-    expect(statusData(dir).lastHandoff?.contextForNext).toBe('Users table exists; the role is missing.');
+    expect((await statusData(dir)).lastHandoff?.contextForNext).toBe('Users table exists; the role is missing.');
     writeFileSync(join(dir, last), readFileSync(join(dir, last), 'utf8').replace('role is missing', 'role is absent'));
     age(last, hourAgo - 30);
-    expect(statusData(dir).lastHandoff?.contextForNext).toBe('Users table exists; the role is absent.');
+    expect((await statusData(dir)).lastHandoff?.contextForNext).toBe('Users table exists; the role is absent.');
     // The same size, an older time than the index: only the changed modification time tells.
     writeFileSync(
       join(dir, LEDGER),
       readFileSync(join(dir, LEDGER), 'utf8').replace('status: active', 'status: closed'),
     );
     age(LEDGER, hourAgo - 60);
-    expect(statusData(dir).session).toBeNull();
+    expect((await statusData(dir)).session).toBeNull();
     // Another size, the modification time put back as it was.
     writeFileSync(
       join(dir, LEDGER),
@@ -167,14 +167,22 @@ describe('status', () => {
     age(LEDGER, hourAgo - 60);
     writeFileSync(join(dir, LEDGER), `${readFileSync(join(dir, LEDGER), 'utf8')}\nA line more.\n`);
     age(LEDGER, hourAgo - 60);
-    expect(statusData(dir).session).toBe(SESSION);
+    expect((await statusData(dir)).session).toBe(SESSION);
   });
 
-  it('says so when no session is active, and refuses an unknown session', () => {
+  it("checks a config's rule ids as every command does (the rule catalogue is loaded only for a config that has some)", async () => {
+    const config = (rules: string) => ({ ...session(), 'validate-workflow.config.json': `{ "rules": ${rules} }\n` });
+    expect((await statusData(makeRepo(config('{ "plan/mode": "off" }')))).session).toBe(SESSION);
+    await expect(statusData(makeRepo(config('{ "plan/mod": "off" }')))).rejects.toThrow(
+      /`rules\["plan\/mod"\]`: unknown rule id; did you mean "plan\/mode"\?/,
+    );
+  });
+
+  it('says so when no session is active, and refuses an unknown session', async () => {
     const dir = makeRepo({ [PLAN]: plan() });
-    expect(statusView(dir)).toMatch(/^No active session/);
-    expect(() => statusView(makeRepo(session()), 'nope')).toThrow(UsageError);
-    expect(() => statusView(makeRepo(session()), 'nope')).toThrow(
+    expect(await statusView(dir)).toMatch(/^No active session/);
+    await expect(statusView(makeRepo(session()), 'nope')).rejects.toThrow(UsageError);
+    await expect(statusView(makeRepo(session()), 'nope')).rejects.toThrow(
       /no ledger or handoffs for session "nope" \(sessions: auth-1\)/,
     );
   });
@@ -263,7 +271,7 @@ describe('status', () => {
       expect(runCli(dir, ['status']).stdout).toContain('Manual checks waiting for a human: none');
     });
 
-    it('one item is said in the singular, and no later phase is named when none started', () => {
+    it('one item is said in the singular, and no later phase is named when none started', async () => {
       const one = {
         plan: PLAN,
         phase: 1,
@@ -274,7 +282,7 @@ describe('status', () => {
       expect(waitingLine(one)).toBe(
         `Phase 1 of ${PLAN}: 1 manual item waits for a human: run \`npx validate-workflow confirm ${PLAN} --phase 1\``,
       );
-      expect(renderStatus({ ...statusData(makeRepo({})), manualChecks: [one] })).not.toContain('has started');
+      expect(renderStatus({ ...(await statusData(makeRepo({}))), manualChecks: [one] })).not.toContain('has started');
     });
   });
 });

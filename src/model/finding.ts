@@ -36,7 +36,7 @@ export function undoKey(kind: 'uncheck' | 'restore', file: string, text = ''): s
  * History findings without those whose every cause a snapshot finding of the same door already reports: a task checked
  * without its handoff is handoff/missing's while the handoff is missing, history/task-order's once it came late.
  */
-export function withoutRepeats(history: readonly Finding[], snapshot: readonly Finding[]): Finding[] {
+function withoutRepeats(history: readonly Finding[], snapshot: readonly Finding[]): Finding[] {
   // A note (info) names the cause without judging it: the history finding that judges it stays.
   const reported = new Set(snapshot.filter((f) => f.severity !== 'info').flatMap((f) => f.causes ?? []));
   if (reported.size === 0) return [...history];

@@ -38,13 +38,17 @@ const STATUS_WORDS: Record<string, HandoffStatus> = {
   failure: 'failed',
 };
 
-export function normalizeStatus(raw: unknown): HandoffStatus | null {
-  if (typeof raw !== 'string') return null;
-  const key = raw
+/** A status word as a key: `Partial-Plus ` -> `partial_plus`. */
+export function statusKey(raw: string): string {
+  return raw
     .trim()
     .toLowerCase()
     .replace(/[\s-]+/g, '_');
-  return STATUS_WORDS[key] ?? null;
+}
+
+export function normalizeStatus(raw: unknown): HandoffStatus | null {
+  if (typeof raw !== 'string') return null;
+  return STATUS_WORDS[statusKey(raw)] ?? null;
 }
 
 /** Frontmatter key -> normalized field; the first key present wins. */

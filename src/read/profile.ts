@@ -328,7 +328,7 @@ export function learnProfile(input: ProfileInput): Profile {
         value: false,
         source: {
           from: 'majority',
-          says: `${count} of its ${plans.length} plans have ${kind} criteria, though ${said.file ?? 'an instruction'}${said.line ? ` (line ${said.line})` : ''} ${said.says}`,
+          says: `${count} of its ${plans.length} plans have ${kind} criteria, though ${whereOf(said) ?? 'an instruction'} ${said.says}`,
         },
       };
     if (said) return { value: true, source: said };
@@ -443,9 +443,14 @@ export function learnProfile(input: ProfileInput): Profile {
   };
 }
 
+/** `.claude/commands/create_plan.md (line 40)`: the file a source names, with its line; null when it names none. */
+function whereOf(source: ProfileSource): string | null {
+  return source.file ? `${source.file}${source.line ? ` (line ${source.line})` : ''}` : null;
+}
+
 /** "this repository's .claude/commands/create_plan.md (line 40) asks for `#### Manual Verification:`". */
 export function describeSource(source: ProfileSource): string {
-  const where = source.file ? `${source.file}${source.line ? ` (line ${source.line})` : ''}` : null;
+  const where = whereOf(source);
   switch (source.from) {
     case 'config':
       return `${where ?? 'the config'} ${source.says}`;

@@ -1,11 +1,12 @@
 import type { Rule, RawFinding } from '../types.js';
+import { statusKey } from '../../read/handoff.js';
 
 /**
  * `PARTIAL_PLUS` is a rating the user gives a session ("mostly done, minor issues remain", as Continuous-Claude's
  * create_handoff defines it) and agrees with `status: complete`; `PARTIAL_MINUS` ("major issues remain") does not.
  */
 function mostlyDone(status: string | null, raw: string): boolean {
-  return status === 'complete' && /^partial[\s_-]*plus$/i.test(raw.trim());
+  return status === 'complete' && statusKey(raw) === 'partial_plus';
 }
 
 export const rule: Rule = {

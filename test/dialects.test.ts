@@ -475,9 +475,14 @@ describe('the dialects people really write (issue 11)', () => {
         planted(F, 'handoff/outcome', 'error', `${GEO}/task-01-index-build.md`, '**Status:** BLOCKED'),
         // A real YAML syntax error (an unclosed `[`), after an explicit `? ` key: yaml's message at the error's line.
         planted(F, 'handoff/schema', 'error', `${GEO}/2026-04-13_09-00_geocoder-v2.yaml`, '  - [Write the runbook'),
-        // `Phase 2A` follows Phase 1; Phase 4 skips 3.
-        planted(F, 'plan/task-numbering', 'error', GEOPLAN, '## Phase 4: Cut-over'),
       ]),
+    );
+    // `Phase 2A` follows Phase 1; Phase 4 skips 3. Round 7: a gap in the phases is a note in recommended (every number
+    // still names one phase, in order; on the real corpus both judges called such gaps noise), an error in strict.
+    // (`lintFixture` keeps errors and warnings: the note is not among them.)
+    expect(lintFixture(F).filter((f) => f.ruleId === 'plan/task-numbering')).toEqual([]);
+    expect(lintFixture(F, 'strict').filter((f) => f.ruleId === 'plan/task-numbering')).toContainEqual(
+      planted(F, 'plan/task-numbering', 'error', GEOPLAN, '## Phase 4: Cut-over'),
     );
     const warnings = lintFixture(F).filter((f) => f.severity === 'warning' && f.ruleId !== 'ledger/state');
     // Phase 4's criteria are one undivided `### Success Criteria:` list: one warning for the plan.

@@ -43,12 +43,13 @@ export function setAside(plan: Plan): boolean {
 }
 
 /**
- * A plan whose every box is checked or N/A: a record of finished work. `recommended` leaves its structure alone
- * (criteria, numbering): restructuring it now helps nobody, and the hooks judged that structure while it was worked.
+ * A plan whose every box is checked, N/A or set aside with its reason (`- Future enhancement`, `(deferred)`): a record
+ * of finished work, nothing left pending. `recommended` leaves its structure alone (criteria, numbering):
+ * restructuring it now helps nobody, and the hooks judged that structure while it was worked.
  */
 export function finished(plan: Plan): boolean {
   const boxes = plan.phases.flatMap(phaseBoxes);
-  return boxes.length > 0 && boxes.every((b) => b.checked || b.na);
+  return boxes.length > 0 && boxes.every((b) => b.checked || b.na || b.deviation === true);
 }
 
 /** The plan's phase sequence: every phase but the sections outside it (plan-wide lists, checklists, rollout). */
@@ -126,8 +127,10 @@ export function claimedButOpen(plan: Plan): { text: string; line: number }[] | n
  * Every checkbox of a phase (task items, steps, criteria, other), in document order. A `### Task N:` heading is no
  * checkbox: its steps are.
  */
-export function phaseBoxes(phase: Phase): (Position & { text: string; checked: boolean; na: boolean })[] {
-  const boxes: (Position & { text: string; checked: boolean; na: boolean })[] = [];
+type Box = Position & { text: string; checked: boolean; na: boolean; deviation?: boolean };
+
+export function phaseBoxes(phase: Phase): Box[] {
+  const boxes: Box[] = [];
   for (const t of phase.tasks) {
     if (t.source === 'item')
       boxes.push({

@@ -46,6 +46,15 @@ export function statusKey(raw: string): string {
     .replace(/[\s-]+/g, '_');
 }
 
+/** Status words a handoff gives itself while it is still being written: it is no record yet. */
+const IN_PROGRESS = new Set(['in_progress', 'inprogress', 'wip', 'work_in_progress', 'ongoing', 'active', 'draft']);
+
+/** Whether the handoff says, in its own status, that it is still being written (`status: in_progress`). */
+export function saysInProgress(h: Handoff): boolean {
+  const raw = h.normalized['status'];
+  return h.status === null && typeof raw === 'string' && IN_PROGRESS.has(statusKey(raw));
+}
+
 export function normalizeStatus(raw: unknown): HandoffStatus | null {
   if (typeof raw !== 'string') return null;
   return STATUS_WORDS[statusKey(raw)] ?? null;

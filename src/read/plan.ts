@@ -44,12 +44,13 @@ export function isNotApplicable(text: string): boolean {
 
 /**
  * A declared deviation: an item that carries its own reason for staying open (`(skipped: flaky on CI)`,
- * `(pre-existing failure)`, `deferred to Phase 5`, `(not required)`, `(requires API keys)`, `(...; not run.)`). Like N/A it counts
+ * `(pre-existing failure)`, `deferred to Phase 5`, `- Future enhancement`, `(not required)`, `(requires API keys)`,
+ * `(...; not run.)`). Like N/A it counts
  * neither as verified nor as pending, so it holds no later phase; unlike N/A it stays visible as the author's
  * decision, and writing one is no loosening (convention section 6, round 3).
  */
 export function isDeclaredDeviation(text: string): boolean {
-  return /(?:^|[([\s:;,—–-])(?:skipped|skip(?:ping)?:|deferred|postponed|pre-existing|preexisting|not (?:required|needed|applicable)|out of scope|won'?t (?:do|fix)|will (?:be )?test(?:ed)? manually|requires? (?:an? )?(?:api|access|credentials?|keys?|secrets?)\b|waived|moved to|if available|optional\)|not run[.)]|(?:by|for) the user\b|user will\b)/i.test(
+  return /(?:^|[([\s:;,—–-])(?:skipped|skip(?:ping)?:|deferred|postponed|pre-existing|preexisting|not (?:required|needed|applicable)|out of scope|won'?t (?:do|fix)|will (?:be )?test(?:ed)? manually|requires? (?:an? )?(?:api|access|credentials?|keys?|secrets?)\b|waived|moved to|future (?:enhancements?|work|improvements?|iterations?)\b|if available|optional\)|not run[.)]|(?:by|for) the user\b|user will\b)/i.test(
     text,
   );
 }

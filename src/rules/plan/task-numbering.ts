@@ -20,7 +20,13 @@ function rangeEnd(label: string): number | null {
  * scheme and never ask to be renumbered. The same label twice is a repeat; a new top-level number must be the next
  * one (a scheme may start at 0: `Phase 0` for setup).
  */
-function numbering(plan: Plan, what: 'task' | 'phase', entries: Entry[], fromOne: boolean): RawFinding[] {
+function numbering(
+  plan: Plan,
+  what: 'task' | 'phase',
+  entries: Entry[],
+  fromOne: boolean,
+  gapsAreNotes: boolean,
+): RawFinding[] {
   const out: RawFinding[] = [];
   const labels = new Map<string, number>();
   const tops = new Set<number>();
@@ -42,7 +48,17 @@ function numbering(plan: Plan, what: 'task' | 'phase', entries: Entry[], fromOne
     const first: boolean = expected === null;
     if (first && e.number > 1) {
       if (fromOne) out.push({ ...at, messageId: `${what}NotFromOne`, data: { number: e.label } });
-    } else if (!first && e.number !== expected)
+    } else if (!first && e.number > expected! && gapsAreNotes)
+      // A gap in the phases leaves every number naming one phase, still in order: a phase appended later, one dropped
+      // before the work began (taking one out of a plan under way is history/self-exemption's concern). Tasks keep
+      // the error: handoffs and ledgers name them by number and count them (`task_total`), so a gap breaks "N of M".
+      out.push({
+        ...at,
+        messageId: `${what}Gap`,
+        info: true,
+        data: { number: e.label, previous: expected! - 1, expected: expected! },
+      });
+    else if (!first && e.number !== expected)
       out.push({
         ...at,
         messageId: `${what}OutOfOrder`,
@@ -105,7 +121,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: '—',
     description:
-      "Phase numbers in the plan's phase sequence start at 1 (or 0) and are unique and consecutive (a range heading `Phase 3-28` stands for all its numbers); task numbers run across the whole plan too, in `strict` and where the repository numbers its tasks so (two thirds of its plans, or `protocol.taskNumbering: global`). A plan whose phase sequence the reader is not sure of is not judged (plan/schema says so once). Only the top-level sequence is checked: sub-numbered labels (`Phase 2A`, `Phase 3.1`, `Task 3.1` under `Phase 3`) are a consistent scheme, not a renumbering to ask for; a label written twice is a repeat. In `recommended`, a finished plan (every box checked or N/A) is a record, and its numbering is left alone.",
+      "Phase numbers in the plan's phase sequence start at 1 (or 0) and are unique and consecutive (a range heading `Phase 3-28` stands for all its numbers); task numbers run across the whole plan too, in `strict` and where the repository numbers its tasks so (two thirds of its plans, or `protocol.taskNumbering: global`). A plan whose phase sequence the reader is not sure of is not judged (plan/schema says so once). Only the top-level sequence is checked: sub-numbered labels (`Phase 2A`, `Phase 3.1`, `Task 3.1` under `Phase 3`) are a consistent scheme, not a renumbering to ask for; a label written twice is a repeat. In `recommended`, a gap in the phases (`Phase 6` after `Phase 4`) is a note: every number still names one phase, in order (a phase appended later, or dropped before the work began; one taken out of a plan under way is history/self-exemption's concern); a gap in the tasks stays an error, since handoffs and ledgers name and count tasks by number. A finished plan (every box checked or N/A) is a record, and its numbering is left alone.",
     fix: 'Renumber so tasks and phases count 1, 2, 3, ... through the whole plan.',
     messages: {
       taskRepeated:
@@ -116,6 +132,8 @@ export const rule: Rule = {
       phaseNotFromOne: 'Phase numbers must start at 1, found Phase {{number}}.',
       phaseOutOfOrder: 'Phase {{number}} follows Phase {{previous}}; expected Phase {{expected}}.',
       taskLabelRepeated: 'Task {{number}} appears again (first at line {{first}}).',
+      phaseGap:
+        'Phase {{number}} follows Phase {{previous}}: there is no Phase {{expected}}. No number is used twice, so this is a note; `strict` asks for consecutive numbers.',
     },
   },
   snapshot: (ws, ctx) => {
@@ -139,11 +157,14 @@ export const rule: Rule = {
                   .filter((t) => t.label === String(t.number))
                   .map((t) => ({ number: t.number, label: t.label, line: t.line, column: t.column })),
                 false,
+                false,
               ),
             );
         return [
-          ...numbering(plan, 'phase', phaseEntries(plan), strict),
-          ...(global ? [...numbering(plan, 'task', tasks.global, true), ...repeats(plan, tasks.scoped)] : perPhase),
+          ...numbering(plan, 'phase', phaseEntries(plan), strict, !strict),
+          ...(global
+            ? [...numbering(plan, 'task', tasks.global, true, false), ...repeats(plan, tasks.scoped)]
+            : perPhase),
         ];
       });
   },

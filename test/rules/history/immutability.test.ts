@@ -157,3 +157,57 @@ ruleTester(ruleOf('history/self-exemption'), {
     },
   ],
 });
+
+// Round 7: a handoff that says it is still in progress is a working document, not a record yet: the session that
+// wrote it goes on filling it in until its status says how the work ended. `recommended` lets that be; `strict`
+// holds every committed handoff as a record; a finished handoff rewritten is reported in both.
+const underWay = (status: string, context: string) =>
+  taskHandoff(3, { status, verification_results: [], context_for_next: context });
+const RECOMMENDED = '{}\n';
+const inProgress = {
+  [CONFIG]: RECOMMENDED,
+  [PLAN]: plan({ checked: [1, 2] }),
+  [handoffPath(3)]: underWay('in_progress', 'Writing the query.'),
+};
+
+ruleTester(ruleOf('history/handoff-rewritten'), {
+  valid: [
+    {
+      name: 'an in-progress handoff filled in and finished by its session (recommended)',
+      before: inProgress,
+      after: { ...inProgress, [handoffPath(3)]: underWay('complete', 'The query is in; the index comes next.') },
+      commit: { author: CLAUDE },
+    },
+  ],
+  invalid: [
+    {
+      name: 'the same in strict',
+      before: { ...inProgress, [CONFIG]: STRICT },
+      after: {
+        ...inProgress,
+        [CONFIG]: STRICT,
+        [handoffPath(3)]: underWay('complete', 'The query is in; the index comes next.'),
+      },
+      commit: { author: CLAUDE },
+      errors: [
+        {
+          messageId: 'rewritten',
+          message: `Frontmatter of committed handoff ${handoffPath(3)} was rewritten (\`status\`, \`context_for_next\`).`,
+        },
+      ],
+    },
+    {
+      name: 'a finished handoff rewritten (recommended)',
+      before: { ...inProgress, [handoffPath(3)]: underWay('complete', 'Writing the query.') },
+      after: { ...inProgress, [handoffPath(3)]: underWay('complete', 'The query is in; the index comes next.') },
+      commit: { author: CLAUDE },
+      errors: [
+        {
+          messageId: 'rewritten',
+          severity: 'warning',
+          message: `Frontmatter of committed handoff ${handoffPath(3)} was rewritten (\`context_for_next\`).`,
+        },
+      ],
+    },
+  ],
+});

@@ -49,10 +49,15 @@ export function statusKey(raw: string): string {
 /** Status words a handoff gives itself while it is still being written: it is no record yet. */
 const IN_PROGRESS = new Set(['in_progress', 'inprogress', 'wip', 'work_in_progress', 'ongoing', 'active', 'draft']);
 
-/** Whether the handoff says, in its own status, that it is still being written (`status: in_progress`). */
+/**
+ * Whether the handoff says, in its own status, that it is still being written: `status: in_progress`, or a share
+ * short of the whole (`**Status:** ~50% Complete (8/17 phases done)`).
+ */
 export function saysInProgress(h: Handoff): boolean {
   const raw = h.normalized['status'];
-  return h.status === null && typeof raw === 'string' && IN_PROGRESS.has(statusKey(raw));
+  if (h.status !== null || typeof raw !== 'string') return false;
+  const share = /^~?\s*(\d{1,2})(?:\.\d+)?\s*%/.exec(raw.trim());
+  return IN_PROGRESS.has(statusKey(raw)) || share !== null;
 }
 
 export function normalizeStatus(raw: unknown): HandoffStatus | null {

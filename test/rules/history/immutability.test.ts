@@ -178,6 +178,12 @@ ruleTester(ruleOf('history/handoff-rewritten'), {
       after: { ...inProgress, [handoffPath(3)]: underWay('complete', 'The query is in; the index comes next.') },
       commit: { author: CLAUDE },
     },
+    {
+      name: 'a body status that gives a share short of the whole, then the end (recommended)',
+      before: { ...inProgress, [handoffPath(1)]: bodyHandoff('~60% complete (3 of 5 steps)') },
+      after: { ...inProgress, [handoffPath(1)]: bodyHandoff('COMPLETE') },
+      commit: { author: CLAUDE },
+    },
   ],
   invalid: [
     {

@@ -138,12 +138,16 @@ async function main() {
     );
   }
 
-  const table = { tuning: new Map(), holdout: new Map() };
+  // A held-out repository added in a later round (`addedIn`) is its own set: judged before that round's changes,
+  // it says how the tool does on repositories nobody had looked at, apart from the older held-out set.
+  const setOf = (meta) => (meta?.holdout ? (meta.addedIn ? `held out (${meta.addedIn})` : 'holdout') : 'tuning');
+  const SETS = ['tuning', 'holdout', ...new Set(repos.filter((r) => r.holdout && r.addedIn).map(setOf))];
+  const table = Object.fromEntries(SETS.map((s) => [s, new Map()]));
   const unjudged = [];
   const perRepo = [];
   for (const run of runs.sort((a, b) => a.repo.localeCompare(b.repo))) {
     const meta = repos.find((r) => r.repo === run.repo);
-    const set = meta.holdout ? 'holdout' : 'tuning';
+    const set = setOf(meta);
     const labels = new Map(
       labelsOf(run.repo).map((l) => [keyOf({ ruleId: l.rule, file: l.file, line: l.line, commit: l.commit }), l]),
     );
@@ -188,7 +192,8 @@ async function main() {
 
   const pct = (a, b) => (b === 0 ? '—' : `${Math.round((100 * a) / b)}%`);
   const lines = [];
-  for (const set of ['tuning', 'holdout']) {
+  for (const set of SETS) {
+    if (!selected.some((r) => setOf(r) === set)) continue;
     const rows = [...table[set].entries()].sort((a, b) => b[1].findings - a[1].findings);
     const total = rows.reduce(
       (t, [, r]) => ({
@@ -235,10 +240,10 @@ async function main() {
   lines.push('\nsecond judge (blind), on the findings both judged: real by each, and agreement on real / not real');
   lines.push('| set | rule | judged by both | real (labels) | real (second) | agree |');
   lines.push('| --- | --- | --- | --- | --- | --- |');
-  for (const set of ['tuning', 'holdout']) {
+  for (const set of SETS) {
     const rows = new Map();
     for (const run of runs) {
-      if (repos.find((r) => r.repo === run.repo)?.holdout !== (set === 'holdout')) continue;
+      if (setOf(repos.find((r) => r.repo === run.repo)) !== set) continue;
       const labels = new Map(
         labelsOf(run.repo).map((l) => [keyOf({ ruleId: l.rule, file: l.file, line: l.line, commit: l.commit }), l]),
       );

@@ -63,6 +63,18 @@ function runsACommand(item: ListItem): boolean {
   );
 }
 
+/**
+ * The text of an item marked set aside with a box GFM does not know (`- [~] build skipped: typecheck suffices`,
+ * `- [-] ...`), without the mark; null for any other item. The author kept the item and marked it as not to be done,
+ * which is a declared deviation, not a deleted item.
+ */
+function setAsideText(item: ListItem): string | null {
+  const first = itemParagraph(item)?.children[0];
+  if (first?.type !== 'text') return null;
+  const m = /^\[[~-]\]\s+/.exec(first.value);
+  return m ? itemText(item).slice(m[0].length) : null;
+}
+
 /** A list item struck through whole (`- [ ] ~~Add the cache~~`): set aside by its author. */
 function struckThrough(item: ListItem): boolean {
   const parts = itemParagraph(item)?.children.filter((c) => !(c.type === 'text' && c.value.trim() === '')) ?? [];
@@ -154,6 +166,7 @@ function planHeadings(root: Root): HeadingPlan {
   const inside = new Map(candidates.filter((c) => !c.excluded).map((c) => [c.h, c]));
   const d0 = Math.min(...[...inside.keys()].map((h) => h.depth));
   let current: Heading | null = null;
+  const within = new Set<Heading>();
   const seen = new Map<string, number>();
   for (const node of root.children) {
     if (node.type !== 'heading') continue;
@@ -173,11 +186,30 @@ function planHeadings(root: Root): HeadingPlan {
       }
       if (first === undefined) seen.set(key, lineOf(node).line);
     } else if (node.depth <= d0) current = null;
-    else if (c && current) out.phases.set(node, { label: c.label, title: c.title, sub: true });
+    else if (c && current) {
+      // Inside Phase N a deeper `Phase` heading that names N itself or a phase the sequence already had
+      // (`### Phase 3 Testing Strategy` under Phase 3, `### Phase 3 + 4 outcome` under Phase 4) is a section of the
+      // phase it sits in, whatever its words: a phase does not hold itself or an earlier phase. A label that extends
+      // N's (`1.2`, `2A` under `2`), or a new one (a phase written a level too deep), is a sub-phase.
+      const named = c.label.toUpperCase();
+      if (!extendsLabel(c.label, out.phases.get(current)!.label) && seen.has(named)) within.add(node);
+      else out.phases.set(node, { label: c.label, title: c.title, sub: true });
+    }
   }
-  // Every phase heading that did not make the sequence or a sub-phase opens a section outside it.
-  for (const c of candidates) if (!out.phases.has(c.h)) out.foreign.add(c.h);
+  // Every phase heading that did not make the sequence or a sub-phase opens a section outside it, but for those
+  // that are sections of the phase they sit in.
+  for (const c of candidates) if (!out.phases.has(c.h) && !within.has(c.h)) out.foreign.add(c.h);
+  for (const h of within) out.by.delete(h);
   return out;
+}
+
+/** Whether a sub-phase label extends its phase's: `1.2` or `1b` under `1`, `2A.1` under `2A`; not `10` under `1`. */
+function extendsLabel(child: string, parent: string): boolean {
+  const c = child.toUpperCase();
+  const p = parent.toUpperCase();
+  if (c.length <= p.length || !c.startsWith(p)) return false;
+  const rest = c.slice(p.length);
+  return /^[.\-_]?[A-Z0-9]/.test(rest) && !(/^\d/.test(rest) && /\d$/.test(p));
 }
 
 interface Scope {
@@ -473,15 +505,23 @@ export function readPlanText(path: string, text: string): Plan {
   };
 
   const onItem = (item: ListItem): void => {
-    if (item.checked !== null && item.checked !== undefined) {
+    const setAside = item.checked === null || item.checked === undefined ? setAsideText(item) : null;
+    if ((item.checked !== null && item.checked !== undefined) || setAside !== null) {
       boxes++;
-      const text = itemText(item);
+      const text = setAside ?? itemText(item);
+      const checked = item.checked === true;
       const { line, column } = lineOf(item);
       const na = isNotApplicable(text);
-      const deviation = !na && !item.checked && (isDeclaredDeviation(text) || struckThrough(item));
-      const check: CheckItem = { text, checked: item.checked, na, line, column, ...(deviation ? { deviation } : {}) };
+      const deviation = !na && !checked && (setAside !== null || isDeclaredDeviation(text) || struckThrough(item));
+      const check: CheckItem = { text, checked, na, line, column, ...(deviation ? { deviation } : {}) };
       const said = scope.headingTask && !scope.criteria ? null : itemKindPrefix(text);
+      // A task marked set aside stays out of the tasks (it is no box GFM knows, and no task is done by a mark).
       const taskMatch = scope.criteria || said ? null : TASK_TEXT.exec(text);
+      if (setAside !== null && taskMatch) {
+        boxes--;
+        for (const child of item.children) if (child.type === 'list') onList(child);
+        return;
+      }
       const number = taskMatch ? topNumber(taskMatch[1]!) : null;
       if (said) target()[said.kind].push(check);
       else if (scope.criteria?.kind === 'unknown-verify')
@@ -492,7 +532,7 @@ export function readPlanText(path: string, text: string): Plan {
           number,
           label: taskMatch[1]!,
           title: taskMatch[2]!.trim(),
-          checked: item.checked,
+          checked,
           source: 'item',
           steps: [],
           line,

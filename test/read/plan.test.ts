@@ -208,6 +208,42 @@ describe('headings the reader recognises', () => {
     ]);
   });
 
+  // Round 7 (a held-out repository): `### Phase 0 Progress Update` under `## PHASE 0`, `### Phase 3 Testing Strategy`
+  // under Phase 3 and `### Phase 3 + 4 outcome` under Phase 4 are sections of the phase they sit in, not phases
+  // that "appear again"; their boxes are that phase's.
+  it('reads a deeper heading naming its own phase, or an earlier one, as a section of the phase it sits in', () => {
+    const p = readPlanText(
+      'p.md',
+      [
+        '# Plan',
+        '## PHASE 0: Security fixes',
+        '- [x] Task 1: Rotate the keys',
+        '### Phase 0 Progress Update',
+        '- [x] Keys rotated in staging',
+        '## Phase 1: Sign-in',
+        '- [ ] Task 2: Add the sign-in page',
+        '### Phase 1 Testing Strategy',
+        '- [ ] Sign-in tests cover the lockout',
+        '## Phase 2: Sessions',
+        '- [ ] Task 3: Add session expiry',
+        '### Phase 1 + 2 outcome',
+        'Both shipped in one release.',
+        '### Phase 2.1: Refresh tokens',
+        '- [ ] Task 4: Add token refresh',
+        '',
+      ].join('\n'),
+    );
+    expect(p.unstructured ?? null).toBe(null);
+    expect(p.phases.map((ph) => [ph.label, ph.title])).toEqual([
+      ['0', 'Security fixes'],
+      ['1', 'Sign-in'],
+      ['2', 'Sessions'],
+      ['2.1', 'Refresh tokens'],
+    ]);
+    expect(p.phases[0]!.other.map((i) => i.text)).toEqual(['Keys rotated in staging']);
+    expect(p.phases[1]!.other.map((i) => i.text)).toEqual(['Sign-in tests cover the lockout']);
+  });
+
   it('reads criteria headings at levels 3 to 5 and not at level 2', () => {
     const levels = (depth: number) =>
       readPlanText(

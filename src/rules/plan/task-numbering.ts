@@ -80,8 +80,9 @@ function phaseEntries(plan: Plan): Entry[] {
 }
 
 /**
- * Tasks in order, without the ones numbered within their phase (`Task 3.1` under `Phase 3`): their top-level number is
- * the phase's, which the phase sequence already checks; only a repeated label among them is reported.
+ * Tasks in order, without the ones numbered within their phase (`Task 3.1` under `Phase 3`, or under no phase
+ * heading at all): their top-level number is the phase's, which the phase sequence already checks; only a repeated
+ * label among them is reported.
  */
 function taskEntries(plan: Plan): { global: Entry[]; scoped: Entry[] } {
   const global: Entry[] = [];
@@ -90,7 +91,9 @@ function taskEntries(plan: Plan): { global: Entry[]; scoped: Entry[] } {
     for (const t of phase.tasks) {
       const e = { number: t.number, label: t.label, line: t.line, column: t.column };
       const sub = t.label !== String(t.number);
-      (sub && phase.number !== null && t.number === phase.number ? scoped : global).push(e);
+      // In a plan without phase headings (`### Task 4.5.1` in an addendum), a sub-numbered label's top number is a
+      // phase the plan names elsewhere, not a count of tasks.
+      (sub && (phase.number === null || t.number === phase.number) ? scoped : global).push(e);
     }
   }
   return { global, scoped };

@@ -797,6 +797,20 @@ describe('self-exemption', () => {
         after: { ...before, [PLAN]: insertedPhase },
         commit: agent,
       },
+      // Round 7 (a held-out repository): `- [~]` is no box GFM knows; the item is kept, marked set aside with its
+      // reason, and reworded. Read as a declared deviation, it is neither deleted nor loosened.
+      {
+        name: 'an agent marks an automated item `[~]` set aside with its reason, reworded',
+        before,
+        after: {
+          ...before,
+          [PLAN]: plan().replace(
+            '- [ ] Phase 1 tests pass: `npm test`',
+            '- [~] Phase 1 tests skipped here: the suite needs the staging database',
+          ),
+        },
+        commit: agent,
+      },
     ],
     invalid: [
       {

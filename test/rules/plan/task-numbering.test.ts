@@ -124,6 +124,26 @@ describe(ID, () => {
     expect(findings({ [PLAN]: twice }, ID)).toEqual([]);
   });
 
+  // Round 7 (a held-out repository): an addendum without `## Phase N` headings numbers its tasks by the phase they
+  // belong to (`### Task 4.5.1`); that is a scheme, not task numbers that fail to start at 1.
+  it('reads sub-numbered heading tasks in a plan without phase headings as a scheme', () => {
+    const addendum = md(
+      '# Addendum',
+      '### Task 4.5.1: Scaffold',
+      '- [ ] step',
+      '### Task 4.5.2: Interfaces',
+      '- [ ] step',
+    );
+    const global = { protocol: { taskNumbering: 'global' as const } };
+    expect(findings({ [PLAN]: addendum }, ID, global)).toEqual([]);
+    expect(findings({ [PLAN]: addendum.replace('4.5.2', '4.5.1') }, ID, global)).toEqual([
+      expect.objectContaining({
+        messageId: 'taskLabelRepeated',
+        message: 'Task 4.5.1 appears again (first at line 2).',
+      }),
+    ]);
+  });
+
   it('does not read a numbered item without a checkbox, or a task inside criteria, as a task', () => {
     const text = md(
       '# P',

@@ -57,7 +57,9 @@ export function saysInProgress(h: Handoff): boolean {
   const raw = h.normalized['status'];
   if (h.status !== null || typeof raw !== 'string') return false;
   const share = /^~?\s*(\d{1,2})(?:\.\d+)?\s*%/.exec(raw.trim());
-  return IN_PROGRESS.has(statusKey(raw)) || share !== null;
+  // The word before an explanation (`draft — paste into the tracker`, `wip: tests left`).
+  const word = raw.trim().split(/\s+[—–-]\s+|\s*[:;,(]/)[0]!;
+  return IN_PROGRESS.has(statusKey(raw)) || IN_PROGRESS.has(statusKey(word)) || share !== null;
 }
 
 export function normalizeStatus(raw: unknown): HandoffStatus | null {

@@ -51,7 +51,7 @@ export const rule: Rule = {
     severities: { recommended: 'warn', strict: 'error' },
     formula: '[h]:context(n) -> [][h]:context(n)',
     description:
-      "A committed handoff's frontmatter (status, task, verification results, context for next) never changes afterwards; appending to its body is allowed, so is filling a bookkeeping key that was empty or missing (`git_commit`, `pr`) and, in `recommended`, correcting metadata (any key but status, task, results, outcome, blocker and context), a living document with neither task number nor date in its name (`current.md`) is rewritten by design, in `recommended` so is a handoff whose status said it was still in progress (`in_progress`, `wip`, `draft`) until its status says how the work ended, and so is the resolution of a blocked handoff (the user's answer; who wrote it is `history/self-exemption`'s concern).",
+      "A committed handoff's frontmatter (status, task, verification results, context for next) never changes afterwards; appending to its body is allowed, so is filling a bookkeeping key that was empty or missing (`git_commit`, `pr`) and, in `recommended`, correcting metadata (any key but status, task, results, outcome, blocker and context), a living document with neither task number nor date in its name (`current.md`) is rewritten by design, in `recommended` so is a handoff whose status said it was still in progress (`in_progress`, `wip`, `draft`) until its status says how the work ended, and a status in no handoff's words (`filed`) is no record to rewrite, and so is the resolution of a blocked handoff (the user's answer; who wrote it is `history/self-exemption`'s concern).",
     fix: "Revert the frontmatter change; record what changed in the next handoff, or append a note to this one's body.",
     messages: {
       rewritten: 'Frontmatter of committed handoff {{file}} was rewritten ({{keys}}).',
@@ -83,9 +83,18 @@ export const rule: Rule = {
             : [],
         ),
       );
-      const keys = (resolution === null ? e.keys : e.keys.filter((k) => k !== resolution)).filter(
-        (k) => RECORD_KEYS.has(k) || sources.has(k) || (ctx.preset === 'strict' && !empty(before[k])),
-      );
+      // recommended: a status in no handoff's words (`filed — upstream#8551` in a bug-report draft kept with the
+      // handoffs) records no task's outcome, so changing it rewrites no record; the other record keys still count.
+      const said = was?.kind === 'handoff' ? was.normalized['status'] : undefined;
+      const foreignStatus =
+        ctx.preset !== 'strict' &&
+        was?.kind === 'handoff' &&
+        was.status === null &&
+        !empty(said) &&
+        typeof said === 'string';
+      const keys = (resolution === null ? e.keys : e.keys.filter((k) => k !== resolution))
+        .filter((k) => !(foreignStatus && k === (was.sources['status'] ?? 'status')))
+        .filter((k) => RECORD_KEYS.has(k) || sources.has(k) || (ctx.preset === 'strict' && !empty(before[k])));
       const inBody = keys.some(
         (k) => !(k in before) && !(now?.kind === 'handoff' && now.frontmatter && k in now.frontmatter),
       );

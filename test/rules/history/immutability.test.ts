@@ -184,6 +184,18 @@ ruleTester(ruleOf('history/handoff-rewritten'), {
       after: { ...inProgress, [handoffPath(1)]: bodyHandoff('COMPLETE') },
       commit: { author: CLAUDE },
     },
+    {
+      name: 'a draft kept with the handoffs: `draft — ...` to `filed — ...`, then rewritten again (recommended)',
+      before: { ...inProgress, [handoffPath(3)]: underWay('draft — paste into the tracker', 'Two bugs.') },
+      after: { ...inProgress, [handoffPath(3)]: underWay('filed — tracker#8551', 'Two bugs, one filed.') },
+      commit: { author: CLAUDE },
+    },
+    {
+      name: 'a status in no handoff words changed again (recommended): no record of a task to rewrite',
+      before: { ...inProgress, [handoffPath(3)]: underWay('filed — tracker#8551', 'Two bugs.') },
+      after: { ...inProgress, [handoffPath(3)]: underWay('closed as premature', 'Two bugs.') },
+      commit: { author: CLAUDE },
+    },
   ],
   invalid: [
     {
@@ -201,6 +213,13 @@ ruleTester(ruleOf('history/handoff-rewritten'), {
           message: `Frontmatter of committed handoff ${handoffPath(3)} was rewritten (\`status\`, \`context_for_next\`).`,
         },
       ],
+    },
+    {
+      name: 'a handoff without a status given `complete` later (recommended): an empty record key filled is a rewrite',
+      before: { ...inProgress, [handoffPath(3)]: underWay('', 'Writing the query.') },
+      after: { ...inProgress, [handoffPath(3)]: underWay('complete', 'Writing the query.') },
+      commit: { author: CLAUDE },
+      errors: [{ messageId: 'rewritten', severity: 'warning' }],
     },
     {
       name: 'a finished handoff rewritten (recommended)',

@@ -575,7 +575,8 @@ export async function judgePending(
     // The pending commit has no sha yet, so its findings name no commit or subject: they read the same either way.
     if (verdict) return { findings: verdict.findings, files: verdict.files, commits: 0, anything: true };
   }
-  const head = headTrustSnapshot(root, workingConfig, headSha);
+  // Listed with what pendingCommit tracks, so that its listing of HEAD is this one (history/fold.ts lsTree).
+  const head = headTrustSnapshot(root, workingConfig, headSha, trackedPacks(workingConfig));
   const config =
     opts.explicitConfig || (head.files.get(CONFIG_FILE) === undefined && !head.files.get('package.json'))
       ? workingConfig

@@ -161,7 +161,12 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
     ...(resolvedAtHead ? { selfResolved: resolvedAtHead } : {}),
     verdict,
   });
-  timing(`snapshot pass${lint.verdict === verdict ? ' (cached verdict)' : ''}`, since(t));
+  // The verdict the cache held, taken as it was (no rule ran); null when a file could not be read (nothing to keep).
+  const sameVerdict = lint.verdict !== null && lint.verdict === verdict;
+  timing(`snapshot pass${sameVerdict ? ' (cached verdict)' : ''}`, since(t));
+  // Nothing new to keep: the cached verdict, or none (a verdict is only ever taken for the inputs it was made from,
+  // so one the cache still holds is never wrong).
+  const verdictKept = sameVerdict || lint.verdict === null;
   // Which blocked handoffs an agent resolved itself is asked of HEAD's handoffs: the snapshot pass has just parsed
   // them (the working tree's versions are HEAD's unless edited), so they are asked of its models, never parsed
   // twice. In the rare repository where an agent did, the snapshot rules run again with that known (no parsing).
@@ -196,8 +201,8 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
     const carried: Record<string, unknown> = Object.fromEntries(
       (cache?.sections() ?? []).map((name) => [name, cache!.rawSection(name)]),
     );
-    if (lint.verdict) carried[SNAPSHOT] = lint.verdict === verdict ? cache!.rawSection(SNAPSHOT) : lint.verdict;
-    if (!unchanged(cache, cache?.head ?? null, keep, false, lint.verdict === verdict))
+    if (lint.verdict) carried[SNAPSHOT] = sameVerdict ? cache!.rawSection(SNAPSHOT) : lint.verdict;
+    if (!unchanged(cache, cache?.head ?? null, keep, false, verdictKept))
       saveCache(cachePath, {
         key: ck,
         head: cache?.head ?? null,
@@ -226,14 +231,14 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   if (!hist.incomplete && hist.resume) {
     t = performance.now();
     const ofHead = hist.resume.sha === headSha;
-    if (!unchanged(cache, hist.resume.sha, keep, ofHead, lint.verdict === verdict)) {
+    if (!unchanged(cache, hist.resume.sha, keep, ofHead, verdictKept)) {
       const { sha, state, findings, timeline, ...small } = hist.resume;
       const sections: Record<string, unknown> = {};
       if (ofHead) {
         sections[GUIDANCE] = [...guidance];
         sections[SELF_RESOLVED] = [...selfResolved];
       }
-      if (lint.verdict) sections[SNAPSHOT] = lint.verdict === verdict ? cache!.rawSection(SNAPSHOT) : lint.verdict;
+      if (lint.verdict) sections[SNAPSHOT] = sameVerdict ? cache!.rawSection(SNAPSHOT) : lint.verdict;
       for (const v of VARIANTS) {
         // The history a run took unchanged from the cache is written back as it was read.
         const same = cache?.head === sha;
@@ -336,9 +341,9 @@ function unchanged(
   head: string | null,
   keep: Map<string, unknown>,
   ofHead: boolean,
-  sameVerdict: boolean,
+  verdictKept: boolean,
 ): boolean {
-  if (!cache || !sameVerdict || cache.head !== head || cache.models.broken > 0 || cache.models.size !== keep.size)
+  if (!cache || !verdictKept || cache.head !== head || cache.models.broken > 0 || cache.models.size !== keep.size)
     return false;
   if (ofHead && !(isPairs(cache.section(GUIDANCE)) && isStrings(cache.section(SELF_RESOLVED)))) return false;
   for (const k of cache.models.keys()) if (!keep.has(k)) return false;

@@ -42,7 +42,7 @@ import {
   trustOf,
 } from './judge.js';
 import { itemsDigest, manualChecked } from '../history/trust.js';
-import { lintRepositoryParallel, snapshotEntry } from './lint.js';
+import { disablesOf, lintRepositoryParallel, snapshotEntry } from './lint.js';
 
 export interface Judged {
   findings: Finding[];
@@ -99,12 +99,9 @@ export interface RepositoryOptions {
  * file: no history finding names a disable comment (only history/self-exemption's does, about the comment itself),
  * so a finding that lands on one is moved below the comments, onto the line it was about.
  */
-export function pastDisables(findings: Finding[], workspace: Workspace | undefined): Finding[] {
-  if (!workspace) return findings;
-  const comments = new Map<string, Set<number>>();
-  for (const file of [...workspace.plans, ...workspace.handoffs, ...workspace.ledgers])
-    if (file.disables.length) comments.set(file.path, new Set(file.disables.map((d) => d.line)));
-  if (comments.size === 0) return findings;
+export function pastDisables(findings: Finding[], disables: ReadonlyMap<string, number[]>): Finding[] {
+  if (disables.size === 0) return findings;
+  const comments = new Map([...disables].map(([path, lines]) => [path, new Set(lines)]));
   return findings.map((f) => {
     const lines = f.file !== null && f.commit ? comments.get(f.file) : undefined;
     if (!lines || f.line === null || !lines.has(f.line) || f.ruleId === 'history/self-exemption') return f;
@@ -119,6 +116,8 @@ type CachedHistory = Omit<Resume, 'state' | 'sha' | 'findings' | 'timeline'>;
 
 const section = (part: 'findings' | 'timeline', variant: Variant) => `${part}:${variant}`;
 const GUIDANCE = 'guidance';
+/** The snapshot pass's verdict on the working tree (engine/lint.ts Verdict). */
+const SNAPSHOT = 'snapshot';
 const SELF_RESOLVED = 'self-resolved';
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const isPairs = (v: unknown): v is [string, string][] =>
@@ -152,18 +151,30 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   const hist = inGit && opts.history ? await judgeHeadHistory(root, opts, cache, standing) : null;
   t = performance.now();
   const seen = hist ? sources(hist.models, known) : known;
-  let lint = await lintRepositoryParallel(root, config, inGit, seen, { baseline: !opts.baselineWrite, guidance });
-  timing('snapshot pass', since(t));
+  // The resolutions agents wrote, as HEAD's history says, when the cache has them: the snapshot pass is then given
+  // them at once, and its verdict on an unchanged tree is the cached one.
+  const resolvedAtHead = isStrings(cachedResolved) ? new Set(cachedResolved) : undefined;
+  const verdict = cache?.section(SNAPSHOT);
+  let lint = await lintRepositoryParallel(root, config, inGit, seen, {
+    baseline: !opts.baselineWrite,
+    guidance,
+    ...(resolvedAtHead ? { selfResolved: resolvedAtHead } : {}),
+    verdict,
+  });
+  // The verdict the cache held, taken as it was (no rule ran); null when a file could not be read (nothing to keep).
+  const sameVerdict = lint.verdict !== null && lint.verdict === verdict;
+  timing(`snapshot pass${sameVerdict ? ' (cached verdict)' : ''}`, since(t));
+  // Nothing new to keep: the cached verdict, or none (a verdict is only ever taken for the inputs it was made from,
+  // so one the cache still holds is never wrong).
+  const verdictKept = sameVerdict || lint.verdict === null;
   // Which blocked handoffs an agent resolved itself is asked of HEAD's handoffs: the snapshot pass has just parsed
   // them (the working tree's versions are HEAD's unless edited), so they are asked of its models, never parsed
   // twice. In the rare repository where an agent did, the snapshot rules run again with that known (no parsing).
   t = performance.now();
-  const selfResolved = isStrings(cachedResolved)
-    ? new Set(cachedResolved)
-    : inGit
-      ? await selfResolvedIn(root, config, 'HEAD', sources(lint.models, seen))
-      : new Set<string>();
-  if (selfResolved.size > 0)
+  const selfResolved =
+    resolvedAtHead ??
+    (inGit ? await selfResolvedIn(root, config, 'HEAD', sources(lint.models, seen)) : new Set<string>());
+  if (selfResolved.size > 0 && !resolvedAtHead)
     lint = await lintRepositoryParallel(root, config, inGit, sources(lint.models, seen), {
       baseline: !opts.baselineWrite,
       guidance,
@@ -176,16 +187,22 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   // Keep the models of the working tree and of HEAD's files: what the next run is most likely to meet again. A
   // model the cache holds is written back as its bytes, undecoded.
   const keep = new Map<string, WorkflowFile | Raw>();
-  const keepModel = (k: string, m: WorkflowFile | undefined) => {
+  const keepModel = (k: string, m: () => WorkflowFile | undefined) => {
     const raw = cache?.models.raw(k);
     if (raw) keep.set(k, raw);
-    else if (m) keep.set(k, m);
+    else {
+      const model = m();
+      if (model) keep.set(k, model);
+    }
   };
-  for (const [k, m] of treeModels) keepModel(k, m);
+  for (const k of treeModels.keys()) keepModel(k, () => treeModels.get(k));
   if (!hist) {
     t = performance.now();
-    const carried = Object.fromEntries((cache?.sections() ?? []).map((name) => [name, cache!.rawSection(name)]));
-    if (!unchanged(cache, cache?.head ?? null, keep, false))
+    const carried: Record<string, unknown> = Object.fromEntries(
+      (cache?.sections() ?? []).map((name) => [name, cache!.rawSection(name)]),
+    );
+    if (lint.verdict) carried[SNAPSHOT] = sameVerdict ? cache!.rawSection(SNAPSHOT) : lint.verdict;
+    if (!unchanged(cache, cache?.head ?? null, keep, false, verdictKept))
       saveCache(cachePath, {
         key: ck,
         head: cache?.head ?? null,
@@ -200,24 +217,28 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
       files,
       commits: 0,
       anything: files.length > 0,
-      workspace: lint.workspace,
+      // Built on first use: an unchanged tree was judged from the cached verdict, and only the review reads it.
+      get workspace() {
+        return lint.workspace;
+      },
       timeline: [],
     };
   }
   for (const [path, blob] of hist.state) {
     const k = key(blob, path);
-    if (!keep.has(k)) keepModel(k, hist.models.get(k));
+    if (!keep.has(k)) keepModel(k, () => hist.models.get(k));
   }
   if (!hist.incomplete && hist.resume) {
     t = performance.now();
     const ofHead = hist.resume.sha === headSha;
-    if (!unchanged(cache, hist.resume.sha, keep, ofHead)) {
+    if (!unchanged(cache, hist.resume.sha, keep, ofHead, verdictKept)) {
       const { sha, state, findings, timeline, ...small } = hist.resume;
       const sections: Record<string, unknown> = {};
       if (ofHead) {
         sections[GUIDANCE] = [...guidance];
         sections[SELF_RESOLVED] = [...selfResolved];
       }
+      if (lint.verdict) sections[SNAPSHOT] = sameVerdict ? cache!.rawSection(SNAPSHOT) : lint.verdict;
       for (const v of VARIANTS) {
         // The history a run took unchanged from the cache is written back as it was read.
         const same = cache?.head === sha;
@@ -238,7 +259,7 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   // The snapshot pass applied its part of the baseline; history entries are judged here, against history findings.
   const histFindings = opts.baselineWrite
     ? hist.findings
-    : applyBaseline(root, pastDisables(hist.findings, lint.workspace), {
+    : applyBaseline(root, pastDisables(hist.findings, lint.disables), {
         config,
         exempt: new Set(hist.resume?.baselineCommits ?? []),
         scope: (ruleId) => !snapshotEntry(ruleId),
@@ -254,7 +275,9 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
     commits: hist.commits,
     judgedFrom: hist.commits > 0 ? describeAdoption(hist.adoption) : undefined,
     anything: files.length > 0 || hist.commits > 0,
-    workspace: lint.workspace,
+    get workspace() {
+      return lint.workspace;
+    },
     timeline: hist.timeline,
   };
 }
@@ -313,8 +336,15 @@ function standingOf(root: string, cache: Cache | null, headSha: string | null): 
  * Whether the cache already holds what this run would write: the same head, and the same models (none of them broken).
  * A warm run over an unchanged repository then writes nothing.
  */
-function unchanged(cache: Cache | null, head: string | null, keep: Map<string, unknown>, ofHead: boolean): boolean {
-  if (!cache || cache.head !== head || cache.models.broken > 0 || cache.models.size !== keep.size) return false;
+function unchanged(
+  cache: Cache | null,
+  head: string | null,
+  keep: Map<string, unknown>,
+  ofHead: boolean,
+  verdictKept: boolean,
+): boolean {
+  if (!cache || !verdictKept || cache.head !== head || cache.models.broken > 0 || cache.models.size !== keep.size)
+    return false;
   if (ofHead && !(isPairs(cache.section(GUIDANCE)) && isStrings(cache.section(SELF_RESOLVED)))) return false;
   for (const k of cache.models.keys()) if (!keep.has(k)) return false;
   return true;
@@ -462,7 +492,7 @@ export async function judgeRange(
   const settle = settleSnapshot(root, config, fork ? baselineAt(root, fork) : null);
   const added = introduced(settle(snap(before)), settle(snap(after)));
   const workspace = after.workspace(root);
-  const found = oneCause(pastDisables(hist.findings, workspace), added).sort(compareFindings);
+  const found = oneCause(pastDisables(hist.findings, disablesOf(workspace)), added).sort(compareFindings);
   const earlier =
     review && fork ? await timelineBefore(root, config, fork, workspace, hist.timeline, presetOverride, since) : [];
   return {
@@ -550,7 +580,8 @@ export async function judgePending(
     // The pending commit has no sha yet, so its findings name no commit or subject: they read the same either way.
     if (verdict) return { findings: verdict.findings, files: verdict.files, commits: 0, anything: true };
   }
-  const head = headTrustSnapshot(root, workingConfig, headSha);
+  // Listed with what pendingCommit tracks, so that its listing of HEAD is this one (history/fold.ts lsTree).
+  const head = headTrustSnapshot(root, workingConfig, headSha, trackedPacks(workingConfig));
   const config =
     opts.explicitConfig || (head.files.get(CONFIG_FILE) === undefined && !head.files.get('package.json'))
       ? workingConfig

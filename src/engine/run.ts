@@ -167,7 +167,15 @@ export async function judgeAndReport(opts: JudgeOptions, scope: Scope, progress?
   const note = notes || undefined;
   return {
     kind: 'report',
-    report: { findings, summary, workspace: judged.workspace ?? null, timeline: judged.timeline ?? [] },
+    report: {
+      findings,
+      summary,
+      // A getter: the workspace of an unchanged tree is built only for the review (engine/lint.ts Verdict).
+      get workspace() {
+        return judged.workspace ?? null;
+      },
+      timeline: judged.timeline ?? [],
+    },
     ...(note ? { note } : {}),
     ...(judged.digest ? { digest: judged.digest } : {}),
   };

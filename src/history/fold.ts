@@ -125,6 +125,7 @@ function specsOf(config: Config, tracked: Tracked): string[] {
 /**
  * path -> blob of the workflow, trust and tracked files in a tree-ish (a commit) or, with null, in the index. A
  * workflow file stored as a symbolic link holds its link value (history/links.ts): the target as the same tree holds it.
+ * `listed` asks git for more than `tracked` keeps (see lsTree).
  */
 export function filesAt(
   root: string,
@@ -132,11 +133,10 @@ export function filesAt(
   config: Config,
   classify: Classifier,
   tracked: Tracked = NOTHING_ELSE,
+  listed: Tracked = tracked,
 ): Map<string, string> {
-  const specs = specsOf(config, tracked);
-  const res = treeish
-    ? gitSync(root, ['ls-tree', '-r', '-z', '--full-tree', treeish, '--', ...specs])
-    : gitSync(root, ['ls-files', '-s', '-z', '--', ...specs]);
+  const specs = specsOf(config, listed);
+  const res = treeish ? lsTree(root, treeish, specs) : gitSync(root, ['ls-files', '-s', '-z', '--', ...specs]);
   const files = new Map<string, string>();
   if (!res.ok) return files;
   const relevant = relevantTo(classify, tracked);
@@ -170,6 +170,22 @@ export function filesAt(
     }
   }
   return files;
+}
+
+/**
+ * The last listing of a commit named by its id: a commit's tree never changes, and the pre-commit door lists HEAD for
+ * its trust settings (headTrustSnapshot, asking for what pendingCommit will track) and again for the change: one git
+ * process per commit less.
+ */
+let lastTree: { key: string; res: ReturnType<typeof gitSync> } | null = null;
+
+function lsTree(root: string, treeish: string, specs: string[]): ReturnType<typeof gitSync> {
+  const id = /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(treeish);
+  const k = JSON.stringify([root, treeish, specs]);
+  if (id && lastTree?.key === k) return lastTree.res;
+  const res = gitSync(root, ['ls-tree', '-r', '-z', '--full-tree', treeish, '--', ...specs]);
+  if (id && res.ok) lastTree = { key: k, res };
+  return res;
 }
 
 const workflowFile = (classify: Classifier, path: string) => {
@@ -603,7 +619,8 @@ export function pendingCommit(
   // (an agent amending its check-off into the human's confirmation commit is judged as that one commit).
   const amend = hasHead && (opts.amend ?? amending());
   const parentsOfHead = amend ? gitSync(root, ['rev-parse', 'HEAD^@']).out.split('\n').filter(Boolean) : [];
-  const base = amend ? (parentsOfHead[0] ?? null) : hasHead ? 'HEAD' : null;
+  // HEAD by its id: its listing is the one headTrustSnapshot made for the same files (lsTree).
+  const base = amend ? (parentsOfHead[0] ?? null) : headSha;
   // The plans that the ledgers and handoffs of HEAD and of the index name outside the globs, and the targets of
   // links, are read too: the doors before a commit see what the full run will see after it (history/sight.ts).
   const {
@@ -712,9 +729,17 @@ export function trailersOf(root: string, message: string): Trailer[] {
  * HEAD's trust files and workflow files by the globs alone (empty without commits): where a door reads its settings
  * before it knows what else to read.
  */
-export function headTrustSnapshot(root: string, config: Config, head: string | null = headCommit(root)): Snapshot {
+export function headTrustSnapshot(
+  root: string,
+  config: Config,
+  head: string | null = headCommit(root),
+  listed: Tracked = NOTHING_ELSE,
+): Snapshot {
   const store = newStore(root, config);
-  return new Snapshot(head !== null ? filesAt(root, head, config, store.classify) : new Map(), store);
+  return new Snapshot(
+    head !== null ? filesAt(root, head, config, store.classify, NOTHING_ELSE, listed) : new Map(),
+    store,
+  );
 }
 
 /** The repository's HEAD snapshot (empty without commits), for the Claude Code hook's "before". */

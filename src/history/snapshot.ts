@@ -18,6 +18,8 @@ export interface ModelSource {
   text(blob: string): string;
   /** Raw bytes of a version (pack files, which their packs read). */
   bytes(blob: string): Uint8Array | null;
+  /** Read these texts at once, before text() asks for them one by one (optional: a source in memory needs not). */
+  prefetch?(blobs: (string | undefined)[]): void;
 }
 
 export const BASELINE_FILE = 'validate-workflow.baseline.json';
@@ -164,6 +166,8 @@ export class Snapshot {
 
   private readConfig(knownRules: ReadonlySet<string>): Config {
     const own = this.files.get(CONFIG_FILE);
+    // Both settings files at once: allowedSignersPath reads both of them after this.
+    this.store.prefetch?.([own, this.files.get('package.json')]);
     try {
       if (own) return configFromObject(JSON.parse(this.store.text(own)), CONFIG_FILE, knownRules);
       const pkg = this.files.get('package.json');

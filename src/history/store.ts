@@ -189,15 +189,43 @@ export class ModelStore {
     return b;
   }
 
+  prefetch(values: (string | undefined)[]): void {
+    const missing = [
+      ...new Set(
+        values.flatMap((v) => {
+          const blob = v === undefined ? null : contentBlob(v);
+          return blob !== null && !this.texts.has(blob) && !TEXTS.has(blob) ? [blob] : [];
+        }),
+      ),
+    ];
+    if (missing.length < 2) return;
+    for (const [blob, bytes] of readBlobs(this.root, missing)) {
+      if (TEXTS.size >= 256) TEXTS.clear();
+      TEXTS.set(blob, bytes.toString('utf8'));
+    }
+  }
+
   /** Raw text of a non-workflow file version (the config, package.json), cached by blob. */
   text(value: string): string {
     const blob = contentBlob(value);
     if (blob === null) return '';
-    let t = this.texts.get(blob);
+    let t = this.texts.get(blob) ?? TEXTS.get(blob);
     if (t === undefined) {
-      t = readBlobs(this.root, [blob]).get(blob)?.toString('utf8') ?? '';
-      this.texts.set(blob, t);
+      const bytes = readBlobs(this.root, [blob]).get(blob);
+      t = bytes?.toString('utf8') ?? '';
+      if (bytes) {
+        if (TEXTS.size >= 256) TEXTS.clear();
+        TEXTS.set(blob, t);
+      }
     }
+    this.texts.set(blob, t);
     return t;
   }
 }
+
+/**
+ * Texts of trust files by blob id, shared by every store of the process: a blob id names its content in any
+ * repository, and the pre-commit door reads HEAD's config through three stores (its settings, the commit's before
+ * and after), one `git cat-file` process each before.
+ */
+const TEXTS = new Map<string, string>();

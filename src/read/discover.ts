@@ -166,6 +166,11 @@ export function discoverNamed(
   known: ReadonlySet<string>,
   inGit: boolean,
 ): Discovered[] {
+  return discoverPlansAt(root, namedPlans(config, files, known), inGit);
+}
+
+/** The paths of discoverNamed's plans, before looking whether they exist: a function of the files' models alone. */
+export function namedPlans(config: Config, files: readonly WorkflowFile[], known: ReadonlySet<string>): string[] {
   const classify = classifier(config.paths);
   const wanted = new Set<string>();
   for (const f of files) {
@@ -173,15 +178,18 @@ export function discoverNamed(
     for (const path of namedPlanPaths(f.planRef, f.path))
       if (!known.has(path) && classify(path) === null) wanted.add(path);
   }
-  const present = [...wanted]
-    .filter((path) => {
-      try {
-        return statSync(join(root, path)).isFile();
-      } catch {
-        return false;
-      }
-    })
-    .sort();
+  return [...wanted].sort();
+}
+
+/** Those of these plan paths that exist in the working tree and git does not ignore (namedPlans's, sorted). */
+export function discoverPlansAt(root: string, paths: readonly string[], inGit: boolean): Discovered[] {
+  const present = paths.filter((path) => {
+    try {
+      return statSync(join(root, path)).isFile();
+    } catch {
+      return false;
+    }
+  });
   const ignored = inGit ? gitIgnored(root, present) : new Set<string>();
   return present.filter((path) => !ignored.has(path)).map((path) => withLink(root, { path, kind: 'plan', root: '' }));
 }

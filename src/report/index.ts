@@ -19,5 +19,11 @@ export const FORMATTERS: Readonly<Record<Format, Formatter>> = { stylish, json, 
 
 /** What a run found, in the format asked for, with what every format may use (the rule catalogue, the version). */
 export function render(format: Format, report: Report & Pick<ReportInput, 'note'>, color: boolean): string {
-  return FORMATTERS[format].format({ ...report, rules: RULES, version: toolVersion(), docsBase: docsBase(), color });
+  // The report's own properties as they are: its workspace may be a getter, built only for the format that reads it
+  // (engine/run.ts), which a spread would call for every format.
+  const input = Object.defineProperties(
+    { rules: RULES, version: toolVersion(), docsBase: docsBase(), color },
+    Object.getOwnPropertyDescriptors(report),
+  ) as ReportInput;
+  return FORMATTERS[format].format(input);
 }

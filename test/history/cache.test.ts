@@ -1,7 +1,17 @@
 // The cache under .git/ keeps models and findings between runs; they are only as good as the build that made them.
 // An upgraded tool (another build of readers, rules or engine) must rebuild them, never resume from them (issue 13:
 // "a stale cache is rebuilt, never trusted"). The installed package is a copy of dist/, so its build id can change.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,7 +133,8 @@ describe('the cache file', () => {
     cli(repo.dir);
     const before = statSync(cacheOf(repo)).mtimeMs;
     const warm = cli(repo.dir, [], timed);
-    expect(decoded(warm.stderr)?.decoded).toBe(decoded(warm.stderr)?.of);
+    // An unchanged working tree is judged by the snapshot verdict the last run left: no model is decoded.
+    expect(decoded(warm.stderr)?.decoded).toBe(0);
     expect(statSync(cacheOf(repo)).mtimeMs).toBe(before);
     repo.stage({ [other]: planDoc({ tasks: [1] }) });
     const staged = cli(repo.dir, ['--staged'], { ...timed, ...repo.env(CLAUDE) });
@@ -131,5 +142,69 @@ describe('the cache file', () => {
     // The other plan changes (parsed, never taken from the cache); the first plan is not decoded at all.
     expect(seen.decoded).toBeLessThan(seen.of);
     expect(statSync(cacheOf(repo)).mtimeMs).toBe(before);
+  });
+
+  // The snapshot pass's verdict (engine/lint.ts Verdict) is kept with a digest of everything its rules read: the
+  // files found and their contents, the config, what history hands over, the instruction files.
+  const VERDICT = /^timing snapshot pass \(cached verdict\)/m;
+
+  it('judges an unchanged working tree by its verdict, and a tree changed in anything the rules read afresh', () => {
+    const repo = history();
+    const cold = cli(repo.dir, [], timed);
+    const warm = cli(repo.dir, [], timed);
+    expect(warm.stderr).toMatch(VERDICT);
+    expect(warm.results).toEqual(cold.results);
+    const changes: [string, () => void][] = [
+      ['a handoff edited', () => repo.write({ [handoffPath(1)]: '---\nstatus: whatever\n---\n# Handoff\n' })],
+      ['a handoff added', () => repo.write({ [handoffPath(2)]: taskHandoff(2) })],
+      ['an instruction file', () => repo.write({ 'CLAUDE.md': '# Rules\n\nEvery task gets a handoff.\n' })],
+      ['the handoff deleted', () => rmSync(join(repo.dir, handoffPath(1)))],
+    ];
+    for (const [what, change] of changes) {
+      change();
+      const after = cli(repo.dir, [], timed);
+      expect(after.stderr, what).not.toMatch(VERDICT);
+      const again = cli(repo.dir, [], timed);
+      expect(again.stderr, what).toMatch(VERDICT);
+      expect(again.results, what).toEqual(after.results);
+      rmSync(cacheOf(repo));
+      expect(cli(repo.dir).results, what).toEqual(after.results);
+    }
+    expect(cli(repo.dir).results).not.toEqual(cold.results);
+  });
+
+  it('reads a file again when its stat changed, even with the same size and modification time', () => {
+    const repo = history();
+    const file = join(repo.dir, handoffPath(1));
+    // Old enough that its stat stands for its content (engine/lint.ts RACY).
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(file, past, past);
+    const cold = cli(repo.dir, [], timed);
+    const text = readFileSync(file, 'utf8');
+    const edited = text.replace(/^status: \w+$/m, (line) => `status: ${'x'.repeat(line.length - 'status: '.length)}`);
+    expect(edited.length).toBe(text.length);
+    expect(edited).not.toBe(text);
+    writeFileSync(file, edited);
+    utimesSync(file, past, past);
+    const warm = cli(repo.dir, [], timed);
+    expect(warm.stderr).not.toMatch(VERDICT);
+    expect(warm.results).not.toEqual(cold.results);
+    rmSync(cacheOf(repo));
+    expect(cli(repo.dir).results).toEqual(warm.results);
+  });
+
+  it('writes the review of an unchanged tree from the verdict as a run without a cache writes it', () => {
+    const repo = history();
+    const review = () =>
+      spawnSync(process.execPath, [join(PROJECT, 'dist/bundle/main.js'), '--format', 'markdown'], {
+        cwd: repo.dir,
+        encoding: 'utf8',
+        env: { ...process.env, ...timed, NO_COLOR: '1' },
+      });
+    const cold = review();
+    const warm = review();
+    expect(warm.stderr).toMatch(VERDICT);
+    expect(warm.stdout).toBe(cold.stdout);
+    expect(warm.stdout).toContain('Task 1');
   });
 });

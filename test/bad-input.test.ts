@@ -2,11 +2,13 @@
 // rule at the line where reading failed (CONVENTION.md section 5), with exit 1, not exit 2 and a stack trace. A file
 // that is merely unusual (BOM, CRLF, spaces and non-ASCII letters in its path) is read like any other: its planted
 // violations are reported at the right lines and nothing else is. Each case is a repository tree in
-// test/fixtures/bad-input/<case>/, copied byte for byte into a fresh git repository and judged by the real CLI.
+// test/fixtures/bad-input/<case>/, copied byte for byte into a fresh git repository and judged by the CLI: the
+// built CLI in its own process for one case of each family (a crash would show there as a stack trace and exit
+// code), the others through the same run() in this process (runCliHere: the same stdout, stderr and exit code).
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, readTree, runCli } from './helpers/repo.js';
+import { makeRepo, readTree, runCli, runCliHere, type CliResult } from './helpers/repo.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/bad-input/', import.meta.url));
 
@@ -54,8 +56,15 @@ const byPlace = (a: { file: string | null; line: number | null; ruleId: string }
     `${b.file}:${String(b.line).padStart(6, '0')}:${b.ruleId}`,
   );
 
-/** Runs the CLI on the files and asserts: exit 1, no stack trace, exactly the expected findings. Returns stdout. */
-function expectFindings(files: Record<string, string | Uint8Array>, expected: Expected[]): string {
+/**
+ * Runs the CLI on the files and asserts: exit 1, no stack trace, exactly the expected findings. Returns stdout.
+ * `door`: 'process' runs the built CLI in a node process, 'here' the same run() in this one.
+ */
+async function expectFindings(
+  files: Record<string, string | Uint8Array>,
+  expected: Expected[],
+  door: 'process' | 'here' = 'here',
+): Promise<string> {
   for (const e of expected) {
     if (e.at === undefined) continue;
     const bytes = files[e.file];
@@ -64,7 +73,9 @@ function expectFindings(files: Record<string, string | Uint8Array>, expected: Ex
     expect(lineText(content, e.line), `${e.file}:${e.line} is the planted line`).toContain(e.at);
   }
 
-  const { code, stdout, stderr } = runCli(makeRepo(files), ['--format', 'json']);
+  const args = ['--format', 'json'];
+  const dir = makeRepo(files);
+  const { code, stdout, stderr }: CliResult = door === 'process' ? runCli(dir, args) : await runCliHere(dir, args);
   // A stack frame looks like "    at fn (file.js:1:2)"; the CLI's own crash banner is "internal error".
   expect(stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
   expect(stderr).not.toContain('internal error');
@@ -99,16 +110,16 @@ function expectFindings(files: Record<string, string | Uint8Array>, expected: Ex
 }
 
 describe('unreadable files are findings of their kind, at a line', () => {
-  it('an empty file of each kind (0 bytes, only newlines, only spaces)', () => {
-    expectFindings(fixture('empty'), [
+  it('an empty file of each kind (0 bytes, only newlines, only spaces)', async () => {
+    await expectFindings(fixture('empty'), [
       { ruleId: 'plan/schema', file: PLAN, line: 1, column: 1, message: 'File is empty.', fix: 'Write the file' },
       { ruleId: 'handoff/schema', file: HANDOFF, line: 1, column: 1, message: 'File is empty.' },
       { ruleId: 'ledger/schema', file: LEDGER, line: 1, column: 1, message: 'File is empty.' },
     ]);
   });
 
-  it('binary files with a .md name, at the line of the first NUL byte', () => {
-    expectFindings(fixture('binary'), [
+  it('binary files with a .md name, at the line of the first NUL byte', async () => {
+    await expectFindings(fixture('binary'), [
       // PNG signature: \x89PNG\r\n, \x1a\n, then the NUL bytes of the IHDR length on line 3.
       {
         ruleId: 'handoff/schema',
@@ -128,8 +139,8 @@ describe('unreadable files are findings of their kind, at a line', () => {
     ]);
   });
 
-  it('non-UTF-8 bytes (a ledger saved as Latin-1), at the line and column of the bad byte', () => {
-    expectFindings(fixture('non-utf8'), [
+  it('non-UTF-8 bytes (a ledger saved as Latin-1), at the line and column of the bad byte', async () => {
+    await expectFindings(fixture('non-utf8'), [
       {
         ruleId: 'ledger/schema',
         file: LEDGER,
@@ -142,8 +153,8 @@ describe('unreadable files are findings of their kind, at a line', () => {
     ]);
   });
 
-  it('UTF-16 text (PowerShell `>`) is named as such, not as binary', () => {
-    expectFindings(fixture('utf16'), [
+  it('UTF-16 text (PowerShell `>`) is named as such, not as binary', async () => {
+    await expectFindings(fixture('utf16'), [
       {
         ruleId: 'plan/schema',
         file: PLAN,
@@ -155,7 +166,7 @@ describe('unreadable files are findings of their kind, at a line', () => {
     ]);
   });
 
-  it('a 5 MiB plan is not parsed, and one finding says so', () => {
+  it('a 5 MiB plan is not parsed, and one finding says so', async () => {
     const header = [
       '---',
       'mode: direct',
@@ -172,7 +183,7 @@ describe('unreadable files are findings of their kind, at a line', () => {
     const filler = 'Background: this paragraph only makes the plan large; the plan itself is valid.\n\n';
     const huge = header + '\n' + filler.repeat(Math.ceil((5 * 1024 * 1024) / filler.length));
     expect(huge.length).toBeGreaterThan(5 * 1024 * 1024);
-    expectFindings({ ...fixture('large-plan'), 'thoughts/shared/plans/2026-01-05-huge.md': huge }, [
+    await expectFindings({ ...fixture('large-plan'), 'thoughts/shared/plans/2026-01-05-huge.md': huge }, [
       {
         ruleId: 'plan/schema',
         file: 'thoughts/shared/plans/2026-01-05-huge.md',
@@ -184,8 +195,8 @@ describe('unreadable files are findings of their kind, at a line', () => {
     ]);
   });
 
-  it('nesting deep enough to overflow the parsers is a finding, not a crash', () => {
-    expectFindings(
+  it('nesting deep enough to overflow the parsers is a finding, not a crash', async () => {
+    await expectFindings(
       {
         ...fixture('deep-nesting'),
         'thoughts/shared/plans/2026-01-05-quoted.md': `# Quoted\n\n${'>'.repeat(20_000)} deep\n`,
@@ -201,13 +212,15 @@ describe('unreadable files are findings of their kind, at a line', () => {
         },
         { ruleId: 'handoff/schema', file: YAML_HANDOFF, line: 1, column: 1, message: 'File could not be parsed' },
       ],
+      // Through the built CLI: an overflow the readers did not catch would crash the process.
+      'process',
     );
   });
 });
 
 describe('YAML that does not parse is a finding at the line of the mistake', () => {
-  it('invalid frontmatter YAML: an unquoted ": " in a value, an unclosed flow list (at its `[`)', () => {
-    expectFindings(fixture('invalid-yaml'), [
+  it('invalid frontmatter YAML: an unquoted ": " in a value, an unclosed flow list (at its `[`)', async () => {
+    await expectFindings(fixture('invalid-yaml'), [
       {
         ruleId: 'plan/schema',
         file: PLAN,
@@ -227,8 +240,8 @@ describe('YAML that does not parse is a finding at the line of the mistake', () 
     ]);
   });
 
-  it('a YAML handoff with an unclosed quote, at the line where the quote opens', () => {
-    expectFindings(fixture('yaml-handoff-invalid'), [
+  it('a YAML handoff with an unclosed quote, at the line where the quote opens', async () => {
+    await expectFindings(fixture('yaml-handoff-invalid'), [
       {
         ruleId: 'handoff/schema',
         file: YAML_HANDOFF,
@@ -240,8 +253,8 @@ describe('YAML that does not parse is a finding at the line of the mistake', () 
     ]);
   });
 
-  it('duplicate keys, at the second one, naming the key and the first', () => {
-    expectFindings(fixture('duplicate-keys'), [
+  it('duplicate keys, at the second one, naming the key and the first', async () => {
+    await expectFindings(fixture('duplicate-keys'), [
       {
         ruleId: 'handoff/schema',
         file: HANDOFF,
@@ -261,8 +274,8 @@ describe('YAML that does not parse is a finding at the line of the mistake', () 
     ]);
   });
 
-  it('frontmatter that is a list or a bare string instead of a mapping, at its first line', () => {
-    expectFindings(fixture('frontmatter-not-a-mapping'), [
+  it('frontmatter that is a list or a bare string instead of a mapping, at its first line', async () => {
+    await expectFindings(fixture('frontmatter-not-a-mapping'), [
       {
         ruleId: 'plan/schema',
         file: PLAN,
@@ -282,29 +295,34 @@ describe('YAML that does not parse is a finding at the line of the mistake', () 
     ]);
   });
 
-  it('an alias without its anchor and an alias bomb, at the alias', () => {
-    expectFindings(fixture('yaml-aliases'), [
-      {
-        ruleId: 'handoff/schema',
-        file: HANDOFF,
-        line: 11,
-        column: 19,
-        message: 'alias `*next_context` refers to no anchor `&next_context`',
-        at: 'context_for_next: *next_context',
-      },
-      {
-        ruleId: 'handoff/schema',
-        file: YAML_HANDOFF,
-        line: 3,
-        column: 8,
-        message: 'aliases expand to too many values',
-        at: 'b: &b [*a',
-      },
-    ]);
+  it('an alias without its anchor and an alias bomb, at the alias', async () => {
+    await expectFindings(
+      fixture('yaml-aliases'),
+      [
+        {
+          ruleId: 'handoff/schema',
+          file: HANDOFF,
+          line: 11,
+          column: 19,
+          message: 'alias `*next_context` refers to no anchor `&next_context`',
+          at: 'context_for_next: *next_context',
+        },
+        {
+          ruleId: 'handoff/schema',
+          file: YAML_HANDOFF,
+          line: 3,
+          column: 8,
+          message: 'aliases expand to too many values',
+          at: 'b: &b [*a',
+        },
+      ],
+      // Through the built CLI: an alias bomb the reader did not stop would exhaust the process.
+      'process',
+    );
   });
 
-  it('a handoff whose `task` is not a number', () => {
-    expectFindings(fixture('task-not-number'), [
+  it('a handoff whose `task` is not a number', async () => {
+    await expectFindings(fixture('task-not-number'), [
       {
         ruleId: 'handoff/schema',
         file: HANDOFF,
@@ -367,56 +385,61 @@ describe('unusual but valid files are read like any other', () => {
     },
   ];
 
-  it('a UTF-8 BOM: frontmatter recognised, lines right, nothing spurious', () => {
-    expectFindings(fixture('bom'), planted);
+  it('a UTF-8 BOM: frontmatter recognised, lines right, nothing spurious', async () => {
+    await expectFindings(fixture('bom'), planted);
   });
 
-  it('CRLF line endings: frontmatter recognised, lines right, no CR in any value', () => {
+  it('CRLF line endings: frontmatter recognised, lines right, no CR in any value', async () => {
     // task-02's `previous:` names task-01; a CR left on the value would break the chain and add a finding.
-    const stdout = expectFindings(fixture('crlf'), planted);
+    const stdout = await expectFindings(fixture('crlf'), planted);
     expect(stdout).not.toContain('\\r');
   });
 
-  it('paths with spaces and non-ASCII letters are reported exactly, and link', () => {
+  it('paths with spaces and non-ASCII letters are reported exactly, and link', async () => {
     const plan = 'thoughts/shared/plans/Q3 roadmap/2026-01-05 añadir autenticación 認証.md';
     const ledger = 'thoughts/ledgers/CONTINUITY_CLAUDE-sesión 1.md';
-    expectFindings(fixture('paths-with-spaces-unicode'), [
-      {
-        ruleId: 'plan/manual-before-automated',
-        severity: 'info',
-        file: plan,
-        line: 18,
-        column: 1,
-        message: 'Manual item "Tables visible in the admin console" is checked',
-        at: '- [x] Tables visible',
-      },
-      {
-        ruleId: 'handoff/schema',
-        file: 'thoughts/handoffs/sesión 1/task-01-add-users-table.md',
-        line: 2,
-        column: 1,
-        message: 'not the string "finished"',
-        at: 'status: finished',
-      },
-      // ledger/sync can only compare when the ledger's `plan:` resolved to the plan through its unicode path.
-      {
-        ruleId: 'ledger/sync',
-        file: ledger,
-        line: 14,
-        column: 1,
-        message: `Ledger marks Task 1 done but the plan has it unchecked (${plan}:8)`,
-        at: '- [x] Task 1',
-      },
-      {
-        ruleId: 'ledger/state',
-        severity: 'info',
-        file: ledger,
-        line: 4,
-        column: 1,
-        message: 'Every item is done',
-        at: 'status: active',
-      },
-    ]);
+    // Through the built CLI: the paths go out on the process's own stdout.
+    await expectFindings(
+      fixture('paths-with-spaces-unicode'),
+      [
+        {
+          ruleId: 'plan/manual-before-automated',
+          severity: 'info',
+          file: plan,
+          line: 18,
+          column: 1,
+          message: 'Manual item "Tables visible in the admin console" is checked',
+          at: '- [x] Tables visible',
+        },
+        {
+          ruleId: 'handoff/schema',
+          file: 'thoughts/handoffs/sesión 1/task-01-add-users-table.md',
+          line: 2,
+          column: 1,
+          message: 'not the string "finished"',
+          at: 'status: finished',
+        },
+        // ledger/sync can only compare when the ledger's `plan:` resolved to the plan through its unicode path.
+        {
+          ruleId: 'ledger/sync',
+          file: ledger,
+          line: 14,
+          column: 1,
+          message: `Ledger marks Task 1 done but the plan has it unchecked (${plan}:8)`,
+          at: '- [x] Task 1',
+        },
+        {
+          ruleId: 'ledger/state',
+          severity: 'info',
+          file: ledger,
+          line: 4,
+          column: 1,
+          message: 'Every item is done',
+          at: 'status: active',
+        },
+      ],
+      'process',
+    );
   });
 });
 

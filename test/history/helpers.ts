@@ -13,6 +13,7 @@ import { judgeHistory } from '../../src/engine/history.js';
 import { lint as lintApi, type LintOptions } from '../../src/api/index.js';
 import { RULE_IDS } from '../../src/engine/catalog.js';
 import { CLI, makeRepo, runCli, runCliHere, writeFiles, type CliResult } from '../helpers/repo.js';
+import { commitKey, makeCommit, reuseCommit } from '../helpers/made-commits.js';
 import { scratchDir } from '../helpers/scratch.js';
 import { LEDGER, PLAN, handoffPath, ledger, lineOf, md, taskHandoff } from '../rules/fixtures.js';
 
@@ -174,10 +175,27 @@ export class Repo {
     return `Confirmed-items: ${itemsDigest(items)}`;
   }
 
-  /** Write the files (plus deletions and renames) and commit them; returns the full sha. */
+  /**
+   * Write the files (plus deletions and renames) and commit them; returns the full sha. A plain commit that git
+   * already made in this test file, from the same parent, work tree, message, identities and dates, is written
+   * from what git made then (test/helpers/made-commits.ts): the same objects, without the processes.
+   */
   commit(subject: string, files: Record<string, string> = {}, opts: CommitOpts = {}): string {
-    this.stage(files, opts);
-    return this.commitStaged(subject, opts);
+    if (opts.remove?.length || opts.rename?.length || opts.args?.length || opts.gitConfig?.length) {
+      this.stage(files, opts);
+      return this.commitStaged(subject, opts);
+    }
+    this.write(files);
+    const key = commitKey(this.dir, { subject, opts, clock: this.clock });
+    const reused = reuseCommit(this.dir, key);
+    if (reused !== null) {
+      this.clock++; // as env() counts for the commit git would have made
+      return reused;
+    }
+    return makeCommit(this.dir, key, () => {
+      this.git('add', '-A');
+      return this.commitStaged(subject, opts);
+    });
   }
 
   /** Content of a file at a commit, to compute the line a finding must carry. */

@@ -6,7 +6,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symli
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE, ident } from '../history/helpers.js';
-import { commit, git, identity, init, must, npm, pack, run, tempDir, tree, type Run } from './setup.js';
+import { bin, commit, git, identity, must, npm, pack, run, tempDir, tree, type Run } from './setup.js';
 
 let shared = '';
 
@@ -28,8 +28,9 @@ function project(pkg: Record<string, unknown> = {}): string {
   return dir;
 }
 
+/** `validate-workflow init` through the installed bin (e2e.test.ts runs it through npx, as the README says). */
 function initOk(dir: string): Run {
-  const res = init(dir);
+  const res = bin(dir, 'init');
   expect(res.code, res.out).toBe(0);
   return res;
 }

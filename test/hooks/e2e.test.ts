@@ -1,11 +1,11 @@
 // A new user's path, end to end: `npm i -D <packed tarball>`, `npx validate-workflow init`, `npm install`, then real
 // commits and pushes through the hooks init wrote. One repository is installed for the whole file; each test works
 // in a clone of it that shares its node_modules, so the tests do not depend on each other's commits.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE, LEDGER, PLAN, handoffPath, ident, ledgerDoc, planDoc, taskHandoff } from '../history/helpers.js';
-import { clone, commit, freshRepo, git, init, must, npm, pack, run, state, tempDir, tree, vw, type Run } from './setup.js';
+import { bin, clone, commit, freshRepo, git, init, must, npm, pack, run, state, tempDir, tree, vw, type Run } from './setup.js';
 
 let base = '';
 let firstInit: Run;
@@ -25,7 +25,7 @@ const AS_CLAUDE = `--author=${ident(CLAUDE)}`;
 
 function write(dir: string, files: Record<string, string>): void {
   for (const [path, text] of Object.entries(files)) {
-    must(dir, 'mkdir', ['-p', join(dir, path, '..')]);
+    mkdirSync(join(dir, path, '..'), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
 }
@@ -89,7 +89,8 @@ describe('init in a fresh repository', () => {
   it('changes nothing when run a second time, and says so', () => {
     const dir = clone(base);
     const before = tree(dir);
-    const again = init(dir);
+    // The installed bin, as npx runs it (the first init went through npx).
+    const again = bin(dir, 'init');
     expect(again.code, again.out).toBe(0);
     expect(again.stdout).toContain('Nothing to change');
     expect(again.stdout).not.toMatch(/^\s+(created|updated|moved)\s/m);
@@ -158,7 +159,7 @@ describe('the hooks init installed', () => {
     const pushed = git(dir, 'rev-parse', 'HEAD').trim();
     stage(dir, checkOff());
     expectOk(commit(dir, ['--no-verify', AS_CLAUDE, '-m', 'Phase 1 verified']));
-    const full = vw(dir);
+    const full = bin(dir);
     expect(full.code, full.out).toBe(1);
     expect(full.out).toContain('history/manual-confirmation');
 
@@ -192,7 +193,7 @@ describe('the hooks init installed', () => {
     ready(dir);
     stage(dir, checkOff());
     expectOk(commit(dir, [AS_CLAUDE, '-m', 'Phase 1 verified'], { HUSKY: '0' }));
-    const full = vw(dir);
+    const full = bin(dir);
     expect(full.code, full.out).toBe(1);
     expect(full.out).toContain('history/manual-confirmation');
   });
@@ -200,7 +201,7 @@ describe('the hooks init installed', () => {
   it('fail closed when the package is gone from node_modules', () => {
     const dir = clone(base);
     rmSync(join(dir, 'node_modules'));
-    must(dir, 'mkdir', ['node_modules']);
+    mkdirSync(join(dir, 'node_modules'));
     stage(dir, { 'README.md': 'hello\n' });
     const res = commit(dir, ['-m', 'Readme']);
     expect(res.code).not.toBe(0);

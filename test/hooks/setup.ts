@@ -2,7 +2,7 @@
 // a user installs it, and real `git commit` / `git push` calls whose hooks are the ones `init` wrote. Not a test file.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scratchDir } from '../helpers/scratch.js';
@@ -84,10 +84,9 @@ export function freshRepo(): string {
   return dir;
 }
 
+/** Ana's identity and no signing, written into the repository's config file in git's format (no `git config` processes). */
 export function identity(dir: string): void {
-  git(dir, 'config', 'user.name', 'Ana Human');
-  git(dir, 'config', 'user.email', 'ana@example.com');
-  git(dir, 'config', 'commit.gpgsign', 'false');
+  appendFileSync(join(dir, '.git', 'config'), '[user]\n\tname = Ana Human\n\temail = ana@example.com\n[commit]\n\tgpgsign = false\n');
 }
 
 export function npm(dir: string, ...args: string[]): string {
@@ -102,6 +101,15 @@ export function init(dir: string, ...args: string[]): Run {
 /** `npx validate-workflow ...` as a user types it. */
 export function vw(dir: string, ...args: string[]): Run {
   return run(dir, 'npx', ['--no-install', 'validate-workflow', ...args]);
+}
+
+/**
+ * The installed package's bin (node_modules/.bin/validate-workflow, the file npx ends up running), without npx's
+ * own second of node: for tests whose subject is what init writes and the hooks do, not how npx finds the bin
+ * (e2e.test.ts goes through npx).
+ */
+export function bin(dir: string, ...args: string[]): Run {
+  return run(dir, join(dir, 'node_modules', '.bin', 'validate-workflow'), args);
 }
 
 /**

@@ -1,0 +1,84 @@
+// The commits Repo.commit reuses (test/helpers/made-commits.ts) are the commits git made: the same shas, a
+// repository git finds whole and clean, and nothing reused where the state differs.
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { reusedCommits } from '../helpers/made-commits.js';
+import { ANA, CLAUDE, LEDGER, PLAN, Repo, handoffPath, ledgerDoc, planDoc, taskHandoff } from './helpers.js';
+
+function history(repo: Repo): string[] {
+  return [
+    repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA }),
+    repo.commit(
+      'Task 1',
+      { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) },
+      { author: CLAUDE },
+    ),
+  ];
+}
+
+/** What git says of the repository: every object reachable and sound, nothing staged or changed. */
+function sound(repo: Repo): void {
+  const fsck = spawnSync('git', ['fsck', '--strict', '--no-dangling'], { cwd: repo.dir, encoding: 'utf8' });
+  expect(fsck.status, fsck.stderr).toBe(0);
+  expect(repo.git('status', '--porcelain', '-uall')).toBe('');
+}
+
+describe('a commit made again', () => {
+  it('has the sha git gave it, in a repository git finds sound', () => {
+    const first = Repo.create();
+    const made = history(first);
+    const again = Repo.create();
+    const before = reusedCommits();
+    expect(history(again)).toEqual(made);
+    expect(reusedCommits() - before).toBe(process.env.VALIDATE_WORKFLOW_TEST_REUSE === '0' ? 0 : 2);
+    expect(again.git('log', '--format=%H %an %s').trim().split('\n')).toEqual([
+      `${made[1]} ${CLAUDE.name} Task 1`,
+      `${made[0]} ${ANA.name} Plan the auth flow`,
+    ]);
+    sound(again);
+    // A later commit git makes itself sits on the reused one.
+    const next = again.commit('Task 2', { [PLAN]: planDoc({ tasks: [1, 2] }) }, { author: CLAUDE, args: ['-q'] });
+    expect(again.git('rev-parse', `${next}^`).trim()).toBe(made[1]);
+    sound(again);
+  });
+
+  it('carries the blobs it uses when git had them from an earlier `git add` only', () => {
+    const first = Repo.create();
+    first.stage({ 'notes.md': 'staged, not committed\n' });
+    first.write({ 'notes.md': 'committed\n' });
+    first.stage({ 'notes.md': 'staged, not committed\n' });
+    const made = first.commit('Notes', {}, { author: ANA });
+    const again = Repo.create();
+    const before = reusedCommits();
+    expect(again.commit('Notes', { 'notes.md': 'staged, not committed\n' }, { author: ANA })).toBe(made);
+    expect(reusedCommits() - before).toBe(process.env.VALIDATE_WORKFLOW_TEST_REUSE === '0' ? 0 : 1);
+    sound(again);
+    expect(again.show('HEAD', 'notes.md')).toBe('staged, not committed\n');
+  });
+
+  it('is not reused when anything in the state differs: a file, the author, the clock', () => {
+    const first = Repo.create();
+    const [plan] = history(first);
+    const other = Repo.create();
+    other.write({ 'README.md': '# App\n' });
+    const mine = other.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
+    expect(mine).not.toBe(plan);
+    expect(other.git('ls-files').trim().split('\n')).toContain('README.md');
+    const bob = Repo.create();
+    expect(
+      bob.commit(
+        'Plan the auth flow',
+        { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() },
+        { author: { name: 'Bob Builder', email: 'bob@example.com' } },
+      ),
+    ).not.toBe(plan);
+    const later = Repo.create();
+    later.commit('Something first', { 'a.md': 'a\n' }, { author: ANA });
+    later.git('rm', '-q', 'a.md');
+    expect(later.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA })).not.toBe(
+      plan,
+    );
+    sound(other);
+    sound(later);
+  });
+});

@@ -167,6 +167,8 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   // Nothing new to keep: the cached verdict, or none (a verdict is only ever taken for the inputs it was made from,
   // so one the cache still holds is never wrong).
   const verdictKept = sameVerdict || lint.verdict === null;
+  // What the cache's snapshot section is to hold: the cached verdict as it was read, or the new one.
+  const verdictToSave = lint.verdict && (sameVerdict ? cache!.rawSection(SNAPSHOT) : lint.verdict);
   // Which blocked handoffs an agent resolved itself is asked of HEAD's handoffs: the snapshot pass has just parsed
   // them (the working tree's versions are HEAD's unless edited), so they are asked of its models, never parsed
   // twice. In the rare repository where an agent did, the snapshot rules run again with that known (no parsing).
@@ -201,7 +203,7 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
     const carried: Record<string, unknown> = Object.fromEntries(
       (cache?.sections() ?? []).map((name) => [name, cache!.rawSection(name)]),
     );
-    if (lint.verdict) carried[SNAPSHOT] = sameVerdict ? cache!.rawSection(SNAPSHOT) : lint.verdict;
+    if (verdictToSave) carried[SNAPSHOT] = verdictToSave;
     if (!unchanged(cache, cache?.head ?? null, keep, false, verdictKept))
       saveCache(cachePath, {
         key: ck,
@@ -238,7 +240,7 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
         sections[GUIDANCE] = [...guidance];
         sections[SELF_RESOLVED] = [...selfResolved];
       }
-      if (lint.verdict) sections[SNAPSHOT] = sameVerdict ? cache!.rawSection(SNAPSHOT) : lint.verdict;
+      if (verdictToSave) sections[SNAPSHOT] = verdictToSave;
       for (const v of VARIANTS) {
         // The history a run took unchanged from the cache is written back as it was read.
         const same = cache?.head === sha;

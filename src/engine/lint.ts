@@ -160,6 +160,9 @@ export function lintRepository(root: string, config: Config, inGit: boolean, opt
     .result;
 }
 
+/** `[path, stat, key]` per file (Verdict.stamps). */
+type Stamps = [string, string, string][];
+
 /**
  * What the snapshot rules found in a working tree, kept in the cache (engine/doors.ts) with a digest of everything
  * they were given: a warm run over an unchanged tree then decodes no model and runs no rule, it only reads and hashes
@@ -183,7 +186,7 @@ export interface Verdict {
    * run reads and hashes only the files that changed (git's index does the same). Only files that had not changed
    * for a while when they were read (RACY) are kept: an edit in the same tick of the clock could keep its stat.
    */
-  stamps: [string, string, string][];
+  stamps: Stamps;
 }
 
 /** How old a file's modification must be for its stat to stand for its content (FAT's clock ticks every 2 s). */
@@ -191,8 +194,6 @@ const RACY = 3000;
 
 const stampOf = (st: { size: number; mtimeMs: number; ctimeMs: number; ino: number; dev: number }) =>
   `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}:${st.dev}`;
-
-type Stamps = [string, string, string][];
 
 const isVerdict = (v: unknown): v is Verdict =>
   typeof v === 'object' &&
@@ -293,37 +294,8 @@ export async function lintRepositoryParallel(
   const globbed = discover(root, config, inGit);
   const packs = packListing(root, config, inGit);
   const cached = isVerdict(opts.verdict) ? opts.verdict : null;
-  if (cached) {
-    const stamps = new Map(cached.stamps.map(([path, stat, k]) => [path, { stat, k }]));
-    const globKeys = blobKeys(root, readable(globbed), stamps);
-    const named = globKeys ? discoverPlansAt(root, cached.wanted, inGit) : [];
-    const namedKeys = globKeys ? blobKeys(root, readable(named), stamps) : null;
-    const discovered = [...globbed, ...named];
-    if (globKeys && namedKeys) {
-      const keys = [...globKeys, ...namedKeys];
-      if (verdictInputs(root, config, opts, discovered, keys, packs) === cached.inputs) {
-        const items = readable(discovered);
-        const models = new LazyTreeModels(
-          new Map(keys.map((k, i) => [k, items[i]!])),
-          known,
-          root,
-          config.maxFileBytes,
-        );
-        let workspace: Workspace | undefined;
-        return {
-          discovered,
-          packFiles: packs.map((f) => f.path),
-          get workspace() {
-            return (workspace ??= buildWorkspace(root, models.files(), straysOf(discovered)));
-          },
-          disables: new Map(cached.disables),
-          findings: settle(root, cached.findings, config, opts),
-          models,
-          verdict: cached,
-        };
-      }
-    }
-  }
+  const kept = cached && keptVerdict(root, config, inGit, known, opts, globbed, packs, cached);
+  if (kept) return kept;
   const models = new Map<string, WorkflowFile>();
   const keys: (string | null)[] = [];
   const stamps: Stamps = [];
@@ -346,6 +318,45 @@ export async function lintRepositoryParallel(
         }
       : null;
   return { ...result, models, verdict };
+}
+
+/**
+ * The cached verdict's answer, when everything the snapshot rules would be given is what it was made from; null when
+ * anything differs (or a file cannot be read), and the rules must run.
+ */
+function keptVerdict(
+  root: string,
+  config: Config,
+  inGit: boolean,
+  known: KnownModels,
+  opts: LintOptions,
+  globbed: Discovered[],
+  packs: PackListing,
+  cached: Verdict,
+): (LintResult & { models: TreeModels; verdict: Verdict }) | null {
+  const stamps = new Map(cached.stamps.map(([path, stat, k]) => [path, { stat, k }]));
+  const globKeys = blobKeys(root, readable(globbed), stamps);
+  if (!globKeys) return null;
+  const named = discoverPlansAt(root, cached.wanted, inGit);
+  const namedKeys = blobKeys(root, readable(named), stamps);
+  if (!namedKeys) return null;
+  const discovered = [...globbed, ...named];
+  const keys = [...globKeys, ...namedKeys];
+  if (verdictInputs(root, config, opts, discovered, keys, packs) !== cached.inputs) return null;
+  const items = readable(discovered);
+  const models = new LazyTreeModels(new Map(keys.map((k, i) => [k, items[i]!])), known, root, config.maxFileBytes);
+  let workspace: Workspace | undefined;
+  return {
+    discovered,
+    packFiles: packs.map((f) => f.path),
+    get workspace() {
+      return (workspace ??= buildWorkspace(root, models.files(), straysOf(discovered)));
+    },
+    disables: new Map(cached.disables),
+    findings: settle(root, cached.findings, config, opts),
+    models,
+    verdict: cached,
+  };
 }
 
 /** The `blob:path` key of each file, in order, from its stamp when its stat is unchanged; null when one cannot be read. */

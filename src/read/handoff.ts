@@ -49,17 +49,22 @@ export function statusKey(raw: string): string {
 /** Status words a handoff gives itself while it is still being written: it is no record yet. */
 const IN_PROGRESS = new Set(['in_progress', 'inprogress', 'wip', 'work_in_progress', 'ongoing', 'active', 'draft']);
 
+/** The handoff's status as written when it is in no handoff's words (`in_progress`, `filed — upstream#8551`). */
+export function statusInOtherWords(h: Handoff): string | null {
+  const raw = h.normalized['status'];
+  return h.status === null && typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : null;
+}
+
 /**
  * Whether the handoff says, in its own status, that it is still being written: `status: in_progress`, or a share
  * short of the whole (`**Status:** ~50% Complete (8/17 phases done)`).
  */
 export function saysInProgress(h: Handoff): boolean {
-  const raw = h.normalized['status'];
-  if (h.status !== null || typeof raw !== 'string') return false;
-  const share = /^~?\s*(\d{1,2})(?:\.\d+)?\s*%/.exec(raw.trim());
-  // The word before an explanation (`draft — paste into the tracker`, `wip: tests left`).
-  const word = raw.trim().split(/\s+[—–-]\s+|\s*[:;,(]/)[0]!;
-  return IN_PROGRESS.has(statusKey(raw)) || IN_PROGRESS.has(statusKey(word)) || share !== null;
+  const raw = statusInOtherWords(h);
+  if (raw === null) return false;
+  // The word before an explanation (`draft — paste into the tracker`, `wip: tests left`); the whole status without one.
+  const word = raw.split(/\s+[—–-]\s+|\s*[:;,(]/)[0]!;
+  return IN_PROGRESS.has(statusKey(word)) || /^~?\s*\d{1,2}(?:\.\d+)?\s*%/.test(raw);
 }
 
 export function normalizeStatus(raw: unknown): HandoffStatus | null {

@@ -504,43 +504,44 @@ export function readPlanText(path: string, text: string): Plan {
     } else if (scope.criteria?.depth === 7) scope.criteria = null;
   };
 
+  /** A checkbox item (or one marked set aside, `- [~]`), put where it belongs: criteria, task, step or other. */
+  const onBox = (item: ListItem): void => {
+    const unboxed = item.checked === null || item.checked === undefined;
+    const setAside = unboxed ? setAsideText(item) : null;
+    if (unboxed && setAside === null) return;
+    const text = setAside ?? itemText(item);
+    const said = scope.headingTask && !scope.criteria ? null : itemKindPrefix(text);
+    const taskMatch = scope.criteria || said ? null : TASK_TEXT.exec(text);
+    // A task marked set aside stays out of the tasks (it is no box GFM knows, and no task is done by a mark).
+    if (setAside !== null && taskMatch) return;
+    boxes++;
+    const checked = item.checked === true;
+    const { line, column } = lineOf(item);
+    const na = isNotApplicable(text);
+    const deviation = !na && !checked && (setAside !== null || isDeclaredDeviation(text) || struckThrough(item));
+    const check: CheckItem = { text, checked, na, line, column, ...(deviation ? { deviation } : {}) };
+    const number = taskMatch ? topNumber(taskMatch[1]!) : null;
+    if (said) target()[said.kind].push(check);
+    else if (scope.criteria?.kind === 'unknown-verify')
+      target()[runsACommand(item) ? 'automated' : 'manual'].push(check);
+    else if (scope.criteria) target()[scope.criteria.kind].push(check);
+    else if (taskMatch && number !== null) {
+      taskTarget().tasks.push({
+        number,
+        label: taskMatch[1]!,
+        title: taskMatch[2]!.trim(),
+        checked,
+        source: 'item',
+        steps: [],
+        line,
+        column,
+      });
+    } else if (scope.headingTask) scope.headingTask.value.steps.push(check);
+    else target().other.push(check);
+  };
+
   const onItem = (item: ListItem): void => {
-    const setAside = item.checked === null || item.checked === undefined ? setAsideText(item) : null;
-    if ((item.checked !== null && item.checked !== undefined) || setAside !== null) {
-      boxes++;
-      const text = setAside ?? itemText(item);
-      const checked = item.checked === true;
-      const { line, column } = lineOf(item);
-      const na = isNotApplicable(text);
-      const deviation = !na && !checked && (setAside !== null || isDeclaredDeviation(text) || struckThrough(item));
-      const check: CheckItem = { text, checked, na, line, column, ...(deviation ? { deviation } : {}) };
-      const said = scope.headingTask && !scope.criteria ? null : itemKindPrefix(text);
-      // A task marked set aside stays out of the tasks (it is no box GFM knows, and no task is done by a mark).
-      const taskMatch = scope.criteria || said ? null : TASK_TEXT.exec(text);
-      if (setAside !== null && taskMatch) {
-        boxes--;
-        for (const child of item.children) if (child.type === 'list') onList(child);
-        return;
-      }
-      const number = taskMatch ? topNumber(taskMatch[1]!) : null;
-      if (said) target()[said.kind].push(check);
-      else if (scope.criteria?.kind === 'unknown-verify')
-        target()[runsACommand(item) ? 'automated' : 'manual'].push(check);
-      else if (scope.criteria) target()[scope.criteria.kind].push(check);
-      else if (taskMatch && number !== null) {
-        taskTarget().tasks.push({
-          number,
-          label: taskMatch[1]!,
-          title: taskMatch[2]!.trim(),
-          checked,
-          source: 'item',
-          steps: [],
-          line,
-          column,
-        });
-      } else if (scope.headingTask) scope.headingTask.value.steps.push(check);
-      else target().other.push(check);
-    }
+    onBox(item);
     for (const child of item.children) if (child.type === 'list') onList(child);
   };
 

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import type { RawFinding, Rule, TransitionContext } from '../types.js';
-import { saysInProgress } from '../../read/handoff.js';
+import { saysInProgress, statusInOtherWords } from '../../read/handoff.js';
 
 /**
  * The key a blocked handoff's resolution was written under, when the handoff is blocked: the resolution is the
@@ -51,7 +51,7 @@ export const rule: Rule = {
     severities: { recommended: 'warn', strict: 'error' },
     formula: '[h]:context(n) -> [][h]:context(n)',
     description:
-      "A committed handoff's frontmatter (status, task, verification results, context for next) never changes afterwards; appending to its body is allowed, so is filling a bookkeeping key that was empty or missing (`git_commit`, `pr`) and, in `recommended`, correcting metadata (any key but status, task, results, outcome, blocker and context), a living document with neither task number nor date in its name (`current.md`) is rewritten by design, in `recommended` so is a handoff whose status said it was still in progress (`in_progress`, `wip`, `draft`) until its status says how the work ended, and a status in no handoff's words (`filed`) is no record to rewrite, and so is the resolution of a blocked handoff (the user's answer; who wrote it is `history/self-exemption`'s concern).",
+      "A committed handoff's frontmatter (status, task, verification results, context for next) never changes afterwards; appending to its body is allowed, so is filling a bookkeeping key that was empty or missing (`git_commit`, `pr`) and, in `recommended`, correcting metadata (any key but status, task, results, outcome, blocker and context), a living document with neither task number nor date in its name (`current.md`) is rewritten by design, and so is the resolution of a blocked handoff (the user's answer; who wrote it is `history/self-exemption`'s concern). In `recommended`, a handoff whose status said it was still in progress (`in_progress`, `wip`, `draft`) is no record until its status says how the work ended, and a status in no handoff's words (`filed`) is no record to rewrite.",
     fix: "Revert the frontmatter change; record what changed in the next handoff, or append a note to this one's body.",
     messages: {
       rewritten: 'Frontmatter of committed handoff {{file}} was rewritten ({{keys}}).',
@@ -65,10 +65,11 @@ export const rule: Rule = {
       const resolution = resolutionKeyOf(ctx, e.file);
       if (isLivingDocument(e.file)) return [];
       const was = ctx.before.model(e.file);
+      const prior = was?.kind === 'handoff' ? was : null;
       // recommended: a handoff whose status said it was still in progress (`in_progress`, `wip`, `draft`) was not a
       // record yet; it becomes one when its status says how the work ended. strict: a committed handoff is a record.
-      if (ctx.preset !== 'strict' && was?.kind === 'handoff' && saysInProgress(was)) return [];
-      const before = was?.kind === 'handoff' ? (was.frontmatter ?? {}) : {};
+      if (ctx.preset !== 'strict' && prior && saysInProgress(prior)) return [];
+      const before = prior?.frontmatter ?? {};
       // Filling a bookkeeping key that was empty or missing (`git_commit`, `filed_at`, `pr`) rewrites nothing.
       // recommended: the record is the keys that say what happened (status, task, results, outcome); metadata
       // (`repository`, `git_commit`, `tags`) may be corrected. strict: any key that held a value.
@@ -85,15 +86,10 @@ export const rule: Rule = {
       );
       // recommended: a status in no handoff's words (`filed — upstream#8551` in a bug-report draft kept with the
       // handoffs) records no task's outcome, so changing it rewrites no record; the other record keys still count.
-      const said = was?.kind === 'handoff' ? was.normalized['status'] : undefined;
-      const foreignStatus =
-        ctx.preset !== 'strict' &&
-        was?.kind === 'handoff' &&
-        was.status === null &&
-        !empty(said) &&
-        typeof said === 'string';
+      const other = prior ? statusInOtherWords(prior) : null;
+      const foreignStatus = ctx.preset !== 'strict' && other !== null && !empty(other);
       const keys = (resolution === null ? e.keys : e.keys.filter((k) => k !== resolution))
-        .filter((k) => !(foreignStatus && k === (was.sources['status'] ?? 'status')))
+        .filter((k) => !(foreignStatus && k === (prior?.sources['status'] ?? 'status')))
         .filter((k) => RECORD_KEYS.has(k) || sources.has(k) || (ctx.preset === 'strict' && !empty(before[k])));
       const inBody = keys.some(
         (k) => !(k in before) && !(now?.kind === 'handoff' && now.frontmatter && k in now.frontmatter),

@@ -2,7 +2,7 @@
 // all know: `[x]` and `[ ]` are GFM tasks, `[→]`, `[->]` and `[>]` (in progress) are plain text the parser leaves
 // at the start of the item; Done/Now/Next/Remaining labels set the state of the items under them.
 import type { List, ListItem } from 'mdast';
-import type { Heading, RootContent } from 'mdast';
+import type { Heading, Paragraph, RootContent } from 'mdast';
 import type { Ledger, LedgerItem, LedgerItemState, LedgerLabel, PositionMap } from '../model/types.js';
 import { itemText, lineOf, parseMarkdown, sections, textOf } from './markdown.js';
 import { readFrontmatter } from './frontmatter.js';
@@ -118,6 +118,7 @@ export function readLedgerText(path: string, text: string): Ledger {
         under = s ? { state: s, word: textOf(node as Heading) } : null;
         sectionTitle = textOf(node as Heading);
       } else if (node.type === 'list') onList(node, under);
+      else if (node.type === 'paragraph' && isBoldTitle(node)) sectionTitle = textOf(node).trim();
     }
   }
   items.forEach((item, i) => (positions[`/state/${i}`] = { line: item.line, column: item.column }));
@@ -146,6 +147,16 @@ export function readLedgerText(path: string, text: string): Ledger {
     mentions: mentionsOf(text),
     normalized,
   };
+}
+
+/**
+ * A paragraph that is nothing but bold text, with at most an emoji or a mark beside it (`📋 **v1.1 planned**`): a
+ * heading in all but syntax (markdownlint's MD036 names the habit), so the lists under it are a block of their own.
+ */
+function isBoldTitle(p: Paragraph): boolean {
+  const strong = p.children.filter((c) => c.type === 'strong');
+  const rest = p.children.filter((c) => c.type !== 'strong');
+  return strong.length === 1 && rest.every((c) => c.type === 'text' && !/[\p{L}\p{N}]/u.test(c.value));
 }
 
 /** Lower-case text kept for link inference; a cap keeps the history cache small. */

@@ -26,7 +26,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'O(update_ledger) <- task_complete',
     description:
-      "A ledger and the plan it names (or the plan its session was linked to) agree on which tasks are done: a task checked in the plan is `[x]` in the ledger state, and a task `[x]` in the ledger is checked in the plan. A ledger item `Task N: text` tracks the plan's Task N when the texts agree, else the one task with that text (a task inserted mid-plan renumbers the plan, not the ledger). A task the ledger and its handoff both call done while the plan has it unchecked is `handoff/plan-sync`'s finding (the plan was not updated), not this rule's. A ledger item that marks a phase done (`[x] Phase 2: ...`, `[x] Phase 0-3: ...`) is held against the plans the ledger names (its link, else every plan whose file name or title it mentions): it is reported only when every one of those plans that has the phase has not a single box of it checked.",
+      "A ledger and the plan it names (or the plan its session was linked to) agree on which tasks are done: a task checked in the plan is `[x]` in the ledger state, and a task `[x]` in the ledger is checked in the plan. A ledger item `Task N: text` tracks the plan's Task N when the texts agree, else the one task with that text (a task inserted mid-plan renumbers the plan, not the ledger). A task the ledger and its handoff both call done while the plan has it unchecked is `handoff/plan-sync`'s finding (the plan was not updated), not this rule's. A ledger item that marks a phase done (`[x] Phase 2: ...`, `[x] Phase 0-3: ...`) is held against the plans the ledger names (its link, else every plan whose file name or title it mentions): it is reported only when every one of those plans that has the phase has not a single box of it checked. A titled claim (`Phase 1: Model router`) is held only against plan phases whose title shares a word with it (a ledger may number its own milestones).",
     fix: 'Update the ledger `## State` (or the plan) so both say the same.',
     fixable: 'problem',
     messages: {
@@ -113,6 +113,29 @@ function phasesNumbered(plan: Plan, n: number): Phase[] {
   return sequence(plan).filter((p) => p.label !== null && (p.label === String(n) || p.label.startsWith(`${n}.`)));
 }
 
+/** Words that name no phase in particular: every phase is a phase, and most are an implementation of something. */
+const GENERIC = new Set(['phase', 'implementation', 'implement', 'implemented', 'and', 'the', 'for', 'with', 'done']);
+
+/** `Model router implementation` -> {model, router}: the words a phase title is known by (plural folded). */
+function titleWords(title: string): Set<string> {
+  const words = title.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return new Set(words.filter((w) => w.length >= 3 && !GENERIC.has(w)).map((w) => w.replace(/s$/, '')));
+}
+
+/**
+ * Whether a single-phase claim that gives its phase a title (`Phase 1: Model router`) can be about this plan phase:
+ * the two titles share a word. A ledger that numbers its own milestones names other phases than the plan's; a
+ * claim without a title, or a range (`Phase 0-3: all agents built`, whose words describe several phases), can be.
+ */
+function sameTitle(item: LedgerItem, phase: Phase): boolean {
+  const said = /^Phase \d+\s*[:.\-–—]\s*(.*)$/i.exec(item.text)?.[1];
+  if (said === undefined || claimedPhases(item).length !== 1) return true;
+  const ours = titleWords(said);
+  const theirs = titleWords(phase.title);
+  if (ours.size === 0 || theirs.size === 0) return true;
+  return [...ours].some((w) => theirs.has(w));
+}
+
 /**
  * A ledger that calls phases done while the plans it names have not a box of them checked (the ledger's word and
  * the plans' boxes disagree, with nothing checked to show for the claim). Conservative: every named plan that has
@@ -126,7 +149,11 @@ function phaseClaims(ws: Workspace, ledger: Ledger): RawFinding[] {
   for (const item of claims) {
     const numbers = claimedPhases(item);
     const held = plans.flatMap((plan) =>
-      numbers.flatMap((n) => phasesNumbered(plan, n).map((phase) => ({ plan, phase }))),
+      numbers.flatMap((n) =>
+        phasesNumbered(plan, n)
+          .filter((phase) => sameTitle(item, phase))
+          .map((phase) => ({ plan, phase })),
+      ),
     );
     if (held.length === 0 || held.some(({ phase }) => phase.declaredDone || phase.deferred)) continue;
     const all = held.flatMap(({ plan, phase }) => phaseBoxes(phase).map((b) => ({ plan, ...b })));

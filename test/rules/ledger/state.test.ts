@@ -7,6 +7,23 @@ import { LEDGER, ledger, lineOf, strict } from '../fixtures.js';
 const ID = 'ledger/state';
 
 describe(ID, () => {
+  // Corpus round 8 (noise): a ledger that keeps one Done list per release, each under its own bold title line.
+  it('a `- Done:` label under each bold title is one per block; repeated in one block it is still a warning', () => {
+    const blocks = ['**Release 1 shipped**', '', '- Done:', '  - [x] Task 1: a', '', '📦 **Release 2 planned**', ''];
+    const text = ledger({ state: [...blocks, '- Done:', '  - [x] Task 2: b', '- Next:', '  - [ ] Task 3: c'] });
+    expect(findings({ [LEDGER]: text }, ID)).toEqual([]);
+    const repeated = ledger({
+      state: [...blocks.slice(0, 5), '- Done:', '  - [x] Task 2: b', '- Next:', '  - [ ] Task 3: c'],
+    });
+    expect(findings({ [LEDGER]: repeated }, ID)).toEqual([
+      expect.objectContaining({
+        line: lineOf(repeated, '- Done:', 2),
+        severity: 'warning',
+        messageId: 'labelRepeated',
+      }),
+    ]);
+  });
+
   it('passes one item in progress in an active ledger', () => {
     expect(
       findings({ [LEDGER]: ledger({ state: ['- [x] Task 1: a', '- [→] Task 2: b', '- [ ] Task 3: c'] }) }, ID),

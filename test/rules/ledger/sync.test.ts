@@ -196,4 +196,20 @@ describe(`${ID}: phases the ledger calls done`, () => {
       ),
     ).toEqual([]);
   });
+
+  // Corpus round 8 (a misread): a setup ledger numbers its own milestones (`Phase 1: Model router`) and names, as
+  // its next work, a plan whose Phase 1 is something else; the claim is not about that plan's phase.
+  it('clean: a titled claim whose title shares no word with the plan phase of that number', () => {
+    const text = notes('- [x] Phase 1: Logging pipeline');
+    expect(
+      findings({ [AGENTS]: untouched('Agent roster'), [TOOLS]: untouched('Tool registry'), [LEDGER]: text }, ID),
+    ).toEqual([]);
+  });
+
+  it('planted: a titled claim whose title names the plan phase (plural or not) is still held', () => {
+    const text = notes('- [x] Phase 1: Scaffolds');
+    expect(
+      findings({ [AGENTS]: untouched('Agent roster'), [TOOLS]: untouched('Tool registry'), [LEDGER]: text }, ID),
+    ).toEqual([expect.objectContaining({ line: lineOf(text, 'Phase 1: Scaffolds'), messageId: 'phaseClaimed' })]);
+  });
 });

@@ -433,6 +433,7 @@ export function readPlanText(path: string, text: string): Plan {
     if (scope.headingTask && h.depth <= scope.headingTask.depth) scope.headingTask = null;
     if (scope.sub && h.depth <= scope.sub.depth) scope.sub = null;
     if (scope.phase && h.depth <= scope.phase.depth) scope.phase = null;
+    declareStatus(statusSaid(text));
     const ofPhase = headings.criteria.get(h);
     if (ofPhase) {
       // `### Phase 2 Success Criteria`: the criteria of phase 2, wherever the section stands.
@@ -482,15 +483,22 @@ export function readPlanText(path: string, text: string): Plan {
     }
   };
 
+  /** A phase's own status line or heading that says it is done: the author's word, like a done marker in its title. */
+  const declareStatus = (said: string | null): void => {
+    const phase = scope.sub?.value ?? scope.phase?.value;
+    if (said !== null && phase && !phase.deferred && COMPLETE.test(said)) phase.declaredDone = true;
+  };
+
   const onParagraph = (p: Paragraph): void => {
     // `**Status**: Implementation Complete` (a body marker of the plan's own state), before the first phase.
     const first = p.children[0];
-    if (first?.type === 'strong' && /^status:?$/i.test(textOf(first)) && !sectionSeen && !claim) {
+    if (first?.type === 'strong' && /^(?:implementation )?status:?$/i.test(textOf(first))) {
       const said = textOf(p)
         .slice(textOf(first).length)
         .replace(/^\s*:\s*/, '')
         .trim();
-      if (COMPLETE.test(said)) claim = { ...lineOf(p), source: 'body', said };
+      if (!sectionSeen && !claim && COMPLETE.test(said)) claim = { ...lineOf(p), source: 'body', said };
+      else declareStatus(said);
     }
     const label = boldLabel(p);
     if (label === null) return;
@@ -667,6 +675,11 @@ export function readPlanText(path: string, text: string): Plan {
 
 /** Words that say the work of a plan is done. */
 const COMPLETE = /^(?:\W*)(?:implementation\s+)?(?:complete|completed|done|implemented|finished|shipped)\b/i;
+
+/** `Implementation Status: Complete (branch x)` -> `Complete (branch x)`: what a status heading says, else null. */
+function statusSaid(heading: string): string | null {
+  return /^(?:implementation\s+)?status\s*[:\-–—]\s*(.+)$/i.exec(heading.trim())?.[1] ?? null;
+}
 
 /**
  * Where the plan says its work is done: `status: complete` in its frontmatter, a `**Status**: Complete` line above

@@ -119,3 +119,26 @@ ruleTester(rule, {
     },
   ],
 });
+
+// Corpus round 8: a phase that states its own status (`### Implementation Status: Complete`, `**Status:** Done`
+// under the phase heading) says it is done, as a marker in its title does; its unticked boxes are stale.
+const withStatus = (line: string) => {
+  const lines = phases(' ', ' ').map((l) => l.replace('- [ ] Task 2', '- [x] Task 2'));
+  return md('---', 'status: done', '---', '# Export', ...lines.slice(0, 7), line, ...lines.slice(7));
+};
+ruleTester(rule, {
+  valid: [
+    {
+      name: 'a status heading of the phase',
+      files: { [PLAN]: withStatus('### Implementation Status: Complete (branch x)') },
+    },
+    { name: 'a bold status line of the phase', files: { [PLAN]: withStatus('**Status:** ✅ Done') } },
+  ],
+  invalid: [
+    {
+      name: 'a phase status that is not done',
+      files: { [PLAN]: withStatus('### Implementation Status: In progress') },
+      errors: [{ messageId: 'claimedOpen', data: { count: 1 } }],
+    },
+  ],
+});

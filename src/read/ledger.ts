@@ -96,7 +96,9 @@ export function readLedgerText(path: string, text: string): Ledger {
         ...lineOf(item),
       });
     }
-    const pass = label && word ? { state: label, word } : inherited;
+    // Plain bullets under an item that carries its own box or marker are notes on that item (what was done, how),
+    // not items of the group's label: under `Now:`, the notes of a `[x]` item are not items in progress.
+    const pass = label && word ? { state: label, word } : (gfm ?? marker) ? null : inherited;
     for (const child of item.children) if (child.type === 'list') onList(child, pass);
   };
   const onList = (list: List, inherited: { state: LedgerItemState; word: string } | null): void => {

@@ -24,6 +24,22 @@ describe(ID, () => {
     ]);
   });
 
+  // Corpus round 8 (misread): notes nested under a checked item of the `Now:` block are the item's notes, not
+  // items in progress; a nested item with its own marker is still an item.
+  it('plain bullets under an item with its own box are notes on it; a nested marker is still an item', () => {
+    const now = [
+      '- Now: [→] Phase 2: Polish',
+      '  - [x] Hover states',
+      '    - Spring transitions',
+      '    - Reduced motion',
+    ];
+    expect(findings({ [LEDGER]: ledger({ state: [...now, '- Next:', '  - [ ] Phase 3: Ship'] }) }, ID)).toEqual([]);
+    const two = ledger({ state: [...now, '    - [→] Focus rings', '- Next:', '  - [ ] Phase 3: Ship'] });
+    expect(findings({ [LEDGER]: two }, ID)).toEqual([
+      expect.objectContaining({ line: lineOf(two, 'Focus rings'), messageId: 'secondInProgress' }),
+    ]);
+  });
+
   it('passes one item in progress in an active ledger', () => {
     expect(
       findings({ [LEDGER]: ledger({ state: ['- [x] Task 1: a', '- [→] Task 2: b', '- [ ] Task 3: c'] }) }, ID),

@@ -190,8 +190,11 @@ describe('a fresh project that installed the packed tarball', () => {
       'validate-workflow': 'dist/bundle/main.js',
       'validate-workflow-pre-commit': 'hooks/pre-commit-framework.mjs',
     });
-    // The CLI still runs from the same install.
-    expect(run(consumer, 'npx', ['--no-install', 'validate-workflow', '--version']).stdout).toBe(`${pkg.version}\n`);
+    // The CLI still runs from the same install: the bin npm linked, the file npx ends up running (e2e.test.ts goes
+    // through npx itself).
+    expect(run(consumer, join(consumer, 'node_modules', '.bin', 'validate-workflow'), ['--version']).stdout).toBe(
+      `${pkg.version}\n`,
+    );
   });
 });
 

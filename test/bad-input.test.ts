@@ -199,7 +199,7 @@ describe('unreadable files are findings of their kind, at a line', () => {
     await expectFindings(
       {
         ...fixture('deep-nesting'),
-        'thoughts/shared/plans/2026-01-05-quoted.md': `# Quoted\n\n${'>'.repeat(20_000)} deep\n`,
+        'thoughts/shared/plans/2026-01-05-quoted.md': `# Quoted\n\n${'>'.repeat(10_000)} deep\n`,
         [YAML_HANDOFF]: `status: partial\nnext: ${'['.repeat(50_000)}${']'.repeat(50_000)}\n`,
       },
       [

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { must, npm, pack, PROJECT, run, tempDir } from '../hooks/setup.js';
-import { runCli } from '../helpers/repo.js';
+import { runCli, runCliHere } from '../helpers/repo.js';
 import { violations } from '../report/fixtures.js';
 
 const TSC = join(PROJECT, 'node_modules', 'typescript-7', 'bin', 'tsc');
@@ -74,6 +74,12 @@ function consume(options: Record<string, unknown>): Consumed {
   return JSON.parse(must(consumer, process.execPath, ['consumer.mjs', JSON.stringify(options)])) as Consumed;
 }
 
+let plain: Consumed | undefined;
+/** What the consumer got with `{ cwd: repo }` alone: asked for once, as the tests only read it and the repository. */
+function consumePlain(): Consumed {
+  return (plain ??= consume({ cwd: repo }));
+}
+
 beforeAll(async () => {
   const tarball = pack();
   consumer = tempDir('vw-api-');
@@ -88,9 +94,10 @@ beforeAll(async () => {
 
 describe('a fresh project that installed the packed tarball', () => {
   it('gets from lint() exactly the object the CLI prints with --format json', () => {
+    // The built CLI in its own process here; the other comparisons run the same CLI in this process (runCliHere).
     const cli = runCli(repo, ['--format', 'json']);
     expect(cli.code).toBe(1);
-    const got = consume({ cwd: repo });
+    const got = consumePlain();
     expect(got.error).toBeUndefined();
     expect(got.result).toEqual(JSON.parse(cli.stdout));
     // The repository breaks rules in its files and in its history: both kinds are in what was compared.
@@ -98,31 +105,31 @@ describe('a fresh project that installed the packed tarball', () => {
     expect(got.result!.results.some((r) => r.commit === undefined)).toBe(true);
   });
 
-  it("formats the result as the CLI prints each format (markdown's review of the plans included)", () => {
-    const got = consume({ cwd: repo });
+  it("formats the result as the CLI prints each format (markdown's review of the plans included)", async () => {
+    const got = consumePlain();
     for (const name of ['stylish', 'json', 'sarif', 'github', 'markdown']) {
-      expect(got.formatted![name], name).toBe(runCli(repo, ['--format', name]).stdout);
+      expect(got.formatted![name], name).toBe((await runCliHere(repo, ['--format', name])).stdout);
     }
   });
 
-  it('takes the doors and options of the CLI: a range, a preset, paths, no history', () => {
+  it('takes the doors and options of the CLI: a range, a preset, paths, no history', async () => {
     const cases: [Record<string, unknown>, string[]][] = [
       [{ range: 'HEAD~3..HEAD', preset: 'strict' }, ['--range', 'HEAD~3..HEAD', '--preset', 'strict']],
       [{ paths: ['thoughts/ledgers'], history: false }, ['thoughts/ledgers', '--no-history']],
       [{ quiet: true, since: 'root' }, ['--quiet', '--since', 'root']],
     ];
     for (const [options, args] of cases) {
-      const cli = runCli(repo, ['--format', 'json', ...args]);
+      const cli = await runCliHere(repo, ['--format', 'json', ...args]);
       expect(consume({ cwd: repo, ...options }).result, args.join(' ')).toEqual(JSON.parse(cli.stdout));
     }
   });
 
-  it('rejects bad options with the message the CLI prints, not a crash', () => {
+  it('rejects bad options with the message the CLI prints, not a crash', async () => {
     for (const [options, args] of [
       [{ config: 'missing.json' }, ['--config', 'missing.json']],
       [{ range: 'HEAD' }, ['--range', 'HEAD']],
     ] as const) {
-      const cli = runCli(repo, [...args]);
+      const cli = await runCliHere(repo, [...args]);
       expect(cli.code).toBe(2);
       const error = consume({ cwd: repo, ...options }).error;
       expect(error).toMatch(/^(config file not found: \S+missing\.json|--range needs <from>\.\.<to> \(got "HEAD"\))$/);
@@ -133,9 +140,9 @@ describe('a fresh project that installed the packed tarball', () => {
     );
   });
 
-  it("lists the rules with their severities and the pages the CLI's SARIF links, pages the package ships", () => {
-    const got = consume({ cwd: repo });
-    const sarif = JSON.parse(runCli(repo, ['--format', 'sarif']).stdout) as {
+  it("lists the rules with their severities and the pages the CLI's SARIF links, pages the package ships", async () => {
+    const got = consumePlain();
+    const sarif = JSON.parse((await runCliHere(repo, ['--format', 'sarif'])).stdout) as {
       runs: {
         tool: { driver: { rules: { id: string; helpUri: string; defaultConfiguration: { level: string } }[] } };
       }[];
@@ -183,8 +190,11 @@ describe('a fresh project that installed the packed tarball', () => {
       'validate-workflow': 'dist/bundle/main.js',
       'validate-workflow-pre-commit': 'hooks/pre-commit-framework.mjs',
     });
-    // The CLI still runs from the same install.
-    expect(run(consumer, 'npx', ['--no-install', 'validate-workflow', '--version']).stdout).toBe(`${pkg.version}\n`);
+    // The CLI still runs from the same install: the bin npm linked, the file npx ends up running (e2e.test.ts goes
+    // through npx itself).
+    expect(run(consumer, join(consumer, 'node_modules', '.bin', 'validate-workflow'), ['--version']).stdout).toBe(
+      `${pkg.version}\n`,
+    );
   });
 });
 

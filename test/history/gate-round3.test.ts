@@ -16,7 +16,6 @@ import {
   MANUAL,
   PLAN,
   Repo,
-  cli,
   door,
   handoffPath,
   hookedRepo,
@@ -69,9 +68,11 @@ it(
   'the setup the cases share (adoption, plan, tasks 1 and 2 by Ana with the agent) passes the real hooks',
   () => {
     // The cases below build it without hooks and install them after: a hook refusing any of these commits fails here.
+    // Both variants of task 2 start from the same three commits, made through the hooks once and copied.
+    const start = hookedRepo();
+    adopted(start);
     for (const auto of [[1], []]) {
-      const repo = hookedRepo();
-      adopted(repo);
+      const repo = start.copy();
       taskTwo(repo, auto);
       expect(repo.git('log', '--format=%s').trim().split('\n')).toEqual([
         'Task 2',
@@ -231,7 +232,7 @@ describe('case 2: rewording a confirmed manual item', () => {
 describe('case 8: no agent anywhere', () => {
   it(
     'a person ticks her manual item and fixes a line of prose in one commit, without a trailer: every door accepts',
-    () => {
+    async () => {
       const repo = Repo.create();
       adopted(repo);
       taskTwo(repo);
@@ -246,7 +247,7 @@ describe('case 8: no agent anywhere', () => {
       const res = git(repo, ['commit', '-q', '-m', 'Checked phase 1 in the browser'], ANA);
       expect(res.code, res.out).toBe(0);
       for (const args of [[], ['--range', `${base}..HEAD`]]) {
-        const run = cli(repo.dir, args);
+        const run = await door(repo.dir, args);
         expect(
           run.results.filter((f) => f.severity !== 'info'),
           args.join(' '),
@@ -308,7 +309,7 @@ describe('case 4: piggyback on a hand-made confirmation', () => {
 describe('case 9: a violation reverted by a later commit', () => {
   it(
     "a human's `git revert` of an agent's unconfirmed check-off leaves a warning naming the revert; main is green again",
-    () => {
+    async () => {
       const repo = Repo.create();
       adopted(repo);
       taskTwo(repo);
@@ -317,10 +318,10 @@ describe('case 9: a violation reverted by a later commit', () => {
         { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) },
         { author: CLAUDE },
       );
-      expect(cli(repo.dir).code).toBe(1);
+      expect((await door(repo.dir)).code).toBe(1);
       expect(git(repo, ['revert', '--no-edit', bad], ANA).code).toBe(0);
       const revert = repo.sha();
-      const run = cli(repo.dir);
+      const run = await door(repo.dir);
       const found = run.results.filter((f) => f.ruleId === 'history/manual-confirmation');
       expect(found.map((f) => [f.commit, f.severity])).toEqual([[bad, 'warning']]);
       expect(found[0]!.message).toContain(`Reverted in ${revert.slice(0, 7)} (Revert "Phase 1 verified")`);

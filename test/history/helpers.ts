@@ -102,8 +102,9 @@ export class Repo {
     return res.stdout;
   }
 
+  /** The full sha of `rev`; HEAD's is read from the repository's files where they say it (head()). */
   sha(rev = 'HEAD'): string {
-    return this.git('rev-parse', rev).trim();
+    return rev === 'HEAD' ? this.head() : this.git('rev-parse', rev).trim();
   }
 
   write(files: Record<string, string>): void {
@@ -161,7 +162,7 @@ export class Repo {
     } catch {
       // a packed ref or a worktree's .git file: git answers
     }
-    return this.sha();
+    return this.git('rev-parse', 'HEAD').trim();
   }
 
   /** `Confirmed-items` for the manual items the staged change checks, computed by the engine's own reading. */

@@ -3,7 +3,7 @@
 // into a separate thoughts repository. After `init` and the prepare script, both the old hooks and ours run.
 // The package is installed once (packed tarball, husky, lint-staged); each repository links that node_modules.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE, ident } from '../history/helpers.js';
 import { bin, commit, git, identity, must, npm, pack, run, tempDir, tree, type Run } from './setup.js';
@@ -35,9 +35,15 @@ function initOk(dir: string): Run {
   return res;
 }
 
-/** `npm run prepare`: the script init wrote (`husky || true`), which points git at .husky/_. */
+/**
+ * What `npm run prepare` runs: the package's prepare script (init's `husky || true`, or the user's own) in a shell,
+ * the package's bins on the PATH; it points git at .husky/_. Without npm's own node process around it (e2e.test.ts
+ * runs the script through `npm install`).
+ */
 function prepare(dir: string): void {
-  npm(dir, 'run', 'prepare');
+  const script = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: { prepare: string } })
+    .scripts.prepare;
+  must(dir, 'sh', ['-c', script], { env: { PATH: `${join(dir, 'node_modules', '.bin')}${delimiter}${process.env.PATH}` } });
   expect(git(dir, 'config', 'core.hooksPath').trim()).toBe('.husky/_');
 }
 

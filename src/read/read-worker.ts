@@ -2,6 +2,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Discovered } from './discover.js';
 import { readClaimed } from './parallel.js';
+import { loadParsers } from './lazy.js';
+
+await loadParsers();
 
 const { root, items, maxBytes, next } = workerData as {
   root: string;

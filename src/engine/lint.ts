@@ -397,15 +397,19 @@ async function readCached(
 ): Promise<WorkflowFile[]> {
   const files: (WorkflowFile | null)[] = [];
   const misses: { at: number; item: Discovered; key: string | null }[] = [];
+  let missBytes = 0;
   const now = Date.now();
   items.forEach((item, at) => {
     let id: string | null = null;
     let stat: string | null = null;
+    let size = 0;
     try {
       // Stat before read: a change between the two leaves a stat that no longer matches, and a read next time.
       const st = statSync(join(root, item.path));
       if (st.mtimeMs < now - RACY) stat = stampOf(st);
-      id = blobId(readFileSync(join(root, item.path)));
+      const bytes = readFileSync(join(root, item.path));
+      size = bytes.length;
+      id = blobId(bytes);
     } catch {
       // Unreadable: readOne turns it into a finding below.
     }
@@ -415,13 +419,16 @@ async function readCached(
     const hit = k ? known.get(k) : undefined;
     if (hit && k) models.set(k, hit);
     files.push(hit ?? null);
-    if (!hit) misses.push({ at, item, key: k });
+    if (!hit) {
+      misses.push({ at, item, key: k });
+      missBytes += size;
+    }
   });
   const parsed = await readAll(
     root,
     misses.map((m) => m.item),
     config.maxFileBytes,
-    jobs(misses.length),
+    jobs(misses.length, process.env, missBytes),
   );
   misses.forEach((m, i) => {
     files[m.at] = parsed[i]!;

@@ -397,19 +397,15 @@ async function readCached(
 ): Promise<WorkflowFile[]> {
   const files: (WorkflowFile | null)[] = [];
   const misses: { at: number; item: Discovered; key: string | null }[] = [];
-  let missBytes = 0;
   const now = Date.now();
   items.forEach((item, at) => {
     let id: string | null = null;
     let stat: string | null = null;
-    let size = 0;
     try {
       // Stat before read: a change between the two leaves a stat that no longer matches, and a read next time.
       const st = statSync(join(root, item.path));
       if (st.mtimeMs < now - RACY) stat = stampOf(st);
-      const bytes = readFileSync(join(root, item.path));
-      size = bytes.length;
-      id = blobId(bytes);
+      id = blobId(readFileSync(join(root, item.path)));
     } catch {
       // Unreadable: readOne turns it into a finding below.
     }
@@ -419,16 +415,13 @@ async function readCached(
     const hit = k ? known.get(k) : undefined;
     if (hit && k) models.set(k, hit);
     files.push(hit ?? null);
-    if (!hit) {
-      misses.push({ at, item, key: k });
-      missBytes += size;
-    }
+    if (!hit) misses.push({ at, item, key: k });
   });
   const parsed = await readAll(
     root,
     misses.map((m) => m.item),
     config.maxFileBytes,
-    jobs(misses.length, process.env, missBytes),
+    jobs(misses.length),
   );
   misses.forEach((m, i) => {
     files[m.at] = parsed[i]!;

@@ -6,24 +6,14 @@ import type { WorkflowFile } from '../model/types.js';
 import type { Discovered } from './discover.js';
 import { readOne } from './workspace.js';
 
-/** Below this many files a worker's start-up (~40 ms) costs more than it saves... */
+/** Below this many files a worker's start-up (~40 ms) costs more than it saves. */
 const PARALLEL_FROM = 120;
-/**
- * ...unless they are large: remark reads 350 to 500 KB/s here, so this many bytes are a second of parsing or more,
- * against a worker that starts in 0.1 to 0.3 s (it loads the readers and the parsers). A monorepo's few large plans
- * (the bench's `monorepo` shape: 41 files, 1.6 MB) were parsed on one thread.
- */
-const PARALLEL_FROM_BYTES = 512 * 1024;
 
-/**
- * How many threads read `count` files (of `bytes` bytes in all, when known): one for a few small files, else one per
- * core (VALIDATE_WORKFLOW_JOBS overrides the cores), at most 8, and never more than the files.
- */
-export function jobs(count: number, env: NodeJS.ProcessEnv = process.env, bytes = 0): number {
+export function jobs(count: number, env: NodeJS.ProcessEnv = process.env): number {
   const asked = Number(env.VALIDATE_WORKFLOW_JOBS);
   const cores = Number.isInteger(asked) && asked > 0 ? asked : availableParallelism();
-  if (count < PARALLEL_FROM && bytes < PARALLEL_FROM_BYTES) return 1;
-  return Math.max(1, Math.min(cores, 8, count));
+  if (count < PARALLEL_FROM) return 1;
+  return Math.max(1, Math.min(cores, 8));
 }
 
 /**

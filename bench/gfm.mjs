@@ -11,6 +11,9 @@ import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
 import { toString } from 'mdast-util-to-string';
 import { parseWhole } from '../dist/read/markdown.js';
+import { loadParsers } from '../dist/read/lazy.js';
+
+await loadParsers();
 
 const folders = process.argv.slice(2);
 if (folders.length === 0)

@@ -36,6 +36,7 @@ const verify = args.includes('--verify');
 const sectionedOnly = args.includes('--sectioned-only');
 if (opt('--budget')) process.env.VALIDATE_WORKFLOW_SECTION_CACHE_BYTES = opt('--budget');
 const { parseMarkdown } = await import('../dist/read/markdown.js');
+await (await import('../dist/read/lazy.js')).loadParsers();
 const { resetSectionCache, sectionCacheSize, sectionStats } = await import('../dist/read/sections.js');
 
 // Distinct Markdown blobs under thoughts/, in the order the history first shows them.

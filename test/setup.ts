@@ -2,6 +2,11 @@
 import { afterAll } from 'vitest';
 import { forgetMadeCommits } from './helpers/made-commits.js';
 import { removeScratch } from './helpers/scratch.js';
+import { loadParsers } from '../src/read/lazy.js';
+
+// The CLI and the engine load the parsers when they are about to read (src/read/lazy.ts); tests call the readers
+// directly.
+await loadParsers();
 
 afterAll(() => {
   removeScratch();

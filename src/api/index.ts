@@ -10,6 +10,10 @@ import { jsonReport } from '../report/json.js';
 import { FORMATS as REPORT_FORMATS, type Format } from '../report/names.js';
 import type { Finding } from '../model/finding.js';
 import { docsBase, toolVersion } from '../shared/version.js';
+import { loadParsers } from '../read/lazy.js';
+
+// The API reads files wherever a caller asks (every door, the review): the parsers are loaded with it.
+await loadParsers();
 
 export type Preset = 'recommended' | 'strict';
 export type Severity = 'error' | 'warning' | 'info';

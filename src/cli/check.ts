@@ -11,7 +11,8 @@ import { EXIT, wantsColor, type Io } from './io.js';
 import { UsageError } from '../shared/errors.js';
 import { defineCommand, oneOf } from './command.js';
 import { progressLine } from './progress.js';
-import { FIX_TYPES, fixWorkingTree, type FixType } from '../fix/index.js';
+import { FIX_TYPES, type FixType } from '../fix/types.js';
+import { loadParsers } from '../read/lazy.js';
 import { gitSync } from '../shared/git.js';
 import { plural } from '../shared/text.js';
 
@@ -48,9 +49,15 @@ function reportSink(opts: CheckOptions, io: Io): (text: string) => void {
 
 export async function check(opts: CheckOptions, io: Io): Promise<number> {
   const scope = scopeOf(opts, io.cwd);
+  const review = opts.format === 'markdown' || opts.summary;
+  // The repository door parses only what its cache does not answer, and loads the parsers then (engine/); every other
+  // door, --fix and the review read files anyway.
+  if (opts.door.kind !== 'repository' || opts.fix || review || opts.baselineWrite) await loadParsers();
   // What --fix changed goes with a stylish report; any other format keeps stdout parseable.
   if (opts.fix)
-    await fixWorkingTree({
+    await (
+      await import('../fix/index.js')
+    ).fixWorkingTree({
       root: scope.root,
       inGit: scope.inGit,
       config: scope.config,
@@ -58,7 +65,6 @@ export async function check(opts: CheckOptions, io: Io): Promise<number> {
       inScope: scope.inScope,
       say: opts.format === 'stylish' ? io.stdout : io.stderr,
     });
-  const review = opts.format === 'markdown' || opts.summary;
   const outcome = await judgeAndReport({ ...opts, review }, scope, progressLine(io, { quiet: opts.quiet }));
   if (outcome.kind === 'baseline') {
     io.stdout(
@@ -131,7 +137,12 @@ function sealConfirmation(file: string, digest: string, io: Io): void {
  * `--print-config [file]` (ESLint's): the configuration as a run over that file would use it (engine/run.ts
  * configFor), as JSON.
  */
-function printConfig(file: string | undefined, opts: { config?: string; preset?: Preset }, io: Io): number {
+async function printConfig(
+  file: string | undefined,
+  opts: { config?: string; preset?: Preset },
+  io: Io,
+): Promise<number> {
+  await loadParsers();
   io.stdout(`${JSON.stringify(configFor(file, io.cwd, opts), null, 2)}\n`);
   return EXIT.ok;
 }

@@ -10,6 +10,7 @@ import { UsageError } from '../shared/errors.js';
 import { ConfigError } from '../config/config.js';
 import { closest, UnknownOptionError, type Command } from './command.js';
 import { toolVersion } from '../shared/version.js';
+import { loadParsers } from '../read/lazy.js';
 
 /** Every command by its word, loaded on demand: --help and --version should not pay for the Markdown parser. */
 const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
@@ -22,6 +23,9 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   'claude-hook': async () => (await import('./claude-hook.js')).command,
   verify: async () => (await import('./verify.js')).command,
 };
+
+/** The commands that load the parsers themselves, when they parse (read/lazy.ts). */
+const LAZY_READERS = new Set(['check', 'status']);
 
 /** Runs without a word: the arguments are its paths and options. */
 const DEFAULT = 'check';
@@ -98,6 +102,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
     const picked = pick(argv, io.cwd);
     if (picked.named) usageHint = `Run validate-workflow ${picked.name} --help for usage.\n`;
     const command = await COMMANDS[picked.name]!();
+    // Every command but these two reads files as it goes; check (its repository door) and status load the parsers
+    // only when a file must be parsed (read/lazy.ts).
+    if (!LAZY_READERS.has(picked.name)) await loadParsers();
     return await command.run(picked.args, io);
   } catch (err) {
     const e = err as Error & { code?: string };

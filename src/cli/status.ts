@@ -16,6 +16,7 @@ import type { Handoff, HandoffStatus, LedgerItemState, Ledger, Phase, Plan, Work
 import { EXIT, type Io } from './io.js';
 import { UsageError } from '../shared/errors.js';
 import { defineCommand, oneOf } from './command.js';
+import { loadParsers } from '../read/lazy.js';
 
 export interface StatusOptions {
   session?: string;
@@ -201,7 +202,10 @@ interface Index {
 // The readers (the Markdown parser, YAML) and the rule catalogue are loaded only when a file must be read, or a
 // config names rules: a SessionStart hook in an unchanged repository reads nothing, and loading them was half of
 // its time (the bundle's chunk with the parser is ~900 KB).
-const reader = () => import('../read/workspace.js');
+const reader = async () => {
+  await loadParsers();
+  return import('../read/workspace.js');
+};
 
 /** The config as loadConfig reads it; the rule ids it checks `rules` against are loaded only when it has some. */
 async function statusConfig(root: string): Promise<Config> {

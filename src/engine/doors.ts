@@ -43,6 +43,7 @@ import {
 } from './judge.js';
 import { itemsDigest, manualChecked } from '../history/trust.js';
 import { disablesOf, lintRepositoryParallel, snapshotEntry } from './lint.js';
+import { loadParsers } from '../read/lazy.js';
 
 export interface Judged {
   findings: Finding[];
@@ -197,6 +198,9 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
       if (model) keep.set(k, model);
     }
   };
+  // A model the cache does not hold as bytes is asked of the tree's models, which read the file when the snapshot
+  // verdict was the cached one (engine/lint.ts LazyTreeModels): that may parse.
+  if ([...treeModels.keys()].some((k) => !cache?.models.raw(k))) await loadParsers();
   for (const k of treeModels.keys()) keepModel(k, () => treeModels.get(k));
   if (!hist) {
     t = performance.now();
@@ -397,6 +401,7 @@ async function judgeHeadHistory(
       };
   }
   const resume = usable ? (cachedResume(cache!, VARIANTS) ?? undefined) : undefined;
+  await loadParsers();
   const t = performance.now();
   const r = await judgeHistory(root, {
     config: opts.config,

@@ -15,6 +15,7 @@ import { resolutionKey } from '../history/resolutions.js';
 import { resolutionOf } from '../model/queries.js';
 import { ask, gitSync, resolveAll } from '../shared/git.js';
 import { trustOf } from './judge.js';
+import { loadParsers } from '../read/lazy.js';
 
 /** Blocked handoffs a human gave guidance for: path -> who. */
 export type Guidance = ReadonlyMap<string, string>;
@@ -51,6 +52,7 @@ export async function guidanceIn(
   to = 'HEAD',
   from?: string,
 ): Promise<Map<string, string>> {
+  await loadParsers();
   const out = new Map<string, string>();
   const log = await ask(root, ['log', '-z', '-i', '--grep=^Guidance-by:', FORMAT, from ? `${from}..${to}` : to, '--']);
   if (!log.ok) return out;
@@ -107,6 +109,7 @@ export async function selfResolvedIn(
   seed?: KnownModels,
   at?: Snapshot,
 ): Promise<Set<string>> {
+  await loadParsers();
   const out = new Set<string>();
   const store = at?.store instanceof ModelStore ? at.store : newStore(root, config);
   // The models the caller already holds (the cache, the fold, the snapshot of `to` it listed): every handoff of the

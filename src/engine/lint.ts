@@ -4,7 +4,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/config.js';
 import { discover, discoverNamed, discoverPlansAt, gitIgnored, namedPlans, type Discovered } from '../read/discover.js';
-import { instructionSignals } from '../read/profile.js';
+import { instructionInputs } from '../read/profile.js';
 import { createHash } from 'node:crypto';
 import { buildWorkspace, readOne, readableItem, readWorkspace, straysOf } from '../read/workspace.js';
 import type { Profile } from '../read/profile.js';
@@ -20,6 +20,7 @@ import fg from 'fast-glob';
 import type { Pack, PackWorkspace } from '../packs/types.js';
 import type { Finding } from '../model/finding.js';
 import { applyBaseline } from './baseline.js';
+import { loadParsers } from '../read/lazy.js';
 
 export interface LintOptions {
   /** Apply validate-workflow.baseline.json when it exists (default true); false for `--baseline-write`. */
@@ -171,7 +172,8 @@ type Stamps = [string, string, string][];
 export interface Verdict {
   /**
    * sha1 of the rules' inputs: the config, the guidance and resolutions history handed over, the files found (kinds,
-   * links) with their contents' blob ids, the pack files' contents, and the instruction files' signals (read/profile.ts).
+   * links) with their contents' blob ids, the pack files' contents, and the instruction files' contents (the signals
+   * the rules read are a function of them: read/profile.ts instructionInputs).
    * The tool and the settings are the cache's own key.
    */
   inputs: string;
@@ -270,7 +272,7 @@ function verdictInputs(
           f.path,
           f.bytes instanceof Error ? `unreadable: ${f.bytes.message}` : blobId(f.bytes),
         ]),
-        instructionSignals(root),
+        instructionInputs(root),
       ]),
     )
     .digest('hex');
@@ -296,6 +298,7 @@ export async function lintRepositoryParallel(
   const cached = isVerdict(opts.verdict) ? opts.verdict : null;
   const kept = cached && keptVerdict(root, config, inGit, known, opts, globbed, packs, cached);
   if (kept) return kept;
+  await loadParsers();
   const models = new Map<string, WorkflowFile>();
   const keys: (string | null)[] = [];
   const stamps: Stamps = [];

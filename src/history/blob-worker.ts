@@ -4,8 +4,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Discovered } from '../read/discover.js';
 import { VersionReader } from '../read/workspace.js';
 import { readBlobs } from '../shared/git.js';
+import { loadParsers } from '../read/lazy.js';
 
 const { root, maxBytes } = workerData as { root: string; maxBytes: number };
+// Messages wait in the port until the handler below is attached.
+await loadParsers();
 // The worker lives across chunks and gets every version of its paths, in order: it keeps their previous versions.
 const versions = new VersionReader();
 parentPort!.on('message', (refs: { blob: string; item: Discovered }[]) => {

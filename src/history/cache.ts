@@ -131,6 +131,7 @@ function toolStamp(): string {
     '../read/ledger.js',
     '../read/yaml.js',
     '../read/markdown.js',
+    '../read/parsers.js',
     '../../package.json',
   ]) {
     const path = resolve(here, f);

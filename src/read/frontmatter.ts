@@ -2,7 +2,7 @@
 import type { Root } from 'mdast';
 import type { PositionMap, ReadProblem } from '../model/types.js';
 import { frontmatterNode } from './markdown.js';
-import { readYaml } from './yaml.js';
+import { readYaml } from './lazy.js';
 
 export interface Frontmatter {
   /** null when the file has no frontmatter or it could not be read. */

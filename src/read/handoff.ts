@@ -16,7 +16,8 @@ import type {
 import { itemParagraph, lineOf, parseMarkdown, textOf } from './markdown.js';
 import { isRecord, readFrontmatter } from './frontmatter.js';
 import { markdownDisables, yamlDisables } from './disables.js';
-import { readYaml, type YamlRead } from './yaml.js';
+import type { YamlRead } from './yaml.js';
+import { readYaml } from './lazy.js';
 import { handoffLocation, isStateFileName, type HandoffLocation } from './paths.js';
 import { mentionsOf } from './ledger.js';
 import { handoffDialectOf } from './dialects/index.js';

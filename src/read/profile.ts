@@ -3,17 +3,18 @@
 // the canonical shape. Learned, in this order: the config's `protocol` key; the repository's own agent instructions
 // (`.claude/commands`, `.claude/agents`, `AGENTS.md`, `CLAUDE.md`, templates); then the majority of its own files
 // (two thirds or more). The gate's rules never read the profile: a repository cannot promise its way out of them.
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fg from 'fast-glob';
 import type { Code, InlineCode, Root, RootContent } from 'mdast';
-import { parseDocument } from 'yaml';
 import type { Handoff, Plan } from '../model/types.js';
 import type { ProtocolConfig } from '../config/config.js';
 import { isHeading, lineOf, parseWhole, textOf } from './markdown.js';
 import { readPlanText } from './plan.js';
 import { criteriaKindOf } from './criteria.js';
 import { readFrontmatter, isRecord } from './frontmatter.js';
+import { parsers } from './lazy.js';
 import { isTemplateName } from './paths.js';
 
 /** Where one part of the profile came from: what a message names when the expectation is the profile's. */
@@ -102,23 +103,15 @@ export interface InstructionSignals {
 const signalCache = new Map<string, InstructionSignals>();
 
 const MAX_INSTRUCTION_BYTES = 256 * 1024;
+/** Instruction files read at most (the first ones in path order). */
+const MAX_INSTRUCTION_FILES = 200;
 
-/** Reads the instruction files of a working tree once per process. */
-export function instructionSignals(root: string): InstructionSignals {
-  const cached = signalCache.get(root);
+const fileCache = new Map<string, string[]>();
+
+/** The instruction files of a working tree (found once per process), sorted. */
+function instructionFiles(root: string): string[] {
+  const cached = fileCache.get(root);
   if (cached) return cached;
-  const signals: InstructionSignals = {
-    files: [],
-    automated: null,
-    manual: null,
-    planTemplate: null,
-    chain: null,
-    globalTasks: null,
-    searchable: null,
-    taskHandoff: null,
-    sessions: null,
-    flat: null,
-  };
   let files: string[];
   try {
     files = existsSync(root)
@@ -136,7 +129,49 @@ export function instructionSignals(root: string): InstructionSignals {
   } catch {
     files = [];
   }
-  for (const file of files.slice(0, 200)) {
+  fileCache.set(root, files);
+  return files;
+}
+
+/**
+ * What instructionSignals reads, without parsing it: each instruction file with its content's hash (or that it
+ * cannot be read). The signals are a function of these alone, so a digest of them stands for the signals where only
+ * their sameness matters (engine/lint.ts, the cached snapshot verdict), and a warm run parses no instruction file.
+ */
+export function instructionInputs(root: string): [string, string][] {
+  return instructionFiles(root)
+    .slice(0, MAX_INSTRUCTION_FILES)
+    .map((file) => {
+      try {
+        return [
+          file,
+          createHash('sha1')
+            .update(readFileSync(join(root, file)))
+            .digest('hex'),
+        ];
+      } catch (err) {
+        return [file, `unreadable: ${(err as NodeJS.ErrnoException).code ?? String(err)}`];
+      }
+    });
+}
+
+/** Reads the instruction files of a working tree once per process. */
+export function instructionSignals(root: string): InstructionSignals {
+  const cached = signalCache.get(root);
+  if (cached) return cached;
+  const signals: InstructionSignals = {
+    files: [],
+    automated: null,
+    manual: null,
+    planTemplate: null,
+    chain: null,
+    globalTasks: null,
+    searchable: null,
+    taskHandoff: null,
+    sessions: null,
+    flat: null,
+  };
+  for (const file of instructionFiles(root).slice(0, MAX_INSTRUCTION_FILES)) {
     let text: string;
     try {
       const buf = readFileSync(join(root, file));
@@ -155,8 +190,13 @@ export function instructionSignals(root: string): InstructionSignals {
 
 /** Tests build repositories in temporary folders and change them between runs. */
 export function forgetInstructions(root?: string): void {
-  if (root === undefined) signalCache.clear();
-  else signalCache.delete(root);
+  if (root === undefined) {
+    signalCache.clear();
+    fileCache.clear();
+  } else {
+    signalCache.delete(root);
+    fileCache.delete(root);
+  }
 }
 
 /**
@@ -232,7 +272,7 @@ function codeSignals(file: string, code: Code, line: number, into: InstructionSi
 
 function yamlSignals(file: string, text: string, line: number, into: InstructionSignals): void {
   try {
-    for (const doc of [parseDocument(text, { uniqueKeys: false })]) {
+    for (const doc of [parsers().parseDocument(text, { uniqueKeys: false })]) {
       const data = doc.toJS() as unknown;
       if (isRecord(data)) keySignals(file, data, line, into);
     }

@@ -43,7 +43,11 @@ const PHASE_CHARS = 44;
 
 // --- Escaping ---------------------------------------------------------------------------------------------------
 
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+/**
+ * Made on first use: constructing a Segmenter loads ICU's break rules, 40 to 160 ms, and this module is loaded by
+ * every run that reports (the check command, the hooks), whereas only the markdown review draws a diagram.
+ */
+let graphemes: Intl.Segmenter | undefined;
 
 /**
  * Plain text as the inside of a quoted Mermaid label. Mermaid decodes `#NN;` entity codes in labels, so every
@@ -54,6 +58,7 @@ const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
  */
 export function mermaidText(text: string, max = LABEL_CHARS): string {
   const flat = text.replace(/\r\n|\r|\n|\t/g, ' ').replace(/\p{Cc}/gu, '');
+  graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
   const chars = Array.from(graphemes.segment(flat), (g) => g.segment);
   const cut = chars.length > max ? [...chars.slice(0, max - 1), '…'] : chars;
   return cut.join('').replace(/["#%<>&`]/g, (c) => `#${c.codePointAt(0)};`);

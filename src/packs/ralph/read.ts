@@ -1,8 +1,7 @@
 // Reading a ralph file: `status.json` (the session state) and `decisions.ndjson` (the decision log next to it).
 // Reading never throws: a file that does not parse is a problem with its line (a corrupt status.json is the seed's E010).
-import { parseDocument, LineCounter } from 'yaml';
 import type { PositionMap, ReadProblem } from '../../model/types.js';
-import { readYaml } from '../../read/yaml.js';
+import { parsers, readYaml } from '../../read/lazy.js';
 import type { PackFile } from '../types.js';
 import {
   PACK_ID,
@@ -17,6 +16,7 @@ function jsonErrorAt(text: string, err: Error): { line: number; column: number }
   const lc = /line (\d+) column (\d+)/.exec(err.message);
   if (lc) return { line: Number(lc[1]), column: Number(lc[2]) };
   const pos = /position (\d+)/.exec(err.message);
+  const { LineCounter, parseDocument } = parsers();
   const counter = new LineCounter();
   if (pos) {
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) counter.addNewLine(i + 1);

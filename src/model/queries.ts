@@ -116,7 +116,7 @@ export function claimedButOpen(plan: Plan): { text: string; line: number }[] | n
   );
   if (!ticks) return null;
   const open: { text: string; line: number }[] = [];
-  for (const phase of sequence(plan).filter((p) => !p.deferred && !p.declaredDone)) {
+  for (const phase of sequence(plan).filter((p) => !p.deferred && !p.declaredDone && !p.statusDone)) {
     for (const t of phase.tasks) if (!t.checked) open.push({ text: `Task ${t.label}: ${t.title}`, line: t.line });
     for (const a of phase.automated) if (!a.checked && !a.na && !a.deviation) open.push({ text: a.text, line: a.line });
   }

@@ -96,6 +96,11 @@ export interface Phase extends Position {
   deferred?: boolean;
   /** A phase whose title says it is done (`[COMPLETED]`, `✅`): its open boxes are stale bookkeeping, not open work. */
   declaredDone?: boolean;
+  /**
+   * A phase whose own status line or heading says it is done (`### Implementation Status: Complete`): enough to keep
+   * its stale boxes from contradicting the plan's own claim of completion, never a verification (phase order).
+   */
+  statusDone?: boolean;
   /** A phase whose content sits in sub-phases (`## Phase 1` over `### Phase 1.1`): judged through them. */
   group?: boolean;
   /**

@@ -13,9 +13,12 @@ export async function loadParsers(): Promise<void> {
   loaded ??= await import('./parsers.js');
 }
 
+/** A read before loadParsers(): a bug of this tool. Readers that turn a parse error into "no signal" rethrow it. */
+export class ParsersNotLoaded extends Error {}
+
 /** The loaded parsers; throws when nothing awaited loadParsers() on this thread first. */
 export function parsers(): typeof Parsers {
-  if (!loaded) throw new Error('the parsers were used before they were loaded (read/lazy.ts loadParsers)');
+  if (!loaded) throw new ParsersNotLoaded('the parsers were used before they were loaded (read/lazy.ts loadParsers)');
   return loaded;
 }
 

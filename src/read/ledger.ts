@@ -52,6 +52,13 @@ export function ledgerSectionKey(title: string): string {
     .toLowerCase();
 }
 
+/** The state a group label (`- Done:`) hands down; `labelledOnly` below an item with its own box (see onItem). */
+interface Inherited {
+  state: LedgerItemState;
+  word: string;
+  labelledOnly?: boolean;
+}
+
 function splitLabel(text: string): { label: LedgerItemState | null; word: string | null; rest: string } {
   const colon = text.indexOf(':');
   if (colon > 0) {
@@ -79,11 +86,13 @@ export function readLedgerText(path: string, text: string): Ledger {
   const labels: LedgerLabel[] = [];
   let sectionTitle = '';
 
-  const onItem = (item: ListItem, inherited: { state: LedgerItemState; word: string } | null): void => {
+  const onItem = (item: ListItem, inherited: Inherited | null): void => {
     const { label, word, rest } = splitLabel(itemText(item));
     const { marker, rest: body } = splitMarker(rest);
     const gfm: LedgerItemState | null = item.checked === true ? 'done' : item.checked === false ? 'pending' : null;
-    const state = gfm ?? marker ?? label ?? inherited?.state ?? null;
+    // Under an item with its own box, only a bullet that names a task, phase or step is an item of the group.
+    const group = inherited && (!inherited.labelledOnly || ITEM_LABEL.test(body)) ? inherited : null;
+    const state = gfm ?? marker ?? label ?? group?.state ?? null;
     if (label && word) labels.push({ label: word, section: sectionTitle, ...lineOf(item) });
     if (state && body) {
       const m = TASK_TEXT.exec(body);
@@ -92,16 +101,22 @@ export function readLedgerText(path: string, text: string): Ledger {
         state,
         task: m ? Number(m[1]) : null,
         label: itemLabel(body),
-        group: word ?? inherited?.word ?? null,
+        group: word ?? group?.word ?? null,
         ...lineOf(item),
       });
     }
     // Plain bullets under an item that carries its own box or marker are notes on that item (what was done, how),
-    // not items of the group's label: under `Now:`, the notes of a `[x]` item are not items in progress.
-    const pass = label && word ? { state: label, word } : (gfm ?? marker) ? null : inherited;
+    // not items of the group's label: under `Now:`, the notes of a `[x]` item are not items in progress. A bullet
+    // that names a task, phase or step (`- Task 2: Wire it`) is still the group's item.
+    const pass =
+      label && word
+        ? { state: label, word }
+        : (gfm ?? marker) && inherited
+          ? { ...inherited, labelledOnly: true }
+          : inherited;
     for (const child of item.children) if (child.type === 'list') onList(child, pass);
   };
-  const onList = (list: List, inherited: { state: LedgerItemState; word: string } | null): void => {
+  const onList = (list: List, inherited: Inherited | null): void => {
     for (const item of list.children) onItem(item, inherited);
   };
 

@@ -483,10 +483,14 @@ export function readPlanText(path: string, text: string): Plan {
     }
   };
 
-  /** A phase's own status line or heading that says it is done: the author's word, like a done marker in its title. */
+  /**
+   * A phase's own status line or heading that says it is done, directly in the phase (not a task's or a criteria
+   * section's), and nothing but done (`Complete (branch x)`, not `Done with the writer; wiring next`).
+   */
   const declareStatus = (said: string | null): void => {
     const phase = scope.sub?.value ?? scope.phase?.value;
-    if (said !== null && phase && !phase.deferred && COMPLETE.test(said)) phase.declaredDone = true;
+    if (said === null || !phase || phase.deferred || scope.headingTask || scope.criteria) return;
+    if (PHASE_DONE.test(said)) phase.statusDone = true;
   };
 
   const onParagraph = (p: Paragraph): void => {
@@ -675,6 +679,10 @@ export function readPlanText(path: string, text: string): Plan {
 
 /** Words that say the work of a plan is done. */
 const COMPLETE = /^(?:\W*)(?:implementation\s+)?(?:complete|completed|done|implemented|finished|shipped)\b/i;
+
+/** A phase's status that says done and nothing more: `✅ Complete`, `Done (branch x)`, `Implemented.` */
+const PHASE_DONE =
+  /^\W*(?:implementation\s+)?(?:complete|completed|done|implemented|finished|shipped)\W*(?:\(.*\))?\W*$/i;
 
 /** `Implementation Status: Complete (branch x)` -> `Complete (branch x)`: what a status heading says, else null. */
 function statusSaid(heading: string): string | null {

@@ -14,7 +14,7 @@ import { isHeading, lineOf, parseWhole, textOf } from './markdown.js';
 import { readPlanText } from './plan.js';
 import { criteriaKindOf } from './criteria.js';
 import { readFrontmatter, isRecord } from './frontmatter.js';
-import { parsers } from './lazy.js';
+import { parsers, ParsersNotLoaded } from './lazy.js';
 import { isTemplateName } from './paths.js';
 
 /** Where one part of the profile came from: what a message names when the expectation is the profile's. */
@@ -222,7 +222,8 @@ function markdownSignals(file: string, text: string, offset: number, into: Instr
   let root: Root;
   try {
     root = parseWhole(text);
-  } catch {
+  } catch (err) {
+    if (err instanceof ParsersNotLoaded) throw err;
     return;
   }
   const fm = readFrontmatter(root);
@@ -276,7 +277,8 @@ function yamlSignals(file: string, text: string, line: number, into: Instruction
       const data = doc.toJS() as unknown;
       if (isRecord(data)) keySignals(file, data, line, into);
     }
-  } catch {
+  } catch (err) {
+    if (err instanceof ParsersNotLoaded) throw err;
     // A template with placeholders is often no valid YAML; it then says nothing of keys.
   }
 }

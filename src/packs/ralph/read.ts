@@ -1,7 +1,7 @@
 // Reading a ralph file: `status.json` (the session state) and `decisions.ndjson` (the decision log next to it).
 // Reading never throws: a file that does not parse is a problem with its line (a corrupt status.json is the seed's E010).
 import type { PositionMap, ReadProblem } from '../../model/types.js';
-import { parsers, readYaml } from '../../read/lazy.js';
+import { parsers, ParsersNotLoaded, readYaml } from '../../read/lazy.js';
 import type { PackFile } from '../types.js';
 import {
   PACK_ID,
@@ -49,7 +49,8 @@ function readStatus(path: string, text: string): PackFile<RalphStatusModel> {
   let positions: PositionMap;
   try {
     positions = readYaml(text).positions;
-  } catch {
+  } catch (err) {
+    if (err instanceof ParsersNotLoaded) throw err;
     positions = {};
   }
   return { pack: PACK_ID, path, model: { kind: 'status', data, positions }, problems: [] };

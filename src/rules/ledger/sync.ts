@@ -113,13 +113,26 @@ function phasesNumbered(plan: Plan, n: number): Phase[] {
   return sequence(plan).filter((p) => p.label !== null && (p.label === String(n) || p.label.startsWith(`${n}.`)));
 }
 
-/** Words that name no phase in particular: every phase is a phase, and most are an implementation of something. */
-const GENERIC = new Set(['phase', 'implementation', 'implement', 'implemented', 'and', 'the', 'for', 'with', 'done']);
+/**
+ * Words that name no phase in particular: every phase is a phase, most are an implementation of something, and a
+ * claim's status words (`Phase 1: Complete`, `All tasks finished`) say how it went, not which phase it is.
+ */
+const GENERIC = new Set(
+  'phase implementation implement implemented and the for with all task tasks done complete completed finished verified'.split(
+    ' ',
+  ),
+);
 
-/** `Model router implementation` -> {model, router}: the words a phase title is known by (plural folded). */
-function titleWords(title: string): Set<string> {
+/** `Model router implementation` -> [model, router]: the words a phase title is known by. */
+function titleWords(title: string): string[] {
   const words = title.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return new Set(words.filter((w) => w.length >= 3 && !GENERIC.has(w)).map((w) => w.replace(/s$/, '')));
+  return words.filter((w) => w.length >= 3 && !GENERIC.has(w));
+}
+
+/** One word is the other or begins it (`scaffold`, `scaffolding`; `agent`, `agents`), the shorter of 4 letters or more. */
+function sameWord(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short === long || (short.length >= 4 && long.startsWith(short));
 }
 
 /**
@@ -132,8 +145,8 @@ function sameTitle(item: LedgerItem, phase: Phase): boolean {
   if (said === undefined || claimedPhases(item).length !== 1) return true;
   const ours = titleWords(said);
   const theirs = titleWords(phase.title);
-  if (ours.size === 0 || theirs.size === 0) return true;
-  return [...ours].some((w) => theirs.has(w));
+  if (ours.length === 0 || theirs.length === 0) return true;
+  return ours.some((w) => theirs.some((t) => sameWord(w, t)));
 }
 
 /**
@@ -155,7 +168,8 @@ function phaseClaims(ws: Workspace, ledger: Ledger): RawFinding[] {
           .map((phase) => ({ plan, phase })),
       ),
     );
-    if (held.length === 0 || held.some(({ phase }) => phase.declaredDone || phase.deferred)) continue;
+    if (held.length === 0 || held.some(({ phase }) => phase.declaredDone || phase.statusDone || phase.deferred))
+      continue;
     const all = held.flatMap(({ plan, phase }) => phaseBoxes(phase).map((b) => ({ plan, ...b })));
     if (all.length === 0 || all.some((b) => b.checked)) continue;
     const named = [...new Set(held.map((h) => h.plan.path))];

@@ -9,6 +9,12 @@ const ID = 'ledger/sync';
 const threeDone = plan({ tasksPerPhase: [2, 2], checked: [1, 2, 3], verified: [1] });
 
 describe(ID, () => {
+  // Review of round 8: a bullet that names a task under a boxed item of `Done:` is still a done item of the ledger.
+  it('reports a task named under a boxed item of `Done:` that the plan has unchecked', () => {
+    const text = ledger({ state: ['- Done:', '  - [x] Phase 1: a', '    - Task 1: a', '    - Task 4: d'] });
+    expect(findings({ [PLAN]: threeDone, [LEDGER]: text }, ID).map((f) => f.messageId)).toContain('doneButUnchecked');
+  });
+
   it('passes a ledger that agrees with the plan, with `[→]` and `[->]` on unchecked tasks', () => {
     const text = ledger({ state: ['- [x] Task 1: a', '- [x] Task 2: b', '- [x] Task 3: c', '- [→] Task 4: d'] });
     expect(findings({ [PLAN]: threeDone, [LEDGER]: text }, ID)).toEqual([]);
@@ -204,6 +210,15 @@ describe(`${ID}: phases the ledger calls done`, () => {
     expect(
       findings({ [AGENTS]: untouched('Agent roster'), [TOOLS]: untouched('Tool registry'), [LEDGER]: text }, ID),
     ).toEqual([]);
+  });
+
+  // Review of round 8: status words say how a phase went, not which phase it is; a longer form of a word is the word.
+  it('planted: a claim titled only with status words, or with a longer form of the phase title, is still held', () => {
+    for (const claim of ['Phase 1: Complete', 'Phase 1: All tasks finished', 'Phase 1: Scaffolding']) {
+      const text = notes(`- [x] ${claim}`);
+      const files = { [AGENTS]: untouched('Agent roster'), [TOOLS]: untouched('Tool registry'), [LEDGER]: text };
+      expect(findings(files, ID), claim).toEqual([expect.objectContaining({ messageId: 'phaseClaimed' })]);
+    }
   });
 
   it('planted: a titled claim whose title names the plan phase (plural or not) is still held', () => {

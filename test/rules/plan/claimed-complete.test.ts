@@ -136,9 +136,60 @@ ruleTester(rule, {
   ],
   invalid: [
     {
+      name: 'a status that says more than done (work left) is no status of done',
+      files: { [PLAN]: withStatus('**Status:** Done with the writer; wiring next') },
+      errors: [{ messageId: 'claimedOpen', data: { count: 1 } }],
+    },
+    {
+      name: "a task's own status line is the task's, not the phase's",
+      files: {
+        [PLAN]: md(
+          '---',
+          'status: done',
+          '---',
+          '# Export',
+          '## Phase 1: Columns',
+          '### Task 1: Pick the columns',
+          '**Status:** Done',
+          '- [x] List them',
+          '### Task 2: Write the file',
+          '- [ ] Write it',
+          '#### Automated Verification:',
+          '- [ ] `npm test`',
+        ),
+      },
+      errors: [{ messageId: 'claimedOpen' }],
+    },
+    {
       name: 'a phase status that is not done',
       files: { [PLAN]: withStatus('### Implementation Status: In progress') },
       errors: [{ messageId: 'claimedOpen', data: { count: 1 } }],
+    },
+  ],
+});
+
+// Review of round 8: a phase's status line answers the plan's claim; it is no verification, so phase order still
+// holds the next phase until the phase's automated items are checked.
+ruleTester(ruleOf('plan/phase-order'), {
+  valid: [],
+  invalid: [
+    {
+      name: 'a status line does not verify the phase',
+      files: {
+        [PLAN]: md(
+          '# Export',
+          '## Phase 1: Columns',
+          '**Status:** ✅ Complete',
+          '- [x] Task 1: Pick the columns',
+          '#### Automated Verification:',
+          '- [ ] `npm test -- columns`',
+          '## Phase 2: Writer',
+          '- [x] Task 2: Write the file',
+          '#### Automated Verification:',
+          '- [ ] `npm test -- writer`',
+        ),
+      },
+      errors: ['checkedBeforeVerified'],
     },
   ],
 });

@@ -4,6 +4,8 @@ import { describeRuleContract, ruleOf, ruleTester } from '../../helpers/rule-tes
 import { PLAN, lineOf, md } from '../fixtures.js';
 
 const rule = ruleOf('plan/claimed-complete');
+/** A plan that says it is done, up to its first phase heading. */
+const DONE_HEAD = ['---', 'status: done', '---', '# Export', '## Phase 1: Columns'];
 
 const phases = (taskTwo: string, testTwo: string, title2 = 'Writer') => [
   '## Phase 1: Columns',
@@ -90,16 +92,7 @@ ruleTester(rule, {
     {
       name: 'a plan that never ticks a box',
       files: {
-        [PLAN]: md(
-          '---',
-          'status: done',
-          '---',
-          '# Export',
-          '## Phase 1: Columns',
-          '- [ ] Task 1: Pick the columns',
-          '#### Automated Verification:',
-          '- [ ] `npm test`',
-        ),
+        [PLAN]: md(...DONE_HEAD, '- [ ] Task 1: Pick the columns', '#### Automated Verification:', '- [ ] `npm test`'),
       },
     },
     {
@@ -144,11 +137,7 @@ ruleTester(rule, {
       name: "a task's own status line is the task's, not the phase's",
       files: {
         [PLAN]: md(
-          '---',
-          'status: done',
-          '---',
-          '# Export',
-          '## Phase 1: Columns',
+          ...DONE_HEAD,
           '### Task 1: Pick the columns',
           '**Status:** Done',
           '- [x] List them',

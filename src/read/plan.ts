@@ -677,12 +677,14 @@ export function readPlanText(path: string, text: string): Plan {
   };
 }
 
+/** Words that say work is done, for the plan's status and a phase's alike. */
+const DONE_WORD = String.raw`^\W*(?:implementation\s+)?(?:complete|completed|done|implemented|finished|shipped)`;
+
 /** Words that say the work of a plan is done. */
-const COMPLETE = /^(?:\W*)(?:implementation\s+)?(?:complete|completed|done|implemented|finished|shipped)\b/i;
+const COMPLETE = new RegExp(String.raw`${DONE_WORD}\b`, 'i');
 
 /** A phase's status that says done and nothing more: `✅ Complete`, `Done (branch x)`, `Implemented.` */
-const PHASE_DONE =
-  /^\W*(?:implementation\s+)?(?:complete|completed|done|implemented|finished|shipped)\W*(?:\(.*\))?\W*$/i;
+const PHASE_DONE = new RegExp(String.raw`${DONE_WORD}\W*(?:\(.*\))?\W*$`, 'i');
 
 /** `Implementation Status: Complete (branch x)` -> `Complete (branch x)`: what a status heading says, else null. */
 function statusSaid(heading: string): string | null {

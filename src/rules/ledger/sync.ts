@@ -136,16 +136,23 @@ function sameWord(a: string, b: string): boolean {
 }
 
 /**
- * Whether a single-phase claim that gives its phase a title (`Phase 1: Model router`) can be about this plan phase:
- * the two titles share a word. A ledger that numbers its own milestones names other phases than the plan's; a
- * claim without a title, or a range (`Phase 0-3: all agents built`, whose words describe several phases), can be.
+ * The words of the title a single-phase claim gives its phase (`Phase 1: Model router` -> [model, router]), or null:
+ * a claim without a title, or a range (`Phase 0-3: all agents built`, whose words describe several phases).
  */
-function sameTitle(item: LedgerItem, phase: Phase): boolean {
+function claimTitle(item: LedgerItem, numbers: number[]): string[] | null {
   const said = /^Phase \d+\s*[:.\-–—]\s*(.*)$/i.exec(item.text)?.[1];
-  if (said === undefined || claimedPhases(item).length !== 1) return true;
-  const ours = titleWords(said);
+  if (said === undefined || numbers.length !== 1) return null;
+  const words = titleWords(said);
+  return words.length > 0 ? words : null;
+}
+
+/**
+ * Whether a claim with that title can be about this plan phase: the two titles share a word. A ledger that numbers
+ * its own milestones names other phases than the plan's.
+ */
+function sameTitle(ours: string[] | null, phase: Phase): boolean {
   const theirs = titleWords(phase.title);
-  if (ours.length === 0 || theirs.length === 0) return true;
+  if (ours === null || theirs.length === 0) return true;
   return ours.some((w) => theirs.some((t) => sameWord(w, t)));
 }
 
@@ -161,10 +168,11 @@ function phaseClaims(ws: Workspace, ledger: Ledger): RawFinding[] {
   const out: RawFinding[] = [];
   for (const item of claims) {
     const numbers = claimedPhases(item);
+    const title = claimTitle(item, numbers);
     const held = plans.flatMap((plan) =>
       numbers.flatMap((n) =>
         phasesNumbered(plan, n)
-          .filter((phase) => sameTitle(item, phase))
+          .filter((phase) => sameTitle(title, phase))
           .map((phase) => ({ plan, phase })),
       ),
     );

@@ -3,7 +3,7 @@
 // exit codes are the callers'; everything that decides a finding is here, so no door can disagree with another.
 import { existsSync, statSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
-import { CONFIG_FILE, loadConfig, type Config, type Preset } from '../config/config.js';
+import { CONFIG_FILE, DEFAULT_PATHS, loadConfig, type Config, type Preset } from '../config/config.js';
 import { whereWorkflowWent } from '../history/moved.js';
 import type { TimelineEntry } from '../model/history.js';
 import type { Rerun } from '../model/verification.js';
@@ -17,6 +17,7 @@ import { severityOf } from './findings.js';
 import { activePacks, packOf } from './judge.js';
 import { repositoryProfile } from './lint.js';
 import { classifier } from '../read/classify.js';
+import { personalPlans } from '../read/discover.js';
 import { judgeDoor, type Door, type Progress } from './doors.js';
 import { summarize, type Summary } from './summary.js';
 
@@ -157,8 +158,18 @@ export async function judgeAndReport(opts: JudgeOptions, scope: Scope, progress?
     ...summarize(findings, files.length, judged.commits),
     ...(judged.judgedFrom ? { judgedFrom: judged.judgedFrom } : {}),
   };
+  // Plans in people's own folders (`thoughts/<user>/plans/`) that the default globs leave out: said, not judged.
+  const personal =
+    opts.door.kind === 'repository' &&
+    scopes.length === 0 &&
+    config.paths.plans.join('\n') === DEFAULT_PATHS.plans.join('\n')
+      ? personalPlans(root)
+      : { people: [], plans: 0 };
   const notes = [
     moved ? `validate-workflow: no workflow files found at HEAD (looked for ${where}).${went}\n` : '',
+    personal.plans > 0
+      ? `validate-workflow: ${personal.plans} plan${personal.plans === 1 ? '' : 's'} in personal folders (${personal.people.map((p) => `thoughts/${p}/plans/`).join(', ')}) ${personal.plans === 1 ? 'is' : 'are'} not judged: add \`thoughts/*/plans/**/*.md\` to \`paths.plans\` in ${CONFIG_FILE} to judge them.\n`
+      : '',
     // Outside git the run cannot replay history: say so, rather than let a clean report read as a clean history.
     !inGit && opts.history && opts.door.kind === 'repository'
       ? `validate-workflow: ${root} is not in a git repository: history rules skipped, the files are judged as they are.\n`

@@ -41,7 +41,14 @@ export function criteriaKindOf(label: string): CriteriaKind | null {
       text,
     );
   if (criteria) return criteria[1] === undefined ? 'unknown' : criteria[1] === 'manual' ? 'manual' : 'automated';
-  if (/^(?:acceptance|acceptance checks?|definition of done|done when|exit criteria)$/.test(text)) return 'unknown';
+  // A gate (`### Phase Gate`, `Quality Gate`) is what the phase must pass before the next: its success criteria,
+  // undivided unless labels under it divide them.
+  if (
+    /^(?:acceptance|acceptance checks?|definition of done|done when|exit criteria|(?:phase |quality |exit )?gate)$/.test(
+      text,
+    )
+  )
+    return 'unknown';
   if (/^verification(?: steps| checks?)?$|^manual testing steps$/.test(text))
     return text.startsWith('manual') ? 'manual' : 'unknown-verify';
   // `CI`, `CI only`, `CI checks (GitHub Actions)`: not any heading that starts with CI (`CI/CD Troubleshooting`).

@@ -1,7 +1,7 @@
 // Which files are workflow files: the configured globs, minus what git ignores, plus the plans a ledger or handoff
 // names outside the globs. Globs follow symbolic links, so a HumanLayer `thoughts/` that links into a separate
 // repository is read through the link; a workflow file that is itself a link in this repository is marked.
-import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import fg from 'fast-glob';
 import picomatch from 'picomatch';
@@ -192,4 +192,41 @@ export function discoverPlansAt(root: string, paths: readonly string[], inGit: b
   });
   const ignored = inGit ? gitIgnored(root, present) : new Set<string>();
   return present.filter((path) => !ignored.has(path)).map((path) => withLink(root, { path, kind: 'plan', root: '' }));
+}
+
+/** Folders under `thoughts/` that are no person's: the shared tree, HumanLayer's mirror, the workflow folders. */
+const NOT_A_PERSON = new Set(['shared', 'searchable', 'global', 'plans', 'handoffs', 'ledgers']);
+
+/**
+ * HumanLayer keeps each person's plans in `thoughts/<user>/plans/`, which the default globs do not read: the people
+ * whose folder holds Markdown plans there, and how many, so a run can say what it left out rather than pass them by.
+ */
+export function personalPlans(root: string): { people: string[]; plans: number } {
+  const people: string[] = [];
+  let plans = 0;
+  for (const person of entries(join(root, 'thoughts'))) {
+    if (!person.isDirectory() || NOT_A_PERSON.has(person.name) || person.name.startsWith('.')) continue;
+    const count = countMarkdown(join(root, 'thoughts', person.name, 'plans'));
+    if (count === 0) continue;
+    people.push(person.name);
+    plans += count;
+  }
+  return { people, plans };
+}
+
+function entries(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+function countMarkdown(dir: string): number {
+  let n = 0;
+  for (const e of entries(dir)) {
+    if (e.isDirectory()) n += countMarkdown(join(dir, e.name));
+    else if (e.name.endsWith('.md')) n++;
+  }
+  return n;
 }

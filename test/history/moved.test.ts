@@ -33,3 +33,29 @@ describe('a moved workflow folder', () => {
     expect(empty.stdout + empty.stderr).not.toContain('moved to');
   });
 });
+
+describe("plans in people's own folders", () => {
+  it('are counted in a note, not judged, while the default globs are in use; a config that reads them ends it', () => {
+    const dir = makeRepo(
+      {
+        'thoughts/shared/plans/2026-11-20-export.md': PLAN,
+        'thoughts/ana/plans/2026-11-21-import.md': PLAN,
+        'thoughts/ana/plans/old/2026-10-01-sync.md': PLAN,
+        'thoughts/searchable/ana/plans/2026-11-21-import.md': PLAN,
+      },
+      { commit: true },
+    );
+    const res = runCli(dir, ['--no-history']);
+    expect(res.stderr).toContain(
+      'validate-workflow: 2 plans in personal folders (thoughts/ana/plans/) are not judged: add `thoughts/*/plans/**/*.md` to `paths.plans` in validate-workflow.config.json to judge them.',
+    );
+    const configured = makeRepo(
+      {
+        'thoughts/ana/plans/2026-11-21-import.md': PLAN,
+        'validate-workflow.config.json': JSON.stringify({ paths: { plans: ['thoughts/*/plans/**/*.md'] } }),
+      },
+      { commit: true },
+    );
+    expect(runCli(configured, ['--no-history']).stderr).not.toContain('personal folders');
+  });
+});

@@ -366,6 +366,14 @@ describe('phase order', () => {
         before: { [PLAN]: manualChecked(tasksDone) },
         after: { [PLAN]: manualChecked(autoChecked(startsPhase2)) },
       },
+      // Round 9 (issue 19): the same reason when one commit makes phase 1's first check-offs and starts phase 2:
+      // the phases were worked as one batch (phase 1's open check is plan/phase-order's at HEAD).
+      {
+        name: "one commit makes phase 1's first check-offs and starts phase 2, phase 1's check still open",
+        before: { [PLAN]: fresh },
+        after: { [PLAN]: startsPhase2 },
+        commit: { author: CLAUDE },
+      },
       // A plan that enters git already progressed is the snapshot rules' to judge (plan/phase-order), in every mode.
       { name: 'a plan that arrives with phase 2 already checked', before: {}, after: { [PLAN]: startsPhase2 } },
       {

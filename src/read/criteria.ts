@@ -49,7 +49,7 @@ export function criteriaKindOf(label: string): CriteriaKind | null {
     )
   )
     return 'unknown';
-  if (/^verification(?: steps| checks?)?$|^manual testing steps$/.test(text))
+  if (/^(?:final )?verification(?: steps| checks?)?$|^manual testing steps$/.test(text))
     return text.startsWith('manual') ? 'manual' : 'unknown-verify';
   // `CI`, `CI only`, `CI checks (GitHub Actions)`: not any heading that starts with CI (`CI/CD Troubleshooting`).
   if (

@@ -390,6 +390,16 @@ function restOfLine(nodes: PhrasingContent[]): string {
   return text.replace(/^\s*:?\s*/, '').trim();
 }
 
+/** `## Completed: 2026-01-02`, `## Done — 2026-01-02`: a heading that dates the task's end. */
+const DATED_DONE = /^(?:completed?|done|finished)\s*(?:[:—–-]|on)?\s*\d{4}-\d{2}-\d{2}\b/i;
+
+/** A status word that ends the title as a marker (`- COMPLETED`, `[DONE]`, `(partial)`, `✅`), when it is one. */
+function titleStatus(title: string): string | null {
+  if (/✅\s*$/u.test(title)) return 'complete';
+  const word = /(?:[-–—:|]\s*|[[(]\s*)([\p{L}_ ]+?)\s*[\])]?\s*$/u.exec(title)?.[1];
+  return word && normalizeStatus(word) !== null ? word : null;
+}
+
 function fromBody(root: Root, into: Fields): void {
   const bodyStatus: { value: string; at: Position }[] = [];
   const fromSections = new Set<string>();
@@ -426,6 +436,14 @@ function fromBody(root: Root, into: Fields): void {
   if (!bodyStatus.some((s) => s.value)) {
     const checkpoint = phaseStatus(sections);
     if (checkpoint) bodyStatus.push(checkpoint);
+  }
+  // The title's marker (`# Task 03: Chat types - COMPLETED`) or a dated heading (`## Completed: 2026-01-02`) stands
+  // in only when nothing else says: the author's word for the task, written where a reader looks first.
+  if (!bodyStatus.some((s) => s.value)) {
+    const titled = h1 ? titleStatus(textOf(h1)) : null;
+    const dated = sections.find((x) => DATED_DONE.test(x.title.trim()));
+    if (titled && h1) bodyStatus.push({ value: titled, at: lineOf(h1) });
+    else if (dated) bodyStatus.push({ value: 'complete', at: lineOf(dated.heading) });
   }
   bodyStatus.sort((a, b) => a.at.line - b.at.line);
   let rest = bodyStatus;

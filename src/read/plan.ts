@@ -250,6 +250,32 @@ function newPhase(number: number | null, label: string | null, title: string, li
 }
 
 /** A bold label that opens a paragraph (`**Automated verification:**`), with its text. */
+/** A step that runs something: `Step 4: Run the tests to verify they pass`, `Step 2: Run, verify they FAIL`. */
+const RUN_STEP = /^step \d+[a-z]?\s*[:.]\s*run\b/i;
+
+/** The kinds named by bold labels that start a line and have text after them on that line. */
+function criteriaLines(p: Paragraph): CriteriaKind[] {
+  const out: CriteriaKind[] = [];
+  const kids = p.children;
+  kids.forEach((node, i) => {
+    if (node.type !== 'strong') return;
+    const prev = kids[i - 1];
+    if (!(i === 0 || prev?.type === 'break' || (prev?.type === 'text' && /\n\s*$/.test(prev.value)))) return;
+    const kind = criteriaKindOf(textOf(node));
+    if (kind === null) return;
+    let rest = '';
+    for (const next of kids.slice(i + 1)) {
+      if (next.type === 'break') break;
+      const t = textOf(next);
+      const nl = t.indexOf('\n');
+      rest += nl < 0 ? t : t.slice(0, nl);
+      if (nl >= 0) break;
+    }
+    if (rest.replace(/^[\s:]+/, '') !== '') out.push(kind);
+  });
+  return out;
+}
+
 function boldLabel(p: Paragraph): string | null {
   const first = p.children[0];
   if (first?.type !== 'strong') return null;
@@ -486,8 +512,9 @@ export function readPlanText(path: string, text: string): Plan {
       }
     }
     const found = h.depth >= 2 && h.depth <= 5 ? criteriaKindOf(text) : null;
-    // `Automated`/`Manual` headings count at levels 3 to 5; an undivided `## Success Criteria` also at level 2.
-    const kind = found === 'unknown' || h.depth >= 3 ? found : null;
+    // `Automated`/`Manual` headings count at levels 3 to 5; an undivided `## Success Criteria` or `## Final
+    // Verification` also at level 2.
+    const kind = found === 'unknown' || found === 'unknown-verify' || h.depth >= 3 ? found : null;
     if (kind) {
       criteriaHeadings++;
       scope.criteria = { kind, depth: h.depth };
@@ -517,6 +544,9 @@ export function readPlanText(path: string, text: string): Plan {
       if (!sectionSeen && !claim && COMPLETE.test(said)) claim = { ...lineOf(p), source: 'body', said };
       else declareStatus(said);
     }
+    // Criteria written as lines (`**Automated:** \`make test\` passes` over `**Manual:** the page loads`): each
+    // says its phase has criteria of that kind, though no list follows.
+    for (const kind of criteriaLines(p)) noteListed(kind);
     const label = boldLabel(p);
     if (label === null) return;
     const kind = criteriaKindOf(label);
@@ -566,8 +596,12 @@ export function readPlanText(path: string, text: string): Plan {
         line,
         column,
       });
-    } else if (scope.headingTask) scope.headingTask.value.steps.push(check);
-    else target().other.push(check);
+    } else if (scope.headingTask) {
+      scope.headingTask.value.steps.push(check);
+      // The step dialect (`**Step 4: Run the tests to verify they pass**`) verifies in its steps: a step that runs
+      // something is the task's automated check.
+      if (RUN_STEP.test(text)) noteListed('automated');
+    } else target().other.push(check);
   };
 
   const onItem = (item: ListItem): void => {

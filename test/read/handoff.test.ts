@@ -386,3 +386,21 @@ describe('the handoff dialects', () => {
     ).toEqual([...HANDOFF_DIALECTS]);
   });
 });
+
+describe('a status the title or a dated heading gives (corpus round 9)', () => {
+  const path = 'thoughts/handoffs/chat/task-03-chat-types.md';
+  const status = (text: string) => readHandoffText(path, ROOT, text).status;
+
+  it('is read when nothing else says', () => {
+    expect(status('# Task 03: Create the chat types - COMPLETED\n\n## Summary\n\nTypes added.\n')).toBe('complete');
+    expect(status('# Task 03 Handoff: Chat hook\n\n## Completed: 2026-01-02\n\n## Summary\n\nHook added.\n')).toBe(
+      'complete',
+    );
+    expect(status('# Task 03: Chat types (partial)\n\n## Summary\n\nHalf done.\n')).toBe('partial');
+  });
+
+  it('a title that only names the work, or a status line in the body, is not overruled', () => {
+    expect(status('# Task 03: Complete the chat types\n\n## Summary\n\nTypes added.\n')).toBeNull();
+    expect(status('# Task 03: Chat types - COMPLETED\n\n**Status:** blocked\n')).toBe('blocked');
+  });
+});

@@ -9,7 +9,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: '<>(all_complete | abandoned)',
     description:
-      'The ledger state is consistent: at most one item in progress (`[→]`), no item both done and pending, and none both in `Now` and in `Next`/`Remaining` (an item is known by its label: `Task N`, `Phase N`, `Step N`, or else its text); status `complete` only when every item is done. A state label such as `- Done:` repeated in one section is a warning; every item done while the status is still `active` is an info.',
+      'The ledger state is consistent: at most one item in progress (`[→]`), no item both done and pending, and none both in `Now` and in `Next`/`Remaining` (an item is known by its label: `Task N`, `Phase N`, `Step N`, or else its text); status `complete` only when every item is done. A state label such as `- Done:` repeated in one section is a warning, one per label listing its lines; every item done while the status is still `active` is an info.',
     fix: 'Keep one `[→]` item, one line per task, and set `status: complete` only when all are `[x]`.',
     messages: {
       secondInProgress:
@@ -17,6 +17,8 @@ export const rule: Rule = {
       conflictingStates: '{{item}} is {{state}} here but {{otherState}} at line {{otherLine}}.',
       labelRepeated:
         '`- {{label}}:` appears again in `{{section}}` (first at line {{first}}); one `{{label}}:` list per section is enough.',
+      labelRepeatedMany:
+        '`- {{label}}:` appears again in `{{section}}` at lines {{lines}} (first at line {{first}}); one `{{label}}:` list per section is enough.',
       labelRepeatedFix: 'Merge the items under the first `- {{label}}:` and delete the repeated label.',
       completeWithOpen:
         'Ledger status is complete but {{open}} {{be}} not done (first: "{{first}}", line {{firstLine}}).',
@@ -49,20 +51,29 @@ export const rule: Rule = {
         }
         if (!other) byLabel.set(item.label, item);
       }
-      const firstLabel = new Map<string, number>();
+      // One finding per repeated label, at its first repeat, listing every line (convention section 6: a repeated
+      // ledger key is one cause).
+      const byKey = new Map<string, (typeof ledger.labels)[number][]>();
       for (const l of ledger.labels) {
         const key = `${l.section}\0${l.label.toLowerCase()}`;
-        const first = firstLabel.get(key);
-        if (first === undefined) firstLabel.set(key, l.line);
+        byKey.set(key, [...(byKey.get(key) ?? []), l]);
+      }
+      for (const [first, ...again] of byKey.values()) {
+        const repeat = again[0];
+        if (!repeat) continue;
         // A lesser problem than a contradiction: a warning whatever the rule's severity (RawFinding.warn).
-        else
-          out.push({
-            ...at(l.line, l.column),
-            warn: true,
-            messageId: 'labelRepeated',
-            fixId: 'labelRepeatedFix',
-            data: { label: l.label, section: l.section, first },
-          });
+        out.push({
+          ...at(repeat.line, repeat.column),
+          warn: true,
+          messageId: again.length > 1 ? 'labelRepeatedMany' : 'labelRepeated',
+          fixId: 'labelRepeatedFix',
+          data: {
+            label: repeat.label,
+            section: repeat.section,
+            first: first!.line,
+            lines: again.map((l) => l.line).join(', '),
+          },
+        });
       }
       const open = ledger.items.filter((i) => i.state !== 'done');
       const allDone = ledger.items.length > 0 && open.length === 0;

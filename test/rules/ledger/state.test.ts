@@ -24,6 +24,31 @@ describe(ID, () => {
     ]);
   });
 
+  // Corpus round 9 (convention section 6): a label repeated three times is one cause, one finding listing its lines.
+  it('a `- Done:` label repeated several times in one block is one warning listing every repeat', () => {
+    const text = ledger({
+      state: [
+        '- Done:',
+        '  - [x] Task 1: a',
+        '- Done:',
+        '  - [x] Task 2: b',
+        '- Done:',
+        '  - [x] Task 3: c',
+        '- Next:',
+        '  - [ ] Task 4: d',
+      ],
+    });
+    const [first, second, third] = [1, 2, 3].map((n) => lineOf(text, '- Done:', n));
+    expect(findings({ [LEDGER]: text }, ID)).toEqual([
+      expect.objectContaining({
+        line: second,
+        severity: 'warning',
+        messageId: 'labelRepeatedMany',
+        message: `\`- Done:\` appears again in \`State\` at lines ${second}, ${third} (first at line ${first}); one \`Done:\` list per section is enough.`,
+      }),
+    ]);
+  });
+
   // Corpus round 8 (misread): notes nested under a checked item of the `Now:` block are the item's notes, not
   // items in progress; a nested item with its own marker is still an item.
   it('plain bullets under an item with its own box are notes on it; a nested marker is still an item', () => {

@@ -147,3 +147,76 @@ describe("a plan's testing phase holds its criteria", () => {
     ]);
   });
 });
+
+describe('criteria written as lines after a bold label', () => {
+  const plan = (label: string) =>
+    md(
+      '# Popup handling',
+      '## Phase 1: Detect a blocked popup',
+      '- [ ] Task 1: Guard the window.open call',
+      '### Success Criteria',
+      `**${label}:** \`yarn test\` passes; \`yarn lint\` is clean.`,
+      '**Manual:** With popups blocked, the button shows a toast.',
+    );
+
+  it('say the phase has criteria of each kind', () => {
+    const [phase] = readPlanText(PLAN, plan('Automated')).phases;
+    expect(phase!.listed).toEqual(['automated', 'manual']);
+    expect(of(lintFiles({ ...SPLIT_PLANS, [PLAN]: plan('Automated') }), 'plan/phase-automated-criteria')).toEqual([]);
+  });
+
+  it('a label of no criteria kind says nothing', () => {
+    const [phase] = readPlanText(PLAN, plan('Note')).phases;
+    expect(phase!.listed).toEqual(['manual']);
+  });
+});
+
+describe('the step dialect verifies in its steps', () => {
+  const plan = (step: string) =>
+    md(
+      '# State machine changes',
+      '### Task 1: Add the new intent',
+      '- [ ] **Step 1: Write the failing test**',
+      `- [ ] **Step 2: ${step}**`,
+      '- [ ] **Step 3: Commit**',
+      '### Task 2: Allow the new state',
+      '- [ ] **Step 1: Add the state to the table**',
+    );
+
+  it('a step that runs the tests is the automated check', () => {
+    expect(readPlanText(PLAN, plan('Run the test to verify it fails')).phases[0]!.listed).toEqual(['automated']);
+    expect(
+      of(
+        lintFiles({ ...SPLIT_PLANS, [PLAN]: plan('Run the test to verify it fails') }),
+        'plan/phase-automated-criteria',
+      ),
+    ).toEqual([]);
+  });
+
+  it('a plan whose steps run nothing is still told it has no verification', () => {
+    expect(readPlanText(PLAN, plan('Wire the handler')).phases[0]!.listed).toBeUndefined();
+    expect(
+      of(lintFiles({ ...SPLIT_PLANS, [PLAN]: plan('Wire the handler') }), 'plan/phase-automated-criteria').map(
+        (f) => f.file,
+      ),
+    ).toEqual([PLAN]);
+  });
+});
+
+describe('a `## Final Verification` list after the phases', () => {
+  it("is the plan's criteria, undivided", () => {
+    const text = md(
+      '# Popup handling',
+      '## Phase 1: Detect',
+      '- [x] Task 1: Guard the call',
+      '## Phase 2: Toast',
+      '- [ ] Task 2: Show the toast',
+      '## Final Verification',
+      '- [ ] `yarn test` passes',
+      '- [ ] The branch is pushed and the pull request opened',
+    );
+    const outside = readPlanText(PLAN, text).phases.filter((p) => p.outside);
+    expect(outside.map((p) => [p.title, p.unknown.length, p.manual.length])).toEqual([['Final Verification', 2, 0]]);
+    expect(of(lintFiles({ ...SPLIT_PLANS, [PLAN]: text }), 'plan/phase-automated-criteria')).toEqual([]);
+  });
+});

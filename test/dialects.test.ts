@@ -491,7 +491,9 @@ describe('the dialects people really write (issue 11)', () => {
     ]);
   });
 
-  it('field-notes-planted: `- Done:` repeated in one State section is a warning at each repeat', () => {
+  // Round 9: one warning at the first repeat, listing every repeat (convention section 6: a repeated ledger key is one
+  // finding listing its lines); this test asked for one per repeat before.
+  it('field-notes-planted: `- Done:` repeated in one State section is one warning at the first repeat', () => {
     // Needs RawFinding.warn (a finding at most a warning whatever the rule's severity) in the engine.
     const repeats = lintFixture(F).filter(
       (f) =>
@@ -501,14 +503,10 @@ describe('the dialects people really write (issue 11)', () => {
     );
     const lines = readFileSync(join(ROOT, F, `${L}/CONTINUITY_CLAUDE-route-cache.md`), 'utf8').split('\n');
     const done = lines.flatMap((l, i) => (l === '- Done:' ? [i + 1] : []));
-    expect(repeats).toEqual(
-      done.slice(1).map((line) => ({
-        ruleId: 'ledger/state',
-        severity: 'warning',
-        file: `${L}/CONTINUITY_CLAUDE-route-cache.md`,
-        line,
-      })),
-    );
+    expect(done.length).toBeGreaterThan(2);
+    expect(repeats).toEqual([
+      { ruleId: 'ledger/state', severity: 'warning', file: `${L}/CONTINUITY_CLAUDE-route-cache.md`, line: done[1] },
+    ]);
   });
 
   it('field-notes-planted: an inferred link is said once per session, as an info', () => {

@@ -52,6 +52,19 @@ export function finished(plan: Plan): boolean {
   return boxes.length > 0 && boxes.every((b) => b.checked || b.na || b.deviation === true);
 }
 
+/**
+ * A plan in the step form of superpowers' writing-plans (`### Task 1: ...` headings whose boxes are
+ * `**Step 1: Write the failing test**`, `**Step 2: Run it to verify it fails**`): its protocol verifies in the
+ * steps, not in criteria sections.
+ */
+export function inSteps(plan: Plan): boolean {
+  const tasks = plan.phases.flatMap((p) => p.tasks);
+  return (
+    tasks.length > 0 &&
+    tasks.every((t) => t.source === 'heading' && t.steps.length > 0 && t.steps.every((s) => /^step \d+/i.test(s.text)))
+  );
+}
+
 /** The plan's phase sequence: every phase but the sections outside it (plan-wide lists, checklists, rollout). */
 export function sequence(plan: Plan): Phase[] {
   return plan.phases.filter((p) => !p.outside);

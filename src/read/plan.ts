@@ -250,9 +250,6 @@ function newPhase(number: number | null, label: string | null, title: string, li
 }
 
 /** A bold label that opens a paragraph (`**Automated verification:**`), with its text. */
-/** A step that runs something: `Step 4: Run the tests to verify they pass`, `Step 2: Run, verify they FAIL`. */
-const RUN_STEP = /^step \d+[a-z]?\s*[:.]\s*run\b/i;
-
 /** The kinds named by bold labels that start a line and have text after them on that line. */
 function criteriaLines(p: Paragraph): CriteriaKind[] {
   const out: CriteriaKind[] = [];
@@ -596,12 +593,8 @@ export function readPlanText(path: string, text: string): Plan {
         line,
         column,
       });
-    } else if (scope.headingTask) {
-      scope.headingTask.value.steps.push(check);
-      // The step dialect (`**Step 4: Run the tests to verify they pass**`) verifies in its steps: a step that runs
-      // something is the task's automated check.
-      if (RUN_STEP.test(text)) noteListed('automated');
-    } else target().other.push(check);
+    } else if (scope.headingTask) scope.headingTask.value.steps.push(check);
+    else target().other.push(check);
   };
 
   const onItem = (item: ListItem): void => {

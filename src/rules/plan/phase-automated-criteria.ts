@@ -1,6 +1,6 @@
 import type { RawFinding, Rule } from '../types.js';
 import type { Phase, Plan } from '../../model/types.js';
-import { capitalize, finished, judgedPhases, phaseLabel, setAside } from '../../model/queries.js';
+import { capitalize, finished, inSteps, judgedPhases, phaseLabel, setAside } from '../../model/queries.js';
 import { promiseOf } from '../promise.js';
 import { describeSource, type ProfileSource } from '../../read/profile.js';
 import { plural } from '../../shared/text.js';
@@ -31,6 +31,8 @@ export function planWide(plan: Plan, kind: 'automated' | 'manual'): boolean {
 export function criteriaPhases(plan: Plan, preset: string): Phase[] {
   if (!plan.readable || plan.notAPlan || plan.unstructured || setAside(plan)) return [];
   if (preset !== 'strict' && finished(plan)) return [];
+  // recommended judges a plan by its own form's promise: the step form has no criteria sections (convention 4b).
+  if (preset !== 'strict' && inSteps(plan)) return [];
   const phases = judgedPhases(plan);
   // A file with no phase heading is a plan only in the plan-agent dialect (`### Task N:` headings); a checklist, a
   // status report or a guide in the plans folder has no phases to hold to criteria, and the reader never guesses.
@@ -89,7 +91,7 @@ export const rule: Rule = {
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'forall phase. has_auto_criteria(phase)',
     description:
-      'Every phase has at least one automated verification item (plan-wide criteria count for every phase); in `recommended`, a plan with automated items in some phase keeps the promise, and only a plan with none at all is reported. One finding per plan, listing the phases; a phase with no criteria at all is reported here once, not again by plan/phase-manual-criteria. In `recommended` only where the repository promised automated criteria (its config `protocol`, its own create_plan command or template, or two thirds of its plans); elsewhere one info per run says what `strict` would check. A finished plan (every box checked or N/A) is a record: `recommended` leaves its criteria alone. Criteria in an undivided `### Success Criteria` list are of unknown kind: one finding per plan says they are not split.',
+      'Every phase has at least one automated verification item (plan-wide criteria count for every phase); in `recommended`, a plan with automated items in some phase keeps the promise, and only a plan with none at all is reported. One finding per plan, listing the phases; a phase with no criteria at all is reported here once, not again by plan/phase-manual-criteria. In `recommended` only where the repository promised automated criteria (its config `protocol`, its own create_plan command or template, or two thirds of its plans); elsewhere one info per run says what `strict` would check. A finished plan (every box checked or N/A) is a record, and a plan in the step form (`### Task N:` with `**Step N: ...**` boxes, which verifies in its steps): `recommended` leaves their criteria alone. Criteria in an undivided `### Success Criteria` list are of unknown kind: one finding per plan says they are not split.',
     fix: 'Add `#### Automated Verification:` with at least one `- [ ]` item to the phase.',
     fixable: 'scaffold',
     messages: {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { lintFiles, of } from '../../helpers/rule-tester.js';
 import { isTestingTitle, readPlanText } from '../../../src/read/plan.js';
-import { PLAN, md, reported } from '../fixtures.js';
+import { PLAN, md, reported, strict } from '../fixtures.js';
 
 /** Three more plans of the repository that split their criteria: the majority says it promises them. */
 const SPLIT_PLANS = Object.fromEntries(
@@ -171,35 +171,31 @@ describe('criteria written as lines after a bold label', () => {
   });
 });
 
-describe('the step dialect verifies in its steps', () => {
+describe('a plan in the step form verifies in its steps', () => {
   const plan = (step: string) =>
     md(
       '# State machine changes',
       '### Task 1: Add the new intent',
       '- [ ] **Step 1: Write the failing test**',
-      `- [ ] **Step 2: ${step}**`,
+      `- [ ] ${step}`,
       '- [ ] **Step 3: Commit**',
       '### Task 2: Allow the new state',
       '- [ ] **Step 1: Add the state to the table**',
     );
+  const criteria = (text: string, config = {}) =>
+    lintFiles({ ...SPLIT_PLANS, [PLAN]: text }, config)
+      .filter((f) => f.file === PLAN && f.ruleId.startsWith('plan/phase-') && f.ruleId.endsWith('-criteria'))
+      .map((f) => f.ruleId);
 
-  it('a step that runs the tests is the automated check', () => {
-    expect(readPlanText(PLAN, plan('Run the test to verify it fails')).phases[0]!.listed).toEqual(['automated']);
-    expect(
-      of(
-        lintFiles({ ...SPLIT_PLANS, [PLAN]: plan('Run the test to verify it fails') }),
-        'plan/phase-automated-criteria',
-      ),
-    ).toEqual([]);
+  it('recommended holds it to no criteria sections; strict keeps the canonical shape', () => {
+    expect(criteria(plan('**Step 2: Run the test to verify it fails**'))).toEqual([]);
+    expect(criteria(plan('**Step 2: Run the test to verify it fails**'), strict())).toEqual([
+      'plan/phase-automated-criteria',
+    ]);
   });
 
-  it('a plan whose steps run nothing is still told it has no verification', () => {
-    expect(readPlanText(PLAN, plan('Wire the handler')).phases[0]!.listed).toBeUndefined();
-    expect(
-      of(lintFiles({ ...SPLIT_PLANS, [PLAN]: plan('Wire the handler') }), 'plan/phase-automated-criteria').map(
-        (f) => f.file,
-      ),
-    ).toEqual([PLAN]);
+  it('a task heading whose boxes are not all steps is the plan-agent form, held to criteria', () => {
+    expect(criteria(plan('Wire the handler'))).toEqual(['plan/phase-automated-criteria']);
   });
 });
 

@@ -1,7 +1,6 @@
 import { isAre } from '../../shared/text.js';
 import type { Rule, RawFinding, TransitionContext } from '../types.js';
-import type { Plan, Task, Workspace } from '../../model/types.js';
-import type { Snapshot } from '../../history/snapshot.js';
+import type { Plan, Task } from '../../model/types.js';
 import {
   attachedNumber,
   effectiveMode,
@@ -10,16 +9,7 @@ import {
   tasksOf,
   tasksWithoutHandoff,
 } from '../../model/queries.js';
-import { AFTER_THE_FACT, byFile, firstLine, personInAudit } from './cause.js';
-
-const workspaces = new WeakMap<Snapshot, Workspace>();
-
-/** The snapshot's workspace, linked as the snapshot rules link it; built once per snapshot (every preset asks). */
-function workspaceOf(s: Snapshot): Workspace {
-  let ws = workspaces.get(s);
-  if (!ws) workspaces.set(s, (ws = s.workspace('')));
-  return ws;
-}
+import { AFTER_THE_FACT, byFile, firstLine, handoffsPromised, personInAudit, workspaceOf } from './cause.js';
 
 interface Late {
   file: string;
@@ -73,7 +63,8 @@ function lateHandoffs(ctx: TransitionContext): Late[] {
   // Once per plan, not per check-off: a plan added with thousands of tasks checked is one pass.
   for (const [file, lines] of checked) {
     const plan = ws.plans.find((p) => p.path === file);
-    if (!plan) continue;
+    // What handoff/missing would report: only where task handoffs are promised (a repository that keeps none).
+    if (!plan || !handoffsPromised(ctx, plan)) continue;
     for (const task of tasksWithoutHandoff(ws, plan))
       if (lines.has(task.line)) out.push({ file, line: task.line, task, plan });
   }
@@ -139,7 +130,7 @@ export const rule: Rule = {
         if (plan) steps.push({ plan, task: e.task, how: 'starts', file: e.file, line: e.line });
       }
     }
-    const hits: (Step & { open: number[] })[] = [];
+    const hits: (Step & { open: string[] })[] = [];
     const reported = new Set<string>();
     // Completions first: when a commit both starts and completes task j, the completion is the finding.
     for (const s of [...steps].sort((a, b) => (a.how === b.how ? 0 : a.how === 'completes' ? -1 : 1))) {
@@ -148,11 +139,11 @@ export const rule: Rule = {
       const open = tasksOf(s.plan).filter((t) => t.number < s.task && !t.checked);
       if (open.length === 0) continue;
       reported.add(k);
-      hits.push({ ...s, open: open.map((t) => t.number) });
+      hits.push({ ...s, open: open.map((t) => t.label) });
     }
     const out: RawFinding[] = [];
     const fixId = ctx.stage === 'history' ? 'orderNow' : 'finishFirst';
-    const names = (ns: number[]) => ns.map((n) => `Task ${n}`).join(', ');
+    const names = (ns: readonly (number | string)[]) => ns.map((n) => `Task ${n}`).join(', ');
     for (const [file, list] of byFile(hits)) {
       const line = firstLine(list);
       const first = list.find((s) => s.line === line)!;
@@ -173,7 +164,8 @@ export const rule: Rule = {
       }
       // One file's tasks out of order: the tasks still open below the lowest of them (the others are listed).
       const tasks = [...new Set(list.map((s) => s.task))].sort((a, b) => a - b);
-      const open = [...new Set(list.flatMap((s) => s.open))].filter((n) => n < tasks[0]!).sort((a, b) => a - b);
+      const below = tasksOf(first.plan).filter((t) => t.number < tasks[0]! && !t.checked);
+      const open = [...new Set(below.map((t) => t.label))];
       out.push({
         file,
         line,

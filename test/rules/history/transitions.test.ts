@@ -28,6 +28,20 @@ function autoChecked(text: string): string {
 
 const fresh = plan({ tasksPerPhase: [2, 2] });
 
+/** A plan of one task split in four sub-tasks (`Task 1.1` to `Task 1.4`), all checked or all open, and a Task 2. */
+function subTasks(done: boolean): string {
+  const box = done ? '[x]' : '[ ]';
+  return md(
+    '---',
+    'mode: orchestration',
+    '---',
+    '# Auth flow Implementation Plan',
+    '## Phase 1: Part 1',
+    ...[1, 2, 3, 4].map((n) => `- ${box} Task 1.${n}: Do step 1.${n}`),
+    '- [ ] Task 2: Do step 2',
+  );
+}
+
 describe('handoffs', () => {
   const before = { [PLAN]: plan({ checked: [1] }), [handoffPath(1)]: taskHandoff(1) };
   const appended = taskHandoff(1, {}, '\n## Notes\n\nLater: the cookie is HttpOnly.\n');
@@ -163,6 +177,26 @@ describe('task order and batching', () => {
       },
     ],
     invalid: [
+      // Round 9: open sub-tasks are named by their labels (`Task 1.3, Task 1.4`), not twice as `Task 1`.
+      {
+        name: 'a task completed while sub-tasks of an earlier task are open',
+        before: { [PLAN]: subTasks(false), [LEDGER]: ledgerOf() },
+        after: {
+          [PLAN]: subTasks(false)
+            .replace('- [ ] Task 1.1:', '- [x] Task 1.1:')
+            .replace('- [ ] Task 1.2:', '- [x] Task 1.2:')
+            .replace('- [ ] Task 2:', '- [x] Task 2:'),
+          [LEDGER]: ledgerOf(),
+        },
+        errors: [
+          {
+            messageId: 'completesWhileOpen',
+            message: `Task 2 completes while Task 1.3, Task 1.4 of ${PLAN} are still open.`,
+          },
+          // The plan declares orchestration and no handoff came with the check-offs.
+          'handoffLateMany',
+        ],
+      },
       {
         name: 'task 2 completed while task 1 is open, at the check-off',
         before: start,
@@ -297,18 +331,37 @@ describe('task order and batching', () => {
         after: { [PLAN]: bothDone },
         audit: true,
       },
+      // Round 9 (issue 19): one commit per task is the orchestration protocol, held (recommended) where the repository
+      // keeps task handoffs or ledgers, or the plan declares the mode; sub-tasks of one task are one task.
+      {
+        name: 'a repository with no task handoff, no ledger and no declared mode (recommended)',
+        before: { [PLAN]: fresh },
+        after: { [PLAN]: bothDone },
+      },
+      {
+        name: 'sub-tasks of one task completed in one commit',
+        before: { [PLAN]: subTasks(false), [LEDGER]: ledgerOf() },
+        after: { [PLAN]: subTasks(true), [LEDGER]: ledgerOf() },
+      },
     ],
     invalid: [
       {
         name: 'after adoption, a plan added with two tasks checked',
         before: {},
-        after: { [PLAN]: bothDone },
+        after: { [PLAN]: bothDone, [LEDGER]: ledgerOf() },
         errors: ['batched'],
+      },
+      {
+        name: 'strict holds a repository with no task handoff or ledger to it too',
+        before: { [PLAN]: fresh },
+        after: { [PLAN]: bothDone },
+        preset: 'strict',
+        errors: [{ messageId: 'batched', severity: 'error' }],
       },
       {
         name: 'one commit completing two tasks of an orchestration plan, at the second',
         before: start,
-        after: { [PLAN]: bothDone },
+        after: { [PLAN]: bothDone, [LEDGER]: ledgerOf() },
         errors: [
           {
             messageId: 'batched',

@@ -66,6 +66,12 @@ export interface FoldOptions {
   /** merge-base(from, to) when the caller asked git already (null: none), so it is not asked again. */
   fork?: string | null;
   to?: string;
+  /**
+   * Called with each round's trace once it is read, before its first step: what the walk already says (which commits
+   * it holds, their parents, the paths each changed) need not be asked of git again. `full`: the walk is all of
+   * `to`'s history (no range base, no earlier run's end).
+   */
+  onTrace?: (trace: readonly TraceEntry[], full: boolean) => void | Promise<void>;
   /** Called for every commit of the trace, oldest first; `events` and `changes` may be empty. */
   onStep: (step: Step) => void;
   /**
@@ -313,6 +319,7 @@ async function foldRound(
   const t0 = performance.now();
   const trace = await readTrace(root, revs, specsOf(config, tracked));
   timing(`trace (${trace.length} commits)`, performance.now() - t0);
+  await opts.onTrace?.(trace, revs.length === 1);
   const folder = new Folder(
     root,
     trace,

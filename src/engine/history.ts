@@ -142,7 +142,11 @@ const US = '\x1f';
  * that name). Compared without case, so that a pathspec setting of the environment (GIT_ICASE_PATHSPECS) can only
  * make the answer "maybe", never a wrong "no".
  */
-function traceTouches(trace: readonly TraceEntry[], spec: string, statuses?: readonly Change['status'][]): boolean {
+export function traceTouches(
+  trace: readonly TraceEntry[],
+  spec: string,
+  statuses?: readonly Change['status'][],
+): boolean {
   const s = spec.toLowerCase();
   const hit = (p: string | null) => p !== null && (p.toLowerCase() === s || p.toLowerCase().startsWith(`${s}/`));
   return trace.some((t) =>
@@ -247,7 +251,7 @@ async function resolveSince(root: string, rev: string): Promise<string> {
  * graph, and parents come before children. Only commits of the trace are ever asked about (which step is judged,
  * which parent of a merge vouches).
  */
-function descendantsInTrace(trace: readonly TraceEntry[], sha: string): Set<string> | null {
+export function descendantsInTrace(trace: readonly TraceEntry[], sha: string): Set<string> | null {
   const at = trace.findIndex((t) => t.commit.sha === sha);
   if (at < 0) return null;
   const out = new Set([sha]);

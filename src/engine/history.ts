@@ -6,13 +6,13 @@
 // folded so later ones have the right "before", but not judged. Without any config the run is an audit of all
 // history (`--since root` judges all as adopted).
 import { CONFIG_FILE, ConfigError, defaultConfig, type Config, type Preset } from '../config/config.js';
-import type { Commit, TimelineEntry } from '../model/history.js';
+import type { Change, Commit, TimelineEntry } from '../model/history.js';
 import { undoKey } from '../model/finding.js';
 import { foldHistory, type FoldOptions, type FoldResult, type Step, type Tracked } from '../history/fold.js';
 import type { KnownModels, ModelStore } from '../history/store.js';
 import { agentIdentities } from '../history/trust.js';
 import { ask, gitSync } from '../shared/git.js';
-import { messageTrailers } from '../history/log.js';
+import { messageTrailers, type TraceEntry } from '../history/log.js';
 import { ruleById } from './catalog.js';
 import type { Finding } from '../model/finding.js';
 import { toFinding } from './findings.js';
@@ -138,26 +138,46 @@ function record(timeline: TimelineEntry[], step: Step, judged: TransitionResult)
 const US = '\x1f';
 
 /**
+ * Whether the trace shows a change to `spec`, a pathspec the adoption walks name (the path itself, or a folder of
+ * that name). Compared without case, so that a pathspec setting of the environment (GIT_ICASE_PATHSPECS) can only
+ * make the answer "maybe", never a wrong "no".
+ */
+export function traceTouches(
+  trace: readonly TraceEntry[],
+  spec: string,
+  statuses?: readonly Change['status'][],
+): boolean {
+  const s = spec.toLowerCase();
+  const hit = (p: string | null) => p !== null && (p.toLowerCase() === s || p.toLowerCase().startsWith(`${s}/`));
+  return trace.some((t) =>
+    t.changes.some((c) => (statuses === undefined || statuses.includes(c.status)) && (hit(c.path) || hit(c.from))),
+  );
+}
+
+/**
  * The first commit reachable from `to`, oldest first, that adds the config (its own file, or the `validateWorkflow`
  * key of package.json) with no agent as author, committer or co-author. Agents are the default patterns: before the
  * config exists there are no others (and a config cannot vouch for the commit that adds it).
+ *
+ * `trace`, the fold's walk of all of `to`'s history, answers "none" for a walk of git's without running it: each
+ * walk lists only ordinary commits (git's log diffs no merge unless asked) whose change to the file is an addition,
+ * or one that changes how often `"validateWorkflow"` occurs in package.json; every such commit is in the trace
+ * (which holds every ordinary commit that changes a traced path, trust files included), with that change. So a
+ * trace without an addition of the config (or a rename onto it) has no answer for the first walk, and one without
+ * a change to package.json none for the second. Where the trace shows such a change, git's own walk decides: its
+ * history simplification and pickaxe are git's to define.
  */
-async function findAdoption(root: string, to: string): Promise<string | null> {
+async function findAdoption(root: string, to: string, trace?: readonly TraceEntry[]): Promise<string | null> {
   const format = `--format=%H${US}%an${US}%ae${US}%cn${US}%ce${US}%B`;
-  const candidates = [
-    await ask(root, ['log', '--reverse', '--topo-order', '-z', '--diff-filter=A', format, to, '--', CONFIG_FILE]),
-    await ask(root, [
-      'log',
-      '--reverse',
-      '--topo-order',
-      '-z',
-      '-S"validateWorkflow"',
-      format,
-      to,
-      '--',
-      'package.json',
-    ]),
-  ];
+  const none = Promise.resolve({ ok: true, out: '' });
+  const candidates = await Promise.all([
+    trace && !traceTouches(trace, CONFIG_FILE, ['A', 'R'])
+      ? none
+      : ask(root, ['log', '--reverse', '--topo-order', '-z', '--diff-filter=A', format, to, '--', CONFIG_FILE]),
+    trace && !traceTouches(trace, 'package.json')
+      ? none
+      : ask(root, ['log', '--reverse', '--topo-order', '-z', '-S"validateWorkflow"', format, to, '--', 'package.json']),
+  ]);
   const defaults = defaultConfig();
   const found: string[] = [];
   for (const res of candidates) {
@@ -216,23 +236,36 @@ export async function vouchingParents(root: string, config: Config): Promise<(sh
   return (sha) => gitSync(root, ['merge-base', '--is-ancestor', adoption, sha]).ok;
 }
 
-/**
- * The adoption point `rev` as a commit, and its descendants `to` reaches. `found` says `rev` is a commit git has just
- * named (findAdoption's answer): it is not asked again.
- */
-async function resolveSince(
-  root: string,
-  rev: string,
-  to: string,
-  found = false,
-): Promise<{ sha: string; descendants: Set<string> }> {
-  const res = found ? { ok: true, out: rev } : await ask(root, ['rev-parse', '--verify', '-q', `${rev}^{commit}`]);
+/** The adoption point `rev` as a commit (`--since`, `history.since`, or the adoption commit a cache recorded). */
+async function resolveSince(root: string, rev: string): Promise<string> {
+  const res = await ask(root, ['rev-parse', '--verify', '-q', `${rev}^{commit}`]);
   if (!res.ok)
     throw new ConfigError(`the adoption point ${rev} (--since or history.since) is not a commit in this repository`);
-  const sha = res.out.trim();
-  // Descendants of the adoption point that the run can reach: the commits judged.
+  return res.out.trim();
+}
+
+/**
+ * The commits of the trace that descend from `sha` (itself included), read from the trace when `sha` is in it; null
+ * when it is not. The trace is git's walk with parents rewritten: a commit's parents there are its nearest ancestors
+ * in the walk along each of its parent lines, so between commits of the walk descent is the same as in the whole
+ * graph, and parents come before children. Only commits of the trace are ever asked about (which step is judged,
+ * which parent of a merge vouches).
+ */
+export function descendantsInTrace(trace: readonly TraceEntry[], sha: string): Set<string> | null {
+  const at = trace.findIndex((t) => t.commit.sha === sha);
+  if (at < 0) return null;
+  const out = new Set([sha]);
+  for (let i = at + 1; i < trace.length; i++) {
+    const c = trace[i]!.commit;
+    if (c.parents.some((p) => out.has(p))) out.add(c.sha);
+  }
+  return out;
+}
+
+/** Descendants of `sha` that `to` reaches, asked of git (where the trace does not hold `sha`). */
+async function ancestryPath(root: string, sha: string, to: string): Promise<Set<string>> {
   const list = await ask(root, ['rev-list', '--ancestry-path', `${sha}..${to}`]);
-  return { sha, descendants: new Set([sha, ...list.out.split('\n').filter(Boolean)]) };
+  return new Set([sha, ...list.out.split('\n').filter(Boolean)]);
 }
 
 function emptyVariants<T>(): Record<Variant, T[]> {
@@ -253,35 +286,57 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     (await findAdoption(root, to)) !== null
   )
     resume = undefined;
-  let adoption: Adoption;
-  let descendants: Set<string> | null = null;
-  if (resume) adoption = resume.adoption;
-  else if (since === 'root') adoption = { kind: 'root' };
+  // Which commits are judged is decided when the fold has read its trace (onTrace below): the trace answers some of
+  // the questions git would otherwise be asked in processes of their own. Only what can fail the run as a
+  // ConfigError (a `since` that names no commit) is asked before, as it always was.
+  let adoption: Adoption | null = null;
+  /** The commit whose descendants are judged (`since` and `config`); found in onTrace for `config`. */
+  let from: string | null = null;
+  if (resume) {
+    adoption = resume.adoption;
+    if (adoption.kind === 'since' || adoption.kind === 'config')
+      from = await resolveSince(root, adoption.kind === 'since' ? adoption.rev : adoption.sha);
+  } else if (since === 'root') adoption = { kind: 'root' };
   else if (since) {
-    const r = await resolveSince(root, since, to);
-    adoption = { kind: 'since', sha: r.sha, rev: since, from: opts.since ? '--since' : 'history.since' };
-    descendants = r.descendants;
-  } else {
-    // The adoption point is found before the fold: the first human commit that adds the config. A config only an
-    // agent added is no adoption, so such a history is audited like one without config (and that commit judged).
-    const sha = opts.config.source !== null ? await findAdoption(root, to) : null;
-    if (sha) {
-      adoption = { kind: 'config', sha };
-      descendants = (await resolveSince(root, sha, to, true)).descendants;
-    } else adoption = { kind: 'audit' };
-  }
-  if (resume && (adoption.kind === 'since' || adoption.kind === 'config'))
-    descendants = (await resolveSince(root, adoption.kind === 'since' ? adoption.rev : adoption.sha, to)).descendants;
+    from = await resolveSince(root, since);
+    adoption = { kind: 'since', sha: from, rev: since, from: opts.since ? '--since' : 'history.since' };
+  } else if (opts.config.source === null) adoption = { kind: 'audit' };
   // `--since root` judges every commit, but a commit from before the repository adopted the convention (no config
   // of a human's yet) is judged as an audit: nobody there was asked for a `Confirmed-by`, so what it shows is
   // weighed by evidence (an agent's identity), not by a trailer it could not know of (convention section 6).
+  let firstHuman: string | null | undefined =
+    adoption?.kind === 'root' && opts.config.source === null ? null : undefined;
+  let descendants: Set<string> | null = null;
   let adopted: Set<string> = new Set();
-  if (adoption.kind === 'root') {
-    const sha = opts.config.source !== null ? await findAdoption(root, to) : null;
-    if (sha) adopted = (await resolveSince(root, sha, to, true)).descendants;
-  }
+  const asked = new Map<string, Set<string>>();
+  const descending = async (sha: string, trace: readonly TraceEntry[]): Promise<Set<string>> => {
+    // No step asks about any commit when the trace is empty.
+    if (trace.length === 0) return new Set();
+    const derived = descendantsInTrace(trace, sha);
+    if (derived) return derived;
+    if (!asked.has(sha)) asked.set(sha, await ancestryPath(root, sha, to));
+    return asked.get(sha)!;
+  };
+  const decide = async (trace?: readonly TraceEntry[]): Promise<Adoption> => {
+    if (adoption === null) {
+      // The first human commit that adds the config. A config only an agent added is no adoption, so such a history
+      // is audited like one without config (and that commit judged).
+      const sha = await findAdoption(root, to, trace);
+      adoption = sha ? { kind: 'config', sha } : { kind: 'audit' };
+      from = sha;
+    }
+    return adoption;
+  };
+  const onTrace = async (trace: readonly TraceEntry[], full: boolean): Promise<void> => {
+    // Only a walk of all of `to`'s history can say that git's adoption walks would find nothing.
+    const walk = full ? trace : undefined;
+    if ((await decide(walk)).kind === 'root' && firstHuman === undefined)
+      firstHuman = await findAdoption(root, to, walk);
+    descendants = from !== null ? await descending(from, trace) : null;
+    adopted = firstHuman ? await descending(firstHuman, trace) : new Set();
+  };
   const auditOf = (step: Step): boolean =>
-    adoption.kind === 'audit' || (adoption.kind === 'root' && !adopted.has(step.commit.sha));
+    adoption!.kind === 'audit' || (adoption!.kind === 'root' && !adopted.has(step.commit.sha));
 
   let findings = emptyVariants<Finding>();
   let timeline = emptyVariants<TimelineEntry>();
@@ -309,7 +364,7 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     }
   };
   const isJudged = (step: Step): boolean =>
-    adoption.kind === 'root' || adoption.kind === 'audit' ? true : descendants!.has(step.commit.sha);
+    adoption!.kind === 'root' || adoption!.kind === 'audit' ? true : descendants!.has(step.commit.sha);
   const folded = await foldHistory(root, {
     config: opts.config,
     tracked: trackedPacks(opts.config),
@@ -319,6 +374,7 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     fork: opts.fork,
     to,
     onProgress: opts.onProgress,
+    onTrace,
     // Only a parent whose commits were judged themselves vouches for what a merge brings from it.
     vouches: (sha) => descendants === null || descendants.has(sha),
     onStep: (step) => {
@@ -366,6 +422,8 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
       undone = new Map();
     },
   });
+  // A fold that stopped before its trace (a shallow clone, a missing range end) still says where judgement starts.
+  const decided = await decide();
   if (folded.incomplete !== null) {
     return {
       findings: [incomplete(folded.incomplete)],
@@ -376,7 +434,7 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
       tracked: folded.tracked,
       timeline: [],
       incomplete: true,
-      adoption,
+      adoption: decided,
       resume: null,
     };
   }
@@ -399,7 +457,7 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     tracked: folded.tracked,
     timeline: timeline[variant],
     incomplete: false,
-    adoption,
+    adoption: decided,
     resume: head
       ? {
           sha: head,
@@ -407,7 +465,7 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
           findings,
           timeline,
           commits: total,
-          adoption,
+          adoption: decided,
           adopted: folded.commits > 0 ? lastJudged : (resume?.adopted ?? false),
           baselineCommits,
         }

@@ -66,6 +66,12 @@ export interface FoldOptions {
   /** merge-base(from, to) when the caller asked git already (null: none), so it is not asked again. */
   fork?: string | null;
   to?: string;
+  /**
+   * Called with each round's trace once it is read, before its first step: what the walk already says (which commits
+   * it holds, their parents, the paths each changed) need not be asked of git again. `full`: the walk is all of
+   * `to`'s history (no range base, no earlier run's end).
+   */
+  onTrace?: (trace: readonly TraceEntry[], full: boolean) => void | Promise<void>;
   /** Called for every commit of the trace, oldest first; `events` and `changes` may be empty. */
   onStep: (step: Step) => void;
   /**
@@ -313,6 +319,7 @@ async function foldRound(
   const t0 = performance.now();
   const trace = await readTrace(root, revs, specsOf(config, tracked));
   timing(`trace (${trace.length} commits)`, performance.now() - t0);
+  await opts.onTrace?.(trace, revs.length === 1);
   const folder = new Folder(
     root,
     trace,
@@ -334,16 +341,25 @@ async function foldRound(
   let parsed = 0;
   while (i < trace.length) {
     const refs: { path: string; blob: string }[] = i === 0 ? initialRefs : [];
+    // The trust files' versions the chunk's steps may read (their settings), read with its workflow files.
+    const texts = i === 0 ? initialRefs.filter((r) => TRUST_FILES.includes(r.path)).map((r) => r.blob) : [];
     let j = i;
     // At least one commit per chunk: the state a range or a resumed run starts from can hold more files than a
     // chunk, and a chunk that folds no commit would be parsed again forever.
     while (j < trace.length && (refs.length < (opts.chunk ?? CHUNK) || j === i)) {
       // A link's blob is its text; the fold reads what it points at.
-      for (const c of trace[j]!.changes) if (c.newBlob && !c.link) refs.push({ path: c.path, blob: c.newBlob });
+      for (const c of trace[j]!.changes) {
+        if (c.newBlob && !c.link) refs.push({ path: c.path, blob: c.newBlob });
+        if (c.newBlob && TRUST_FILES.includes(c.path)) texts.push(c.newBlob);
+      }
       j++;
     }
     let t = performance.now();
-    parsed += await store.loadParallel(refs, jobs(Math.max(refs.length, trace.length > CHUNK ? PARALLEL_ANYWAY : 0)));
+    parsed += await store.loadParallel(
+      refs,
+      jobs(Math.max(refs.length, trace.length > CHUNK ? PARALLEL_ANYWAY : 0)),
+      texts,
+    );
     parseMs += performance.now() - t;
     opts.onProgress?.({ commits: i, total: trace.length, parsed });
     t = performance.now();

@@ -77,13 +77,29 @@ export class ModelStore {
     readonly maxBytes: number,
   ) {}
 
-  /** Parse every (blob, path) not yet known, in one batch. */
-  load(refs: { blob: string; path: string }[]): void {
+  /**
+   * Parse every (blob, path) not yet known, in one batch. `texts`: versions of trust files (the config, package.json)
+   * whose text a step may read (`text`); they come along in the same batch when there is one, each otherwise costs a
+   * `git cat-file` process of its own when it is read.
+   */
+  load(refs: { blob: string; path: string }[], texts: readonly string[] = []): void {
     const todo = refs.filter(
       (r) => this.classify(r.path) && r.path !== '' && contentBlob(r.blob) !== null && !this.has(key(r.blob, r.path)),
     );
     if (todo.length === 0) return;
-    const blobs = readBlobs(this.root, [...new Set(todo.map((r) => contentBlob(r.blob)!))]);
+    const wanted = texts.flatMap((v) => {
+      const blob = contentBlob(v);
+      return blob !== null && !this.texts.has(blob) && !TEXTS.has(blob) ? [blob] : [];
+    });
+    const blobs = readBlobs(this.root, [...new Set([...todo.map((r) => contentBlob(r.blob)!), ...wanted])]);
+    for (const blob of wanted) {
+      const bytes = blobs.get(blob);
+      if (!bytes) continue;
+      const t = bytes.toString('utf8');
+      if (TEXTS.size >= 256) TEXTS.clear();
+      TEXTS.set(blob, t);
+      this.texts.set(blob, t);
+    }
     for (const r of todo) {
       const item = this.classify(r.path)!;
       if (item.kind === 'searchable') continue;
@@ -106,7 +122,11 @@ export class ModelStore {
    * Like load, split over `jobs` threads (this one included); the workers stay up for the next chunk.
    * @returns how many versions were parsed
    */
-  async loadParallel(refs: { blob: string; path: string }[], jobs: number): Promise<number> {
+  async loadParallel(
+    refs: { blob: string; path: string }[],
+    jobs: number,
+    texts: readonly string[] = [],
+  ): Promise<number> {
     const seen = new Set<string>();
     const todo: { blob: string; item: Discovered }[] = [];
     for (const r of refs) {
@@ -117,7 +137,10 @@ export class ModelStore {
       todo.push({ blob: r.blob, item });
     }
     if (jobs <= 1 || todo.length < 50) {
-      this.load(todo.map((t) => ({ blob: t.blob, path: t.item.path })));
+      this.load(
+        todo.map((t) => ({ blob: t.blob, path: t.item.path })),
+        texts,
+      );
       return todo.length;
     }
     while (this.pool.length < jobs - 1) {
@@ -146,7 +169,10 @@ export class ModelStore {
           worker.postMessage(share.map((t) => ({ blob: contentBlob(t.blob), item: t.item })));
         }),
     );
-    this.load(shares[0]!.map((t) => ({ blob: t.blob, path: t.item.path })));
+    this.load(
+      shares[0]!.map((t) => ({ blob: t.blob, path: t.item.path })),
+      texts,
+    );
     await Promise.all(results);
     return todo.length;
   }

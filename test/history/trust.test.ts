@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/model/finding.js';
-import { runCli } from '../helpers/repo.js';
+import { runCli, runCliHere } from '../helpers/repo.js';
 import { itemsDigest } from '../../src/history/trust.js';
 import {
   ANA,
@@ -18,6 +18,7 @@ import {
   PLAN,
   Repo,
   cli,
+  cliHere,
   expectOne,
   handoffPath,
   judge,
@@ -376,7 +377,8 @@ describe('requireSignedConfirmations with a real SSH signing key', () => {
     keyed(repo);
     const c = checkoff(repo, { author: ANA, confirmedBy: [ANA] });
     await refused(repo, c, /no good signature/);
-    const res = cli(repo.dir);
+    // The CLI's verdict in this process: 'a signed confirmation passes' keeps the built CLI's.
+    const res = await cliHere(repo.dir);
     expect(res.code).toBe(1);
     expect(res.results.find((f) => f.ruleId === RULE)?.commit).toBe(c);
   });
@@ -399,20 +401,20 @@ describe('requireSignedConfirmations with a real SSH signing key', () => {
     expect(await verdict(repo)).toEqual([]);
   });
 
-  it('commit-msg accepts the confirmation only when git is set to sign the commit', () => {
+  it('commit-msg accepts the confirmation only when git is set to sign the commit', async () => {
     const repo = ready({ requireSignedConfirmations: true });
     const key = keyed(repo);
     repo.stage({ [PLAN]: CONFIRMED });
     const msg = messageFile('Confirm phase 1', { confirmedBy: [ANA] });
     const env = repo.env(ANA);
-    const unsigned = runHook(repo, msg, env);
+    const unsigned = await runHook(repo, msg, env, false);
     expect(unsigned.results.filter((f) => f.ruleId === RULE)).toEqual([
       expect.objectContaining({ message: expect.stringContaining('signature') }),
     ]);
     repo.git('config', 'commit.gpgsign', 'true');
     repo.git('config', 'gpg.format', 'ssh');
     repo.git('config', 'user.signingkey', `${key}.pub`);
-    expect(runHook(repo, msg, env).results.filter((f) => f.ruleId === RULE)).toEqual([]);
+    expect((await runHook(repo, msg, env)).results.filter((f) => f.ruleId === RULE)).toEqual([]);
   });
 });
 
@@ -427,8 +429,17 @@ function readPub(key: string): string {
   return readFileSync(`${key}.pub`, 'utf8');
 }
 
-/** The commit-msg door with the pending commit's identities in the environment (as git gives them to the hook). */
-function runHook(repo: Repo, msg: string, env: NodeJS.ProcessEnv): { code: number | null; results: Finding[] } {
-  const res = runCli(repo.dir, ['--format', 'json', 'commit-msg', msg], env);
+/**
+ * The commit-msg door with the pending commit's identities in the environment (as git gives them to the hook):
+ * through the built CLI, or (`real` false) the same CLI in this process.
+ */
+async function runHook(
+  repo: Repo,
+  msg: string,
+  env: NodeJS.ProcessEnv,
+  real = true,
+): Promise<{ code: number | null; results: Finding[] }> {
+  const args = ['--format', 'json', 'commit-msg', msg];
+  const res = real ? runCli(repo.dir, args, env) : await runCliHere(repo.dir, args, env);
   return { code: res.code, results: (JSON.parse(res.stdout) as { results: Finding[] }).results };
 }

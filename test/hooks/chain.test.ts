@@ -6,6 +6,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symli
 import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE, ident } from '../history/helpers.js';
+import { runCliHere } from '../helpers/repo.js';
 import { bin, commit, git, identity, must, npm, pack, run, tempDir, tree, type Run } from './setup.js';
 
 let shared = '';
@@ -86,16 +87,25 @@ function expectBothRun(dir: string, marker: string, expected: string[], oursFirs
   git(dir, 'clean', '-qfd', 'thoughts/shared/plans');
 }
 
-function expectRerunChangesNothing(dir: string, also: string[] = []): void {
+/**
+ * A second `init` changes nothing and says so. It runs in this process (runCliHere: the init code the bin runs) where
+ * what it compares names no folder of the package's own; `real` runs the installed bin, for a layout whose hooks do
+ * (a thoughts repository's .git/hooks name the package's folder, which differs between this tree and the install).
+ */
+async function expectRerunChangesNothing(dir: string, also: string[] = [], real = false): Promise<void> {
   const snapshot = () => JSON.stringify([tree(dir), ...also.map((d) => tree(d))]);
   const before = snapshot();
-  const again = initOk(dir);
-  expect(again.stdout).toContain('Nothing to change');
+  if (real) expect(initOk(dir).stdout).toContain('Nothing to change');
+  else {
+    const again = await runCliHere(dir, ['init']);
+    expect(again.code, `${again.stdout}${again.stderr}`).toBe(0);
+    expect(again.stdout).toContain('Nothing to change');
+  }
   expect(snapshot()).toEqual(before);
 }
 
 describe('init with hooks already there', () => {
-  it('chains a plain .git/hooks/pre-commit (git stops running it once husky owns core.hooksPath)', () => {
+  it('chains a plain .git/hooks/pre-commit (git stops running it once husky owns core.hooksPath)', async () => {
     const dir = project();
     const marker = join(tempDir(), 'marker');
     markerHook(join(dir, '.git/hooks/pre-commit'), marker, 'pre-commit');
@@ -103,10 +113,10 @@ describe('init with hooks already there', () => {
     expect(res.stdout).toMatch(/created\s+\.husky\/pre-commit: chains \.git\/hooks\/pre-commit/);
     prepare(dir);
     expectBothRun(dir, marker, ['pre-commit']);
-    expectRerunChangesNothing(dir);
+    await expectRerunChangesNothing(dir);
   });
 
-  it('chains the hooks of an earlier core.hooksPath folder, commit-msg and its argument included', () => {
+  it('chains the hooks of an earlier core.hooksPath folder, commit-msg and its argument included', async () => {
     const dir = project();
     const marker = join(tempDir(), 'marker');
     markerHook(join(dir, '.githooks/pre-commit'), marker, 'pre-commit');
@@ -117,10 +127,10 @@ describe('init with hooks already there', () => {
     expect(res.stdout).toContain('chains .githooks/commit-msg');
     prepare(dir);
     expectBothRun(dir, marker, ['pre-commit', 'commit-msg Change README.md']);
-    expectRerunChangesNothing(dir);
+    await expectRerunChangesNothing(dir);
   });
 
-  it("keeps a user's own .husky/pre-commit and puts a block in front of it", () => {
+  it("keeps a user's own .husky/pre-commit and puts a block in front of it", async () => {
     const dir = project({ scripts: { prepare: 'husky' } });
     const marker = join(tempDir(), 'marker');
     mkdirSync(join(dir, '.husky'));
@@ -135,10 +145,10 @@ describe('init with hooks already there', () => {
     expect(pkg.scripts.prepare).toBe('husky');
     expect(res.stdout).toContain('husky || true');
     expectBothRun(dir, marker, ['pre-commit'], true);
-    expectRerunChangesNothing(dir);
+    await expectRerunChangesNothing(dir);
   });
 
-  it('hands git\'s pre-push ref lines to every hook: the chained one, ours, and the rest of the user\'s', () => {
+  it('hands git\'s pre-push ref lines to every hook: the chained one, ours, and the rest of the user\'s', async () => {
     const dir = project({ scripts: { prepare: 'husky' } });
     const marker = join(tempDir(), 'marker');
     writeFileSync(join(dir, '.git/hooks/pre-push'), `#!/bin/sh\nwhile read -r ref sha rest; do echo "old $ref" >> '${marker}'; done\n`, { mode: 0o755 });
@@ -161,10 +171,10 @@ describe('init with hooks already there', () => {
     expect(refused.out).toContain('plan/task-numbering');
     // The chained hook ran first; the refusal stopped the rest of the user's hook.
     expect(marks(marker)).toEqual(['old refs/heads/main', 'user refs/heads/main', 'old refs/heads/main']);
-    expectRerunChangesNothing(dir);
+    await expectRerunChangesNothing(dir);
   });
 
-  it('runs lint-staged once when the user hook already runs it: the block checks directly', () => {
+  it('runs lint-staged once when the user hook already runs it: the block checks directly', async () => {
     const marker = join(tempDir(), 'marker');
     const task = join(tempDir(), 'task.cjs');
     writeFileSync(task, `require('fs').appendFileSync(${JSON.stringify(marker)}, 'lint-staged ' + process.argv.slice(2).length + '\\n');\n`);
@@ -182,7 +192,7 @@ describe('init with hooks already there', () => {
     const bad = commitFile(dir, 'thoughts/shared/plans/broken.md', BAD_PLAN);
     expect(bad.code).not.toBe(0);
     expect(bad.out).toContain('plan/task-numbering');
-    expectRerunChangesNothing(dir);
+    await expectRerunChangesNothing(dir);
   });
 });
 
@@ -211,7 +221,7 @@ describe('HumanLayer layouts: thoughts/ in a separate repository', () => {
     return commit(repo, [`--author=${ident(CLAUDE)}`, '-m', 'Phase 1 verified']);
   }
 
-  it("keeps HumanLayer's pre-commit and its .old chain, and judges commits in the thoughts repository", () => {
+  it("keeps HumanLayer's pre-commit and its .old chain, and judges commits in the thoughts repository", async () => {
     const { repo, plan } = thoughtsRepo('repos/app');
     const dir = project();
     const marker = join(tempDir(), 'marker');
@@ -245,10 +255,10 @@ describe('HumanLayer layouts: thoughts/ in a separate repository', () => {
     expect(git(repo, 'rev-parse', 'HEAD')).toBe(head);
     const confirmed = commit(repo, ['-m', 'Phase 1 verified', '-m', 'Confirmed-by: Ana Human <ana@example.com>']);
     expect(confirmed.code, confirmed.out).toBe(0);
-    expectRerunChangesNothing(dir, [repo]);
+    await expectRerunChangesNothing(dir, [repo], true);
   });
 
-  it('installs the hooks where thoughts/ itself links, chaining the hook that repository had', () => {
+  it('installs the hooks where thoughts/ itself links, chaining the hook that repository had', async () => {
     const { repo, plan } = thoughtsRepo('app');
     const marker = join(tempDir(), 'marker');
     markerHook(join(repo, '.git/hooks/pre-commit'), marker, 'pre-commit');
@@ -263,7 +273,7 @@ describe('HumanLayer layouts: thoughts/ in a separate repository', () => {
     expect(refused.code).not.toBe(0);
     expect(refused.out).toContain('history/manual-confirmation');
     expect(marks(marker)).toEqual(['pre-commit']);
-    expectRerunChangesNothing(dir, [repo]);
+    await expectRerunChangesNothing(dir, [repo], true);
     // A second code repository sharing the thoughts repository adds its own line; the first one's stays.
     const other = project();
     symlinkSync(join(repo, 'app'), join(other, 'thoughts'));

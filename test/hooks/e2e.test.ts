@@ -1,11 +1,14 @@
 // A new user's path, end to end: `npm i -D <packed tarball>`, `npx validate-workflow init`, `npm install`, then real
 // commits and pushes through the hooks init wrote. One repository is installed for the whole file; each test works
-// in a clone of it that shares its node_modules, so the tests do not depend on each other's commits.
+// in a clone of it that shares its node_modules, so the tests do not depend on each other's commits. The full run
+// that confirms what the hooks decided goes through the installed bin once (the push); elsewhere it runs in this
+// process (runCliHere), the hooks and git being the doors these tests are about.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE, LEDGER, PLAN, handoffPath, ident, ledgerDoc, planDoc, taskHandoff } from '../history/helpers.js';
-import { bin, clone, commit, freshRepo, git, init, must, npm, pack, run, state, tempDir, tree, vw, type Run } from './setup.js';
+import { runCliHere } from '../helpers/repo.js';
+import { bin, clone, commit, freshRepo, git, init, must, npm, pack, run, state, tempDir, tree, type Run } from './setup.js';
 
 let base = '';
 let firstInit: Run;
@@ -119,7 +122,7 @@ describe('the hooks init installed', () => {
     expect(git(dir, 'show', ':notes.md')).toBe('staged line\n');
   });
 
-  it("accept the same change as a human's confirmation commit, and the full run agrees", () => {
+  it("accept the same change as a human's confirmation commit, and the full run agrees", async () => {
     const dir = clone(base);
     ready(dir);
     stage(dir, checkOff());
@@ -128,8 +131,8 @@ describe('the hooks init installed', () => {
     expectOk(res);
     expect(git(dir, 'rev-parse', 'HEAD^')).toBe(head);
     expect(git(dir, 'log', '-1', '--format=%an <%ae> / %cn <%ce>').trim()).toBe('Ana Human <ana@example.com> / Ana Human <ana@example.com>');
-    const full = vw(dir);
-    expect(full.code, full.out).toBe(0);
+    const full = await runCliHere(dir, []);
+    expect(full.code, `${full.stdout}${full.stderr}`).toBe(0);
   });
 
   it('check a commit that only deletes a handoff (lint-staged lists no deleted file)', () => {
@@ -188,14 +191,14 @@ describe('the hooks init installed', () => {
     expectOk(run(dir, 'git', ['push', '-q', 'origin', '--delete', 'clean']));
   });
 
-  it('are off with HUSKY=0 (the documented escape), which the full run still catches', () => {
+  it('are off with HUSKY=0 (the documented escape), which the full run still catches', async () => {
     const dir = clone(base);
     ready(dir);
     stage(dir, checkOff());
     expectOk(commit(dir, [AS_CLAUDE, '-m', 'Phase 1 verified'], { HUSKY: '0' }));
-    const full = bin(dir);
-    expect(full.code, full.out).toBe(1);
-    expect(full.out).toContain('history/manual-confirmation');
+    const full = await runCliHere(dir, []);
+    expect(full.code, `${full.stdout}${full.stderr}`).toBe(1);
+    expect(`${full.stdout}${full.stderr}`).toContain('history/manual-confirmation');
   });
 
   it('fail closed when the package is gone from node_modules', () => {

@@ -144,8 +144,19 @@ export async function judgeAndReport(opts: JudgeOptions, scope: Scope, progress?
     ? ` Workflow files moved to ${moved.to}/ in ${moved.sha.slice(0, 7)} (${moved.count} files): set \`paths\` in ${CONFIG_FILE} to judge them there.`
     : '';
   const where = [...config.paths.plans, ...config.paths.handoffs, ...config.paths.ledgers].join(', ');
+  // Plans in people's own folders (`thoughts/<user>/plans/`) that the default globs leave out: said, not judged.
+  const personal =
+    opts.door.kind === 'repository' &&
+    scopes.length === 0 &&
+    config.paths.plans.join('\n') === DEFAULT_PATHS.plans.join('\n')
+      ? personalPlans(root)
+      : { people: [], plans: 0 };
+  const personalNote =
+    personal.plans > 0
+      ? `validate-workflow: ${personal.plans} plan${personal.plans === 1 ? '' : 's'} in personal folders (${personal.people.map((p) => `thoughts/${p}/plans/`).join(', ')}) ${personal.plans === 1 ? 'is' : 'are'} not judged: add \`thoughts/*/plans/**/*.md\` to \`paths.plans\` in ${CONFIG_FILE} to judge them.\n`
+      : '';
   if (!judged.anything || (scopes.length > 0 && files.length === 0 && opts.door.kind === 'repository')) {
-    const note = `validate-workflow: no workflow files found${scopes.length ? ` under ${opts.paths.join(', ')}` : ''} (looked for ${where}).${went}\n`;
+    const note = `validate-workflow: no workflow files found${scopes.length ? ` under ${opts.paths.join(', ')}` : ''} (looked for ${where}).${went}\n${personalNote}`;
     return {
       kind: 'nothing',
       note,
@@ -158,18 +169,9 @@ export async function judgeAndReport(opts: JudgeOptions, scope: Scope, progress?
     ...summarize(findings, files.length, judged.commits),
     ...(judged.judgedFrom ? { judgedFrom: judged.judgedFrom } : {}),
   };
-  // Plans in people's own folders (`thoughts/<user>/plans/`) that the default globs leave out: said, not judged.
-  const personal =
-    opts.door.kind === 'repository' &&
-    scopes.length === 0 &&
-    config.paths.plans.join('\n') === DEFAULT_PATHS.plans.join('\n')
-      ? personalPlans(root)
-      : { people: [], plans: 0 };
   const notes = [
     moved ? `validate-workflow: no workflow files found at HEAD (looked for ${where}).${went}\n` : '',
-    personal.plans > 0
-      ? `validate-workflow: ${personal.plans} plan${personal.plans === 1 ? '' : 's'} in personal folders (${personal.people.map((p) => `thoughts/${p}/plans/`).join(', ')}) ${personal.plans === 1 ? 'is' : 'are'} not judged: add \`thoughts/*/plans/**/*.md\` to \`paths.plans\` in ${CONFIG_FILE} to judge them.\n`
-      : '',
+    personalNote,
     // Outside git the run cannot replay history: say so, rather than let a clean report read as a clean history.
     !inGit && opts.history && opts.door.kind === 'repository'
       ? `validate-workflow: ${root} is not in a git repository: history rules skipped, the files are judged as they are.\n`

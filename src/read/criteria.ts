@@ -41,15 +41,12 @@ export function criteriaKindOf(label: string): CriteriaKind | null {
       text,
     );
   if (criteria) return criteria[1] === undefined ? 'unknown' : criteria[1] === 'manual' ? 'manual' : 'automated';
-  // A gate (`### Phase Gate`, `Quality Gate`) is what the phase must pass before the next: its success criteria,
-  // undivided unless labels under it divide them.
+  if (/^(?:acceptance|acceptance checks?|definition of done|done when|exit criteria)$/.test(text)) return 'unknown';
+  // A gate (`### Phase Gate`, `Quality Gate`) is what the phase must pass before the next: a verification heading
+  // that names no kind, so its items are judged one by one (a command automated, anything else a human's).
   if (
-    /^(?:acceptance|acceptance checks?|definition of done|done when|exit criteria|(?:phase |quality |exit )?gate)$/.test(
-      text,
-    )
+    /^(?:final )?verification(?: steps| checks?)?$|^(?:phase |quality |exit )?gate$|^manual testing steps$/.test(text)
   )
-    return 'unknown';
-  if (/^(?:final )?verification(?: steps| checks?)?$|^manual testing steps$/.test(text))
     return text.startsWith('manual') ? 'manual' : 'unknown-verify';
   // `CI`, `CI only`, `CI checks (GitHub Actions)`: not any heading that starts with CI (`CI/CD Troubleshooting`).
   if (

@@ -205,7 +205,9 @@ export function personalPlans(root: string): { people: string[]; plans: number }
   const people: string[] = [];
   let plans = 0;
   for (const person of entries(join(root, 'thoughts'))) {
-    if (!person.isDirectory() || NOT_A_PERSON.has(person.name) || person.name.startsWith('.')) continue;
+    if (NOT_A_PERSON.has(person.name) || person.name.startsWith('.')) continue;
+    // HumanLayer links each person's folder into a thoughts repository: follow the link.
+    if (!person.isDirectory() && !(person.isSymbolicLink() && isFolder(join(root, 'thoughts', person.name)))) continue;
     const count = countMarkdown(join(root, 'thoughts', person.name, 'plans'));
     if (count === 0) continue;
     people.push(person.name);
@@ -219,6 +221,14 @@ function entries(dir: string): Dirent[] {
     return readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 

@@ -347,8 +347,9 @@ function phaseStatus(sections: ReturnType<typeof headingSections>): { value: str
 /** A status heading: `## Status: COMPLETE`, `## Status — Done`, or `## Status` with the word on the line below. */
 function headingStatus(section: { title: string; nodes: RootContent[] }): string | null {
   const key = sectionKey(section.title);
-  if (key !== 'status' && !/^status\s*[:—–-]/.test(key)) return null;
-  const inline = section.title.replace(/^[^\p{L}]*status\s*[:—–-]?\s*/iu, '').trim();
+  // `## Status (2026-02-01): Done` too: a date in brackets beside the label.
+  if (key !== 'status' && !/^status\s*(?:\([^)]*\)\s*)?[:—–-]/.test(key)) return null;
+  const inline = section.title.replace(/^[^\p{L}]*status\s*(?:\([^)]*\)\s*)?[:—–-]?\s*/iu, '').trim();
   if (inline) return inline;
   const first = section.nodes[0];
   return first ? (textOf(first).split('\n')[0] ?? '').trim() : '';

@@ -88,19 +88,6 @@ export function isDeferredTitle(title: string): boolean {
   );
 }
 
-/** What a testing phase's title may say: testing words, and words that only qualify them. */
-const TESTING = new Set(['testing', 'tests', 'test', 'validation', 'verification', 'qa', 'acceptance']);
-const QUALIFIES = new Set(['and', 'integration', 'end', 'to', 'e2e', 'final', 'manual', 'automated', 'smoke', 'pass']);
-
-/**
- * A phase that is the plan's testing (`Phase 7: Testing & Validation`, `Final verification pass`): its steps verify
- * the phases before it, so the plan has criteria, undivided, though no phase holds a criteria heading.
- */
-export function isTestingTitle(title: string): boolean {
-  const words = title.toLowerCase().match(/[a-z0-9]+/g) ?? [];
-  return words.some((w) => TESTING.has(w)) && words.every((w) => TESTING.has(w) || QUALIFIES.has(w));
-}
-
 /** A phase whose title says it is done (`[COMPLETED]`, `- DONE`, `✅`): the author's word, whatever its boxes say. */
 export function isDoneTitle(title: string): boolean {
   // A marker, not a verb: `Complete the migration` is a title, `[COMPLETE]`, `(done)`, `- Completed`, `DONE` are not.
@@ -249,7 +236,6 @@ function newPhase(number: number | null, label: string | null, title: string, li
   return { number, label, title, line, column, tasks: [], automated: [], manual: [], unknown: [], other: [] };
 }
 
-/** A bold label that opens a paragraph (`**Automated verification:**`), with its text. */
 /** The kinds named by bold labels that start a line and have text after them on that line. */
 function criteriaLines(p: Paragraph): CriteriaKind[] {
   const out: CriteriaKind[] = [];
@@ -273,6 +259,7 @@ function criteriaLines(p: Paragraph): CriteriaKind[] {
   return out;
 }
 
+/** A bold label that opens a paragraph (`**Automated verification:**`), with its text. */
 function boldLabel(p: Paragraph): string | null {
   const first = p.children[0];
   if (first?.type !== 'strong') return null;
@@ -574,14 +561,9 @@ export function readPlanText(path: string, text: string): Plan {
     const check: CheckItem = { text, checked, na, line, column, ...(deviation ? { deviation } : {}) };
     const number = taskMatch ? topNumber(taskMatch[1]!) : null;
     if (said) target()[said.kind].push(check);
-    else if (scope.criteria?.kind === 'unknown-verify') {
-      const at = target();
-      // Outside the phase sequence (a `### Verification` list under `## Desired End State`), such a list pictures
-      // the end state: no phase waits on it, so it is undivided, as a plan-wide `Success Criteria` is. Within a
-      // phase it is that phase's gate, and what is not a command is a human's (the safe side).
-      const inPhase = at === implicit || (at !== preamble && !(at as Phase).outside);
-      at[inPhase ? (runsACommand(item) ? 'automated' : 'manual') : 'unknown'].push(check);
-    } else if (scope.criteria) target()[scope.criteria.kind].push(check);
+    else if (scope.criteria?.kind === 'unknown-verify')
+      target()[runsACommand(item) ? 'automated' : 'manual'].push(check);
+    else if (scope.criteria) target()[scope.criteria.kind].push(check);
     else if (taskMatch && number !== null) {
       taskTarget().tasks.push({
         number,
@@ -631,7 +613,6 @@ export function readPlanText(path: string, text: string): Plan {
   const structured =
     boxes > 0 || criteriaHeadings > 0 || preamble.tasks.length > 0 || (implicit?.tasks.length ?? 0) > 0;
   if (implicit) phases.push(implicit);
-  if (phases.some((p) => p.title && isTestingTitle(p.title))) planListed.add('unknown');
   // Plan-level tasks before the first phase belong to it; plan-wide criteria and boxes above the phases stay the
   // plan's own (a section outside the sequence), never the last phase's.
   phases[0]!.tasks.unshift(...preamble.tasks);

@@ -1,5 +1,7 @@
 // Issue 19, a miss: workflow folders renamed (`thoughts/` moved to `docs/notes/`) made the run report no files and
 // say nothing. The note now says where they went and what to set.
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, makeRepo, runCli } from '../helpers/repo.js';
 import { md } from '../rules/fixtures.js';
@@ -57,5 +59,17 @@ describe("plans in people's own folders", () => {
       { commit: true },
     );
     expect(runCli(configured, ['--no-history']).stderr).not.toContain('personal folders');
+  });
+
+  it("follow a person's folder that is a symbolic link, and are said when they are the only plans", () => {
+    const dir = makeRepo({ 'README.md': '# x\n' }, { commit: true });
+    const outside = makeRepo({ 'plans/2026-11-21-import.md': PLAN });
+    mkdirSync(join(dir, 'thoughts'));
+    symlinkSync(outside, join(dir, 'thoughts', 'carol'));
+    const res = runCli(dir, ['--no-history']);
+    expect(res.stdout + res.stderr).toContain('no workflow files found');
+    expect(res.stdout + res.stderr).toContain(
+      'validate-workflow: 1 plan in personal folders (thoughts/carol/plans/) is not judged: add `thoughts/*/plans/**/*.md`',
+    );
   });
 });

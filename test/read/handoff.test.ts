@@ -397,6 +397,7 @@ describe('a status the title or a dated heading gives (corpus round 9)', () => {
       'complete',
     );
     expect(status('# Task 03: Chat types (partial)\n\n## Summary\n\nHalf done.\n')).toBe('partial');
+    expect(status('# Task 03: Chat types\n\n## Status (2026-02-01): Done\n\nTypes added.\n')).toBe('complete');
   });
 
   it('a title that only names the work, or a status line in the body, is not overruled', () => {

@@ -1,6 +1,6 @@
 import type { Rule, RawFinding } from '../types.js';
 import { effectiveMode } from '../../model/queries.js';
-import { AFTER_THE_FACT, handoffsPromised, personInAudit } from './cause.js';
+import { AFTER_THE_FACT, personInAudit } from './cause.js';
 
 export const rule: Rule = {
   meta: {
@@ -9,7 +9,7 @@ export const rule: Rule = {
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'F(batch_tasks)',
     description:
-      "In orchestration mode no single commit completes two or more tasks of a plan (sub-tasks `Task 1.1`, `Task 1.2` are one task): one agent per task, one commit per task, each with its handoff. In `recommended` only where the repository keeps task handoffs (its promise, as handoff/missing reads it) or the plan declares `mode: orchestration`. In an audit (no config), only commits with an agent's identity are judged: history shows who committed, not who worked.",
+      "In orchestration mode no single commit completes two or more tasks of a plan (`Task 1.1` and `Task 1.2` are two tasks): one agent per task, one commit per task, each with its handoff. In an audit (no config), only commits with an agent's identity are judged: history shows who committed, not who worked.",
     fix: 'Commit each task on its own, with its handoff and its plan check-off.',
     messages: {
       batched: 'One commit completes {{count}} tasks ({{tasks}}).',
@@ -29,19 +29,16 @@ export const rule: Rule = {
     }
     for (const [file, done] of byPlan) {
       const plan = ctx.after.plan(file);
-      // Sub-tasks of one task (`Task 1.1` to `Task 1.5`) are one task of the plan's numbering.
-      const tasks = [...new Set(done.map((d) => d.task))];
-      if (tasks.length < 2 || !plan || effectiveMode(plan) !== 'orchestration') continue;
-      // One agent and one commit per task is the orchestration protocol: held where the repository keeps task
-      // handoffs (or the plan declares the mode), as handoff/missing holds it.
-      if (!handoffsPromised(ctx, plan)) continue;
-      const second = done.find((d) => d.task !== done[0]!.task)!;
+      if (done.length < 2 || !plan || effectiveMode(plan) !== 'orchestration') continue;
+      // Named as written: `Task 1.1, Task 1.2` are tasks of their own (convention section 4), not `Task 1` twice.
+      const label = (d: { task: number; line: number }) =>
+        plan.phases.flatMap((p) => p.tasks).find((t) => t.line === d.line)?.label ?? String(d.task);
       out.push({
         file,
-        line: second.line,
+        line: done[1]!.line,
         messageId: 'batched',
         ...(ctx.stage === 'history' ? { fixId: 'batchedNow' } : {}),
-        data: { count: tasks.length, tasks: tasks.map((n) => `Task ${n}`).join(', ') },
+        data: { count: done.length, tasks: done.map((d) => `Task ${label(d)}`).join(', ') },
       });
     }
     return out;

@@ -3,7 +3,7 @@
 // to change the past: for a commit already made it says what to do now.
 
 import type { TransitionContext } from '../types.js';
-import type { Plan, Workspace } from '../../model/types.js';
+import type { Workspace } from '../../model/types.js';
 import type { Snapshot } from '../../history/snapshot.js';
 
 const workspaces = new WeakMap<Snapshot, Workspace>();
@@ -15,19 +15,6 @@ export function workspaceOf(s: Snapshot): Workspace {
   return ws;
 }
 
-/**
- * Whether the commit's plan is held to task handoffs, as handoff/missing holds it (convention section 4b): always in
- * strict; else the config's `protocol.taskHandoffs`, a plan that declares `mode: orchestration`, or a repository that
- * keeps task handoffs or session ledgers at that commit. (The agent instructions handoff/missing also reads are the
- * working tree's, not the commit's: a history rule does not take them.)
- */
-export function handoffsPromised(ctx: TransitionContext, plan: Plan): boolean {
-  if (ctx.preset === 'strict' || plan.frontmatter?.mode === 'orchestration') return true;
-  const declared = ctx.config.protocol?.taskHandoffs;
-  if (declared !== undefined) return declared;
-  const ws = workspaceOf(ctx.after);
-  return ws.ledgers.length > 0 || ws.handoffs.some((h) => h.isTask);
-}
 /** How many item texts a finding quotes before "and N more". */
 export const LISTED = 5;
 

@@ -31,7 +31,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: '[](phase(n) -> P(verified(n-1)))',
     description:
-      "The commit that first checks an item of phase n comes after the commit that completed the verification of every earlier phase. `recommended`: verified = all its automated items checked or N/A (manual boxes are a human's and often lag); `strict`: its automated and manual items. A commit that completes phase n-1's verification, or makes its first check-offs, as it starts phase n shows no order between the two (convention section 6). A plan that enters git already progressed is judged by the snapshot rules (plan/phase-order), not by this rule; a task checked while an earlier task is open is history/task-order's. In an audit (no config), only commits with an agent's identity are judged: history shows who committed, not who worked.",
+      "The commit that first checks an item of phase n comes after the commit that completed the verification of every earlier phase. `recommended`: verified = all its automated items checked or N/A (manual boxes are a human's and often lag); `strict`: its automated and manual items. A commit that completes phase n-1's verification as it starts phase n shows no order between the two (convention section 6); one that starts phase n while phase n-1 stays unverified after it is too early, even when it also makes phase n-1's first check-offs. A plan that enters git already progressed is judged by the snapshot rules (plan/phase-order), not by this rule; a task checked while an earlier task is open is history/task-order's. In an audit (no config), only commits with an agent's identity are judged: history shows who committed, not who worked.",
     fix: `Verify each phase before starting the next from now on; for this commit, ${AFTER_THE_FACT}.`,
     messages: {
       startedEarly: 'First check-off in {{phase}} comes before {{open}} was verified (that needs {{verified}}).',
@@ -78,10 +78,6 @@ export const rule: Rule = {
       // (convention section 6, round 3); its manual boxes are manual-confirmation's, its tasks batched-tasks'.
       const openNow = open.number === null ? -1 : phaseIndex(after, open.number);
       if (openNow >= 0 && phaseVerified(after.phases[openNow]!, ctx.preset)) continue;
-      // The same commit also starts the open phase (its first check-offs are here too): the phases were worked as
-      // one, and history shows no order between them, for the same reason. What stays open in it is the snapshot's
-      // (plan/phase-order) to tell while the plan shows it.
-      if (openNow >= 0 && checkedBoxes(open).length === 0 && checkedBoxes(after.phases[openNow]!).length > 0) continue;
       starts.push({ file: e.file, line: e.line, key: k, phase: after.phases[ai]!, open });
     }
     const out: RawFinding[] = [];

@@ -9,7 +9,7 @@ import {
   tasksOf,
   tasksWithoutHandoff,
 } from '../../model/queries.js';
-import { AFTER_THE_FACT, byFile, firstLine, handoffsPromised, personInAudit, workspaceOf } from './cause.js';
+import { AFTER_THE_FACT, byFile, firstLine, personInAudit, workspaceOf } from './cause.js';
 
 interface Late {
   file: string;
@@ -63,8 +63,7 @@ function lateHandoffs(ctx: TransitionContext): Late[] {
   // Once per plan, not per check-off: a plan added with thousands of tasks checked is one pass.
   for (const [file, lines] of checked) {
     const plan = ws.plans.find((p) => p.path === file);
-    // What handoff/missing would report: only where task handoffs are promised (a repository that keeps none).
-    if (!plan || !handoffsPromised(ctx, plan)) continue;
+    if (!plan) continue;
     for (const task of tasksWithoutHandoff(ws, plan))
       if (lines.has(task.line)) out.push({ file, line: task.line, task, plan });
   }
@@ -130,7 +129,7 @@ export const rule: Rule = {
         if (plan) steps.push({ plan, task: e.task, how: 'starts', file: e.file, line: e.line });
       }
     }
-    const hits: (Step & { open: string[] })[] = [];
+    const hits: (Step & { label: string; open: string[] })[] = [];
     const reported = new Set<string>();
     // Completions first: when a commit both starts and completes task j, the completion is the finding.
     for (const s of [...steps].sort((a, b) => (a.how === b.how ? 0 : a.how === 'completes' ? -1 : 1))) {
@@ -139,7 +138,9 @@ export const rule: Rule = {
       const open = tasksOf(s.plan).filter((t) => t.number < s.task && !t.checked);
       if (open.length === 0) continue;
       reported.add(k);
-      hits.push({ ...s, open: open.map((t) => t.label) });
+      // Named as written (`Task 2.1`), not by its top-level number.
+      const label = s.how === 'completes' ? tasksOf(s.plan).find((t) => t.line === s.line)?.label : undefined;
+      hits.push({ ...s, label: label ?? String(s.task), open: open.map((t) => t.label) });
     }
     const out: RawFinding[] = [];
     const fixId = ctx.stage === 'history' ? 'orderNow' : 'finishFirst';
@@ -154,7 +155,7 @@ export const rule: Rule = {
           messageId: first.how === 'starts' ? 'startsWhileOpen' : 'completesWhileOpen',
           fixId,
           data: {
-            task: first.task,
+            task: first.label,
             open: names(first.open),
             plan: first.plan.path,
             isAre: isAre(first.open.length),
@@ -163,8 +164,9 @@ export const rule: Rule = {
         continue;
       }
       // One file's tasks out of order: the tasks still open below the lowest of them (the others are listed).
-      const tasks = [...new Set(list.map((s) => s.task))].sort((a, b) => a - b);
-      const below = tasksOf(first.plan).filter((t) => t.number < tasks[0]! && !t.checked);
+      const lowest = Math.min(...list.map((s) => s.task));
+      const tasks = [...new Set([...list].sort((a, b) => a.task - b.task).map((s) => s.label))];
+      const below = tasksOf(first.plan).filter((t) => t.number < lowest && !t.checked);
       const open = [...new Set(below.map((t) => t.label))];
       out.push({
         file,

@@ -28,11 +28,12 @@ export function planWide(plan: Plan, kind: 'automated' | 'manual'): boolean {
  * The phases the criteria rules judge: a plan the reader is sure of, its sequence without deferred or grouping phases;
  * in `recommended`, none of a finished plan.
  */
-export function criteriaPhases(plan: Plan, preset: string): Phase[] {
+export function criteriaPhases(plan: Plan, preset: string, configPromised = false): Phase[] {
   if (!plan.readable || plan.notAPlan || plan.unstructured || setAside(plan)) return [];
   if (preset !== 'strict' && finished(plan)) return [];
   // recommended judges a plan by its own form's promise: the step form has no criteria sections (convention 4b).
-  if (preset !== 'strict' && inSteps(plan)) return [];
+  // A config that states the promise holds every plan to it.
+  if (preset !== 'strict' && !configPromised && inSteps(plan)) return [];
   const phases = judgedPhases(plan);
   // A file with no phase heading is a plan only in the plan-agent dialect (`### Task N:` headings); a checklist, a
   // status report or a guide in the plans folder has no phases to hold to criteria, and the reader never guesses.
@@ -121,7 +122,7 @@ export const rule: Rule = {
     let quiet = 0;
     let split: boolean | undefined;
     for (const plan of ws.plans) {
-      const phases = criteriaPhases(plan, ctx.preset);
+      const phases = criteriaPhases(plan, ctx.preset, expected.source.from === 'config');
       if (phases.length === 0) continue;
       // recommended: a plan that writes automated criteria in some phase keeps the promise (authors leave them out
       // of a phase with nothing to run); only a plan with none at all departs from it. strict: every phase.

@@ -39,7 +39,7 @@ export const rule: Rule = {
     const expected = promise.manualCriteria;
     let quiet = 0;
     for (const plan of ws.plans) {
-      const phases = criteriaPhases(plan, ctx.preset);
+      const phases = criteriaPhases(plan, ctx.preset, expected.source.from === 'config');
       if (phases.length === 0 || planWide(plan, 'manual')) continue;
       // A phase with no criteria at all is the automated rule's finding when that rule expects criteria.
       const automatedReports = promise.automatedCriteria.value && !planWide(plan, 'automated');

@@ -28,7 +28,7 @@ function autoChecked(text: string): string {
 
 const fresh = plan({ tasksPerPhase: [2, 2] });
 
-/** A plan of one task split in four sub-tasks (`Task 1.1` to `Task 1.4`), all checked or all open, and a Task 2. */
+/** An orchestration plan of four sub-numbered tasks (`Task 1.1` to `Task 1.4`), all checked or all open, and a Task 2. */
 function subTasks(done: boolean): string {
   const box = done ? '[x]' : '[ ]';
   return md(
@@ -331,18 +331,6 @@ describe('task order and batching', () => {
         after: { [PLAN]: bothDone },
         audit: true,
       },
-      // Round 9 (issue 19): one commit per task is the orchestration protocol, held (recommended) where the repository
-      // keeps task handoffs or ledgers, or the plan declares the mode; sub-tasks of one task are one task.
-      {
-        name: 'a repository with no task handoff, no ledger and no declared mode (recommended)',
-        before: { [PLAN]: fresh },
-        after: { [PLAN]: bothDone },
-      },
-      {
-        name: 'sub-tasks of one task completed in one commit',
-        before: { [PLAN]: subTasks(false), [LEDGER]: ledgerOf() },
-        after: { [PLAN]: subTasks(true), [LEDGER]: ledgerOf() },
-      },
     ],
     invalid: [
       {
@@ -352,11 +340,20 @@ describe('task order and batching', () => {
         errors: ['batched'],
       },
       {
-        name: 'strict holds a repository with no task handoff or ledger to it too',
+        name: 'strict: an error',
         before: { [PLAN]: fresh },
         after: { [PLAN]: bothDone },
         preset: 'strict',
         errors: [{ messageId: 'batched', severity: 'error' }],
+      },
+      // Round 9: `Task 1.1` to `Task 1.4` are four tasks (convention section 4), named as written.
+      {
+        name: 'four sub-numbered tasks completed in one commit',
+        before: { [PLAN]: subTasks(false), [LEDGER]: ledgerOf() },
+        after: { [PLAN]: subTasks(true), [LEDGER]: ledgerOf() },
+        errors: [
+          { messageId: 'batched', message: 'One commit completes 4 tasks (Task 1.1, Task 1.2, Task 1.3, Task 1.4).' },
+        ],
       },
       {
         name: 'one commit completing two tasks of an orchestration plan, at the second',
@@ -419,14 +416,6 @@ describe('phase order', () => {
         before: { [PLAN]: manualChecked(tasksDone) },
         after: { [PLAN]: manualChecked(autoChecked(startsPhase2)) },
       },
-      // Round 9 (issue 19): the same reason when one commit makes phase 1's first check-offs and starts phase 2:
-      // the phases were worked as one batch (phase 1's open check is plan/phase-order's at HEAD).
-      {
-        name: "one commit makes phase 1's first check-offs and starts phase 2, phase 1's check still open",
-        before: { [PLAN]: fresh },
-        after: { [PLAN]: startsPhase2 },
-        commit: { author: CLAUDE },
-      },
       // A plan that enters git already progressed is the snapshot rules' to judge (plan/phase-order), in every mode.
       { name: 'a plan that arrives with phase 2 already checked', before: {}, after: { [PLAN]: startsPhase2 } },
       {
@@ -457,6 +446,15 @@ describe('phase order', () => {
               'First check-off in Phase 2 (Part 2) comes before Phase 1 (Part 1) was verified (that needs its automated and manual items checked or N/A).',
           },
         ],
+      },
+      // Round 9 review: one commit that makes phase 1's first check-offs and starts phase 2, phase 1's automated
+      // item still open, is the agent working two phases at once; a later commit verifying phase 1 must not hide it.
+      {
+        name: "one commit makes phase 1's first check-offs and starts phase 2, phase 1's check still open",
+        before: { [PLAN]: fresh },
+        after: { [PLAN]: startsPhase2 },
+        commit: { author: CLAUDE },
+        errors: [{ messageId: 'startedEarly', line: lineOf(startsPhase2, 'Task 3:') }],
       },
       {
         // Round 3 (convention section 6): a commit that completes phase 1's verification and starts phase 2 shows no

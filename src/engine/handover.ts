@@ -13,7 +13,7 @@ import type { Config, Preset } from '../config/config.js';
 import type { Finding } from '../model/finding.js';
 import type { Trailer } from '../model/history.js';
 import { cacheKey, writeCacheFile } from '../history/cache.js';
-import { messageTrailers, parseTrailers } from '../history/log.js';
+import { mayHoldTrailerBlock, messageTrailers, parseTrailers } from '../history/log.js';
 import { amending, ask, gitSync, identitiesIn, mergeHeads, repositoryInfo, type Identities } from '../shared/git.js';
 
 interface Record {
@@ -48,7 +48,7 @@ export function commentFree(message: string): string {
 /**
  * The key of the change about to be committed (null when it has none: an index with conflicts has no tree), who
  * commits it and the message's trailers (history/fold.ts trailersOf), which the door needs again: three git
- * questions, asked at once.
+ * questions, asked at once (two for a message of one paragraph, which holds no trailer block).
  */
 export async function handoverKey(
   root: string,
@@ -59,7 +59,7 @@ export async function handoverKey(
   const [vars, tree, parsed] = await Promise.all([
     ask(root, ['var', '-l']),
     ask(root, ['write-tree']),
-    message ? ask(root, ['interpret-trailers', '--parse'], message) : null,
+    mayHoldTrailerBlock(message) ? ask(root, ['interpret-trailers', '--parse'], message) : null,
   ]);
   // A failing git still says what it knows on stdout, and the sync questions these replace took that: asked again.
   const who = identitiesIn(vars.ok ? vars.out : gitSync(root, ['var', '-l']).out);

@@ -11,8 +11,8 @@ import { cacheFile, cacheKey, loadCache, saveCache, type Cache, Raw } from '../h
 import { filesAt, headTrustSnapshot, newStore, pendingCommit } from '../history/fold.js';
 import { CONFIG_FILE } from '../config/config.js';
 import { RULE_IDS } from './catalog.js';
-import { Snapshot } from '../history/snapshot.js';
-import { key, sources, type KnownModels } from '../history/store.js';
+import { BASELINE_FILE, Snapshot } from '../history/snapshot.js';
+import { key, rememberTexts, sources, type KnownModels } from '../history/store.js';
 import { ask, headCommit, mergeHeads } from '../shared/git.js';
 import { UsageError } from '../shared/errors.js';
 import { since, timing } from '../shared/timing.js';
@@ -587,6 +587,7 @@ export async function judgePending(
     // The pending commit has no sha yet, so its findings name no commit or subject: they read the same either way.
     if (verdict) return { findings: verdict.findings, files: verdict.files, commits: 0, anything: true };
   }
+  rememberTexts(root, [CONFIG_FILE, 'package.json', BASELINE_FILE]);
   // Listed with what pendingCommit tracks, so that its listing of HEAD is this one (history/fold.ts lsTree).
   const head = headTrustSnapshot(root, workingConfig, headSha, trackedPacks(workingConfig));
   const config =

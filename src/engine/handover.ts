@@ -4,16 +4,17 @@
 // worktree's git folder and commit-msg takes it instead of judging again (issue 13: half the hooks' time).
 //
 // The record is keyed by everything the verdict depends on besides the message: the tool, the settings, HEAD, the
-// index (its tree), who commits, a merge or an amend in progress. A stale record (an aborted commit, a restaged
-// file, another identity) has another key and is never taken. Anything that can run git can write the git folder;
-// a forged record buys nothing `--no-verify` does not, and pre-push and CI judge the commit again.
+// index (its file's bytes), who commits, a merge or an amend in progress. A stale record (an aborted commit, a
+// restaged file, another identity) has another key and is never taken. Anything that can run git can write the git
+// folder; a forged record buys nothing `--no-verify` does not, and pre-push and CI judge the commit again.
+import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Config, Preset } from '../config/config.js';
 import type { Finding } from '../model/finding.js';
 import type { Trailer } from '../model/history.js';
 import { cacheKey, writeCacheFile } from '../history/cache.js';
-import { messageTrailers, parseTrailers } from '../history/log.js';
+import { mayHoldTrailerBlock, messageTrailers, parseTrailers } from '../history/log.js';
 import { amending, ask, gitSync, identitiesIn, mergeHeads, repositoryInfo, type Identities } from '../shared/git.js';
 
 interface Record {
@@ -46,9 +47,28 @@ export function commentFree(message: string): string {
 }
 
 /**
- * The key of the change about to be committed (null when it has none: an index with conflicts has no tree), who
- * commits it and the message's trailers (history/fold.ts trailersOf), which the door needs again: three git
- * questions, asked at once.
+ * The index git will commit, by a digest of its file (the one GIT_INDEX_FILE names in a hook of `git commit -a` or of
+ * a commit of paths; relative to the top folder, where the hooks and every git process of the tool run): the same
+ * bytes are the same staged tree, and reading them starts no `git write-tree` in either hook. An index rewritten in
+ * between with the same entries only costs commit-msg a judgement of its own. null: no index to read.
+ */
+function indexDigest(root: string): string | null {
+  const info = repositoryInfo(root);
+  if (!info) return null;
+  const named = process.env.GIT_INDEX_FILE;
+  try {
+    return createHash('sha256')
+      .update(readFileSync(named ? resolve(root, named) : join(info.gitDir, 'index')))
+      .digest('hex');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The key of the change about to be committed (null when the index cannot be read), who commits it and the
+ * message's trailers (history/fold.ts trailersOf), which the door needs again: two git questions, asked at once (one
+ * for a message of one paragraph, which holds no trailer block).
  */
 export async function handoverKey(
   root: string,
@@ -56,27 +76,20 @@ export async function handoverKey(
   head: string | null,
   message: string,
 ): Promise<{ key: string | null; who: Identities; trailers: Trailer[] }> {
-  const [vars, tree, parsed] = await Promise.all([
+  const [vars, parsed] = await Promise.all([
     ask(root, ['var', '-l']),
-    ask(root, ['write-tree']),
-    message ? ask(root, ['interpret-trailers', '--parse'], message) : null,
+    mayHoldTrailerBlock(message) ? ask(root, ['interpret-trailers', '--parse'], message) : null,
   ]);
+  const index = indexDigest(root);
   // A failing git still says what it knows on stdout, and the sync questions these replace took that: asked again.
   const who = identitiesIn(vars.ok ? vars.out : gitSync(root, ['var', '-l']).out);
   const block =
     parsed === null ? '' : parsed.ok ? parsed.out : gitSync(root, ['interpret-trailers', '--parse'], message).out;
   return {
-    key: tree.ok
-      ? cacheKey([
-          settings,
-          head,
-          tree.out.trim(),
-          who.author,
-          who.committer,
-          mergeHeads(root),
-          head !== null && amending(),
-        ])
-      : null,
+    key:
+      index !== null
+        ? cacheKey([settings, head, index, who.author, who.committer, mergeHeads(root), head !== null && amending()])
+        : null,
     who,
     trailers: message ? messageTrailers(parseTrailers(block), message) : [],
   };

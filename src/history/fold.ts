@@ -12,7 +12,7 @@ import { timing } from '../shared/timing.js';
 import { relieveMemory } from '../shared/memory.js';
 import { diffFiles, eventKey, eventsBetween, movesOut } from './events.js';
 import { LINK_MODE, isLinkValue, linkValue, parseLink } from './links.js';
-import { messageTrailers, parseRaw, parseTrailers, readTrace, type TraceEntry } from './log.js';
+import { mayHoldTrailerBlock, messageTrailers, parseRaw, parseTrailers, readTrace, type TraceEntry } from './log.js';
 import { NOTHING_ELSE, Sight, learned, type Learned, type Tracked } from './sight.js';
 import { Overlay, Snapshot, TRUST_FILES, type FileMap, type ModelSource } from './snapshot.js';
 import { ModelStore, key, type KnownModels } from './store.js';
@@ -140,11 +140,15 @@ export function filesAt(
   classify: Classifier,
   tracked: Tracked = NOTHING_ELSE,
   listed: Tracked = tracked,
+  listing?: Listing,
 ): Map<string, string> {
   const specs = specsOf(config, listed);
   const res = treeish ? lsTree(root, treeish, specs) : gitSync(root, ['ls-files', '-s', '-z', '--', ...specs]);
   const files = new Map<string, string>();
-  if (!res.ok) return files;
+  if (!res.ok) {
+    if (listing) listing.failed = true;
+    return files;
+  }
   const relevant = relevantTo(classify, tracked);
   const links: { path: string; blob: string }[] = [];
   for (const rec of res.out.split('\0')) {
@@ -154,7 +158,11 @@ export function filesAt(
     const path = rec.slice(tab + 1);
     // ls-tree: mode type blob; ls-files -s: mode blob stage.
     const blob = treeish ? meta[2]! : meta[1]!;
-    if (!treeish && meta[2] !== '0') continue;
+    if (!treeish && meta[2] !== '0') {
+      if (listing) listing.unmerged = true;
+      continue;
+    }
+    listing?.entries.set(path, { mode: meta[0]!, blob });
     if (!relevant(path)) continue;
     if (meta[0] === LINK_MODE && workflowFile(classify, path)) links.push({ path, blob });
     else files.set(path, blob);
@@ -176,6 +184,64 @@ export function filesAt(
     }
   }
   return files;
+}
+
+/** A listing of filesAt as git gave it, before any filter: each path's mode and blob. */
+export interface Listing {
+  entries: Map<string, { mode: string; blob: string }>;
+  /** The index holds a conflict (an entry of another stage than 0). */
+  unmerged: boolean;
+  /** git could not list it. */
+  failed: boolean;
+}
+
+const newListing = (): Listing => ({ entries: new Map(), unmerged: false, failed: false });
+
+const GITLINK_MODE = '160000';
+/** The empty blob, SHA-1 and SHA-256: what `git add -N` stages, an entry `git diff --cached` does not show. */
+const EMPTY_BLOBS = new Set([
+  'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391',
+  '473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813',
+]);
+
+const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+
+/**
+ * What `git diff --cached -M --raw` of the listed commit against the listed index says (as parseRaw reads it),
+ * computed from the two listings the pending commit is judged with, when git's answer is certain without asking it:
+ * no path deleted while another is added (nothing for -M to pair), no conflict, no submodule, no empty blob added
+ * (an intent-to-add entry, which `diff --cached` leaves out). null: ask git. Every commit through the hooks starts
+ * one process less, and a diff of the index is one of the slower ones.
+ */
+function listedDiff(before: Listing, after: Listing): Change[] | null {
+  if (before.failed || after.failed || after.unmerged) return null;
+  const out: Change[] = [];
+  for (const [path, was] of before.entries) {
+    const now = after.entries.get(path);
+    if (now && now.blob === was.blob && now.mode === was.mode) continue;
+    if (was.mode === GITLINK_MODE || now?.mode === GITLINK_MODE) return null;
+    const link = now?.mode === LINK_MODE ? { link: true } : {};
+    out.push(
+      now
+        ? { status: 'M', path, from: null, oldBlob: was.blob, newBlob: now.blob, ...link }
+        : { status: 'D', path, from: null, oldBlob: was.blob, newBlob: null },
+    );
+  }
+  const deleted = out.some((c) => c.status === 'D');
+  for (const [path, now] of after.entries) {
+    if (before.entries.has(path)) continue;
+    if (deleted || now.mode === GITLINK_MODE || EMPTY_BLOBS.has(now.blob)) return null;
+    out.push({
+      status: 'A',
+      path,
+      from: null,
+      oldBlob: null,
+      newBlob: now.blob,
+      ...(now.mode === LINK_MODE ? { link: true } : {}),
+    });
+  }
+  // git lists a diff of the index in the index's order: the paths' bytes.
+  return out.sort((a, b) => byBytes(a.path, b.path));
 }
 
 /**
@@ -639,30 +705,37 @@ export function pendingCommit(
   const base = amend ? (parentsOfHead[0] ?? null) : headSha;
   // The plans that the ledgers and handoffs of HEAD and of the index name outside the globs, and the targets of
   // links, are read too: the doors before a commit see what the full run will see after it (history/sight.ts).
+  let listings = { before: newListing(), after: newListing() };
   const {
     before: beforeFiles,
     after: afterFiles,
     tracked,
-  } = inSight(root, config, sight, store, opts.tracked ?? NOTHING_ELSE, (t) => ({
-    before: base ? filesAt(root, base, config, store.classify, t) : new Map<string, string>(),
-    after: filesAt(root, null, config, store.classify, t),
-  }));
+  } = inSight(root, config, sight, store, opts.tracked ?? NOTHING_ELSE, (t) => {
+    listings = { before: newListing(), after: newListing() };
+    return {
+      before: base ? filesAt(root, base, config, store.classify, t, t, listings.before) : new Map<string, string>(),
+      after: filesAt(root, null, config, store.classify, t, t, listings.after),
+    };
+  });
   const relevant = relevantTo(store.classify, tracked);
   // Renames as the commit will record them (`-M`), so the hooks see what the full run will see afterwards.
   const changes = base
     ? linkedChanges(
-        parseRaw(
-          gitSync(root, [
-            'diff',
-            '--cached',
-            '-M',
-            '--raw',
-            '-z',
-            '--no-abbrev',
-            base,
-            '--',
-            ...specsOf(config, tracked),
-          ]).out,
+        (
+          listedDiff(listings.before, listings.after) ??
+          parseRaw(
+            gitSync(root, [
+              'diff',
+              '--cached',
+              '-M',
+              '--raw',
+              '-z',
+              '--no-abbrev',
+              base,
+              '--',
+              ...specsOf(config, tracked),
+            ]).out,
+          )
         ).filter((c) => relevant(c.path) || (c.from !== null && relevant(c.from))),
         beforeFiles,
         afterFiles,
@@ -736,9 +809,9 @@ export function pendingCommit(
  * They are all a rule reads of a message (the handover in engine/doors.ts relies on it).
  */
 export function trailersOf(root: string, message: string): Trailer[] {
-  return message
-    ? messageTrailers(parseTrailers(gitSync(root, ['interpret-trailers', '--parse'], message).out), message)
-    : [];
+  if (!message) return [];
+  const block = mayHoldTrailerBlock(message) ? gitSync(root, ['interpret-trailers', '--parse'], message).out : '';
+  return messageTrailers(parseTrailers(block), message);
 }
 
 /**
@@ -798,7 +871,8 @@ function inSight(
     store.load([...before, ...after].filter(([p]) => named(p)).map(([path, blob]) => ({ path, blob })));
     const found = learned();
     sight.learnState(before, store, found);
-    sight.learnState(after, store, found);
+    // The sight does not change while it learns: a version both states hold teaches the same twice.
+    sight.learnState(new Map([...after].filter(([path, blob]) => before.get(path) !== blob)), store, found);
     if (!sight.grow(found)) return { before, after, tracked };
   }
 }

@@ -21,6 +21,15 @@ export function parseTrailers(block: string): Trailer[] {
   return out;
 }
 
+/**
+ * Whether git can find a trailer block in a message (as `git commit` hands it over, comment lines stripped): git reads
+ * none in the first paragraph, the title, so a message of one paragraph has none and asking git would cost a process
+ * on every commit-msg hook.
+ */
+export function mayHoldTrailerBlock(message: string): boolean {
+  return message !== '' && message.split('\n').some((line) => /^\s*$/.test(line));
+}
+
 /** `Co-authored-by:` lines anywhere in a message: a paragraph after them (`Generated with ...`) hides them from git. */
 const CO_AUTHOR = /^[ \t>]*(co-authored-by)[ \t]*:[ \t]*(.+?)[ \t]*$/i;
 /** Confirmation lines of a squash message: exactly `Key: value`, keys as `confirm` writes them. */

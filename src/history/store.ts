@@ -1,13 +1,15 @@
 // Models of file versions, keyed by blob id and path: each distinct content is parsed once, however many commits
 // hold it. Versions are loaded in batches through one `git cat-file --batch`. A version may be a symbolic link's
 // value (history/links.ts): its target's bytes are read, and a link not followed has no model.
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { WorkflowFile } from '../model/types.js';
 import type { Discovered } from '../read/discover.js';
 import type { Classifier } from '../read/classify.js';
 import { VersionReader } from '../read/workspace.js';
 import { PathShards } from '../read/parallel.js';
-import { readBlobs } from '../shared/git.js';
+import { blobId, readBlobs } from '../shared/git.js';
 import { contentBlob } from './links.js';
 
 export const key = (blob: string, path: string) => `${blob}:${path}`;
@@ -255,3 +257,24 @@ export class ModelStore {
  * and after), one `git cat-file` process each before.
  */
 const TEXTS = new Map<string, string>();
+
+/**
+ * Remembers the texts of these files as the working tree holds them, under the blob id of their bytes. The pre-commit
+ * door reads HEAD's config and package.json, which the working tree almost always holds unchanged: a blob id names
+ * its content, so where the ids agree the text is HEAD's and no `git cat-file` process is started for it. A file that
+ * differs (or a repository whose object names are not SHA-1) has another id and is read from git as before.
+ */
+export function rememberTexts(root: string, paths: readonly string[]): void {
+  for (const path of paths) {
+    let bytes: Buffer;
+    try {
+      // Only a plain file: a fifo of that name would hold the hook.
+      if (!statSync(join(root, path)).isFile()) continue;
+      bytes = readFileSync(join(root, path));
+    } catch {
+      continue;
+    }
+    if (TEXTS.size >= 256) TEXTS.clear();
+    TEXTS.set(blobId(bytes), bytes.toString('utf8'));
+  }
+}

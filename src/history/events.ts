@@ -354,6 +354,8 @@ function planEvents(file: string, before: Plan | null, after: Plan): Event[] {
           line: t.line,
           phase: phaseNumber(phase, i),
           task: t.number,
+          // As written (`2.1`): messages name the task by it, the order rules compare top-level numbers.
+          label: t.label,
           completed: t.checked,
         });
     }

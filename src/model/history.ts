@@ -44,7 +44,7 @@ interface At {
 
 export type Event =
   | (At & { type: 'item-checked'; kind: ItemKind; phase: number; text: string; checked: boolean })
-  | (At & { type: 'task-completed'; phase: number; task: number; completed: boolean })
+  | (At & { type: 'task-completed'; phase: number; task: number; label: string; completed: boolean })
   | (At & { type: 'item-removed'; kind: ItemKind; phase: number; text: string })
   | (At & { type: 'item-made-na'; kind: ItemKind; phase: number; text: string })
   | (At & { type: 'item-added-na'; kind: ItemKind; phase: number; text: string })

@@ -20,25 +20,23 @@ export const rule: Rule = {
   transition: (ctx) => {
     if (personInAudit(ctx)) return [];
     const out: RawFinding[] = [];
-    const byPlan = new Map<string, { task: number; line: number }[]>();
+    const byPlan = new Map<string, { label: string; line: number }[]>();
     for (const e of ctx.events) {
       if (e.type !== 'task-completed' || !e.completed) continue;
       // In an audit, a plan that enters git already progressed says nothing about how its tasks were committed.
       if (ctx.audit && ctx.before.model(e.file) === null) continue;
-      byPlan.set(e.file, [...(byPlan.get(e.file) ?? []), { task: e.task, line: e.line }]);
+      byPlan.set(e.file, [...(byPlan.get(e.file) ?? []), { label: e.label, line: e.line }]);
     }
     for (const [file, done] of byPlan) {
       const plan = ctx.after.plan(file);
       if (done.length < 2 || !plan || effectiveMode(plan) !== 'orchestration') continue;
-      // Named as written: `Task 1.1, Task 1.2` are tasks of their own (convention section 4), not `Task 1` twice.
-      const label = (d: { task: number; line: number }) =>
-        plan.phases.flatMap((p) => p.tasks).find((t) => t.line === d.line)?.label ?? String(d.task);
       out.push({
         file,
         line: done[1]!.line,
         messageId: 'batched',
         ...(ctx.stage === 'history' ? { fixId: 'batchedNow' } : {}),
-        data: { count: done.length, tasks: done.map((d) => `Task ${label(d)}`).join(', ') },
+        // Named as written: `Task 1.1, Task 1.2` are tasks of their own (convention section 4), not `Task 1` twice.
+        data: { count: done.length, tasks: done.map((d) => `Task ${d.label}`).join(', ') },
       });
     }
     return out;

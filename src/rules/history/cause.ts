@@ -3,18 +3,6 @@
 // to change the past: for a commit already made it says what to do now.
 
 import type { TransitionContext } from '../types.js';
-import type { Workspace } from '../../model/types.js';
-import type { Snapshot } from '../../history/snapshot.js';
-
-const workspaces = new WeakMap<Snapshot, Workspace>();
-
-/** The snapshot's workspace, linked as the snapshot rules link it; built once per snapshot (every preset asks). */
-export function workspaceOf(s: Snapshot): Workspace {
-  let ws = workspaces.get(s);
-  if (!ws) workspaces.set(s, (ws = s.workspace('')));
-  return ws;
-}
-
 /** How many item texts a finding quotes before "and N more". */
 export const LISTED = 5;
 

@@ -1,6 +1,7 @@
 import { isAre } from '../../shared/text.js';
 import type { Rule, RawFinding, TransitionContext } from '../types.js';
-import type { Plan, Task } from '../../model/types.js';
+import type { Plan, Task, Workspace } from '../../model/types.js';
+import type { Snapshot } from '../../history/snapshot.js';
 import {
   attachedNumber,
   effectiveMode,
@@ -9,7 +10,16 @@ import {
   tasksOf,
   tasksWithoutHandoff,
 } from '../../model/queries.js';
-import { AFTER_THE_FACT, byFile, firstLine, personInAudit, workspaceOf } from './cause.js';
+import { AFTER_THE_FACT, byFile, firstLine, personInAudit } from './cause.js';
+
+const workspaces = new WeakMap<Snapshot, Workspace>();
+
+/** The snapshot's workspace, linked as the snapshot rules link it; built once per snapshot (every preset asks). */
+function workspaceOf(s: Snapshot): Workspace {
+  let ws = workspaces.get(s);
+  if (!ws) workspaces.set(s, (ws = s.workspace('')));
+  return ws;
+}
 
 interface Late {
   file: string;
@@ -73,6 +83,8 @@ function lateHandoffs(ctx: TransitionContext): Late[] {
 interface Step {
   plan: Plan;
   task: number;
+  /** As written (`2.1`) where the event knows it; a start known by its number alone is named by it. */
+  label: string;
   how: 'starts' | 'completes';
   file: string;
   line: number;
@@ -116,20 +128,21 @@ export const rule: Rule = {
         // In an audit, a plan that enters git already progressed says nothing about the order its tasks were done in.
         if (ctx.audit && ctx.before.model(e.file) === null) continue;
         const plan = ctx.after.plan(e.file);
-        if (plan) steps.push({ plan, task: e.task, how: 'completes', file: e.file, line: e.line });
+        if (plan) steps.push({ plan, task: e.task, label: e.label, how: 'completes', file: e.file, line: e.line });
       } else if (e.type === 'handoff-added') {
         const h = ctx.after.model(e.file);
         const plan = h?.kind === 'handoff' && h.isTask ? ctx.after.planOfHandoff(h) : null;
         // In the plan's numbering: a handoff written before a task was inserted mid-plan reports on its own task.
         const task = plan && h?.kind === 'handoff' ? attachedNumber(plan, h) : null;
-        if (plan && task !== null) steps.push({ plan, task, how: 'starts', file: e.file, line: e.line });
+        if (plan && task !== null)
+          steps.push({ plan, task, label: String(task), how: 'starts', file: e.file, line: e.line });
       } else if (e.type === 'ledger-item' && (e.from === null || e.from === 'pending') && e.to !== 'pending') {
         const l = ctx.after.model(e.file);
         const plan = l?.kind === 'ledger' ? ctx.after.planOfLedger(l) : null;
-        if (plan) steps.push({ plan, task: e.task, how: 'starts', file: e.file, line: e.line });
+        if (plan) steps.push({ plan, task: e.task, label: String(e.task), how: 'starts', file: e.file, line: e.line });
       }
     }
-    const hits: (Step & { label: string; open: string[] })[] = [];
+    const hits: (Step & { open: string[] })[] = [];
     const reported = new Set<string>();
     // Completions first: when a commit both starts and completes task j, the completion is the finding.
     for (const s of [...steps].sort((a, b) => (a.how === b.how ? 0 : a.how === 'completes' ? -1 : 1))) {
@@ -138,13 +151,12 @@ export const rule: Rule = {
       const open = tasksOf(s.plan).filter((t) => t.number < s.task && !t.checked);
       if (open.length === 0) continue;
       reported.add(k);
-      // Named as written (`Task 2.1`), not by its top-level number.
-      const label = s.how === 'completes' ? tasksOf(s.plan).find((t) => t.line === s.line)?.label : undefined;
-      hits.push({ ...s, label: label ?? String(s.task), open: open.map((t) => t.label) });
+      hits.push({ ...s, open: open.map((t) => t.label) });
     }
     const out: RawFinding[] = [];
     const fixId = ctx.stage === 'history' ? 'orderNow' : 'finishFirst';
-    const names = (ns: readonly (number | string)[]) => ns.map((n) => `Task ${n}`).join(', ');
+    // Named as written (`Task 2.1`), not by the top-level number the order is judged by.
+    const names = (labels: readonly string[]) => labels.map((l) => `Task ${l}`).join(', ');
     for (const [file, list] of byFile(hits)) {
       const line = firstLine(list);
       const first = list.find((s) => s.line === line)!;

@@ -89,17 +89,13 @@ export class ModelStore {
       (r) => this.classify(r.path) && r.path !== '' && contentBlob(r.blob) !== null && !this.has(key(r.blob, r.path)),
     );
     if (todo.length === 0) return;
-    const wanted = texts.flatMap((v) => {
-      const blob = contentBlob(v);
-      return blob !== null && !this.texts.has(blob) && !TEXTS.has(blob) ? [blob] : [];
-    });
+    const wanted = this.untold(texts);
     const blobs = readBlobs(this.root, [...new Set([...todo.map((r) => contentBlob(r.blob)!), ...wanted])]);
     for (const blob of wanted) {
       const bytes = blobs.get(blob);
       if (!bytes) continue;
       const t = bytes.toString('utf8');
-      if (TEXTS.size >= 256) TEXTS.clear();
-      TEXTS.set(blob, t);
+      keepText(blob, t);
       this.texts.set(blob, t);
     }
     for (const r of todo) {
@@ -218,19 +214,18 @@ export class ModelStore {
   }
 
   prefetch(values: (string | undefined)[]): void {
-    const missing = [
-      ...new Set(
-        values.flatMap((v) => {
-          const blob = v === undefined ? null : contentBlob(v);
-          return blob !== null && !this.texts.has(blob) && !TEXTS.has(blob) ? [blob] : [];
-        }),
-      ),
-    ];
+    const missing = this.untold(values);
     if (missing.length < 2) return;
-    for (const [blob, bytes] of readBlobs(this.root, missing)) {
-      if (TEXTS.size >= 256) TEXTS.clear();
-      TEXTS.set(blob, bytes.toString('utf8'));
-    }
+    for (const [blob, bytes] of readBlobs(this.root, missing)) keepText(blob, bytes.toString('utf8'));
+  }
+
+  /** The blobs of these versions whose text neither this store nor the process holds yet. */
+  private untold(values: readonly (string | undefined)[]): string[] {
+    const blobs = values.flatMap((v) => {
+      const blob = v === undefined ? null : contentBlob(v);
+      return blob !== null && !this.texts.has(blob) && !TEXTS.has(blob) ? [blob] : [];
+    });
+    return [...new Set(blobs)];
   }
 
   /** Raw text of a non-workflow file version (the config, package.json), cached by blob. */
@@ -241,10 +236,7 @@ export class ModelStore {
     if (t === undefined) {
       const bytes = readBlobs(this.root, [blob]).get(blob);
       t = bytes?.toString('utf8') ?? '';
-      if (bytes) {
-        if (TEXTS.size >= 256) TEXTS.clear();
-        TEXTS.set(blob, t);
-      }
+      if (bytes) keepText(blob, t);
     }
     this.texts.set(blob, t);
     return t;
@@ -274,7 +266,12 @@ export function rememberTexts(root: string, paths: readonly string[]): void {
     } catch {
       continue;
     }
-    if (TEXTS.size >= 256) TEXTS.clear();
-    TEXTS.set(blobId(bytes), bytes.toString('utf8'));
+    keepText(blobId(bytes), bytes.toString('utf8'));
   }
+}
+
+/** Keeps a trust file's text for the process, at most 256 of them (a long history's config versions). */
+function keepText(blob: string, text: string): void {
+  if (TEXTS.size >= 256) TEXTS.clear();
+  TEXTS.set(blob, text);
 }

@@ -10,13 +10,33 @@
 //    runs `npm install` there (with _PACOTE_NO_PREPARE_ set), then packs the folder. This run builds dist/, then
 //    makes the clone's package.json the published one, so what npm packs and installs is what `npm pack` ships. Only
 //    in npm's own folder: a folder of yours is never rewritten.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { publishedManifest } from './pack-manifest.mjs';
 
 if (existsSync('node_modules/typescript-7') && existsSync('tsconfig.json')) {
   const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
+  linkOwnBins();
+}
+
+/**
+ * This repository depends on itself (`"validate-workflow": "file:."`) so that its own lint-staged config runs
+ * `validate-workflow --staged .` as a user's does. npm links that dependency's bins before this script builds dist/,
+ * and skips a bin whose file is missing: in a fresh clone the first commit's hook failed with ENOENT. Link what npm
+ * skipped, now that the files exist.
+ */
+function linkOwnBins() {
+  if (!existsSync('node_modules/validate-workflow/package.json')) return;
+  const { bin = {} } = JSON.parse(readFileSync('package.json', 'utf8'));
+  mkdirSync('node_modules/.bin', { recursive: true });
+  for (const [name, target] of Object.entries(bin)) {
+    const link = `node_modules/.bin/${name}`;
+    if (existsSync(link) || !existsSync(target)) continue;
+    rmSync(link, { force: true }); // a dangling link left by an earlier install
+    symlinkSync(`../validate-workflow/${target}`, link);
+    chmodSync(target, 0o755);
+  }
 }
 
 const gitDependency =

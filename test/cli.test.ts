@@ -119,16 +119,18 @@ describe('validate-workflow CLI', () => {
     });
   });
 
-  it('treats bad options and bad configuration as usage errors (exit 2) without a stack trace', () => {
+  it('treats bad options and bad configuration as usage errors (exit 2) without a stack trace', async () => {
     const dir = makeRepo(plan(PLAN_OK));
-    for (const args of [
+    // The first through the built CLI (its exit code and stderr as a shell sees them), the others in this process:
+    // what makes each a usage error is run.ts's, which the entry point calls.
+    for (const [i, args] of [
       ['--bogus'],
       ['--format', 'xml'],
       ['--preset', 'lax'],
       ['--max-warnings', 'many'],
       ['no/such/path'],
-    ]) {
-      const res = runCli(dir, args);
+    ].entries()) {
+      const res = i === 0 ? runCli(dir, args) : await runCliHere(dir, args);
       expect(res.code, args.join(' ')).toBe(2);
       expect(res.stderr).toMatch(/^validate-workflow: /);
       expect(res.stderr).not.toMatch(/\n\s+at /);
@@ -224,11 +226,12 @@ describe('validate-workflow CLI', () => {
     expect(files).toEqual(['thoughts/shared/plans/p.md']);
   });
 
-  it('works outside a git repository', () => {
+  it('works outside a git repository', async () => {
     const dir = makeRepo({ ...plan(PLAN_ERROR), '.gitignore': 'thoughts/\n' });
-    expect(runCli(dir, []).stdout).toContain('no workflow files found');
+    expect((await runCliHere(dir, [])).stdout).toContain('no workflow files found');
     rmSync(join(dir, '.git'), { recursive: true });
-    // Without git there is no .gitignore to honour: the plan is read.
+    // Without git there is no .gitignore to honour: the plan is read. Through the built CLI: a run outside git is a
+    // family of its own, with its notice on stderr.
     const res = runCli(dir, ['--format', 'json']);
     expect(res.code).toBe(1);
     expect(JSON.parse(res.stdout).results[0].ruleId).toBe('plan/manual-before-automated');

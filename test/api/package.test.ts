@@ -10,10 +10,10 @@ import { violations } from '../report/fixtures.js';
 
 const TSC = join(PROJECT, 'node_modules', 'typescript-7', 'bin', 'tsc');
 
-/** Compiles `source` as use.ts of a consumer in `dir`, without @types/node: the declarations must stand on their own. */
-function typeCheck(dir: string, source: string): ReturnType<typeof run> {
+/** Compiles `files` (name to source) as a consumer in `dir`, without @types/node: the declarations must stand on their own. */
+function typeCheck(dir: string, files: Record<string, string>): ReturnType<typeof run> {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'use.ts'), source);
+  for (const [name, source] of Object.entries(files)) writeFileSync(join(dir, name), source);
   const tsconfig = {
     compilerOptions: {
       target: 'ES2022',
@@ -23,23 +23,26 @@ function typeCheck(dir: string, source: string): ReturnType<typeof run> {
       noEmit: true,
       types: [],
     },
-    files: ['use.ts'],
+    files: Object.keys(files),
   };
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
   return run(dir, process.execPath, [TSC, '-p', 'tsconfig.json']);
 }
 
-// The consumer: calls the API with the options given as JSON and prints what it got (lint's result, and the
-// formats the CLI would print for it) as JSON.
+// The consumer: calls the API with each of the option sets given as JSON, one after the other, and prints what it
+// got for each (lint's result and the formats the CLI would print for it, or the error) as a JSON array.
 const CONSUMER = `import { lint, format, rules, FORMATS, version } from 'validate-workflow';
-const options = JSON.parse(process.argv[2]);
-try {
-  const result = await lint(options);
-  const formatted = Object.fromEntries(FORMATS.map((name) => [name, format(result, name)]));
-  process.stdout.write(JSON.stringify({ result, formatted, rules, version }));
-} catch (err) {
-  process.stdout.write(JSON.stringify({ error: err.message, stack: err.stack }));
+const answers = [];
+for (const options of JSON.parse(process.argv[2])) {
+  try {
+    const result = await lint(options);
+    const formatted = Object.fromEntries(FORMATS.map((name) => [name, format(result, name)]));
+    answers.push({ result, formatted, rules, version });
+  } catch (err) {
+    answers.push({ error: err.message, stack: err.stack });
+  }
 }
+process.stdout.write(JSON.stringify(answers));
 `;
 
 // A TypeScript consumer: it compiles only if the package's declarations are found (strict mode refuses an untyped
@@ -59,6 +62,34 @@ result.summary.total;
 export { first, errors, text, docs };
 `;
 
+// A pack author's TypeScript rule test: the RuleTester and the rule types through `exports`.
+const TS_TESTER = `import { RuleTester, type Rule, type RuleTesterCases } from 'validate-workflow';
+const rule: Rule = {
+  meta: { id: 'soong-plans/x', severities: { recommended: 'warn', strict: 'error' }, formula: '-', description: 'd', fix: 'f', messages: { m: 'M {{path}}' } },
+  packSnapshot: (packs) => (packs.get('soong-plans') ?? []).map((file) => ({ file: file.path, line: null, messageId: 'm', data: { path: file.path } })),
+};
+const cases: RuleTesterCases = { invalid: [{ files: { 'a.md': '' }, errors: ['m', { messageId: 'm', line: 1, severity: 'warning' }] }] };
+new RuleTester().run(rule, cases);
+// @ts-expect-error: a severity the tool never reports
+const wrong: RuleTesterCases = { invalid: [{ files: {}, errors: [{ messageId: 'm', severity: 'fatal' }] }] };
+export { wrong };
+`;
+
+/**
+ * The two TypeScript consumers compiled together, as written (`ok`) and each with a wrong use of the API added
+ * (`bad`): a compile is a process of a second or more, and tsc names the file of each error.
+ */
+let compiled: { ok: ReturnType<typeof run>; bad: ReturnType<typeof run> } | undefined;
+function typeChecks(): NonNullable<typeof compiled> {
+  return (compiled ??= {
+    ok: typeCheck(join(consumer, 'ts'), { 'use.ts': TS_CONSUMER, 'tester.ts': TS_TESTER }),
+    bad: typeCheck(join(consumer, 'ts-bad'), {
+      'use.ts': `${TS_CONSUMER}const wrong: string = (await lint()).summary.errors;\n`,
+      'tester.ts': `${TS_TESTER}const bad: Rule = { meta: rule.meta, snapshot: () => 'none' };\nexport { bad };\n`,
+    }),
+  });
+}
+
 interface Consumed {
   result?: { version: number; results: Record<string, unknown>[]; summary: Record<string, number> };
   formatted?: Record<string, string>;
@@ -70,15 +101,38 @@ interface Consumed {
 let consumer: string;
 let repo: string;
 
+/** The API's options and the CLI's flags for the same run: the doors and options compared. */
+const OPTIONS: [Record<string, unknown>, string[]][] = [
+  [{ range: 'HEAD~3..HEAD', preset: 'strict' }, ['--range', 'HEAD~3..HEAD', '--preset', 'strict']],
+  [{ paths: ['thoughts/ledgers'], history: false }, ['thoughts/ledgers', '--no-history']],
+  [{ quiet: true, since: 'root' }, ['--quiet', '--since', 'root']],
+];
+/** Bad options, as the API and the CLI take them. */
+const BAD: [Record<string, unknown>, string[]][] = [
+  [{ config: 'missing.json' }, ['--config', 'missing.json']],
+  [{ range: 'HEAD' }, ['--range', 'HEAD']],
+];
+const TWO_DOORS = { staged: true, range: 'HEAD~1..HEAD' };
+
+let answers: Map<string, Consumed> | undefined;
+/**
+ * What the consumer got for `options`. Every option set the tests read is asked of one consumer process, one call
+ * after the other: what is tested is the package imported by name, not a process per call, and nothing changes the
+ * repository between the calls.
+ */
 function consume(options: Record<string, unknown>): Consumed {
-  return JSON.parse(must(consumer, process.execPath, ['consumer.mjs', JSON.stringify(options)])) as Consumed;
+  if (!answers) {
+    const asked = [{}, ...OPTIONS.map(([o]) => o), ...BAD.map(([o]) => o), TWO_DOORS].map((o) => ({ cwd: repo, ...o }));
+    const got = JSON.parse(must(consumer, process.execPath, ['consumer.mjs', JSON.stringify(asked)])) as Consumed[];
+    answers = new Map(asked.map((o, i) => [JSON.stringify(o), got[i]!]));
+  }
+  const got = answers.get(JSON.stringify({ cwd: repo, ...options }));
+  if (!got) throw new Error(`consume(): ${JSON.stringify(options)} is not asked of the consumer`);
+  return got;
 }
 
-let plain: Consumed | undefined;
-/** What the consumer got with `{ cwd: repo }` alone: asked for once, as the tests only read it and the repository. */
-function consumePlain(): Consumed {
-  return (plain ??= consume({ cwd: repo }));
-}
+/** What the consumer got with `{ cwd: repo }` alone. */
+const consumePlain = () => consume({});
 
 beforeAll(async () => {
   const tarball = pack();
@@ -113,31 +167,21 @@ describe('a fresh project that installed the packed tarball', () => {
   });
 
   it('takes the doors and options of the CLI: a range, a preset, paths, no history', async () => {
-    const cases: [Record<string, unknown>, string[]][] = [
-      [{ range: 'HEAD~3..HEAD', preset: 'strict' }, ['--range', 'HEAD~3..HEAD', '--preset', 'strict']],
-      [{ paths: ['thoughts/ledgers'], history: false }, ['thoughts/ledgers', '--no-history']],
-      [{ quiet: true, since: 'root' }, ['--quiet', '--since', 'root']],
-    ];
-    for (const [options, args] of cases) {
+    for (const [options, args] of OPTIONS) {
       const cli = await runCliHere(repo, ['--format', 'json', ...args]);
-      expect(consume({ cwd: repo, ...options }).result, args.join(' ')).toEqual(JSON.parse(cli.stdout));
+      expect(consume(options).result, args.join(' ')).toEqual(JSON.parse(cli.stdout));
     }
   });
 
   it('rejects bad options with the message the CLI prints, not a crash', async () => {
-    for (const [options, args] of [
-      [{ config: 'missing.json' }, ['--config', 'missing.json']],
-      [{ range: 'HEAD' }, ['--range', 'HEAD']],
-    ] as const) {
-      const cli = await runCliHere(repo, [...args]);
+    for (const [options, args] of BAD) {
+      const cli = await runCliHere(repo, args);
       expect(cli.code).toBe(2);
-      const error = consume({ cwd: repo, ...options }).error;
+      const error = consume(options).error;
       expect(error).toMatch(/^(config file not found: \S+missing\.json|--range needs <from>\.\.<to> \(got "HEAD"\))$/);
       expect(cli.stderr.split('\n')[0]).toBe(`validate-workflow: ${error}`);
     }
-    expect(consume({ cwd: repo, staged: true, range: 'HEAD~1..HEAD' }).error).toMatch(
-      /takes one of staged, range and commitMessage/,
-    );
+    expect(consume(TWO_DOORS).error).toMatch(/takes one of staged, range and commitMessage/);
   });
 
   it("lists the rules with their severities and the pages the CLI's SARIF links, pages the package ships", async () => {
@@ -165,13 +209,12 @@ describe('a fresh project that installed the packed tarball', () => {
   });
 
   it('type-checks a TypeScript consumer against the declarations `exports` names', () => {
-    const dir = join(consumer, 'ts');
-    const ok = typeCheck(dir, TS_CONSUMER);
+    const { ok, bad } = typeChecks();
     expect(ok.out).toBe('');
     expect(ok.code).toBe(0);
     // And the check can fail: a wrong use of the API is a type error.
-    const bad = typeCheck(dir, `${TS_CONSUMER}const wrong: string = (await lint()).summary.errors;\n`);
     expect(bad.code).not.toBe(0);
+    expect(bad.out).toMatch(/^use\.ts\(\d+,\d+\): error /m);
     expect(bad.out).toMatch(/Type 'number' is not assignable to type 'string'/);
   });
 
@@ -248,26 +291,11 @@ describe("a pack author's rule test, against the packed tarball", () => {
   });
 
   it('type-checks a TypeScript rule test against the declarations `exports` names', () => {
-    const dir = join(consumer, 'ts-tester');
-    const source = `import { RuleTester, type Rule, type RuleTesterCases } from 'validate-workflow';
-const rule: Rule = {
-  meta: { id: 'soong-plans/x', severities: { recommended: 'warn', strict: 'error' }, formula: '-', description: 'd', fix: 'f', messages: { m: 'M {{path}}' } },
-  packSnapshot: (packs) => (packs.get('soong-plans') ?? []).map((file) => ({ file: file.path, line: null, messageId: 'm', data: { path: file.path } })),
-};
-const cases: RuleTesterCases = { invalid: [{ files: { 'a.md': '' }, errors: ['m', { messageId: 'm', line: 1, severity: 'warning' }] }] };
-new RuleTester().run(rule, cases);
-// @ts-expect-error: a severity the tool never reports
-const wrong: RuleTesterCases = { invalid: [{ files: {}, errors: [{ messageId: 'm', severity: 'fatal' }] }] };
-export { wrong };
-`;
-    const ok = typeCheck(dir, source);
+    const { ok, bad } = typeChecks();
     expect(ok.out).toBe('');
     expect(ok.code).toBe(0);
-    const bad = typeCheck(
-      dir,
-      `${source}const bad: Rule = { meta: rule.meta, snapshot: () => 'none' };\nexport { bad };\n`,
-    );
     expect(bad.code).not.toBe(0);
+    expect(bad.out).toMatch(/^tester\.ts\(\d+,\d+\): error /m);
     expect(bad.out).toMatch(/Type 'string' is not assignable to type 'RawFinding\[\]'/);
   });
 });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, git, makeRepo, runCli, writeFiles } from '../helpers/repo.js';
+import { CLI, git, makeRepo, runCliHere, writeFiles } from '../helpers/repo.js';
 import { checkItems } from '../../src/cli/confirm.js';
 import { itemsDigest } from '../../src/history/trust.js';
 import { readPlanText } from '../../src/read/plan.js';
@@ -148,8 +148,9 @@ function repo(opts: { auto1?: boolean } = {}): string {
 }
 
 const head = (dir: string) => git(dir, 'rev-parse', 'HEAD').trim();
-const findings = (dir: string, args: string[] = []): Finding[] => {
-  const res = runCli(dir, ['--format', 'json', ...args]);
+/** The check of the history confirm leaves, in this process: confirm itself is what runs in its own process here. */
+const findings = async (dir: string, args: string[] = []): Promise<Finding[]> => {
+  const res = await runCliHere(dir, ['--format', 'json', ...args]);
   return (JSON.parse(res.stdout) as { results: Finding[] }).results;
 };
 
@@ -253,8 +254,10 @@ describe('confirm on a terminal', () => {
     expect(git(dir, 'status', '--porcelain').trim()).toBe('');
 
     // The full history run accepts the confirmation, in strict too (which needs the digest)...
-    expect(findings(dir).filter((f) => f.ruleId === 'history/manual-confirmation')).toEqual([]);
-    expect(findings(dir, ['--preset', 'strict']).filter((f) => f.ruleId === 'history/manual-confirmation')).toEqual([]);
+    expect((await findings(dir)).filter((f) => f.ruleId === 'history/manual-confirmation')).toEqual([]);
+    expect(
+      (await findings(dir, ['--preset', 'strict'])).filter((f) => f.ruleId === 'history/manual-confirmation'),
+    ).toEqual([]);
     // ...and in the same repository still catches a check-off without one, so the silence above means something.
     writeFileSync(
       join(dir, PLAN),
@@ -270,7 +273,7 @@ describe('confirm on a terminal', () => {
       '-qam',
       'Check the second item',
     );
-    const after = findings(dir).filter((f) => f.ruleId === 'history/manual-confirmation');
+    const after = (await findings(dir)).filter((f) => f.ruleId === 'history/manual-confirmation');
     expect(after.map((f) => [f.severity, f.message])).toEqual([
       ['error', expect.stringContaining('"Sessions expire after an hour"')],
     ]);
@@ -302,7 +305,9 @@ describe('confirm on a terminal', () => {
     expect(run.code, run.screen).toBe(0);
     expect(readFileSync(seen, 'utf8').trim()).toBe('true');
     expect(git(dir, 'cat-file', 'commit', 'HEAD')).toContain('-----BEGIN SSH SIGNATURE-----');
-    expect(findings(dir, ['--preset', 'strict']).filter((f) => f.ruleId === 'history/manual-confirmation')).toEqual([]);
+    expect(
+      (await findings(dir, ['--preset', 'strict'])).filter((f) => f.ruleId === 'history/manual-confirmation'),
+    ).toEqual([]);
   });
 
   it('does not overwrite an edit made to the plan while the human was answering', async () => {

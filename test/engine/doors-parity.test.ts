@@ -146,9 +146,9 @@ function claudeHook(dir: string, payload: Record<string, unknown>): string {
 }
 
 /**
- * The first two scenarios (one clean, one with a finding) pass every door through the built CLI, as git and Claude Code
- * run it; the others judge the same doors in this process (`door`: the engine path the CLI runs; the Claude Code
- * hook's own function), without five node processes each.
+ * The first two scenarios (one clean, one with a finding) pass the hooks' doors and Stop through the built CLI, as git
+ * and Claude Code run it; the full runs they are compared with, and the others' doors, run in this process (`door`:
+ * the engine path the CLI runs; the Claude Code hook's own function), without five node processes each.
  */
 const REAL = 2;
 
@@ -158,7 +158,7 @@ describe.each(SCENARIOS.map((s, i) => ({ ...s, real: i < REAL })))('the doors ag
       s.real ? Promise.resolve(cli(dir, args, env)) : door(dir, args, env);
     const repo = Repo.create();
     s.setup(repo);
-    const beforeRun = await run(repo.dir);
+    const beforeRun = await door(repo.dir);
     // The Claude Code hook sees the change in the working tree, before anything is staged.
     repo.write(s.files);
     for (const path of s.remove ?? []) rmSync(join(repo.dir, path));
@@ -172,7 +172,7 @@ describe.each(SCENARIOS.map((s, i) => ({ ...s, real: i < REAL })))('the doors ag
     const staged = await run(repo.dir, ['--staged'], env);
     const msg = await run(repo.dir, ['commit-msg', messageFile('The change', WHO)], env);
     repo.commitStaged('The change', WHO);
-    const afterRun = await run(repo.dir);
+    const afterRun = await door(repo.dir);
 
     const full = added(beforeRun.results, afterRun.results);
     const hooks = [...staged.results, ...msg.results];

@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/repo.js';
+import { runCliHere } from '../helpers/repo.js';
 import {
   ANA,
   CLAUDE,
@@ -14,6 +14,7 @@ import {
   PLAN,
   Repo,
   cli,
+  cliHere,
   door,
   errors,
   handoffPath,
@@ -69,28 +70,28 @@ describe('the adoption point', () => {
     expect(run.summary.commits).toBe(3);
   });
 
-  it('says in the summary line which commits were judged and from where', () => {
+  it('says in the summary line which commits were judged and from where', async () => {
     const { repo, adopt } = midwayAdoption();
-    const res = runStylish(repo.dir);
+    const res = await runStylish(repo.dir);
     expect(res).toContain(
       `history: judged since ${adopt.slice(0, 7)}, the adoption point (the first human commit that added ${CONFIG})`,
     );
   });
 
-  it('a config committed after a run with it only in the working tree (init, run, commit) becomes the adoption point', () => {
+  it('a config committed after a run with it only in the working tree (init, run, commit) becomes the adoption point', async () => {
     const repo = Repo.create();
     repo.commit('Plan the auth flow', { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
     repo.commit('Phase 1 verified', { [PLAN]: planDoc({ auto: [1], manual: [1] }) }, { author: CLAUDE });
     repo.write({ [CONFIG]: CONFIG_TEXT });
-    expect(runStylish(repo.dir)).toContain('history: an audit of every commit');
+    expect(await runStylish(repo.dir)).toContain('history: an audit of every commit');
     const adopt = repo.commit('Adopt validate-workflow', {}, { author: ANA });
-    expect(runStylish(repo.dir)).toContain(`history: judged since ${adopt.slice(0, 7)}, the adoption point`);
+    expect(await runStylish(repo.dir)).toContain(`history: judged since ${adopt.slice(0, 7)}, the adoption point`);
   });
 
-  it('the review still names the commit that completed a task before the adoption point (the timeline is not judgement)', () => {
+  it('the review still names the commit that completed a task before the adoption point (the timeline is not judgement)', async () => {
     const { repo } = midwayAdoption();
     const task1 = repo.git('log', '--format=%H', '--grep=^Task 1: Do step 1').trim();
-    const report = runCli(repo.dir, ['--format', 'markdown']).stdout;
+    const report = (await runCliHere(repo.dir, ['--format', 'markdown'])).stdout;
     const row = report.split('\n').find((l) => l.includes('| Task 1: Do step 1 |'));
     expect(row).toContain(`✅ done | \`${task1.slice(0, 7)}\``);
   });
@@ -143,9 +144,10 @@ describe('the adoption point', () => {
     }
   });
 
-  it('an unknown --since is a usage error (exit 2) that names it', () => {
+  it('an unknown --since is a usage error (exit 2) that names it', async () => {
+    // In this process: the exit code of a usage error through the built CLI is cli.test.ts's and gate-round3's.
     const { repo } = midwayAdoption();
-    const res = cliRaw(repo.dir, ['--since', 'no-such-commit']);
+    const res = await runCliHere(repo.dir, ['--since', 'no-such-commit']);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('no-such-commit');
   });
@@ -166,7 +168,7 @@ describe('the adoption point', () => {
         .filter((f) => f.ruleId === 'history/manual-confirmation')
         .map((f) => f.commit),
     ).toEqual([check]);
-    expect(runStylish(repo.dir)).toContain('history: an audit of every commit');
+    expect(await runStylish(repo.dir)).toContain('history: an audit of every commit');
   });
 
   it('after adoption, a plan added with manual items already checked is an unconfirmed check-off (an error)', async () => {
@@ -206,30 +208,29 @@ describe('an audit (no config anywhere)', () => {
         .filter((f) => f.ruleId === 'history/manual-confirmation')
         .map((f) => f.commit),
     ).toEqual([later]);
-    expect(runStylish(repo.dir)).toContain('history: an audit of every commit');
+    expect(await runStylish(repo.dir)).toContain('history: an audit of every commit');
   });
 });
 
 describe('the cache follows settings, not spelling', () => {
-  it('--preset on a warm cache gives what a cold run with that preset gives, and no flag equals --preset recommended', () => {
+  it('--preset on a warm cache gives what a cold run with that preset gives, and no flag equals --preset recommended', async () => {
+    // In this process: what is asked is which cache on disk a run takes for which settings (history/cache.ts keys
+    // it); a warm run as another process is cache.test.ts's.
     const { repo } = midwayAdoption();
-    const cold = (args: string[]) => {
+    const cold = async (args: string[]) => {
       rmSync(join(repo.dir, '.git', 'validate-workflow'), { recursive: true, force: true });
-      return cli(repo.dir, args).results;
+      return (await cliHere(repo.dir, args)).results;
     };
-    const coldStrict = cold(['--preset', 'strict']);
-    const coldDefault = cold([]);
+    const coldStrict = await cold(['--preset', 'strict']);
+    const coldDefault = await cold([]);
     // Warm from here on: the cache was written by the default run.
-    expect(cli(repo.dir, ['--preset', 'strict']).results).toEqual(coldStrict);
-    expect(cli(repo.dir, ['--preset', 'recommended']).results).toEqual(coldDefault);
-    expect(cli(repo.dir).results).toEqual(coldDefault);
+    expect((await cliHere(repo.dir, ['--preset', 'strict'])).results).toEqual(coldStrict);
+    expect((await cliHere(repo.dir, ['--preset', 'recommended'])).results).toEqual(coldDefault);
+    expect((await cliHere(repo.dir)).results).toEqual(coldDefault);
   });
 });
 
-function cliRaw(dir: string, args: string[]) {
-  return runCli(dir, args);
-}
-
-function runStylish(dir: string): string {
-  return runCli(dir, []).stdout;
+/** The stylish report of the CLI run in this process (its summary line); the first test keeps the built CLI's. */
+async function runStylish(dir: string): Promise<string> {
+  return (await runCliHere(dir, [])).stdout;
 }

@@ -17,7 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT } from '../hooks/setup.js';
-import { ANA, CLAUDE, PLAN, Repo, cli, handoffPath, planDoc, taskHandoff, taskOneDone } from './helpers.js';
+import { runCliHere } from '../helpers/repo.js';
+import { ANA, CLAUDE, PLAN, Repo, cli, cliHere, handoffPath, planDoc, taskHandoff, taskOneDone } from './helpers.js';
 
 const pkg = mkdtempSync(join(tmpdir(), 'vw-pkg-'));
 afterAll(() => rmSync(pkg, { recursive: true, force: true }));
@@ -70,14 +71,27 @@ describe('the cache file', () => {
     return repo;
   }
 
-  it('gives a warm run the findings of a cold one, also after a new commit and under another preset', () => {
+  /**
+   * The cache file as last written: the cache is written to a new file renamed over the old one (writeCacheFile),
+   * so a rewrite changes the inode. Runs in this process print no timing (timing.ts reads the environment when it is
+   * loaded), so a run that changed nothing, and so wrote nothing, is told by this.
+   */
+  const written = (repo: Repo) => {
+    const st = statSync(cacheOf(repo));
+    return `${st.ino} ${st.mtimeMs}`;
+  };
+
+  // Through the built CLI: a warm run is another process, with nothing in memory but what it reads from the cache
+  // (and a cache is keyed by the build, so runs in this process and the built CLI's never share one).
+  it('gives a warm run the findings of a cold one, also after a new commit and under another preset', async () => {
     const repo = history();
     const cold = cli(repo.dir, [], timed);
     expect(cold.results.some((f) => f.ruleId === 'history/manual-confirmation')).toBe(true);
     const warm = cli(repo.dir, [], timed);
     expect(folded(warm.stderr)).toBe(false);
     expect(warm.results).toEqual(cold.results);
-    const strictCold = cli(repo.dir, ['--preset', 'strict']);
+    // The cold runs to compare with run in this process: another build's cache is none (cacheKey), so each is cold.
+    const strictCold = await cliHere(repo.dir, ['--preset', 'strict']);
     repo.commit(
       'Task 2: Do step 2',
       { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }), [handoffPath(2)]: taskHandoff(2) },
@@ -88,14 +102,14 @@ describe('the cache file', () => {
     const resumedStrict = cli(repo.dir, ['--preset', 'strict'], timed);
     expect(folded(resumedStrict.stderr)).toBe(false);
     rmSync(cacheOf(repo));
-    expect(cli(repo.dir).results).toEqual(resumed.results);
-    expect(cli(repo.dir, ['--preset', 'strict']).results).toEqual(resumedStrict.results);
+    expect((await cliHere(repo.dir)).results).toEqual(resumed.results);
+    expect((await cliHere(repo.dir, ['--preset', 'strict'])).results).toEqual(resumedStrict.results);
     expect(resumedStrict.results.length).toBeGreaterThanOrEqual(strictCold.results.length);
   });
 
-  it('ignores a broken or older cache and rebuilds it, whatever is wrong with it', () => {
+  it('ignores a broken or older cache and rebuilds it, whatever is wrong with it', async () => {
     const repo = history();
-    const cold = cli(repo.dir);
+    const cold = await cliHere(repo.dir);
     const good = readFileSync(cacheOf(repo));
     const header = good.indexOf(10, good.indexOf(10) + 1) + 1;
     const brokenModel = Buffer.from(good);
@@ -109,21 +123,31 @@ describe('the cache file', () => {
       ['the format before this one', Buffer.from(JSON.stringify({ format: 4, key: 'x', state: [], models: {} }))],
       ['a model that does not decode', brokenModel],
     ];
+    // In this process: what is read is the file's bytes, whichever process reads them (the built CLI meets garbage
+    // below).
     for (const [what, bytes] of cases) {
       writeFileSync(cacheOf(repo), bytes);
-      const run = cli(repo.dir, [], timed);
+      const run = await cliHere(repo.dir);
       expect(run.code, what).toBe(cold.code);
       expect(run.results, what).toEqual(cold.results);
-      // Rebuilt: the next run takes everything from it.
-      const next = cli(repo.dir, [], timed);
-      expect(folded(next.stderr), what).toBe(false);
-      expect(decoded(next.stderr), what).not.toBeNull();
+      // Rebuilt: the next run takes everything from it, and so has nothing to write.
+      const rebuilt = written(repo);
+      const next = await cliHere(repo.dir);
+      expect(written(repo), what).toBe(rebuilt);
       expect(next.results, what).toEqual(cold.results);
     }
+    writeFileSync(cacheOf(repo), 'not a cache at all\n');
+    const real = cli(repo.dir, [], timed);
+    expect(real.code).toBe(cold.code);
+    expect(real.results).toEqual(cold.results);
+    const next = cli(repo.dir, [], timed);
+    expect(folded(next.stderr)).toBe(false);
+    expect(decoded(next.stderr)).not.toBeNull();
+    expect(next.results).toEqual(cold.results);
     // A cache folder that is a file, a cache that is a folder: the run judges as if there were none.
     rmSync(cacheOf(repo));
     mkdirSync(cacheOf(repo));
-    expect(cli(repo.dir).results).toEqual(cold.results);
+    expect((await cliHere(repo.dir)).results).toEqual(cold.results);
   });
 
   it('is read only where a commit touches it by the hooks, and not rewritten by an unchanged warm run', () => {
@@ -148,62 +172,80 @@ describe('the cache file', () => {
   // files found and their contents, the config, what history hands over, the instruction files.
   const VERDICT = /^timing snapshot pass \(cached verdict\)/m;
 
-  it('judges an unchanged working tree by its verdict, and a tree changed in anything the rules read afresh', () => {
+  it('judges an unchanged working tree by its verdict, and a tree changed in anything the rules read afresh', async () => {
     const repo = history();
-    const cold = cli(repo.dir, [], timed);
-    const warm = cli(repo.dir, [], timed);
-    expect(warm.stderr).toMatch(VERDICT);
+    // In this process, where the verdict shows as a cache left as it was (engine/doors.ts: a kept verdict on an
+    // unchanged history writes nothing), and a stale verdict as findings that differ from a run without a cache.
+    const cold = await cliHere(repo.dir);
+    let kept = written(repo);
+    const warm = await cliHere(repo.dir);
+    expect(written(repo)).toBe(kept);
     expect(warm.results).toEqual(cold.results);
     const changes: [string, () => void][] = [
       ['a handoff edited', () => repo.write({ [handoffPath(1)]: '---\nstatus: whatever\n---\n# Handoff\n' })],
       ['a handoff added', () => repo.write({ [handoffPath(2)]: taskHandoff(2) })],
-      ['an instruction file', () => repo.write({ 'CLAUDE.md': '# Rules\n\nEvery task gets a handoff.\n' })],
       ['the handoff deleted', () => rmSync(join(repo.dir, handoffPath(1)))],
     ];
     for (const [what, change] of changes) {
       change();
-      const after = cli(repo.dir, [], timed);
-      expect(after.stderr, what).not.toMatch(VERDICT);
-      const again = cli(repo.dir, [], timed);
-      expect(again.stderr, what).toMatch(VERDICT);
+      const after = await cliHere(repo.dir);
+      expect(written(repo), what).not.toBe(kept);
+      kept = written(repo);
+      const again = await cliHere(repo.dir);
+      expect(written(repo), what).toBe(kept);
       expect(again.results, what).toEqual(after.results);
       rmSync(cacheOf(repo));
-      expect(cli(repo.dir).results, what).toEqual(after.results);
+      expect((await cliHere(repo.dir)).results, what).toEqual(after.results);
+      kept = written(repo);
     }
-    expect(cli(repo.dir).results).not.toEqual(cold.results);
+    expect((await cliHere(repo.dir)).results).not.toEqual(cold.results);
   });
 
-  it('reads a file again when its stat changed, even with the same size and modification time', () => {
+  it('judges a tree afresh when an instruction file appears, through the built CLI', async () => {
+    // Not in this process: read/profile.ts lists a tree's instruction files once per process, so a run here after
+    // the file appears would not see it, with or without a cache.
+    const repo = history();
+    const cold = cli(repo.dir, [], timed);
+    repo.write({ 'CLAUDE.md': '# Rules\n\nEvery task gets a handoff.\n' });
+    const after = cli(repo.dir, [], timed);
+    expect(after.stderr).not.toMatch(VERDICT);
+    const again = cli(repo.dir, [], timed);
+    expect(again.stderr).toMatch(VERDICT);
+    expect(again.results).toEqual(after.results);
+    // Without a cache, in this process on a copy: a folder this process has not read lists its instruction files.
+    const fresh = repo.copy();
+    rmSync(cacheOf(fresh));
+    expect((await cliHere(fresh.dir)).results).toEqual(after.results);
+    expect(after.results).toEqual(cold.results);
+  });
+
+  it('reads a file again when its stat changed, even with the same size and modification time', async () => {
     const repo = history();
     const file = join(repo.dir, handoffPath(1));
     // Old enough that its stat stands for its content (engine/lint.ts RACY).
     const past = new Date(Date.now() - 60_000);
     utimesSync(file, past, past);
-    const cold = cli(repo.dir, [], timed);
+    const cold = await cliHere(repo.dir);
     const text = readFileSync(file, 'utf8');
     const edited = text.replace(/^status: \w+$/m, (line) => `status: ${'x'.repeat(line.length - 'status: '.length)}`);
     expect(edited.length).toBe(text.length);
     expect(edited).not.toBe(text);
     writeFileSync(file, edited);
     utimesSync(file, past, past);
-    const warm = cli(repo.dir, [], timed);
-    expect(warm.stderr).not.toMatch(VERDICT);
+    // Findings other than the cold run's: not the cached verdict.
+    const warm = await cliHere(repo.dir);
     expect(warm.results).not.toEqual(cold.results);
     rmSync(cacheOf(repo));
-    expect(cli(repo.dir).results).toEqual(warm.results);
+    expect((await cliHere(repo.dir)).results).toEqual(warm.results);
   });
 
-  it('writes the review of an unchanged tree from the verdict as a run without a cache writes it', () => {
+  it('writes the review of an unchanged tree from the verdict as a run without a cache writes it', async () => {
     const repo = history();
-    const review = () =>
-      spawnSync(process.execPath, [join(PROJECT, 'dist/bundle/main.js'), '--format', 'markdown'], {
-        cwd: repo.dir,
-        encoding: 'utf8',
-        env: { ...process.env, ...timed, NO_COLOR: '1' },
-      });
-    const cold = review();
-    const warm = review();
-    expect(warm.stderr).toMatch(VERDICT);
+    const review = () => runCliHere(repo.dir, ['--format', 'markdown']);
+    const cold = await review();
+    const kept = written(repo);
+    const warm = await review();
+    expect(written(repo)).toBe(kept);
     expect(warm.stdout).toBe(cold.stdout);
     expect(warm.stdout).toContain('Task 1');
   });

@@ -154,12 +154,13 @@ const keys = (list: Finding[]) =>
 /**
  * The doors of a case, for both presets, over one repository: the full run before, then with the change staged
  * `--staged` and commit-msg (the committing identity in the environment, as git runs them), then the commit and the
- * full run after. The first two cases (one clean, one refused) go through the built CLI, a process per door; the
- * others through the same code path in this process (`door`), the process boundary being asserted by the first.
+ * full run after. The first two cases (one clean, one refused) go through the built CLI under the recommended preset,
+ * a process per door; strict and the other cases through the same code path in this process (`door`), the process
+ * boundary being asserted by the first (a preset is an option of the engine, not of the process).
  */
 async function runCase(c: Case, real: boolean) {
   const judgeAt = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
-    real ? Promise.resolve(cli(dir, args, env)) : door(dir, args, env);
+    real && args.includes('recommended') ? Promise.resolve(cli(dir, args, env)) : door(dir, args, env);
   const repo = Repo.create();
   c.setup(repo);
   const presets = ['recommended', 'strict'] as const;

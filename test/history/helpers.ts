@@ -4,7 +4,6 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { inflateSync } from 'node:zlib';
 import { expect } from 'vitest';
 import { itemsDigest } from '../../src/history/trust.js';
 import { pendingCommit } from '../../src/history/fold.js';
@@ -393,28 +392,6 @@ export const errors = (list: Finding[]) => list.filter((f) => f.severity === 'er
 export const historyOnly = (list: Finding[]) => list.filter((f) => f.ruleId.startsWith('history/'));
 export const ids = (list: Finding[]) => [...new Set(list.map((f) => f.ruleId))].sort();
 
-/**
- * A commit's subject as `git log --format=%s` gives it (its first paragraph, lines joined by spaces), read from the
- * commit's loose object without a process; git answers where the object is packed (a clone).
- */
-export function subjectOf(repo: Repo, commit: string): string {
-  let text: string;
-  try {
-    text = inflateSync(readFileSync(join(repo.dir, '.git', 'objects', commit.slice(0, 2), commit.slice(2)))).toString(
-      'utf8',
-    );
-  } catch {
-    return repo.git('log', '-1', '--format=%s', commit).trim();
-  }
-  // `commit <size>\0`, the headers (a signature's lines continue with a space, never blank), a blank line, the message.
-  const message = text.slice(text.indexOf('\n\n') + 2);
-  return message
-    .split(/\n\s*\n/)[0]!
-    .trim()
-    .split('\n')
-    .join(' ');
-}
-
 /** Exactly one finding of the rule: at this commit, file and line, with the commit's own subject. */
 export function expectOne(
   list: Finding[],
@@ -423,7 +400,7 @@ export function expectOne(
 ): Finding {
   const hits = list.filter((f) => f.ruleId === ruleId);
   expect(hits, `findings of ${ruleId} in ${JSON.stringify(list, null, 1)}`).toHaveLength(1);
-  const subject = subjectOf(where.repo, where.commit);
+  const subject = where.repo.git('log', '-1', '--format=%s', where.commit).trim();
   expect(hits[0]).toMatchObject({
     ruleId,
     commit: where.commit,

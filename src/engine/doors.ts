@@ -44,6 +44,7 @@ import {
 import { itemsDigest, manualChecked } from '../history/trust.js';
 import { disablesOf, lintRepositoryParallel, snapshotEntry } from './lint.js';
 import { loadParsers } from '../read/lazy.js';
+import { forgetInstructions } from '../read/profile.js';
 
 export interface Judged {
   findings: Finding[];
@@ -703,6 +704,9 @@ export async function checkRangeEnds(root: string, from: string | null, to: stri
 /** The door asked for, with what the caller got wrong (no repository, a base that is no revision) a UsageError. */
 export async function judgeDoor(door: Door, opts: DoorOptions): Promise<Judged> {
   const { root, config } = opts;
+  // Each run reads the tree's instruction files afresh: a process that judges again (the API's lint(), an editor's
+  // server) would otherwise keep the promise it learned before a CLAUDE.md or a command appeared or changed.
+  forgetInstructions(root);
   const onProgress: HistoryOptions['onProgress'] = (p) => opts.progress?.update(p);
   try {
     if (door.kind === 'repository')

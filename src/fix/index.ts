@@ -12,6 +12,7 @@ import { unifiedDiff } from './diff.js';
 import { handoffChain } from './handoff-chain.js';
 import { handoffPath } from './handoff-path.js';
 import { ledgerSync } from './ledger-sync.js';
+import { forgetInstructions } from '../read/profile.js';
 import { applyEdits, overlaps } from './text.js';
 import type { Change, FixContext, FixType, Fixer, Skip } from './types.js';
 
@@ -71,6 +72,7 @@ function merge(changes: Change[], text: (path: string) => string, skipped: Skip[
 
 export async function fixWorkingTree(opts: FixOptions): Promise<FixOutcome> {
   const { root } = opts;
+  forgetInstructions(root);
   // The same snapshot pass as the report's (workers on a large workspace), before anything is changed.
   const lint = await lintRepositoryParallel(root, opts.config, opts.inGit);
   const texts = new Map<string, string>();

@@ -108,7 +108,7 @@ const MAX_INSTRUCTION_FILES = 200;
 
 const fileCache = new Map<string, string[]>();
 
-/** The instruction files of a working tree (found once per process), sorted. */
+/** The instruction files of a working tree (found once per run: each door forgets them first), sorted. */
 function instructionFiles(root: string): string[] {
   const cached = fileCache.get(root);
   if (cached) return cached;
@@ -155,7 +155,7 @@ export function instructionInputs(root: string): [string, string][] {
     });
 }
 
-/** Reads the instruction files of a working tree once per process. */
+/** Reads the instruction files of a working tree once per run. */
 export function instructionSignals(root: string): InstructionSignals {
   const cached = signalCache.get(root);
   if (cached) return cached;
@@ -188,7 +188,10 @@ export function instructionSignals(root: string): InstructionSignals {
   return signals;
 }
 
-/** Tests build repositories in temporary folders and change them between runs. */
+/**
+ * Forgets what was read of a tree's instruction files: every run starts with this (engine/doors.ts judgeDoor, the fix
+ * command), since a process may judge again after they changed.
+ */
 export function forgetInstructions(root?: string): void {
   if (root === undefined) {
     signalCache.clear();

@@ -202,8 +202,7 @@ describe('the cache file', () => {
   });
 
   it('judges a tree afresh when an instruction file appears, through the built CLI', async () => {
-    // Not in this process: read/profile.ts lists a tree's instruction files once per process, so a run here after
-    // the file appears would not see it, with or without a cache.
+    // Through the built CLI: its timing lines tell a cached verdict from a fresh one (this process prints none).
     const repo = history();
     const cold = cli(repo.dir, [], timed);
     repo.write({ 'CLAUDE.md': '# Rules\n\nEvery task gets a handoff.\n' });
@@ -212,7 +211,7 @@ describe('the cache file', () => {
     const again = cli(repo.dir, [], timed);
     expect(again.stderr).toMatch(VERDICT);
     expect(again.results).toEqual(after.results);
-    // Without a cache, in this process on a copy: a folder this process has not read lists its instruction files.
+    // Without a cache, in this process: the instruction file is read as in a process of its own (test/api/rerun).
     const fresh = repo.copy();
     rmSync(cacheOf(fresh));
     expect((await cliHere(fresh.dir)).results).toEqual(after.results);

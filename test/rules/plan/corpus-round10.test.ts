@@ -92,6 +92,39 @@ describe('phases worked in a checklist outside them that names each phase', () =
   });
 });
 
+describe('a plan that writes only manual criteria keeps the learned automated promise', () => {
+  const plan = (kind: 'Automated' | 'Manual') =>
+    md(
+      '# Record the walkthrough',
+      '## Phase 1: Record',
+      '- [ ] Task 1: Record the screen',
+      '### Success Criteria:',
+      `#### ${kind} Verification:`,
+      '- [ ] The recording shows the sign-up flow',
+      '## Phase 2: Publish',
+      '- [ ] Task 2: Upload the recording',
+    );
+
+  it('recommended, learned from the majority: a plan with only manual items is not asked for a command', () => {
+    expect(criteriaFindings(plan('Manual'))).toEqual([]);
+  });
+
+  it('a plan with only automated items is still asked for what a human checks (the gate needs them)', () => {
+    expect(criteriaFindings(plan('Automated'))).toEqual(['plan/phase-manual-criteria']);
+  });
+
+  it('a plan with no criteria at all still departs from the promise', () => {
+    const bare = md('# Record the walkthrough', '## Phase 1: Record', '- [ ] Task 1: Record the screen');
+    expect(criteriaFindings(bare)).toEqual(['plan/phase-automated-criteria']);
+  });
+
+  it("strict and a config's promise hold every phase to both kinds", () => {
+    expect(criteriaFindings(plan('Manual'), strict())).toContain('plan/phase-automated-criteria');
+    expect(criteriaFindings(plan('Automated'), strict())).toContain('plan/phase-manual-criteria');
+    expect(criteriaFindings(plan('Manual'), {})).toContain('plan/phase-automated-criteria');
+  });
+});
+
 describe('a progress summary that checks phases off by name', () => {
   const plan = (summary: string) =>
     md(

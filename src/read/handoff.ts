@@ -1,7 +1,7 @@
 // Handoff text -> Handoff model. Fields come from frontmatter keys first, then from sections of the body, matched by
 // meaning (`## Files Modified`, `## Files Created`, `## 1. Test Results Summary`, `### Next Steps`, ...), then from
 // body markers (`**Status:** Done`, `## Status: COMPLETE`). Continuous-Claude v3 YAML handoffs are two YAML documents.
-import type { Heading, List, Paragraph, PhrasingContent, Root, RootContent, Table } from 'mdast';
+import type { Heading, List, Paragraph, Root, RootContent, Table } from 'mdast';
 import { visit } from 'unist-util-visit';
 import type {
   Handoff,
@@ -13,7 +13,7 @@ import type {
   ReadProblem,
   StatusClaim,
 } from '../model/types.js';
-import { itemParagraph, lineOf, parseMarkdown, textOf } from './markdown.js';
+import { itemParagraph, lineOf, parseMarkdown, restOfLine, textOf } from './markdown.js';
 import { isRecord, readFrontmatter } from './frontmatter.js';
 import { markdownDisables, yamlDisables } from './disables.js';
 import type { YamlRead } from './yaml.js';
@@ -374,21 +374,6 @@ function statusMarkers(root: Root): { value: string; at: Position }[] {
     }
   });
   return out;
-}
-
-function restOfLine(nodes: PhrasingContent[]): string {
-  let text = '';
-  for (const n of nodes) {
-    if (n.type === 'break') break;
-    const t = toString(n);
-    const nl = t.indexOf('\n');
-    if (nl >= 0) {
-      text += t.slice(0, nl);
-      break;
-    }
-    text += t;
-  }
-  return text.replace(/^\s*:?\s*/, '').trim();
 }
 
 /** `## Completed: 2026-01-02`, `## Done — 2026-01-02`: a heading that dates the task's end. */

@@ -1,6 +1,6 @@
 // The Markdown helpers every reader shares; the parse itself is the one remark processor of read/parsers.ts, loaded on
 // demand (read/lazy.ts).
-import type { Root, RootContent, Heading, ListItem, Html, Paragraph, Yaml } from 'mdast';
+import type { Root, RootContent, Heading, ListItem, Html, Paragraph, PhrasingContent, Yaml } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import type { Node } from 'unist';
 import { parseSectioned } from './sections.js';
@@ -92,4 +92,24 @@ export function sections(root: Root, depth: number): Section[] {
     current?.nodes.push(node);
   }
   return out;
+}
+
+/**
+ * The text after a bold label up to the end of its source line, without a leading colon: the label's value. A label
+ * alone on its line (`**Status:**` with the value on the next line) has an empty value; the next line is prose.
+ */
+export function restOfLine(nodes: PhrasingContent[]): string {
+  let text = '';
+  for (const n of nodes) {
+    if (n.type === 'break') break;
+    // Untrimmed: a text node that starts with the line break ends the label's line at once.
+    const t = toString(n);
+    const nl = t.indexOf('\n');
+    if (nl >= 0) {
+      text += t.slice(0, nl);
+      break;
+    }
+    text += t;
+  }
+  return text.replace(/^\s*:?\s*/, '').trim();
 }

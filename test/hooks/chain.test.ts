@@ -7,7 +7,7 @@ import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE, ident } from '../history/helpers.js';
 import { runCliHere } from '../helpers/repo.js';
-import { bin, commit, git, identity, must, npm, pack, run, tempDir, tree, type Run } from './setup.js';
+import { bin, commit, git, gitInit, identity, must, npm, pack, run, tempDir, tree, type Run } from './setup.js';
 
 let shared = '';
 
@@ -21,7 +21,7 @@ beforeAll(() => {
 /** A new repository with package.json and the shared node_modules; `prepare` runs what init's prepare script runs. */
 function project(pkg: Record<string, unknown> = {}): string {
   const dir = tempDir();
-  git(dir, 'init', '-q', '-b', 'main');
+  gitInit(dir);
   identity(dir);
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'app', version: '1.0.0', private: true, ...pkg }, null, 2)}\n`);
   writeFileSync(join(dir, '.gitignore'), 'node_modules\n');
@@ -224,7 +224,7 @@ describe('HumanLayer layouts: thoughts/ in a separate repository', () => {
   /** A thoughts repository with a plan by Ana, as `humanlayer thoughts sync` would have committed it. */
   function thoughtsRepo(prefix: string): { repo: string; plan: string } {
     const repo = tempDir('vw-thoughts-');
-    git(repo, 'init', '-q', '-b', 'main');
+    gitInit(repo);
     identity(repo);
     const plan = `${prefix}/shared/plans/2026-11-20-auth.md`;
     mkdirSync(join(repo, plan, '..'), { recursive: true });

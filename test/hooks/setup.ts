@@ -83,10 +83,26 @@ export function pack(): string {
 
 let packed: { build: string; tarball: string } | undefined;
 
+let initialised: string | undefined;
+
+/**
+ * `git init -q -b main` in `dir`: a copy of the .git folder git made once for this worker (removed when it ends), the
+ * same files without a git process per repository.
+ */
+export function gitInit(dir: string): void {
+  if (initialised === undefined || !existsSync(initialised)) {
+    const made = mkdtempSync(join(tmpdir(), 'vw-init-'));
+    process.on('exit', () => rmSync(made, { recursive: true, force: true }));
+    git(made, 'init', '-q', '-b', 'main');
+    initialised = join(made, '.git');
+  }
+  cpSync(initialised, join(dir, '.git'), { recursive: true });
+}
+
 /** A fresh repository with a package.json, Ana at the keyboard, no commits. */
 export function freshRepo(): string {
   const dir = tempDir();
-  git(dir, 'init', '-q', '-b', 'main');
+  gitInit(dir);
   identity(dir);
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'app', version: '1.0.0', private: true }, null, 2)}\n`);
   // No trailing slash: clones link node_modules/ to the installed one, and a link is not a folder to git.

@@ -56,6 +56,7 @@ describe('validate-workflow claude-hook (built CLI)', () => {
     return dir;
   }
 
+  // The child judges within the budget (issue 20, case 10) and its answer is the hook's: the deny comes from it.
   it('denies a manual check-off through the script, with the JSON Claude Code reads', () => {
     const dir = installed();
     const m = '- [ ] Phase 1 works in the browser';
@@ -68,9 +69,9 @@ describe('validate-workflow claude-hook (built CLI)', () => {
     expect(out.hookSpecificOutput.permissionDecision).toBe('deny');
   });
 
-  it('blocks a stop after a handoff was rewritten on disk, allows it clean, and prints the recovery view', () => {
+  // A clean stop's silence is tree.test.ts's, in this process: nothing of it crosses the process boundary.
+  it('blocks a stop after a handoff was rewritten on disk, and prints the recovery view', () => {
     const dir = installed();
-    expect(runScript(dir, stop(dir))).toEqual({ code: 0, stdout: '', stderr: '' });
     writeFiles(dir, { [handoffPath(1)]: read(dir, handoffPath(1)).replace('status: complete', 'status: failed') });
     expect(JSON.parse(runScript(dir, stop(dir)).stdout)).toMatchObject({ decision: 'block' });
     const start = JSON.parse(runScript(dir, sessionStart(dir)).stdout) as {
@@ -98,16 +99,6 @@ describe('the time budget of the built CLI', () => {
       env: { ...process.env, ...env },
     });
 
-  it("within the budget: the child judges and its answer is the hook's", () => {
-    const dir = workflowRepo();
-    const res = run(
-      dir,
-      preToolUse(dir, 'Edit', { file_path: PLAN, old_string: MANUAL, new_string: MANUAL.replace('[ ]', '[x]') }),
-    );
-    expect(res.status).toBe(0);
-    expect(JSON.parse(res.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
-  });
-
   it('past the budget: an answer saying the edit was not judged in time, never silence; other files cost nothing', () => {
     const dir = workflowRepo();
     const env = { VALIDATE_WORKFLOW_HOOK_BUDGET_MS: '1' };
@@ -124,10 +115,7 @@ describe('the time budget of the built CLI', () => {
         ),
       ),
     });
-    expect(JSON.parse(run(dir, stop(dir), env).stdout).systemMessage).toContain(
-      'the working tree was not judged in time',
-    );
-    // Through the bin link npm installs, as the shipped hook script runs it: the same budget.
+    // A stop, through the bin link npm installs, as the shipped hook script runs it: the same budget.
     mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
     symlinkSync(CLI, join(dir, 'node_modules', '.bin', 'validate-workflow'));
     const linked = spawnSync(
@@ -135,7 +123,7 @@ describe('the time budget of the built CLI', () => {
       [join(dir, 'node_modules', '.bin', 'validate-workflow'), 'claude-hook'],
       { cwd: dir, input: stop(dir), encoding: 'utf8', env: { ...process.env, ...env } },
     );
-    expect(JSON.parse(linked.stdout).systemMessage).toContain('was not judged in time');
+    expect(JSON.parse(linked.stdout).systemMessage).toContain('the working tree was not judged in time');
     writeFiles(dir, { 'src/app.ts': 'export {};\n' });
     expect(
       run(

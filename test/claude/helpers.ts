@@ -1,10 +1,11 @@
 // Hook payloads as Claude Code sends them (common fields plus each event's own) and the hook run in-process with
 // its own streams, in real repositories. Not a test file itself.
-import { readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { claudeHook } from '../../src/cli/claude-hook.js';
 import type { Io } from '../../src/cli/io.js';
 import { git, makeRepo, writeFiles } from '../helpers/repo.js';
+import { scratchDir } from '../helpers/scratch.js';
 import { LEDGER, PLAN, handoffPath, ledger, plan, taskHandoff, type Files } from '../rules/fixtures.js';
 
 export { LEDGER, PLAN, handoffPath, ledger, plan, taskHandoff };
@@ -78,12 +79,29 @@ export function decision(run: HookRun): { permissionDecision: string; permission
   return out;
 }
 
+/** Each repository committed once per test file, copied per test (a scratch folder, so gone after the file). */
+const committed = new Map<string, string>();
+
+function copyOf(name: string, make: () => string): string {
+  let template = committed.get(name);
+  if (template === undefined || !existsSync(template)) committed.set(name, (template = make()));
+  const dir = scratchDir('vw-test-');
+  cpSync(template, dir, { recursive: true });
+  return dir;
+}
+
 /**
  * A committed workflow in orchestration mode (4 tasks): the plan, the session ledger, the handoff of task 1 with
  * task 1 checked. `extra` files are written after the commit (left uncommitted).
  */
 export function workflowRepo(extra: Files = {}): string {
-  const dir = makeRepo(
+  const dir = copyOf('workflow', committedWorkflow);
+  writeFiles(dir, extra);
+  return dir;
+}
+
+function committedWorkflow(): string {
+  return makeRepo(
     {
       [PLAN]: plan({ checked: [1] }),
       [LEDGER]: ledger({
@@ -98,8 +116,6 @@ export function workflowRepo(extra: Files = {}): string {
     },
     { commit: true },
   );
-  writeFiles(dir, extra);
-  return dir;
 }
 
 export function read(dir: string, path: string): string {
@@ -108,8 +124,10 @@ export function read(dir: string, path: string): string {
 
 /** The workflow repository with `preset: strict` committed (the hook reads settings from HEAD). */
 export function strictRepo(): string {
-  const dir = workflowRepo({ 'validate-workflow.config.json': '{ "preset": "strict" }\n' });
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-q', '-m', 'strict');
-  return dir;
+  return copyOf('strict', () => {
+    const dir = workflowRepo({ 'validate-workflow.config.json': '{ "preset": "strict" }\n' });
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'strict');
+    return dir;
+  });
 }

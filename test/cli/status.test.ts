@@ -1,13 +1,14 @@
 // `validate-workflow status`: the seed's recovery view (read the ledger, list the handoffs, read the last one, resume
 // the next task), plus what waits for a human: manual checks ready for confirmation and blocked handoffs without a
-// resolution. Real files in a temporary repository, read by the real readers.
+// resolution. Real files in a temporary repository, read by the real readers; one view goes through the built CLI,
+// the others through the same run() in this process (runCliHere) or the command's own functions.
 import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderStatus, status, statusData, statusView, waitingLine, type StatusData } from '../../src/cli/status.js';
 import type { Io } from '../../src/cli/io.js';
 import { UsageError } from '../../src/shared/errors.js';
-import { git, makeRepo, runCli } from '../helpers/repo.js';
+import { git, makeRepo, runCli, runCliHere } from '../helpers/repo.js';
 import { LEDGER, PLAN, SESSION, handoffPath, ledger, plan, taskHandoff, type Files } from '../rules/fixtures.js';
 
 /** Phase 1 done by the agent and automated-verified, its manual item waiting; Task 3 in progress. */
@@ -241,7 +242,7 @@ describe('status', () => {
       ].join('\n');
     }
 
-    it('names the phase, counts its manual items, gives the command and says a later phase went on without it', () => {
+    it('names the phase, counts its manual items, gives the command and says a later phase went on without it', async () => {
       const dir = makeRepo({ [PLAN]: threePhases({ phase2Automated: true, phase2Manual: false }) }, { commit: true });
       const res = runCli(dir, ['status']);
       expect(res.code).toBe(0);
@@ -253,22 +254,23 @@ describe('status', () => {
       );
       // Phase 1 is confirmed: nothing of it waits.
       expect(res.stdout).not.toContain('Phase 1 of');
-      const json = JSON.parse(runCli(dir, ['status', '--format', 'json']).stdout) as StatusData;
+      const json = JSON.parse((await runCliHere(dir, ['status', '--format', 'json'])).stdout) as StatusData;
       expect(json.manualChecks).toEqual([
         expect.objectContaining({ plan: PLAN, phase: 2, laterPhase: 3, items: expect.any(Array) }),
       ]);
       expect(json.manualChecks[0]!.items).toHaveLength(3);
     });
 
-    it('is silent before the automated checks pass, and once the human confirmed', () => {
+    it('is silent before the automated checks pass, and once the human confirmed', async () => {
       const dir = makeRepo({ [PLAN]: threePhases({ phase2Automated: false, phase2Manual: false }) }, { commit: true });
-      expect(runCli(dir, ['status']).stdout).toContain('Manual checks waiting for a human: none');
+      const view = async () => (await runCliHere(dir, ['status'])).stdout;
+      expect(await view()).toContain('Manual checks waiting for a human: none');
       writeFileSync(join(dir, PLAN), threePhases({ phase2Automated: true, phase2Manual: false }));
       git(dir, 'commit', '-qam', 'Phase 2 automated verification passes');
-      expect(runCli(dir, ['status']).stdout).toContain(`Phase 2 of ${PLAN}: 3 manual items wait for a human`);
+      expect(await view()).toContain(`Phase 2 of ${PLAN}: 3 manual items wait for a human`);
       writeFileSync(join(dir, PLAN), threePhases({ phase2Automated: true, phase2Manual: true }));
       git(dir, 'commit', '-qam', 'Phase 2 confirmed\n\nConfirmed-by: Test Human <human@example.com>');
-      expect(runCli(dir, ['status']).stdout).toContain('Manual checks waiting for a human: none');
+      expect(await view()).toContain('Manual checks waiting for a human: none');
     });
 
     it('one item is said in the singular, and no later phase is named when none started', async () => {

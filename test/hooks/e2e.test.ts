@@ -1,8 +1,9 @@
 // A new user's path, end to end: `npm i -D <packed tarball>`, `npx validate-workflow init`, `npm install`, then real
-// commits and pushes through the hooks init wrote. One repository is installed for the whole file; each test works
-// in a clone of it that shares its node_modules, so the tests do not depend on each other's commits. The full run
-// that confirms what the hooks decided goes through the installed bin once (the push); elsewhere it runs in this
-// process (runCliHere), the hooks and git being the doors these tests are about.
+// commits and pushes through the hooks init wrote. One repository is installed for the whole file, with a plan and
+// two task commits on top; each test works in a copy of it that shares its node_modules, so the tests do not depend
+// on each other's commits. The full run that confirms what the hooks decided goes through the installed bin once
+// (the push); elsewhere it runs in this process (runCliHere), as does the second init: the hooks and git are the
+// doors these tests are about. A commit whose hooks are not a test's subject skips them (--no-verify).
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +22,9 @@ beforeAll(() => {
   // What init tells the user to do next; it installs husky and lint-staged and runs the prepare script.
   npm(base, 'install');
   git(base, 'add', '-A');
+  // Through the hooks just installed: a commit of the setup itself must go through.
   must(base, 'git', ['commit', '-q', '-m', 'Set up validate-workflow']);
+  ready(base);
 }, 240_000);
 
 const AS_CLAUDE = `--author=${ident(CLAUDE)}`;
@@ -39,12 +42,12 @@ function stage(dir: string, files: Record<string, string>): void {
 }
 
 /**
- * Plan and ledger by Ana, tasks 1 and 2 by Claude with their handoffs, phase 1's automated item checked. Through the
- * hooks when asked (they must let a clean protocol through); otherwise with --no-verify, to save each test a few
- * seconds of hooks that are not its subject.
+ * Plan and ledger by Ana, tasks 1 and 2 by Claude with their handoffs, phase 1's automated item checked. With
+ * --no-verify: which commits of a clean protocol pass is the engine's verdict (test/history judges it); the hooks'
+ * own passing case here is a human's confirmation below.
  */
-function ready(dir: string, hooks = false): void {
-  const skip = hooks ? [] : ['--no-verify'];
+function ready(dir: string): void {
+  const skip = ['--no-verify'];
   stage(dir, { [PLAN]: planDoc(), [LEDGER]: ledgerDoc() });
   expectOk(commit(dir, [...skip, '-m', 'Plan the auth flow']));
   stage(dir, { [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) });
@@ -89,12 +92,13 @@ describe('init in a fresh repository', () => {
     expect(git(base, 'config', 'core.hooksPath').trim()).toBe('.husky/_');
   });
 
-  it('changes nothing when run a second time, and says so', () => {
+  it('changes nothing when run a second time, and says so', async () => {
     const dir = clone(base);
     const before = tree(dir);
-    // The installed bin, as npx runs it (the first init went through npx).
-    const again = bin(dir, 'init');
-    expect(again.code, again.out).toBe(0);
+    // The init code the installed bin runs (the first init went through npx): what it compares names no folder of
+    // the package's own, so this tree's copy decides as the installed one does.
+    const again = await runCliHere(dir, ['init']);
+    expect(again.code, `${again.stdout}${again.stderr}`).toBe(0);
     expect(again.stdout).toContain('Nothing to change');
     expect(again.stdout).not.toMatch(/^\s+(created|updated|moved)\s/m);
     expect(tree(dir)).toEqual(before);
@@ -105,7 +109,6 @@ describe('init in a fresh repository', () => {
 describe('the hooks init installed', () => {
   it("refuse an agent's manual check-off with a clear message, and touch nothing", () => {
     const dir = clone(base);
-    ready(dir, true);
     stage(dir, checkOff());
     // Around it, what hooks must not disturb: a partly staged file, an unstaged change, an untracked file.
     write(dir, { 'notes.md': 'staged line\n' });
@@ -124,7 +127,6 @@ describe('the hooks init installed', () => {
 
   it("accept the same change as a human's confirmation commit, and the full run agrees", async () => {
     const dir = clone(base);
-    ready(dir);
     stage(dir, checkOff());
     const head = git(dir, 'rev-parse', 'HEAD');
     const res = commit(dir, ['-m', 'Phase 1 verified', '-m', 'Confirmed-by: Ana Human <ana@example.com>']);
@@ -137,16 +139,14 @@ describe('the hooks init installed', () => {
 
   it('check a commit that only deletes a handoff (lint-staged lists no deleted file)', () => {
     const dir = clone(base);
-    ready(dir);
     git(dir, 'rm', '-q', handoffPath(1));
     const before = state(dir);
-    // pre-commit on its own (commit-msg would catch it too): the hook as git runs it, through husky's runner.
-    const hook = run(dir, join(dir, '.husky/_/pre-commit'), []);
-    expect(hook.code, hook.out).toBe(1);
-    expect(hook.out).toContain('history/handoff-deleted');
     const res = commit(dir, [AS_CLAUDE, '-m', 'Tidy up']);
     expect(res.code).not.toBe(0);
     expect(res.out).toContain('history/handoff-deleted');
+    // Refused by pre-commit, in its own words, before commit-msg (which would catch it too) ran.
+    expect(res.out).toContain('Skipping hooks (--no-verify, HUSKY=0) does not help');
+    expect(res.out).not.toContain('Your message is kept');
     expect(state(dir)).toEqual(before);
   });
 
@@ -154,8 +154,7 @@ describe('the hooks init installed', () => {
     const dir = clone(base);
     const remote = tempDir('vw-remote-');
     git(remote, 'init', '-q', '--bare');
-    git(dir, 'remote', 'set-url', 'origin', remote);
-    ready(dir);
+    git(dir, 'remote', 'add', 'origin', remote);
     // An empty remote: the whole history is judged from the start, and it is clean.
     const first = run(dir, 'git', ['push', '-q', '-u', 'origin', 'main']);
     expectOk(first);
@@ -180,7 +179,7 @@ describe('the hooks init installed', () => {
     // commit from a new branch's push. The hook asks the remote where its default branch is.
     writeFileSync(join(dir, 'NOTES.md'), 'A clean commit on top.\n');
     git(dir, 'add', 'NOTES.md');
-    expectOk(commit(dir, ['-m', 'Notes']));
+    expectOk(commit(dir, ['--no-verify', '-m', 'Notes']));
     git(dir, 'update-ref', 'refs/remotes/origin/main', 'HEAD~1');
     const forged = run(dir, 'git', ['push', 'origin', 'HEAD:refs/heads/forged']);
     expect(forged.code).not.toBe(0);
@@ -193,7 +192,6 @@ describe('the hooks init installed', () => {
 
   it('are off with HUSKY=0 (the documented escape), which the full run still catches', async () => {
     const dir = clone(base);
-    ready(dir);
     stage(dir, checkOff());
     expectOk(commit(dir, [AS_CLAUDE, '-m', 'Phase 1 verified'], { HUSKY: '0' }));
     const full = await runCliHere(dir, []);

@@ -74,34 +74,34 @@ describe('pre-commit hands its verdict to commit-msg', () => {
     expect(msg.stdout).toContain('history/manual-confirmation');
   });
 
-  it('reports a verdict with findings as a full judgement of commit-msg reports them (cli/commit-msg.ts takes it)', () => {
+  it('reports a verdict with findings as a full judgement of commit-msg reports them (cli/commit-msg.ts takes it)', async () => {
     const repo = hookedRepo();
     planned(repo);
     // A placeholder left in the plan: a warning (plan/placeholder), which lets the commit through.
     repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }).replace('- [ ] Phase 2 works', '- [ ] TODO: Phase 2 works') });
-    const staged = runCli(repo.dir, ['--staged'], repo.env(CLAUDE));
+    const staged = await runCliHere(repo.dir, ['--staged'], repo.env(CLAUDE));
     expect(staged.code).toBe(0);
     expect(staged.stdout).toMatch(/warning/);
     const msg = messageFile('Note the rollout');
-    const taken = runCli(repo.dir, ['commit-msg', msg], repo.env(CLAUDE));
+    const taken = await runCliHere(repo.dir, ['commit-msg', msg], repo.env(CLAUDE));
     expect(existsSync(record(repo))).toBe(false);
     // No record left: the same command judges the change itself.
-    const judged = runCli(repo.dir, ['commit-msg', msg], repo.env(CLAUDE));
+    const judged = await runCliHere(repo.dir, ['commit-msg', msg], repo.env(CLAUDE));
     expect(taken).toEqual(judged);
     // The hooks of a thoughts repository name their config: the verdict is taken under the same --config.
     const config = join(repo.dir, CONFIG);
-    expect(runCli(repo.dir, ['--staged', '--config', config], repo.env(CLAUDE)).code).toBe(0);
-    expect(runCli(repo.dir, ['commit-msg', msg, '--config', config], repo.env(CLAUDE))).toEqual(judged);
+    expect((await runCliHere(repo.dir, ['--staged', '--config', config], repo.env(CLAUDE))).code).toBe(0);
+    expect(await runCliHere(repo.dir, ['commit-msg', msg, '--config', config], repo.env(CLAUDE))).toEqual(judged);
     expect(existsSync(record(repo))).toBe(false);
   });
 
-  it('does not take a verdict left under another config: one made invalid since pre-commit is reported as such', () => {
+  it('does not take a verdict left under another config: one made invalid since pre-commit is reported as such', async () => {
     const repo = hookedRepo();
     planned(repo);
     repo.stage({ [PLAN]: `${planDoc({ tasks: [1, 2], auto: [1] })}\nA note.\n` });
-    expect(runCli(repo.dir, ['--staged'], repo.env(CLAUDE)).code).toBe(0);
+    expect((await runCliHere(repo.dir, ['--staged'], repo.env(CLAUDE))).code).toBe(0);
     writeFileSync(join(repo.dir, CONFIG), '{ "preset": "recommended", "rules": { "plan/no-such-rule": "off" } }\n');
-    const msg = runCli(repo.dir, ['commit-msg', messageFile('A note')], repo.env(CLAUDE));
+    const msg = await runCliHere(repo.dir, ['commit-msg', messageFile('A note')], repo.env(CLAUDE));
     expect(msg.code).toBe(2);
     expect(msg.stderr).toContain('unknown rule id');
   });

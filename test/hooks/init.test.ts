@@ -8,11 +8,11 @@ import { parse as parseYaml } from 'yaml';
 import { init, lintStagedGlob, LINT_STAGED_TASK, PREPARE, type InitOptions } from '../../src/cli/init/index.js';
 import { DEFAULT_PATHS } from '../../src/config/config.js';
 import type { Io } from '../../src/cli/io.js';
-import { PROJECT, git, identity, tempDir, tree } from './setup.js';
+import { PROJECT, git, gitInit, identity, tempDir, tree } from './setup.js';
 
 function repo(pkg: Record<string, unknown> | string | null = { name: 'app', private: true }): string {
   const dir = tempDir();
-  git(dir, 'init', '-q', '-b', 'main');
+  gitInit(dir);
   identity(dir);
   if (pkg !== null) writeFileSync(join(dir, 'package.json'), typeof pkg === 'string' ? pkg : `${JSON.stringify(pkg, null, 2)}\n`);
   return dir;

@@ -2,7 +2,8 @@
 // a user installs it, and real `git commit` / `git push` calls whose hooks are the ones `init` wrote. Not a test file.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, cpSync, existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scratchDir } from '../helpers/scratch.js';
@@ -60,23 +61,48 @@ const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=er
  * scripts/pack-manifest.mjs publishes, packed from a copy. dist/ must be built already (`npm test` builds first):
  * packing a copy runs no scripts, so it never rebuilds dist/ nor rewrites package.json under the feet of test files
  * running in parallel. (The real `npm pack`, with its prepack and postpack, is install.test.ts's subject.)
+ * Packed once per worker and build: the test files of a worker share this module (vitest.config.ts `isolate: false`),
+ * and the tarball is the same for each; it lives outside the per-file scratch folders, removed when the worker ends.
  */
 export function pack(): string {
-  if (!existsSync(join(PROJECT, 'dist', 'bundle', 'BUILD_ID'))) throw new Error('dist/ is missing: run `npm run build` first');
+  const buildId = join(PROJECT, 'dist', 'bundle', 'BUILD_ID');
+  if (!existsSync(buildId)) throw new Error('dist/ is missing: run `npm run build` first');
+  const build = readFileSync(buildId, 'utf8');
+  if (packed && packed.build === build && existsSync(packed.tarball)) return packed.tarball;
   const copy = tempDir('vw-copy-');
   const pkg = JSON.parse(readFileSync(join(PROJECT, 'package.json'), 'utf8')) as { files: string[] };
   for (const entry of [...pkg.files, 'README.md', 'LICENSE']) cpSync(join(PROJECT, entry), join(copy, entry), { recursive: true });
   writeFileSync(join(copy, 'package.json'), `${JSON.stringify(publishedManifest(pkg), null, 2)}\n`);
-  const dest = tempDir('vw-pack-');
+  const dest = mkdtempSync(join(tmpdir(), 'vw-pack-'));
+  process.on('exit', () => rmSync(dest, { recursive: true, force: true }));
   const out = must(copy, 'npm', ['pack', '--ignore-scripts', '--pack-destination', dest, '--json', '--loglevel=error']);
   const [info] = JSON.parse(out) as { filename: string }[];
-  return join(dest, info!.filename);
+  packed = { build, tarball: join(dest, info!.filename) };
+  return packed.tarball;
+}
+
+let packed: { build: string; tarball: string } | undefined;
+
+let initialised: string | undefined;
+
+/**
+ * `git init -q -b main` in `dir`: a copy of the .git folder git made once for this worker (removed when it ends), the
+ * same files without a git process per repository.
+ */
+export function gitInit(dir: string): void {
+  if (initialised === undefined || !existsSync(initialised)) {
+    const made = mkdtempSync(join(tmpdir(), 'vw-init-'));
+    process.on('exit', () => rmSync(made, { recursive: true, force: true }));
+    git(made, 'init', '-q', '-b', 'main');
+    initialised = join(made, '.git');
+  }
+  cpSync(initialised, join(dir, '.git'), { recursive: true });
 }
 
 /** A fresh repository with a package.json, Ana at the keyboard, no commits. */
 export function freshRepo(): string {
   const dir = tempDir();
-  git(dir, 'init', '-q', '-b', 'main');
+  gitInit(dir);
   identity(dir);
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'app', version: '1.0.0', private: true }, null, 2)}\n`);
   // No trailing slash: clones link node_modules/ to the installed one, and a link is not a folder to git.
@@ -84,9 +110,13 @@ export function freshRepo(): string {
   return dir;
 }
 
-/** Ana's identity and no signing, written into the repository's config file in git's format (no `git config` processes). */
+/**
+ * Ana's identity and no signing, written into the repository's config file in git's format (no `git config`
+ * processes). No automatic maintenance: every `git commit` would start a `git maintenance run --auto` that finds
+ * nothing to do in a repository of a few commits.
+ */
 export function identity(dir: string): void {
-  appendFileSync(join(dir, '.git', 'config'), '[user]\n\tname = Ana Human\n\temail = ana@example.com\n[commit]\n\tgpgsign = false\n');
+  appendFileSync(join(dir, '.git', 'config'), '[user]\n\tname = Ana Human\n\temail = ana@example.com\n[commit]\n\tgpgsign = false\n[maintenance]\n\tauto = false\n');
 }
 
 export function npm(dir: string, ...args: string[]): string {
@@ -113,16 +143,17 @@ export function bin(dir: string, ...args: string[]): Run {
 }
 
 /**
- * A clone of an installed repository that shares its node_modules (a symbolic link: no second install), with the
- * husky setup `npm install` would run: what the prepare script init wrote (`husky || true`) runs, the installed
- * husky, without an npm process around it (e2e.test.ts checks the script, and `npm install` runs it there).
+ * A copy of an installed repository, its git folder and the hooks folder husky wrote (`.husky/_`, which git ignores)
+ * included, that shares its node_modules (a symbolic link: no second install): the repository as `git clone` and
+ * `npm install` would leave it, without their processes (e2e.test.ts checks the prepare script that sets the hooks
+ * up, and `npm install` runs it there). No remote: a test that pushes adds its own. The tool's cache under .git/ is
+ * left behind, as a clone would.
  */
 export function clone(base: string): string {
   const dir = tempDir();
-  git(dir, 'clone', '-q', base, '.');
-  identity(dir);
+  const skip = new Set([join(base, 'node_modules'), join(base, '.git', 'validate-workflow')]);
+  cpSync(base, dir, { recursive: true, filter: (src) => !skip.has(src) });
   symlinkSync(join(base, 'node_modules'), join(dir, 'node_modules'));
-  must(dir, join(dir, 'node_modules', '.bin', 'husky'), []);
   return dir;
 }
 

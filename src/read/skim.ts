@@ -7,7 +7,7 @@
 // every cut heading exactly as the whole file's parse does, at the same lines and columns (offsets differ: no reader
 // of a skimmed tree uses them). The parse is checked against the cuts, and anything unexpected parses the whole file.
 // `VALIDATE_WORKFLOW_NO_SKIM=1` reads every file whole (the tests compare the two).
-import type { Root, Yaml } from 'mdast';
+import type { Heading, Root, RootContent, Yaml } from 'mdast';
 import { splitSections, type Section } from './sections.js';
 
 export interface Skim {
@@ -16,6 +16,8 @@ export interface Skim {
   starts: number[];
   /** Sections whose own text says they must be read (Skim.mustRead). */
   fixed: boolean[];
+  /** Each heading section's heading, made without the parser when its text is plain (headingNode), else null. */
+  heads: (Heading | null)[];
   text: string;
 }
 
@@ -47,7 +49,44 @@ export function skimOf(text: string, mustRead: (s: Section) => boolean, minChars
     (s) =>
       s.kind !== 'frontmatter' && (MAYBE_HEADING.test(s.kind === 'heading' ? s.text : `\n${s.text}`) || mustRead(s)),
   );
-  return { sections, starts, fixed, text };
+  const heads = sections.map((s) => (s.kind === 'heading' ? headingNode(s) : null));
+  return { sections, starts, fixed, heads, text };
+}
+
+/** Characters that may start or end an inline construct (or change a column, as a tab does): not plain text. */
+const NOT_PLAIN = /[*_`[\]!<>&\\~\p{Cc}]/u;
+
+/**
+ * A cut heading's node as micromark makes it, when its text is plain (nothing inline but text): the content between
+ * the opening sequence and an optional closing one, trimmed, as one text node. A heading line costs as much to parse
+ * as a paragraph of prose, and a skimmed handoff is mostly heading lines. test/read/skim.test.ts holds it equal to
+ * the parser's node. Null for anything else: the parser reads that line.
+ */
+export function headingNode(s: Section): Heading | null {
+  const eol = /[\n\r]/.exec(s.text);
+  const line = eol ? s.text.slice(0, eol.index) : s.text;
+  if (NOT_PLAIN.test(line)) return null;
+  const depth = /^#{1,6}/.exec(line)![0].length;
+  let end = line.length;
+  while (end > depth && line.charCodeAt(end - 1) === 0x20) end--;
+  // A closing sequence: `#`s after a space, or the whole content.
+  let close = end;
+  while (close > depth && line.charCodeAt(close - 1) === 0x23) close--;
+  if (close < end && (close === depth || line.charCodeAt(close - 1) === 0x20)) end = close;
+  while (end > depth && line.charCodeAt(end - 1) === 0x20) end--;
+  let start = depth;
+  while (start < end && line.charCodeAt(start) === 0x20) start++;
+  const ln = s.line + 1;
+  const at = (column: number) => ({ line: ln, column: column + 1, offset: s.offset + column });
+  return {
+    type: 'heading',
+    depth: depth as Heading['depth'],
+    children:
+      start < end
+        ? [{ type: 'text', value: line.slice(start, end), position: { start: at(start), end: at(end) } }]
+        : [],
+    position: { start: at(0), end: at(line.length) },
+  };
 }
 
 /** The line endings of a text, in order (a skipped section keeps them, so every later line keeps its number). */
@@ -66,7 +105,7 @@ export function skimmedText(skim: Skim, keep: readonly boolean[]): string {
       out += s.text;
       return;
     }
-    if (s.kind !== 'heading') {
+    if (s.kind !== 'heading' || skim.heads[i]) {
       out += lineEndings(s.text);
       return;
     }
@@ -81,8 +120,13 @@ export function skimmedText(skim: Skim, keep: readonly boolean[]): string {
  * start with its heading or frontmatter), and the whole file must be parsed instead.
  */
 export function parseSkimmed(skim: Skim, keep: readonly boolean[], parse: (text: string) => Root): Root | null {
-  const tree = parse(skimmedText(skim, keep));
+  const text = skimmedText(skim, keep);
+  // Nothing left to parse (the frontmatter and plain headings are made): no parser call, whose set-up alone costs.
+  const tree: Root = /[^\n\r]/.test(text)
+    ? parse(text)
+    : { type: 'root', children: [], position: { start: { line: 1, column: 1, offset: 0 }, end: endOf(text) } };
   const kids = tree.children;
+  const children: RootContent[] = [];
   let k = 0;
   for (let i = 0; i < skim.sections.length; i++) {
     const s = skim.sections[i]!;
@@ -94,8 +138,14 @@ export function parseSkimmed(skim: Skim, keep: readonly boolean[], parse: (text:
       if (p.start.line < first || p.end.line >= next) return null;
       k++;
     }
+    const made = s.kind === 'frontmatter' ? frontmatterNode(s.text) : keep[i] ? null : skim.heads[i];
+    if (made) {
+      // Its lines were left blank: nothing else may have come of them.
+      if (k !== from) return null;
+      children.push(made);
+      continue;
+    }
     const head = kids[from];
-    if (s.kind === 'frontmatter' && k !== from) return null;
     if (
       s.kind === 'heading' &&
       (k === from ||
@@ -106,10 +156,17 @@ export function parseSkimmed(skim: Skim, keep: readonly boolean[], parse: (text:
       return null;
     // A section not kept is its heading alone (a preamble nothing).
     if (!keep[i] && k - from !== (s.kind === 'heading' ? 1 : 0)) return null;
+    for (let n = from; n < k; n++) children.push(kids[n]!);
   }
   if (k !== kids.length) return null;
-  if (skim.sections[0]!.kind === 'frontmatter') kids.unshift(frontmatterNode(skim.sections[0]!.text));
+  tree.children = children;
   return tree;
+}
+
+/** Where a text ends, as the parser gives a root's end. */
+function endOf(text: string): { line: number; column: number; offset: number } {
+  const lines = text.split(/\r\n|\n|\r/);
+  return { line: lines.length, column: lines[lines.length - 1]!.length + 1, offset: text.length };
 }
 
 /**

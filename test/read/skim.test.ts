@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readHandoffText } from '../../src/read/handoff.js';
-import { frontmatterNode, parseSkimmed, skimmedText, skimOf } from '../../src/read/skim.js';
+import { frontmatterNode, headingNode, parseSkimmed, skimmedText, skimOf } from '../../src/read/skim.js';
 import { parseWhole } from '../../src/read/markdown.js';
 import { lintRepository } from '../../src/engine/lint.js';
 import { loadConfig } from '../../src/config/config.js';
@@ -185,7 +185,8 @@ describe('the skimmed text', () => {
     const out = skimmedText(skim, keep);
     expect(out.split('\r\n')).toHaveLength(text.split('\r\n').length);
     expect(out).not.toContain('prose');
-    expect(out).toContain('## Summary\r\n');
+    expect(out).not.toContain('Summary');
+    expect(out).toContain('## Verification\r\n');
     const tree = parseSkimmed(skim, keep, parseWhole)!;
     const whole = parseWhole(text);
     const at = (t: typeof tree) =>
@@ -217,6 +218,34 @@ describe('the skimmed text', () => {
       }),
       { seed: 20261127, numRuns: 300 },
     );
+  });
+
+  it("makes a plain heading's node as the parser does, and leaves any other heading to the parser", () => {
+    const heading = fc.record({
+      depth: fc.integer({ min: 1, max: 6 }),
+      gap: fc.constantFrom(' ', '  ', '\t', ''),
+      words: fc.array(
+        fc.constantFrom('Files', 'Modified', '#5', 'a#', '1.', 'Status:', '—', '*x*', '`c`', '[l]', 'é', '  '),
+        {
+          maxLength: 4,
+        },
+      ),
+      close: fc.constantFrom('', ' #', ' ##', '#', ' ', '  ## '),
+    });
+    let made = 0;
+    fc.assert(
+      fc.property(heading, (h) => {
+        const line = `${'#'.repeat(h.depth)}${h.words.length || h.gap ? h.gap || ' ' : ''}${h.words.join(' ')}${h.close}`;
+        // Only a line the cut takes for a heading starts a heading section.
+        if (!/^#{1,6}(?:[ \t]|$)/.test(line)) return;
+        const node = headingNode({ text: `${line}\n`, offset: 3, line: 2, kind: 'heading' });
+        if (!node) return;
+        made++;
+        expect(node).toEqual(parseWhole(`a\n\n${line}\n`).children[1]);
+      }),
+      { seed: 20261127, numRuns: 400 },
+    );
+    expect(made).toBeGreaterThan(100);
   });
 
   it('reads a section whole when it may hold a heading the cut did not see', () => {

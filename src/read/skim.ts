@@ -6,6 +6,8 @@
 // need keeps its heading line and its line endings only. One parse of that text gives the needed sections' nodes and
 // every cut heading exactly as the whole file's parse does, at the same lines and columns (offsets differ: no reader
 // of a skimmed tree uses them). The parse is checked against the cuts, and anything unexpected parses the whole file.
+// The frontmatter's node, and a skipped section's heading whose text is plain, are made as micromark makes them
+// instead of parsed: with nothing else to read, a handoff costs no parser call at all.
 // `VALIDATE_WORKFLOW_NO_SKIM=1` reads every file whole (the tests compare the two).
 import type { Heading, Root, RootContent, Yaml } from 'mdast';
 import { splitSections, type Section } from './sections.js';
@@ -14,7 +16,7 @@ export interface Skim {
   sections: Section[];
   /** Each section's first line (1-based), and one past the last for the end of the document. */
   starts: number[];
-  /** Sections whose own text says they must be read (Skim.mustRead). */
+  /** Sections whose own text says they must be read (skimOf's mustRead, or a heading the cut did not see). */
   fixed: boolean[];
   /** Each heading section's heading, made without the parser when its text is plain (headingNode), else null. */
   heads: (Heading | null)[];

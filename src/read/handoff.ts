@@ -13,8 +13,10 @@ import type {
   ReadProblem,
   StatusClaim,
 } from '../model/types.js';
-import { itemParagraph, lineOf, parseMarkdown, restOfLine, textOf } from './markdown.js';
-import { isRecord, readFrontmatter } from './frontmatter.js';
+import { itemParagraph, lineOf, parseMarkdown, parseWhole, restOfLine, textOf } from './markdown.js';
+import { parseSkimmed, skimOf, type Skim } from './skim.js';
+import type { Section } from './sections.js';
+import { isRecord, readFrontmatter, type Frontmatter } from './frontmatter.js';
 import { markdownDisables, yamlDisables } from './disables.js';
 import type { YamlRead } from './yaml.js';
 import { readYaml } from './lazy.js';
@@ -218,6 +220,17 @@ function fromKeys(
   into: Fields,
   itemText: YamlRead['itemText'] = {},
 ): void {
+  // The pointers under each top-level key, in their order: one pass, where matching every pointer against every
+  // field's key was a measurable part of reading 3,000 handoffs. The alias keys hold no `/` or `~`, so a key is its own
+  // pointer segment.
+  const under = new Map<string, [string, PositionMap[string]][]>();
+  for (const [pointer, pos] of Object.entries(positions)) {
+    const slash = pointer.indexOf('/', 1);
+    const top = slash < 0 ? pointer.slice(1) : pointer.slice(1, slash);
+    let list = under.get(top);
+    if (!list) under.set(top, (list = []));
+    list.push([pointer, pos]);
+  }
   for (const [field, keys] of KEY_ALIASES) {
     if (field in into.values) continue;
     const key = keys.find((k) => k in data);
@@ -227,10 +240,8 @@ function fromKeys(
       value = value.map((item, i) => (isRecord(item) ? (itemText[`/${key}/${i}`] ?? item) : item));
     into.values[field] = value;
     into.sources[field] = key;
-    for (const [pointer, pos] of Object.entries(positions)) {
-      if (pointer === `/${key}` || pointer.startsWith(`/${key}/`))
-        into.positions[`/${field}${pointer.slice(key.length + 1)}`] = pos;
-    }
+    for (const [pointer, pos] of under.get(key) ?? [])
+      into.positions[`/${field}${pointer.slice(key.length + 1)}`] = pos;
   }
   // The words next to the status: `outcome: PARTIAL_MINUS` under `status: complete` (handoff/outcome).
   for (const key of ['outcome', 'result']) {
@@ -571,10 +582,68 @@ function fromYaml(loc: HandoffLocation, text: string, fields: Fields, dialect: H
   return build(loc, fields, problems, yamlDisables(yaml.comments), fm, anchor, text, dialect);
 }
 
+/**
+ * What the handoff reader may find in any section, whatever its title: a `**Status:**` marker (statusMarkers) or a
+ * disable comment. A strong node's text is its letters in order; an entity (`&#115;`) or a link's destination
+ * (`[Sta](x)tus`) could make letters the source does not show together, so those read the section too.
+ */
+function mayMatter(s: Section): boolean {
+  const t = s.text;
+  return t.includes('<!--') || t.includes('&') || t.includes('](') || STATUS_LETTERS.test(t);
+}
+
+/** `status` in letters with anything but letters between them: the text's letters alone hold the word. */
+const STATUS_LETTERS = /s[^a-z]*t[^a-z]*a[^a-z]*t[^a-z]*u[^a-z]*s/i;
+
+/**
+ * The sections whose nodes fromBody reads, given the first tree (every top-level heading, the frontmatter): a status
+ * heading with its word on the next line, a field's section when no frontmatter key gives the field, a phase status
+ * block, each with the sections under it (its nodes run to the next heading of its level or higher).
+ */
+function sectionsRead(skim: Skim, tree: Root, keyed: ReadonlySet<string>): boolean[] {
+  const keep = [...skim.fixed];
+  const headings = tree.children.filter((n): n is Heading => n.type === 'heading');
+  headings.forEach((h, i) => {
+    if (h.depth < 2 || h.depth > 4) return;
+    const title = textOf(h);
+    const status = headingStatus({ title, nodes: [] });
+    const field = status === null ? sectionField(title) : null;
+    const read = status === '' || (field !== null && !keyed.has(field)) || /^phase status(?:es)?$/i.test(title.trim());
+    if (!read) return;
+    const from = h.position!.start.line;
+    const end = headings.slice(i + 1).find((x) => x.depth <= h.depth)?.position!.start.line ?? Infinity;
+    skim.sections.forEach((_, j) => {
+      // The heading's own section, and every section that starts under it.
+      if (skim.starts[j]! <= from ? skim.starts[j + 1]! > from : skim.starts[j]! < end) keep[j] = true;
+    });
+  });
+  return keep;
+}
+
+/**
+ * The tree fromMarkdown reads and the frontmatter: a skim (read/skim.ts) that parses the sections the reader needs
+ * and the heading lines of the others, or the whole file.
+ */
+function handoffTree(text: string): { tree: Root; fm: Frontmatter } {
+  const skim = skimOf(text, mayMatter, 0);
+  const first = skim && parseSkimmed(skim, skim.fixed, parseWhole);
+  if (!skim || !first) {
+    const tree = parseMarkdown(text);
+    return { tree, fm: readFrontmatter(tree) };
+  }
+  // The frontmatter is a section of its own, always read: the first tree's is the file's.
+  const fm = readFrontmatter(first);
+  const keyed = new Set(
+    fm.data ? KEY_ALIASES.filter(([, keys]) => keys.some((k) => k in fm.data!)).map(([field]) => field) : [],
+  );
+  const keep = sectionsRead(skim, first, keyed);
+  if (keep.every((k, i) => k === skim.fixed[i])) return { tree: first, fm };
+  return { tree: parseSkimmed(skim, keep, parseWhole) ?? parseMarkdown(text), fm };
+}
+
 /** A handoff in Markdown: frontmatter keys first, then sections matched by meaning, then body markers. */
 function fromMarkdown(loc: HandoffLocation, text: string, fields: Fields, dialect: HandoffDialect): Handoff {
-  const tree = parseMarkdown(text);
-  const fm = readFrontmatter(tree);
+  const { tree, fm } = handoffTree(text);
   if (fm.data) fromKeys(fm.data, fm.positions, fields);
   fromBody(tree, fields);
   const heading =

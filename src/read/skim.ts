@@ -1,0 +1,196 @@
+// Skimming a Markdown document: parse only the sections a reader needs, and of the others only their heading line.
+// A reader that looks at a handful of sections (the handoff reader: its frontmatter, its headings, the sections its
+// keys do not already give) spends most of a full parse on prose it never reads: 3,000 handoffs were half of a cold
+// snapshot pass. The document is cut where read/sections.ts cuts it (a column-0 ATX heading that nothing before it can
+// swallow: the text before a cut cannot change how the text after it parses), and each section the reader does not
+// need keeps its heading line and its line endings only. One parse of that text gives the needed sections' nodes and
+// every cut heading exactly as the whole file's parse does, at the same lines and columns (offsets differ: no reader
+// of a skimmed tree uses them). The parse is checked against the cuts, and anything unexpected parses the whole file.
+// The frontmatter's node, and a skipped section's heading whose text is plain, are made as micromark makes them
+// instead of parsed: with nothing else to read, a handoff costs no parser call at all.
+// `VALIDATE_WORKFLOW_NO_SKIM=1` reads every file whole (the tests compare the two).
+import type { Heading, Root, RootContent, Yaml } from 'mdast';
+import { splitSections, type Section } from './sections.js';
+
+export interface Skim {
+  sections: Section[];
+  /** Each section's first line (1-based), and one past the last for the end of the document. */
+  starts: number[];
+  /** Sections whose own text says they must be read (skimOf's mustRead, or a heading the cut did not see). */
+  fixed: boolean[];
+  /** Each heading section's heading, made without the parser when its text is plain (headingNode), else null. */
+  heads: (Heading | null)[];
+  text: string;
+}
+
+/**
+ * A top-level heading the cut did not see (indented, after an HTML line, or a setext underline, which a thematic
+ * break also matches): the section holding one is read whole, so that every top-level heading is in the tree.
+ */
+const MAYBE_HEADING = /[\n\r] {0,3}(?:#{1,6}(?:[ \t]|$)|=+[ \t]*(?:$|[\n\r])|-+[ \t]*(?:$|[\n\r]))/;
+
+export function skimOff(): boolean {
+  return process.env.VALIDATE_WORKFLOW_NO_SKIM === '1';
+}
+
+/**
+ * The sections of `text` and which of them its own text says must be read; null when the document must be parsed
+ * whole (read/sections.ts splitSections: too small, definitions, an unclosed frontmatter fence; or a byte-order
+ * mark, which the parser drops and would shift the cut offsets).
+ * `mustRead(section)` names what else a reader looks for in any section (for the handoff reader: `**Status:**`
+ * markers and disable comments).
+ */
+export function skimOf(text: string, mustRead: (s: Section) => boolean, minChars?: number): Skim | null {
+  if (skimOff() || text.charCodeAt(0) === 0xfeff) return null;
+  const sections = splitSections(text, minChars);
+  if (!sections) return null;
+  const starts = sections.map((s) => s.line + 1);
+  starts.push(Number.POSITIVE_INFINITY);
+  // A heading section's first line is its cut heading; a preamble's first line may be a heading the cut did not see.
+  const fixed = sections.map(
+    (s) =>
+      s.kind !== 'frontmatter' && (MAYBE_HEADING.test(s.kind === 'heading' ? s.text : `\n${s.text}`) || mustRead(s)),
+  );
+  const heads = sections.map((s) => (s.kind === 'heading' ? headingNode(s) : null));
+  return { sections, starts, fixed, heads, text };
+}
+
+/** Characters that may start or end an inline construct (or change a column, as a tab does): not plain text. */
+const NOT_PLAIN = /[*_`[\]!<>&\\~\p{Cc}]/u;
+
+/**
+ * A cut heading's node as micromark makes it, when its text is plain (nothing inline but text): the content between
+ * the opening sequence and an optional closing one, trimmed, as one text node. A heading line costs as much to parse
+ * as a paragraph of prose, and a skimmed handoff is mostly heading lines. test/read/skim.test.ts holds it equal to
+ * the parser's node. Null for anything else: the parser reads that line.
+ */
+export function headingNode(s: Section): Heading | null {
+  const eol = /[\n\r]/.exec(s.text);
+  const line = eol ? s.text.slice(0, eol.index) : s.text;
+  if (NOT_PLAIN.test(line)) return null;
+  const depth = /^#{1,6}/.exec(line)![0].length;
+  let end = line.length;
+  while (end > depth && line.charCodeAt(end - 1) === 0x20) end--;
+  // A closing sequence: `#`s after a space, or the whole content.
+  let close = end;
+  while (close > depth && line.charCodeAt(close - 1) === 0x23) close--;
+  if (close < end && (close === depth || line.charCodeAt(close - 1) === 0x20)) end = close;
+  while (end > depth && line.charCodeAt(end - 1) === 0x20) end--;
+  let start = depth;
+  while (start < end && line.charCodeAt(start) === 0x20) start++;
+  const ln = s.line + 1;
+  const at = (column: number) => ({ line: ln, column: column + 1, offset: s.offset + column });
+  return {
+    type: 'heading',
+    depth: depth as Heading['depth'],
+    children:
+      start < end
+        ? [{ type: 'text', value: line.slice(start, end), position: { start: at(start), end: at(end) } }]
+        : [],
+    position: { start: at(0), end: at(line.length) },
+  };
+}
+
+/** The line endings of a text, in order (a skipped section keeps them, so every later line keeps its number). */
+function lineEndings(text: string): string {
+  return text.replace(/[^\n\r]+/g, '');
+}
+
+/**
+ * The text with each section not kept reduced to its heading line (a preamble to nothing) and its line endings. The
+ * frontmatter is always reduced to its line endings: parseSkimmed makes its node (frontmatterNode).
+ */
+export function skimmedText(skim: Skim, keep: readonly boolean[]): string {
+  let out = '';
+  skim.sections.forEach((s, i) => {
+    if (keep[i] && s.kind !== 'frontmatter') {
+      out += s.text;
+      return;
+    }
+    if (s.kind !== 'heading' || skim.heads[i]) {
+      out += lineEndings(s.text);
+      return;
+    }
+    const m = /[\n\r]/.exec(s.text);
+    out += m ? s.text.slice(0, m.index) + lineEndings(s.text.slice(m.index)) : s.text;
+  });
+  return out;
+}
+
+/**
+ * Parse the skimmed text; null when its tree does not keep to the cuts (a node across one, a section that does not
+ * start with its heading or frontmatter), and the whole file must be parsed instead.
+ */
+export function parseSkimmed(skim: Skim, keep: readonly boolean[], parse: (text: string) => Root): Root | null {
+  const text = skimmedText(skim, keep);
+  // Nothing left to parse (the frontmatter and plain headings are made): no parser call, whose set-up alone costs.
+  const tree: Root = /[^\n\r]/.test(text)
+    ? parse(text)
+    : { type: 'root', children: [], position: { start: { line: 1, column: 1, offset: 0 }, end: endOf(text) } };
+  const kids = tree.children;
+  const children: RootContent[] = [];
+  let k = 0;
+  for (let i = 0; i < skim.sections.length; i++) {
+    const s = skim.sections[i]!;
+    const first = skim.starts[i]!;
+    const next = skim.starts[i + 1]!;
+    const from = k;
+    while (k < kids.length && kids[k]!.position!.start.line < next) {
+      const p = kids[k]!.position!;
+      if (p.start.line < first || p.end.line >= next) return null;
+      k++;
+    }
+    const made = s.kind === 'frontmatter' ? frontmatterNode(s.text) : keep[i] ? null : skim.heads[i];
+    if (made) {
+      // Its lines were left blank: nothing else may have come of them.
+      if (k !== from) return null;
+      children.push(made);
+      continue;
+    }
+    const head = kids[from];
+    if (
+      s.kind === 'heading' &&
+      (k === from ||
+        head!.type !== 'heading' ||
+        head!.position!.start.line !== first ||
+        head!.position!.start.column !== 1)
+    )
+      return null;
+    // A section not kept is its heading alone (a preamble nothing).
+    if (!keep[i] && k - from !== (s.kind === 'heading' ? 1 : 0)) return null;
+    for (let n = from; n < k; n++) children.push(kids[n]!);
+  }
+  if (k !== kids.length) return null;
+  tree.children = children;
+  return tree;
+}
+
+/** Where a text ends, as the parser gives a root's end. */
+function endOf(text: string): { line: number; column: number; offset: number } {
+  const lines = text.split(/\r\n|\n|\r/);
+  return { line: lines.length, column: lines[lines.length - 1]!.length + 1, offset: text.length };
+}
+
+/**
+ * The frontmatter's node as remark-frontmatter makes it, without running micromark over it (a third of what a skimmed
+ * handoff cost to parse): splitSections cut it where micromark ends it (`---` and blanks alone on the first line, up to
+ * the next such line; BOM-less text, as skimOf asks), and mdast-util-frontmatter's value is the text between the two
+ * fence lines less its last line ending. test/read/skim.test.ts holds it equal to the parser's node.
+ */
+export function frontmatterNode(text: string): Yaml {
+  const opened = /\r\n|\n|\r/.exec(text)!;
+  const bodyStart = opened.index + opened[0].length;
+  // The closing fence is the section's last line; the section ends with its line ending unless the document ends there.
+  const fenced = text.replace(/(?:\r\n|\n|\r)$/, '');
+  const closeStart = Math.max(fenced.lastIndexOf('\n'), fenced.lastIndexOf('\r')) + 1;
+  const value = closeStart > bodyStart ? text.slice(bodyStart, closeStart).replace(/(?:\r\n|\n|\r)$/, '') : '';
+  const line = fenced.split(/\r\n|\n|\r/).length;
+  return {
+    type: 'yaml',
+    value,
+    position: {
+      start: { line: 1, column: 1, offset: 0 },
+      end: { line, column: fenced.length - closeStart + 1, offset: fenced.length },
+    },
+  };
+}

@@ -1,0 +1,255 @@
+// The skimmed handoff read (read/skim.ts): a handoff read through the skim is the handoff a whole-file parse reads, for
+// every handoff of this repository and of the fixtures, for generated handoffs that put what the skim must not miss
+// where it could miss it (status markers spelled through entities, links and emphasis, disable comments, setext and
+// indented headings, headings inside fenced code and HTML blocks, sections a frontmatter key does or does not give),
+// and for the snapshot findings of this repository.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readHandoffText } from '../../src/read/handoff.js';
+import { frontmatterNode, headingNode, parseSkimmed, skimmedText, skimOf } from '../../src/read/skim.js';
+import { parseWhole } from '../../src/read/markdown.js';
+import { lintRepository } from '../../src/engine/lint.js';
+import { loadConfig } from '../../src/config/config.js';
+import { RULE_IDS } from '../../src/engine/catalog.js';
+
+const REPO = join(import.meta.dirname, '..', '..');
+const ROOT = 'thoughts/handoffs';
+const before = process.env.VALIDATE_WORKFLOW_NO_SKIM;
+
+afterEach(() => {
+  if (before === undefined) delete process.env.VALIDATE_WORKFLOW_NO_SKIM;
+  else process.env.VALIDATE_WORKFLOW_NO_SKIM = before;
+});
+
+/** The same read with the skim and without it. */
+function bothWays<T>(read: () => T): { skimmed: T; whole: T } {
+  delete process.env.VALIDATE_WORKFLOW_NO_SKIM;
+  const skimmed = read();
+  process.env.VALIDATE_WORKFLOW_NO_SKIM = '1';
+  const whole = read();
+  delete process.env.VALIDATE_WORKFLOW_NO_SKIM;
+  return { skimmed, whole };
+}
+
+function markdownFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return markdownFiles(path);
+    return name.endsWith('.md') ? [path] : [];
+  });
+}
+
+describe('a skimmed handoff is the handoff a whole parse reads', () => {
+  it("for this repository's handoffs and every Markdown fixture read as a handoff", () => {
+    const files = [...markdownFiles(join(REPO, 'thoughts/handoffs')), ...markdownFiles(join(REPO, 'test/fixtures'))];
+    expect(files.length).toBeGreaterThan(100);
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      const path = relative(REPO, file);
+      const { skimmed, whole } = bothWays(() => readHandoffText(path, ROOT, text));
+      expect(skimmed, path).toEqual(whole);
+    }
+  });
+
+  const titles = [
+    'Summary',
+    'Status',
+    'Status: Done',
+    'Status (2026-02-01): Blocked',
+    'Phase Status',
+    'Files Modified',
+    'Files Created',
+    '1. Test Results Summary:',
+    'Verification',
+    'Next Steps',
+    'Issues Encountered',
+    'Decisions Made',
+    'Open Questions',
+    'Resolution',
+    'Task Summary',
+    'Completed: 2026-01-02',
+    'Task 03: Chat types - COMPLETED',
+    '*Files* Modified',
+    'What Was Done',
+  ];
+  const bodies = [
+    'Plain prose about the change.',
+    '**Status:** Done',
+    'Intro line\n**Status:** partial\n**Agent:** kraken',
+    '**Sta**tus: blocked',
+    '**&#83;tatus:** failed',
+    '**[Sta](x)tus:** done',
+    '**Sta`t`us:** done',
+    '<!-- validate-workflow-disable handoff/schema -- generated -->',
+    'Text with an inline <!-- validate-workflow-disable handoff/unlinked --> comment.',
+    '- `src/a.ts:12-30` - changed\n- src/b.ts',
+    '- [x] npm test\n- [ ] npm run e2e',
+    '| file | what |\n| --- | --- |\n| `src/c.ts` | added |',
+    '- Phase 1 (Tests written): VALIDATED (25 failing)\n- Phase 2 (Code): COMPLETE',
+    'Status\n------',
+    'Files Modified\n==============\n\n- src/d.ts',
+    '  ## Status: complete',
+    '   # Handoff: indented',
+    '  ## Files Modified\n\n- src/e.ts',
+    '```md\n## Status: failed\n```',
+    '~~~\n## Files Modified\n~~~',
+    '<div>\n## Status: blocked\n</div>',
+    '> ## Status: done\n> quoted',
+    '- item\n\n  ## Next Steps\n  nested',
+    'None.',
+    'Done',
+    '---',
+  ];
+  const keys = [
+    'status: complete',
+    'task: 3',
+    'files_modified: [src/x.ts]',
+    'verification_results:\n  - check: npm test\n    result: pass',
+    'context_for_next: keep going',
+    'decisions: []',
+    'blocker: null',
+    'open_questions: []',
+    'task_desc: Wire it',
+  ];
+  const handoff = fc.record({
+    frontmatter: fc.option(fc.subarray(keys), { nil: null }),
+    preamble: fc.array(fc.constantFrom(...bodies), { maxLength: 2 }),
+    h1: fc.option(fc.constantFrom('Task Handoff: Wire it', 'Task 03: Chat types - COMPLETED', 'Notes ✅'), {
+      nil: null,
+    }),
+    sections: fc.array(
+      fc.record({
+        depth: fc.integer({ min: 1, max: 6 }),
+        title: fc.constantFrom(...titles),
+        body: fc.array(fc.constantFrom(...bodies), { maxLength: 3 }),
+      }),
+      { maxLength: 8 },
+    ),
+    crlf: fc.boolean(),
+  });
+  const render = (h: typeof handoff extends fc.Arbitrary<infer T> ? T : never): string => {
+    const parts: string[] = [];
+    if (h.frontmatter) parts.push(`---\n${h.frontmatter.join('\n')}\n---`);
+    parts.push(...h.preamble);
+    if (h.h1) parts.push(`# ${h.h1}`);
+    for (const s of h.sections) parts.push(`${'#'.repeat(s.depth)} ${s.title}`, ...s.body);
+    const text = `${parts.join('\n\n')}\n`;
+    return h.crlf ? text.replace(/\n/g, '\r\n') : text;
+  };
+
+  it('for generated handoffs', () => {
+    fc.assert(
+      fc.property(handoff, (h) => {
+        const text = render(h);
+        const { skimmed, whole } = bothWays(() => readHandoffText(`${ROOT}/s1/task-03-x.md`, ROOT, text));
+        expect(skimmed).toEqual(whole);
+      }),
+      { seed: 20261127, numRuns: 250 },
+    );
+  });
+
+  it('for the snapshot findings of this repository', () => {
+    const config = loadConfig(REPO, undefined, RULE_IDS);
+    const { skimmed, whole } = bothWays(() => lintRepository(REPO, config, true).findings);
+    expect(skimmed.length).toBe(whole.length);
+    expect(skimmed).toEqual(whole);
+  });
+});
+
+describe('the skimmed text', () => {
+  const text = [
+    '---',
+    'status: done',
+    '---',
+    '# Handoff',
+    '',
+    'Intro prose.',
+    '',
+    '## Summary',
+    '',
+    'Long prose that nobody reads.',
+    'More of it.',
+    '',
+    '## Verification',
+    '',
+    '- npm test',
+    '',
+  ].join('\r\n');
+
+  it('keeps every line where it was: the sections not read keep their heading line and line endings', () => {
+    const skim = skimOf(text, () => false, 0)!;
+    expect(skim.sections.map((s) => s.kind)).toEqual(['frontmatter', 'heading', 'heading', 'heading']);
+    const keep = skim.sections.map((s, i) => i === 0 || s.text.startsWith('## Verification'));
+    const out = skimmedText(skim, keep);
+    expect(out.split('\r\n')).toHaveLength(text.split('\r\n').length);
+    expect(out).not.toContain('prose');
+    expect(out).not.toContain('Summary');
+    expect(out).toContain('## Verification\r\n');
+    const tree = parseSkimmed(skim, keep, parseWhole)!;
+    const whole = parseWhole(text);
+    const at = (t: typeof tree) =>
+      t.children.filter((n) => n.type !== 'paragraph').map((n) => [n.type, n.position!.start.line]);
+    expect(at(tree)).toEqual(at(whole));
+  });
+
+  it('is not made when the document has definitions, a byte-order mark, or when VALIDATE_WORKFLOW_NO_SKIM=1', () => {
+    expect(skimOf(`${text}\n[a]: https://example.com\n`, () => false, 0)).toBeNull();
+    expect(skimOf(`\ufeff${text}`, () => false, 0)).toBeNull();
+    process.env.VALIDATE_WORKFLOW_NO_SKIM = '1';
+    expect(skimOf(text, () => false, 0)).toBeNull();
+  });
+
+  it("makes the frontmatter's node as the parser does, without parsing it", () => {
+    const frontmatter = fc.record({
+      open: fc.constantFrom('---', '---  ', '---\t'),
+      close: fc.constantFrom('---', '--- ', '---\t '),
+      lines: fc.array(fc.constantFrom('', ' ', 'a: 1', 'status: done', '  - x', '# c', '--', '----'), { maxLength: 5 }),
+      eol: fc.constantFrom('\n', '\r\n', '\r'),
+      after: fc.constantFrom('', '\n', '\n# Title\n', '\nText\n'),
+    });
+    fc.assert(
+      fc.property(frontmatter, (f) => {
+        const text = [f.open, ...f.lines, f.close].join(f.eol) + f.after.replace(/\n/g, f.eol);
+        const skim = skimOf(`${text}${f.eol}## Next${f.eol}`, () => false, 0);
+        expect(skim?.sections[0]?.kind).toBe('frontmatter');
+        expect(frontmatterNode(skim!.sections[0]!.text)).toEqual(parseWhole(text).children[0]);
+      }),
+      { seed: 20261127, numRuns: 300 },
+    );
+  });
+
+  it("makes a plain heading's node as the parser does, and leaves any other heading to the parser", () => {
+    const heading = fc.record({
+      depth: fc.integer({ min: 1, max: 6 }),
+      gap: fc.constantFrom(' ', '  ', '\t', ''),
+      words: fc.array(
+        fc.constantFrom('Files', 'Modified', '#5', 'a#', '1.', 'Status:', '—', '*x*', '`c`', '[l]', 'é', '  '),
+        {
+          maxLength: 4,
+        },
+      ),
+      close: fc.constantFrom('', ' #', ' ##', '#', ' ', '  ## '),
+    });
+    let made = 0;
+    fc.assert(
+      fc.property(heading, (h) => {
+        const line = `${'#'.repeat(h.depth)}${h.words.length || h.gap ? h.gap || ' ' : ''}${h.words.join(' ')}${h.close}`;
+        // Only a line the cut takes for a heading starts a heading section.
+        if (!/^#{1,6}(?:[ \t]|$)/.test(line)) return;
+        const node = headingNode({ text: `${line}\n`, offset: 3, line: 2, kind: 'heading' });
+        if (!node) return;
+        made++;
+        expect(node).toEqual(parseWhole(`a\n\n${line}\n`).children[1]);
+      }),
+      { seed: 20261127, numRuns: 400 },
+    );
+    expect(made).toBeGreaterThan(100);
+  });
+
+  it('reads a section whole when it may hold a heading the cut did not see', () => {
+    const skim = skimOf('## A\n\nTitle\n-----\n\n## B\n\n   ## C\n\n## D\n\ntext\n', () => false, 0)!;
+    expect(skim.fixed).toEqual([true, true, false]);
+  });
+});

@@ -10,6 +10,8 @@
 // instead of parsed: with nothing else to read, a handoff costs no parser call at all.
 // `VALIDATE_WORKFLOW_NO_SKIM=1` reads every file whole (the tests compare the two).
 import type { Heading, Root, RootContent, Yaml } from 'mdast';
+import type { Node } from 'unist';
+import { parseWhole } from './markdown.js';
 import { splitSections, type Section } from './sections.js';
 
 export interface Skim {
@@ -18,7 +20,7 @@ export interface Skim {
   starts: number[];
   /** Sections whose own text says they must be read (skimOf's mustRead, or a heading the cut did not see). */
   fixed: boolean[];
-  /** Each heading section's heading, made without the parser when its text is plain (headingNode), else null. */
+  /** Each heading section's heading, from the parser's node for its line when its text is plain (headingNode). */
   heads: (Heading | null)[];
   text: string;
 }
@@ -59,36 +61,42 @@ export function skimOf(text: string, mustRead: (s: Section) => boolean, minChars
 const NOT_PLAIN = /[*_`[\]!<>&\\~\p{Cc}]/u;
 
 /**
- * A cut heading's node as micromark makes it, when its text is plain (nothing inline but text): the content between
- * the opening sequence and an optional closing one, trimmed, as one text node. A heading line costs as much to parse
- * as a paragraph of prose, and a skimmed handoff is mostly heading lines. test/read/skim.test.ts holds it equal to
- * the parser's node. Null for anything else: the parser reads that line.
+ * A cut heading's node, when its text is plain (nothing inline but text, so its node cannot depend on the rest of
+ * the document): the parser's node for that line alone, moved to where the line is. A skimmed handoff is mostly
+ * heading lines, each costing the parser as much as a paragraph of prose, and the same few headings (`## Context for
+ * Next Task`, `## Decisions`) recur in every handoff of a repository: each distinct line is parsed once per run.
+ * Null for anything else: the parser reads that line in place.
  */
 export function headingNode(s: Section): Heading | null {
   const eol = /[\n\r]/.exec(s.text);
   const line = eol ? s.text.slice(0, eol.index) : s.text;
   if (NOT_PLAIN.test(line)) return null;
-  const depth = /^#{1,6}/.exec(line)![0].length;
-  let end = line.length;
-  while (end > depth && line.charCodeAt(end - 1) === 0x20) end--;
-  // A closing sequence: `#`s after a space, or the whole content.
-  let close = end;
-  while (close > depth && line.charCodeAt(close - 1) === 0x23) close--;
-  if (close < end && (close === depth || line.charCodeAt(close - 1) === 0x20)) end = close;
-  while (end > depth && line.charCodeAt(end - 1) === 0x20) end--;
-  let start = depth;
-  while (start < end && line.charCodeAt(start) === 0x20) start++;
-  const ln = s.line + 1;
-  const at = (column: number) => ({ line: ln, column: column + 1, offset: s.offset + column });
-  return {
-    type: 'heading',
-    depth: depth as Heading['depth'],
-    children:
-      start < end
-        ? [{ type: 'text', value: line.slice(start, end), position: { start: at(start), end: at(end) } }]
-        : [],
-    position: { start: at(0), end: at(line.length) },
-  };
+  let parsed = headingLines.get(line);
+  if (parsed === undefined) {
+    const only = parseWhole(line).children;
+    parsed = only.length === 1 && only[0]!.type === 'heading' ? only[0] : null;
+    if (headingLines.size >= HEADING_LINES_KEPT) headingLines.clear();
+    headingLines.set(line, parsed);
+  }
+  return parsed && moved(parsed, s.line, s.offset);
+}
+
+/** Heading lines parsed, by their text; bounded, since a run may meet many distinct ones. */
+const headingLines = new Map<string, Heading | null>();
+const HEADING_LINES_KEPT = 4096;
+
+/** A copy of a node parsed as the first line of a text, moved down `lines` lines and on by `offset` characters. */
+function moved<T extends Node>(node: T, lines: number, offset: number): T {
+  const copy = { ...node } as T & { children?: Node[] };
+  const p = node.position;
+  if (p)
+    copy.position = {
+      start: { line: p.start.line + lines, column: p.start.column, offset: (p.start.offset ?? 0) + offset },
+      end: { line: p.end.line + lines, column: p.end.column, offset: (p.end.offset ?? 0) + offset },
+    };
+  const kids = (node as { children?: Node[] }).children;
+  if (kids) copy.children = kids.map((k) => moved(k, lines, offset));
+  return copy;
 }
 
 /** The line endings of a text, in order (a skipped section keeps them, so every later line keeps its number). */
@@ -123,7 +131,8 @@ export function skimmedText(skim: Skim, keep: readonly boolean[]): string {
  */
 export function parseSkimmed(skim: Skim, keep: readonly boolean[], parse: (text: string) => Root): Root | null {
   const text = skimmedText(skim, keep);
-  // Nothing left to parse (the frontmatter and plain headings are made): no parser call, whose set-up alone costs.
+  // Nothing left to parse (the frontmatter made, plain headings parsed once per distinct line): no parser call, whose
+  // set-up alone costs.
   const tree: Root = /[^\n\r]/.test(text)
     ? parse(text)
     : { type: 'root', children: [], position: { start: { line: 1, column: 1, offset: 0 }, end: endOf(text) } };

@@ -620,15 +620,6 @@ export function readPlanText(path: string, text: string): Plan {
     });
   }
   const all = [...phases, ...outside];
-  // A tally outside the phases that checks a phase off by name (`### Completed:` / `- [x] Phase 3: Runner`) is the
-  // plan's own word that the phase is done, as a done title is: its stale boxes contradict no claim of completion.
-  for (const section of outside) {
-    for (const item of [...section.other, ...section.automated, ...section.manual, ...section.unknown]) {
-      const label = item.checked ? NAMES_PHASE.exec(item.text)?.[1]?.toUpperCase() : undefined;
-      const phase = label === undefined ? undefined : phases.find((p) => p.label?.toUpperCase() === label);
-      if (phase && !phase.deferred) phase.statusDone = true;
-    }
-  }
   for (const phase of all) {
     for (const task of phase.tasks) {
       if (task.source === 'heading') task.checked = stepsDone(task);
@@ -664,13 +655,6 @@ export function readPlanText(path: string, text: string): Plan {
     headings.unstructured === null && sequenced && phases.every(holdsNothing)
       ? outside.find((p) => !holdsNothing(p) && isPhaseHeadingText(p.title))
       : undefined;
-  // Phases described under their headings and worked in one checklist outside them whose items name the phases
-  // (`## Summary Checklist` / `- [x] Phase 2: Run the upgrade`): the phases' boxes are that list's, and the reader
-  // does not guess which phase holds which item. Only when no phase of the sequence holds a task or a criterion.
-  const tracked =
-    headings.unstructured === null && !split && sequenced && phases.every((p) => noCriteriaNorTasks(p))
-      ? outside.find((p) => p.title !== 'the plan' && namesPhases(p, phases))
-      : undefined;
   const unstructured =
     headings.unstructured ??
     (split
@@ -679,13 +663,7 @@ export function readPlanText(path: string, text: string): Plan {
           column: split.column,
           reason: `its phases have no checkboxes; the checkboxes are under a second list of phases ("${split.title}", line ${split.line})`,
         }
-      : tracked
-        ? {
-            line: tracked.line,
-            column: tracked.column,
-            reason: `its phases hold no task or criteria; they are checked off by name in "${tracked.title}" (line ${tracked.line})`,
-          }
-        : null);
+      : null);
 
   const notAPlan =
     !structured &&
@@ -717,27 +695,6 @@ export function readPlanText(path: string, text: string): Plan {
     ...(planListed.size > 0 ? { listed: [...planListed] } : {}),
     normalized,
   };
-}
-
-function noCriteriaNorTasks(phase: Phase): boolean {
-  return phase.automated.length + phase.manual.length + phase.unknown.length + phase.tasks.length === 0;
-}
-
-const NAMES_PHASE = new RegExp(String.raw`^phase\s+${LABEL}(?![\w])`, 'i');
-
-/**
- * Whether a section's checkboxes are a tally of the plan's phases: two or more of them, and at least half, start by
- * naming a phase of the sequence (`Phase 3:`, `**Phase 1.2**:` under `Phase 1`).
- */
-function namesPhases(section: Phase, phases: Phase[]): boolean {
-  const numbers = new Set(phases.map((p) => p.number).filter((n) => n !== null));
-  const items = [...section.other, ...section.automated, ...section.manual, ...section.unknown];
-  const named = items.filter((item) => {
-    const label = NAMES_PHASE.exec(item.text)?.[1];
-    const top = label === undefined ? null : topNumber(label);
-    return top !== null && numbers.has(top);
-  }).length;
-  return named >= 2 && named * 2 >= items.length;
 }
 
 /** Words that say work is done, for the plan's status and a phase's alike. */

@@ -8,7 +8,7 @@ export const rule: Rule = {
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'O(update_plan) <- task_complete',
     description:
-      'A plan that says its work is done (`status: complete` in its frontmatter, a `**Status**: Implementation Complete` line above its phases, or a place in a folder of finished plans such as `implemented/`) has no open task or automated item. Manual items may stay open (they wait for a human); items set aside with their reason (`(skipped: ...)`, `deferred to ...`, `N/A`), deferred phases and phases whose title, own status line (`### Implementation Status: Complete`) or a tally outside the phases (`- [x] Phase 3: Runner` under `## Progress Summary`) says they are done do not count, and a plan that never ticks a box keeps its state in words, not boxes.',
+      'A plan that says its work is done (`status: complete` in its frontmatter, a `**Status**: Implementation Complete` line above its phases, or a place in a folder of finished plans such as `implemented/`) has no open task or automated item. Manual items may stay open (they wait for a human); items set aside with their reason (`(skipped: ...)`, `deferred to ...`, `N/A`), deferred phases and phases whose title or own status line (`### Implementation Status: Complete`) says they are done do not count, and a plan that never ticks a box keeps its state in words, not boxes.',
     fix: 'Check the items that are done, mark the ones set aside with their reason (`(skipped: why)`), or take back the claim.',
     messages: {
       claimedOpen:

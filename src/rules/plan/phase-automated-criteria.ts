@@ -77,16 +77,6 @@ export function sourceNote(source: ProfileSource): string {
 }
 
 /**
- * Whether a plan writes verification criteria of either kind in some phase. Under a promise learned from the
- * instructions or the majority, such a plan keeps the automated half of it: its author weighed what to verify, and
- * no command in a plan that lists what a human checks is that decision (a demo recorded by hand has nothing to run).
- * Manual criteria are not excused so: they are what the gate asks a human to confirm (plan/phase-manual-criteria).
- */
-export function writesCriteria(phases: readonly Phase[], preset: string): boolean {
-  return phases.some((p) => has(p, 'automated', preset) || has(p, 'manual', preset) || unsplit(p));
-}
-
-/**
  * Every phase is held to criteria under strict and where the config states the promise; a promise learned from the
  * instructions or the majority is kept by a plan that writes such criteria in some phase (authors leave them out
  * of a phase with nothing to run or to look at).
@@ -102,7 +92,7 @@ export const rule: Rule = {
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'forall phase. has_auto_criteria(phase)',
     description:
-      'Every phase has at least one automated verification item (plan-wide criteria count for every phase); in `recommended`, a plan with verification items of either kind in some phase keeps a learned promise (a plan of only manual checks has nothing to run), and only a plan with none at all is reported. One finding per plan, listing the phases; a phase with no criteria at all is reported here once, not again by plan/phase-manual-criteria. In `recommended` only where the repository promised automated criteria (its config `protocol`, its own create_plan command or template, or two thirds of its plans); elsewhere one info per run says what `strict` would check. A finished plan (every box checked or N/A) is a record, and a plan in the step form (`### Task N:` with `**Step N: ...**` boxes, which verifies in its steps): `recommended` leaves their criteria alone. Criteria in an undivided `### Success Criteria` list are of unknown kind: one finding per plan says they are not split.',
+      'Every phase has at least one automated verification item (plan-wide criteria count for every phase); in `recommended`, a plan with automated items in some phase keeps the promise, and only a plan with none at all is reported. One finding per plan, listing the phases; a phase with no criteria at all is reported here once, not again by plan/phase-manual-criteria. In `recommended` only where the repository promised automated criteria (its config `protocol`, its own create_plan command or template, or two thirds of its plans); elsewhere one info per run says what `strict` would check. A finished plan (every box checked or N/A) is a record, and a plan in the step form (`### Task N:` with `**Step N: ...**` boxes, which verifies in its steps): `recommended` leaves their criteria alone. Criteria in an undivided `### Success Criteria` list are of unknown kind: one finding per plan says they are not split.',
     fix: 'Add `#### Automated Verification:` with at least one `- [ ]` item to the phase.',
     fixable: 'scaffold',
     messages: {
@@ -136,7 +126,8 @@ export const rule: Rule = {
       if (phases.length === 0) continue;
       // recommended: a plan that writes automated criteria in some phase keeps the promise (authors leave them out
       // of a phase with nothing to run); only a plan with none at all departs from it. strict: every phase.
-      const keeps = !perPhase(ctx.preset, expected.source) && writesCriteria(phases, ctx.preset);
+      const keeps =
+        !perPhase(ctx.preset, expected.source) && phases.some((p) => has(p, 'automated', ctx.preset) || unsplit(p));
       const missing =
         planWide(plan, 'automated') || keeps
           ? []

@@ -8,7 +8,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: '—',
     description:
-      "The plan parses (its frontmatter is valid YAML, the file is UTF-8 text) and its normalized model satisfies schemas/plan.schema.json. A plan whose phase sequence the reader is not sure of (a phase label repeated at the sequence's level, or phases that hold no task or criterion while a checklist outside them checks them off by name) is read as unstructured: one info says so, and the structure rules stay silent on it; the history rules still follow every checkbox.",
+      "The plan parses (its frontmatter is valid YAML, the file is UTF-8 text) and its normalized model satisfies schemas/plan.schema.json. A plan whose phase sequence the reader is not sure of (a phase label repeated at the sequence's level) is read as unstructured: one info says so, and the structure rules stay silent on it; the history rules still follow every checkbox.",
     fix: 'Fix the YAML or the field named in the message.',
     messages: {
       ...SCHEMA_MESSAGES,

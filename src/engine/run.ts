@@ -18,6 +18,7 @@ import { activePacks, packOf } from './judge.js';
 import { repositoryProfile } from './lint.js';
 import { classifier } from '../read/classify.js';
 import { personalPlans } from '../read/discover.js';
+import { forgetInstructions } from '../read/profile.js';
 import { judgeDoor, type Door, type Progress } from './doors.js';
 import { summarize, type Summary } from './summary.js';
 
@@ -213,6 +214,8 @@ export function configFor(
   const abs = file === undefined ? null : resolve(cwd, file);
   const inGit = repositoryRoot(abs === null ? cwd : existingFolder(abs));
   const root = inGit ?? cwd;
+  // The promise printed is the tree's as it is now, also in a process that printed it before (engine/doors.ts).
+  forgetInstructions(root);
   const config = loadConfig(root, opts.config ? resolve(cwd, opts.config) : undefined, RULE_IDS);
   if (opts.preset) config.preset = opts.preset;
   const path = abs === null ? null : relative(root, abs).split(sep).join('/');

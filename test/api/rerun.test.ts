@@ -43,3 +43,14 @@ describe('lint() called again in the same process', () => {
     expect(await manual()).toEqual(['info']);
   });
 });
+
+describe('--print-config asked again in the same process', () => {
+  it('prints the promise the tree makes now', async () => {
+    const { configFor } = await import('../../src/engine/run.js');
+    const dir = makeRepo({ 'thoughts/shared/plans/2026-11-20-a.md': plan(1) });
+    const manual = () => (configFor(undefined, dir, {}).profile as Record<string, { value: unknown }>).manualCriteria;
+    expect(manual()).toMatchObject({ value: false });
+    writeFiles(dir, { '.claude/commands/create_plan.md': command });
+    expect(manual()).toMatchObject({ value: true });
+  });
+});

@@ -69,9 +69,10 @@ describe('validate-workflow claude-hook (built CLI)', () => {
     expect(out.hookSpecificOutput.permissionDecision).toBe('deny');
   });
 
-  // A clean stop's silence is tree.test.ts's, in this process: nothing of it crosses the process boundary.
-  it('blocks a stop after a handoff was rewritten on disk, and prints the recovery view', () => {
+  // The allow family through the process: a clean stop passes the child's empty answer on as silence, exit 0.
+  it('blocks a stop after a handoff was rewritten on disk, allows it clean, and prints the recovery view', () => {
     const dir = installed();
+    expect(runScript(dir, stop(dir))).toEqual({ code: 0, stdout: '', stderr: '' });
     writeFiles(dir, { [handoffPath(1)]: read(dir, handoffPath(1)).replace('status: complete', 'status: failed') });
     expect(JSON.parse(runScript(dir, stop(dir)).stdout)).toMatchObject({ decision: 'block' });
     const start = JSON.parse(runScript(dir, sessionStart(dir)).stdout) as {

@@ -115,21 +115,25 @@ describe('the cache file', () => {
     const brokenModel = Buffer.from(good);
     // The last bytes belong to the last model's slice: its JSON no longer closes.
     brokenModel.fill(0x20, brokenModel.length - 40);
-    const cases: [string, Buffer][] = [
-      ['garbage', Buffer.from('not a cache at all\n')],
-      ['empty', Buffer.alloc(0)],
-      ['truncated in the header', good.subarray(0, Math.floor(header / 2))],
-      ['truncated in the body', good.subarray(0, header + Math.floor((good.length - header) / 2))],
-      ['the format before this one', Buffer.from(JSON.stringify({ format: 4, key: 'x', state: [], models: {} }))],
-      ['a model that does not decode', brokenModel],
+    // Whether the first run rewrites the file: a model's slice is decoded only when a run asks for that model, and
+    // an unchanged tree asks for none (its verdict is cached), so a broken slice is left until a run needs it.
+    const cases: [string, Buffer, boolean][] = [
+      ['garbage', Buffer.from('not a cache at all\n'), true],
+      ['empty', Buffer.alloc(0), true],
+      ['truncated in the header', good.subarray(0, Math.floor(header / 2)), true],
+      ['truncated in the body', good.subarray(0, header + Math.floor((good.length - header) / 2)), true],
+      ['the format before this one', Buffer.from(JSON.stringify({ format: 4, key: 'x', state: [], models: {} })), true],
+      ['a model that does not decode', brokenModel, false],
     ];
     // In this process: what is read is the file's bytes, whichever process reads them (the built CLI meets garbage
     // below).
-    for (const [what, bytes] of cases) {
+    for (const [what, bytes, rewrites] of cases) {
       writeFileSync(cacheOf(repo), bytes);
+      const planted = written(repo);
       const run = await cliHere(repo.dir);
       expect(run.code, what).toBe(cold.code);
       expect(run.results, what).toEqual(cold.results);
+      if (rewrites) expect(written(repo), what).not.toBe(planted);
       // Rebuilt: the next run takes everything from it, and so has nothing to write.
       const rebuilt = written(repo);
       const next = await cliHere(repo.dir);
@@ -201,7 +205,7 @@ describe('the cache file', () => {
     expect((await cliHere(repo.dir)).results).not.toEqual(cold.results);
   });
 
-  it('judges a tree afresh when an instruction file appears, through the built CLI', async () => {
+  it('judges a tree afresh when an instruction file appears, through the built CLI', () => {
     // Through the built CLI: its timing lines tell a cached verdict from a fresh one (this process prints none).
     const repo = history();
     const cold = cli(repo.dir, [], timed);
@@ -211,10 +215,7 @@ describe('the cache file', () => {
     const again = cli(repo.dir, [], timed);
     expect(again.stderr).toMatch(VERDICT);
     expect(again.results).toEqual(after.results);
-    // Without a cache, in this process: the instruction file is read as in a process of its own (test/api/rerun).
-    const fresh = repo.copy();
-    rmSync(cacheOf(fresh));
-    expect((await cliHere(fresh.dir)).results).toEqual(after.results);
+    // That an instruction file read afresh changes what a run in one process says is test/api/rerun.test.ts's.
     expect(after.results).toEqual(cold.results);
   });
 

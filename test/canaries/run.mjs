@@ -233,6 +233,32 @@ const CANARIES = [
     },
   ],
   [
+    'history/self-exemption',
+    'an agent starts phase 2 early and adds a second Phase 1 heading, which makes the plan unstructured',
+    () => {
+      const r = project();
+      r.commit(
+        'Task 2',
+        { [PLAN]: plan({ tasks: [1, 2] }), [handoffPath(2)]: handoff(2), [LEDGER]: ledger([1, 2]) },
+        ANA,
+        agent,
+      );
+      // The order rules skip a plan read as unstructured: the heading, added with phase 2's first check-off, would
+      // silence history/phase-order.
+      r.commit(
+        'Task 3',
+        {
+          [PLAN]: plan({ tasks: [1, 2, 3], tail: '## Phase 1: Notes\n\nNone yet.' }),
+          [handoffPath(3)]: handoff(3),
+          [LEDGER]: ledger([1, 2, 3]),
+        },
+        ANA,
+        agent,
+      );
+      return r.cli([]);
+    },
+  ],
+  [
     'history/phase-order',
     'phase 2 starts before phase 1 is verified',
     () => {

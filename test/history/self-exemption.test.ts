@@ -106,6 +106,16 @@ const LOOSENINGS: Loosening[] = [
     files: () => ({ [PLAN]: plan({ noManual: [2] }) }),
     at: () => ({ file: PLAN, line: lineOf(plan({ noManual: [2] }), AUTO(2)) }),
   },
+  {
+    name: 'makes the plan unreadable as a phase sequence (a second Phase 1 heading)',
+    // The order rules skip a plan read as unstructured: an agent could add the heading in the commit that starts
+    // phase 2 early and so silence history/phase-order.
+    files: () => ({ [PLAN]: plan({ tail: '## Phase 1: Notes on the first phase\n\nNothing yet.' }) }),
+    at: () => ({
+      file: PLAN,
+      line: lineOf(plan({ tail: '## Phase 1: Notes on the first phase\n\nNothing yet.' }), '## Phase 1: Notes'),
+    }),
+  },
   // Deleting the whole plan is no longer here: it is housekeeping, not loosening (convention section 6; before
   // issue 10 it was one finding per plan). See 'what is not a loosening' below and test/history/precision.test.ts.
 ];

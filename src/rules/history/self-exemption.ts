@@ -6,6 +6,7 @@ import type { TransitionContext } from '../types.js';
 
 type Loosening = { file: string; line: number } & (
   | { act: 'config' | 'baseline' | 'modeByUser' | 'resolution' }
+  | { act: 'unstructured'; reason: string }
   | { act: 'mode'; from: string; to: string }
   | { act: 'disable'; rules: string[] }
   | { act: 'madeNa' | 'addedNa' | 'deleted'; kind: string; text: string }
@@ -49,6 +50,24 @@ function resolutions(ctx: TransitionContext): Loosening[] {
   return written.map((w) => ({ file: w.file, line: w.line, act: 'resolution' as const }));
 }
 
+/**
+ * A plan the reader judged by its phase sequence that this commit makes unreadable as one (a second `## Phase 1`
+ * heading, say): the order rules stop judging a plan read as unstructured, so making it so decides which rules bind
+ * the agent, like a change of mode. A plan unstructured before, or entering git, is the reader's to say (an info).
+ */
+function unstructuring(ctx: TransitionContext): Loosening[] {
+  const out: Loosening[] = [];
+  for (const c of ctx.changes) {
+    if (c.status === 'D') continue;
+    const before = ctx.before.plan(c.from ?? c.path);
+    const after = ctx.after.plan(c.path);
+    if (!before || !after || before.unstructured || !after.unstructured) continue;
+    if (!before.phases.some((p) => !p.outside)) continue;
+    out.push({ file: c.path, line: after.unstructured.line, act: 'unstructured', reason: after.unstructured.reason });
+  }
+  return out;
+}
+
 type ItemAct = Extract<Loosening, { text: string }>;
 
 /** "the manual item" / "3 verification items" as the acts' kinds say. */
@@ -70,6 +89,8 @@ function clause(act: Loosening['act'], list: readonly Loosening[]): string {
       return 'adds `mode_set_by: user`';
     case 'resolution':
       return 'writes the resolution of the blocked handoff itself';
+    case 'unstructured':
+      return `makes the plan unreadable as a phase sequence (${(list[0] as Extract<Loosening, { act: 'unstructured' }>).reason})`;
     case 'mode': {
       const m = list[0] as Extract<Loosening, { act: 'mode' }>;
       return `changes the plan's mode from ${m.from} to ${m.to}`;
@@ -92,7 +113,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'O(respect_user_preference); F(checkoff_manual)',
     description:
-      "An agent's commit does not loosen the rules that bind it without a human's `Confirmed-by`: it does not change the config or the baseline, add a disable comment, add `mode_set_by: user`, write the resolution of a blocked handoff (the user's answer to its blocker; the human's `Guidance-by:` in the commit relays it), turn an item into `N/A` (or add an `N/A` item to a phase that already existed), or delete a verification item or a criteria section of a plan that stays. Deleting or archiving a whole plan is housekeeping, not loosening; an item that moved (a phase inserted or renumbered) is neither deleted nor N/A-ed. One finding per commit and file, listing the items.",
+      "An agent's commit does not loosen the rules that bind it without a human's `Confirmed-by`: it does not change the config or the baseline, add a disable comment, add `mode_set_by: user`, write the resolution of a blocked handoff (the user's answer to its blocker; the human's `Guidance-by:` in the commit relays it), turn an item into `N/A` (or add an `N/A` item to a phase that already existed), delete a verification item or a criteria section of a plan that stays, or make a plan read as phases unreadable as one (a second `## Phase 1` heading), which stops the order rules judging it. Deleting or archiving a whole plan is housekeeping, not loosening; an item that moved (a phase inserted or renumbered) is neither deleted nor N/A-ed. One finding per commit and file, listing the items.",
     fix: 'Have a human review the change now: revert it in a new commit, or keep it and record the finding in the baseline (`npx validate-workflow --baseline-write`, committed by the human with the reason).',
     messages: {
       // {{agents}}: the commit's agent identities, `Name <email>`, comma-separated.
@@ -102,6 +123,8 @@ export const rule: Rule = {
       addsDisable:
         "An agent's commit ({{agents}}) adds a disable comment for {{rules}} without a human's confirmation.",
       setsModeByUser: "An agent's commit ({{agents}}) adds `mode_set_by: user` without a human's confirmation.",
+      unstructures:
+        "An agent's commit ({{agents}}) makes {{file}} unreadable as a sequence of phases without a human's confirmation: {{reason}}, so its phase order is no longer judged.",
       writesResolution:
         "An agent's commit ({{agents}}) writes the resolution of blocked handoff {{file}} itself: only the user's guidance unblocks the task, and a resolution counts only when a human's commit writes it.",
       changesMode:
@@ -134,7 +157,11 @@ export const rule: Rule = {
   },
   transition: (ctx) => {
     if (ctx.stage === 'staged' || ctx.agents.length === 0) return [];
-    const acts = [...ctx.events.map(loosening).filter((l): l is Loosening => l !== null), ...resolutions(ctx)];
+    const acts = [
+      ...ctx.events.map(loosening).filter((l): l is Loosening => l !== null),
+      ...resolutions(ctx),
+      ...unstructuring(ctx),
+    ];
     if (acts.length === 0 || ctx.confirmation().ok) return [];
     const agents = ctx.agents.map((a) => `${a.name} <${a.email}>`).join(', ');
     const fixId = ctx.stage === 'history' ? 'reviewNow' : 'leaveOut';
@@ -154,6 +181,11 @@ export const rule: Rule = {
         out.push({ file, line, messageId: 'writesResolution', fixId: resolutionFix, data: { agents, file } });
         continue;
       }
+      if (act === 'unstructured') {
+        const { reason } = of[0] as Extract<Loosening, { act: 'unstructured' }>;
+        out.push({ file, line, messageId: 'unstructures', fixId, data: { agents, file, reason } });
+        continue;
+      }
       const items = of as ItemAct[];
       const many = items.length > 1;
       const data = {
@@ -169,6 +201,7 @@ export const rule: Rule = {
         baseline: 'changesBaseline',
         modeByUser: 'setsModeByUser',
         resolution: 'writesResolution',
+        unstructured: 'unstructures',
         mode: 'changesMode',
         disable: 'addsDisable',
         madeNa: many ? 'makesNaMany' : 'makesNa',

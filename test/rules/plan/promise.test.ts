@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { lintFiles, of, ruleOf, runTransitionCase } from '../../helpers/rule-tester.js';
 import { readPlanText } from '../../../src/read/plan.js';
-import { makeRepo, runCli } from '../../helpers/repo.js';
+import { makeRepo, runCliHere } from '../../helpers/repo.js';
 import { isTemplateName } from '../../../src/read/paths.js';
 import { forgetInstructions, instructionSignals } from '../../../src/read/profile.js';
 import { PLAN, lineOf, md, reported, strict } from '../fixtures.js';
@@ -402,7 +402,7 @@ describe('corpus round 3: titles, numbered phases, extra lists, and what instruc
 });
 
 describe('--print-config says which dialect each file was read as', () => {
-  it('counts per dialect for the repository, and the one dialect of a file', () => {
+  it('counts per dialect for the repository, and the one dialect of a file', async () => {
     const phases = md('# A', '## Phase 1: a', '#### Automated Verification:', '- [ ] `make`');
     const numbered = md('# B', '## Phases', '### 2.1 Cache', '#### Automated Verification:', '- [ ] `make`');
     const tasks = md('# C', '### Task 1: Write it', '- [ ] step one');
@@ -413,14 +413,16 @@ describe('--print-config says which dialect each file was read as', () => {
       'thoughts/shared/plans/2026-11-22-c.md': tasks,
       [handoff]: md('---', 'status: complete', '---', '# Parser', '', 'Done.'),
     });
-    const repo = JSON.parse(runCli(dir, ['--print-config']).stdout) as {
+    const repo = JSON.parse((await runCliHere(dir, ['--print-config'])).stdout) as {
       dialects: { plans: Record<string, number>; handoffs: Record<string, number> };
     };
     expect(repo.dialects).toEqual({
       plans: { 'phase-headings': 1, 'numbered-phases': 1, 'task-headings': 1 },
       handoffs: { humanlayer: 1 },
     });
-    const one = JSON.parse(runCli(dir, ['--print-config', 'thoughts/shared/plans/2026-11-21-b.md']).stdout) as {
+    const one = JSON.parse(
+      (await runCliHere(dir, ['--print-config', 'thoughts/shared/plans/2026-11-21-b.md'])).stdout,
+    ) as {
       dialect: string | null;
     };
     expect(one.dialect).toBe('numbered-phases');
@@ -600,14 +602,14 @@ describe("the promise learned from the repository's own instructions, through th
       '- [ ] `make test`',
     );
 
-  it('planted: a plan without any manual item is told, naming the command and its line', () => {
+  it('planted: a plan without any manual item is told, naming the command and its line', async () => {
     const dir = makeRepo({
       '.claude/commands/create_plan.md': command,
       [PLAN]: bare(1),
       'thoughts/shared/plans/2026-11-21-b.md': bare(2),
       'thoughts/shared/plans/2026-11-22-c.md': bare(3),
     });
-    const res = runCli(dir, ['--no-history', '--format', 'json']);
+    const res = await runCliHere(dir, ['--no-history', '--format', 'json']);
     const found = (
       JSON.parse(res.stdout) as { results: { ruleId: string; message: string; severity: string }[] }
     ).results.filter((f) => f.ruleId === 'plan/phase-manual-criteria' && f.severity === 'warning');
@@ -615,7 +617,7 @@ describe("the promise learned from the repository's own instructions, through th
     expect(found[0]!.message).toContain(
       `(this repository's .claude/commands/create_plan.md (line ${lineOf(command, '#### Manual Verification:')}) asks for \`Manual Verification:\`)`,
     );
-    const printed = JSON.parse(runCli(dir, ['--print-config']).stdout) as {
+    const printed = JSON.parse((await runCliHere(dir, ['--print-config'])).stdout) as {
       profile: Record<string, { value: unknown; source: { from: string; file?: string } }>;
     };
     expect(printed.profile.manualCriteria).toMatchObject({
@@ -625,13 +627,13 @@ describe("the promise learned from the repository's own instructions, through th
     expect(printed.profile.handoffChain).toMatchObject({ value: false, source: { from: 'default' } });
   });
 
-  it('clean: the same plans without the command are told nothing (one info)', () => {
+  it('clean: the same plans without the command are told nothing (one info)', async () => {
     const dir = makeRepo({
       [PLAN]: bare(1),
       'thoughts/shared/plans/2026-11-21-b.md': bare(2),
       'thoughts/shared/plans/2026-11-22-c.md': bare(3),
     });
-    const res = runCli(dir, ['--no-history', '--format', 'json']);
+    const res = await runCliHere(dir, ['--no-history', '--format', 'json']);
     const results = (JSON.parse(res.stdout) as { results: { ruleId: string; severity: string }[] }).results.filter(
       (f) => f.ruleId === 'plan/phase-manual-criteria',
     );
@@ -658,9 +660,9 @@ describe("the promise learned from the repository's own instructions, through th
       ]),
     ]) as Record<string, string>;
 
-  it('clean: six plans, five without manual items: the practice wins over the command, with one info', () => {
+  it('clean: six plans, five without manual items: the practice wins over the command, with one info', async () => {
     const dir = makeRepo(many(6, 1));
-    const res = runCli(dir, ['--no-history', '--format', 'json']);
+    const res = await runCliHere(dir, ['--no-history', '--format', 'json']);
     const results = (
       JSON.parse(res.stdout) as { results: { ruleId: string; severity: string; message: string }[] }
     ).results.filter((f) => f.ruleId === 'plan/phase-manual-criteria');
@@ -668,15 +670,15 @@ describe("the promise learned from the repository's own instructions, through th
     expect(results[0]!.message).toContain(
       `1 of its 6 plans have manual criteria, though .claude/commands/create_plan.md (line ${lineOf(command, '#### Manual Verification:')}) asks for \`Manual Verification:\``,
     );
-    const printed = JSON.parse(runCli(dir, ['--print-config']).stdout) as {
+    const printed = JSON.parse((await runCliHere(dir, ['--print-config'])).stdout) as {
       profile: Record<string, { value: unknown; source: { from: string } }>;
     };
     expect(printed.profile.manualCriteria).toMatchObject({ value: false, source: { from: 'majority' } });
   });
 
-  it('planted: six plans, three of them with manual items: the command holds, and the other three are told', () => {
+  it('planted: six plans, three of them with manual items: the command holds, and the other three are told', async () => {
     const dir = makeRepo(many(6, 3));
-    const res = runCli(dir, ['--no-history', '--format', 'json']);
+    const res = await runCliHere(dir, ['--no-history', '--format', 'json']);
     const warned = (JSON.parse(res.stdout) as { results: { ruleId: string; severity: string }[] }).results.filter(
       (f) => f.ruleId === 'plan/phase-manual-criteria' && f.severity === 'warning',
     );

@@ -58,7 +58,8 @@ function resolutions(ctx: TransitionContext): Loosening[] {
 function unstructuring(ctx: TransitionContext): Loosening[] {
   const out: Loosening[] = [];
   for (const c of ctx.changes) {
-    if (c.status === 'D') continue;
+    // Asked of the classifier first: a model is read (from git, at a door) only for a plan.
+    if (c.status === 'D' || ctx.after.kindOf(c.path) !== 'plan') continue;
     const before = ctx.before.plan(c.from ?? c.path);
     const after = ctx.after.plan(c.path);
     if (!before || !after || before.unstructured || !after.unstructured) continue;

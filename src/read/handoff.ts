@@ -13,7 +13,7 @@ import type {
   ReadProblem,
   StatusClaim,
 } from '../model/types.js';
-import { itemParagraph, lineOf, parseMarkdown, parseWhole, restOfLine, textOf } from './markdown.js';
+import { itemParagraph, lineOf, parseMarkdown, parseWhole, restOfLine, startsLine, textOf } from './markdown.js';
 import { parseSkimmed, skimOf, type Skim } from './skim.js';
 import type { Section } from './sections.js';
 import { isRecord, readFrontmatter, type Frontmatter } from './frontmatter.js';
@@ -338,13 +338,16 @@ function headingSections(root: Root): { heading: Heading; title: string; nodes: 
   return out;
 }
 
+/** The title of a checkpoint block's section (`### Phase Status`). */
+const PHASE_STATUS = /^phase status(?:es)?$/i;
+
 /**
  * The status a checkpoint block gives (`### Phase Status` over `- Phase 1 (Tests written): VALIDATED (25 failing)`):
  * complete when every phase says a complete word, else the first phase's word that is not; null without a list of
  * phase states.
  */
 function phaseStatus(sections: ReturnType<typeof headingSections>): { value: string; at: Position } | null {
-  const section = sections.find((s) => /^phase status(?:es)?$/i.test(s.title.trim()));
+  const section = sections.find((s) => PHASE_STATUS.test(s.title.trim()));
   const list = section?.nodes.find((n): n is List => n.type === 'list');
   if (!section || !list) return null;
   const words = list.children.map(
@@ -355,12 +358,18 @@ function phaseStatus(sections: ReturnType<typeof headingSections>): { value: str
   return { value: open ?? words[0]!, at: lineOf(section.heading) };
 }
 
+/** `Status`, maybe with a date in brackets beside it (`## Status (2026-02-01): Done`). */
+const STATUS_DATED = String.raw`status\s*(?:\([^)]*\)\s*)?`;
+/** A heading's key that is the label and a mark, its word after it. */
+const STATUS_THEN_MARK = new RegExp(`^${STATUS_DATED}[:—–-]`);
+/** The label at the start of a title, with what may stand before it and the mark after it. */
+const STATUS_LABEL = new RegExp(String.raw`^[^\p{L}]*${STATUS_DATED}[:—–-]?\s*`, 'iu');
+
 /** A status heading: `## Status: COMPLETE`, `## Status — Done`, or `## Status` with the word on the line below. */
 function headingStatus(section: { title: string; nodes: RootContent[] }): string | null {
   const key = sectionKey(section.title);
-  // `## Status (2026-02-01): Done` too: a date in brackets beside the label.
-  if (key !== 'status' && !/^status\s*(?:\([^)]*\)\s*)?[:—–-]/.test(key)) return null;
-  const inline = section.title.replace(/^[^\p{L}]*status\s*(?:\([^)]*\)\s*)?[:—–-]?\s*/iu, '').trim();
+  if (key !== 'status' && !STATUS_THEN_MARK.test(key)) return null;
+  const inline = section.title.replace(STATUS_LABEL, '').trim();
   if (inline) return inline;
   const first = section.nodes[0];
   return first ? (textOf(first).split('\n')[0] ?? '').trim() : '';
@@ -377,10 +386,7 @@ function statusMarkers(root: Root): { value: string; at: Position }[] {
     const kids = p.children;
     for (let i = 0; i < kids.length; i++) {
       const node = kids[i]!;
-      if (node.type !== 'strong' || !/^status\s*:?$/i.test(textOf(node))) continue;
-      const prev = kids[i - 1];
-      const atLineStart = i === 0 || prev?.type === 'break' || (prev?.type === 'text' && /\n\s*$/.test(prev.value));
-      if (!atLineStart) continue;
+      if (node.type !== 'strong' || !/^status\s*:?$/i.test(textOf(node)) || !startsLine(kids, i)) continue;
       out.push({ value: restOfLine(kids.slice(i + 1)), at: lineOf(i === 0 ? p : node) });
     }
   });
@@ -608,7 +614,7 @@ function sectionsRead(skim: Skim, tree: Root, keyed: ReadonlySet<string>): boole
     const title = textOf(h);
     const status = headingStatus({ title, nodes: [] });
     const field = status === null ? sectionField(title) : null;
-    const read = status === '' || (field !== null && !keyed.has(field)) || /^phase status(?:es)?$/i.test(title.trim());
+    const read = status === '' || (field !== null && !keyed.has(field)) || PHASE_STATUS.test(title.trim());
     if (!read) return;
     const from = h.position!.start.line;
     const end = headings.slice(i + 1).find((x) => x.depth <= h.depth)?.position!.start.line ?? Infinity;

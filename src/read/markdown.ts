@@ -94,6 +94,12 @@ export function sections(root: Root, depth: number): Section[] {
   return out;
 }
 
+/** Whether the `i`th of a paragraph's inline nodes starts a source line (the first, or after a break or a newline). */
+export function startsLine(nodes: PhrasingContent[], i: number): boolean {
+  const prev = nodes[i - 1];
+  return i === 0 || prev?.type === 'break' || (prev?.type === 'text' && /\n\s*$/.test(prev.value));
+}
+
 /**
  * The text after a bold label up to the end of its source line, without a leading colon: the label's value. A label
  * alone on its line (`**Status:**` with the value on the next line) has an empty value; the next line is prose.

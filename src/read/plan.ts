@@ -7,7 +7,16 @@
 // or undivided under `### Success Criteria` (criteria of unknown kind).
 import type { Code, Heading, List, ListItem, Paragraph, Root, RootContent } from 'mdast';
 import type { CheckItem, Phase, Plan, PlanDialect, PositionMap, Position, ReadProblem, Task } from '../model/types.js';
-import { isHeading, itemParagraph, itemText, lineOf, parseMarkdown, restOfLine, textOf } from './markdown.js';
+import {
+  isHeading,
+  itemParagraph,
+  itemText,
+  lineOf,
+  parseMarkdown,
+  restOfLine,
+  startsLine,
+  textOf,
+} from './markdown.js';
 import { markdownDisables } from './disables.js';
 import { readFrontmatter } from './frontmatter.js';
 import { holdsNothing } from '../model/queries.js';
@@ -241,9 +250,7 @@ function criteriaLines(p: Paragraph): CriteriaKind[] {
   const out: CriteriaKind[] = [];
   const kids = p.children;
   kids.forEach((node, i) => {
-    if (node.type !== 'strong') return;
-    const prev = kids[i - 1];
-    if (!(i === 0 || prev?.type === 'break' || (prev?.type === 'text' && /\n\s*$/.test(prev.value)))) return;
+    if (node.type !== 'strong' || !startsLine(kids, i)) return;
     const kind = criteriaKindOf(textOf(node));
     if (kind === null) return;
     // A label alone on its line, with prose on the next, is no criterion written on the line.

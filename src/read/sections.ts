@@ -355,7 +355,7 @@ function shiftPoint(p: Point, dl: number, doff: number): Point {
 }
 
 /** Shift the positions of nodes the caller owns (fresh from the parser or from JSON.parse); columns never change. */
-function shiftInPlace(nodes: RootContent[], dl: number, doff: number): void {
+export function shiftInPlace(nodes: RootContent[], dl: number, doff: number): void {
   for (const node of nodes) {
     const p = node.position;
     if (p) {

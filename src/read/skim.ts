@@ -6,13 +6,13 @@
 // need keeps its heading line and its line endings only. One parse of that text gives the needed sections' nodes and
 // every cut heading exactly as the whole file's parse does, at the same lines and columns (offsets differ: no reader
 // of a skimmed tree uses them). The parse is checked against the cuts, and anything unexpected parses the whole file.
-// The frontmatter's node, and a skipped section's heading whose text is plain, are made as micromark makes them
-// instead of parsed: with nothing else to read, a handoff costs no parser call at all.
+// The frontmatter's node is made as remark-frontmatter makes it, and a skipped section's heading whose text is plain
+// is the parser's node for that line, parsed once per distinct line: with nothing else to read, a handoff costs no
+// parser call of its own.
 // `VALIDATE_WORKFLOW_NO_SKIM=1` reads every file whole (the tests compare the two).
 import type { Heading, Root, RootContent, Yaml } from 'mdast';
-import type { Node } from 'unist';
 import { parseWhole } from './markdown.js';
-import { splitSections, type Section } from './sections.js';
+import { shiftInPlace, splitSections, type Section } from './sections.js';
 
 export interface Skim {
   sections: Section[];
@@ -71,33 +71,23 @@ export function headingNode(s: Section): Heading | null {
   const eol = /[\n\r]/.exec(s.text);
   const line = eol ? s.text.slice(0, eol.index) : s.text;
   if (NOT_PLAIN.test(line)) return null;
-  let parsed = headingLines.get(line);
-  if (parsed === undefined) {
+  let json = headingLines.get(line);
+  if (json === undefined) {
     const only = parseWhole(line).children;
-    parsed = only.length === 1 && only[0]!.type === 'heading' ? only[0] : null;
+    json = only.length === 1 && only[0]!.type === 'heading' ? JSON.stringify(only[0]) : null;
     if (headingLines.size >= HEADING_LINES_KEPT) headingLines.clear();
-    headingLines.set(line, parsed);
+    headingLines.set(line, json);
   }
-  return parsed && moved(parsed, s.line, s.offset);
+  if (json === null) return null;
+  // Kept as JSON, as read/sections.ts keeps its sections: each use gets fresh nodes to move into place.
+  const node = JSON.parse(json) as Heading;
+  shiftInPlace([node], s.line, s.offset);
+  return node;
 }
 
-/** Heading lines parsed, by their text; bounded, since a run may meet many distinct ones. */
-const headingLines = new Map<string, Heading | null>();
+/** Heading lines parsed, by their text (null: not a heading alone); bounded, since a run may meet many. */
+const headingLines = new Map<string, string | null>();
 const HEADING_LINES_KEPT = 4096;
-
-/** A copy of a node parsed as the first line of a text, moved down `lines` lines and on by `offset` characters. */
-function moved<T extends Node>(node: T, lines: number, offset: number): T {
-  const copy = { ...node } as T & { children?: Node[] };
-  const p = node.position;
-  if (p)
-    copy.position = {
-      start: { line: p.start.line + lines, column: p.start.column, offset: (p.start.offset ?? 0) + offset },
-      end: { line: p.end.line + lines, column: p.end.column, offset: (p.end.offset ?? 0) + offset },
-    };
-  const kids = (node as { children?: Node[] }).children;
-  if (kids) copy.children = kids.map((k) => moved(k, lines, offset));
-  return copy;
-}
 
 /** The line endings of a text, in order (a skipped section keeps them, so every later line keeps its number). */
 function lineEndings(text: string): string {

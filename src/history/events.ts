@@ -370,6 +370,10 @@ function planEvents(file: string, before: Plan | null, after: Plan): Event[] {
       to: mode(after),
     });
   }
+  // A plan unstructured before, or entering git so, is the reader's to say (plan/schema's info), not a change.
+  if (before && !before.unstructured && after.unstructured && before.phases.some((p) => !p.outside)) {
+    events.push({ type: 'plan-unstructured', file, line: after.unstructured.line, reason: after.unstructured.reason });
+  }
   if (after.frontmatter?.mode_set_by === 'user' && before?.frontmatter?.mode_set_by !== 'user') {
     events.push({ type: 'mode-set-by-user', file, line: positionOf(after.positions, '/mode_set_by').line });
   }

@@ -51,6 +51,11 @@ export type Event =
   | (At & { type: 'mode-set-by-user' })
   /** A plan's `mode` key changed (it decides which rules apply: handoffs and batching bind only orchestration). */
   | (At & { type: 'mode-changed'; from: string; to: string })
+  /**
+   * A plan the reader judged as a phase sequence became unreadable as one (a second `## Phase 1` heading): the order
+   * rules skip a plan read as unstructured, so this too decides which rules apply.
+   */
+  | (At & { type: 'plan-unstructured'; reason: string })
   | (At & { type: 'handoff-added' })
   | (At & { type: 'handoff-deleted'; /** Left empty or unreadable rather than removed. */ emptied?: boolean })
   | (At & {

@@ -24,6 +24,9 @@ function loosening(e: Event): Loosening | null {
     // The mode decides which rules bind the agent (orchestration: handoffs, no batching); changing it is loosening.
     case 'mode-changed':
       return { ...at, act: 'mode', from: e.from, to: e.to };
+    // The order rules skip a plan read as unstructured: making it so is loosening them.
+    case 'plan-unstructured':
+      return { ...at, act: 'unstructured', reason: e.reason };
     case 'item-made-na':
       return { ...at, act: 'madeNa', kind: e.kind, text: e.text };
     case 'item-added-na':
@@ -48,25 +51,6 @@ function resolutions(ctx: TransitionContext): Loosening[] {
   const written = writtenResolutions(ctx.changes, ctx.before, ctx.after);
   if (written.length === 0 || ctx.guidanceGiven().ok) return [];
   return written.map((w) => ({ file: w.file, line: w.line, act: 'resolution' as const }));
-}
-
-/**
- * A plan the reader judged by its phase sequence that this commit makes unreadable as one (a second `## Phase 1`
- * heading, say): the order rules stop judging a plan read as unstructured, so making it so decides which rules bind
- * the agent, like a change of mode. A plan unstructured before, or entering git, is the reader's to say (an info).
- */
-function unstructuring(ctx: TransitionContext): Loosening[] {
-  const out: Loosening[] = [];
-  for (const c of ctx.changes) {
-    // Asked of the classifier first: a model is read (from git, at a door) only for a plan.
-    if (c.status === 'D' || ctx.after.kindOf(c.path) !== 'plan') continue;
-    const before = ctx.before.plan(c.from ?? c.path);
-    const after = ctx.after.plan(c.path);
-    if (!before || !after || before.unstructured || !after.unstructured) continue;
-    if (!before.phases.some((p) => !p.outside)) continue;
-    out.push({ file: c.path, line: after.unstructured.line, act: 'unstructured', reason: after.unstructured.reason });
-  }
-  return out;
 }
 
 type ItemAct = Extract<Loosening, { text: string }>;
@@ -158,11 +142,7 @@ export const rule: Rule = {
   },
   transition: (ctx) => {
     if (ctx.stage === 'staged' || ctx.agents.length === 0) return [];
-    const acts = [
-      ...ctx.events.map(loosening).filter((l): l is Loosening => l !== null),
-      ...resolutions(ctx),
-      ...unstructuring(ctx),
-    ];
+    const acts = [...ctx.events.map(loosening).filter((l): l is Loosening => l !== null), ...resolutions(ctx)];
     if (acts.length === 0 || ctx.confirmation().ok) return [];
     const agents = ctx.agents.map((a) => `${a.name} <${a.email}>`).join(', ');
     const fixId = ctx.stage === 'history' ? 'reviewNow' : 'leaveOut';

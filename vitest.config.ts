@@ -13,6 +13,8 @@ export const shared = {
   // removed after each file by the setup file.
   isolate: false,
   setupFiles: ['test/setup.ts'],
+  // One temporary folder for the run, on a RAM disk where there is one, removed at the end: test/global-setup.ts.
+  globalSetup: ['test/global-setup.ts'],
 };
 
 export default defineConfig({

@@ -10,8 +10,8 @@ import { loadConfig, type Preset } from '../src/config/config.js';
 import { lintRepository } from '../src/engine/lint.js';
 import { RULE_IDS } from '../src/engine/catalog.js';
 import { parse as parseYaml } from 'yaml';
-import { rmSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
+import { scratchDir } from './helpers/scratch.js';
 import { join } from 'node:path';
 import { judgeHistory } from '../src/engine/history.js';
 import { git, writeFiles } from './helpers/repo.js';
@@ -62,7 +62,7 @@ async function playHistory(ex: Example): Promise<Finding[]> {
   }
   let where = dir;
   if (run.shallow) {
-    where = mkdtempSync(join(tmpdir(), 'vw-shallow-'));
+    where = scratchDir('vw-shallow-');
     git(where, 'clone', '-q', '--depth', '1', `file://${dir}`, '.');
   }
   // A verify/ page's example re-runs the ticked commands (plain `node`, no network), as `validate-workflow verify`.

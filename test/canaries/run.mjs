@@ -12,6 +12,8 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const CLI = fileURLToPath(new URL('../../dist/bundle/main.js', import.meta.url));
+// Every canary's repositories in one folder, removed at the end (each used to leave its own behind).
+const ROOT = mkdtempSync(join(tmpdir(), 'vw-canaries-'));
 const PLAN = 'thoughts/shared/plans/2026-11-20-billing-export.md';
 const LEDGER = 'thoughts/ledgers/CONTINUITY_CLAUDE-billing-1.md';
 const HANDOFFS = 'thoughts/handoffs/billing-1';
@@ -85,7 +87,7 @@ const handoffPath = (n) => `${HANDOFFS}/task-0${n}-step.md`;
 
 class Repo {
   constructor() {
-    this.dir = mkdtempSync(join(tmpdir(), 'vw-canary-'));
+    this.dir = mkdtempSync(join(ROOT, 'canary-'));
     this.clock = 1_800_000_000;
     this.git('init', '-q', '-b', 'main');
     this.git('config', 'commit.gpgsign', 'false');
@@ -285,7 +287,7 @@ const CANARIES = [
     'a shallow clone',
     () => {
       const r = project();
-      const clone = mkdtempSync(join(tmpdir(), 'vw-canary-shallow-'));
+      const clone = mkdtempSync(join(ROOT, 'shallow-'));
       spawnSync('git', ['clone', '-q', '--depth', '1', `file://${r.dir}`, clone]);
       return spawnSync(process.execPath, [CLI], {
         cwd: clone,
@@ -422,8 +424,7 @@ const CANARIES = [
     "bypass 11: a new branch's push with the remote-tracking ref moved past the violation, through the shipped pre-push hook",
     () => {
       const r = project();
-      const remote = mkdtempSync(join(tmpdir(), 'vw-canary-remote-'));
-      made.push(remote);
+      const remote = mkdtempSync(join(ROOT, 'remote-'));
       spawnSync('git', ['init', '-q', '--bare', remote]);
       r.git('remote', 'add', 'origin', remote);
       r.git('push', '-q', 'origin', 'HEAD:refs/heads/main');
@@ -710,7 +711,6 @@ function writeMessage(r, subject) {
 }
 
 let through = 0;
-const made = [];
 for (const [ruleId, what, run] of CANARIES) {
   let res;
   try {
@@ -727,6 +727,6 @@ for (const [ruleId, what, run] of CANARIES) {
     `${refused ? '✓' : '✗'} ${ruleId}: ${what}${refused ? '' : ` (exit ${res.status}, got through)\n${out.split('\n').slice(0, 8).join('\n')}`}`,
   );
 }
-for (const dir of made) rmSync(dir, { recursive: true, force: true });
+rmSync(ROOT, { recursive: true, force: true });
 console.log(`${CANARIES.length - through} of ${CANARIES.length} canaries refused`);
 process.exitCode = through ? 1 : 0;

@@ -1,9 +1,8 @@
 // SessionStart hands the agent the recovery view; and no payload, however malformed, makes the hook fail or refuse.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, writeFiles } from '../helpers/repo.js';
+import { scratchDir } from '../helpers/scratch.js';
 import {
   LEDGER,
   PLAN,
@@ -119,7 +118,7 @@ describe('malformed or unexpected input', () => {
   }
 
   it('allows without a word outside a git repository and for a cwd that does not exist', async () => {
-    const outside = mkdtempSync(join(tmpdir(), 'vw-nogit-'));
+    const outside = scratchDir('vw-nogit-');
     for (const cwd of [outside, join(outside, 'gone')]) {
       const run = await hook(
         JSON.stringify({ session_id: 's', cwd, hook_event_name: 'Stop', stop_hook_active: false }),

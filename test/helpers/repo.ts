@@ -7,7 +7,6 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,11 +29,13 @@ export function git(cwd: string, ...args: string[]): string {
 }
 
 let template: string | undefined;
-/** The .git folder of an empty repository `git init -b main` made, once per worker (removed at its exit). */
+/**
+ * The .git folder of an empty repository `git init -b main` made, once per worker. It outlives the test files (so not
+ * a scratchDir) and goes with the run's folder (test/global-setup.ts): a stopped worker runs no exit handler.
+ */
 function initialised(): string {
   if (template === undefined || !existsSync(template)) {
     const dir = mkdtempSync(join(tmpdir(), 'vw-init-'));
-    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
     git(dir, 'init', '-q', '-b', 'main');
     template = join(dir, '.git');
   }

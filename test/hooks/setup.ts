@@ -2,7 +2,7 @@
 // a user installs it, and real `git commit` / `git push` calls whose hooks are the ones `init` wrote. Not a test file.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, cpSync, existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,7 +62,7 @@ const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=er
  * packing a copy runs no scripts, so it never rebuilds dist/ nor rewrites package.json under the feet of test files
  * running in parallel. (The real `npm pack`, with its prepack and postpack, is install.test.ts's subject.)
  * Packed once per worker and build: the test files of a worker share this module (vitest.config.ts `isolate: false`),
- * and the tarball is the same for each; it lives outside the per-file scratch folders, removed when the worker ends.
+ * and the tarball is the same for each; it lives outside the per-file scratch folders, in the run's folder.
  */
 export function pack(): string {
   const buildId = join(PROJECT, 'dist', 'bundle', 'BUILD_ID');
@@ -73,8 +73,8 @@ export function pack(): string {
   const pkg = JSON.parse(readFileSync(join(PROJECT, 'package.json'), 'utf8')) as { files: string[] };
   for (const entry of [...pkg.files, 'README.md', 'LICENSE']) cpSync(join(PROJECT, entry), join(copy, entry), { recursive: true });
   writeFileSync(join(copy, 'package.json'), `${JSON.stringify(publishedManifest(pkg), null, 2)}\n`);
+  // Outlives the test files (so not a tempDir); it goes with the run's folder (test/global-setup.ts).
   const dest = mkdtempSync(join(tmpdir(), 'vw-pack-'));
-  process.on('exit', () => rmSync(dest, { recursive: true, force: true }));
   const out = must(copy, 'npm', ['pack', '--ignore-scripts', '--pack-destination', dest, '--json', '--loglevel=error']);
   const [info] = JSON.parse(out) as { filename: string }[];
   packed = { build, tarball: join(dest, info!.filename) };
@@ -86,13 +86,12 @@ let packed: { build: string; tarball: string } | undefined;
 let initialised: string | undefined;
 
 /**
- * `git init -q -b main` in `dir`: a copy of the .git folder git made once for this worker (removed when it ends), the
+ * `git init -q -b main` in `dir`: a copy of the .git folder git made once for this worker (gone with the run's folder), the
  * same files without a git process per repository.
  */
 export function gitInit(dir: string): void {
   if (initialised === undefined || !existsSync(initialised)) {
     const made = mkdtempSync(join(tmpdir(), 'vw-init-'));
-    process.on('exit', () => rmSync(made, { recursive: true, force: true }));
     git(made, 'init', '-q', '-b', 'main');
     initialised = join(made, '.git');
   }

@@ -93,6 +93,8 @@ export interface RepositoryOptions {
   onProgress?: HistoryOptions['onProgress'];
   /** HEAD's commit, when the caller asked git already (engine/run.ts scopeOf); undefined: asked here. */
   head?: string | null;
+  /** Whether the clone is shallow, asked with `head` (engine/run.ts scopeOf); undefined: the fold asks. */
+  shallow?: boolean;
 }
 
 /**
@@ -411,6 +413,7 @@ async function judgeHeadHistory(
     seed: cache?.models,
     resume,
     onProgress: opts.onProgress,
+    head: opts.head !== undefined && opts.shallow !== undefined ? { sha: opts.head, shallow: opts.shallow } : undefined,
   });
   timing('history', since(t));
   return {
@@ -673,9 +676,11 @@ export interface DoorOptions {
   history: boolean;
   since?: string;
   baselineWrite?: boolean;
-  /** The config was named by the caller (`--config`): the pending commit takes it instead of HEAD's. */
   /** HEAD's commit, when the caller asked git already (engine/run.ts scopeOf); undefined: each door asks. */
   head?: string | null;
+  /** Whether the clone is shallow, asked with `head`. */
+  shallow?: boolean;
+  /** The config was named by the caller (`--config`): the pending commit takes it instead of HEAD's. */
   explicitConfig: boolean;
   progress?: Progress;
   /** The markdown review will be written: a range's report then reads what history says before the range too. */
@@ -718,6 +723,7 @@ export async function judgeDoor(door: Door, opts: DoorOptions): Promise<Judged> 
         baselineWrite: opts.baselineWrite,
         onProgress,
         head: opts.head,
+        shallow: opts.shallow,
       });
     if (!opts.inGit)
       throw new UsageError(

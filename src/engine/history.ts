@@ -47,6 +47,8 @@ export interface HistoryOptions {
   /** merge-base(from, to), asked by the caller already (null: none). */
   fork?: string | null;
   to?: string;
+  /** HEAD's commit and whether the clone is shallow, when the caller knows them (FoldOptions `head`). */
+  head?: FoldOptions['head'];
   /** How far the fold is, for the progress line of a long run. */
   onProgress?: FoldOptions['onProgress'];
 }
@@ -373,6 +375,7 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
     from: opts.from,
     fork: opts.fork,
     to,
+    head: opts.head,
     onProgress: opts.onProgress,
     onTrace,
     // Only a parent whose commits were judged themselves vouches for what a merge brings from it.

@@ -60,6 +60,8 @@ export interface Scope {
    * process: for a run that judges right away, not for a scope kept while commits are made.
    */
   head?: string | null;
+  /** Whether the clone was shallow as the scope was made, asked in the same git process as `head`. */
+  shallow?: boolean;
   inScope: (file: string | null) => boolean;
 }
 
@@ -81,7 +83,15 @@ export function scopeOf(opts: Pick<JudgeOptions, 'paths' | 'config' | 'preset'>,
   const config = loadConfig(root, opts.config ? resolve(cwd, opts.config) : undefined, RULE_IDS);
   if (opts.preset) config.preset = opts.preset;
   const scopes = opts.paths.map((p) => toRepoPath(root, cwd, p));
-  return { root, inGit: inGit !== null, config, scopes, inScope: (f) => within(f, scopes), head: repo?.head ?? null };
+  return {
+    root,
+    inGit: inGit !== null,
+    config,
+    scopes,
+    inScope: (f) => within(f, scopes),
+    head: repo?.head ?? null,
+    shallow: repo?.shallow ?? false,
+  };
 }
 
 /** `A..B`, `A...B` or `..B`; a missing or all-zero A means "from the beginning" (a push to an empty remote). */
@@ -126,6 +136,7 @@ export async function judgeAndReport(opts: JudgeOptions, scope: Scope, progress?
     progress,
     review: opts.review,
     head: scope.head,
+    shallow: scope.shallow,
   });
   if (opts.baselineWrite) {
     if (opts.door.kind !== 'repository' || scopes.length)

@@ -67,6 +67,11 @@ export interface FoldOptions {
   fork?: string | null;
   to?: string;
   /**
+   * HEAD's commit (null without commits) and whether the clone is shallow, when the caller asked git already in the
+   * process that found the repository (engine/run.ts scopeOf): used only when `to` is HEAD.
+   */
+  head?: { sha: string | null; shallow: boolean };
+  /**
    * Called with each round's trace once it is read, before its first step: what the walk already says (which commits
    * it holds, their parents, the paths each changed) need not be asked of git again. `full`: the walk is all of
    * `to`'s history (no range base, no earlier run's end).
@@ -327,8 +332,11 @@ export async function foldHistory(root: string, opts: FoldOptions): Promise<Fold
     tip: null,
     incomplete,
   });
+  const known = to === 'HEAD' ? opts.head : undefined;
   // One process for both questions: git prints whether the clone is shallow, then the commit `to` names.
-  const tipAt = await ask(root, ['rev-parse', '--is-shallow-repository', '--verify', '-q', `${to}^{commit}`]);
+  const tipAt = known
+    ? { ok: known.sha !== null, out: `${known.shallow}\n${known.sha ?? ''}` }
+    : await ask(root, ['rev-parse', '--is-shallow-repository', '--verify', '-q', `${to}^{commit}`]);
   if (!tipAt.ok) {
     // No commits yet (or an unborn branch): history starts empty and there is nothing to judge.
     if (to === 'HEAD') return none(null);

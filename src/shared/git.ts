@@ -66,26 +66,32 @@ export function repositoryInfo(cwd: string): RepositoryInfo | null {
 }
 
 /**
- * The repository holding `cwd` and the commit HEAD names (null without commits), in one git process: the
- * commit-msg hook's first question (cli/commit-msg.ts), where every process counts. null outside a repository.
+ * The repository holding `cwd`, the commit HEAD names (null without commits) and whether the clone is shallow, in one
+ * git process: the first question of every run (engine/run.ts scopeOf, cli/commit-msg.ts), where every process counts
+ * (the history fold would otherwise ask the last two again). null outside a repository.
  */
-export function repositoryAndHead(cwd: string): { info: RepositoryInfo; head: string | null } | null {
-  // Without commits `--verify` fails (exit 1) after the three folders are printed.
+export function repositoryAndHead(cwd: string): { info: RepositoryInfo; head: string | null; shallow: boolean } | null {
+  // Without commits `--verify` fails (exit 1) after the folders and the shallow answer are printed.
   const res = gitSync(cwd, [
     'rev-parse',
     '--show-toplevel',
     '--absolute-git-dir',
     '--git-common-dir',
+    '--is-shallow-repository',
     '--verify',
     '-q',
     'HEAD^{commit}',
   ]);
-  const [root, gitDir, common, head] = res.out.split('\n');
+  const [root, gitDir, common, shallow, head] = res.out.split('\n');
   if (!root || !gitDir || !common) return null;
   const info = infos.get(cwd) ?? { root, gitDir, commonDir: resolvePath(cwd, common) };
   infos.set(cwd, info);
   infos.set(root, info);
-  return { info, head: res.ok && head && /^[0-9a-f]{40,64}$/.test(head) ? head : null };
+  return {
+    info,
+    head: res.ok && head && /^[0-9a-f]{40,64}$/.test(head) ? head : null,
+    shallow: shallow === 'true',
+  };
 }
 
 /** The commit HEAD names, or null in a repository without commits. */

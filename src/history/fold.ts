@@ -358,8 +358,10 @@ export async function foldHistory(root: string, opts: FoldOptions): Promise<Fold
     }
   }
   const sight = new Sight(classifier(opts.config.paths));
+  // The walk ends at the commit reported as the tip: HEAD as the caller saw it, even if a commit lands meanwhile.
+  const end = known ? tip!.trim() : to;
   for (;;) {
-    const round = await foldRound(root, opts, to, base, sight);
+    const round = await foldRound(root, opts, end, base, sight);
     if (!sight.grow(round.learned)) return { ...round.result, tip: tip!.trim() };
     opts.onRestart?.();
   }

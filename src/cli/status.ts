@@ -152,7 +152,12 @@ interface Summary {
 // 2: manualChecks carry laterPhase.
 // 3: entries by path, with the file's size and modification time, so an unchanged file is not even read; the
 // session's view kept by a digest of what it is made from.
-const INDEX_FORMAT = 3;
+// 4: an entry is a tuple, and each distinct summary is written once: the index of 3,600 files was 900 KB of JSON
+// whose parse was a tenth of a warm run.
+const INDEX_FORMAT = 4;
+
+/** An entry as the index file holds it: [blob, size, mtimeMs, the position of its summary in `summaries`]. */
+type StoredEntry = [string, number, number, number];
 
 /** One file's summary, the blob id of the bytes it summarizes, and the stat that vouches for those bytes. */
 interface Entry {
@@ -231,12 +236,19 @@ async function summaries(root: string, discovered: Discovered[], cfg: Config): P
           format: number;
           key: string;
           writtenAt: number;
-          entries: Record<string, Entry>;
+          summaries: Summary[];
+          entries: Record<string, StoredEntry>;
           view: Index['view'];
         })
       : null;
     if (data?.format === INDEX_FORMAT && data.key === key && typeof data.writtenAt === 'number') {
-      index = data.entries;
+      const loaded: Record<string, Entry> = {};
+      for (const path in data.entries) {
+        const [blob, size, mtimeMs, at] = data.entries[path]!;
+        const summary = data.summaries[at];
+        if (summary) loaded[path] = { blob, size, mtimeMs, summary };
+      }
+      index = loaded;
       writtenAt = data.writtenAt;
       view = data.view ?? null;
     }
@@ -279,8 +291,22 @@ async function summaries(root: string, discovered: Discovered[], cfg: Config): P
     out.set(d.path, entry.summary);
   }
   dirty ||= Object.keys(index).length !== Object.keys(kept).length;
-  const write = (v: Index['view']) =>
-    file && writeCacheFile(file, JSON.stringify({ format: INDEX_FORMAT, key, writtenAt: now, entries: kept, view: v }));
+  const write = (v: Index['view']) => {
+    if (!file) return;
+    const summaries: Summary[] = [];
+    const at = new Map<string, number>();
+    const entries: Record<string, StoredEntry> = {};
+    for (const [path, e] of Object.entries(kept)) {
+      const json = JSON.stringify(e.summary);
+      let i = at.get(json);
+      if (i === undefined) {
+        i = summaries.push(e.summary) - 1;
+        at.set(json, i);
+      }
+      entries[path] = [e.blob, e.size, e.mtimeMs, i];
+    }
+    writeCacheFile(file, JSON.stringify({ format: INDEX_FORMAT, key, writtenAt: now, summaries, entries, view: v }));
+  };
   if (dirty) write(view);
   return {
     summaries: out,

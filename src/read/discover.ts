@@ -76,6 +76,8 @@ function checkIgnore(repo: string, paths: string[]): Set<string> | null {
   if (sparse(repo)) return ask(paths, false);
   const matched = ask(paths, true);
   if (!matched) return ask(paths, false);
+  // Nothing matched: the index can only keep it so, or fail, and a failure ignores nothing either.
+  if (matched.size === 0) return matched;
   const folders = new Map<string, string>();
   for (const path of paths) if (!folders.has(posix.dirname(path))) folders.set(posix.dirname(path), path);
   return ask([...new Set([...matched, ...folders.values()])], false);

@@ -2,7 +2,7 @@
 // names outside the globs. Globs follow symbolic links, so a HumanLayer `thoughts/` that links into a separate
 // repository is read through the link; a workflow file that is itself a link in this repository is marked.
 import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
-import { basename, dirname, join, posix, relative, sep } from 'node:path';
+import { basename, dirname, join, posix, relative, resolve, sep } from 'node:path';
 import fg from 'fast-glob';
 import picomatch from 'picomatch';
 import type { Kind, WorkflowFile } from '../model/types.js';
@@ -34,7 +34,7 @@ export function gitIgnored(root: string, paths: string[], entries = folderEntrie
   if (paths.length === 0) return ignored;
   const groups = new Map<string, { rel: string; path: string }[]>();
   const realRoot = safeRealpath(root);
-  const real = realpaths(entries);
+  const real = realpaths(resolve(root), realRoot, entries);
   for (const path of paths) {
     let repo = root;
     let rel = path;
@@ -97,16 +97,17 @@ function sparse(repo: string): boolean {
  * of each file (an lstat per file, twice, was 45 ms of a warm `status` with 3,600 workflow files). Node lstats the
  * entries whose type the file system does not report; a name the listing lacks is lstat'ed itself.
  */
-type FolderEntries = (path: string) => { isSymbolicLink(): boolean } | null;
+type FolderEntries = (path: string) => { isSymbolicLink(): boolean; isDirectory(): boolean } | null;
 
-function folderEntries(): FolderEntries {
+/** `listed`: the listings fast-glob already read while walking (recorded through its `fs` option), by folder. */
+function folderEntries(listed?: ReadonlyMap<string, Dirent[]>): FolderEntries {
   const folders = new Map<string, Map<string, Dirent> | null>();
   return (path) => {
     const dir = dirname(path);
     let names = folders.get(dir);
     if (names === undefined) {
       try {
-        names = new Map(readdirSync(dir, { withFileTypes: true }).map((e) => [e.name, e]));
+        names = new Map((listed?.get(dir) ?? readdirSync(dir, { withFileTypes: true })).map((e) => [e.name, e]));
       } catch {
         names = null;
       }
@@ -124,21 +125,30 @@ function folderEntries(): FolderEntries {
 }
 
 /**
- * realpath for many files of few folders: each folder resolved once, and a file itself only when it is a link
- * (realpathSync per file cost 0.7 s for 2,400 files on a loaded machine, most of a warm run's discovery).
+ * realpath for many files of few folders: a file itself only when it is a link (realpathSync per file cost 0.7 s
+ * for 2,400 files on a loaded machine, most of a warm run's discovery), and a folder from its parent's when its
+ * parent lists it as a folder that is no link (a realpathSync per folder was 9 ms for the 300 of the wide bench
+ * shape), up to the repository's top folder, whose real path is known.
  */
-function realpaths(entries: FolderEntries): (path: string) => string | null {
-  const folders = new Map<string, string | null>();
+function realpaths(root: string, realRoot: string | null, entries: FolderEntries): (path: string) => string | null {
+  const folders = new Map<string, string | null>([[root, realRoot]]);
+  const folderReal = (dir: string): string | null => {
+    let real = folders.get(dir);
+    if (real !== undefined) return real;
+    const entry = entries(dir);
+    const parent = dirname(dir);
+    if (parent !== dir && dir.startsWith(root + sep) && entry?.isDirectory() && !entry.isSymbolicLink()) {
+      const above = folderReal(parent);
+      real = above === null ? null : join(above, basename(dir));
+    } else real = safeRealpath(dir);
+    folders.set(dir, real);
+    return real;
+  };
   return (path) => {
     const entry = entries(path);
     if (!entry) return null;
     if (entry.isSymbolicLink()) return safeRealpath(path);
-    const dir = dirname(path);
-    let folder = folders.get(dir);
-    if (folder === undefined) {
-      folder = safeRealpath(dir);
-      folders.set(dir, folder);
-    }
+    const folder = folderReal(dirname(path));
     return folder === null ? null : join(folder, basename(path));
   };
 }
@@ -153,6 +163,14 @@ function safeRealpath(path: string): string | null {
 
 export function discover(root: string, config: Config, inGit: boolean): Discovered[] {
   const found = new Map<string, Discovered>();
+  // Every folder the walk lists is kept, types and all: which files are links, and where folders really are, is
+  // read from these below instead of asking the disk again for each file.
+  const listed = new Map<string, Dirent[]>();
+  const recording = ((dir: string, options?: { withFileTypes?: boolean }) => {
+    const list = readdirSync(dir, options as { withFileTypes: true });
+    if (options?.withFileTypes) listed.set(resolve(dir), list);
+    return list;
+  }) as typeof readdirSync;
   // Earlier kinds win when globs overlap: a handoff folder inside a plans folder is still handoffs.
   const order: [Discovered['kind'], string[]][] = [
     ['handoff', config.paths.handoffs],
@@ -169,6 +187,7 @@ export function discover(root: string, config: Config, inGit: boolean): Discover
         onlyFiles: true,
         followSymbolicLinks: true,
         ignore: ['**/node_modules/**', '**/.git/**', ...config.ignore],
+        fs: { readdirSync: recording },
       });
       for (const path of files)
         if (!found.has(path) && !isTemplateName(path))
@@ -180,7 +199,7 @@ export function discover(root: string, config: Config, inGit: boolean): Discover
     }
   }
   const all = [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const entries = folderEntries();
+  const entries = folderEntries(listed);
   const ignored = inGit
     ? gitIgnored(
         root,

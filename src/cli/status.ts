@@ -7,7 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import picomatch from 'picomatch';
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
-import { discover, type Discovered } from '../read/discover.js';
+import { discover, discoverPlansAt, namedPlans, type Discovered } from '../read/discover.js';
 import { ledgerSessionFromName } from '../read/paths.js';
 import { repositoryRoot } from '../shared/git.js';
 import { blobId, cacheFile, cacheKey, writeCacheFile } from '../history/cache.js';
@@ -189,6 +189,18 @@ function blockedOf(handoffs: Handoff[]): StatusData['blocked'] {
 }
 
 /**
+ * A session's view as kept, with what it was made from: `key` covers the workflow files the globs find (viewKey);
+ * `named` lists the plans outside the globs its ledger and handoffs name (present or not), and `namedKey` their bytes
+ * as they were (namedKey): such a plan is read for the view but is no file the globs find.
+ */
+interface View {
+  key: string;
+  named: string[];
+  namedKey: string;
+  data: StatusData;
+}
+
+/**
  * The summaries of every workflow file, from the index in .git/ where the file's bytes (its blob id) are unchanged,
  * else read now. A SessionStart hook runs this on every session start, against a timeout, in repositories with
  * thousands of workflow files: parsing them all again each time took 20 s on a 10,000-commit history. The index is a
@@ -199,9 +211,9 @@ interface Index {
   /** The blob id of every file summarized, by path: what the session's view is a function of. */
   blobs: Map<string, string>;
   /** The view last shown, and the digest of what it was made from (viewKey). */
-  view: { key: string; data: StatusData } | null;
+  view: View | null;
   /** Keep this view for the next run (the index file is rewritten only when something changed). */
-  keep(view: { key: string; data: StatusData }): void;
+  keep(view: View): void;
 }
 
 // The readers (the Markdown parser, YAML) and the rule catalogue are loaded only when a file must be read, or a
@@ -381,13 +393,35 @@ export async function statusData(root: string, session?: string, config?: Config
     return { ...emptyView(), manualChecks: all.flatMap((x) => x.manualChecks), blocked: all.flatMap((x) => x.blocked) };
   }
   const vk = viewKey(session, ledgerFile?.path ?? null, discovered, idx);
-  if (idx.view?.key === vk) return idx.view.data;
-  const data = sessionView(await reader(), root, cfg, discovered, summary, ledgerFile, wanted, selectedBy);
-  idx.keep({ key: vk, data });
+  const kept = idx.view;
+  if (kept?.key === vk && Array.isArray(kept.named) && kept.namedKey === namedKey(root, kept.named)) return kept.data;
+  const { data, named } = sessionView(await reader(), root, cfg, discovered, summary, ledgerFile, wanted, selectedBy);
+  idx.keep({ key: vk, named, namedKey: namedKey(root, named), data });
   return data;
 }
 
-/** The session's view: its ledger, its handoffs and the plan they name, read in full. */
+/**
+ * The plans outside the globs these paths name, as readWorkspace finds them (present, not ignored; through a link
+ * or not), with their bytes: a view that read one is stale once it changes, appears or goes.
+ */
+function namedKey(root: string, named: string[]): string {
+  const hash = createHash('sha1');
+  for (const d of discoverPlansAt(root, named, true)) {
+    let blob = '';
+    try {
+      blob = blobId(readFileSync(join(root, d.path)));
+    } catch {
+      // Gone since it was found: read as missing, as readWorkspace would.
+    }
+    hash.update(`\0${d.path}\0${d.kind}\0${blob}\0${d.symlink?.target ?? ''}\0${d.symlink?.followed ?? ''}`);
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * The session's view: its ledger, its handoffs and the plan they name, read in full; and the plans outside the globs
+ * that the files read name (readWorkspace reads those that exist).
+ */
 function sessionView(
   { readWorkspace, resolvePlanRef }: Awaited<ReturnType<typeof reader>>,
   root: string,
@@ -397,7 +431,7 @@ function sessionView(
   ledgerFile: Discovered | null,
   wanted: string,
   selectedBy: StatusData['selectedBy'],
-): StatusData {
+): { data: StatusData; named: string[] } {
   const read = (items: Discovered[]) => readWorkspace(root, items, cfg);
   const sessionFiles = [
     ...(ledgerFile ? [ledgerFile] : []),
@@ -409,7 +443,9 @@ function sessionView(
   const named = sources
     .map((f) => (f.planRef ? resolvePlanRef(f.planRef, f.path, plans) : null))
     .find((p): p is string => p !== null);
-  ws = named ? read([...discovered.filter((d) => d.path === named), ...sessionFiles]) : read(discovered);
+  const items = named ? [...discovered.filter((d) => d.path === named), ...sessionFiles] : discovered;
+  ws = read(items);
+  const outside = namedPlans(cfg, [...ws.ledgers, ...ws.handoffs], new Set(items.map((d) => d.path)));
   const ledger = ledgerFile ? (ws.ledgers.find((l) => l.path === ledgerFile.path) ?? null) : null;
   const name = wanted;
 
@@ -434,7 +470,7 @@ function sessionView(
     if (open) nextTask = { task: open.number, text: `Task ${open.number}: ${open.title}`, source: 'plan' };
   }
 
-  return {
+  const data: StatusData = {
     version: 1,
     session: name,
     selectedBy,
@@ -462,6 +498,7 @@ function sessionView(
     manualChecks: manualChecks(plan ? [plan] : []),
     blocked: blockedOf(handoffs),
   };
+  return { data, named: outside };
 }
 
 function emptyView(): StatusData {

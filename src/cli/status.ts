@@ -7,7 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import picomatch from 'picomatch';
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
-import { discover, discoverPlansAt, namedPlans, type Discovered } from '../read/discover.js';
+import { discover, discoverPlansAt, namedPlans, type Discovered, type KeptWalk } from '../read/discover.js';
 import { ledgerSessionFromName } from '../read/paths.js';
 import { repositoryRoot } from '../shared/git.js';
 import { blobId, cacheFile, cacheKey, writeCacheFile } from '../history/cache.js';
@@ -209,7 +209,7 @@ interface View {
 interface Index {
   summaries: Map<string, Summary>;
   /** The blob id of every file summarized, by path: what the session's view is a function of. */
-  blobs: Map<string, string>;
+  blob(path: string): string | undefined;
   /** The view last shown, and the digest of what it was made from (viewKey). */
   view: View | null;
   /** Keep this view for the next run (the index file is rewritten only when something changed). */
@@ -235,42 +235,53 @@ async function statusConfig(root: string): Promise<Config> {
   return loadConfig(root, undefined, (await import('../engine/catalog.js')).RULE_IDS);
 }
 
-async function summaries(root: string, discovered: Discovered[], cfg: Config): Promise<Index> {
+/** The index file as written. */
+interface StoredIndex {
+  format: number;
+  key: string;
+  writtenAt: number;
+  summaries: Summary[];
+  entries: Record<string, StoredEntry>;
+  walk: KeptWalk | null;
+  view: Index['view'];
+}
+
+/**
+ * The workflow files (discover, through the walk the index keeps) and their summaries (from the index where the stat
+ * vouches for the bytes, else read now).
+ */
+async function summaries(root: string, cfg: Config, inGit: boolean): Promise<{ discovered: Discovered[]; idx: Index }> {
   const cache = cacheFile(root);
   const file = cache ? join(dirname(cache), 'status-index.json') : null;
-  const key = cacheKey([cfg.paths, cfg.maxFileBytes]);
-  let index: Record<string, Entry> = {};
-  let writtenAt = 0;
-  let view: Index['view'] = null;
+  // The walk depends on `ignore` too; the summaries only on what decides a file's kind and how it is read.
+  const key = cacheKey([cfg.paths, cfg.maxFileBytes, cfg.ignore]);
+  let stored: StoredIndex | null = null;
   try {
-    const data = file
-      ? (JSON.parse(readFileSync(file, 'utf8')) as {
-          format: number;
-          key: string;
-          writtenAt: number;
-          summaries: Summary[];
-          entries: Record<string, StoredEntry>;
-          view: Index['view'];
-        })
-      : null;
-    if (data?.format === INDEX_FORMAT && data.key === key && typeof data.writtenAt === 'number') {
-      const loaded: Record<string, Entry> = {};
-      for (const path in data.entries) {
-        const [blob, size, mtimeMs, at] = data.entries[path]!;
-        const summary = data.summaries[at];
-        if (summary) loaded[path] = { blob, size, mtimeMs, summary };
-      }
-      index = loaded;
-      writtenAt = data.writtenAt;
-      view = data.view ?? null;
-    }
+    const data = file ? (JSON.parse(readFileSync(file, 'utf8')) as StoredIndex) : null;
+    if (data?.format === INDEX_FORMAT && data.key === key && typeof data.writtenAt === 'number') stored = data;
   } catch {
     // No index yet, or a broken one: rebuilt below.
   }
-  const out = new Map<string, Summary>();
-  const kept: Record<string, Entry> = {};
+  const writtenAt = stored?.writtenAt ?? 0;
+  const view = stored?.view ?? null;
+  let walk = stored?.walk ?? null;
   let dirty = false;
+  const discovered = discover(root, cfg, inGit, {
+    kept: walk,
+    keep: (w) => {
+      walk = w;
+      dirty = true;
+    },
+  });
+  const known = (path: string): Entry | undefined => {
+    const e = stored?.entries[path];
+    const summary = Array.isArray(e) ? stored!.summaries[e[3]] : undefined;
+    return summary && typeof e![0] === 'string' ? { blob: e![0], size: e![1], mtimeMs: e![2], summary } : undefined;
+  };
+  const out = new Map<string, Summary>();
+  const kept = new Map<string, Entry>();
   const now = Date.now();
+  let reused = 0;
   for (const d of discovered) {
     if (d.kind === 'searchable') continue;
     const path = join(root, d.path);
@@ -280,11 +291,12 @@ async function summaries(root: string, discovered: Discovered[], cfg: Config): P
     } catch {
       continue;
     }
-    const known = index[d.path];
+    const before = known(d.path);
     let entry: Entry | undefined =
-      known && known.size === st.size && known.mtimeMs === st.mtimeMs && st.mtimeMs < writtenAt - RACY_MS
-        ? known
+      before && before.size === st.size && before.mtimeMs === st.mtimeMs && st.mtimeMs < writtenAt - RACY_MS
+        ? before
         : undefined;
+    if (before) reused++;
     if (!entry) {
       let bytes: Uint8Array;
       try {
@@ -294,21 +306,22 @@ async function summaries(root: string, discovered: Discovered[], cfg: Config): P
       }
       const blob = blobId(bytes);
       const summary =
-        known?.blob === blob ? known.summary : summarize((await reader()).readBytes(d, bytes, cfg.maxFileBytes));
+        before?.blob === blob ? before.summary : summarize((await reader()).readBytes(d, bytes, cfg.maxFileBytes));
       entry = { blob, size: st.size, mtimeMs: st.mtimeMs, summary };
       // Rewritten when a file was summarized anew, or when a stat changed or was too recent to vouch for the bytes.
       dirty = true;
     }
-    kept[d.path] = entry;
+    kept.set(d.path, entry);
     out.set(d.path, entry.summary);
   }
-  dirty ||= Object.keys(index).length !== Object.keys(kept).length;
+  // A file gone, or one summarized before that is no longer found.
+  dirty ||= reused !== kept.size || (stored !== null && Object.keys(stored.entries).length !== kept.size);
   const write = (v: Index['view']) => {
     if (!file) return;
     const summaries: Summary[] = [];
     const at = new Map<string, number>();
     const entries: Record<string, StoredEntry> = {};
-    for (const [path, e] of Object.entries(kept)) {
+    for (const [path, e] of kept) {
       const json = JSON.stringify(e.summary);
       let i = at.get(json);
       if (i === undefined) {
@@ -317,15 +330,19 @@ async function summaries(root: string, discovered: Discovered[], cfg: Config): P
       }
       entries[path] = [e.blob, e.size, e.mtimeMs, i];
     }
-    writeCacheFile(file, JSON.stringify({ format: INDEX_FORMAT, key, writtenAt: now, summaries, entries, view: v }));
+    const index: StoredIndex = { format: INDEX_FORMAT, key, writtenAt: now, summaries, entries, walk, view: v };
+    writeCacheFile(file, JSON.stringify(index));
   };
   if (dirty) write(view);
   return {
-    summaries: out,
-    blobs: new Map(Object.entries(kept).map(([path, e]) => [path, e.blob])),
-    view,
-    keep: (v) => {
-      if (v.key !== view?.key) write(v);
+    discovered,
+    idx: {
+      summaries: out,
+      blob: (path) => kept.get(path)?.blob,
+      view,
+      keep: (v) => {
+        if (v.key !== view?.key) write(v);
+      },
     },
   };
 }
@@ -338,7 +355,7 @@ async function summaries(root: string, discovered: Discovered[], cfg: Config): P
 function viewKey(session: string | undefined, ledger: string | null, discovered: Discovered[], index: Index): string {
   const hash = createHash('sha1').update(JSON.stringify([session ?? null, ledger]));
   for (const d of discovered)
-    hash.update(`\0${d.path}\0${d.kind}\0${index.blobs.get(d.path) ?? ''}\0${d.symlink?.target ?? ''}`);
+    hash.update(`\0${d.path}\0${d.kind}\0${index.blob(d.path) ?? ''}\0${d.symlink?.target ?? ''}`);
   return hash.digest('hex');
 }
 
@@ -362,8 +379,7 @@ export function sessionNamed(root: string, config: Config, session: string): boo
  */
 export async function statusData(root: string, session?: string, config?: Config): Promise<StatusData> {
   const cfg = config ?? (await statusConfig(root));
-  const discovered = discover(root, cfg, repositoryRoot(root) !== null);
-  const idx = await summaries(root, discovered, cfg);
+  const { discovered, idx } = await summaries(root, cfg, repositoryRoot(root) !== null);
   const index = idx.summaries;
   const summary = (d: Discovered) => index.get(d.path);
   const ledgerFiles = discovered.filter((d) => summary(d)?.kind === 'ledger');

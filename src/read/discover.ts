@@ -1,7 +1,16 @@
 // Which files are workflow files: the configured globs, minus what git ignores, plus the plans a ledger or handoff
 // names outside the globs. Globs follow symbolic links, so a HumanLayer `thoughts/` that links into a separate
 // repository is read through the link; a workflow file that is itself a link in this repository is marked.
-import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+  type Dirent,
+  type Stats,
+} from 'node:fs';
 import { basename, dirname, join, posix, relative, resolve, sep } from 'node:path';
 import fg from 'fast-glob';
 import picomatch from 'picomatch';
@@ -186,6 +195,38 @@ function linkFree(root: string, listed: ReadonlyMap<string, Dirent[]>, paths: re
   return true;
 }
 
+function keptWalk(
+  root: string,
+  at: number,
+  listed: ReadonlyMap<string, Dirent[]>,
+  bases: string[],
+  all: Discovered[],
+): KeptWalk {
+  const top = resolve(root);
+  const rel = (dir: string) => (dir === top ? '' : relative(top, dir).split(sep).join('/'));
+  const folders: KeptWalk['folders'] = [];
+  for (const dir of listed.keys()) {
+    const st = safeStat(dir);
+    // Gone or changed since it was listed: no stat vouches for the listing, so nothing is kept for it.
+    folders.push(st ? [rel(dir), st.mtimeMs, st.ctimeMs, st.ino] : [rel(dir), -1, -1, -1]);
+  }
+  const groups: KeptWalk['groups'] = [];
+  const found: KeptWalk['found'] = all.map((d) => {
+    let at = groups.findIndex(([kind, base]) => kind === d.kind && base === d.root);
+    if (at < 0) at = groups.push([d.kind, d.root]) - 1;
+    return [d.path, at];
+  });
+  return { at, folders, absent: [...new Set(bases.filter((b) => !listed.has(b)).map(rel))], found, groups };
+}
+
+function safeStat(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 function safeRealpath(path: string): string | null {
   try {
     return realpathSync(path);
@@ -194,7 +235,72 @@ function safeRealpath(path: string): string | null {
   }
 }
 
-export function discover(root: string, config: Config, inGit: boolean): Discovered[] {
+/**
+ * The globs' walk as it was, kept between runs by a caller that runs often (`status`, from a SessionStart hook):
+ * what it found, before git's ignore rules, and the stat of every folder it listed, which vouches for that listing
+ * (a file added, removed or renamed in a folder changes the folder's modification time). Only a walk that met no
+ * link and whose globs all walk folders (fast-glob stats a glob without wildcards directly) is kept.
+ */
+export interface KeptWalk {
+  /** Date.now() before the walk: a folder changed this close to it may not show it (racily clean). */
+  at: number;
+  /** Every folder listed, from the repository's top folder: [path, mtimeMs, ctimeMs, ino]. */
+  folders: [string, number, number, number][];
+  /** The globs' bases that were not listed: they must still be no folder. */
+  absent: string[];
+  /** What the walk found, sorted by path: [path, the position of its [kind, root] in `groups`]. */
+  found: [string, number][];
+  groups: [Discovered['kind'], string][];
+}
+
+/** A walk kept for `discover`: the last one (null if none), and where the next one goes when it changed. */
+export interface WalkMemo {
+  kept: KeptWalk | null;
+  keep(walk: KeptWalk): void;
+}
+
+const RACY_MS = 2000;
+
+/** The kept walk's findings if every folder it listed is unchanged, every base it missed is still missing, and every
+ * folder it started from is still where it seems (no link on the way from the repository's top); else null. */
+function keptFindings(root: string, kept: KeptWalk): Discovered[] | null {
+  const top = resolve(root);
+  const realTop = safeRealpath(top);
+  if (
+    realTop === null ||
+    !Array.isArray(kept.folders) ||
+    !Array.isArray(kept.absent) ||
+    !Array.isArray(kept.found) ||
+    !Array.isArray(kept.groups)
+  )
+    return null;
+  const listed = new Set(kept.folders.map((f) => f[0]));
+  for (const [rel, mtimeMs, ctimeMs, ino] of kept.folders) {
+    const dir = rel === '' ? top : join(top, rel);
+    const st = safeStat(dir);
+    if (!st?.isDirectory() || st.mtimeMs !== mtimeMs || st.ctimeMs !== ctimeMs || st.ino !== ino) return null;
+    if (Math.max(st.mtimeMs, st.ctimeMs) >= kept.at - RACY_MS) return null;
+    if (rel !== '' && !listed.has(posix.dirname(rel) === '.' ? '' : posix.dirname(rel)))
+      if (safeRealpath(dir) !== join(realTop, rel)) return null;
+  }
+  for (const rel of kept.absent) if (safeStat(join(top, rel))?.isDirectory()) return null;
+  const out: Discovered[] = [];
+  for (const [path, at] of kept.found) {
+    const group = kept.groups[at];
+    if (!group) return null;
+    out.push({ path, kind: group[0], root: group[1] });
+  }
+  return out;
+}
+
+export function discover(root: string, config: Config, inGit: boolean, memo?: WalkMemo): Discovered[] {
+  const reused = memo?.kept ? keptFindings(root, memo.kept) : null;
+  if (reused) {
+    const paths = reused.map((d) => d.path);
+    const ignored = inGit ? gitIgnored(root, paths, undefined, true) : new Set<string>();
+    return reused.filter((d) => !ignored.has(d.path));
+  }
+  const at = Date.now();
   const found = new Map<string, Discovered>();
   // Every folder the walk lists is kept, types and all: which files are links, and where folders really are, is
   // read from these below instead of asking the disk again for each file.
@@ -211,17 +317,24 @@ export function discover(root: string, config: Config, inGit: boolean): Discover
     ['plan', config.paths.plans],
     ['searchable', config.paths.searchable],
   ];
+  const bases: string[] = [];
+  let walksFolders = true;
   for (const [kind, globs] of order) {
     for (const glob of globs) {
       const base = globBase(glob);
-      const files = fg.sync(glob, {
+      const options = {
         cwd: root,
         dot: false,
         onlyFiles: true,
         followSymbolicLinks: true,
         ignore: ['**/node_modules/**', '**/.git/**', ...config.ignore],
-        fs: { readdirSync: recording },
-      });
+      };
+      if (memo)
+        for (const task of fg.generateTasks(glob, options)) {
+          walksFolders &&= task.dynamic;
+          bases.push(resolve(root, task.base));
+        }
+      const files = fg.sync(glob, { ...options, fs: { readdirSync: recording } });
       for (const path of files)
         if (!found.has(path) && !isTemplateName(path))
           found.set(path, {
@@ -235,6 +348,7 @@ export function discover(root: string, config: Config, inGit: boolean): Discover
   const entries = folderEntries(listed);
   const paths = all.map((d) => d.path);
   const free = linkFree(root, listed, paths);
+  if (memo && free && walksFolders) memo.keep(keptWalk(root, at, listed, bases, all));
   const ignored = inGit ? gitIgnored(root, paths, entries, free) : new Set<string>();
   return all.filter((d) => !ignored.has(d.path)).map((d) => (free ? d : withLink(root, d, entries)));
 }

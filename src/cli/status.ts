@@ -4,7 +4,7 @@
 // checks waiting for a human and the blocked handoffs waiting for guidance. It only reads the working tree.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { dirname, join, posix } from 'node:path';
+import { dirname, join, posix, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
 import { discover, discoverPlansAt, namedPlans, type Discovered, type KeptWalk } from '../read/discover.js';
@@ -282,9 +282,12 @@ async function summaries(root: string, cfg: Config, inGit: boolean): Promise<{ d
   const kept = new Map<string, Entry>();
   const now = Date.now();
   let reused = 0;
+  // The paths joined without path.join: normalizing 3,600 of them was a tenth of a warm run, and the file system
+  // reads `root/thoughts/x.md` as it reads the normalized form.
+  const top = root.endsWith(sep) ? root : root + sep;
   for (const d of discovered) {
     if (d.kind === 'searchable') continue;
-    const path = join(root, d.path);
+    const path = top + d.path;
     let st;
     try {
       st = statSync(path);

@@ -96,7 +96,7 @@ function checkIgnore(repo: string, paths: string[]): Set<string> | null {
   // Nothing matched: the index can only keep it so, or fail, and a failure ignores nothing either.
   if (matched.size === 0) return matched;
   const folders = new Map<string, string>();
-  for (const path of paths) if (!folders.has(posix.dirname(path))) folders.set(posix.dirname(path), path);
+  for (const path of paths) if (!folders.has(dirname(path))) folders.set(dirname(path), path);
   return ask([...new Set([...matched, ...folders.values()])], false);
 }
 
@@ -279,7 +279,8 @@ function keptFindings(root: string, kept: KeptWalk): Discovered[] | null {
     const dir = rel === '' ? top : join(top, rel);
     const st = safeStat(dir);
     if (!st?.isDirectory() || st.mtimeMs !== mtimeMs || st.ctimeMs !== ctimeMs || st.ino !== ino) return null;
-    if (Math.max(st.mtimeMs, st.ctimeMs) >= kept.at - RACY_MS) return null;
+    // Racily clean: changed within the clock's resolution of the walk, the modification time may not show it.
+    if (st.mtimeMs >= kept.at - RACY_MS) return null;
     if (rel !== '' && !listed.has(posix.dirname(rel) === '.' ? '' : posix.dirname(rel)))
       if (safeRealpath(dir) !== join(realTop, rel)) return null;
   }

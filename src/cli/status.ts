@@ -258,7 +258,15 @@ async function summaries(root: string, cfg: Config, inGit: boolean): Promise<{ d
   let stored: StoredIndex | null = null;
   try {
     const data = file ? (JSON.parse(readFileSync(file, 'utf8')) as StoredIndex) : null;
-    if (data?.format === INDEX_FORMAT && data.key === key && typeof data.writtenAt === 'number') stored = data;
+    if (
+      data?.format === INDEX_FORMAT &&
+      data.key === key &&
+      typeof data.writtenAt === 'number' &&
+      Array.isArray(data.summaries) &&
+      typeof data.entries === 'object' &&
+      data.entries !== null
+    )
+      stored = data;
   } catch {
     // No index yet, or a broken one: rebuilt below.
   }
@@ -413,7 +421,8 @@ export async function statusData(root: string, session?: string, config?: Config
   }
   const vk = viewKey(session, ledgerFile?.path ?? null, discovered, idx);
   const kept = idx.view;
-  if (kept?.key === vk && Array.isArray(kept.named) && kept.namedKey === namedKey(root, kept.named)) return kept.data;
+  const read = kept && Array.isArray(kept.named) && kept.named.every((p) => typeof p === 'string') ? kept.named : null;
+  if (kept?.key === vk && read && kept.namedKey === namedKey(root, read)) return kept.data;
   const { data, named } = sessionView(await reader(), root, cfg, discovered, summary, ledgerFile, wanted, selectedBy);
   idx.keep({ key: vk, named, namedKey: namedKey(root, named), data });
   return data;

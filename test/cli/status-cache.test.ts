@@ -182,6 +182,30 @@ describe('status serves no stale answer from its index', () => {
   });
 });
 
+describe('status reads a broken index as no index', () => {
+  it('field by field, and answers as it would without one', async () => {
+    const files = session();
+    const dir = makeRepo(files, { commit: true });
+    settleAll(dir, files);
+    const truth = await keptAndFresh(dir);
+    const index = join(dir, ...INDEX);
+    const good = JSON.parse(readFileSync(index, 'utf8')) as Record<string, unknown>;
+    const broken: Record<string, unknown>[] = [
+      { entries: null },
+      { entries: 5 },
+      { entries: { [LEDGER]: 'x' } },
+      { summaries: 'x' },
+      { walk: 7 },
+      { walk: { folders: 'x' } },
+      { view: { ...(good.view as object), named: [1] } },
+    ];
+    for (const fields of broken) {
+      writeFileSync(index, JSON.stringify({ ...good, ...fields }));
+      expect(await statusData(dir)).toEqual(truth);
+    }
+  });
+});
+
 describe('discover asks git which files are ignored as `git check-ignore --stdin` would', () => {
   /** The answer of one index-aware `git check-ignore` for every path, as discover asked it before. */
   function reference(dir: string, paths: string[]): Set<string> {

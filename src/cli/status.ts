@@ -4,10 +4,10 @@
 // checks waiting for a human and the blocked handoffs waiting for guidance. It only reads the working tree.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { dirname, join, posix } from 'node:path';
+import { dirname, join, posix, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
-import { discover, type Discovered } from '../read/discover.js';
+import { discover, discoverPlansAt, namedPlans, type Discovered, type KeptWalk } from '../read/discover.js';
 import { ledgerSessionFromName } from '../read/paths.js';
 import { repositoryRoot } from '../shared/git.js';
 import { blobId, cacheFile, cacheKey, writeCacheFile } from '../history/cache.js';
@@ -152,7 +152,12 @@ interface Summary {
 // 2: manualChecks carry laterPhase.
 // 3: entries by path, with the file's size and modification time, so an unchanged file is not even read; the
 // session's view kept by a digest of what it is made from.
-const INDEX_FORMAT = 3;
+// 4: an entry is a tuple, and each distinct summary is written once: the index of 3,600 files was 900 KB of JSON
+// whose parse was a tenth of a warm run.
+const INDEX_FORMAT = 4;
+
+/** An entry as the index file holds it: [blob, size, mtimeMs, the position of its summary in `summaries`]. */
+type StoredEntry = [string, number, number, number];
 
 /** One file's summary, the blob id of the bytes it summarizes, and the stat that vouches for those bytes. */
 interface Entry {
@@ -184,6 +189,18 @@ function blockedOf(handoffs: Handoff[]): StatusData['blocked'] {
 }
 
 /**
+ * A session's view as kept, with what it was made from: `key` covers the workflow files the globs find (viewKey);
+ * `named` lists the plans outside the globs its ledger and handoffs name (present or not), and `namedKey` their bytes
+ * as they were (namedKey): such a plan is read for the view but is no file the globs find.
+ */
+interface View {
+  key: string;
+  named: string[];
+  namedKey: string;
+  data: StatusData;
+}
+
+/**
  * The summaries of every workflow file, from the index in .git/ where the file's bytes (its blob id) are unchanged,
  * else read now. A SessionStart hook runs this on every session start, against a timeout, in repositories with
  * thousands of workflow files: parsing them all again each time took 20 s on a 10,000-commit history. The index is a
@@ -192,11 +209,11 @@ function blockedOf(handoffs: Handoff[]): StatusData['blocked'] {
 interface Index {
   summaries: Map<string, Summary>;
   /** The blob id of every file summarized, by path: what the session's view is a function of. */
-  blobs: Map<string, string>;
+  blob(path: string): string | undefined;
   /** The view last shown, and the digest of what it was made from (viewKey). */
-  view: { key: string; data: StatusData } | null;
+  view: View | null;
   /** Keep this view for the next run (the index file is rewritten only when something changed). */
-  keep(view: { key: string; data: StatusData }): void;
+  keep(view: View): void;
 }
 
 // The readers (the Markdown parser, YAML) and the rule catalogue are loaded only when a file must be read, or a
@@ -218,49 +235,79 @@ async function statusConfig(root: string): Promise<Config> {
   return loadConfig(root, undefined, (await import('../engine/catalog.js')).RULE_IDS);
 }
 
-async function summaries(root: string, discovered: Discovered[], cfg: Config): Promise<Index> {
+/** The index file as written. */
+interface StoredIndex {
+  format: number;
+  key: string;
+  writtenAt: number;
+  summaries: Summary[];
+  entries: Record<string, StoredEntry>;
+  walk: KeptWalk | null;
+  view: Index['view'];
+}
+
+/**
+ * The workflow files (discover, through the walk the index keeps) and their summaries (from the index where the stat
+ * vouches for the bytes, else read now).
+ */
+async function summaries(root: string, cfg: Config, inGit: boolean): Promise<{ discovered: Discovered[]; idx: Index }> {
   const cache = cacheFile(root);
   const file = cache ? join(dirname(cache), 'status-index.json') : null;
-  const key = cacheKey([cfg.paths, cfg.maxFileBytes]);
-  let index: Record<string, Entry> = {};
-  let writtenAt = 0;
-  let view: Index['view'] = null;
+  // The walk depends on `ignore` too; the summaries only on what decides a file's kind and how it is read.
+  const key = cacheKey([cfg.paths, cfg.maxFileBytes, cfg.ignore]);
+  let stored: StoredIndex | null = null;
   try {
-    const data = file
-      ? (JSON.parse(readFileSync(file, 'utf8')) as {
-          format: number;
-          key: string;
-          writtenAt: number;
-          entries: Record<string, Entry>;
-          view: Index['view'];
-        })
-      : null;
-    if (data?.format === INDEX_FORMAT && data.key === key && typeof data.writtenAt === 'number') {
-      index = data.entries;
-      writtenAt = data.writtenAt;
-      view = data.view ?? null;
-    }
+    const data = file ? (JSON.parse(readFileSync(file, 'utf8')) as StoredIndex) : null;
+    if (
+      data?.format === INDEX_FORMAT &&
+      data.key === key &&
+      typeof data.writtenAt === 'number' &&
+      Array.isArray(data.summaries) &&
+      typeof data.entries === 'object' &&
+      data.entries !== null
+    )
+      stored = data;
   } catch {
     // No index yet, or a broken one: rebuilt below.
   }
-  const out = new Map<string, Summary>();
-  const kept: Record<string, Entry> = {};
+  const writtenAt = stored?.writtenAt ?? 0;
+  const view = stored?.view ?? null;
+  let walk = stored?.walk ?? null;
   let dirty = false;
+  const discovered = discover(root, cfg, inGit, {
+    kept: walk,
+    keep: (w) => {
+      walk = w;
+      dirty = true;
+    },
+  });
+  const known = (path: string): Entry | undefined => {
+    const e = stored?.entries[path];
+    const summary = Array.isArray(e) ? stored!.summaries[e[3]] : undefined;
+    return summary && typeof e![0] === 'string' ? { blob: e![0], size: e![1], mtimeMs: e![2], summary } : undefined;
+  };
+  const out = new Map<string, Summary>();
+  const kept = new Map<string, Entry>();
   const now = Date.now();
+  let reused = 0;
+  // The paths joined without path.join: normalizing 3,600 of them was a tenth of a warm run, and the file system
+  // reads `root/thoughts/x.md` as it reads the normalized form.
+  const top = root.endsWith(sep) ? root : root + sep;
   for (const d of discovered) {
     if (d.kind === 'searchable') continue;
-    const path = join(root, d.path);
+    const path = top + d.path;
     let st;
     try {
       st = statSync(path);
     } catch {
       continue;
     }
-    const known = index[d.path];
+    const before = known(d.path);
     let entry: Entry | undefined =
-      known && known.size === st.size && known.mtimeMs === st.mtimeMs && st.mtimeMs < writtenAt - RACY_MS
-        ? known
+      before && before.size === st.size && before.mtimeMs === st.mtimeMs && st.mtimeMs < writtenAt - RACY_MS
+        ? before
         : undefined;
+    if (before) reused++;
     if (!entry) {
       let bytes: Uint8Array;
       try {
@@ -270,24 +317,43 @@ async function summaries(root: string, discovered: Discovered[], cfg: Config): P
       }
       const blob = blobId(bytes);
       const summary =
-        known?.blob === blob ? known.summary : summarize((await reader()).readBytes(d, bytes, cfg.maxFileBytes));
+        before?.blob === blob ? before.summary : summarize((await reader()).readBytes(d, bytes, cfg.maxFileBytes));
       entry = { blob, size: st.size, mtimeMs: st.mtimeMs, summary };
       // Rewritten when a file was summarized anew, or when a stat changed or was too recent to vouch for the bytes.
       dirty = true;
     }
-    kept[d.path] = entry;
+    kept.set(d.path, entry);
     out.set(d.path, entry.summary);
   }
-  dirty ||= Object.keys(index).length !== Object.keys(kept).length;
-  const write = (v: Index['view']) =>
-    file && writeCacheFile(file, JSON.stringify({ format: INDEX_FORMAT, key, writtenAt: now, entries: kept, view: v }));
+  // A file gone, or one summarized before that is no longer found.
+  dirty ||= reused !== kept.size || (stored !== null && Object.keys(stored.entries).length !== kept.size);
+  const write = (v: Index['view']) => {
+    if (!file) return;
+    const summaries: Summary[] = [];
+    const at = new Map<string, number>();
+    const entries: Record<string, StoredEntry> = {};
+    for (const [path, e] of kept) {
+      const json = JSON.stringify(e.summary);
+      let i = at.get(json);
+      if (i === undefined) {
+        i = summaries.push(e.summary) - 1;
+        at.set(json, i);
+      }
+      entries[path] = [e.blob, e.size, e.mtimeMs, i];
+    }
+    const index: StoredIndex = { format: INDEX_FORMAT, key, writtenAt: now, summaries, entries, walk, view: v };
+    writeCacheFile(file, JSON.stringify(index));
+  };
   if (dirty) write(view);
   return {
-    summaries: out,
-    blobs: new Map(Object.entries(kept).map(([path, e]) => [path, e.blob])),
-    view,
-    keep: (v) => {
-      if (v.key !== view?.key) write(v);
+    discovered,
+    idx: {
+      summaries: out,
+      blob: (path) => kept.get(path)?.blob,
+      view,
+      keep: (v) => {
+        if (v.key !== view?.key) write(v);
+      },
     },
   };
 }
@@ -300,7 +366,7 @@ async function summaries(root: string, discovered: Discovered[], cfg: Config): P
 function viewKey(session: string | undefined, ledger: string | null, discovered: Discovered[], index: Index): string {
   const hash = createHash('sha1').update(JSON.stringify([session ?? null, ledger]));
   for (const d of discovered)
-    hash.update(`\0${d.path}\0${d.kind}\0${index.blobs.get(d.path) ?? ''}\0${d.symlink?.target ?? ''}`);
+    hash.update(`\0${d.path}\0${d.kind}\0${index.blob(d.path) ?? ''}\0${d.symlink?.target ?? ''}`);
   return hash.digest('hex');
 }
 
@@ -324,8 +390,7 @@ export function sessionNamed(root: string, config: Config, session: string): boo
  */
 export async function statusData(root: string, session?: string, config?: Config): Promise<StatusData> {
   const cfg = config ?? (await statusConfig(root));
-  const discovered = discover(root, cfg, repositoryRoot(root) !== null);
-  const idx = await summaries(root, discovered, cfg);
+  const { discovered, idx } = await summaries(root, cfg, repositoryRoot(root) !== null);
   const index = idx.summaries;
   const summary = (d: Discovered) => index.get(d.path);
   const ledgerFiles = discovered.filter((d) => summary(d)?.kind === 'ledger');
@@ -355,13 +420,36 @@ export async function statusData(root: string, session?: string, config?: Config
     return { ...emptyView(), manualChecks: all.flatMap((x) => x.manualChecks), blocked: all.flatMap((x) => x.blocked) };
   }
   const vk = viewKey(session, ledgerFile?.path ?? null, discovered, idx);
-  if (idx.view?.key === vk) return idx.view.data;
-  const data = sessionView(await reader(), root, cfg, discovered, summary, ledgerFile, wanted, selectedBy);
-  idx.keep({ key: vk, data });
+  const kept = idx.view;
+  const read = kept && Array.isArray(kept.named) && kept.named.every((p) => typeof p === 'string') ? kept.named : null;
+  if (kept?.key === vk && read && kept.namedKey === namedKey(root, read)) return kept.data;
+  const { data, named } = sessionView(await reader(), root, cfg, discovered, summary, ledgerFile, wanted, selectedBy);
+  idx.keep({ key: vk, named, namedKey: namedKey(root, named), data });
   return data;
 }
 
-/** The session's view: its ledger, its handoffs and the plan they name, read in full. */
+/**
+ * The plans outside the globs these paths name, as readWorkspace finds them (present, not ignored; through a link
+ * or not), with their bytes: a view that read one is stale once it changes, appears or goes.
+ */
+function namedKey(root: string, named: string[]): string {
+  const hash = createHash('sha1');
+  for (const d of discoverPlansAt(root, named, true)) {
+    let blob = '';
+    try {
+      blob = blobId(readFileSync(join(root, d.path)));
+    } catch {
+      // Gone since it was found: read as missing, as readWorkspace would.
+    }
+    hash.update(`\0${d.path}\0${d.kind}\0${blob}\0${d.symlink?.target ?? ''}\0${d.symlink?.followed ?? ''}`);
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * The session's view: its ledger, its handoffs and the plan they name, read in full; and the plans outside the globs
+ * that the files read name (readWorkspace reads those that exist).
+ */
 function sessionView(
   { readWorkspace, resolvePlanRef }: Awaited<ReturnType<typeof reader>>,
   root: string,
@@ -371,7 +459,7 @@ function sessionView(
   ledgerFile: Discovered | null,
   wanted: string,
   selectedBy: StatusData['selectedBy'],
-): StatusData {
+): { data: StatusData; named: string[] } {
   const read = (items: Discovered[]) => readWorkspace(root, items, cfg);
   const sessionFiles = [
     ...(ledgerFile ? [ledgerFile] : []),
@@ -383,7 +471,9 @@ function sessionView(
   const named = sources
     .map((f) => (f.planRef ? resolvePlanRef(f.planRef, f.path, plans) : null))
     .find((p): p is string => p !== null);
-  ws = named ? read([...discovered.filter((d) => d.path === named), ...sessionFiles]) : read(discovered);
+  const items = named ? [...discovered.filter((d) => d.path === named), ...sessionFiles] : discovered;
+  ws = read(items);
+  const outside = namedPlans(cfg, [...ws.ledgers, ...ws.handoffs], new Set(items.map((d) => d.path)));
   const ledger = ledgerFile ? (ws.ledgers.find((l) => l.path === ledgerFile.path) ?? null) : null;
   const name = wanted;
 
@@ -408,7 +498,7 @@ function sessionView(
     if (open) nextTask = { task: open.number, text: `Task ${open.number}: ${open.title}`, source: 'plan' };
   }
 
-  return {
+  const data: StatusData = {
     version: 1,
     session: name,
     selectedBy,
@@ -436,6 +526,7 @@ function sessionView(
     manualChecks: manualChecks(plan ? [plan] : []),
     blocked: blockedOf(handoffs),
   };
+  return { data, named: outside };
 }
 
 function emptyView(): StatusData {

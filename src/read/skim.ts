@@ -40,9 +40,15 @@ export function skimOff(): boolean {
  * whole (read/sections.ts splitSections: too small, definitions, an unclosed frontmatter fence; or a byte-order
  * mark, which the parser drops and would shift the cut offsets).
  * `mustRead(section)` names what else a reader looks for in any section (for the handoff reader: `**Status:**`
- * markers and disable comments).
+ * markers and disable comments). Without `madeHeadings`, every cut heading is parsed in place: headings that rarely
+ * recur (a plan's) would each cost a parser call of their own.
  */
-export function skimOf(text: string, mustRead: (s: Section) => boolean, minChars?: number): Skim | null {
+export function skimOf(
+  text: string,
+  mustRead: (s: Section) => boolean,
+  minChars?: number,
+  madeHeadings = true,
+): Skim | null {
   if (skimOff() || text.charCodeAt(0) === 0xfeff) return null;
   const sections = splitSections(text, minChars);
   if (!sections) return null;
@@ -53,7 +59,7 @@ export function skimOf(text: string, mustRead: (s: Section) => boolean, minChars
     (s) =>
       s.kind !== 'frontmatter' && (MAYBE_HEADING.test(s.kind === 'heading' ? s.text : `\n${s.text}`) || mustRead(s)),
   );
-  const heads = sections.map((s) => (s.kind === 'heading' ? headingNode(s) : null));
+  const heads = sections.map((s) => (madeHeadings && s.kind === 'heading' ? headingNode(s) : null));
   return { sections, starts, fixed, heads, text };
 }
 

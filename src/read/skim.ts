@@ -18,18 +18,12 @@ export interface Skim {
   sections: Section[];
   /** Each section's first line (1-based), and one past the last for the end of the document. */
   starts: number[];
-  /** Sections whose own text says they must be read (skimOf's mustRead, or a heading the cut did not see). */
+  /** Sections whose own text says they must be read (skimOf's mustRead, or a heading the cut did not see: unseen). */
   fixed: boolean[];
   /** Each heading section's heading, from the parser's node for its line when its text is plain (headingNode). */
   heads: (Heading | null)[];
   text: string;
 }
-
-/**
- * A top-level heading the cut did not see (indented, after an HTML line, or a setext underline, which a thematic
- * break also matches): the section holding one is read whole, so that every top-level heading is in the tree.
- */
-const MAYBE_HEADING = /[\n\r] {0,3}(?:#{1,6}(?:[ \t]|$)|=+[ \t]*(?:$|[\n\r])|-+[ \t]*(?:$|[\n\r]))/;
 
 export function skimOff(): boolean {
   return process.env.VALIDATE_WORKFLOW_NO_SKIM === '1';
@@ -54,11 +48,9 @@ export function skimOf(
   if (!sections) return null;
   const starts = sections.map((s) => s.line + 1);
   starts.push(Number.POSITIVE_INFINITY);
-  // A heading section's first line is its cut heading; a preamble's first line may be a heading the cut did not see.
-  const fixed = sections.map(
-    (s) =>
-      s.kind !== 'frontmatter' && (MAYBE_HEADING.test(s.kind === 'heading' ? s.text : `\n${s.text}`) || mustRead(s)),
-  );
+  // A section that may hold a top-level heading the cut did not see (indented, a setext underline, an ATX line where
+  // the cut was unsure) is read whole, so that every top-level heading is in the tree.
+  const fixed = sections.map((s) => s.kind !== 'frontmatter' && (s.unseen || mustRead(s)));
   const heads = sections.map((s) => (madeHeadings && s.kind === 'heading' ? headingNode(s) : null));
   return { sections, starts, fixed, heads, text };
 }

@@ -2,8 +2,9 @@
 // whole-file parse reads, for every Markdown file of this repository and of the fixtures read as a plan, and for
 // generated plans that put what the skim must not miss where it could miss it (boxes, set-aside marks, criteria labels
 // spelled through emphasis, breaks, entities and underscores, the plan's `**Status**`, disable comments, block quotes,
-// setext and indented headings, headings in fences, HTML and list items, plain lists and code under a criteria
-// heading, Markdown examples whose fences nest). The generated plans must skip sections, or the test proves nothing.
+// setext and indented headings, headings in fences, HTML and list items, a heading after a fence the cut cannot tell
+// open or closed, plain lists and code under a criteria heading, Markdown examples whose fences nest). The generated
+// plans must skip sections, or the test proves nothing.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
@@ -122,6 +123,8 @@ describe('a skimmed plan is the plan a whole parse reads', () => {
     '```markdown\n## Phase 10: example\n```bash\nls\n```\n```',
     '<div>\n## Phase 11: in html\n</div>',
     '- item\n\n  ## Phase 12: in an item',
+    '- item\n  ```bash\n  ls',
+    '  <div>\n  text',
     'A [link](https://example.com) and text',
   ];
   const plan = fc.record({

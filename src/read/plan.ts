@@ -403,7 +403,7 @@ const BOLD_LINE = /(?:^|[\n\r])[ \t]*(?:\*\*|__)/g;
  * The letters a bold label the reader acts on starts with: criteria labels (read/criteria.ts CRITERIA_LABEL_STARTS)
  * and the plan's status (`**Status**`, `**Implementation Status**`).
  */
-const LABEL_STARTS = [...CRITERIA_LABEL_STARTS, 'status', 'implementation'];
+const LABEL_STARTS = [...CRITERIA_LABEL_STARTS, 'status', 'implementationstatus'];
 
 /** How much text after a bold line's start is looked at: more than any label start, with markup between letters. */
 const LABEL_WINDOW = 200;

@@ -47,8 +47,10 @@ const BLANK = /^[ \t]*$/;
 const HTML1 = /^<(?:pre|script|style|textarea)(?:[ \t>]|$)/i;
 const HTML1_END = /<\/(?:pre|script|style|textarea)>/i;
 const HTML_TAG = /^<\/?[A-Za-z]/;
-/** A line that may be a heading at top level: an ATX heading indented up to three spaces, or a setext underline. */
-const MAYBE_HEADING = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|=+[ \t]*$|-+[ \t]*$)/;
+/** A line that may be an ATX heading at top level (indented up to three spaces). */
+const MAYBE_ATX = /^ {0,3}#{1,6}(?:[ \t]|$)/;
+/** A setext underline, which makes a heading of the paragraph line just above it (never of a blank line). */
+const SETEXT = /^ {0,3}(?:=+|-+)[ \t]*$/;
 
 /*
  * What may be open at top level before a line, for the heading test. The scanner keeps the SET of states the real
@@ -150,6 +152,7 @@ export function splitSections(text: string, minChars = MIN_SECTIONED_CHARS): Sec
   let sectionLine = 0;
   let kind: Section['kind'] = 'preamble';
   let unseen = false;
+  let afterBlank = false;
   let inFrontmatter = false;
   let lineNo = 0;
   let pos = 0;
@@ -192,13 +195,14 @@ export function splitSections(text: string, minChars = MIN_SECTIONED_CHARS): Sec
         unseen = false;
       } else if (pos === sectionStart && ATX.test(line) && states.size === 1 && states.has('n')) {
         kind = 'heading';
-      } else if (!unseen && states.has('n') && MAYBE_HEADING.test(line)) {
+      } else if (!unseen && states.has('n') && (MAYBE_ATX.test(line) || (!afterBlank && SETEXT.test(line)))) {
         unseen = true;
       }
       next.clear();
       for (const s of states) step(s, line, next);
       [states, next] = [next, states];
     }
+    afterBlank = BLANK.test(line);
     lineNo++;
     pos = after;
   }

@@ -15,6 +15,35 @@ export type CriteriaKind = 'automated' | 'manual' | 'unknown' | 'unknown-verify'
  * Steps`) is manual: its items are a human's until the plan says otherwise (the safe side for the gate). Only a
  * short label counts: a sentence that mentions "manual" is not a criteria heading.
  */
+/**
+ * The letters (lower case, nothing but a-z) that every label criteriaKindOf gives a kind starts with: the plan
+ * reader's skim (read/plan.ts) reads a section with a bold line that may start so. Kept beside the patterns below,
+ * and test/read/plan-skim.test.ts holds every kind the patterns give to one of these.
+ */
+export const CRITERIA_LABEL_STARTS: readonly string[] = [
+  'automat',
+  'manual',
+  'human',
+  'user',
+  'visual',
+  'handson',
+  'success',
+  'acceptance',
+  'completion',
+  'verification',
+  'exit',
+  'definitionofdone',
+  'donewhen',
+  'finalverification',
+  'phasegate',
+  'qualitygate',
+  'gate',
+  'ci',
+  'test',
+  'check',
+  'command',
+];
+
 export function criteriaKindOf(label: string): CriteriaKind | null {
   const text = label
     .replace(/[:.]\s*$/, '')

@@ -20,7 +20,9 @@ import {
 import { markdownDisables } from './disables.js';
 import { readFrontmatter } from './frontmatter.js';
 import { holdsNothing } from '../model/queries.js';
-import { criteriaKindOf, type CriteriaKind } from './criteria.js';
+import { CRITERIA_LABEL_STARTS, criteriaKindOf, type CriteriaKind } from './criteria.js';
+import { parseSkimmed, skimOf } from './skim.js';
+import type { Section } from './sections.js';
 import { LABEL, isPhaseHeadingText, phaseHeadingOf, planDialectOf } from './dialects/index.js';
 
 const TASK_TEXT = new RegExp(String.raw`^task\s+${LABEL}(?![\w])\s*[:.)\-–—]?\s*(.*)$`, 'is');
@@ -378,8 +380,87 @@ function parsePlanMarkdown(text: string): Root {
   return root;
 }
 
+/**
+ * A fence whose info string may name Markdown (`md`, `markdown`, `mdx`, or a word spelled through an escape or an
+ * entity): parsePlanMarkdown may relengthen it and the fences after it, reading the whole tree, so the plan is not
+ * skimmed.
+ */
+const MARKDOWN_EXAMPLE = /(?:`{3,}|~{3,})[ \t]*[mM&\\]/;
+
+/** Characters without which a section can hold no checkbox, set-aside box, disable comment or entity. */
+const BOX_OR_COMMENT = /\[|<!--|&/;
+
+/** Anything after a section's first line but blanks. */
+const HAS_BODY = /[\n\r][^]*\S/;
+
+/** A line that may open a top-level block quote, which the reader walks like the plan's body. */
+const QUOTE = /(?:^|[\n\r])[ \t]*>/;
+
+/** A line that opens with bold (a label the reader may read, `**Automated:**`, `**Status**:`). */
+const BOLD_LINE = /(?:^|[\n\r])[ \t]*(?:\*\*|__)/g;
+
+/**
+ * The letters a bold label the reader acts on starts with: criteria labels (read/criteria.ts CRITERIA_LABEL_STARTS)
+ * and the plan's status (`**Status**`, `**Implementation Status**`).
+ */
+const LABEL_STARTS = [...CRITERIA_LABEL_STARTS, 'status', 'implementationstatus'];
+
+/** How much text after a bold line's start is looked at: more than any label start, with markup between letters. */
+const LABEL_WINDOW = 200;
+
+/**
+ * Whether a section's own text says the plan reader may need its nodes (read/skim.ts skimOf's mustRead). Of a section
+ * that is none of these, the reader (readPlanTree's walk) sees only lists without boxes, code, tables and paragraphs
+ * whose bold is no label it knows, and does nothing with them unless a criteria scope is open at the section's
+ * heading: readPlanText reads those sections too, by the reader's own scope. A bold label's text holds the source's
+ * letters in order (markup between them holds none: emphasis, code spans, escapes, breaks; an entity or a link is
+ * caught above), so it starts with a known label only if the letters after its line's start do.
+ */
+export function planMayMatter(s: Section): boolean {
+  const eol = s.kind === 'heading' ? /[\n\r]/.exec(s.text) : null;
+  // A cut heading is read from its own line whatever the section holds; its body is what may be skipped.
+  const body = s.kind === 'heading' ? (eol ? s.text.slice(eol.index) : '') : s.text;
+  if (BOX_OR_COMMENT.test(body) || QUOTE.test(body)) return true;
+  BOLD_LINE.lastIndex = 0;
+  for (let m = BOLD_LINE.exec(body); m; m = BOLD_LINE.exec(body)) {
+    const letters = body
+      .slice(m.index, m.index + LABEL_WINDOW)
+      .toLowerCase()
+      .replace(/[^a-z]/g, '');
+    if (LABEL_STARTS.some((w) => letters.startsWith(w) || w.startsWith(letters))) return true;
+  }
+  return false;
+}
+
+/**
+ * The plan read from as much of its tree as the reader needs: a skim (read/skim.ts) that parses the sections
+ * planMayMatter names and the heading lines of the others, then, when the reader's own walk of that tree found a
+ * criteria scope open at a skipped section's heading (where plain lists and code count), those sections as well. A
+ * plan with a Markdown example, or whose skim does not keep to its cuts, is parsed whole.
+ * `VALIDATE_WORKFLOW_NO_SKIM=1` parses every plan whole (the tests compare the two).
+ */
 export function readPlanText(path: string, text: string): Plan {
-  const root = parsePlanMarkdown(text);
+  const skim = MARKDOWN_EXAMPLE.test(text) ? null : skimOf(text, planMayMatter, 0, false);
+  const first = skim && parseSkimmed(skim, skim.fixed, parseMarkdown);
+  if (!skim || !first) return readPlanTree(path, parsePlanMarkdown(text));
+  const inCriteria = new Set<number>();
+  const plan = readPlanTree(path, first, (h, open) => {
+    if (open) inCriteria.add(h.position!.start.line);
+  });
+  // A section that is its heading alone (`### Success Criteria:` over its sub-headings) has nothing more to read.
+  const keep = skim.fixed.map(
+    (f, i) => f || (inCriteria.has(skim.starts[i]!) && HAS_BODY.test(skim.sections[i]!.text)),
+  );
+  if (keep.every((k, i) => k === skim.fixed[i])) return plan;
+  const second = parseSkimmed(skim, keep, parseMarkdown);
+  return readPlanTree(path, second ?? parsePlanMarkdown(text));
+}
+
+/**
+ * The plan a tree says. `afterHeading` hears, after each heading the walk meets, whether a criteria scope is open
+ * (readPlanText: the sections below such a heading are read).
+ */
+function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, criteriaOpen: boolean) => void): Plan {
   const fm = readFrontmatter(root);
   const problems: ReadProblem[] = [...fm.problems];
   const headings = planHeadings(root);
@@ -601,8 +682,10 @@ export function readPlanText(path: string, text: string): Plan {
 
   const walk = (nodes: RootContent[]): void => {
     for (const node of nodes) {
-      if (isHeading(node)) onHeading(node);
-      else if (node.type === 'list') onList(node);
+      if (isHeading(node)) {
+        onHeading(node);
+        afterHeading?.(node, scope.criteria !== null);
+      } else if (node.type === 'list') onList(node);
       else if (node.type === 'paragraph') onParagraph(node);
       else if (node.type === 'blockquote') walk(node.children);
       else if (node.type === 'code' && scope.criteria) noteListed(scope.criteria.kind);

@@ -19,6 +19,12 @@ export interface Section {
   /** Line endings before it in the document: its first line is line `line + 1`. */
   line: number;
   kind: 'frontmatter' | 'preamble' | 'heading';
+  /**
+   * A line of it other than its cut heading may be a top-level heading (indented, a setext underline, or an ATX line
+   * the cut could not take) in some reading of the scanner: read/skim.ts reads such a section, so that every top-level
+   * heading is in the tree. A line every reading puts in fenced code or an HTML block is none.
+   */
+  unseen: boolean;
 }
 
 /**
@@ -41,6 +47,10 @@ const BLANK = /^[ \t]*$/;
 const HTML1 = /^<(?:pre|script|style|textarea)(?:[ \t>]|$)/i;
 const HTML1_END = /<\/(?:pre|script|style|textarea)>/i;
 const HTML_TAG = /^<\/?[A-Za-z]/;
+/** A line that may be an ATX heading at top level (indented up to three spaces). */
+const MAYBE_ATX = /^ {0,3}#{1,6}(?:[ \t]|$)/;
+/** A setext underline, which makes a heading of the paragraph line just above it (never of a blank line). */
+const SETEXT = /^ {0,3}(?:=+|-+)[ \t]*$/;
 
 /*
  * What may be open at top level before a line, for the heading test. The scanner keeps the SET of states the real
@@ -141,6 +151,8 @@ export function splitSections(text: string, minChars = MIN_SECTIONED_CHARS): Sec
   let sectionStart = 0;
   let sectionLine = 0;
   let kind: Section['kind'] = 'preamble';
+  let unseen = false;
+  let afterBlank = false;
   let inFrontmatter = false;
   let lineNo = 0;
   let pos = 0;
@@ -163,31 +175,41 @@ export function splitSections(text: string, minChars = MIN_SECTIONED_CHARS): Sec
       if (FM_FENCE.test(line)) {
         inFrontmatter = false;
         if (after > sectionStart)
-          sections.push({ text: text.slice(sectionStart, after), offset: sectionStart, line: sectionLine, kind });
+          sections.push({
+            text: text.slice(sectionStart, after),
+            offset: sectionStart,
+            line: sectionLine,
+            kind,
+            unseen,
+          });
         sectionStart = after;
         sectionLine = lineNo + 1;
         kind = 'preamble';
       }
     } else {
       if (states.size === 1 && states.has('n') && ATX.test(line) && pos > sectionStart) {
-        sections.push({ text: text.slice(sectionStart, pos), offset: sectionStart, line: sectionLine, kind });
+        sections.push({ text: text.slice(sectionStart, pos), offset: sectionStart, line: sectionLine, kind, unseen });
         sectionStart = pos;
         sectionLine = lineNo;
         kind = 'heading';
+        unseen = false;
       } else if (pos === sectionStart && ATX.test(line) && states.size === 1 && states.has('n')) {
         kind = 'heading';
+      } else if (!unseen && states.has('n') && (MAYBE_ATX.test(line) || (!afterBlank && SETEXT.test(line)))) {
+        unseen = true;
       }
       next.clear();
       for (const s of states) step(s, line, next);
       [states, next] = [next, states];
     }
+    afterBlank = BLANK.test(line);
     lineNo++;
     pos = after;
   }
   // An unclosed frontmatter fence is no frontmatter: the document is plain Markdown, rare enough to parse whole.
   if (inFrontmatter) return null;
   if (sectionStart < n)
-    sections.push({ text: text.slice(sectionStart), offset: sectionStart, line: sectionLine, kind });
+    sections.push({ text: text.slice(sectionStart), offset: sectionStart, line: sectionLine, kind, unseen });
   // A section after the frontmatter that itself starts like frontmatter would be read as frontmatter on its own, and
   // one that starts with U+FEFF would lose it (the parser drops a byte-order mark at the start of its text).
   if (

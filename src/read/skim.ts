@@ -18,18 +18,12 @@ export interface Skim {
   sections: Section[];
   /** Each section's first line (1-based), and one past the last for the end of the document. */
   starts: number[];
-  /** Sections whose own text says they must be read (skimOf's mustRead, or a heading the cut did not see). */
+  /** Sections whose own text says they must be read (skimOf's mustRead, or a heading the cut did not see: unseen). */
   fixed: boolean[];
   /** Each heading section's heading, from the parser's node for its line when its text is plain (headingNode). */
   heads: (Heading | null)[];
   text: string;
 }
-
-/**
- * A top-level heading the cut did not see (indented, after an HTML line, or a setext underline, which a thematic
- * break also matches): the section holding one is read whole, so that every top-level heading is in the tree.
- */
-const MAYBE_HEADING = /[\n\r] {0,3}(?:#{1,6}(?:[ \t]|$)|=+[ \t]*(?:$|[\n\r])|-+[ \t]*(?:$|[\n\r]))/;
 
 export function skimOff(): boolean {
   return process.env.VALIDATE_WORKFLOW_NO_SKIM === '1';
@@ -40,20 +34,24 @@ export function skimOff(): boolean {
  * whole (read/sections.ts splitSections: too small, definitions, an unclosed frontmatter fence; or a byte-order
  * mark, which the parser drops and would shift the cut offsets).
  * `mustRead(section)` names what else a reader looks for in any section (for the handoff reader: `**Status:**`
- * markers and disable comments).
+ * markers and disable comments). Without `madeHeadings`, every cut heading is parsed in place: headings that rarely
+ * recur (a plan's) would each cost a parser call of their own.
  */
-export function skimOf(text: string, mustRead: (s: Section) => boolean, minChars?: number): Skim | null {
+export function skimOf(
+  text: string,
+  mustRead: (s: Section) => boolean,
+  minChars?: number,
+  madeHeadings = true,
+): Skim | null {
   if (skimOff() || text.charCodeAt(0) === 0xfeff) return null;
   const sections = splitSections(text, minChars);
   if (!sections) return null;
   const starts = sections.map((s) => s.line + 1);
   starts.push(Number.POSITIVE_INFINITY);
-  // A heading section's first line is its cut heading; a preamble's first line may be a heading the cut did not see.
-  const fixed = sections.map(
-    (s) =>
-      s.kind !== 'frontmatter' && (MAYBE_HEADING.test(s.kind === 'heading' ? s.text : `\n${s.text}`) || mustRead(s)),
-  );
-  const heads = sections.map((s) => (s.kind === 'heading' ? headingNode(s) : null));
+  // A section that may hold a top-level heading the cut did not see (indented, a setext underline, an ATX line where
+  // the cut was unsure) is read whole, so that every top-level heading is in the tree.
+  const fixed = sections.map((s) => s.kind !== 'frontmatter' && (s.unseen || mustRead(s)));
+  const heads = sections.map((s) => (madeHeadings && s.kind === 'heading' ? headingNode(s) : null));
   return { sections, starts, fixed, heads, text };
 }
 

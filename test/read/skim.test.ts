@@ -98,6 +98,7 @@ describe('a skimmed handoff is the handoff a whole parse reads', () => {
     '<div>\n## Status: blocked\n</div>',
     '> ## Status: done\n> quoted',
     '- item\n\n  ## Next Steps\n  nested',
+    '- item\n  ```bash\n  ls',
     'None.',
     'Done',
     '---',
@@ -238,7 +239,7 @@ describe('the skimmed text', () => {
         const line = `${'#'.repeat(h.depth)}${h.words.length || h.gap ? h.gap || ' ' : ''}${h.words.join(' ')}${h.close}`;
         // Only a line the cut takes for a heading starts a heading section.
         if (!/^#{1,6}(?:[ \t]|$)/.test(line)) return;
-        const node = headingNode({ text: `${line}\n`, offset: 3, line: 2, kind: 'heading' });
+        const node = headingNode({ text: `${line}\n`, offset: 3, line: 2, kind: 'heading', unseen: false });
         if (!node) return;
         made++;
         expect(node).toEqual(parseWhole(`a\n\n${line}\n`).children[1]);

@@ -199,6 +199,7 @@ function keptWalk(
   root: string,
   at: number,
   listed: ReadonlyMap<string, Dirent[]>,
+  statted: ReadonlyMap<string, Stats | undefined>,
   bases: string[],
   all: Discovered[],
 ): KeptWalk {
@@ -206,15 +207,16 @@ function keptWalk(
   const rel = (dir: string) => (dir === top ? '' : relative(top, dir).split(sep).join('/'));
   const folders: KeptWalk['folders'] = [];
   for (const dir of listed.keys()) {
-    const st = safeStat(dir);
-    // Gone or changed since it was listed: no stat vouches for the listing, so nothing is kept for it.
+    // The stat taken before the folder was listed: a change during the walk shows as a different stat next time,
+    // even one that keeps an old modification time (rsync -t, tar) or comes from a lagging clock (a network disk).
+    const st = statted.get(dir);
     folders.push(st ? [rel(dir), st.mtimeMs, st.ctimeMs, st.ino] : [rel(dir), -1, -1, -1]);
   }
   const groups: KeptWalk['groups'] = [];
   const found: KeptWalk['found'] = all.map((d) => {
-    let at = groups.findIndex(([kind, base]) => kind === d.kind && base === d.root);
-    if (at < 0) at = groups.push([d.kind, d.root]) - 1;
-    return [d.path, at];
+    let group = groups.findIndex(([kind, base]) => kind === d.kind && base === d.root);
+    if (group < 0) group = groups.push([d.kind, d.root]) - 1;
+    return [d.path, group];
   });
   return { at, folders, absent: [...new Set(bases.filter((b) => !listed.has(b)).map(rel))], found, groups };
 }
@@ -256,7 +258,8 @@ export interface KeptWalk {
 /** A walk kept for `discover`: the last one (null if none), and where the next one goes when it changed. */
 export interface WalkMemo {
   kept: KeptWalk | null;
-  keep(walk: KeptWalk): void;
+  /** null: the last walk cannot be kept (it met a link), so the one kept before is of no more use. */
+  keep(walk: KeptWalk | null): void;
 }
 
 const RACY_MS = 2000;
@@ -306,9 +309,14 @@ export function discover(root: string, config: Config, inGit: boolean, memo?: Wa
   // Every folder the walk lists is kept, types and all: which files are links, and where folders really are, is
   // read from these below instead of asking the disk again for each file.
   const listed = new Map<string, Dirent[]>();
+  const statted = new Map<string, Stats | undefined>();
   const recording = ((dir: string, options?: { withFileTypes?: boolean }) => {
+    const st = memo ? safeStat(dir) : undefined;
     const list = readdirSync(dir, options as { withFileTypes: true });
-    if (options?.withFileTypes) listed.set(resolve(dir), list);
+    if (options?.withFileTypes) {
+      listed.set(resolve(dir), list);
+      if (memo) statted.set(resolve(dir), st);
+    }
     return list;
   }) as typeof readdirSync;
   // Earlier kinds win when globs overlap: a handoff folder inside a plans folder is still handoffs.
@@ -349,7 +357,8 @@ export function discover(root: string, config: Config, inGit: boolean, memo?: Wa
   const entries = folderEntries(listed);
   const paths = all.map((d) => d.path);
   const free = linkFree(root, listed, paths);
-  if (memo && free && walksFolders) memo.keep(keptWalk(root, at, listed, bases, all));
+  if (memo && free && walksFolders) memo.keep(keptWalk(root, at, listed, statted, bases, all));
+  else if (memo?.kept) memo.keep(null);
   const ignored = inGit ? gitIgnored(root, paths, entries, free) : new Set<string>();
   return all.filter((d) => !ignored.has(d.path)).map((d) => (free ? d : withLink(root, d, entries)));
 }

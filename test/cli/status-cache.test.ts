@@ -5,13 +5,24 @@
 // older than the index, so it is the index's own checks that must see the change (a file changed within two seconds
 // of the index is read again anyway, and would hide a stale answer).
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { statusData, type StatusData } from '../../src/cli/status.js';
 import { defaultConfig } from '../../src/config/config.js';
-import { discover, gitIgnored } from '../../src/read/discover.js';
+import { discover, gitIgnored, type KeptWalk, type WalkMemo } from '../../src/read/discover.js';
 import { CLI, git, makeRepo, writeFiles } from '../helpers/repo.js';
 import { LEDGER, PLAN, SESSION, handoffPath, ledger, plan, taskHandoff, type Files } from '../rules/fixtures.js';
 
@@ -179,6 +190,51 @@ describe('status serves no stale answer from its index', () => {
     expect((await keptAndFresh(dir)).manualChecks).toEqual([]);
     rmSync(join(dir, outside));
     expect((await keptAndFresh(dir)).plan).toBeNull();
+  });
+});
+
+describe('the kept walk is trusted only where its checks vouch for it', () => {
+  it('after a glob base that was missing is made', async () => {
+    const files = session();
+    const dir = makeRepo(files, { commit: true });
+    settleAll(dir, files);
+    await keptAndFresh(dir);
+    // thoughts/shared/handoffs was no folder: its parent was not listed, so no listed folder's stat shows it.
+    const made = handoffPath(3).replace('thoughts/handoffs/', 'thoughts/shared/handoffs/');
+    writeFiles(dir, { [made]: taskHandoff(3, { context_for_next: 'Made later.' }) });
+    settle(dir, made, dirname(made), dirname(dirname(made)), 'thoughts/shared');
+    expect((await keptAndFresh(dir)).handoffs.map((h) => h.path)).toContain(made);
+  });
+
+  it('after the folder above the globs becomes a link into another repository', async () => {
+    const files = session();
+    const dir = makeRepo(files, { commit: true });
+    settleAll(dir, files);
+    expect((await keptAndFresh(dir)).blocked).toHaveLength(1);
+    // The listed folders keep their stats; only their real place changes, and with it whose ignore rules apply.
+    const other = makeRepo({ '.gitignore': 'thoughts/handoffs/*/task-02-*\n' });
+    renameSync(join(dir, 'thoughts'), join(other, 'thoughts'));
+    symlinkSync(join(other, 'thoughts'), join(dir, 'thoughts'));
+    expect((await keptAndFresh(dir)).blocked).toEqual([]);
+  });
+
+  it('not over a folder changed within two seconds of the walk', () => {
+    const files = session();
+    const dir = makeRepo(files, { commit: true });
+    settleAll(dir, files);
+    const config = defaultConfig();
+    let walk: KeptWalk | null = null;
+    const memo = (kept: KeptWalk | null): WalkMemo => ({ kept, keep: (w) => void (walk = w) });
+    const paths = (kept: KeptWalk | null) => discover(dir, config, true, memo(kept)).map((d) => d.path);
+    const all = paths(null);
+    expect(walk).not.toBeNull();
+    const gone = handoffPath(2);
+    // A walk that says something else than the folders hold, believed when it was taken long after their last change:
+    // what the folders' stats cannot show, only the time of the walk can.
+    const stale: KeptWalk = { ...walk!, found: walk!.found.filter(([p]) => p !== gone) };
+    expect(paths(stale)).toEqual(all.filter((p) => p !== gone));
+    const changed = statSync(join(dir, dirname(gone))).mtimeMs;
+    expect(paths({ ...stale, at: changed + 1000 })).toEqual(all);
   });
 });
 

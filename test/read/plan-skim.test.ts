@@ -5,40 +5,16 @@
 // setext and indented headings, headings in fences, HTML and list items, a heading after a fence the cut cannot tell
 // open or closed, plain lists and code under a criteria heading, Markdown examples whose fences nest). The generated
 // plans must skip sections, or the test proves nothing.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { bothWays, markdownFiles } from '../helpers/skim.js';
 import { planMayMatter, readPlanText } from '../../src/read/plan.js';
 import { CRITERIA_LABEL_STARTS, criteriaKindOf } from '../../src/read/criteria.js';
 import { skimOf } from '../../src/read/skim.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
-const before = process.env.VALIDATE_WORKFLOW_NO_SKIM;
-
-afterEach(() => {
-  if (before === undefined) delete process.env.VALIDATE_WORKFLOW_NO_SKIM;
-  else process.env.VALIDATE_WORKFLOW_NO_SKIM = before;
-});
-
-function bothWays<T>(read: () => T): { skimmed: T; whole: T } {
-  delete process.env.VALIDATE_WORKFLOW_NO_SKIM;
-  const skimmed = read();
-  process.env.VALIDATE_WORKFLOW_NO_SKIM = '1';
-  const whole = read();
-  delete process.env.VALIDATE_WORKFLOW_NO_SKIM;
-  return { skimmed, whole };
-}
-
-function markdownFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    if (name === 'node_modules' || name.startsWith('.')) return [];
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return markdownFiles(path);
-    return name.endsWith('.md') ? [path] : [];
-  });
-}
-
 /** Sections of a text the plan skim leaves out (neither its own text nor an open criteria scope reads them). */
 function skipped(text: string): number {
   const skim = skimOf(text, planMayMatter, 0, false);

@@ -3,10 +3,11 @@
 // where it could miss it (status markers spelled through entities, links and emphasis, disable comments, setext and
 // indented headings, headings inside fenced code and HTML blocks, sections a frontmatter key does or does not give),
 // and for the snapshot findings of this repository.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { bothWays, markdownFiles } from '../helpers/skim.js';
 import { readHandoffText } from '../../src/read/handoff.js';
 import { frontmatterNode, headingNode, parseSkimmed, skimmedText, skimOf } from '../../src/read/skim.js';
 import { parseWhole } from '../../src/read/markdown.js';
@@ -16,31 +17,6 @@ import { RULE_IDS } from '../../src/engine/catalog.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const ROOT = 'thoughts/handoffs';
-const before = process.env.VALIDATE_WORKFLOW_NO_SKIM;
-
-afterEach(() => {
-  if (before === undefined) delete process.env.VALIDATE_WORKFLOW_NO_SKIM;
-  else process.env.VALIDATE_WORKFLOW_NO_SKIM = before;
-});
-
-/** The same read with the skim and without it. */
-function bothWays<T>(read: () => T): { skimmed: T; whole: T } {
-  delete process.env.VALIDATE_WORKFLOW_NO_SKIM;
-  const skimmed = read();
-  process.env.VALIDATE_WORKFLOW_NO_SKIM = '1';
-  const whole = read();
-  delete process.env.VALIDATE_WORKFLOW_NO_SKIM;
-  return { skimmed, whole };
-}
-
-function markdownFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return markdownFiles(path);
-    return name.endsWith('.md') ? [path] : [];
-  });
-}
-
 describe('a skimmed handoff is the handoff a whole parse reads', () => {
   it("for this repository's handoffs and every Markdown fixture read as a handoff", () => {
     const files = [...markdownFiles(join(REPO, 'thoughts/handoffs')), ...markdownFiles(join(REPO, 'test/fixtures'))];
@@ -198,8 +174,7 @@ describe('the skimmed text', () => {
   it('is not made when the document has definitions, a byte-order mark, or when VALIDATE_WORKFLOW_NO_SKIM=1', () => {
     expect(skimOf(`${text}\n[a]: https://example.com\n`, () => false, 0)).toBeNull();
     expect(skimOf(`\ufeff${text}`, () => false, 0)).toBeNull();
-    process.env.VALIDATE_WORKFLOW_NO_SKIM = '1';
-    expect(skimOf(text, () => false, 0)).toBeNull();
+    expect(bothWays(() => skimOf(text, () => false, 0)).whole).toBeNull();
   });
 
   it("makes the frontmatter's node as the parser does, without parsing it", () => {

@@ -333,17 +333,20 @@ export async function foldHistory(root: string, opts: FoldOptions): Promise<Fold
     incomplete,
   });
   const known = to === 'HEAD' ? opts.head : undefined;
-  // One process for both questions: git prints whether the clone is shallow, then the commit `to` names.
-  const tipAt = known
-    ? { ok: known.sha !== null, out: `${known.shallow}\n${known.sha ?? ''}` }
-    : await ask(root, ['rev-parse', '--is-shallow-repository', '--verify', '-q', `${to}^{commit}`]);
-  if (!tipAt.ok) {
+  let at = known;
+  if (!at) {
+    // One process for both questions: git prints whether the clone is shallow, then the commit `to` names.
+    const res = await ask(root, ['rev-parse', '--is-shallow-repository', '--verify', '-q', `${to}^{commit}`]);
+    const [shallow, sha] = res.out.split('\n');
+    at = { sha: res.ok ? sha!.trim() : null, shallow: shallow === 'true' };
+  }
+  const tip = at.sha;
+  if (tip === null) {
     // No commits yet (or an unborn branch): history starts empty and there is nothing to judge.
     if (to === 'HEAD') return none(null);
     return none({ why: 'rangeEndMissing', ref: to });
   }
-  const [shallow, tip] = tipAt.out.split('\n');
-  if (shallow === 'true') {
+  if (at.shallow) {
     return none({ why: 'shallow', ref: to });
   }
   let base: string | null = null;
@@ -359,10 +362,10 @@ export async function foldHistory(root: string, opts: FoldOptions): Promise<Fold
   }
   const sight = new Sight(classifier(opts.config.paths));
   // The walk ends at the commit reported as the tip: HEAD as the caller saw it, even if a commit lands meanwhile.
-  const end = known ? tip!.trim() : to;
+  const end = known ? tip : to;
   for (;;) {
     const round = await foldRound(root, opts, end, base, sight);
-    if (!sight.grow(round.learned)) return { ...round.result, tip: tip!.trim() };
+    if (!sight.grow(round.learned)) return { ...round.result, tip };
     opts.onRestart?.();
   }
 }

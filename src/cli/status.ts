@@ -7,7 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
-import { discover, discoverPlansAt, namedPlans, type Discovered, type KeptWalk } from '../read/discover.js';
+import { discover, discoverPlansAt, namedPlans, RACY_MS, type Discovered, type KeptWalk } from '../read/discover.js';
 import { ledgerSessionFromName } from '../read/paths.js';
 import { repositoryRoot } from '../shared/git.js';
 import { blobId, cacheFile, cacheKey, writeCacheFile } from '../history/cache.js';
@@ -167,12 +167,6 @@ interface Entry {
   summary: Summary;
 }
 
-/**
- * A file written this close to the index (or after it) may have changed within the clock's resolution without its
- * modification time showing it (git's "racily clean" entries): its bytes are read and hashed again.
- */
-const RACY_MS = 2000;
-
 function summarize(file: WorkflowFile): Summary {
   const base: Summary = { kind: 'other', session: null, status: null, manualChecks: [], blocked: [] };
   if (file.kind === 'plan') return file.notAPlan ? base : { ...base, kind: 'plan', manualChecks: manualChecks([file]) };
@@ -303,6 +297,7 @@ async function summaries(root: string, cfg: Config, inGit: boolean): Promise<{ d
       continue;
     }
     const before = known(d.path);
+    // A file written this close to the index (or after it) is read and hashed again (RACY_MS).
     let entry: Entry | undefined =
       before && before.size === st.size && before.mtimeMs === st.mtimeMs && st.mtimeMs < writtenAt - RACY_MS
         ? before

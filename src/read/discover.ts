@@ -184,9 +184,9 @@ function linkFree(root: string, listed: ReadonlyMap<string, Dirent[]>, paths: re
   for (const [dir, list] of listed) {
     if (list.some((e) => e.isSymbolicLink())) return false;
     if (dir !== top && !dir.startsWith(top + sep)) return false;
-    const rel = dir === top ? '' : dir.slice(top.length + 1);
-    folders.add(sep === '/' ? rel : rel.split(sep).join('/'));
-    if (dir !== top && !listed.has(dirname(dir)) && safeRealpath(dir) !== join(realTop, rel)) return false;
+    const rel = relFrom(top, dir);
+    folders.add(rel);
+    if (dir !== top && !listed.has(dirname(dir)) && !inPlace(dir, realTop, rel)) return false;
   }
   for (const path of paths) {
     const cut = path.lastIndexOf('/');
@@ -204,7 +204,7 @@ function keptWalk(
   all: Discovered[],
 ): KeptWalk {
   const top = resolve(root);
-  const rel = (dir: string) => (dir === top ? '' : relative(top, dir).split(sep).join('/'));
+  const rel = (dir: string) => relFrom(top, dir);
   const folders: KeptWalk['folders'] = [];
   for (const dir of listed.keys()) {
     // The stat taken before the folder was listed: a change during the walk shows as a different stat next time,
@@ -219,6 +219,19 @@ function keptWalk(
     return [d.path, group];
   });
   return { at, folders, absent: [...new Set(bases.filter((b) => !listed.has(b)).map(rel))], found, groups };
+}
+
+/** A folder under the repository's top folder `top`, relative to it with `/` separators ('' for `top` itself). */
+function relFrom(top: string, dir: string): string {
+  return dir === top ? '' : relative(top, dir).split(sep).join('/');
+}
+
+/**
+ * Whether a folder is where its path from the top says, under the top's real path: no link on the way (a walk is
+ * only taken as linkless, or kept, for folders that are).
+ */
+function inPlace(dir: string, realTop: string, rel: string): boolean {
+  return safeRealpath(dir) === join(realTop, rel);
 }
 
 function safeStat(path: string): Stats | undefined {
@@ -262,7 +275,12 @@ export interface WalkMemo {
   keep(walk: KeptWalk | null): void;
 }
 
-const RACY_MS = 2000;
+/**
+ * A file or folder changed this close to when it was last looked at (or after) may have changed within the clock's
+ * resolution without its modification time showing it (git's "racily clean" entries): it is looked at again. For the
+ * kept walk here and status's summaries alike.
+ */
+export const RACY_MS = 2000;
 
 /** The kept walk's findings if every folder it listed is unchanged, every base it missed is still missing, and every
  * folder it started from is still where it seems (no link on the way from the repository's top); else null. */
@@ -284,8 +302,8 @@ function keptFindings(root: string, kept: KeptWalk): Discovered[] | null {
     if (!st?.isDirectory() || st.mtimeMs !== mtimeMs || st.ctimeMs !== ctimeMs || st.ino !== ino) return null;
     // Racily clean: changed within the clock's resolution of the walk, the modification time may not show it.
     if (st.mtimeMs >= kept.at - RACY_MS) return null;
-    if (rel !== '' && !listed.has(posix.dirname(rel) === '.' ? '' : posix.dirname(rel)))
-      if (safeRealpath(dir) !== join(realTop, rel)) return null;
+    if (rel !== '' && !listed.has(posix.dirname(rel) === '.' ? '' : posix.dirname(rel)) && !inPlace(dir, realTop, rel))
+      return null;
   }
   for (const rel of kept.absent) if (safeStat(join(top, rel))?.isDirectory()) return null;
   const out: Discovered[] = [];

@@ -2,6 +2,7 @@
 // (test/read/skim.test.ts for handoffs, test/read/plan-skim.test.ts for plans).
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 
 /** The same read with the skim and without it; the variable is left as the run had it. */
 export function bothWays<T>(read: () => T): { skimmed: T; whole: T } {
@@ -26,4 +27,42 @@ export function markdownFiles(dir: string): string[] {
     if (statSync(path).isDirectory()) return markdownFiles(path);
     return name.endsWith('.md') ? [path] : [];
   });
+}
+
+/**
+ * Generated Markdown documents of one family (plans, handoffs): optional frontmatter lines, a preamble, an optional
+ * level-1 title, then headings of the given titles and depths over bodies drawn from `bodies`, with LF or CRLF endings.
+ */
+export function generatedDocument(o: {
+  frontmatter: string[];
+  titles: string[];
+  h1s: string[];
+  bodies: string[];
+  depth: { min: number; max: number };
+  maxSections: number;
+}): fc.Arbitrary<string> {
+  return fc
+    .record({
+      frontmatter: fc.option(fc.subarray(o.frontmatter), { nil: null }),
+      preamble: fc.array(fc.constantFrom(...o.bodies), { maxLength: 2 }),
+      h1: fc.option(fc.constantFrom(...o.h1s), { nil: null }),
+      sections: fc.array(
+        fc.record({
+          depth: fc.integer(o.depth),
+          title: fc.constantFrom(...o.titles),
+          body: fc.array(fc.constantFrom(...o.bodies), { maxLength: 3 }),
+        }),
+        { maxLength: o.maxSections },
+      ),
+      crlf: fc.boolean(),
+    })
+    .map((d) => {
+      const parts: string[] = [];
+      if (d.frontmatter) parts.push(`---\n${d.frontmatter.join('\n')}\n---`);
+      parts.push(...d.preamble);
+      if (d.h1) parts.push(`# ${d.h1}`);
+      for (const s of d.sections) parts.push(`${'#'.repeat(s.depth)} ${s.title}`, ...s.body);
+      const text = `${parts.join('\n\n')}\n`;
+      return d.crlf ? text.replace(/\n/g, '\r\n') : text;
+    });
 }

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bothWays, markdownFiles } from '../helpers/skim.js';
+import { bothWays, generatedDocument, markdownFiles } from '../helpers/skim.js';
 import { planMayMatter, readPlanText } from '../../src/read/plan.js';
 import { CRITERIA_LABEL_STARTS, criteriaKindOf } from '../../src/read/criteria.js';
 import { skimOf } from '../../src/read/skim.js';
@@ -103,38 +103,19 @@ describe('a skimmed plan is the plan a whole parse reads', () => {
     '  <div>\n  text',
     'A [link](https://example.com) and text',
   ];
-  const plan = fc.record({
-    frontmatter: fc.option(fc.subarray(['status: complete', 'mode: strict', 'type: plan', 'topic: x']), {
-      nil: null,
-    }),
-    preamble: fc.array(fc.constantFrom(...bodies), { maxLength: 2 }),
-    h1: fc.option(fc.constantFrom('Cache Implementation Plan', 'Code Review Checklist'), { nil: null }),
-    sections: fc.array(
-      fc.record({
-        depth: fc.integer({ min: 2, max: 5 }),
-        title: fc.constantFrom(...titles),
-        body: fc.array(fc.constantFrom(...bodies), { maxLength: 3 }),
-      }),
-      { maxLength: 12 },
-    ),
-    crlf: fc.boolean(),
+  const plan = generatedDocument({
+    frontmatter: ['status: complete', 'mode: strict', 'type: plan', 'topic: x'],
+    titles,
+    h1s: ['Cache Implementation Plan', 'Code Review Checklist'],
+    bodies,
+    depth: { min: 2, max: 5 },
+    maxSections: 12,
   });
-  type Generated = typeof plan extends fc.Arbitrary<infer T> ? T : never;
-  const render = (p: Generated): string => {
-    const parts: string[] = [];
-    if (p.frontmatter) parts.push(`---\n${p.frontmatter.join('\n')}\n---`);
-    parts.push(...p.preamble);
-    if (p.h1) parts.push(`# ${p.h1}`);
-    for (const s of p.sections) parts.push(`${'#'.repeat(s.depth)} ${s.title}`, ...s.body);
-    const text = `${parts.join('\n\n')}\n`;
-    return p.crlf ? text.replace(/\n/g, '\r\n') : text;
-  };
 
   it('for generated plans', () => {
     let skips = 0;
     fc.assert(
-      fc.property(plan, (p) => {
-        const text = render(p);
+      fc.property(plan, (text) => {
         const { skimmed, whole } = bothWays(() => readPlanText('thoughts/shared/plans/2026-01-01-x.md', text));
         expect(skimmed).toEqual(whole);
         skips += skipped(text);

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bothWays, markdownFiles } from '../helpers/skim.js';
+import { bothWays, generatedDocument, markdownFiles } from '../helpers/skim.js';
 import { readHandoffText } from '../../src/read/handoff.js';
 import { frontmatterNode, headingNode, parseSkimmed, skimmedText, skimOf } from '../../src/read/skim.js';
 import { parseWhole } from '../../src/read/markdown.js';
@@ -90,36 +90,18 @@ describe('a skimmed handoff is the handoff a whole parse reads', () => {
     'open_questions: []',
     'task_desc: Wire it',
   ];
-  const handoff = fc.record({
-    frontmatter: fc.option(fc.subarray(keys), { nil: null }),
-    preamble: fc.array(fc.constantFrom(...bodies), { maxLength: 2 }),
-    h1: fc.option(fc.constantFrom('Task Handoff: Wire it', 'Task 03: Chat types - COMPLETED', 'Notes ✅'), {
-      nil: null,
-    }),
-    sections: fc.array(
-      fc.record({
-        depth: fc.integer({ min: 1, max: 6 }),
-        title: fc.constantFrom(...titles),
-        body: fc.array(fc.constantFrom(...bodies), { maxLength: 3 }),
-      }),
-      { maxLength: 8 },
-    ),
-    crlf: fc.boolean(),
+  const handoff = generatedDocument({
+    frontmatter: keys,
+    titles,
+    h1s: ['Task Handoff: Wire it', 'Task 03: Chat types - COMPLETED', 'Notes ✅'],
+    bodies,
+    depth: { min: 1, max: 6 },
+    maxSections: 8,
   });
-  const render = (h: typeof handoff extends fc.Arbitrary<infer T> ? T : never): string => {
-    const parts: string[] = [];
-    if (h.frontmatter) parts.push(`---\n${h.frontmatter.join('\n')}\n---`);
-    parts.push(...h.preamble);
-    if (h.h1) parts.push(`# ${h.h1}`);
-    for (const s of h.sections) parts.push(`${'#'.repeat(s.depth)} ${s.title}`, ...s.body);
-    const text = `${parts.join('\n\n')}\n`;
-    return h.crlf ? text.replace(/\n/g, '\r\n') : text;
-  };
 
   it('for generated handoffs', () => {
     fc.assert(
-      fc.property(handoff, (h) => {
-        const text = render(h);
+      fc.property(handoff, (text) => {
         const { skimmed, whole } = bothWays(() => readHandoffText(`${ROOT}/s1/task-03-x.md`, ROOT, text));
         expect(skimmed).toEqual(whole);
       }),

@@ -142,15 +142,21 @@ function project({ config = { preset: 'recommended' } } = {}) {
     '.gitignore': 'node_modules/\n',
   });
   repo.commit('Plan the billing export', { [PLAN]: plan(), [LEDGER]: ledger() });
-  repo.commit(
-    'Task 1: add the invoices query',
-    { [PLAN]: plan({ tasks: [1] }), [handoffPath(1)]: handoff(1), [LEDGER]: ledger([1]) },
-    ANA,
-    { trailers: [`Co-authored-by: ${CLAUDE.name} <${CLAUDE.email}>`] },
-  );
+  repo.commit('Task 1: add the invoices query', taskDone([1]), ANA, {
+    trailers: [`Co-authored-by: ${CLAUDE.name} <${CLAUDE.email}>`],
+  });
   return repo;
 }
 const agent = { trailers: [`Co-authored-by: ${CLAUDE.name} <${CLAUDE.email}>`] };
+
+/**
+ * What a task's commit writes: the plan with `tasks` checked (and `more` of plan()'s options), the handoff of the last
+ * of them, and the ledger.
+ */
+function taskDone(tasks, more = {}) {
+  const n = tasks[tasks.length - 1];
+  return { [PLAN]: plan({ tasks, ...more }), [handoffPath(n)]: handoff(n), [LEDGER]: ledger(tasks) };
+}
 
 const CANARIES = [
   [
@@ -158,15 +164,7 @@ const CANARIES = [
     'an agent checks a manual item',
     () => {
       const r = project();
-      r.commit(
-        'Phase 1 done',
-        {
-          [PLAN]: plan({ tasks: [1, 2], auto: [1], manual: [1] }),
-          [handoffPath(2)]: handoff(2),
-          [LEDGER]: ledger([1, 2]),
-        },
-        CLAUDE,
-      );
+      r.commit('Phase 1 done', taskDone([1, 2], { auto: [1], manual: [1] }), CLAUDE);
       return r.cli([]);
     },
   ],
@@ -206,12 +204,7 @@ const CANARIES = [
     'task 3 is done before task 2',
     () => {
       const r = project();
-      r.commit(
-        'Task 3',
-        { [PLAN]: plan({ tasks: [1, 3] }), [handoffPath(3)]: handoff(3), [LEDGER]: ledger([1, 3]) },
-        ANA,
-        agent,
-      );
+      r.commit('Task 3', taskDone([1, 3]), ANA, agent);
       return r.cli([]);
     },
   ],
@@ -239,24 +232,10 @@ const CANARIES = [
     'an agent starts phase 2 early and adds a second Phase 1 heading, which makes the plan unstructured',
     () => {
       const r = project();
-      r.commit(
-        'Task 2',
-        { [PLAN]: plan({ tasks: [1, 2] }), [handoffPath(2)]: handoff(2), [LEDGER]: ledger([1, 2]) },
-        ANA,
-        agent,
-      );
+      r.commit('Task 2', taskDone([1, 2]), ANA, agent);
       // The order rules skip a plan read as unstructured: the heading, added with phase 2's first check-off, would
       // silence history/phase-order.
-      r.commit(
-        'Task 3',
-        {
-          [PLAN]: plan({ tasks: [1, 2, 3], tail: '## Phase 1: Notes\n\nNone yet.' }),
-          [handoffPath(3)]: handoff(3),
-          [LEDGER]: ledger([1, 2, 3]),
-        },
-        ANA,
-        agent,
-      );
+      r.commit('Task 3', taskDone([1, 2, 3], { tail: '## Phase 1: Notes\n\nNone yet.' }), ANA, agent);
       return r.cli([]);
     },
   ],
@@ -265,18 +244,8 @@ const CANARIES = [
     'phase 2 starts before phase 1 is verified',
     () => {
       const r = project();
-      r.commit(
-        'Task 2',
-        { [PLAN]: plan({ tasks: [1, 2] }), [handoffPath(2)]: handoff(2), [LEDGER]: ledger([1, 2]) },
-        ANA,
-        agent,
-      );
-      r.commit(
-        'Task 3',
-        { [PLAN]: plan({ tasks: [1, 2, 3] }), [handoffPath(3)]: handoff(3), [LEDGER]: ledger([1, 2, 3]) },
-        ANA,
-        agent,
-      );
+      r.commit('Task 2', taskDone([1, 2]), ANA, agent);
+      r.commit('Task 3', taskDone([1, 2, 3]), ANA, agent);
       // Phase 1 verified afterwards: the plan shows no order problem now (plan/phase-order is silent), history does.
       r.commit('Phase 1 automated', { [PLAN]: plan({ tasks: [1, 2, 3], auto: [1] }) }, ANA, agent);
       return r.cli([]);
@@ -326,15 +295,7 @@ const CANARIES = [
     () => {
       const r = project();
       const clean = r.git('rev-parse', 'HEAD');
-      const bad = r.commit(
-        'Phase 1 done',
-        {
-          [PLAN]: plan({ tasks: [1, 2], auto: [1], manual: [1] }),
-          [handoffPath(2)]: handoff(2),
-          [LEDGER]: ledger([1, 2]),
-        },
-        CLAUDE,
-      );
+      const bad = r.commit('Phase 1 done', taskDone([1, 2], { auto: [1], manual: [1] }), CLAUDE);
       const tree = r.git('rev-parse', `${bad}^{tree}`);
       const fake = r.gitEnv(
         r.env(ANA),
@@ -428,15 +389,7 @@ const CANARIES = [
       spawnSync('git', ['init', '-q', '--bare', remote]);
       r.git('remote', 'add', 'origin', remote);
       r.git('push', '-q', 'origin', 'HEAD:refs/heads/main');
-      r.commit(
-        'Phase 1 done',
-        {
-          [PLAN]: plan({ tasks: [1, 2], auto: [1], manual: [1] }),
-          [handoffPath(2)]: handoff(2),
-          [LEDGER]: ledger([1, 2]),
-        },
-        CLAUDE,
-      );
+      r.commit('Phase 1 done', taskDone([1, 2], { auto: [1], manual: [1] }), CLAUDE);
       r.commit('Notes', { 'NOTES.md': 'Nothing to see.\n' }, CLAUDE);
       r.git('update-ref', 'refs/remotes/origin/main', 'HEAD~1');
       const hook = join(r.dir, '.git', 'hooks', 'pre-push');
@@ -609,12 +562,7 @@ const CANARIES = [
     'case 2: an agent rewords the manual item a human confirmed',
     () => {
       const r = project();
-      r.commit(
-        'Task 2',
-        { [PLAN]: plan({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: handoff(2), [LEDGER]: ledger([1, 2]) },
-        ANA,
-        agent,
-      );
+      r.commit('Task 2', taskDone([1, 2], { auto: [1] }), ANA, agent);
       r.commit('Confirm phase 1', { [PLAN]: plan({ tasks: [1, 2], auto: [1], manual: [1] }) }, ANA, {
         trailers: [`Confirmed-by: ${ANA.name} <${ANA.email}>`],
       });
@@ -641,11 +589,7 @@ const CANARIES = [
       r.commit('Plan', { [PLAN]: plan({ tasks: [1], manualHeading: '#### Human Verification:' }) });
       r.commit(
         'Phase 1 done',
-        {
-          [PLAN]: plan({ tasks: [1, 2], auto: [1], manual: [1], manualHeading: '#### Human Verification:' }),
-          [handoffPath(2)]: handoff(2),
-          [LEDGER]: ledger([1, 2]),
-        },
+        taskDone([1, 2], { auto: [1], manual: [1], manualHeading: '#### Human Verification:' }),
         CLAUDE,
       );
       return r.cli([]);
@@ -659,11 +603,7 @@ const CANARIES = [
       r.commit('Plan', { [PLAN]: plan({ tasks: [1], manualHeading: '#### Manual steps:' }) });
       r.commit(
         'Phase 1 done',
-        {
-          [PLAN]: plan({ tasks: [1, 2], auto: [1], manual: [1], manualHeading: '#### Manual steps:' }),
-          [handoffPath(2)]: handoff(2),
-          [LEDGER]: ledger([1, 2]),
-        },
+        taskDone([1, 2], { auto: [1], manual: [1], manualHeading: '#### Manual steps:' }),
         CLAUDE,
       );
       return r.cli([]);
@@ -674,12 +614,7 @@ const CANARIES = [
     'case 4: an agent amends a manual item into a hand-made confirmation the commit-msg hook sealed',
     () => {
       const r = project();
-      r.commit(
-        'Task 2',
-        { [PLAN]: plan({ tasks: [1, 2], auto: [1] }), [handoffPath(2)]: handoff(2), [LEDGER]: ledger([1, 2]) },
-        ANA,
-        agent,
-      );
+      r.commit('Task 2', taskDone([1, 2], { auto: [1] }), ANA, agent);
       const hook = join(r.dir, '.git', 'hooks', 'commit-msg');
       writeFileSync(
         hook,

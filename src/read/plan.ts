@@ -124,6 +124,12 @@ export function topNumber(label: string): number | null {
 const OUTSIDE_SECTION =
   /\b(?:rollout|roll-out|deployment plan|checklist|summary|overview|future|enhancements?|roadmap|appendix|timeline|out of scope|not doing|follow[- ]?ups?|later|backlog|estimates?|milestones?|changelog|history|progress log|status log|references?|next steps|what'?s next|open questions|rollback|rollback plan)\b/i;
 
+/**
+ * Sections that state the plan's end state or aim (`## Desired End State`, `## Goals`, `## Overview`): a list there
+ * says what done looks like, not who checks it.
+ */
+const END_STATE_SECTION = /\b(?:end[- ]state|goals?|objectives?|overview|summary)\b/i;
+
 interface HeadingPlan {
   /** Headings that open a phase of the sequence (depth d0) or a sub-phase within one. */
   phases: Map<Heading, { label: string; title: string; sub: boolean }>;
@@ -481,6 +487,8 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
   let sectionSeen = false;
   /** Plan-wide criteria written without checkboxes (a `## Success Criteria` list of plain bullets). */
   const planListed = new Set<'automated' | 'manual' | 'unknown'>();
+  /** Items made a human's only because their verification heading named no kind (the safe side). */
+  const guessedManual = new Set<CheckItem>();
   const scope: Scope = { phase: null, sub: null, criteria: null, headingTask: null, outside: null };
 
   /** Where a checkbox seen now belongs. */
@@ -642,9 +650,13 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
     const check: CheckItem = { text, checked, na, line, column, ...(deviation ? { deviation } : {}) };
     const number = taskMatch ? topNumber(taskMatch[1]!) : null;
     if (said) target()[said.kind].push(check);
-    else if (scope.criteria?.kind === 'unknown-verify')
-      target()[runsACommand(item) ? 'automated' : 'manual'].push(check);
-    else if (scope.criteria) target()[scope.criteria.kind].push(check);
+    else if (scope.criteria?.kind === 'unknown-verify') {
+      if (runsACommand(item)) target().automated.push(check);
+      else {
+        target().manual.push(check);
+        guessedManual.add(check);
+      }
+    } else if (scope.criteria) target()[scope.criteria.kind].push(check);
     else if (taskMatch && number !== null) {
       taskTarget().tasks.push({
         number,
@@ -717,6 +729,21 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
   }
   // A list under `### Success Criteria` that sub-headings or bold labels divided entirely is not undivided.
   const undividedCriteria = all.some((p) => p.unknown.length > 0) ? undivided : null;
+  // The safe side (convention section 4, round 3) makes a kindless verification list a human's. A plan whose phases
+  // already say which of their checks are a human's has placed its gate; its end state written as a bare
+  // `### Verification` list, outside the phases, then states outcomes (what done looks like), and the items take no
+  // kind of their own (nor are they an undivided list: the plan divided its criteria). A plan that names no manual
+  // check in any phase keeps the safe side there too.
+  const phasesSayManual = phases.some(
+    (p) => p.manual.some((m) => !guessedManual.has(m)) || (p.listed ?? []).includes('manual'),
+  );
+  if (phasesSayManual) {
+    for (const section of outside) {
+      if (!END_STATE_SECTION.test(section.title)) continue;
+      section.unknown.push(...section.manual.filter((m) => guessedManual.has(m)));
+      section.manual = section.manual.filter((m) => !guessedManual.has(m));
+    }
+  }
 
   const positions: PositionMap = { ...fm.positions };
   all.forEach((phase, i) => {

@@ -293,3 +293,51 @@ describe('one finding per cause', () => {
     expect(found[0]!.fix).not.toMatch(/in its own commit/);
   });
 });
+
+describe("a plan's end state written as a bare verification list (round 11)", () => {
+  const PATH = `${PLANS}/2026-11-20-invoice-reminders.md`;
+  /** The end state above the phases, the phase's own criteria split by kind (`manual` false: no manual section). */
+  const reminders = (end: string, auto: string, man: string, manual = true) =>
+    md(
+      '# Invoice reminders Implementation Plan',
+      '## Desired End State',
+      'Customers with an overdue invoice get one reminder a week until they pay.',
+      '### Verification',
+      `- ${end} Overdue invoices are picked up by the nightly job`,
+      `- ${end} A paid invoice gets no further reminder`,
+      `- ${end} \`npm test -- reminders\` passes`,
+      '## Phase 1: Nightly job',
+      `- ${auto} Task 1: Select overdue invoices`,
+      '### Success Criteria:',
+      '#### Automated Verification:',
+      `- ${auto} Job tests pass: \`npm test -- jobs\``,
+      ...(manual ? ['#### Manual Verification:', `- ${man} A reminder email arrives in a real inbox`] : []),
+    );
+
+  it('an agent checking the end state with its work: no finding, since the phase names its own manual check', async () => {
+    const repo = Repo.create();
+    repo.commit('Plan invoice reminders', { [PATH]: reminders('[ ]', '[ ]', '[ ]') }, { author: ANA });
+    repo.commit('Nightly reminder job', { [PATH]: reminders('[x]', '[x]', '[ ]') }, { author: CLAUDE });
+    expect(await historyFindings(repo.dir, 'history/manual-confirmation')).toEqual([]);
+  });
+
+  it("the same agent checking the phase's manual item as well: still the gate's error, naming that item", async () => {
+    const repo = Repo.create();
+    repo.commit('Plan invoice reminders', { [PATH]: reminders('[ ]', '[ ]', '[ ]') }, { author: ANA });
+    repo.commit('Nightly reminder job', { [PATH]: reminders('[x]', '[x]', '[x]') }, { author: CLAUDE });
+    const found = await historyFindings(repo.dir, 'history/manual-confirmation');
+    expect(found.map((f) => [f.severity, f.line])).toEqual([
+      ['error', lineOf(reminders('[x]', '[x]', '[x]'), 'A reminder email')],
+    ]);
+    expect(found[0]!.message).not.toMatch(/picked up by the nightly job|paid invoice/);
+  });
+
+  it("a plan whose phases name no manual check keeps the safe side: the end state is a human's", async () => {
+    const repo = Repo.create();
+    repo.commit('Plan invoice reminders', { [PATH]: reminders('[ ]', '[ ]', '', false) }, { author: ANA });
+    repo.commit('Nightly reminder job', { [PATH]: reminders('[x]', '[x]', '', false) }, { author: CLAUDE });
+    const found = await historyFindings(repo.dir, 'history/manual-confirmation');
+    expect(found.map((f) => f.severity)).toEqual(['error']);
+    expect(found[0]!.message).toMatch(/picked up by the nightly job/);
+  });
+});

@@ -38,12 +38,29 @@ describe("a bare `Verification` list under the plan's desired end state", () => 
       '- [ ] A passkey registered on a phone signs in on the laptop',
     );
 
-  // Reviewed in round 9: a verification heading that names no kind makes its items a human's wherever it stands
-  // (convention section 4, round 3), so an agent checking them is still the gate's to report.
-  it('is judged item by item outside the phases too: a command automated, anything else manual', () => {
+  // Round 9 made these items a human's wherever they stood. Round 11 (corpus: 38 findings on two repositories, all
+  // of them this list) reads them with the plan: its phases already name their manual checks, so the end state's bare
+  // list states outcomes. A command is still automated; without a manual check in any phase, the safe side holds.
+  it("takes no kind outside the phases when the phases name their manual checks: a command automated, the rest the plan's outcomes", () => {
     const read = readPlanText(PLAN, plan('[x]'));
     const outside = read.phases.filter((p) => p.outside);
+    expect(outside.map((p) => [p.manual.length, p.automated.length, p.unknown.length])).toEqual([[0, 1, 1]]);
+    expect(read.undividedCriteria).toBeNull();
+  });
+
+  it("stays a human's when no phase names a manual check", () => {
+    const bare = plan('[x]').replace(/#### Manual Verification:\n+- \[ \] A passkey[^\n]*\n?/, '');
+    expect(bare).not.toContain('Manual Verification');
+    const outside = readPlanText(PLAN, bare).phases.filter((p) => p.outside);
     expect(outside.map((p) => [p.manual.length, p.automated.length, p.unknown.length])).toEqual([[1, 1, 0]]);
+  });
+
+  it("keeps an item that says it is manual a human's", () => {
+    const marked = plan('[x]').replace('- [x] The sign-in page', '- [x] Manual: the sign-in page');
+    const outside = readPlanText(PLAN, marked).phases.filter((p) => p.outside);
+    expect(outside.map((p) => p.manual.map((i) => i.text))).toEqual([
+      ['Manual: the sign-in page offers a passkey button'],
+    ]);
   });
 
   it("within a phase, the same list is that phase's gate: what is not a command is a human's", () => {

@@ -327,6 +327,29 @@ function pairTasks(before: Task[], after: Task[]): Map<Task, Task> {
   return out;
 }
 
+/**
+ * Criteria sections of plain bullets that a commit removes from a phase that stays (paired as items pair their
+ * phases): such a list has no checkbox, so no item event says it went. A section turned into checkboxes, or a phase
+ * removed whole, is not this event (the boxes, or the phase's removal, speak for themselves).
+ */
+function removedSections(file: string, before: Plan, after: Plan, slots: ReturnType<typeof phaseSlots>): Event[] {
+  const out: Event[] = [];
+  before.phases.forEach((was, i) => {
+    const j = slots.after.indexOf(slots.before[i]!);
+    const now = j >= 0 ? after.phases[j]! : null;
+    if (!now || was.outside || now.outside) return;
+    for (const kind of ['automated', 'manual'] as const) {
+      const listed = (p: Phase) => (p.listed ?? []).includes(kind);
+      if (listed(was) && !listed(now) && now[kind].length === 0) {
+        const phase = phaseNumber(now, j);
+        const label = now.label ?? String(phase);
+        out.push({ type: 'criteria-removed', file, line: now.line, kind, phase, label, title: now.title });
+      }
+    }
+  });
+  return out;
+}
+
 function planEvents(file: string, before: Plan | null, after: Plan): Event[] {
   const oldTasks = (before?.phases ?? []).flatMap((p) => p.tasks);
   const newTasks = after.phases.flatMap((p) => p.tasks);
@@ -374,6 +397,7 @@ function planEvents(file: string, before: Plan | null, after: Plan): Event[] {
   if (before && !before.unstructured && after.unstructured && before.phases.some((p) => !p.outside)) {
     events.push({ type: 'plan-unstructured', file, line: after.unstructured.line, reason: after.unstructured.reason });
   }
+  if (before) events.push(...removedSections(file, before, after, slots));
   if (after.frontmatter?.mode_set_by === 'user' && before?.frontmatter?.mode_set_by !== 'user') {
     events.push({ type: 'mode-set-by-user', file, line: positionOf(after.positions, '/mode_set_by').line });
   }

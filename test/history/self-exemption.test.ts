@@ -41,6 +41,47 @@ interface Loosening {
 
 const plan = (spec: PlanSpec) => planDoc({ ...BASE, ...spec });
 
+/** A plan whose manual criteria are plain bullets; phase 2's written as `bullets`, as checkboxes or not at all. */
+function plainCriteria(second: 'bullets' | 'boxes' | 'none'): string {
+  const manual = {
+    bullets: ['- A token refreshes after an hour asleep'],
+    boxes: ['- [ ] A token refreshes after an hour asleep'],
+    none: [],
+  }[second];
+  return [
+    '---',
+    ...FM,
+    '---',
+    '# Auth flow Implementation Plan',
+    '',
+    '## Phase 1: Tokens',
+    '',
+    '- [ ] Task 1: Issue tokens',
+    '',
+    '### Success Criteria:',
+    '',
+    '#### Automated Verification:',
+    '',
+    '- [ ] Token tests pass: `npm test -- tokens`',
+    '',
+    '#### Manual Verification:',
+    '',
+    '- Sign in on a phone, then on the laptop',
+    '',
+    '## Phase 2: Refresh',
+    '',
+    '- [ ] Task 2: Refresh tokens before they expire',
+    '',
+    '### Success Criteria:',
+    '',
+    '#### Automated Verification:',
+    '',
+    '- [ ] Refresh tests pass: `npm test -- refresh`',
+    '',
+    ...(manual.length > 0 ? ['#### Manual Verification:', '', ...manual, ''] : []),
+  ].join('\n');
+}
+
 const LOOSENINGS: Loosening[] = [
   {
     name: 'changes the config',
@@ -105,6 +146,13 @@ const LOOSENINGS: Loosening[] = [
     name: "deletes phase 2's manual criteria section",
     files: () => ({ [PLAN]: plan({ noManual: [2] }) }),
     at: () => ({ file: PLAN, line: lineOf(plan({ noManual: [2] }), AUTO(2)) }),
+  },
+  {
+    // Plain bullets have no checkbox to delete one by one: the section itself is what goes (round 11).
+    name: "deletes phase 2's manual criteria section of plain bullets",
+    before: { [PLAN]: plainCriteria('bullets') },
+    files: () => ({ [PLAN]: plainCriteria('none') }),
+    at: () => ({ file: PLAN, line: lineOf(plainCriteria('none'), '## Phase 2: Refresh') }),
   },
   {
     name: 'makes the plan unreadable as a phase sequence (a second Phase 1 heading)',
@@ -227,6 +275,18 @@ describe('what is not a loosening', () => {
     repo.commit('Remove the plan', {}, { author: CLAUDE, remove: [PLAN] });
     expect(await historyFindings(repo.dir, RULE)).toEqual([]);
     expect(await historyFindings(repo.dir, RULE, 'strict')).toEqual([]);
+  });
+
+  it('an agent turning a manual section of plain bullets into checkboxes, or rewording it', async () => {
+    const repo = Repo.create();
+    repo.commit('Plan', { [PLAN]: plainCriteria('bullets'), [LEDGER]: ledgerDoc() }, { author: ANA });
+    repo.commit('Boxes', { [PLAN]: plainCriteria('boxes') }, { author: CLAUDE });
+    repo.commit(
+      'Reword',
+      { [PLAN]: plainCriteria('boxes').replace('an hour asleep', 'a night asleep') },
+      { author: CLAUDE },
+    );
+    expect(await historyFindings(repo.dir, RULE)).toEqual([]);
   });
 
   it('an agent that keeps a disable comment the human added', async () => {

@@ -10,6 +10,7 @@ type Loosening = { file: string; line: number } & (
   | { act: 'mode'; from: string; to: string }
   | { act: 'disable'; rules: string[] }
   | { act: 'madeNa' | 'addedNa' | 'deleted'; kind: string; text: string }
+  | { act: 'sectionRemoved'; kind: string; section: string }
 );
 
 function loosening(e: Event): Loosening | null {
@@ -37,6 +38,14 @@ function loosening(e: Event): Loosening | null {
       return e.kind === 'automated' || e.kind === 'manual'
         ? { ...at, act: 'deleted', kind: e.kind, text: e.text }
         : null;
+    // A section of plain bullets has no items to delete one by one: the phase stops listing that kind at all.
+    case 'criteria-removed':
+      return {
+        ...at,
+        act: 'sectionRemoved',
+        kind: e.kind,
+        section: `the ${e.kind} verification of Phase ${e.label}${e.title ? ` (${e.title})` : ''}`,
+      };
     default:
       return null;
   }
@@ -54,6 +63,11 @@ function resolutions(ctx: TransitionContext): Loosening[] {
 }
 
 type ItemAct = Extract<Loosening, { text: string }>;
+
+/** "the manual verification of Phase 2 (Export)", several joined with "and". */
+function sectionsOf(list: readonly Loosening[]): string {
+  return (list as Extract<Loosening, { act: 'sectionRemoved' }>[]).map((l) => l.section).join(' and ');
+}
 
 /** "the manual item" / "3 verification items" as the acts' kinds say. */
 function kindsOf(items: readonly ItemAct[]): string {
@@ -88,6 +102,8 @@ function clause(act: Loosening['act'], list: readonly Loosening[]): string {
       return `adds ${items.length === 1 ? 'an N/A item' : `${items.length} N/A items`} (${texts})`;
     case 'deleted':
       return `deletes ${items.length === 1 ? 'a verification item' : `${items.length} verification items`} (${texts})`;
+    case 'sectionRemoved':
+      return `removes ${sectionsOf(list)}`;
   }
 }
 
@@ -125,6 +141,9 @@ export const rule: Rule = {
         'An agent\'s commit ({{agents}}) deletes the {{kind}} verification item "{{item}}" without a human\'s confirmation.',
       deletesItems:
         "An agent's commit ({{agents}}) deletes {{count}} {{kind}} verification items without a human's confirmation: {{items}} (first at line {{line}}).",
+      // A criteria section of plain bullets (no checkboxes) taken out of a phase that stays.
+      removesSection:
+        "An agent's commit ({{agents}}) removes {{sections}} without a human's confirmation: the phase no longer lists any check of that kind.",
       // Several kinds of loosening in one file: one finding, each act a clause of {{acts}}.
       loosens:
         "An agent's commit ({{agents}}) loosens {{file}} without a human's confirmation: it {{acts}} (first at line {{line}}).",
@@ -160,6 +179,10 @@ export const rule: Rule = {
       const [act, of] = [...kinds][0]!;
       if (act === 'resolution') {
         out.push({ file, line, messageId: 'writesResolution', fixId: resolutionFix, data: { agents, file } });
+        continue;
+      }
+      if (act === 'sectionRemoved') {
+        out.push({ file, line, messageId: 'removesSection', fixId, data: { agents, sections: sectionsOf(of) } });
         continue;
       }
       if (act === 'unstructured') {

@@ -253,6 +253,9 @@ function diffItems(
     if (from[i]! >= 0) anchors.push([before[from[i]!]!.line, y.line]);
   });
   anchors.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+  // An unpaired item whose words still stand in the new version under another kind was not deleted: the commit changed
+  // how it reads (its heading, or what the plan around it says), and the finding says so rather than "deletes".
+  const texts = new Set(after.map((y) => y.text));
   before.forEach((x, i) => {
     if (!used[i])
       events.push({
@@ -262,6 +265,7 @@ function diffItems(
         kind: x.kind,
         phase: x.phase,
         text: x.text,
+        ...(texts.has(x.text) ? { kept: true } : {}),
       });
   });
   return events;
@@ -329,24 +333,32 @@ function pairTasks(before: Task[], after: Task[]): Map<Task, Task> {
 
 /**
  * Criteria sections of plain bullets that a commit removes from a phase that stays (paired as items pair their
- * phases): such a list has no checkbox, so no item event says it went. A section turned into checkboxes, or a phase
- * removed whole, is not this event (the boxes, or the phase's removal, speak for themselves).
+ * phases): such a list has no checkbox, so no item event says it went. A list under a heading that names no kind
+ * stands for either kind, as the criteria rules read it. Not this event: a section turned into checkboxes (the boxes
+ * carry the kind), a phase removed whole, or a list moved to another phase in the same commit (a phase that lists
+ * the kind now and did not before), as a moved item is no deleted one.
  */
 function removedSections(file: string, before: Plan, after: Plan, slots: ReturnType<typeof phaseSlots>): Event[] {
+  const lists = (p: Phase | null, kind: 'automated' | 'manual') =>
+    p !== null && (p.listed ?? []).some((k) => k === kind || k === 'unknown');
+  const partner = (j: number): Phase | null => {
+    const i = slots.before.indexOf(slots.after[j]!);
+    return i >= 0 ? before.phases[i]! : null;
+  };
   const out: Event[] = [];
-  before.phases.forEach((was, i) => {
-    const j = slots.after.indexOf(slots.before[i]!);
-    const now = j >= 0 ? after.phases[j]! : null;
-    if (!now || was.outside || now.outside) return;
-    for (const kind of ['automated', 'manual'] as const) {
-      const listed = (p: Phase) => (p.listed ?? []).includes(kind);
-      if (listed(was) && !listed(now) && now[kind].length === 0) {
+  for (const kind of ['automated', 'manual'] as const) {
+    const movedIn = after.phases.some((p, j) => !p.outside && lists(p, kind) && !lists(partner(j), kind));
+    if (movedIn) continue;
+    before.phases.forEach((was, i) => {
+      const j = slots.after.indexOf(slots.before[i]!);
+      const now = j >= 0 ? after.phases[j]! : null;
+      if (!now || was.outside || now.outside) return;
+      if (lists(was, kind) && !lists(now, kind) && now[kind].length === 0) {
         const phase = phaseNumber(now, j);
-        const label = now.label ?? String(phase);
-        out.push({ type: 'criteria-removed', file, line: now.line, kind, phase, label, title: now.title });
+        out.push({ type: 'criteria-removed', file, line: now.line, kind, phase, label: now.label, title: now.title });
       }
-    }
-  });
+    });
+  }
   return out;
 }
 

@@ -45,14 +45,28 @@ interface At {
 export type Event =
   | (At & { type: 'item-checked'; kind: ItemKind; phase: number; text: string; checked: boolean })
   | (At & { type: 'task-completed'; phase: number; task: number; label: string; completed: boolean })
-  | (At & { type: 'item-removed'; kind: ItemKind; phase: number; text: string })
+  | (At & {
+      type: 'item-removed';
+      kind: ItemKind;
+      phase: number;
+      text: string;
+      /** Its words are still in the new version, read as another kind (a heading renamed, the plan read otherwise). */
+      kept?: boolean;
+    })
   | (At & { type: 'item-made-na'; kind: ItemKind; phase: number; text: string })
   | (At & { type: 'item-added-na'; kind: ItemKind; phase: number; text: string })
   /**
    * A phase's criteria section written as plain bullets (no checkboxes, so no items to pair) is gone from a phase that
    * stays: the phase no longer lists criteria of that kind at all.
    */
-  | (At & { type: 'criteria-removed'; kind: 'automated' | 'manual'; phase: number; label: string; title: string })
+  | (At & {
+      type: 'criteria-removed';
+      kind: 'automated' | 'manual';
+      phase: number;
+      /** The phase's label as written; null for a plan without phase headings (its one implicit phase). */
+      label: string | null;
+      title: string;
+    })
   | (At & { type: 'mode-set-by-user' })
   /** A plan's `mode` key changed (it decides which rules apply: handoffs and batching bind only orchestration). */
   | (At & { type: 'mode-changed'; from: string; to: string })

@@ -126,9 +126,10 @@ const OUTSIDE_SECTION =
 
 /**
  * Sections that state the plan's end state or aim (`## Desired End State`, `## Goals`, `## Overview`): a list there
- * says what done looks like, not who checks it.
+ * says what done looks like, not who checks it. The whole title, so that `## Manual QA summary` or `## Rollout
+ * overview` is not one.
  */
-const END_STATE_SECTION = /\b(?:end[- ]state|goals?|objectives?|overview|summary)\b/i;
+const END_STATE_SECTION = /^(?:(?:desired|target|expected)\s+)?end[- ]state$|^goals?$|^overview$/i;
 
 interface HeadingPlan {
   /** Headings that open a phase of the sequence (depth d0) or a sub-phase within one. */
@@ -729,18 +730,18 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
   }
   // A list under `### Success Criteria` that sub-headings or bold labels divided entirely is not undivided.
   const undividedCriteria = all.some((p) => p.unknown.length > 0) ? undivided : null;
-  // The safe side (convention section 4, round 3) makes a kindless verification list a human's. A plan whose phases
-  // already say which of their checks are a human's has placed its gate; its end state written as a bare
-  // `### Verification` list, outside the phases, then states outcomes (what done looks like), and the items take no
-  // kind of their own (nor are they an undivided list: the plan divided its criteria). A plan that names no manual
-  // check in any phase keeps the safe side there too.
-  const phasesSayManual = phases.some(
-    (p) => p.manual.some((m) => !guessedManual.has(m)) || (p.listed ?? []).includes('manual'),
-  );
-  if (phasesSayManual) {
+  // The safe side (convention section 4, round 3) makes a kindless verification list a human's. A plan each of whose
+  // phases names a manual check of its own (a checkbox a human ticks, not N/A) has placed its gate; its end state
+  // written as a bare `### Verification` list, outside the phases, then states outcomes (what done looks like): those
+  // items are no criteria at all (`other`: neither a human's check nor plan-wide criteria that would stand in for a
+  // phase's). One phase without a manual check of its own, and the end state may be where its human check lives: the
+  // safe side holds.
+  const ownManual = (p: Phase) => p.manual.some((m) => !m.na && !guessedManual.has(m));
+  const judged = phases.filter((p) => !p.group && !p.deferred);
+  if (judged.length > 0 && judged.every(ownManual)) {
     for (const section of outside) {
-      if (!END_STATE_SECTION.test(section.title)) continue;
-      section.unknown.push(...section.manual.filter((m) => guessedManual.has(m)));
+      if (!END_STATE_SECTION.test(section.title.replace(/[:.\s]+$/, '').trim())) continue;
+      section.other.push(...section.manual.filter((m) => guessedManual.has(m)));
       section.manual = section.manual.filter((m) => !guessedManual.has(m));
     }
   }

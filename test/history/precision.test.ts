@@ -332,6 +332,18 @@ describe("a plan's end state written as a bare verification list (round 11)", ()
     expect(found[0]!.message).not.toMatch(/picked up by the nightly job|paid invoice/);
   });
 
+  it("an agent adding the phase's manual check that turns the end state into outcomes: self-exemption, saying so", async () => {
+    const repo = Repo.create();
+    repo.commit('Plan invoice reminders', { [PATH]: reminders('[ ]', '[ ]', '', false) }, { author: ANA });
+    repo.commit('Add a manual check', { [PATH]: reminders('[ ]', '[ ]', '[ ]') }, { author: CLAUDE });
+    const found = await historyFindings(repo.dir, 'history/self-exemption');
+    expect(found.map((f) => f.severity)).toEqual(['error']);
+    expect(found[0]!.message).toMatch(
+      /makes 2 manual verification items no longer read as manual \(the items are still there/,
+    );
+    expect(found[0]!.message).toMatch(/picked up by the nightly job/);
+  });
+
   it("a plan whose phases name no manual check keeps the safe side: the end state is a human's", async () => {
     const repo = Repo.create();
     repo.commit('Plan invoice reminders', { [PATH]: reminders('[ ]', '[ ]', '', false) }, { author: ANA });

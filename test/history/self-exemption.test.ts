@@ -289,6 +289,16 @@ describe('what is not a loosening', () => {
     expect(await historyFindings(repo.dir, RULE)).toEqual([]);
   });
 
+  it('an agent renaming the plain list to a bare `Verification` heading, or moving it to a new phase', async () => {
+    const repo = Repo.create();
+    repo.commit('Plan', { [PLAN]: plainCriteria('bullets'), [LEDGER]: ledgerDoc() }, { author: ANA });
+    const bare = plainCriteria('bullets').replace(/#### Manual Verification:(\n+- A token)/, '#### Verification:$1');
+    repo.commit('Rename', { [PLAN]: bare }, { author: CLAUDE });
+    const moved = `${plainCriteria('none')}\n## Phase 3: Expiry\n\n#### Manual Verification:\n\n- A token refreshes after an hour asleep\n`;
+    repo.commit('Move', { [PLAN]: moved }, { author: CLAUDE });
+    expect(await historyFindings(repo.dir, RULE)).toEqual([]);
+  });
+
   it('an agent that keeps a disable comment the human added', async () => {
     const repo = Repo.create();
     const tail = '<!-- validate-workflow-disable plan/mode -- the user wants direct -->';

@@ -9,7 +9,7 @@ type Loosening = { file: string; line: number } & (
   | { act: 'unstructured'; reason: string }
   | { act: 'mode'; from: string; to: string }
   | { act: 'disable'; rules: string[] }
-  | { act: 'madeNa' | 'addedNa' | 'deleted'; kind: string; text: string }
+  | { act: 'madeNa' | 'addedNa' | 'deleted' | 'recast'; kind: string; text: string }
   | { act: 'sectionRemoved'; kind: string; section: string }
 );
 
@@ -36,7 +36,7 @@ function loosening(e: Event): Loosening | null {
     // one taken out of a plan that stays.
     case 'item-removed':
       return e.kind === 'automated' || e.kind === 'manual'
-        ? { ...at, act: 'deleted', kind: e.kind, text: e.text }
+        ? { ...at, act: e.kept ? 'recast' : 'deleted', kind: e.kind, text: e.text }
         : null;
     // A section of plain bullets has no items to delete one by one: the phase stops listing that kind at all.
     case 'criteria-removed':
@@ -44,7 +44,10 @@ function loosening(e: Event): Loosening | null {
         ...at,
         act: 'sectionRemoved',
         kind: e.kind,
-        section: `the ${e.kind} verification of Phase ${e.label}${e.title ? ` (${e.title})` : ''}`,
+        section:
+          e.label === null
+            ? `the plan's ${e.kind} verification`
+            : `the ${e.kind} verification of Phase ${e.label}${e.title ? ` (${e.title})` : ''}`,
       };
     default:
       return null;
@@ -102,6 +105,8 @@ function clause(act: Loosening['act'], list: readonly Loosening[]): string {
       return `adds ${items.length === 1 ? 'an N/A item' : `${items.length} N/A items`} (${texts})`;
     case 'deleted':
       return `deletes ${items.length === 1 ? 'a verification item' : `${items.length} verification items`} (${texts})`;
+    case 'recast':
+      return `makes ${items.length === 1 ? 'a verification item' : `${items.length} verification items`} no longer read as ${kindsOf(items)} (${texts})`;
     case 'sectionRemoved':
       return `removes ${sectionsOf(list)}`;
   }
@@ -141,9 +146,15 @@ export const rule: Rule = {
         'An agent\'s commit ({{agents}}) deletes the {{kind}} verification item "{{item}}" without a human\'s confirmation.',
       deletesItems:
         "An agent's commit ({{agents}}) deletes {{count}} {{kind}} verification items without a human's confirmation: {{items}} (first at line {{line}}).",
+      // An item still in the file that the commit's edit makes read as another kind (its heading renamed, or the
+      // plan around it changed how it reads): the gate it was under is gone all the same.
+      recastsItem:
+        'An agent\'s commit ({{agents}}) makes the {{kind}} verification item "{{item}}" no longer read as {{kind}} (the item is still there; the edit around it changed its kind) without a human\'s confirmation.',
+      recastsItems:
+        "An agent's commit ({{agents}}) makes {{count}} {{kind}} verification items no longer read as {{kind}} (the items are still there; the edit around them changed their kind) without a human's confirmation: {{items}} (first at line {{line}}).",
       // A criteria section of plain bullets (no checkboxes) taken out of a phase that stays.
       removesSection:
-        "An agent's commit ({{agents}}) removes {{sections}} without a human's confirmation: the phase no longer lists any check of that kind.",
+        "An agent's commit ({{agents}}) removes {{sections}} (a list without checkboxes) without a human's confirmation: no check of that kind is left where it stood.",
       // Several kinds of loosening in one file: one finding, each act a clause of {{acts}}.
       loosens:
         "An agent's commit ({{agents}}) loosens {{file}} without a human's confirmation: it {{acts}} (first at line {{line}}).",
@@ -194,7 +205,7 @@ export const rule: Rule = {
       const many = items.length > 1;
       const data = {
         agents,
-        kind: act === 'deleted' || act === 'madeNa' || act === 'addedNa' ? kindsOf(items) : '',
+        kind: act === 'deleted' || act === 'recast' || act === 'madeNa' || act === 'addedNa' ? kindsOf(items) : '',
         item: items[0]?.text ?? '',
         items: listTexts(items.map((i) => i.text ?? '')),
         count: of.length,
@@ -211,6 +222,7 @@ export const rule: Rule = {
         madeNa: many ? 'makesNaMany' : 'makesNa',
         addedNa: many ? 'addsNaMany' : 'addsNa',
         deleted: many ? 'deletesItems' : 'deletesItem',
+        recast: many ? 'recastsItems' : 'recastsItem',
       }[act];
       const rules =
         act === 'disable'

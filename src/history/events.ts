@@ -335,8 +335,8 @@ function pairTasks(before: Task[], after: Task[]): Map<Task, Task> {
  * Criteria sections of plain bullets that a commit removes from a phase that stays (paired as items pair their
  * phases): such a list has no checkbox, so no item event says it went. A list under a heading that names no kind
  * stands for either kind, as the criteria rules read it. Not this event: a section turned into checkboxes (the boxes
- * carry the kind), a phase removed whole, or a list moved to another phase in the same commit (a phase that lists
- * the kind now and did not before), as a moved item is no deleted one.
+ * carry the kind), or a list moved to another phase in the same commit (a phase that lists the kind now and did not
+ * before), as a moved item is no deleted one.
  */
 function removedSections(file: string, before: Plan, after: Plan, slots: ReturnType<typeof phaseSlots>): Event[] {
   const lists = (p: Phase | null, kind: 'automated' | 'manual') =>
@@ -352,10 +352,24 @@ function removedSections(file: string, before: Plan, after: Plan, slots: ReturnT
     before.phases.forEach((was, i) => {
       const j = slots.after.indexOf(slots.before[i]!);
       const now = j >= 0 ? after.phases[j]! : null;
-      if (!now || was.outside || now.outside) return;
-      if (lists(was, kind) && !lists(now, kind) && now[kind].length === 0) {
+      if (was.outside || now?.outside || !lists(was, kind)) return;
+      if (now && !lists(now, kind) && now[kind].length === 0) {
         const phase = phaseNumber(now, j);
         out.push({ type: 'criteria-removed', file, line: now.line, kind, phase, label: now.label, title: now.title });
+      }
+      // A phase taken out of a plan that stays (merged into another, say) takes its list with it; its checkboxes
+      // would be removed items. Reported where the plan starts, as the phase has no line left.
+      if (!now) {
+        const phase = phaseNumber(was, i);
+        out.push({
+          type: 'criteria-removed',
+          file,
+          line: after.anchor?.line ?? 1,
+          kind,
+          phase,
+          label: was.label,
+          title: was.title,
+        });
       }
     });
   }

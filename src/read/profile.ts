@@ -139,20 +139,34 @@ function instructionFiles(root: string): string[] {
  * their sameness matters (engine/lint.ts, the cached snapshot verdict), and a warm run parses no instruction file.
  */
 export function instructionInputs(root: string): [string, string][] {
-  return instructionFiles(root)
+  return instructionBytes(root).map(([file, bytes]) => [
+    file,
+    typeof bytes === 'string' ? bytes : createHash('sha1').update(bytes).digest('hex'),
+  ]);
+}
+
+const bytesCache = new Map<string, [string, Buffer | string][]>();
+
+/**
+ * Each instruction file's bytes (or why it cannot be read), read once per run: the digest of what was read
+ * (instructionInputs) and the signals parsed from it (instructionSignals) come from the same bytes, though a file may
+ * change between the two (an editor saving it, a formatter of another lint-staged task). Two reads would let a
+ * cached verdict pair one content's digest with findings judged under the other.
+ */
+function instructionBytes(root: string): [string, Buffer | string][] {
+  const cached = bytesCache.get(root);
+  if (cached) return cached;
+  const read = instructionFiles(root)
     .slice(0, MAX_INSTRUCTION_FILES)
-    .map((file) => {
+    .map((file): [string, Buffer | string] => {
       try {
-        return [
-          file,
-          createHash('sha1')
-            .update(readFileSync(join(root, file)))
-            .digest('hex'),
-        ];
+        return [file, readFileSync(join(root, file))];
       } catch (err) {
         return [file, `unreadable: ${(err as NodeJS.ErrnoException).code ?? String(err)}`];
       }
     });
+  bytesCache.set(root, read);
+  return read;
 }
 
 /** Reads the instruction files of a working tree once per run. */
@@ -171,15 +185,9 @@ export function instructionSignals(root: string): InstructionSignals {
     sessions: null,
     flat: null,
   };
-  for (const file of instructionFiles(root).slice(0, MAX_INSTRUCTION_FILES)) {
-    let text: string;
-    try {
-      const buf = readFileSync(join(root, file));
-      if (buf.length > MAX_INSTRUCTION_BYTES) continue;
-      text = buf.toString('utf8');
-    } catch {
-      continue;
-    }
+  for (const [file, buf] of instructionBytes(root)) {
+    if (typeof buf === 'string' || buf.length > MAX_INSTRUCTION_BYTES) continue;
+    const text = buf.toString('utf8');
     signals.files.push(file);
     if (/\.ya?ml$/i.test(file)) yamlSignals(file, text, 1, signals);
     else markdownSignals(file, text, 0, signals);
@@ -196,9 +204,11 @@ export function forgetInstructions(root?: string): void {
   if (root === undefined) {
     signalCache.clear();
     fileCache.clear();
+    bytesCache.clear();
   } else {
     signalCache.delete(root);
     fileCache.delete(root);
+    bytesCache.delete(root);
   }
 }
 

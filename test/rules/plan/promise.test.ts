@@ -6,7 +6,9 @@ import { lintFiles, of, ruleOf, runTransitionCase } from '../../helpers/rule-tes
 import { readPlanText } from '../../../src/read/plan.js';
 import { makeRepo, runCliHere } from '../../helpers/repo.js';
 import { isTemplateName } from '../../../src/read/paths.js';
-import { forgetInstructions, instructionSignals } from '../../../src/read/profile.js';
+import { forgetInstructions, instructionInputs, instructionSignals } from '../../../src/read/profile.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PLAN, lineOf, md, reported, strict } from '../fixtures.js';
 
 const STRUCTURE = [
@@ -398,6 +400,30 @@ describe('corpus round 3: titles, numbered phases, extra lists, and what instruc
       file: 'CLAUDE.md',
       line: lineOf(skeleton, '#### Manual Verification:'),
     });
+  });
+});
+
+describe('one read of the instruction files per run', () => {
+  // Reviewed in round 11: a cached verdict keyed by the files' digest must hold the signals parsed from the very bytes
+  // digested, or a file saved between the two reads pairs one content's key with the other's findings.
+  it('digests and parses the same bytes, though the file changes in between; a new run reads it again', () => {
+    const promise = md(
+      '# How we plan',
+      '```markdown',
+      '## Phase 1: <name>',
+      '#### Manual Verification:',
+      '- [ ] <a check>',
+      '```',
+    );
+    forgetInstructions();
+    const dir = makeRepo({ 'CLAUDE.md': promise });
+    const before = instructionInputs(dir);
+    writeFileSync(join(dir, 'CLAUDE.md'), '# Nothing promised\n');
+    expect(instructionSignals(dir).manual).toMatchObject({ file: 'CLAUDE.md' });
+    expect(instructionInputs(dir)).toEqual(before);
+    forgetInstructions(dir);
+    expect(instructionSignals(dir).manual).toBeNull();
+    expect(instructionInputs(dir)).not.toEqual(before);
   });
 });
 

@@ -881,7 +881,13 @@ function inSight(
     for (const [path, blob] of after) if (before.get(path) !== blob) store.seed.delete(key(blob, path));
     for (const [path, blob] of before) if (after.get(path) !== blob) store.seed.delete(key(blob, path));
     const named = (p: string) => ['ledger', 'handoff'].includes(store.classify(p)?.kind ?? '');
-    store.load([...before, ...after].filter(([p]) => named(p)).map(([path, blob]) => ({ path, blob })));
+    // What the cache's index says an unchanged version names needs no model (a commit on a wide repository decoded
+    // every handoff's for it); the other versions are read in one batch.
+    store.load(
+      [...before, ...after]
+        .filter(([path, blob]) => named(path) && store.names(blob, path) === undefined)
+        .map(([path, blob]) => ({ path, blob })),
+    );
     const found = learned();
     sight.learnState(before, store, found);
     // The sight does not change while it learns: a version both states hold teaches the same twice.

@@ -26,6 +26,16 @@ export interface Learned {
 
 export const learned = (): Learned => ({ named: new Set(), targets: new Set() });
 
+/**
+ * What a model names for the sight: a ledger's or handoff's plan reference, null for any other model. The cache keeps
+ * it beside each model (history/cache.ts), so it must stay a function of the model alone.
+ */
+export function planRefOf(model: WorkflowFile): string | null {
+  return (model.kind === 'ledger' || model.kind === 'handoff') && typeof model.planRef === 'string'
+    ? model.planRef
+    : null;
+}
+
 export class Sight {
   /** Plans named outside the globs: classified as plans. */
   readonly named = new Set<string>();
@@ -47,8 +57,13 @@ export class Sight {
 
   /** The plan paths a ledger or handoff version names that the sight does not cover yet. */
   namesOf(model: WorkflowFile | null, into: Learned): void {
-    if (!model || (model.kind !== 'ledger' && model.kind !== 'handoff') || !model.planRef) return;
-    const candidates = namedPlanPaths(model.planRef, model.path);
+    if (model) this.refers(planRefOf(model), model.path, into);
+  }
+
+  /** The plan paths a reference written in the ledger or handoff at `path` names that the sight does not cover yet. */
+  private refers(ref: string | null, path: string, into: Learned): void {
+    if (!ref) return;
+    const candidates = namedPlanPaths(ref, path);
     // A reference that already names a plan in sight (the common case: a repository path the globs cover) teaches
     // nothing: its other readings (relative to the ledger's folder) name no file, and learning them would fold the
     // whole history a second time for every repository whose ledgers name their plans.
@@ -70,7 +85,11 @@ export class Sight {
       const link = parseLink(value);
       if (link) this.targetOf(path, link.text, into);
       const kind = this.classify(path)?.kind;
-      if (kind === 'ledger' || kind === 'handoff') this.namesOf(source.get(value, path), into);
+      if (kind !== 'ledger' && kind !== 'handoff') continue;
+      // What the source knows a version names without its model (the cache's index) spares decoding the model.
+      const ref = source.names?.(value, path);
+      if (ref !== undefined) this.refers(ref, path, into);
+      else this.namesOf(source.get(value, path), into);
     }
   }
 

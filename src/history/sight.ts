@@ -6,7 +6,7 @@
 // only widens the sight; a fold that learns something new is folded again with it (history/fold.ts).
 import type { WorkflowFile } from '../model/types.js';
 import type { Classifier } from '../read/classify.js';
-import { linkTarget, namedPlanPaths } from '../read/paths.js';
+import { linkTarget, namedPlanPaths, planRefFromRoot } from '../read/paths.js';
 import { parseLink } from './links.js';
 import type { FileMap, ModelSource } from './snapshot.js';
 
@@ -60,14 +60,25 @@ export class Sight {
     if (model) this.refers(planRefOf(model), model.path, into);
   }
 
+  /**
+   * References whose reading from the repository root is a plan in sight. That reading does not depend on where the
+   * reference is written, and a plan in sight stays one (the sight only grows), so every other ledger or handoff that
+   * writes the same reference (a wide repository's thousands of handoffs name a few hundred plans) teaches nothing.
+   */
+  private readonly rootPlans = new Set<string>();
+
   /** The plan paths a reference written in the ledger or handoff at `path` names that the sight does not cover yet. */
   private refers(ref: string | null, path: string, into: Learned): void {
-    if (!ref) return;
+    if (!ref || this.rootPlans.has(ref)) return;
     const candidates = namedPlanPaths(ref, path);
     // A reference that already names a plan in sight (the common case: a repository path the globs cover) teaches
     // nothing: its other readings (relative to the ledger's folder) name no file, and learning them would fold the
     // whole history a second time for every repository whose ledgers name their plans.
-    if (candidates.some((path) => this.classify(path)?.kind === 'plan')) return;
+    if (candidates.some((path) => this.classify(path)?.kind === 'plan')) {
+      if (candidates[0] === planRefFromRoot(ref) && this.classify(candidates[0])?.kind === 'plan')
+        this.rootPlans.add(ref);
+      return;
+    }
     for (const path of candidates) if (this.classify(path) === null) into.named.add(path);
   }
 

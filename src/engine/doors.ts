@@ -45,6 +45,7 @@ import { itemsDigest, manualChecked } from '../history/trust.js';
 import { disablesOf, lintRepositoryParallel, snapshotEntry } from './lint.js';
 import { loadParsers } from '../read/lazy.js';
 import { forgetInstructions } from '../read/profile.js';
+import { snapshotMemory } from './snapshot-memory.js';
 
 export interface Judged {
   findings: Finding[];
@@ -629,6 +630,8 @@ export async function judgePending(
   const changed = new Set(pending.changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));
   // HEAD's baseline: an entry only in the working tree (or staged with this very commit) excuses nothing.
   const settle = settleSnapshot(root, config, baselineIn(head));
+  // HEAD's snapshot findings, when the last door judged the same snapshot with the same inputs (its `after`).
+  const memory = snapshotMemory(root, settingsKey(config));
   const input = {
     root,
     stage: opts.stage,
@@ -638,8 +641,10 @@ export async function judgePending(
     guidance,
     selfResolved,
     settle,
+    memory,
   };
   const judged = judgeChange(input);
+  memory.save();
   if (cache) timing(`cache models decoded (${cache.models.decodedCount} of ${cache.models.size})`, 0);
   const findings = judged.findings.sort(compareFindings);
   // What commit-msg will find when the message has no trailers: pre-commit leaves manual items to commit-msg, which

@@ -16,6 +16,8 @@ import { RULES, RULE_IDS } from './catalog.js';
 import { compareFindings, oneCause, type Finding } from '../model/finding.js';
 import { severityOf, toFinding } from './findings.js';
 import picomatch from 'picomatch';
+import { performance } from 'node:perf_hooks';
+import { since, timing } from '../shared/timing.js';
 
 export type Stage = TransitionContext['stage'];
 
@@ -307,6 +309,28 @@ export interface ChangeInput extends TransitionInput {
   settle?: (findings: Finding[]) => Finding[];
   /** Resolutions agents' commits wrote in history (engine/guidance.ts selfResolvedIn); this commit's are added here. */
   selfResolved?: ReadonlySet<string>;
+  /**
+   * Snapshot findings judged before (engine/snapshot-memory.ts): the `before` side's are taken from it when everything
+   * the snapshot rules are given is what they were judged from; both sides' are kept in it. Never asked for the
+   * `after` side: the change being judged is judged afresh. Unused with `rules` (a rule set that is not the build's).
+   */
+  memory?: SnapshotMemory;
+}
+
+/** Everything a snapshot judgement is given besides the snapshot and the repository root (SnapshotMemory). */
+export interface SnapshotGiven {
+  /** The parent's settings: they choose the rule packs and read their files (packWorkspace). */
+  trust: Config;
+  /** The policy the snapshot rules run under (changePolicy of `trust`). */
+  config: Config;
+  guidance: ReadonlyMap<string, string>;
+  selfResolved: ReadonlySet<string>;
+}
+
+/** Snapshot findings by what they were judged from: the snapshot and what it was given (see ChangeInput.memory). */
+export interface SnapshotMemory {
+  recall(snapshot: Snapshot, given: SnapshotGiven): Finding[] | undefined;
+  keep(snapshot: Snapshot, given: SnapshotGiven, findings: Finding[]): void;
 }
 
 export interface ChangeResult extends TransitionResult {
@@ -331,17 +355,32 @@ export function judgeChange(input: ChangeInput): ChangeResult {
   const result = judgeTransition(input);
   const trust = result.trust;
   const selfResolved = new Set([...(input.selfResolved ?? []), ...selfWritten(input, result)]);
-  const snap = (s: Snapshot) =>
-    judgeSnapshot({
-      workspace: s.workspace(input.root),
-      packs: packWorkspace(s, trust),
-      config: changePolicy(trust, input.rules),
-      rules: input.rules,
-      guidance: input.guidance,
-      selfResolved,
-    });
+  const given: SnapshotGiven = {
+    trust,
+    config: changePolicy(trust, input.rules),
+    guidance: input.guidance ?? new Map(),
+    selfResolved,
+  };
+  const memory = input.rules === undefined ? input.memory : undefined;
+  const snap = (s: Snapshot, side: 'before' | 'after') => {
+    const t = performance.now();
+    const kept = side === 'before' ? memory?.recall(s, given) : undefined;
+    const found =
+      kept ??
+      judgeSnapshot({
+        workspace: s.workspace(input.root),
+        packs: packWorkspace(s, trust),
+        config: given.config,
+        rules: input.rules,
+        guidance: input.guidance,
+        selfResolved,
+      });
+    if (!kept) memory?.keep(s, given, found);
+    timing(`snapshot rules, ${side}${kept ? ' (remembered)' : ''}`, since(t));
+    return found;
+  };
   const settle = input.settle ?? ((f: Finding[]) => f);
-  const added = introduced(settle(snap(input.before)), settle(snap(input.after)));
+  const added = introduced(settle(snap(input.before, 'before')), settle(snap(input.after, 'after')));
   return {
     ...result,
     findings: oneCause(result.findings, added).sort(compareFindings),

@@ -7,16 +7,31 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkflowFile } from '../model/types.js';
 import { blobId, repositoryInfo } from '../shared/git.js';
+import { planRefOf } from './sight.js';
 
 // 4: states hold link values and plans named outside the globs (history/links.ts, history/sight.ts).
 // 5: one file of sections, each decoded only when a run asks for it (a header, then JSON slices).
-const FORMAT = 5;
+// 6: the plan reference of every model beside the models (Header.names): the hooks learn which plans the ledgers and
+//    handoffs name without decoding every model.
+const FORMAT = 6;
 const MAGIC = `validate-workflow cache ${FORMAT}\n`;
 
-/** A section of the cache written back as the bytes it was read as, without decoding it. */
+/**
+ * A section of the cache written back as the bytes it was read as, without decoding it. A model's comes with what it
+ * names (CachedModels.names), which is written back beside it; undefined when the cache did not know it.
+ */
 export class Raw {
-  constructor(readonly bytes: Buffer) {}
+  constructor(
+    readonly bytes: Buffer,
+    readonly names?: Names,
+  ) {}
 }
+
+/**
+ * What a model names for the sight (history/sight.ts): its plan reference (planRefOf), null when it names none, and
+ * `false` in the file for an entry whose reference is not known (its model is then decoded, as without an index).
+ */
+type Names = string | null;
 
 interface Header {
   key: string;
@@ -28,6 +43,11 @@ interface Header {
   sections: Record<string, [number, number]>;
   /** Models by `blob:path`: [key, offset, length] in the body. */
   models: [string, number, number][];
+  /**
+   * Where what each model names lies in the body: one JSON array, its entries in the order of `models` (the same
+   * keys, so written, kept and dropped with them); null without one.
+   */
+  names: [number, number] | null;
 }
 
 /**
@@ -42,7 +62,34 @@ export class CachedModels {
   constructor(
     private readonly body: Buffer,
     private readonly index: Map<string, [number, number]>,
+    private readonly namesAt: [number, number] | null = null,
   ) {}
+
+  /** The names of the models by key, decoded on first use; null when the file has none that fits its models. */
+  private namesByKey: Map<string, Names> | null | undefined;
+
+  /**
+   * What the model of `k` names (its plan reference, null for none) as the run that wrote the model read it, without
+   * decoding the model; undefined when the cache does not say (no such model, or no usable index): ask the model.
+   * A pure function of the blob, kept in the same file under the same key as the model: as good as the model is.
+   */
+  names(k: string): Names | undefined {
+    if (this.namesByKey === undefined) this.namesByKey = this.readNames();
+    return this.namesByKey?.get(k);
+  }
+
+  private readNames(): Map<string, Names> | null {
+    const list = this.namesAt ? decode<unknown>(this.body, this.namesAt) : null;
+    // Entries stand by their position: a list of another length is not this file's models' (a torn or foreign write).
+    if (!Array.isArray(list) || list.length !== this.index.size) return null;
+    const out = new Map<string, Names>();
+    let i = 0;
+    for (const k of this.index.keys()) {
+      const n: unknown = list[i++];
+      if (typeof n === 'string' || n === null) out.set(k, n);
+    }
+    return out;
+  }
 
   get(k: string): WorkflowFile | undefined {
     let m = this.decoded.get(k);
@@ -66,7 +113,9 @@ export class CachedModels {
   /** The entry's bytes as stored, to write it back without decoding it. */
   raw(k: string): Raw | undefined {
     const at = this.index.get(k);
-    return at && this.decoded.get(k) !== null ? new Raw(this.body.subarray(at[0], at[0] + at[1])) : undefined;
+    return at && this.decoded.get(k) !== null
+      ? new Raw(this.body.subarray(at[0], at[0] + at[1]), this.names(k))
+      : undefined;
   }
 
   keys(): IterableIterator<string> {
@@ -201,6 +250,8 @@ export function loadCache(file: string | null, key: string): Cache | null {
       if (!within(at, body.length)) return null;
       index.set(entry[0], at);
     }
+    // An index of names that lies outside the body is none: each model is then decoded to learn what it names.
+    const names = within(header.names, body.length) ? header.names : null;
     const sections = new Map<string, [number, number]>();
     for (const [name, at] of Object.entries(header.sections)) {
       if (!within(at, body.length)) return null;
@@ -211,7 +262,7 @@ export function loadCache(file: string | null, key: string): Cache | null {
       head: header.head,
       state: header.state,
       history: header.history,
-      models: new CachedModels(body, index),
+      models: new CachedModels(body, index, names),
       section: (name) => {
         const at = sections.get(name);
         return at ? decode(body, at) : null;
@@ -240,13 +291,39 @@ export function saveCache(file: string | null, data: CacheWrite): void {
   const sections: Record<string, [number, number]> = {};
   for (const [name, value] of Object.entries(data.sections)) sections[name] = put(value);
   const models: [string, number, number][] = [];
-  for (const [k, m] of data.models) models.push([k, ...put(m)]);
-  const header: Header = { key: data.key, head: data.head, state: data.state, history: data.history, sections, models };
+  const names: (Names | false)[] = [];
+  for (const [k, m] of data.models) {
+    models.push([k, ...put(m)]);
+    names.push(m instanceof Raw ? namesOfRaw(m) : planRefOf(m));
+  }
+  const header: Header = {
+    key: data.key,
+    head: data.head,
+    state: data.state,
+    history: data.history,
+    sections,
+    models,
+    names: put(names),
+  };
   writeCacheFile(file, Buffer.concat([Buffer.from(`${MAGIC}${JSON.stringify(header)}\n`, 'utf8'), ...parts]));
   try {
     rmSync(join(file, '..', LEGACY), { force: true });
   } catch {
     // Only disk space: an older build still reads and rewrites its own file.
+  }
+}
+
+/**
+ * What a model carried over undecoded names: as the cache it came from said, else read from its bytes. A model that
+ * does not decode names nothing known (`false`): a run decodes it, finds it broken, and parses the file.
+ */
+function namesOfRaw(m: Raw): Names | false {
+  if (m.names !== undefined) return m.names;
+  try {
+    const model: unknown = JSON.parse(m.bytes.toString('utf8'));
+    return model !== null && typeof model === 'object' ? planRefOf(model as WorkflowFile) : false;
+  } catch {
+    return false;
   }
 }
 

@@ -878,14 +878,20 @@ function inSight(
   for (;;) {
     const tracked = sight.tracked(base);
     const { before, after } = read(tracked);
-    for (const [path, blob] of after) if (before.get(path) !== blob) store.seed.delete(key(blob, path));
+    // The sight does not change while it learns: a version both states hold teaches the same twice, so the index's
+    // versions are learned from only where they differ from HEAD's.
+    const changed = new Map([...after].filter(([path, blob]) => before.get(path) !== blob));
+    for (const [path, blob] of changed) store.seed.delete(key(blob, path));
     for (const [path, blob] of before) if (after.get(path) !== blob) store.seed.delete(key(blob, path));
     const named = (p: string) => ['ledger', 'handoff'].includes(store.classify(p)?.kind ?? '');
-    store.load([...before, ...after].filter(([p]) => named(p)).map(([path, blob]) => ({ path, blob })));
+    // What the cache's index says an unchanged version names needs no model (a commit on a wide repository decoded
+    // every handoff's for it); the other versions are read in one batch.
+    const unknown = (state: Map<string, string>) =>
+      [...state].filter(([path, blob]) => named(path) && store.names(blob, path) === undefined);
+    store.load([...unknown(before), ...unknown(changed)].map(([path, blob]) => ({ path, blob })));
     const found = learned();
     sight.learnState(before, store, found);
-    // The sight does not change while it learns: a version both states hold teaches the same twice.
-    sight.learnState(new Map([...after].filter(([path, blob]) => before.get(path) !== blob)), store, found);
+    sight.learnState(changed, store, found);
     if (!sight.grow(found)) return { before, after, tracked };
   }
 }

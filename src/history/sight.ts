@@ -6,7 +6,7 @@
 // only widens the sight; a fold that learns something new is folded again with it (history/fold.ts).
 import type { WorkflowFile } from '../model/types.js';
 import type { Classifier } from '../read/classify.js';
-import { linkTarget, namedPlanPaths } from '../read/paths.js';
+import { linkTarget, namedPlanPaths, planRefFromRoot } from '../read/paths.js';
 import { parseLink } from './links.js';
 import type { FileMap, ModelSource } from './snapshot.js';
 
@@ -25,6 +25,16 @@ export interface Learned {
 }
 
 export const learned = (): Learned => ({ named: new Set(), targets: new Set() });
+
+/**
+ * What a model names for the sight: a ledger's or handoff's plan reference, null for any other model. The cache keeps
+ * it beside each model (history/cache.ts), so it must stay a function of the model alone.
+ */
+export function planRefOf(model: WorkflowFile): string | null {
+  return (model.kind === 'ledger' || model.kind === 'handoff') && typeof model.planRef === 'string'
+    ? model.planRef
+    : null;
+}
 
 export class Sight {
   /** Plans named outside the globs: classified as plans. */
@@ -47,12 +57,28 @@ export class Sight {
 
   /** The plan paths a ledger or handoff version names that the sight does not cover yet. */
   namesOf(model: WorkflowFile | null, into: Learned): void {
-    if (!model || (model.kind !== 'ledger' && model.kind !== 'handoff') || !model.planRef) return;
-    const candidates = namedPlanPaths(model.planRef, model.path);
+    if (model) this.refers(planRefOf(model), model.path, into);
+  }
+
+  /**
+   * References whose reading from the repository root is a plan in sight. That reading does not depend on where the
+   * reference is written, and a plan in sight stays one (the sight only grows), so every other ledger or handoff that
+   * writes the same reference (a wide repository's thousands of handoffs name a few hundred plans) teaches nothing.
+   */
+  private readonly rootPlans = new Set<string>();
+
+  /** The plan paths a reference written in the ledger or handoff at `path` names that the sight does not cover yet. */
+  private refers(ref: string | null, path: string, into: Learned): void {
+    if (!ref || this.rootPlans.has(ref)) return;
+    const candidates = namedPlanPaths(ref, path);
     // A reference that already names a plan in sight (the common case: a repository path the globs cover) teaches
     // nothing: its other readings (relative to the ledger's folder) name no file, and learning them would fold the
     // whole history a second time for every repository whose ledgers name their plans.
-    if (candidates.some((path) => this.classify(path)?.kind === 'plan')) return;
+    if (candidates.some((path) => this.classify(path)?.kind === 'plan')) {
+      if (candidates[0] === planRefFromRoot(ref) && this.classify(candidates[0])?.kind === 'plan')
+        this.rootPlans.add(ref);
+      return;
+    }
     for (const path of candidates) if (this.classify(path) === null) into.named.add(path);
   }
 
@@ -70,7 +96,11 @@ export class Sight {
       const link = parseLink(value);
       if (link) this.targetOf(path, link.text, into);
       const kind = this.classify(path)?.kind;
-      if (kind === 'ledger' || kind === 'handoff') this.namesOf(source.get(value, path), into);
+      if (kind !== 'ledger' && kind !== 'handoff') continue;
+      // What the source knows a version names without its model (the cache's index) spares decoding the model.
+      const ref = source.names?.(value, path);
+      if (ref !== undefined) this.refers(ref, path, into);
+      else this.namesOf(source.get(value, path), into);
     }
   }
 

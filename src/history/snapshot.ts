@@ -20,6 +20,11 @@ export interface ModelSource {
   bytes(blob: string): Uint8Array | null;
   /** Read these texts at once, before text() asks for them one by one (optional: a source in memory needs not). */
   prefetch?(blobs: (string | undefined)[]): void;
+  /**
+   * What a version names for the sight (history/sight.ts planRefOf) when known without its model; undefined: ask
+   * get (optional: only the cache's index knows it).
+   */
+  names?(blob: string, path: string): string | null | undefined;
 }
 
 export const BASELINE_FILE = 'validate-workflow.baseline.json';

@@ -18,6 +18,8 @@ export const key = (blob: string, path: string) => `${blob}:${path}`;
 export interface KnownModels {
   get(k: string): WorkflowFile | undefined;
   has(k: string): boolean;
+  /** What the model of `k` names (history/sight.ts planRefOf), when known without it; undefined: ask get. */
+  names?(k: string): string | null | undefined;
 }
 
 /**
@@ -55,6 +57,21 @@ export class Seed implements KnownModels {
 
   has(k: string): boolean {
     return this.get(k) !== undefined;
+  }
+
+  /**
+   * What the model of `k` names, as the first source that says so without a model tells (the cache's index); a
+   * version refused here is never told, nor one that a source without an index holds (get answers for those).
+   */
+  names(k: string): string | null | undefined {
+    if (this.own.has(k) || this.refused.has(k)) return undefined;
+    for (const s of this.sources) {
+      if (s.names) {
+        const n = s.names(k);
+        if (n !== undefined) return n;
+      } else if (s.has(k)) return undefined;
+    }
+    return undefined;
   }
 }
 
@@ -191,6 +208,12 @@ export class ModelStore {
 
   add(blob: string, path: string, model: WorkflowFile): void {
     this.models.set(key(blob, path), model);
+  }
+
+  /** What a version names, when the seed knows it without the model (see Seed.names); undefined: ask get. */
+  names(blob: string, path: string): string | null | undefined {
+    const k = key(blob, path);
+    return this.models.has(k) ? undefined : this.seed.names(k);
   }
 
   get(blob: string, path: string): WorkflowFile | null {

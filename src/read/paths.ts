@@ -46,8 +46,15 @@ export function isStateFileName(path: string): boolean {
  * from the referring file's folder (`./plan.md`), normalized.
  */
 export function planRefCandidates(ref: string, from: string): string[] {
-  const clean = ref.trim().replace(/^\.\//, '');
+  const clean = cleanRef(ref);
   return [...new Set([posix.normalize(clean), posix.normalize(posix.join(posix.dirname(from), clean))])];
+}
+
+const cleanRef = (ref: string) => ref.trim().replace(/^\.\//, '');
+
+/** The first of planRefCandidates: the reference read from the repository root, wherever it is written. */
+export function planRefFromRoot(ref: string): string {
+  return posix.normalize(cleanRef(ref));
 }
 
 /** A repository-relative path that stays inside the repository (no leading `..`, not absolute, not the root). */

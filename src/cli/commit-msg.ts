@@ -14,6 +14,7 @@ import { compareFindings } from '../model/finding.js';
 import { stylish } from '../report/stylish.js';
 import { repositoryAndHead } from '../shared/git.js';
 import { EXIT, type Io } from './io.js';
+import { timing } from '../shared/timing.js';
 
 /** The message file and the config the hooks pass (`commit-msg <file> [--config <file>]`), or null for anything else. */
 function hookArgs(argv: string[]): { file: string; config?: string } | null {
@@ -52,6 +53,7 @@ export async function commitMsgFromVerdict(argv: string[], io: Io): Promise<numb
   // Taken or not, the record is gone: a full judgement after this one finds none, as it would have.
   const verdict = takeVerdict(root, key);
   if (!verdict) return null;
+  timing("pre-commit's verdict taken", 0);
   // What engine/run.ts judgeAndReport and cli/check.ts make of the door's verdict: no paths, no --quiet, no note.
   const findings = verdict.findings.sort(compareFindings);
   const summary = summarize(findings, verdict.files.length, 0);

@@ -590,7 +590,10 @@ export async function judgePending(
   if (handover !== null && opts.stage === 'commit-msg' && trailers.length === 0) {
     const verdict = takeVerdict(root, handover);
     // The pending commit has no sha yet, so its findings name no commit or subject: they read the same either way.
-    if (verdict) return { findings: verdict.findings, files: verdict.files, commits: 0, anything: true };
+    if (verdict) {
+      timing("pre-commit's verdict taken", 0);
+      return { findings: verdict.findings, files: verdict.files, commits: 0, anything: true };
+    }
   }
   rememberTexts(root, [CONFIG_FILE, 'package.json', BASELINE_FILE]);
   // Listed with what pendingCommit tracks, so that its listing of HEAD is this one (history/fold.ts lsTree).

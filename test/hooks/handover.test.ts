@@ -3,7 +3,7 @@
 // settings pre-commit judged, only when the message has no trailers, and the verdict it takes is commit-msg's own
 // (manual items are commit-msg's to judge), never pre-commit's. The first test runs both doors as the built CLI and
 // the second as git runs them, in a real `git commit`; the rest run the same CLI in this process (runCliHere).
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, runCliHere } from '../helpers/repo.js';
@@ -62,6 +62,23 @@ describe('pre-commit hands its verdict to commit-msg', () => {
     const msg = await runCliHere(repo.dir, ['commit-msg', messageFile('Check the manual item')], repo.env(CLAUDE));
     expect(msg.code).toBe(1);
     expect(msg.stdout).toContain('history/manual-confirmation');
+  });
+
+  it('takes the verdict on an index rewritten with the same entries (as lint-staged leaves it after its tasks)', () => {
+    const repo = hookedRepo();
+    planned(repo);
+    repo.stage({ [PLAN]: `${planDoc({ tasks: [1, 2], auto: [1] })}\nA note.\n` });
+    expect(runCli(repo.dir, ['--staged'], repo.env(CLAUDE)).code).toBe(0);
+    const index = join(repo.dir, '.git', 'index');
+    const was = readFileSync(index);
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(repo.dir, PLAN), later, later);
+    repo.git('update-index', '--refresh');
+    expect(readFileSync(index).equals(was)).toBe(false);
+    const timed = { ...repo.env(CLAUDE), VALIDATE_WORKFLOW_TIMING: '1' };
+    const msg = runCli(repo.dir, ['commit-msg', messageFile('A note')], timed);
+    expect(msg.code).toBe(0);
+    expect(msg.stderr).toContain("pre-commit's verdict taken");
   });
 
   it('judges again when the message has trailers: a Confirmed-by the agent writes for a human is still refused', async () => {

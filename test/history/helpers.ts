@@ -89,6 +89,7 @@ export class Repo {
     cpSync(this.dir, dir, { recursive: true });
     const repo = new Repo(dir);
     repo.clock = this.clock;
+    repo.subjects = new Map(this.subjects);
     return repo;
   }
 
@@ -165,9 +166,17 @@ export class Repo {
     return this.git('rev-parse', 'HEAD').trim();
   }
 
-  /** `Confirmed-items` for the manual items the staged change checks, computed by the engine's own reading. */
+  /**
+   * `Confirmed-items` for the manual items the staged change checks, computed by the engine's own reading. HEAD is
+   * read from the repository's files (head()), and the identities the commit will carry are not asked of git: the
+   * items a change checks do not depend on who commits it (two git processes fewer per confirmation).
+   */
   stagedDigest(amend = false): string {
-    const pending = pendingCommit(this.dir, loadConfig(this.dir, undefined, RULE_IDS), { amend });
+    const pending = pendingCommit(this.dir, loadConfig(this.dir, undefined, RULE_IDS), {
+      amend,
+      head: this.headOrNull(),
+      who: { author: null, committer: null },
+    });
     const items = pending.events.flatMap((e) =>
       e.type === 'item-checked' && e.kind === 'manual' && e.checked
         ? [{ file: e.file, phase: e.phase, text: e.text }]
@@ -191,12 +200,45 @@ export class Repo {
     const reused = reuseCommit(this.dir, key);
     if (reused !== null) {
       this.clock++; // as env() counts for the commit git would have made
-      return reused;
+      return this.made(reused, key, subject);
     }
-    return makeCommit(this.dir, key, () => {
+    const sha = makeCommit(this.dir, key, () => {
       this.git('add', '-A');
       return this.commitStaged(subject, opts);
     });
+    return this.made(sha, key, subject);
+  }
+
+  /**
+   * Subjects of commits this repository made, where git records the subject as given: a commit the key vouches for
+   * (no hook could rewrite its message) with a subject of one line that git's cleanup leaves as it is.
+   */
+  private subjects = new Map<string, string>();
+
+  private made(sha: string, key: string | null, subject: string): string {
+    if (
+      key !== null &&
+      subject !== '' &&
+      subject === subject.trim() &&
+      !/[\r\n]/.test(subject) &&
+      !subject.startsWith('#')
+    )
+      this.subjects.set(sha, subject);
+    return sha;
+  }
+
+  /** A commit's subject (`%s`): as this repository made it, else as git reads it. */
+  subjectOf(sha: string): string {
+    return this.subjects.get(sha) ?? this.git('log', '-1', '--format=%s', sha).trim();
+  }
+
+  /** head(), or null before the first commit (`git rev-parse` fails there, as the engine's own question would). */
+  private headOrNull(): string | null {
+    try {
+      return this.head();
+    } catch {
+      return null;
+    }
   }
 
   /** Content of a file at a commit, to compute the line a finding must carry. */
@@ -400,7 +442,7 @@ export function expectOne(
 ): Finding {
   const hits = list.filter((f) => f.ruleId === ruleId);
   expect(hits, `findings of ${ruleId} in ${JSON.stringify(list, null, 1)}`).toHaveLength(1);
-  const subject = where.repo.git('log', '-1', '--format=%s', where.commit).trim();
+  const subject = where.repo.subjectOf(where.commit);
   expect(hits[0]).toMatchObject({
     ruleId,
     commit: where.commit,

@@ -2,7 +2,7 @@
 // a user installs it, and real `git commit` / `git push` calls whose hooks are the ones `init` wrote. Not a test file.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, cpSync, existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,27 +61,46 @@ const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=er
  * scripts/pack-manifest.mjs publishes, packed from a copy. dist/ must be built already (`npm test` builds first):
  * packing a copy runs no scripts, so it never rebuilds dist/ nor rewrites package.json under the feet of test files
  * running in parallel. (The real `npm pack`, with its prepack and postpack, is install.test.ts's subject.)
- * Packed once per worker and build: the test files of a worker share this module (vitest.config.ts `isolate: false`),
- * and the tarball is the same for each; it lives outside the per-file scratch folders, in the run's folder.
+ * Packed once per run and build: the tarball is the same for every test file and worker (the hook tests of both
+ * workers used to pack it each, a second of npm's CPU), so it is kept in the run's folder (test/global-setup.ts)
+ * under the build's id; the first worker to need it packs it while the other waits for it.
  */
 export function pack(): string {
   const buildId = join(PROJECT, 'dist', 'bundle', 'BUILD_ID');
   if (!existsSync(buildId)) throw new Error('dist/ is missing: run `npm run build` first');
-  const build = readFileSync(buildId, 'utf8');
-  if (packed && packed.build === build && existsSync(packed.tarball)) return packed.tarball;
+  const dest = join(tmpdir(), `vw-pack-${createHash('sha1').update(readFileSync(buildId)).digest('hex').slice(0, 16)}`);
+  const lock = `${dest}.lock`;
+  const deadline = Date.now() + 240_000;
+  while (!existsSync(dest)) {
+    if (Date.now() > deadline) throw new Error(`no tarball in ${dest}: the worker packing it stopped (${lock})`);
+    try {
+      mkdirSync(lock);
+    } catch {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50); // another worker is packing it
+      continue;
+    }
+    try {
+      if (!existsSync(dest)) packInto(dest);
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  const [tarball] = readdirSync(dest).filter((f) => f.endsWith('.tgz'));
+  if (!tarball) throw new Error(`no tarball in ${dest}`);
+  return join(dest, tarball);
+}
+
+/** The tarball packed into a new folder, renamed to `dest` once complete (a waiting worker never sees it half made). */
+function packInto(dest: string): void {
   const copy = tempDir('vw-copy-');
   const pkg = JSON.parse(readFileSync(join(PROJECT, 'package.json'), 'utf8')) as { files: string[] };
   for (const entry of [...pkg.files, 'README.md', 'LICENSE']) cpSync(join(PROJECT, entry), join(copy, entry), { recursive: true });
   writeFileSync(join(copy, 'package.json'), `${JSON.stringify(publishedManifest(pkg), null, 2)}\n`);
   // Outlives the test files (so not a tempDir); it goes with the run's folder (test/global-setup.ts).
-  const dest = mkdtempSync(join(tmpdir(), 'vw-pack-'));
-  const out = must(copy, 'npm', ['pack', '--ignore-scripts', '--pack-destination', dest, '--json', '--loglevel=error']);
-  const [info] = JSON.parse(out) as { filename: string }[];
-  packed = { build, tarball: join(dest, info!.filename) };
-  return packed.tarball;
+  const made = mkdtempSync(`${dest}.tmp-`);
+  must(copy, 'npm', ['pack', '--ignore-scripts', '--pack-destination', made, '--json', '--loglevel=error']);
+  renameSync(made, dest);
 }
-
-let packed: { build: string; tarball: string } | undefined;
 
 let initialised: string | undefined;
 

@@ -187,17 +187,17 @@ describe(ID, () => {
     expect(of(off, 'plan/phase-manual-criteria')).toEqual([]);
   });
 
-  it('through the CLI: the warning alone exits 0, and fails --max-warnings 0', () => {
+  it('through the CLI: the warning alone exits 0, and fails --max-warnings 0', async () => {
     const files = {
       [PLAN]: plan(),
       'thoughts/shared/plans/other.md': `${plan()}\n<!-- validate-workflow-disable plan/mode -->\n`,
     };
-    const res = cliFindings(files, ID);
+    const res = await cliFindings(files, ID);
     expect(res).toMatchObject({
       code: 0,
       results: [expect.objectContaining({ ruleId: ID, severity: 'warning', file: 'thoughts/shared/plans/other.md' })],
     });
-    expect(cliFindings(files, ID, ['--max-warnings', '0']).code).toBe(1);
+    expect((await cliFindings(files, ID, ['--max-warnings', '0'])).code).toBe(1);
   });
 });
 

@@ -127,8 +127,8 @@ describe(ID, () => {
     }
   });
 
-  it('through the CLI: exit 1 and the finding in JSON', () => {
-    const { code, results } = cliFindings({ [PLAN]: fourTasks, ...handoffChain(2) }, ID);
+  it('through the CLI: exit 1 and the finding in JSON', async () => {
+    const { code, results } = await cliFindings({ [PLAN]: fourTasks, ...handoffChain(2) }, ID);
     expect(code).toBe(1);
     expect(results).toEqual([
       expect.objectContaining({

@@ -94,27 +94,27 @@ describe(ID, () => {
     ]);
   });
 
-  it('does not report files git ignores (a real repository: discovery asks git)', () => {
+  it('does not report files git ignores (a real repository: discovery asks git)', async () => {
     const files = { '.gitignore': 'thoughts/searchable/\n', 'thoughts/searchable/notes.md': 'x', [PLAN]: plan() };
-    expect(cliFindings(files, ID)).toEqual({ code: 0, results: [] });
+    expect(await cliFindings(files, ID)).toEqual({ code: 0, results: [] });
   });
 
-  it('through the CLI: a warning exits 0 in recommended, and 1 with --preset strict or --max-warnings 0', () => {
+  it('through the CLI: a warning exits 0 in recommended, and 1 with --preset strict or --max-warnings 0', async () => {
     // A real repository without config learns its layout: one handoff of two sits flat, so flat is no promise.
     const files = {
       'thoughts/handoffs/task-01-a.md': taskHandoff(1),
       'thoughts/handoffs/s1/task-02-b.md': taskHandoff(2),
     };
-    const rec = cliFindings(files, ID);
+    const rec = await cliFindings(files, ID);
     expect(rec.code).toBe(0);
     expect(rec.results).toEqual([
       expect.objectContaining({ severity: 'warning', file: 'thoughts/handoffs/task-01-a.md' }),
     ]);
-    expect(cliFindings(files, ID, ['--preset', 'strict'])).toMatchObject({
+    expect(await cliFindings(files, ID, ['--preset', 'strict'])).toMatchObject({
       code: 1,
       results: [expect.objectContaining({ severity: 'error' })],
     });
-    expect(cliFindings(files, ID, ['--max-warnings', '0']).code).toBe(1);
+    expect((await cliFindings(files, ID, ['--max-warnings', '0'])).code).toBe(1);
   });
 });
 

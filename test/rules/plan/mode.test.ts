@@ -84,14 +84,17 @@ ruleTester(rule, {
 });
 
 describe(`${ID} through the CLI`, () => {
-  it('reads the level from validate-workflow.config.json', () => {
+  it('reads the level from validate-workflow.config.json', async () => {
     const config = JSON.stringify({ rules: { [ID]: 'error' } });
-    const { code, results } = cliFindings({ [PLAN]: directWithFour, 'validate-workflow.config.json': config }, ID);
+    const { code, results } = await cliFindings(
+      { [PLAN]: directWithFour, 'validate-workflow.config.json': config },
+      ID,
+    );
     expect(code).toBe(1);
     expect(results).toEqual([
       expect.objectContaining({ severity: 'error', line: lineOf(directWithFour, 'mode: direct') }),
     ]);
-    const off = cliFindings(
+    const off = await cliFindings(
       { [PLAN]: directWithFour, 'validate-workflow.config.json': JSON.stringify({ rules: { [ID]: 'off' } }) },
       ID,
       ['--preset', 'strict'],

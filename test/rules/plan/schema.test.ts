@@ -153,10 +153,10 @@ describe(ID, () => {
     ]);
   });
 
-  it('is an error in strict too, and through the CLI exits 1', () => {
+  it('is an error in strict too, and through the CLI exits 1', async () => {
     const text = md('---', 'mode: fast', '---', '# Plan');
     expect(findings({ [PLAN]: text }, ID, strict())).toEqual([expect.objectContaining({ severity: 'error', line: 2 })]);
-    const { code, results } = cliFindings({ [PLAN]: text }, ID);
+    const { code, results } = await cliFindings({ [PLAN]: text }, ID);
     expect(code).toBe(1);
     expect(results).toEqual([
       expect.objectContaining({ ruleId: ID, severity: 'error', file: PLAN, line: 2, column: 1 }),

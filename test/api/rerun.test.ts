@@ -5,22 +5,9 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lint } from '../../src/api/index.js';
-import { makeRepo, writeFiles } from '../helpers/repo.js';
+import { CREATE_PLAN_COMMAND, makeRepo, writeFiles } from '../helpers/repo.js';
 
-const command = [
-  '# Create a plan',
-  '',
-  '```markdown',
-  '## Phase 1: <name>',
-  '',
-  '#### Automated Verification:',
-  '- [ ] <command>',
-  '',
-  '#### Manual Verification:',
-  '- [ ] <what a person checks>',
-  '```',
-  '',
-].join('\n');
+const command = CREATE_PLAN_COMMAND;
 const plan = (n: number) =>
   [`# Plan ${n}`, '', '## Phase 1: a', '', '#### Automated Verification:', '', '- [ ] `make`', ''].join('\n');
 

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'no
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/model/finding.js';
+import { CREATE_PLAN_COMMAND } from '../helpers/repo.js';
 import {
   ANA,
   CLAUDE,
@@ -164,20 +165,7 @@ describe("the memory of HEAD's snapshot findings", () => {
     await door(repo.dir, ['--staged']);
     // The repository's plan command now asks for manual checks (read from the working tree, never committed here).
     repo.write({
-      '.claude/commands/create_plan.md': [
-        '# Create a plan',
-        '',
-        '```markdown',
-        '## Phase 1: <name>',
-        '',
-        '#### Automated Verification:',
-        '- [ ] <command>',
-        '',
-        '#### Manual Verification:',
-        '- [ ] <what a person checks>',
-        '```',
-        '',
-      ].join('\n'),
+      '.claude/commands/create_plan.md': CREATE_PLAN_COMMAND,
     });
     const { results, fresh } = await judged(repo, ['--staged']);
     expect(of(results, rule)).toEqual([THIRD]);

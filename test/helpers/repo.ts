@@ -22,6 +22,22 @@ import { wantsColor } from '../../src/cli/io.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/bundle/main.js', import.meta.url));
 
+/** A repository's create_plan command that promises split criteria (read/profile.ts learns the promise from it). */
+export const CREATE_PLAN_COMMAND = [
+  '# Create a plan',
+  '',
+  '```markdown',
+  '## Phase 1: <name>',
+  '',
+  '#### Automated Verification:',
+  '- [ ] <command>',
+  '',
+  '#### Manual Verification:',
+  '- [ ] <what a person checks>',
+  '```',
+  '',
+].join('\n');
+
 export function git(cwd: string, ...args: string[]): string {
   const res = spawnSync('git', args, { cwd, encoding: 'utf8' });
   if (res.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${res.stderr}`);

@@ -8,9 +8,9 @@ import { applyBaseline, writeBaseline, BASELINE_FILE } from '../../src/engine/ba
 import { lintRepository } from '../../src/engine/lint.js';
 import { ConfigError, defaultConfig, type Config } from '../../src/config/config.js';
 import type { Finding } from '../../src/model/finding.js';
-import { makeRepo, runCli, writeFiles } from '../helpers/repo.js';
+import { makeRepo, runCli, runCliHere, writeFiles } from '../helpers/repo.js';
 import { md } from '../rules/fixtures.js';
-import { ANA, CLAUDE, CONFIG, PLAN, Repo, cli, door, messageFile, planDoc } from '../history/helpers.js';
+import { ANA, CLAUDE, CONFIG, PLAN, Repo, cli, door, messageFile, planDoc, type CliJson } from '../history/helpers.js';
 
 const A = 'thoughts/shared/plans/2026-11-20-a.md';
 const B = 'thoughts/shared/plans/2026-11-20-b.md';
@@ -176,10 +176,11 @@ describe('applyBaseline through lintRepository', () => {
 });
 
 describe('the CLI applies the baseline to the snapshot findings', () => {
-  it('suppresses the recorded findings and reports the stale entry', () => {
+  // The stale entry through the built CLI: a warning alone exits 0 (the clean run is the same run() in this process).
+  it('suppresses the recorded findings and reports the stale entry', async () => {
     const dir = makeRepo({ [A]: planWithout(2) });
     writeBaseline(dir, raw(dir));
-    const clean = runCli(dir, ['--no-history', '--format', 'json']);
+    const clean = await runCliHere(dir, ['--no-history', '--format', 'json']);
     expect(JSON.parse(clean.stdout).results).toEqual([]);
     writeFiles(dir, { [A]: planWithout(1) });
     const stale = runCli(dir, ['--no-history', '--format', 'json']);
@@ -199,36 +200,36 @@ describe('the baseline at the doors that judge a change (issue 12: false refusal
     return repo;
   }
   const touched = planWithout(2).replace('# Plan', '# Plan\n\nA sentence added by a human.');
-  const at = (repo: Repo, args: string[]) =>
-    cli(repo.dir, args)
-      .results.filter((f) => f.severity !== 'info')
-      .map((f) => [f.ruleId, f.file]);
+  const problemsOf = (run: CliJson) => run.results.filter((f) => f.severity !== 'info').map((f) => [f.ruleId, f.file]);
+  /** Each door through the built CLI (the family's first case), or the same path in this process (`door`). */
+  const at = async (repo: Repo, args: string[], real = false) =>
+    problemsOf(real ? cli(repo.dir, args) : await door(repo.dir, args));
 
-  it('a baselined plan merely touched gives nothing at pre-commit, commit-msg, pre-push and the full run', () => {
+  it('a baselined plan merely touched gives nothing at pre-commit, commit-msg, pre-push and the full run', async () => {
     const repo = setup();
     repo.stage({ [A]: touched });
-    expect(at(repo, ['--staged'])).toEqual([]);
-    expect(at(repo, ['commit-msg', messageFile('Touch the plan')])).toEqual([]);
+    expect(await at(repo, ['--staged'], true)).toEqual([]);
+    expect(await at(repo, ['commit-msg', messageFile('Touch the plan')], true)).toEqual([]);
     repo.commitStaged('Touch the plan');
-    expect(at(repo, ['--range', 'main..touch'])).toEqual([]);
-    expect(at(repo, [])).toEqual([]);
+    expect(await at(repo, ['--range', 'main..touch'], true)).toEqual([]);
+    expect(await at(repo, [], true)).toEqual([]);
   });
 
-  it('fixing a baselined finding makes its entry stale at every door, a warning', () => {
+  it('fixing a baselined finding makes its entry stale at every door, a warning', async () => {
     const repo = setup();
     repo.stage({ [A]: planWithout(1) });
-    const staged = cli(repo.dir, ['--staged']);
+    const staged = await door(repo.dir, ['--staged']);
     expect(staged.code).toBe(0);
     expect(staged.results.map((f) => [f.ruleId, f.severity])).toEqual([['baseline/stale', 'warning']]);
     repo.commitStaged('Give the disable its reason');
-    expect(at(repo, ['--range', 'main..touch'])).toEqual([['baseline/stale', A]]);
-    expect(at(repo, [])).toEqual([['baseline/stale', A]]);
+    expect(await at(repo, ['--range', 'main..touch'])).toEqual([['baseline/stale', A]]);
+    expect(await at(repo, [])).toEqual([['baseline/stale', A]]);
   });
 
-  it('a third finding beyond the entry is refused at the hooks like in the full run', () => {
+  it('a third finding beyond the entry is refused at the hooks like in the full run', async () => {
     const repo = setup();
     repo.stage({ [A]: planWithout(3, 3) });
-    const staged = cli(repo.dir, ['--staged']);
+    const staged = await door(repo.dir, ['--staged']);
     expect(staged.results.filter((f) => f.ruleId === 'disable/directive').length).toBeGreaterThan(0);
     expect(staged.results.some((f) => /allows 2/.test(f.message))).toBe(true);
   });
@@ -249,8 +250,8 @@ describe('--baseline-write converges (issue 24)', () => {
     const written = readFileSync(join(repo.dir, BASELINE_FILE), 'utf8');
     expect(Object.keys(JSON.parse(written)[PLAN])).toEqual(['handoff/missing', 'history/task-order']);
     expect((await door(repo.dir)).results).toEqual([]);
-    // A second write records nothing new.
-    runCli(repo.dir, ['--baseline-write']);
+    // A second write records nothing new (the same run() in this process: the first went through the built CLI).
+    await runCliHere(repo.dir, ['--baseline-write']);
     expect(readFileSync(join(repo.dir, BASELINE_FILE), 'utf8')).toBe(written);
   });
 });

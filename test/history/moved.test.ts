@@ -1,9 +1,10 @@
 // Issue 19, a miss: workflow folders renamed (`thoughts/` moved to `docs/notes/`) made the run report no files and
-// say nothing. The note now says where they went and what to set.
+// say nothing. The note now says where they went and what to set. The first case runs the built CLI, its note and exit
+// code as a user sees them; the others the same run() in this process (runCliHere: the same stdout, stderr and code).
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, makeRepo, runCli } from '../helpers/repo.js';
+import { git, makeRepo, runCli, runCliHere } from '../helpers/repo.js';
 import { md } from '../rules/fixtures.js';
 
 const PLAN = md('# Export Implementation Plan', '## Phase 1: Columns', '- [ ] Task 1: Pick the columns');
@@ -24,20 +25,20 @@ describe('a moved workflow folder', () => {
     );
   });
 
-  it('says nothing of a move when the files were deleted, or never there', () => {
+  it('says nothing of a move when the files were deleted, or never there', async () => {
     const dir = makeRepo({ 'thoughts/shared/plans/2026-11-20-export.md': PLAN }, { commit: true });
     git(dir, 'rm', '-q', '-r', 'thoughts');
     git(dir, 'commit', '-q', '-m', 'Drop the notes');
-    const res = runCli(dir, []);
+    const res = await runCliHere(dir, []);
     expect(res.code).toBe(0);
     expect(res.stdout + res.stderr).not.toContain('moved to');
-    const empty = runCli(makeRepo({ 'README.md': '# x\n' }, { commit: true }), []);
+    const empty = await runCliHere(makeRepo({ 'README.md': '# x\n' }, { commit: true }), []);
     expect(empty.stdout + empty.stderr).not.toContain('moved to');
   });
 });
 
 describe("plans in people's own folders", () => {
-  it('are counted in a note, not judged, while the default globs are in use; a config that reads them ends it', () => {
+  it('are counted in a note, not judged, while the default globs are in use; a config that reads them ends it', async () => {
     const dir = makeRepo(
       {
         'thoughts/shared/plans/2026-11-20-export.md': PLAN,
@@ -47,7 +48,7 @@ describe("plans in people's own folders", () => {
       },
       { commit: true },
     );
-    const res = runCli(dir, ['--no-history']);
+    const res = await runCliHere(dir, ['--no-history']);
     expect(res.stderr).toContain(
       'validate-workflow: 2 plans in personal folders (thoughts/ana/plans/) are not judged: add `thoughts/*/plans/**/*.md` to `paths.plans` in validate-workflow.config.json to judge them.',
     );
@@ -58,15 +59,15 @@ describe("plans in people's own folders", () => {
       },
       { commit: true },
     );
-    expect(runCli(configured, ['--no-history']).stderr).not.toContain('personal folders');
+    expect((await runCliHere(configured, ['--no-history'])).stderr).not.toContain('personal folders');
   });
 
-  it("follow a person's folder that is a symbolic link, and are said when they are the only plans", () => {
+  it("follow a person's folder that is a symbolic link, and are said when they are the only plans", async () => {
     const dir = makeRepo({ 'README.md': '# x\n' }, { commit: true });
     const outside = makeRepo({ 'plans/2026-11-21-import.md': PLAN });
     mkdirSync(join(dir, 'thoughts'));
     symlinkSync(outside, join(dir, 'thoughts', 'carol'));
-    const res = runCli(dir, ['--no-history']);
+    const res = await runCliHere(dir, ['--no-history']);
     expect(res.stdout + res.stderr).toContain('no workflow files found');
     expect(res.stdout + res.stderr).toContain(
       'validate-workflow: 1 plan in personal folders (thoughts/carol/plans/) is not judged: add `thoughts/*/plans/**/*.md`',

@@ -341,21 +341,36 @@ function pairTasks(before: Task[], after: Task[]): Map<Task, Task> {
 function removedSections(file: string, before: Plan, after: Plan, slots: ReturnType<typeof phaseSlots>): Event[] {
   const lists = (p: Phase | null, kind: 'automated' | 'manual') =>
     p !== null && (p.listed ?? []).some((k) => k === kind || k === 'unknown');
+  // A list of real checks, not one that only says there is nothing to check (`- N/A`): emptying a list into N/A is
+  // removing its checks, as turning an item into N/A is.
+  const checks = (p: Phase | null, kind: 'automated' | 'manual') =>
+    p !== null && (p.listed ?? []).some((k) => (k === kind || k === 'unknown') && !(p.listedNa ?? []).includes(k));
   const partner = (j: number): Phase | null => {
     const i = slots.before.indexOf(slots.after[j]!);
     return i >= 0 ? before.phases[i]! : null;
   };
   const out: Event[] = [];
   for (const kind of ['automated', 'manual'] as const) {
-    const movedIn = after.phases.some((p, j) => !p.outside && lists(p, kind) && !lists(partner(j), kind));
+    const movedIn = after.phases.some((p, j) => !p.outside && checks(p, kind) && !checks(partner(j), kind));
     if (movedIn) continue;
     before.phases.forEach((was, i) => {
       const j = slots.after.indexOf(slots.before[i]!);
       const now = j >= 0 ? after.phases[j]! : null;
-      if (was.outside || now?.outside || !lists(was, kind)) return;
-      if (now && !lists(now, kind) && now[kind].length === 0) {
+      if (was.outside || now?.outside || !checks(was, kind)) return;
+      // Checkboxes in its place carry their own events (an N/A item added, an item checked): not this one.
+      if (now && !checks(now, kind) && now[kind].length === 0) {
         const phase = phaseNumber(now, j);
-        out.push({ type: 'criteria-removed', file, line: now.line, kind, phase, label: now.label, title: now.title });
+        const na = lists(now, kind) ? { na: true as const } : {};
+        out.push({
+          type: 'criteria-removed',
+          file,
+          line: now.line,
+          kind,
+          phase,
+          label: now.label,
+          title: now.title,
+          ...na,
+        });
       }
       // A phase taken out of a plan that stays (merged into another, say) takes its list with it; its checkboxes
       // would be removed items. Reported where the plan starts, as the phase has no line left.

@@ -66,6 +66,8 @@ export type Event =
       /** The phase's label as written; null for a plan without phase headings (its one implicit phase). */
       label: string | null;
       title: string;
+      /** The list is still there, but now only says there is nothing to check (`- N/A`). */
+      na?: true;
     })
   | (At & { type: 'mode-set-by-user' })
   /** A plan's `mode` key changed (it decides which rules apply: handoffs and batching bind only orchestration). */

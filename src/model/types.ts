@@ -108,6 +108,11 @@ export interface Phase extends Position {
    * has criteria of that kind, though nothing to check off.
    */
   listed?: ('automated' | 'manual' | 'unknown')[];
+  /**
+   * The kinds of `listed` whose plain bullets all say there is nothing to check (`- N/A`, `- None for this phase`):
+   * present for the criteria rules, as an N/A item is, but no check a human or a command makes.
+   */
+  listedNa?: ('automated' | 'manual' | 'unknown')[];
 }
 
 export type PlanMode = 'direct' | 'orchestration';

@@ -679,18 +679,33 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
   };
 
   const onList = (list: List): void => {
-    // Criteria written as plain bullets (no checkbox) still say the phase has criteria of that kind.
-    if (scope.criteria && list.children.some((i) => i.checked === null || i.checked === undefined))
-      noteListed(scope.criteria.kind);
+    // Criteria written as plain bullets (no checkbox) still say the phase has criteria of that kind; bullets that all
+    // say there is nothing to check (`- N/A`, `- None for this phase`) say so too, and the fold tells the two apart.
+    const plain = scope.criteria ? list.children.filter((i) => i.checked === null || i.checked === undefined) : [];
+    if (scope.criteria && plain.length > 0)
+      noteListed(
+        scope.criteria.kind,
+        plain.every((i) => isNotApplicable(itemText(i))),
+      );
     for (const item of list.children) onItem(item);
   };
 
-  const noteListed = (kind: CriteriaKind): void => {
+  const noteListed = (kind: CriteriaKind, onlyNa = false): void => {
     // Only a phase's own criteria: a plain list outside the sequence (a testing strategy) says nothing of a phase.
     const at = implicit ?? scope.sub?.value ?? scope.phase?.value;
     const k = kind === 'unknown-verify' ? 'unknown' : kind;
-    if (at) at.listed = [...new Set([...(at.listed ?? []), k])];
-    else planListed.add(k);
+    if (!at) {
+      planListed.add(k);
+      return;
+    }
+    // A kind is N/A-only while every list of it so far said nothing to check; one real bullet ends that for good.
+    const was = at.listed ?? [];
+    const na = new Set(at.listedNa ?? []);
+    if (!onlyNa) na.delete(k);
+    else if (!was.includes(k)) na.add(k);
+    at.listed = [...new Set([...was, k])];
+    if (na.size > 0) at.listedNa = [...na];
+    else delete at.listedNa;
   };
 
   const walk = (nodes: RootContent[]): void => {

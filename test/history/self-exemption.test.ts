@@ -42,11 +42,13 @@ interface Loosening {
 const plan = (spec: PlanSpec) => planDoc({ ...BASE, ...spec });
 
 /** A plan whose manual criteria are plain bullets; phase 2's written as `bullets`, as checkboxes or not at all. */
-function plainCriteria(second: 'bullets' | 'boxes' | 'none'): string {
+function plainCriteria(second: 'bullets' | 'boxes' | 'none' | 'na' | 'none-said'): string {
   const manual = {
     bullets: ['- A token refreshes after an hour asleep'],
     boxes: ['- [ ] A token refreshes after an hour asleep'],
     none: [],
+    na: ['- N/A: the refresh happens out of sight'],
+    'none-said': ['- None for this phase'],
   }[second];
   return [
     '---',
@@ -254,6 +256,33 @@ describe.each(LOOSENINGS)('an agent commit that $name', (l) => {
   });
 });
 
+// Round 12: a list of plain bullets left saying only `N/A` has no checkbox that was made N/A, and the section is still
+// there; the human check is gone all the same.
+describe('an agent emptying a manual section of plain bullets into N/A', () => {
+  it('is reported where the phase starts, the message saying what the list became', async () => {
+    const repo = Repo.create();
+    repo.commit('Plan', { [PLAN]: plainCriteria('bullets'), [LEDGER]: ledgerDoc() }, { author: ANA });
+    const commit = repo.commit('Nothing to check', { [PLAN]: plainCriteria('na') }, { author: CLAUDE });
+    const f = expectOne(await historyFindings(repo.dir, RULE), RULE, {
+      repo,
+      commit,
+      file: PLAN,
+      line: lineOf(plainCriteria('na'), '## Phase 2: Refresh'),
+      severity: 'error',
+    });
+    expect(f.message).toBe(
+      "An agent's commit (Claude <noreply@anthropic.com>) replaces the manual verification of Phase 2 (Refresh) (a list without checkboxes) with N/A without a human's confirmation: no check of that kind is left where it stood.",
+    );
+  });
+
+  it("is the human's to make", async () => {
+    const repo = Repo.create();
+    repo.commit('Plan', { [PLAN]: plainCriteria('bullets'), [LEDGER]: ledgerDoc() }, { author: ANA });
+    repo.commit('Nothing to check', { [PLAN]: plainCriteria('none-said') }, { author: BOB });
+    expect(await historyFindings(repo.dir, RULE)).toEqual([]);
+  });
+});
+
 describe('what is not a loosening', () => {
   it('a package.json change outside the validateWorkflow key', async () => {
     const repo = Repo.create();
@@ -318,6 +347,14 @@ describe('what is not a loosening', () => {
     repo.commit('Rename', { [PLAN]: bare }, { author: CLAUDE });
     const moved = `${plainCriteria('none')}\n## Phase 3: Expiry\n\n#### Manual Verification:\n\n- A token refreshes after an hour asleep\n`;
     repo.commit('Move', { [PLAN]: moved }, { author: CLAUDE });
+    expect(await historyFindings(repo.dir, RULE)).toEqual([]);
+  });
+
+  it('an agent rewording a plain N/A list, or giving it real checks', async () => {
+    const repo = Repo.create();
+    repo.commit('Plan', { [PLAN]: plainCriteria('na'), [LEDGER]: ledgerDoc() }, { author: ANA });
+    repo.commit('Reword', { [PLAN]: plainCriteria('none-said') }, { author: CLAUDE });
+    repo.commit('Checks', { [PLAN]: plainCriteria('bullets') }, { author: CLAUDE });
     expect(await historyFindings(repo.dir, RULE)).toEqual([]);
   });
 

@@ -10,7 +10,7 @@ type Loosening = { file: string; line: number } & (
   | { act: 'mode'; from: string; to: string }
   | { act: 'disable'; rules: string[] }
   | { act: 'madeNa' | 'addedNa' | 'deleted' | 'recast'; kind: string; text: string }
-  | { act: 'sectionRemoved'; kind: string; section: string }
+  | { act: 'sectionRemoved' | 'sectionEmptied'; kind: string; section: string }
 );
 
 function loosening(e: Event): Loosening | null {
@@ -39,10 +39,11 @@ function loosening(e: Event): Loosening | null {
         ? { ...at, act: e.kept ? 'recast' : 'deleted', kind: e.kind, text: e.text }
         : null;
     // A section of plain bullets has no items to delete one by one: the phase stops listing that kind at all.
+    // A list left saying only `N/A` is emptied: no check is left, as when the list goes.
     case 'criteria-removed':
       return {
         ...at,
-        act: 'sectionRemoved',
+        act: e.na ? 'sectionEmptied' : 'sectionRemoved',
         kind: e.kind,
         section:
           e.label === null
@@ -69,7 +70,9 @@ type ItemAct = Extract<Loosening, { text: string }>;
 
 /** "the manual verification of Phase 2 (Export)", several joined with "and". */
 function sectionsOf(list: readonly Loosening[]): string {
-  return (list as Extract<Loosening, { act: 'sectionRemoved' }>[]).map((l) => l.section).join(' and ');
+  return (list as Extract<Loosening, { act: 'sectionRemoved' | 'sectionEmptied' }>[])
+    .map((l) => l.section)
+    .join(' and ');
 }
 
 /** "the manual item" / "3 verification items" as the acts' kinds say. */
@@ -109,6 +112,8 @@ function clause(act: Loosening['act'], list: readonly Loosening[]): string {
       return `makes ${items.length === 1 ? 'a verification item' : `${items.length} verification items`} no longer read as ${kindsOf(items)} (${texts})`;
     case 'sectionRemoved':
       return `removes ${sectionsOf(list)}`;
+    case 'sectionEmptied':
+      return `replaces ${sectionsOf(list)} with N/A`;
   }
 }
 
@@ -119,7 +124,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'O(respect_user_preference); F(checkoff_manual)',
     description:
-      "An agent's commit does not loosen the rules that bind it without a human's `Confirmed-by`: it does not change the config or the baseline, add a disable comment, add `mode_set_by: user`, write the resolution of a blocked handoff (the user's answer to its blocker; the human's `Guidance-by:` in the commit relays it), turn an item into `N/A` (or add an `N/A` item to a phase that already existed), delete a verification item or a criteria section of a plan that stays, or make a plan read as phases unreadable as one (a second `## Phase 1` heading), which stops the order rules judging it. Deleting or archiving a whole plan is housekeeping, not loosening; an item that moved (a phase inserted or renumbered) is neither deleted nor N/A-ed. One finding per commit and file, listing the items.",
+      "An agent's commit does not loosen the rules that bind it without a human's `Confirmed-by`: it does not change the config or the baseline, add a disable comment, add `mode_set_by: user`, write the resolution of a blocked handoff (the user's answer to its blocker; the human's `Guidance-by:` in the commit relays it), turn an item into `N/A` (or add an `N/A` item to a phase that already existed), delete a verification item or a criteria section of a plan that stays (or leave a section of plain bullets saying only `N/A`), or make a plan read as phases unreadable as one (a second `## Phase 1` heading), which stops the order rules judging it. Deleting or archiving a whole plan is housekeeping, not loosening; an item that moved (a phase inserted or renumbered) is neither deleted nor N/A-ed. One finding per commit and file, listing the items.",
     fix: 'Have a human review the change now: revert it in a new commit, or keep it and record the finding in the baseline (`npx validate-workflow --baseline-write`, committed by the human with the reason).',
     messages: {
       // {{agents}}: the commit's agent identities, `Name <email>`, comma-separated.
@@ -155,6 +160,8 @@ export const rule: Rule = {
       // A criteria section of plain bullets (no checkboxes) taken out of a phase that stays.
       removesSection:
         "An agent's commit ({{agents}}) removes {{sections}} (a list without checkboxes) without a human's confirmation: no check of that kind is left where it stood.",
+      emptiesSection:
+        "An agent's commit ({{agents}}) replaces {{sections}} (a list without checkboxes) with N/A without a human's confirmation: no check of that kind is left where it stood.",
       // Several kinds of loosening in one file: one finding, each act a clause of {{acts}}.
       loosens:
         "An agent's commit ({{agents}}) loosens {{file}} without a human's confirmation: it {{acts}} (first at line {{line}}).",
@@ -192,8 +199,9 @@ export const rule: Rule = {
         out.push({ file, line, messageId: 'writesResolution', fixId: resolutionFix, data: { agents, file } });
         continue;
       }
-      if (act === 'sectionRemoved') {
-        out.push({ file, line, messageId: 'removesSection', fixId, data: { agents, sections: sectionsOf(of) } });
+      if (act === 'sectionRemoved' || act === 'sectionEmptied') {
+        const messageId = act === 'sectionRemoved' ? 'removesSection' : 'emptiesSection';
+        out.push({ file, line, messageId, fixId, data: { agents, sections: sectionsOf(of) } });
         continue;
       }
       if (act === 'unstructured') {

@@ -13,7 +13,8 @@ import { planRefOf } from './sight.js';
 // 5: one file of sections, each decoded only when a run asks for it (a header, then JSON slices).
 // 6: the plan reference of every model beside the models (Header.names): the hooks learn which plans the ledgers and
 //    handoffs name without decoding every model.
-const FORMAT = 6;
+// 7: a model's slice holds its seldom-read fields apart (LAZY), decoded when a run first reads one of them.
+const FORMAT = 7;
 const MAGIC = `validate-workflow cache ${FORMAT}\n`;
 
 /**
@@ -96,8 +97,8 @@ export class CachedModels {
     if (m === undefined) {
       const at = this.index.get(k);
       if (!at) return undefined;
-      m = decode<WorkflowFile>(this.body, at);
-      if (m === null || typeof m !== 'object') {
+      m = decodeModel(this.body, at);
+      if (m === null) {
         m = null;
         this.broken++;
       }
@@ -130,6 +131,72 @@ export class CachedModels {
   get decodedCount(): number {
     return this.decoded.size;
   }
+}
+
+/**
+ * The fields of a model that a run over a whole snapshot seldom reads (a handoff's or ledger's text lowered for
+ * mentions, the position of every field, read where a finding is reported): over half of a model's bytes. A model's
+ * slice is three JSON texts, one line each: the model without them, the names of those it has, and their values. The
+ * values are decoded when one of them is first read, and are then the model's own fields, the same values the
+ * written model held (a commit through the hooks decodes HEAD's thousands of models and reads these for a few).
+ */
+const LAZY: readonly string[] = ['mentions', 'positions'];
+
+function encodeModel(model: WorkflowFile): Buffer {
+  const rest: Record<string, unknown> = {};
+  const lazy: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(model)) {
+    if (v === undefined) continue;
+    if (LAZY.includes(k)) lazy[k] = v;
+    else rest[k] = v;
+  }
+  return Buffer.from(`${JSON.stringify(rest)}\n${JSON.stringify(Object.keys(lazy))}\n${JSON.stringify(lazy)}`, 'utf8');
+}
+
+/**
+ * A model's slice (encodeModel), its lazy fields decoded when first read; null when it is no model. A slice of one
+ * JSON text is a whole model. The lazy part is checked for its shape here, and a value that then does not decode (the
+ * file changed under the run, or was written by something else) fails the run rather than read as nothing.
+ */
+function decodeModel(body: Buffer, [offset, length]: [number, number]): WorkflowFile | null {
+  const end = offset + length;
+  const first = body.indexOf(10, offset);
+  if (first < 0 || first >= end) {
+    const whole = decode<WorkflowFile>(body, [offset, length]);
+    return whole !== null && typeof whole === 'object' && !Array.isArray(whole) ? whole : null;
+  }
+  const second = body.indexOf(10, first + 1);
+  if (second < 0 || second >= end || body[second + 1] !== 0x7b || body[end - 1] !== 0x7d) return null;
+  const model = decode<Record<string, unknown>>(body, [offset, first - offset]);
+  const names = decode<unknown>(body, [first + 1, second - first - 1]);
+  if (model === null || typeof model !== 'object' || Array.isArray(model)) return null;
+  if (!Array.isArray(names) || !names.every((n) => typeof n === 'string' && LAZY.includes(n) && !(n in model)))
+    return null;
+  const at: [number, number] = [second + 1, end - second - 1];
+  let values: Record<string, unknown> | null = null;
+  const own = (k: string, value: unknown) =>
+    Object.defineProperty(model, k, { value, writable: true, enumerable: true, configurable: true });
+  for (const k of names as string[])
+    Object.defineProperty(model, k, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        if (values === null) {
+          const read = decode<Record<string, unknown>>(body, at);
+          if (read === null || typeof read !== 'object')
+            throw new Error(
+              `the cache's entry for ${String(model.path)} is damaged: remove .git/validate-workflow/cache.pack`,
+            );
+          values = read;
+        }
+        for (const n of names as string[]) if (Object.getOwnPropertyDescriptor(model, n)?.get) own(n, values[n]);
+        return values[k];
+      },
+      set(value: unknown) {
+        own(k, value);
+      },
+    });
+  return model as unknown as WorkflowFile;
 }
 
 function decode<T>(body: Buffer, [offset, length]: [number, number]): T | null {
@@ -284,6 +351,9 @@ export function saveCache(file: string | null, data: CacheWrite): void {
   let size = 0;
   const put = (value: unknown): [number, number] => {
     const bytes = value instanceof Raw ? value.bytes : Buffer.from(JSON.stringify(value), 'utf8');
+    return putBytes(bytes);
+  };
+  const putBytes = (bytes: Buffer): [number, number] => {
     parts.push(bytes);
     size += bytes.length;
     return [size - bytes.length, bytes.length];
@@ -293,7 +363,7 @@ export function saveCache(file: string | null, data: CacheWrite): void {
   const models: [string, number, number][] = [];
   const names: (Names | false)[] = [];
   for (const [k, m] of data.models) {
-    models.push([k, ...put(m)]);
+    models.push([k, ...(m instanceof Raw ? put(m) : putBytes(encodeModel(m)))]);
     names.push(m instanceof Raw ? namesOfRaw(m) : planRefOf(m));
   }
   const header: Header = {
@@ -319,12 +389,8 @@ export function saveCache(file: string | null, data: CacheWrite): void {
  */
 function namesOfRaw(m: Raw): Names | false {
   if (m.names !== undefined) return m.names;
-  try {
-    const model: unknown = JSON.parse(m.bytes.toString('utf8'));
-    return model !== null && typeof model === 'object' ? planRefOf(model as WorkflowFile) : false;
-  } catch {
-    return false;
-  }
+  const model = decodeModel(m.bytes, [0, m.bytes.length]);
+  return model !== null ? planRefOf(model) : false;
 }
 
 /**

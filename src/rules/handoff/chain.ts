@@ -66,20 +66,21 @@ export const rule: Rule = {
         // Two handoffs of one number in a session: a task inserted mid-plan, or a duplicate (handoff/one-per-task's).
         const preds = list.filter((p) => handoffTask(p) === n - 1);
         const pred = preds[0];
-        const at = { file: h.path, ...positionOf(h.positions, '/previous') };
+        // Where a finding lands, asked only for one: a cached model decodes its positions when first read.
+        const at = () => ({ file: h.path, ...positionOf(h.positions, '/previous') });
         if (h.previous) {
           if (preds.some((p) => sameFile(h.previous!, h, p)) || continues(ws, h, pred !== undefined)) continue;
           if (!exists(ws, h.previous, h))
-            out.push({ ...at, messageId: 'previousMissing', data: { previous: h.previous } });
+            out.push({ ...at(), messageId: 'previousMissing', data: { previous: h.previous } });
           else if (pred)
             out.push({
-              ...at,
+              ...at(),
               messageId: 'previousWrong',
               data: { previous: h.previous, expected: n - 1, predecessor: posix.basename(pred.path) },
             });
           else
             out.push({
-              ...at,
+              ...at(),
               messageId: 'previousWrongNoPredecessor',
               data: { previous: h.previous, expected: n - 1 },
             });
@@ -88,13 +89,13 @@ export const rule: Rule = {
         if (!chains) continue;
         if (!pred)
           out.push({
-            ...at,
+            ...at(),
             messageId: 'noPredecessor',
             data: { task: n, session: String(h.session), expected: n - 1 },
           });
         else if (ctx.preset === 'strict')
           out.push({
-            ...at,
+            ...at(),
             messageId: 'previousUnset',
             data: { task: n, expected: n - 1, predecessor: posix.basename(pred.path) },
           });

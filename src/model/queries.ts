@@ -185,8 +185,17 @@ export function handoffTask(h: Handoff): number | null {
  * also with inner whitespace collapsed, since a handoff's `task_desc` is retyped, not copied.
  */
 export function textKey(text: string): string {
-  return text.trim().replace(/\s+/g, ' ').toLowerCase();
+  // Rules ask it of the same titles and descriptions over and over (every handoff against its plan's tasks).
+  let k = textKeys.get(text);
+  if (k === undefined) {
+    k = text.trim().replace(/\s+/g, ' ').toLowerCase();
+    if (textKeys.size >= 16384) textKeys.clear();
+    textKeys.set(text, k);
+  }
+  return k;
 }
+
+const textKeys = new Map<string, string>();
 
 interface TaskIndex {
   byNumber: Map<number, Task[]>;
@@ -317,8 +326,18 @@ export function positionOf(
 
 export function planOf(ws: Workspace, path: string): Plan | undefined {
   const target = ws.links.get(path);
-  return target ? ws.plans.find((p) => p.path === target) : undefined;
+  if (!target) return undefined;
+  // Indexed once per workspace (the first plan of each path, as a search would find it): rules ask for every handoff.
+  let index = plansByPath.get(ws.plans);
+  if (!index) {
+    index = new Map();
+    for (const p of ws.plans) if (!index.has(p.path)) index.set(p.path, p);
+    plansByPath.set(ws.plans, index);
+  }
+  return index.get(target);
 }
+
+const plansByPath = new WeakMap<readonly Plan[], Map<string, Plan>>();
 
 /**
  * A handoff's resolution (`resolution:` or a `## Resolution` section) as one comparable text, or null when it has

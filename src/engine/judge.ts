@@ -404,7 +404,7 @@ export function judgeChange(input: ChangeInput): ChangeResult {
  * every version that differs a workflow file read to the same model (a sentence added to a plan's prose), neither a
  * link nor a pack's file. The workspace, the pack workspace and everything else the rules are given (judgeChange's
  * `given`, the tree's instruction files) are then the same, and the rules, pure functions of them, find the same.
- * Models are compared as the cache keeps them (JSON, keys in any order): a cached model is that already.
+ * Models are compared as values (sameValue); the door parses both versions of a changed file afresh.
  */
 export function judgedAlike(before: Snapshot, after: Snapshot, trust: Config): boolean {
   // One store: the same classification of every path (the sight it learned is both sides').
@@ -424,21 +424,29 @@ export function judgedAlike(before: Snapshot, after: Snapshot, trust: Config): b
     if (isLinkValue(before.files.get(path)) || isLinkValue(after.files.get(path))) return false;
     const a = before.model(path);
     const b = after.model(path);
-    if (!a || !b || canonical(a) !== canonical(b)) return false;
+    if (!a || !b || !sameValue(a, b)) return false;
   }
   return true;
 }
 
-/** A value as JSON with every object's keys sorted: equal for equal values, whatever order their keys were set in. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.keys(v)
-            .sort()
-            .map((k) => [k, (v as Record<string, unknown>)[k]]),
-        )
-      : v,
+/**
+ * Whether two models are the same value: the same keys (one set to undefined is a key), numbers by Object.is (NaN is
+ * NaN, not JSON's null), arrays element by element, plain objects field by field in any order. Anything else (a Map,
+ * a Date) is the same only as the same object: never a false "same".
+ */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x, i) => sameValue(x, b[i]));
+  }
+  const plain = (o: object) => Object.getPrototypeOf(o) === Object.prototype || Object.getPrototypeOf(o) === null;
+  if (!plain(a) || !plain(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every(
+    (k) => Object.hasOwn(b, k) && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
   );
 }
 

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'no
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/model/finding.js';
+import { sameValue } from '../../src/engine/judge.js';
 import { CREATE_PLAN_COMMAND } from '../helpers/repo.js';
 import {
   ANA,
@@ -268,5 +269,18 @@ describe("the memory of HEAD's snapshot findings", () => {
     expect(results).toEqual(fresh);
     // The ledger and the handoff name the plan by its old path: what they link to is gone.
     expect(results.filter((f) => f.severity !== 'info').length).toBeGreaterThan(0);
+  });
+});
+
+describe('the models two sides of a change are compared by (judgedAlike)', () => {
+  it('are the same only as the same value, keys in any order', () => {
+    expect(sameValue({ a: 1, b: [{ c: 'x' }] }, { b: [{ c: 'x' }], a: 1 })).toBe(true);
+    expect(sameValue({ a: NaN }, { a: NaN })).toBe(true);
+    // What JSON would blur: NaN and null, a key set to undefined and no key, a Map and an object.
+    expect(sameValue({ a: NaN }, { a: null })).toBe(false);
+    expect(sameValue({ a: undefined }, {})).toBe(false);
+    expect(sameValue({ a: new Map() }, { a: {} })).toBe(false);
+    expect(sameValue({ a: [1, 2] }, { a: [2, 1] })).toBe(false);
+    expect(sameValue({ a: [1] }, { a: { 0: 1 } })).toBe(false);
   });
 });

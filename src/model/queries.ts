@@ -354,9 +354,24 @@ export function resolutionOf(h: Handoff): string | null {
  * path relative to the referring handoff's folder.
  */
 export function namesFile(ref: string, from: Handoff, target: Handoff): boolean {
-  const clean = ref.trim().replace(/^\.\//, '');
-  return [clean, posix.join(posix.dirname(from.path), clean)].some((c) => posix.normalize(c) === target.path);
+  return namedPaths(ref, from).includes(target.path);
 }
+
+/** The paths a reference written in a handoff can name (namesFile): a function of the reference and the folder. */
+export function namedPaths(ref: string, from: Handoff): readonly string[] {
+  const dir = posix.dirname(from.path);
+  const k = `${ref}\0${dir}`;
+  let paths = named.get(k);
+  if (!paths) {
+    const clean = ref.trim().replace(/^\.\//, '');
+    paths = [posix.normalize(clean), posix.normalize(posix.join(dir, clean))];
+    if (named.size >= 16384) named.clear();
+    named.set(k, paths);
+  }
+  return paths;
+}
+
+const named = new Map<string, readonly string[]>();
 
 /**
  * Whether a handoff names another as the earlier attempt it retries (convention section 6: a retry is a new file that

@@ -5,6 +5,7 @@ import { promiseOf } from '../promise.js';
 import {
   attachedNumber,
   handoffTask,
+  namedPaths,
   namesFile,
   planOf,
   positionOf,
@@ -13,8 +14,32 @@ import {
 
 const sameFile = namesFile;
 
+/** The handoffs of a workspace by path, each with its place in `ws.handoffs` (built once per workspace). */
+function byPath(ws: Workspace): Map<string, number[]> {
+  let index = handoffIndex.get(ws.handoffs);
+  if (!index) {
+    index = new Map();
+    ws.handoffs.forEach((h, i) => {
+      const list = index!.get(h.path);
+      if (list) list.push(i);
+      else index!.set(h.path, [i]);
+    });
+    handoffIndex.set(ws.handoffs, index);
+  }
+  return index;
+}
+
+const handoffIndex = new WeakMap<readonly Handoff[], Map<string, number[]>>();
+
+/** The handoffs `ref` (written in `from`) names, in the workspace's order: what a search of ws.handoffs finds. */
+function namedBy(ws: Workspace, ref: string, from: Handoff): Handoff[] {
+  const index = byPath(ws);
+  const at = namedPaths(ref, from).flatMap((p) => index.get(p) ?? []);
+  return [...new Set(at)].sort((a, b) => a - b).map((i) => ws.handoffs[i]!);
+}
+
 function exists(ws: Workspace, ref: string, from: Handoff): boolean {
-  return ws.handoffs.some((h) => sameFile(ref, from, h));
+  return namedBy(ws, ref, from).length > 0;
 }
 
 /**
@@ -25,7 +50,7 @@ function exists(ws: Workspace, ref: string, from: Handoff): boolean {
 function continues(ws: Workspace, h: Handoff, hasPredecessor: boolean): boolean {
   const plan = planOf(ws, h.path);
   const target = plan
-    ? ws.handoffs.find((t) => t !== h && t.isTask && sameFile(h.previous!, h, t) && ws.links.get(t.path) === plan.path)
+    ? namedBy(ws, h.previous!, h).find((t) => t !== h && t.isTask && ws.links.get(t.path) === plan.path)
     : undefined;
   if (!plan || !target) return false;
   // In the plan's numbering: sessions on either side of a task inserted mid-plan number their handoffs differently.

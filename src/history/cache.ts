@@ -13,7 +13,8 @@ import { planRefOf } from './sight.js';
 // 5: one file of sections, each decoded only when a run asks for it (a header, then JSON slices).
 // 6: the plan reference of every model beside the models (Header.names): the hooks learn which plans the ledgers and
 //    handoffs name without decoding every model.
-// 7: a model's slice holds its seldom-read fields apart (LAZY), decoded when a run first reads one of them.
+// 7: a model's slice holds its seldom-read fields apart (LAZY), decoded when a run first reads one of them; and
+//    whether each model is a blocked handoff beside the models (Header.blocked): the hooks ask every handoff of HEAD.
 const FORMAT = 7;
 const MAGIC = `validate-workflow cache ${FORMAT}\n`;
 
@@ -25,7 +26,14 @@ export class Raw {
   constructor(
     readonly bytes: Buffer,
     readonly names?: Names,
+    /** Whether the model is a blocked handoff (CachedModels.blocked); undefined when the cache did not know it. */
+    readonly blocked?: boolean,
   ) {}
+}
+
+/** Whether a model is a handoff whose status is `blocked`: what engine/guidance.ts selfResolvedIn asks of every one. */
+export function isBlocked(model: WorkflowFile): boolean {
+  return model.kind === 'handoff' && model.status === 'blocked';
 }
 
 /**
@@ -49,6 +57,8 @@ interface Header {
    * keys, so written, kept and dropped with them); null without one.
    */
   names: [number, number] | null;
+  /** Where whether each model is a blocked handoff lies: one JSON array of booleans, as `names`; null without one. */
+  blocked?: [number, number] | null;
 }
 
 /**
@@ -64,7 +74,30 @@ export class CachedModels {
     private readonly body: Buffer,
     private readonly index: Map<string, [number, number]>,
     private readonly namesAt: [number, number] | null = null,
+    private readonly blockedAt: [number, number] | null = null,
   ) {}
+
+  private blockedByKey: Map<string, boolean> | null | undefined;
+
+  /**
+   * Whether the model of `k` is a blocked handoff (isBlocked), without decoding it; undefined when the cache does not
+   * say. Kept as `names` is: a pure function of the model, in the same file under the same key.
+   */
+  blocked(k: string): boolean | undefined {
+    if (this.blockedByKey === undefined) {
+      const list = this.blockedAt ? decode<unknown>(this.body, this.blockedAt) : null;
+      this.blockedByKey = null;
+      if (Array.isArray(list) && list.length === this.index.size) {
+        this.blockedByKey = new Map();
+        let i = 0;
+        for (const key of this.index.keys()) {
+          const b: unknown = list[i++];
+          if (typeof b === 'boolean') this.blockedByKey.set(key, b);
+        }
+      }
+    }
+    return this.blockedByKey?.get(k);
+  }
 
   /** The names of the models by key, decoded on first use; null when the file has none that fits its models. */
   private namesByKey: Map<string, Names> | null | undefined;
@@ -115,7 +148,7 @@ export class CachedModels {
   raw(k: string): Raw | undefined {
     const at = this.index.get(k);
     return at && this.decoded.get(k) !== null
-      ? new Raw(this.body.subarray(at[0], at[0] + at[1]), this.names(k))
+      ? new Raw(this.body.subarray(at[0], at[0] + at[1]), this.names(k), this.blocked(k))
       : undefined;
   }
 
@@ -319,6 +352,7 @@ export function loadCache(file: string | null, key: string): Cache | null {
     }
     // An index of names that lies outside the body is none: each model is then decoded to learn what it names.
     const names = within(header.names, body.length) ? header.names : null;
+    const blocked = within(header.blocked, body.length) ? header.blocked : null;
     const sections = new Map<string, [number, number]>();
     for (const [name, at] of Object.entries(header.sections)) {
       if (!within(at, body.length)) return null;
@@ -329,7 +363,7 @@ export function loadCache(file: string | null, key: string): Cache | null {
       head: header.head,
       state: header.state,
       history: header.history,
-      models: new CachedModels(body, index, names),
+      models: new CachedModels(body, index, names, blocked),
       section: (name) => {
         const at = sections.get(name);
         return at ? decode(body, at) : null;
@@ -362,9 +396,11 @@ export function saveCache(file: string | null, data: CacheWrite): void {
   for (const [name, value] of Object.entries(data.sections)) sections[name] = put(value);
   const models: [string, number, number][] = [];
   const names: (Names | false)[] = [];
+  const blocked: (boolean | null)[] = [];
   for (const [k, m] of data.models) {
     models.push([k, ...(m instanceof Raw ? put(m) : putBytes(encodeModel(m)))]);
     names.push(m instanceof Raw ? namesOfRaw(m) : planRefOf(m));
+    blocked.push(m instanceof Raw ? blockedOfRaw(m) : isBlocked(m));
   }
   const header: Header = {
     key: data.key,
@@ -374,6 +410,7 @@ export function saveCache(file: string | null, data: CacheWrite): void {
     sections,
     models,
     names: put(names),
+    blocked: put(blocked),
   };
   writeCacheFile(file, Buffer.concat([Buffer.from(`${MAGIC}${JSON.stringify(header)}\n`, 'utf8'), ...parts]));
   try {
@@ -391,6 +428,13 @@ function namesOfRaw(m: Raw): Names | false {
   if (m.names !== undefined) return m.names;
   const model = decodeModel(m.bytes, [0, m.bytes.length]);
   return model !== null ? planRefOf(model) : false;
+}
+
+/** Whether a model carried over undecoded is a blocked handoff, as namesOfRaw; null (not known) when it does not decode. */
+function blockedOfRaw(m: Raw): boolean | null {
+  if (m.blocked !== undefined) return m.blocked;
+  const model = decodeModel(m.bytes, [0, m.bytes.length]);
+  return model !== null ? isBlocked(model) : null;
 }
 
 /**

@@ -581,6 +581,7 @@ export async function judgePending(
     key: handover,
     who,
     trailers,
+    index,
   } = await handoverKey(
     root,
     handoverSettings(workingConfig, opts.presetOverride, opts.explicitConfig ?? false),
@@ -614,6 +615,7 @@ export async function judgePending(
     head: headSha,
     who,
     vouches,
+    index,
   });
   // Guidance given before, and the guidance this very commit gives (commit-msg has the message).
   // What HEAD's history says of blocked handoffs, from the cache when it was judged at HEAD (engine/doors.ts,

@@ -120,6 +120,9 @@ export async function selfResolvedIn(
   // asking whether it exists first.
   const tip = at ?? new Snapshot(filesAt(root, to, config, store.classify), store);
   for (const path of tip.paths('handoff')) {
+    // A version the cache says is no blocked handoff has no resolution to ask about: its model is not decoded.
+    const blob = tip.files.get(path);
+    if (blob !== undefined && tip.store.blocked?.(blob, path) === false) continue;
     const h = tip.model(path);
     const text = h?.kind === 'handoff' && h.status === 'blocked' ? resolutionOf(h) : null;
     if (text === null) continue;

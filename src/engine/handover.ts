@@ -56,7 +56,7 @@ export async function handoverKey(
   settings: unknown,
   head: string | null,
   message: string,
-): Promise<{ key: string | null; who: Identities; trailers: Trailer[] }> {
+): Promise<{ key: string | null; who: Identities; trailers: Trailer[]; index?: string }> {
   // The index git will commit, by its entries (mode, object, stage, path: what the commit's tree is made of; git
   // reads GIT_INDEX_FILE, which names another index in a hook of `git commit -a` or of a commit of paths). Not by the
   // file's bytes: lint-staged rewrites the index after its tasks with the same entries, and commit-msg then judged
@@ -78,6 +78,8 @@ export async function handoverKey(
         : null,
     who,
     trailers: message ? messageTrailers(parseTrailers(block), message) : [],
+    // The listing the key was made of: the door's listing of the index's workflow files is taken from it.
+    ...(staged.ok ? { index: staged.out } : {}),
   };
 }
 

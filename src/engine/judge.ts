@@ -7,6 +7,7 @@ import type { Change, Commit, Event, Identity } from '../model/history.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
 import type { Snapshot } from '../history/snapshot.js';
 import { diffFiles, eventsBetween } from '../history/events.js';
+import { isLinkValue } from '../history/links.js';
 import { agentIdentities, confirmation, factsOf, guidance, type Confirmation } from '../history/trust.js';
 import { resolutionKey, writtenResolutions } from '../history/resolutions.js';
 import type { RawFinding, Rule, RuleContext, TransitionContext } from '../rules/types.js';
@@ -380,12 +381,73 @@ export function judgeChange(input: ChangeInput): ChangeResult {
     return found;
   };
   const settle = input.settle ?? ((f: Finding[]) => f);
-  const added = introduced(settle(snap(input.before, 'before')), settle(snap(input.after, 'after')));
+  const before = snap(input.before, 'before');
+  let after: Finding[];
+  if (judgedAlike(input.before, input.after, trust)) {
+    // The rules are given what they were given for `before`: they find what they found there. Kept for the `after`
+    // side as a judgement of its own, under its own digest, for the next commit's `before`.
+    const t = performance.now();
+    after = before;
+    memory?.keep(input.after, given, after);
+    timing('snapshot rules, after (the models of before)', since(t));
+  } else after = snap(input.after, 'after');
+  const added = introduced(settle(before), settle(after));
   return {
     ...result,
     findings: oneCause(result.findings, added).sort(compareFindings),
     introduced: added,
   };
+}
+
+/**
+ * Whether the snapshot rules are given the same on both sides of a change: the same paths in the same order, and
+ * every version that differs a workflow file read to the same model (a sentence added to a plan's prose), neither a
+ * link nor a pack's file. The workspace, the pack workspace and everything else the rules are given (judgeChange's
+ * `given`, the tree's instruction files) are then the same, and the rules, pure functions of them, find the same.
+ * Models are compared as values (sameValue); the door parses both versions of a changed file afresh.
+ */
+export function judgedAlike(before: Snapshot, after: Snapshot, trust: Config): boolean {
+  // One store: the same classification of every path (the sight it learned is both sides').
+  if (before.store !== after.store) return false;
+  const changed: string[] = [];
+  const was = before.files.keys()[Symbol.iterator]();
+  for (const path of after.files.keys()) {
+    const other = was.next();
+    if (other.done || other.value !== path) return false;
+    if (before.files.get(path) !== after.files.get(path)) changed.push(path);
+  }
+  if (!was.next().done) return false;
+  const packs = activePacks(trust);
+  for (const path of changed) {
+    const item = before.store.classify(path);
+    if (!item || item.kind === 'searchable' || packOf(packs, path) !== null) return false;
+    if (isLinkValue(before.files.get(path)) || isLinkValue(after.files.get(path))) return false;
+    const a = before.model(path);
+    const b = after.model(path);
+    if (!a || !b || !sameValue(a, b)) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether two models are the same value: the same keys (one set to undefined is a key), numbers by Object.is (NaN is
+ * NaN, not JSON's null), arrays element by element, plain objects field by field in any order. Anything else (a Map,
+ * a Date) is the same only as the same object: never a false "same".
+ */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x, i) => sameValue(x, b[i]));
+  }
+  const plain = (o: object) => Object.getPrototypeOf(o) === Object.prototype || Object.getPrototypeOf(o) === null;
+  if (!plain(a) || !plain(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every(
+    (k) => Object.hasOwn(b, k) && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+  );
 }
 
 /**

@@ -13,7 +13,9 @@ import { planRefOf } from './sight.js';
 // 5: one file of sections, each decoded only when a run asks for it (a header, then JSON slices).
 // 6: the plan reference of every model beside the models (Header.names): the hooks learn which plans the ledgers and
 //    handoffs name without decoding every model.
-const FORMAT = 6;
+// 7: a model's slice holds its seldom-read fields apart (LAZY), decoded when a run first reads one of them; and
+//    whether each model is a blocked handoff beside the models (Header.blocked): the hooks ask every handoff of HEAD.
+const FORMAT = 7;
 const MAGIC = `validate-workflow cache ${FORMAT}\n`;
 
 /**
@@ -24,7 +26,14 @@ export class Raw {
   constructor(
     readonly bytes: Buffer,
     readonly names?: Names,
+    /** Whether the model is a blocked handoff (CachedModels.blocked); undefined when the cache did not know it. */
+    readonly blocked?: boolean,
   ) {}
+}
+
+/** Whether a model is a handoff whose status is `blocked`: what engine/guidance.ts selfResolvedIn asks of every one. */
+export function isBlocked(model: WorkflowFile): boolean {
+  return model.kind === 'handoff' && model.status === 'blocked';
 }
 
 /**
@@ -48,6 +57,8 @@ interface Header {
    * keys, so written, kept and dropped with them); null without one.
    */
   names: [number, number] | null;
+  /** Where whether each model is a blocked handoff lies: one JSON array of booleans, as `names`; null without one. */
+  blocked?: [number, number] | null;
 }
 
 /**
@@ -63,7 +74,30 @@ export class CachedModels {
     private readonly body: Buffer,
     private readonly index: Map<string, [number, number]>,
     private readonly namesAt: [number, number] | null = null,
+    private readonly blockedAt: [number, number] | null = null,
   ) {}
+
+  private blockedByKey: Map<string, boolean> | null | undefined;
+
+  /**
+   * Whether the model of `k` is a blocked handoff (isBlocked), without decoding it; undefined when the cache does not
+   * say. Kept as `names` is: a pure function of the model, in the same file under the same key.
+   */
+  blocked(k: string): boolean | undefined {
+    if (this.blockedByKey === undefined) {
+      const list = this.blockedAt ? decode<unknown>(this.body, this.blockedAt) : null;
+      this.blockedByKey = null;
+      if (Array.isArray(list) && list.length === this.index.size) {
+        this.blockedByKey = new Map();
+        let i = 0;
+        for (const key of this.index.keys()) {
+          const b: unknown = list[i++];
+          if (typeof b === 'boolean') this.blockedByKey.set(key, b);
+        }
+      }
+    }
+    return this.blockedByKey?.get(k);
+  }
 
   /** The names of the models by key, decoded on first use; null when the file has none that fits its models. */
   private namesByKey: Map<string, Names> | null | undefined;
@@ -96,8 +130,8 @@ export class CachedModels {
     if (m === undefined) {
       const at = this.index.get(k);
       if (!at) return undefined;
-      m = decode<WorkflowFile>(this.body, at);
-      if (m === null || typeof m !== 'object') {
+      m = decodeModel(this.body, at);
+      if (m === null) {
         m = null;
         this.broken++;
       }
@@ -114,7 +148,7 @@ export class CachedModels {
   raw(k: string): Raw | undefined {
     const at = this.index.get(k);
     return at && this.decoded.get(k) !== null
-      ? new Raw(this.body.subarray(at[0], at[0] + at[1]), this.names(k))
+      ? new Raw(this.body.subarray(at[0], at[0] + at[1]), this.names(k), this.blocked(k))
       : undefined;
   }
 
@@ -130,6 +164,72 @@ export class CachedModels {
   get decodedCount(): number {
     return this.decoded.size;
   }
+}
+
+/**
+ * The fields of a model that a run over a whole snapshot seldom reads (a handoff's or ledger's text lowered for
+ * mentions, the position of every field, read where a finding is reported): over half of a model's bytes. A model's
+ * slice is three JSON texts, one line each: the model without them, the names of those it has, and their values. The
+ * values are decoded when one of them is first read, and are then the model's own fields, the same values the
+ * written model held (a commit through the hooks decodes HEAD's thousands of models and reads these for a few).
+ */
+const LAZY: readonly string[] = ['mentions', 'positions'];
+
+function encodeModel(model: WorkflowFile): Buffer {
+  const rest: Record<string, unknown> = {};
+  const lazy: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(model)) {
+    if (v === undefined) continue;
+    if (LAZY.includes(k)) lazy[k] = v;
+    else rest[k] = v;
+  }
+  return Buffer.from(`${JSON.stringify(rest)}\n${JSON.stringify(Object.keys(lazy))}\n${JSON.stringify(lazy)}`, 'utf8');
+}
+
+/**
+ * A model's slice (encodeModel), its lazy fields decoded when first read; null when it is no model. A slice of one
+ * JSON text is a whole model. The lazy part is checked for its shape here, and a value that then does not decode (the
+ * file changed under the run, or was written by something else) fails the run rather than read as nothing.
+ */
+function decodeModel(body: Buffer, [offset, length]: [number, number]): WorkflowFile | null {
+  const end = offset + length;
+  const first = body.indexOf(10, offset);
+  if (first < 0 || first >= end) {
+    const whole = decode<WorkflowFile>(body, [offset, length]);
+    return whole !== null && typeof whole === 'object' && !Array.isArray(whole) ? whole : null;
+  }
+  const second = body.indexOf(10, first + 1);
+  if (second < 0 || second >= end || body[second + 1] !== 0x7b || body[end - 1] !== 0x7d) return null;
+  const model = decode<Record<string, unknown>>(body, [offset, first - offset]);
+  const names = decode<unknown>(body, [first + 1, second - first - 1]);
+  if (model === null || typeof model !== 'object' || Array.isArray(model)) return null;
+  if (!Array.isArray(names) || !names.every((n) => typeof n === 'string' && LAZY.includes(n) && !(n in model)))
+    return null;
+  const at: [number, number] = [second + 1, end - second - 1];
+  let values: Record<string, unknown> | null = null;
+  const own = (k: string, value: unknown) =>
+    Object.defineProperty(model, k, { value, writable: true, enumerable: true, configurable: true });
+  for (const k of names as string[])
+    Object.defineProperty(model, k, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        if (values === null) {
+          const read = decode<Record<string, unknown>>(body, at);
+          if (read === null || typeof read !== 'object')
+            throw new Error(
+              `the cache's entry for ${String(model.path)} is damaged: remove .git/validate-workflow/cache.pack`,
+            );
+          values = read;
+        }
+        for (const n of names as string[]) if (Object.getOwnPropertyDescriptor(model, n)?.get) own(n, values[n]);
+        return values[k];
+      },
+      set(value: unknown) {
+        own(k, value);
+      },
+    });
+  return model as unknown as WorkflowFile;
 }
 
 function decode<T>(body: Buffer, [offset, length]: [number, number]): T | null {
@@ -252,6 +352,7 @@ export function loadCache(file: string | null, key: string): Cache | null {
     }
     // An index of names that lies outside the body is none: each model is then decoded to learn what it names.
     const names = within(header.names, body.length) ? header.names : null;
+    const blocked = within(header.blocked, body.length) ? header.blocked : null;
     const sections = new Map<string, [number, number]>();
     for (const [name, at] of Object.entries(header.sections)) {
       if (!within(at, body.length)) return null;
@@ -262,7 +363,7 @@ export function loadCache(file: string | null, key: string): Cache | null {
       head: header.head,
       state: header.state,
       history: header.history,
-      models: new CachedModels(body, index, names),
+      models: new CachedModels(body, index, names, blocked),
       section: (name) => {
         const at = sections.get(name);
         return at ? decode(body, at) : null;
@@ -284,6 +385,9 @@ export function saveCache(file: string | null, data: CacheWrite): void {
   let size = 0;
   const put = (value: unknown): [number, number] => {
     const bytes = value instanceof Raw ? value.bytes : Buffer.from(JSON.stringify(value), 'utf8');
+    return putBytes(bytes);
+  };
+  const putBytes = (bytes: Buffer): [number, number] => {
     parts.push(bytes);
     size += bytes.length;
     return [size - bytes.length, bytes.length];
@@ -292,9 +396,11 @@ export function saveCache(file: string | null, data: CacheWrite): void {
   for (const [name, value] of Object.entries(data.sections)) sections[name] = put(value);
   const models: [string, number, number][] = [];
   const names: (Names | false)[] = [];
+  const blocked: (boolean | null)[] = [];
   for (const [k, m] of data.models) {
-    models.push([k, ...put(m)]);
+    models.push([k, ...(m instanceof Raw ? put(m) : putBytes(encodeModel(m)))]);
     names.push(m instanceof Raw ? namesOfRaw(m) : planRefOf(m));
+    blocked.push(m instanceof Raw ? blockedOfRaw(m) : isBlocked(m));
   }
   const header: Header = {
     key: data.key,
@@ -304,6 +410,7 @@ export function saveCache(file: string | null, data: CacheWrite): void {
     sections,
     models,
     names: put(names),
+    blocked: put(blocked),
   };
   writeCacheFile(file, Buffer.concat([Buffer.from(`${MAGIC}${JSON.stringify(header)}\n`, 'utf8'), ...parts]));
   try {
@@ -319,12 +426,15 @@ export function saveCache(file: string | null, data: CacheWrite): void {
  */
 function namesOfRaw(m: Raw): Names | false {
   if (m.names !== undefined) return m.names;
-  try {
-    const model: unknown = JSON.parse(m.bytes.toString('utf8'));
-    return model !== null && typeof model === 'object' ? planRefOf(model as WorkflowFile) : false;
-  } catch {
-    return false;
-  }
+  const model = decodeModel(m.bytes, [0, m.bytes.length]);
+  return model !== null ? planRefOf(model) : false;
+}
+
+/** Whether a model carried over undecoded is a blocked handoff, as namesOfRaw; null (not known) when it does not decode. */
+function blockedOfRaw(m: Raw): boolean | null {
+  if (m.blocked !== undefined) return m.blocked;
+  const model = decodeModel(m.bytes, [0, m.bytes.length]);
+  return model !== null ? isBlocked(model) : null;
 }
 
 /**

@@ -146,9 +146,15 @@ export function filesAt(
   tracked: Tracked = NOTHING_ELSE,
   listed: Tracked = tracked,
   listing?: Listing,
+  index?: string,
 ): Map<string, string> {
   const specs = specsOf(config, listed);
-  const res = treeish ? lsTree(root, treeish, specs) : gitSync(root, ['ls-files', '-s', '-z', '--', ...specs]);
+  const known = !treeish && index !== undefined ? underSpecs(index, specs) : null;
+  const res = treeish
+    ? lsTree(root, treeish, specs)
+    : known !== null
+      ? { ok: true, out: known }
+      : gitSync(root, ['ls-files', '-s', '-z', '--', ...specs]);
   const files = new Map<string, string>();
   if (!res.ok) {
     if (listing) listing.failed = true;
@@ -189,6 +195,33 @@ export function filesAt(
     }
   }
   return files;
+}
+
+/** Environment that changes how git reads a pathspec: underSpecs leaves those listings to git. */
+const PATHSPEC_ENV = ['GIT_LITERAL_PATHSPECS', 'GIT_GLOB_PATHSPECS', 'GIT_NOGLOB_PATHSPECS', 'GIT_ICASE_PATHSPECS'];
+
+/**
+ * The records of a whole-index listing (`git ls-files --stage -z`, asked once per door for the handover's key) that
+ * `git ls-files -s -z -- <specs>` would print, in the same order: a path equal to a spec or under it as a folder.
+ * null when a spec is more than a plain path or `:(literal)` one (a wildcard, other magic, `.` or `..` parts) or the
+ * environment changes how git reads pathspecs: git is asked then. The pre-commit door starts one git process less.
+ */
+export function underSpecs(index: string, specs: readonly string[]): string | null {
+  if (PATHSPEC_ENV.some((k) => process.env[k] !== undefined)) return null;
+  const plain: string[] = [];
+  for (const spec of specs) {
+    const path = spec.startsWith(':(literal)') ? spec.slice(':(literal)'.length) : spec;
+    if (path === '' || /[*?[\\]/.test(path) || (path === spec && path.startsWith(':'))) return null;
+    if (path.split('/').some((part) => part === '' || part === '.' || part === '..')) return null;
+    plain.push(path);
+  }
+  const out: string[] = [];
+  for (const rec of index.split('\0')) {
+    if (!rec) continue;
+    const path = rec.slice(rec.indexOf('\t') + 1);
+    if (plain.some((p) => path === p || (path.startsWith(p) && path[p.length] === '/'))) out.push(rec);
+  }
+  return out.length === 0 ? '' : `${out.join('\0')}\0`;
 }
 
 /** A listing of filesAt as git gave it, before any filter: each path's mode and blob. */
@@ -702,6 +735,8 @@ export function pendingCommit(
     head?: string | null;
     who?: ReturnType<typeof gitIdentities>;
     vouches?: (sha: string) => boolean;
+    /** The whole index as `git ls-files --stage -z` printed it, when the caller asked already (underSpecs). */
+    index?: string;
   },
 ): Pending {
   const sight = new Sight(classifier(config.paths));
@@ -727,7 +762,7 @@ export function pendingCommit(
     listings = { before: newListing(), after: newListing() };
     return {
       before: base ? filesAt(root, base, config, store.classify, t, t, listings.before) : new Map<string, string>(),
-      after: filesAt(root, null, config, store.classify, t, t, listings.after),
+      after: filesAt(root, null, config, store.classify, t, t, listings.after, opts.index),
     };
   });
   const relevant = relevantTo(store.classify, tracked);

@@ -25,6 +25,8 @@ export interface ModelSource {
    * get (optional: only the cache's index knows it).
    */
   names?(blob: string, path: string): string | null | undefined;
+  /** Whether a version is a blocked handoff when known without its model (optional, as `names`); undefined: ask get. */
+  blocked?(blob: string, path: string): boolean | undefined;
 }
 
 export const BASELINE_FILE = 'validate-workflow.baseline.json';

@@ -20,6 +20,8 @@ export interface KnownModels {
   has(k: string): boolean;
   /** What the model of `k` names (history/sight.ts planRefOf), when known without it; undefined: ask get. */
   names?(k: string): string | null | undefined;
+  /** Whether the model of `k` is a blocked handoff (history/cache.ts isBlocked), when known without it. */
+  blocked?(k: string): boolean | undefined;
 }
 
 /**
@@ -64,10 +66,20 @@ export class Seed implements KnownModels {
    * version refused here is never told, nor one that a source without an index holds (get answers for those).
    */
   names(k: string): string | null | undefined {
+    return this.told(k, (s) => s.names?.bind(s));
+  }
+
+  /** Whether the model of `k` is a blocked handoff, as names: told only by a source that knows it without the model. */
+  blocked(k: string): boolean | undefined {
+    return this.told(k, (s) => s.blocked?.bind(s));
+  }
+
+  private told<T>(k: string, ask: (s: KnownModels) => ((k: string) => T | undefined) | undefined): T | undefined {
     if (this.own.has(k) || this.refused.has(k)) return undefined;
     for (const s of this.sources) {
-      if (s.names) {
-        const n = s.names(k);
+      const tell = ask(s);
+      if (tell) {
+        const n = tell(k);
         if (n !== undefined) return n;
       } else if (s.has(k)) return undefined;
     }
@@ -208,6 +220,12 @@ export class ModelStore {
 
   add(blob: string, path: string, model: WorkflowFile): void {
     this.models.set(key(blob, path), model);
+  }
+
+  /** Whether a version is a blocked handoff, when the seed knows it without the model (Seed.blocked). */
+  blocked(blob: string, path: string): boolean | undefined {
+    const k = key(blob, path);
+    return this.models.has(k) ? undefined : this.seed.blocked(k);
   }
 
   /** What a version names, when the seed knows it without the model (see Seed.names); undefined: ask get. */

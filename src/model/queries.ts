@@ -185,8 +185,17 @@ export function handoffTask(h: Handoff): number | null {
  * also with inner whitespace collapsed, since a handoff's `task_desc` is retyped, not copied.
  */
 export function textKey(text: string): string {
-  return text.trim().replace(/\s+/g, ' ').toLowerCase();
+  // Rules ask it of the same titles and descriptions over and over (every handoff against its plan's tasks).
+  let k = textKeys.get(text);
+  if (k === undefined) {
+    k = text.trim().replace(/\s+/g, ' ').toLowerCase();
+    if (textKeys.size >= 16384) textKeys.clear();
+    textKeys.set(text, k);
+  }
+  return k;
 }
+
+const textKeys = new Map<string, string>();
 
 interface TaskIndex {
   byNumber: Map<number, Task[]>;
@@ -317,8 +326,18 @@ export function positionOf(
 
 export function planOf(ws: Workspace, path: string): Plan | undefined {
   const target = ws.links.get(path);
-  return target ? ws.plans.find((p) => p.path === target) : undefined;
+  if (!target) return undefined;
+  // Indexed once per workspace (the first plan of each path, as a search would find it): rules ask for every handoff.
+  let index = plansByPath.get(ws.plans);
+  if (!index) {
+    index = new Map();
+    for (const p of ws.plans) if (!index.has(p.path)) index.set(p.path, p);
+    plansByPath.set(ws.plans, index);
+  }
+  return index.get(target);
 }
+
+const plansByPath = new WeakMap<readonly Plan[], Map<string, Plan>>();
 
 /**
  * A handoff's resolution (`resolution:` or a `## Resolution` section) as one comparable text, or null when it has
@@ -335,9 +354,24 @@ export function resolutionOf(h: Handoff): string | null {
  * path relative to the referring handoff's folder.
  */
 export function namesFile(ref: string, from: Handoff, target: Handoff): boolean {
-  const clean = ref.trim().replace(/^\.\//, '');
-  return [clean, posix.join(posix.dirname(from.path), clean)].some((c) => posix.normalize(c) === target.path);
+  return namedPaths(ref, from).includes(target.path);
 }
+
+/** The paths a reference written in a handoff can name (namesFile): a function of the reference and the folder. */
+export function namedPaths(ref: string, from: Handoff): readonly string[] {
+  const dir = posix.dirname(from.path);
+  const k = `${ref}\0${dir}`;
+  let paths = named.get(k);
+  if (!paths) {
+    const clean = ref.trim().replace(/^\.\//, '');
+    paths = [posix.normalize(clean), posix.normalize(posix.join(dir, clean))];
+    if (named.size >= 16384) named.clear();
+    named.set(k, paths);
+  }
+  return paths;
+}
+
+const named = new Map<string, readonly string[]>();
 
 /**
  * Whether a handoff names another as the earlier attempt it retries (convention section 6: a retry is a new file that

@@ -7,7 +7,24 @@ import { isStateFileName, isTemplateName } from './paths.js';
 
 export type Classifier = (path: string) => Discovered | null;
 
+/**
+ * One classifier per set of globs in a process: a door lists HEAD and the index through several stores (its trust
+ * settings, the change's snapshots), and each asked the globs of every path again.
+ */
+const classifiers = new Map<string, Classifier>();
+
 export function classifier(paths: Paths): Classifier {
+  const k = JSON.stringify([paths.handoffs, paths.ledgers, paths.plans, paths.searchable]);
+  let known = classifiers.get(k);
+  if (!known) {
+    if (classifiers.size >= 16) classifiers.clear();
+    known = newClassifier(paths);
+    classifiers.set(k, known);
+  }
+  return known;
+}
+
+function newClassifier(paths: Paths): Classifier {
   const order: [Discovered['kind'], string[]][] = [
     ['handoff', paths.handoffs],
     ['ledger', paths.ledgers],

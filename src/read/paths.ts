@@ -46,9 +46,21 @@ export function isStateFileName(path: string): boolean {
  * from the referring file's folder (`./plan.md`), normalized.
  */
 export function planRefCandidates(ref: string, from: string): string[] {
-  const clean = cleanRef(ref);
-  return [...new Set([posix.normalize(clean), posix.normalize(posix.join(posix.dirname(from), clean))])];
+  // A wide repository's thousands of handoffs write a few hundred references from a few thousand folders, and the
+  // workspace and the rules resolve each of them more than once.
+  const dir = posix.dirname(from);
+  const k = `${ref}\0${dir}`;
+  let known = candidates.get(k);
+  if (!known) {
+    const clean = cleanRef(ref);
+    known = [...new Set([posix.normalize(clean), posix.normalize(posix.join(dir, clean))])];
+    if (candidates.size >= 16384) candidates.clear();
+    candidates.set(k, known);
+  }
+  return [...known];
 }
+
+const candidates = new Map<string, string[]>();
 
 const cleanRef = (ref: string) => ref.trim().replace(/^\.\//, '');
 

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'no
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/model/finding.js';
+import { sameValue } from '../../src/engine/judge.js';
 import { CREATE_PLAN_COMMAND } from '../helpers/repo.js';
 import {
   ANA,
@@ -234,5 +235,52 @@ describe("the memory of HEAD's snapshot findings", () => {
     const { results, fresh } = await judged(repo, ['--staged', '--config', 'tight.json']);
     expect(results.filter((f) => /maxFileBytes/.test(f.message)).map((f) => f.file)).toEqual([THIRD]);
     expect(results).toEqual(fresh);
+  });
+
+  it("takes HEAD's findings for the change's side when the change reads to HEAD's models, and only then", () => {
+    // HEAD has a finding of its own: a manual item checked before the automated one.
+    const repo = taskOneDone();
+    const checked = planDoc({ tasks: [1], manual: [1] });
+    repo.commit('Phase 1 checks', { [PLAN]: checked }, { author: ANA });
+    const timed = { VALIDATE_WORKFLOW_TIMING: '1', ...repo.env(ANA) };
+    const alike = (stderr: string) => /^timing snapshot rules, after \(the models of before\)/m.test(stderr);
+    const rule = 'plan/manual-before-automated';
+    // A sentence added to the plan's prose: the same model, so the same findings, none of them new.
+    repo.stage({ [PLAN]: `${checked}\nA note on the rollout, in prose.\n` });
+    const prose = cli(repo.dir, ['--staged'], timed);
+    expect(alike(prose.stderr)).toBe(true);
+    rmSync(memoryOf(repo), { force: true });
+    const fresh = cli(repo.dir, ['--staged'], timed);
+    expect(alike(fresh.stderr)).toBe(true);
+    expect(prose.results).toEqual(fresh.results);
+    expect(of(prose.results, rule)).toEqual([]);
+    // The same file with a task checked past the open automated item: another model, judged afresh.
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], manual: [1, 2] }) });
+    const boxes = cli(repo.dir, ['--staged'], timed);
+    expect(alike(boxes.stderr)).toBe(false);
+    expect(of(boxes.results, rule)).toEqual([PLAN]);
+  });
+
+  it('judges a file moved with its content unchanged: the paths are not the same', async () => {
+    const repo = taskOneDone();
+    const moved = 'thoughts/shared/plans/2026-11-23-moved.md';
+    repo.git('mv', PLAN, moved);
+    const { results, fresh } = await judged(repo, ['--staged']);
+    expect(results).toEqual(fresh);
+    // The ledger and the handoff name the plan by its old path: what they link to is gone.
+    expect(results.filter((f) => f.severity !== 'info').length).toBeGreaterThan(0);
+  });
+});
+
+describe('the models two sides of a change are compared by (judgedAlike)', () => {
+  it('are the same only as the same value, keys in any order', () => {
+    expect(sameValue({ a: 1, b: [{ c: 'x' }] }, { b: [{ c: 'x' }], a: 1 })).toBe(true);
+    expect(sameValue({ a: NaN }, { a: NaN })).toBe(true);
+    // What JSON would blur: NaN and null, a key set to undefined and no key, a Map and an object.
+    expect(sameValue({ a: NaN }, { a: null })).toBe(false);
+    expect(sameValue({ a: undefined }, {})).toBe(false);
+    expect(sameValue({ a: new Map() }, { a: {} })).toBe(false);
+    expect(sameValue({ a: [1, 2] }, { a: [2, 1] })).toBe(false);
+    expect(sameValue({ a: [1] }, { a: { 0: 1 } })).toBe(false);
   });
 });

@@ -2,6 +2,8 @@
 // as the user's answer, and an agent can append one itself. A resolution counts only when a human's commit wrote it
 // (or the commit carries the human's `Guidance-by:`); an agent's commit that writes one is `history/self-exemption`,
 // and the tasks after it are still held back. Real repositories, every door.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/model/finding.js';
 import { decision, hook, preToolUse } from '../claude/helpers.js';
@@ -190,5 +192,30 @@ describe("the human's resolution", () => {
       }),
     );
     expect(run.stdout).toBe('');
+  });
+
+  it("an agent's own resolution is found by pre-commit with the cache left at an earlier commit, as without one", () => {
+    const repo = waiting();
+    repo.commit('Resolve it myself', { [handoffPath(2)]: blocked({}, RESOLUTION_SECTION) }, AGENT);
+    // The full run leaves the cache at this commit; the next one is made without the hooks.
+    cli(repo.dir);
+    repo.commit('Note the ledger', { [LEDGER]: `${ledgerDoc([1], 2)}\nA note.\n` }, { author: ANA });
+    const timed = { VALIDATE_WORKFLOW_TIMING: '1', ...repo.env(CLAUDE) };
+    // Which handoffs are blocked, the cache says without decoding them: a prose change decodes task 2's alone.
+    repo.stage({ [PLAN]: `${planDoc({ tasks: [1] })}\nA note on the rollout.\n` });
+    cli(repo.dir, ['--staged'], timed);
+    // Again, HEAD's findings remembered now: what is decoded is what the guidance asks.
+    const prose = cli(repo.dir, ['--staged'], timed);
+    expect(prose.stderr).toMatch(/^timing snapshot rules, before \(remembered\)/m);
+    expect(prose.stderr).toMatch(/^timing snapshot rules, after \(the models of before\)/m);
+    expect(prose.stderr).toMatch(/^timing cache models decoded \(1 of \d+\)/m);
+    repo.git('reset', '-q', '--hard');
+    repo.stage(nextTask);
+    const warm = cli(repo.dir, ['--staged'], timed).results;
+    expect(of(warm, ...RULES).map((f) => [f.ruleId, f.messageId])).toEqual([
+      ['handoff/blocked-proceed', 'proceededSelf'],
+    ]);
+    rmSync(join(repo.dir, '.git/validate-workflow/cache.pack'));
+    expect(cli(repo.dir, ['--staged'], timed).results).toEqual(warm);
   });
 });

@@ -5,6 +5,7 @@ import { promiseOf } from '../promise.js';
 import {
   attachedNumber,
   handoffTask,
+  namedPaths,
   namesFile,
   planOf,
   positionOf,
@@ -13,8 +14,32 @@ import {
 
 const sameFile = namesFile;
 
+/** The handoffs of a workspace by path, each with its place in `ws.handoffs` (built once per workspace). */
+function byPath(ws: Workspace): Map<string, number[]> {
+  let index = handoffIndex.get(ws.handoffs);
+  if (!index) {
+    index = new Map();
+    ws.handoffs.forEach((h, i) => {
+      const list = index!.get(h.path);
+      if (list) list.push(i);
+      else index!.set(h.path, [i]);
+    });
+    handoffIndex.set(ws.handoffs, index);
+  }
+  return index;
+}
+
+const handoffIndex = new WeakMap<readonly Handoff[], Map<string, number[]>>();
+
+/** The handoffs `ref` (written in `from`) names, in the workspace's order: what a search of ws.handoffs finds. */
+function namedBy(ws: Workspace, ref: string, from: Handoff): Handoff[] {
+  const index = byPath(ws);
+  const at = namedPaths(ref, from).flatMap((p) => index.get(p) ?? []);
+  return [...new Set(at)].sort((a, b) => a - b).map((i) => ws.handoffs[i]!);
+}
+
 function exists(ws: Workspace, ref: string, from: Handoff): boolean {
-  return ws.handoffs.some((h) => sameFile(ref, from, h));
+  return namedBy(ws, ref, from).length > 0;
 }
 
 /**
@@ -25,7 +50,7 @@ function exists(ws: Workspace, ref: string, from: Handoff): boolean {
 function continues(ws: Workspace, h: Handoff, hasPredecessor: boolean): boolean {
   const plan = planOf(ws, h.path);
   const target = plan
-    ? ws.handoffs.find((t) => t !== h && t.isTask && sameFile(h.previous!, h, t) && ws.links.get(t.path) === plan.path)
+    ? namedBy(ws, h.previous!, h).find((t) => t !== h && t.isTask && ws.links.get(t.path) === plan.path)
     : undefined;
   if (!plan || !target) return false;
   // In the plan's numbering: sessions on either side of a task inserted mid-plan number their handoffs differently.
@@ -66,20 +91,21 @@ export const rule: Rule = {
         // Two handoffs of one number in a session: a task inserted mid-plan, or a duplicate (handoff/one-per-task's).
         const preds = list.filter((p) => handoffTask(p) === n - 1);
         const pred = preds[0];
-        const at = { file: h.path, ...positionOf(h.positions, '/previous') };
+        // Where a finding lands, asked only for one: a cached model decodes its positions when first read.
+        const at = () => ({ file: h.path, ...positionOf(h.positions, '/previous') });
         if (h.previous) {
           if (preds.some((p) => sameFile(h.previous!, h, p)) || continues(ws, h, pred !== undefined)) continue;
           if (!exists(ws, h.previous, h))
-            out.push({ ...at, messageId: 'previousMissing', data: { previous: h.previous } });
+            out.push({ ...at(), messageId: 'previousMissing', data: { previous: h.previous } });
           else if (pred)
             out.push({
-              ...at,
+              ...at(),
               messageId: 'previousWrong',
               data: { previous: h.previous, expected: n - 1, predecessor: posix.basename(pred.path) },
             });
           else
             out.push({
-              ...at,
+              ...at(),
               messageId: 'previousWrongNoPredecessor',
               data: { previous: h.previous, expected: n - 1 },
             });
@@ -88,13 +114,13 @@ export const rule: Rule = {
         if (!chains) continue;
         if (!pred)
           out.push({
-            ...at,
+            ...at(),
             messageId: 'noPredecessor',
             data: { task: n, session: String(h.session), expected: n - 1 },
           });
         else if (ctx.preset === 'strict')
           out.push({
-            ...at,
+            ...at(),
             messageId: 'previousUnset',
             data: { task: n, expected: n - 1, predecessor: posix.basename(pred.path) },
           });

@@ -59,9 +59,10 @@ function repeatsAcrossSessions(ws: Workspace, plan: Plan): Repeat[] {
   }
   const out: Repeat[] = [];
   for (const [n, list] of byTask) {
-    if (new Set(list.map(sessionKey)).size < 2) continue;
+    const keys = new Map(list.map((h) => [h, sessionKey(h)]));
+    if (new Set(keys.values()).size < 2) continue;
     for (const h of list) {
-      const others = list.filter((o) => sessionKey(o) !== sessionKey(h));
+      const others = list.filter((o) => keys.get(o) !== keys.get(h));
       if (others.some((o) => retries(h, o))) continue;
       const earlier = others.filter((o) => after(h, o)).sort((a, b) => (a.path < b.path ? -1 : 1));
       if (earlier.length > 0)

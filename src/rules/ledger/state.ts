@@ -77,11 +77,12 @@ export const rule: Rule = {
       }
       const open = ledger.items.filter((i) => i.state !== 'done');
       const allDone = ledger.items.length > 0 && open.length === 0;
-      const status = positionOf(ledger.positions, '/status');
+      // Asked only for a finding: a cached model decodes its positions when first read.
+      const status = () => positionOf(ledger.positions, '/status');
       // "complete only when every task is done" holds vacuously for an empty state; there is nothing open to name.
       if (ledger.status === 'complete' && open.length > 0) {
         out.push({
-          ...at(status.line, status.column),
+          ...at(status().line, status().column),
           messageId: 'completeWithOpen',
           data: {
             open: plural(open.length, 'item'),
@@ -93,7 +94,7 @@ export const rule: Rule = {
       }
       if (ledger.status === 'active' && allDone) {
         out.push({
-          ...at(status.line, status.column),
+          ...at(status().line, status().column),
           info: true,
           messageId: 'allDoneStillActive',
           fixId: 'allDoneStillActiveFix',

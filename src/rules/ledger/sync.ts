@@ -85,11 +85,10 @@ export const rule: Rule = {
           });
         }
       }
-      const state = positionOf(ledger.positions, '/state');
       for (const task of unlistedTasks(plan, ledger)) {
         out.push({
           file: ledger.path,
-          ...state,
+          ...positionOf(ledger.positions, '/state'),
           messageId: 'checkedButUnlisted',
           data: { task: task.number, plan: plan.path, planLine: task.line },
         });

@@ -313,7 +313,9 @@ export interface ChangeInput extends TransitionInput {
   /**
    * Snapshot findings judged before (engine/snapshot-memory.ts): the `before` side's are taken from it when everything
    * the snapshot rules are given is what they were judged from; both sides' are kept in it. Never asked for the
-   * `after` side: the change being judged is judged afresh. Unused with `rules` (a rule set that is not the build's).
+   * `after` side: that side is judged afresh, or, when it reads to the `before` side's models (judgedAlike), is given
+   * the `before` side's findings, which then introduce nothing whatever the memory held. Unused with `rules` (a rule
+   * set that is not the build's).
    */
   memory?: SnapshotMemory;
 }
@@ -404,7 +406,8 @@ export function judgeChange(input: ChangeInput): ChangeResult {
  * every version that differs a workflow file read to the same model (a sentence added to a plan's prose), neither a
  * link nor a pack's file. The workspace, the pack workspace and everything else the rules are given (judgeChange's
  * `given`, the tree's instruction files) are then the same, and the rules, pure functions of them, find the same.
- * Models are compared as values (sameValue); the door parses both versions of a changed file afresh.
+ * Models are compared as values (sameValue): a cached model and a fresh parse of the same version may differ in form
+ * (a key left undefined, say), and then the change is judged in full rather than taken as alike.
  */
 export function judgedAlike(before: Snapshot, after: Snapshot, trust: Config): boolean {
   // One store: the same classification of every path (the sight it learned is both sides').

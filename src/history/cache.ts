@@ -187,9 +187,11 @@ function encodeModel(model: WorkflowFile): Buffer {
 }
 
 /**
- * A model's slice (encodeModel), its lazy fields decoded when first read; null when it is no model. A slice of one
- * JSON text is a whole model. The lazy part is checked for its shape here, and a value that then does not decode (the
- * file changed under the run, or was written by something else) fails the run rather than read as nothing.
+ * A model's slice (encodeModel), its lazy fields decoded when first read; null when it is no model. encodeModel always
+ * writes three lines; a slice of one JSON text (a file written by something else under this format's name) is read as
+ * a whole model or nothing. The lazy part is checked for its shape here, and a value that then does not decode fails
+ * the run (exit 2, the message naming the cache to remove) rather than read as nothing: a hook that judged a model
+ * without its positions or mentions could pass what it should refuse.
  */
 function decodeModel(body: Buffer, [offset, length]: [number, number]): WorkflowFile | null {
   const end = offset + length;

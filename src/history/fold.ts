@@ -207,6 +207,8 @@ const PATHSPEC_ENV = ['GIT_LITERAL_PATHSPECS', 'GIT_GLOB_PATHSPECS', 'GIT_NOGLOB
  * environment changes how git reads pathspecs: git is asked then. The pre-commit door starts one git process less.
  */
 export function underSpecs(index: string, specs: readonly string[]): string | null {
+  // No pathspec lists the whole index in git, nothing here: left to git rather than answered wrong.
+  if (specs.length === 0) return null;
   if (PATHSPEC_ENV.some((k) => process.env[k] !== undefined)) return null;
   const plain: string[] = [];
   for (const spec of specs) {

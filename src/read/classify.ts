@@ -42,6 +42,8 @@ function newClassifier(paths: Paths): Classifier {
     hit = m
       ? { path, kind: m.kind === 'handoff' && isStateFileName(path) ? 'orchestration' : m.kind, root: m.root }
       : null;
+    // Process-wide now (one classifier per set of globs): bounded, as a long-lived API or agent hook sees many paths.
+    if (memo.size >= 16384) memo.clear();
     memo.set(path, hit);
     return hit;
   };

@@ -2,7 +2,8 @@
 // findings are taken from what the last door found when everything the snapshot rules are given is what they were
 // judged from (engine/snapshot-memory.ts). What it holds must never change a verdict: each door says what it says
 // without it, when HEAD's versions, the preset, the tree's instruction files or the guidance history hands over have
-// changed since, and the change being judged is judged afresh whatever the memory holds. Real repositories; the
+// changed since. The change's own side is never recalled: it is judged afresh, or, when it reads to HEAD's models,
+// given HEAD's side's findings, so that it introduces nothing whatever the memory holds. Real repositories; the
 // engine in this process (door), the built CLI where its timing lines are the point.
 import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -259,6 +260,25 @@ describe("the memory of HEAD's snapshot findings", () => {
     const boxes = cli(repo.dir, ['--staged'], timed);
     expect(alike(boxes.stderr)).toBe(false);
     expect(of(boxes.results, rule)).toEqual([PLAN]);
+  });
+
+  it('judges a plan replaced by a link to the same words: the version is a link, whatever it reads to', async () => {
+    // The plan becomes a symbolic link to a copy outside the globs: the same path, a model equal to HEAD's, but a
+    // version layout/paths reports. Taken as alike, the change would bring no finding.
+    const repo = taskOneDone();
+    const copy = 'docs/plan-copy.md';
+    repo.write({ [copy]: readFileSync(join(repo.dir, PLAN), 'utf8') });
+    rmSync(join(repo.dir, PLAN));
+    symlinkSync(relative(dirname(join(repo.dir, PLAN)), join(repo.dir, copy)), join(repo.dir, PLAN));
+    repo.stage();
+    const found = (await door(repo.dir, ['--staged'])).results.filter((f) => f.ruleId === 'layout/paths');
+    expect(found.map((f) => [f.file, f.severity, f.message])).toEqual([
+      [
+        PLAN,
+        'warning',
+        'Workflow file is stored as a symbolic link to ../../../docs/plan-copy.md; commit the file itself.',
+      ],
+    ]);
   });
 
   it('judges a file moved with its content unchanged: the paths are not the same', async () => {

@@ -51,6 +51,8 @@ describe('the index listing the pre-commit door takes from the whole index', () 
     const whole = repo.git('ls-files', '--stage', '-z');
     for (const spec of ['thoughts/*/plans', ':(glob)thoughts/**', ':!src', './thoughts', 'thoughts/', '', 'a/../b'])
       expect(underSpecs(whole, [...SPECS, spec]), spec).toBeNull();
+    // No pathspec at all: git lists the whole index.
+    expect(underSpecs(whole, [])).toBeNull();
     process.env.GIT_ICASE_PATHSPECS = '1';
     expect(underSpecs(whole, SPECS)).toBeNull();
   });

@@ -78,11 +78,14 @@ export const rule: Rule = {
       const open = ledger.items.filter((i) => i.state !== 'done');
       const allDone = ledger.items.length > 0 && open.length === 0;
       // Asked only for a finding: a cached model decodes its positions when first read.
-      const status = () => positionOf(ledger.positions, '/status');
+      const statusAt = () => {
+        const { line, column } = positionOf(ledger.positions, '/status');
+        return at(line, column);
+      };
       // "complete only when every task is done" holds vacuously for an empty state; there is nothing open to name.
       if (ledger.status === 'complete' && open.length > 0) {
         out.push({
-          ...at(status().line, status().column),
+          ...statusAt(),
           messageId: 'completeWithOpen',
           data: {
             open: plural(open.length, 'item'),
@@ -94,7 +97,7 @@ export const rule: Rule = {
       }
       if (ledger.status === 'active' && allDone) {
         out.push({
-          ...at(status().line, status().column),
+          ...statusAt(),
           info: true,
           messageId: 'allDoneStillActive',
           fixId: 'allDoneStillActiveFix',

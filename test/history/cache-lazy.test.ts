@@ -54,6 +54,22 @@ describe('a cached model and its lazy fields', () => {
     expect(model.positions).toEqual(handoff.positions);
   });
 
+  it('decodes its lazy fields only when one is read, and fails loudly when they do not decode', () => {
+    const file = written([['b1:x', handoff]]);
+    const model = loadCache(file, 'k')!.models.get('b1:x') as unknown as Record<string, unknown>;
+    const lazy = (k: string) => Object.getOwnPropertyDescriptor(model, k)?.get !== undefined;
+    expect(model.status).toBe('complete');
+    expect([lazy('positions'), lazy('mentions')]).toEqual([true, true]);
+    expect(model.mentions).toBe(handoff.mentions);
+    expect([lazy('positions'), lazy('mentions')]).toEqual([false, false]);
+    // A lazy part that passes the shape check (an object's braces) but is no JSON: the run stops, naming the cache.
+    const raw = loadCache(file, 'k')!.models.raw('b1:x')!.bytes.toString('utf8');
+    const torn = `${raw.slice(0, raw.lastIndexOf('\n'))}\n{"mentions": }`;
+    const damaged = loadCache(written([['b1:x', new Raw(Buffer.from(torn))]]), 'k')!.models.get('b1:x')!;
+    expect(damaged.kind).toBe('handoff');
+    expect(() => damaged.positions).toThrow(/damaged: remove \.git\/validate-workflow\/cache\.pack/);
+  });
+
   it('is no model when its slice is not what the writer makes', () => {
     const good = written([['b1:x', handoff]]);
     const raw = loadCache(good, 'k')!.models.raw('b1:x')!;

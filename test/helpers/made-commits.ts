@@ -24,10 +24,17 @@ const made = new Map<string, Made>();
 /** The objects' bytes by path, shared by every entry (a path is the object's hash). */
 const bytes = new Map<string, Buffer>();
 
+/**
+ * `Confirmed-items` trailers the engine computed for a staged change (Repo.stagedDigest), by the key of the state they
+ * were computed in (commitKey of HEAD, the work tree as `git add -A` staged it, the config): a pure function of it.
+ */
+export const stagedDigests = new Map<string, string>();
+
 /** Forget every commit (test/setup.ts, after each test file). */
 export function forgetMadeCommits(): void {
   made.clear();
   bytes.clear();
+  stagedDigests.clear();
 }
 
 const off = () => process.env.VALIDATE_WORKFLOW_TEST_REUSE === '0';

@@ -13,7 +13,7 @@ import { judgeHistory } from '../../src/engine/history.js';
 import { lint as lintApi, type LintOptions } from '../../src/api/index.js';
 import { RULE_IDS } from '../../src/engine/catalog.js';
 import { CLI, makeRepo, runCli, runCliHere, writeFiles, type CliResult } from '../helpers/repo.js';
-import { commitKey, makeCommit, reuseCommit, stagedDigests } from '../helpers/made-commits.js';
+import { allTracked, commitKey, makeCommit, reuseCommit, stagedDigests } from '../helpers/made-commits.js';
 import { scratchDir } from '../helpers/scratch.js';
 import { LEDGER, PLAN, handoffPath, ledger, lineOf, md, taskHandoff } from '../rules/fixtures.js';
 
@@ -216,6 +216,10 @@ export class Repo {
     // manual items it checks are the same, computed once (stagedDigest's three to six git processes).
     const staged = opts.confirmedBy?.length && key !== null ? commitKey(this.dir, 'staged') : null;
     const sha = makeCommit(this.dir, key, () => {
+      // Only tracked files changed: `git commit -a` stages what `git add -A` would, one process fewer (not for a
+      // confirmation, whose digest is computed from the index before the commit).
+      if (!opts.confirmedBy?.length && allTracked(this.dir))
+        return this.commitStaged(subject, { ...opts, args: ['-a'] }, staged);
       this.git('add', '-A');
       return this.commitStaged(subject, opts, staged);
     });

@@ -217,8 +217,9 @@ export class Repo {
     const staged = opts.confirmedBy?.length && key !== null ? commitKey(this.dir, 'staged') : null;
     const sha = makeCommit(this.dir, key, () => {
       // Only tracked files changed: `git commit -a` stages what `git add -A` would, one process fewer (not for a
-      // confirmation, whose digest is computed from the index before the commit).
-      if (!opts.confirmedBy?.length && allTracked(this.dir))
+      // confirmation whose digest is still to be computed: that reads the index before the commit).
+      const digestKnown = staged !== null && stagedDigests.has(staged);
+      if ((!opts.confirmedBy?.length || digestKnown) && allTracked(this.dir))
         return this.commitStaged(subject, { ...opts, args: ['-a'] }, staged);
       this.git('add', '-A');
       return this.commitStaged(subject, opts, staged);

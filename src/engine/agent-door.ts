@@ -13,7 +13,7 @@ import { Overlay, Snapshot, TRUST_FILES } from '../history/snapshot.js';
 import type { Finding } from '../model/finding.js';
 import type { Commit } from '../model/history.js';
 import { pathspecs } from '../read/classify.js';
-import { gitIdentity, gitSync, trackedSymlinks } from '../shared/git.js';
+import { gitIdentity, gitSync, headCommit, trackedSymlinks } from '../shared/git.js';
 import { RULE_IDS, ruleById } from './catalog.js';
 import { judgeRange } from './doors.js';
 import { guidanceIn, selfResolvedIn } from './guidance.js';
@@ -37,9 +37,15 @@ function agentCommit(root: string): Commit {
   };
 }
 
-/** The settings of HEAD (never the working tree's: an agent could widen the globs first, then check a box). */
-function headSettings(root: string): Config {
-  return headTrustSnapshot(root, loadConfig(root, undefined, RULE_IDS)).config(RULE_IDS);
+/**
+ * The settings of HEAD (never the working tree's: an agent could widen the globs first, then check a box). `head`:
+ * the commit HEAD names, null without commits; asked once per run (headCommit) and handed to every reader of HEAD.
+ */
+function headSettings(root: string, head: string | null): Config {
+  const working = loadConfig(root, undefined, RULE_IDS);
+  // Listed with the packs' files too, as engine/doors.ts lists it: when HEAD's settings track what the working ones
+  // do, headSnapshot's listing of HEAD is this one (history/fold.ts lsTree), one git process fewer.
+  return headTrustSnapshot(root, working, head, trackedPacks(working)).config(RULE_IDS);
 }
 
 function readDisk(root: string, rel: string): Buffer | null {
@@ -64,9 +70,9 @@ interface Tree {
   selfResolved: ReadonlySet<string>;
 }
 
-async function workingTree(root: string, config: Config): Promise<Tree> {
+async function workingTree(root: string, config: Config, headSha: string | null): Promise<Tree> {
   const tracked = trackedPacks(config);
-  const head = headSnapshot(root, config, tracked);
+  const head = headSnapshot(root, config, tracked, undefined, headSha);
   const headFiles = head.fileMap();
   // HEAD's classifier: the globs, and the plans HEAD's ledgers and handoffs name outside them (history/sight.ts).
   const classify = head.store.classify;
@@ -75,7 +81,7 @@ async function workingTree(root: string, config: Config): Promise<Tree> {
   const memory = new MemorySource(classify, config.maxFileBytes, head.store);
   const top = new Map<string, string | undefined>();
   const specs = [...pathspecs(config.paths), ...TRUST_FILES, ...tracked.pathspecs];
-  const hasHead = headFiles.size > 0 || gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']).ok;
+  const hasHead = headSha !== null;
   const paths = new Set<string>();
   if (hasHead)
     for (const c of parseRaw(
@@ -142,7 +148,8 @@ function refused(root: string, tree: Tree, after: Snapshot, commit: Commit): { f
  * files (a ledger out of sync with its plan) is restored over several edits: judged at Stop.
  */
 export async function judgeAgentEdit(root: string, rel: string, afterText: string): Promise<Finding[]> {
-  const tree = await workingTree(root, headSettings(root));
+  const head = headCommit(root);
+  const tree = await workingTree(root, headSettings(root, head), head);
   if (!tree.relevant(rel)) return [];
   const commit = agentCommit(root);
   const before = refused(root, tree, tree.now, commit).map((r) => r.finding);
@@ -165,8 +172,9 @@ export const findingKey = (f: Finding) => `${f.ruleId}|${f.file ?? ''}|${f.messa
  * hook and CI will judge them.
  */
 export async function judgeAgentTree(root: string, since: string | null): Promise<Finding[]> {
-  const config = headSettings(root);
-  const tree = await workingTree(root, config);
+  const head = headCommit(root);
+  const config = headSettings(root, head);
+  const tree = await workingTree(root, config, head);
   const found = tree.top.size === 0 ? [] : refused(root, tree, tree.now, agentCommit(root)).map((r) => r.finding);
   if (since !== null) {
     const made = await judgeRange(root, config, { from: since, to: 'HEAD' });

@@ -881,20 +881,23 @@ export function headTrustSnapshot(
   );
 }
 
-/** The repository's HEAD snapshot (empty without commits), for the Claude Code hook's "before". */
+/**
+ * The repository's HEAD snapshot (empty without commits), for the Claude Code hook's "before". `head`: the commit HEAD
+ * names (null without commits) when the caller already asked git (one process fewer per hook run).
+ */
 export function headSnapshot(
   root: string,
   config: Config,
   tracked: Tracked = NOTHING_ELSE,
   seed?: KnownModels,
+  head: string | null = headCommit(root),
 ): Snapshot {
   const sight = new Sight(classifier(config.paths));
   const store = newStore(root, config, sight);
   store.seed.add(seed);
-  const hasHead = gitSync(root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']).ok;
   const { after } = inSight(root, config, sight, store, tracked, (t) => ({
     before: new Map<string, string>(),
-    after: hasHead ? filesAt(root, 'HEAD', config, store.classify, t) : new Map<string, string>(),
+    after: head !== null ? filesAt(root, head, config, store.classify, t) : new Map<string, string>(),
   }));
   return new Snapshot(after, store);
 }

@@ -21,6 +21,11 @@ export interface ModelSource {
   /** Read these texts at once, before text() asks for them one by one (optional: a source in memory needs not). */
   prefetch?(blobs: (string | undefined)[]): void;
   /**
+   * Parse the models of these versions not known yet at once, before get() asks for them one by one (optional, as
+   * prefetch: a git-backed source reads them through one `git cat-file` process instead of one each).
+   */
+  load?(refs: { blob: string; path: string }[]): void;
+  /**
    * What a version names for the sight (history/sight.ts planRefOf) when known without its model; undefined: ask
    * get (optional: only the cache's index knows it).
    */
@@ -192,6 +197,15 @@ export class Snapshot {
   workspace(root: string): Workspace {
     const files: WorkflowFile[] = [];
     const strays: StrayFile[] = [];
+    // The models the loop asks for, read in one batch: the hooks met one or two versions the store did not hold yet
+    // per snapshot, each a git process of its own.
+    this.store.load?.(
+      [...this.files.keys()].flatMap((path) => {
+        const item = this.store.classify(path);
+        const blob = this.files.get(path);
+        return item && item.kind !== 'searchable' && blob ? [{ blob, path }] : [];
+      }),
+    );
     for (const path of this.files.keys()) {
       const item = this.store.classify(path);
       if (!item) continue;

@@ -24,10 +24,17 @@ const made = new Map<string, Made>();
 /** The objects' bytes by path, shared by every entry (a path is the object's hash). */
 const bytes = new Map<string, Buffer>();
 
+/**
+ * `Confirmed-items` trailers the engine computed for a staged change (Repo.stagedDigest), by the key of the state they
+ * were computed in (commitKey of HEAD, the work tree as `git add -A` staged it, the config): a pure function of it.
+ */
+export const stagedDigests = new Map<string, string>();
+
 /** Forget every commit (test/setup.ts, after each test file). */
 export function forgetMadeCommits(): void {
   made.clear();
   bytes.clear();
+  stagedDigests.clear();
 }
 
 const off = () => process.env.VALIDATE_WORKFLOW_TEST_REUSE === '0';
@@ -94,6 +101,56 @@ export function commitKey(dir: string, inputs: unknown): string | null {
   };
   walk(dir, '');
   return nested ? null : hash.digest('hex');
+}
+
+/**
+ * The paths of the index of `gitDir` (stage 0), read from the file git writes (format version 2, git's default), or
+ * null where the file is another version or holds anything else (a conflict, an extended entry).
+ */
+export function indexPaths(gitDir: string): Set<string> | null {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(join(gitDir, 'index'));
+  } catch {
+    return null;
+  }
+  if (buf.length < 12 || buf.toString('latin1', 0, 4) !== 'DIRC' || buf.readUInt32BE(4) !== 2) return null;
+  const out = new Set<string>();
+  let pos = 12;
+  for (let n = buf.readUInt32BE(8); n > 0; n--) {
+    if (pos + 62 > buf.length) return null;
+    const flags = buf.readUInt16BE(pos + 60);
+    if (flags & 0x4000 || (flags >> 12) & 3) return null;
+    const end = buf.indexOf(0, pos + 62);
+    if (end < 0) return null;
+    out.add(buf.toString('utf8', pos + 62, end));
+    pos += (62 + (end - (pos + 62)) + 8) & ~7;
+  }
+  return out;
+}
+
+/**
+ * Whether every file of the work tree of `dir` (`.git` aside) is in its index: then `git commit -a` stages exactly
+ * what `git add -A` would (modified, deleted and re-moded tracked files; nothing untracked is left to add), in one
+ * git process instead of two.
+ */
+export function allTracked(dir: string): boolean {
+  const tracked = indexPaths(join(dir, '.git'));
+  if (tracked === null) return false;
+  const walk = (abs: string, rel: string): boolean => {
+    for (const e of readdirSync(abs, { withFileTypes: true })) {
+      const key = rel ? `${rel}/${e.name}` : e.name;
+      if (e.name === '.git') {
+        if (rel) return false;
+        continue;
+      }
+      if (e.isDirectory()) {
+        if (!walk(join(abs, e.name), key)) return false;
+      } else if (!tracked.has(key)) return false;
+    }
+    return true;
+  };
+  return walk(dir, '');
 }
 
 function looseObjects(gitDir: string): Set<string> {

@@ -7,6 +7,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,13 +48,18 @@ export function git(cwd: string, ...args: string[]): string {
 let template: string | undefined;
 /**
  * The .git folder of an empty repository `git init -b main` made, once per worker. It outlives the test files (so not
- * a scratchDir) and goes with the run's folder (test/global-setup.ts): a stopped worker runs no exit handler.
+ * a scratchDir) and goes with the run's folder (test/global-setup.ts): a stopped worker runs no exit handler. Without
+ * the template's sample hooks and description, which git never reads (a repository `git init --template=` makes
+ * has none): 15 files fewer to copy and delete per repository, about a third of the copy's CPU.
  */
 function initialised(): string {
   if (template === undefined || !existsSync(template)) {
     const dir = mkdtempSync(join(tmpdir(), 'vw-init-'));
     git(dir, 'init', '-q', '-b', 'main');
     template = join(dir, '.git');
+    for (const name of readdirSync(join(template, 'hooks')))
+      if (name.endsWith('.sample')) rmSync(join(template, 'hooks', name));
+    rmSync(join(template, 'description'), { force: true });
   }
   return template;
 }

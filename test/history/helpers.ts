@@ -13,7 +13,7 @@ import { judgeHistory } from '../../src/engine/history.js';
 import { lint as lintApi, type LintOptions } from '../../src/api/index.js';
 import { RULE_IDS } from '../../src/engine/catalog.js';
 import { CLI, makeRepo, runCli, runCliHere, writeFiles, type CliResult } from '../helpers/repo.js';
-import { commitKey, makeCommit, reuseCommit } from '../helpers/made-commits.js';
+import { allTracked, commitKey, makeCommit, reuseCommit, stagedDigests } from '../helpers/made-commits.js';
 import { scratchDir } from '../helpers/scratch.js';
 import { LEDGER, PLAN, handoffPath, ledger, lineOf, md, taskHandoff } from '../rules/fixtures.js';
 
@@ -135,15 +135,25 @@ export class Repo {
     };
   }
 
-  /** Commit what is staged; returns the full sha. */
-  commitStaged(subject: string, opts: CommitOpts = {}): string {
+  /**
+   * Commit what is staged; returns the full sha. `staged`: the key of the state when everything in the work tree is
+   * staged (commit(): `git add -A` just ran), under which the digest of a confirmation is remembered for the test file.
+   */
+  commitStaged(subject: string, opts: CommitOpts = {}, staged: string | null = null): string {
     const author = opts.author ?? ANA;
     const cfg = (opts.gitConfig ?? []).flatMap((c) => ['-c', c]);
+    const digest = () => {
+      const amend = opts.args?.includes('--amend') ?? false;
+      if (staged === null || amend) return this.stagedDigest(amend);
+      let d = stagedDigests.get(staged);
+      if (d === undefined) stagedDigests.set(staged, (d = this.stagedDigest()));
+      return d;
+    };
     const withDigest =
       opts.confirmedBy?.length &&
       opts.digest !== false &&
       !(opts.trailers ?? []).some((t) => /^confirmed-items:/i.test(t))
-        ? { ...opts, trailers: [...(opts.trailers ?? []), this.stagedDigest(opts.args?.includes('--amend') ?? false)] }
+        ? { ...opts, trailers: [...(opts.trailers ?? []), digest()] }
         : opts;
     this.gitWith(
       this.env(author, opts.committer ?? author),
@@ -202,9 +212,17 @@ export class Repo {
       this.clock++; // as env() counts for the commit git would have made
       return this.made(reused, key, subject);
     }
+    // The same change confirmed by other people or with other words (a file's cases vary who commits it): the
+    // manual items it checks are the same, computed once (stagedDigest's three to six git processes).
+    const staged = opts.confirmedBy?.length && key !== null ? commitKey(this.dir, 'staged') : null;
     const sha = makeCommit(this.dir, key, () => {
+      // Only tracked files changed: `git commit -a` stages what `git add -A` would, one process fewer (not for a
+      // confirmation whose digest is still to be computed: that reads the index before the commit).
+      const digestKnown = staged !== null && stagedDigests.has(staged);
+      if ((!opts.confirmedBy?.length || digestKnown) && allTracked(this.dir))
+        return this.commitStaged(subject, { ...opts, args: ['-a'] }, staged);
       this.git('add', '-A');
-      return this.commitStaged(subject, opts);
+      return this.commitStaged(subject, opts, staged);
     });
     return this.made(sha, key, subject);
   }

@@ -2,7 +2,8 @@
 // repository git finds whole and clean, and nothing reused where the state differs.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { reusedCommits } from '../helpers/made-commits.js';
+import { join } from 'node:path';
+import { allTracked, indexPaths, reusedCommits } from '../helpers/made-commits.js';
 import { ANA, CLAUDE, LEDGER, PLAN, Repo, handoffPath, ledgerDoc, planDoc, taskHandoff } from './helpers.js';
 
 function history(repo: Repo): string[] {
@@ -80,5 +81,36 @@ describe('a commit made again', () => {
     );
     sound(other);
     sound(later);
+  });
+});
+
+// A commit of tracked files only goes through `git commit -a` (one process, not `add -A` and `commit`): that is only
+// the same commit when every file of the work tree is in the index, which the helper reads from git's index file.
+describe('the index as the helper reads it', () => {
+  it('lists the paths `git ls-files` lists, whatever their names and depth', () => {
+    const repo = Repo.create();
+    const deep = `${'nested/'.repeat(40)}file.md`;
+    repo.write({ 'a b.md': 'x\n', 'ünï/cödé.md': 'x\n', [deep]: 'x\n', 'z.md': 'x\n', '.hidden': 'x\n' });
+    repo.git('add', '-A');
+    const listed = repo.git('-c', 'core.quotepath=off', 'ls-files', '-z').split('\0').filter(Boolean);
+    expect([...indexPaths(join(repo.dir, '.git'))!].sort()).toEqual(listed.sort());
+    expect(listed).toHaveLength(5);
+    expect(allTracked(repo.dir)).toBe(true);
+    repo.write({ 'new.md': 'x\n' });
+    expect(allTracked(repo.dir)).toBe(false);
+  });
+
+  it('commits a change of tracked files as `git add -A` and `git commit` commit it, the same sha', () => {
+    const viaAll = Repo.create();
+    const viaAdd = Repo.create();
+    for (const repo of [viaAll, viaAdd]) history(repo);
+    // The second through `git add -A` and `git commit`, as the helper commits a change that adds a file.
+    const change = { [PLAN]: planDoc({ tasks: [1, 2] }) };
+    const a = viaAll.commit('Task 2', change, { author: CLAUDE });
+    viaAdd.write(change);
+    viaAdd.git('add', '-A');
+    const b = viaAdd.commitStaged('Task 2', { author: CLAUDE });
+    expect(a).toBe(b);
+    sound(viaAll);
   });
 });

@@ -85,7 +85,8 @@ async function workingTree(root: string, config: Config, headSha: string | null)
   const paths = new Set<string>();
   if (hasHead)
     for (const c of parseRaw(
-      gitSync(root, ['diff', '--raw', '-z', '--no-abbrev', '--no-renames', 'HEAD', '--', ...specs]).out,
+      // The commit asked once for this run, not the name: a commit landing meanwhile must not mix two HEADs.
+      gitSync(root, ['diff', '--raw', '-z', '--no-abbrev', '--no-renames', headSha, '--', ...specs]).out,
     ))
       paths.add(c.path);
   else for (const p of gitSync(root, ['ls-files', '-z', '--', ...specs]).out.split('\0')) if (p) paths.add(p);
@@ -177,7 +178,7 @@ export async function judgeAgentTree(root: string, since: string | null): Promis
   const tree = await workingTree(root, config, head);
   const found = tree.top.size === 0 ? [] : refused(root, tree, tree.now, agentCommit(root)).map((r) => r.finding);
   if (since !== null) {
-    const made = await judgeRange(root, config, { from: since, to: 'HEAD' });
+    const made = await judgeRange(root, config, { from: since, to: head ?? 'HEAD' });
     const seen = new Set(found.map(findingKey));
     for (const f of made.findings) if (f.severity === 'error' && !seen.has(findingKey(f))) found.push(f);
   }

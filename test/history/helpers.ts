@@ -217,9 +217,11 @@ export class Repo {
     const staged = opts.confirmedBy?.length && key !== null ? commitKey(this.dir, 'staged') : null;
     const sha = makeCommit(this.dir, key, () => {
       // Only tracked files changed: `git commit -a` stages what `git add -A` would, one process fewer (not for a
-      // confirmation whose digest is still to be computed: that reads the index before the commit).
+      // confirmation whose digest is still to be computed: that reads the index before the commit). Not with hooks
+      // (no key): a refused `commit -a` leaves the change unstaged where `add -A` left it staged, and the hooks
+      // would run on git's temporary index rather than the real one the hook tests are about.
       const digestKnown = staged !== null && stagedDigests.has(staged);
-      if ((!opts.confirmedBy?.length || digestKnown) && allTracked(this.dir))
+      if (key !== null && (!opts.confirmedBy?.length || digestKnown) && allTracked(this.dir))
         return this.commitStaged(subject, { ...opts, args: ['-a'] }, staged);
       this.git('add', '-A');
       return this.commitStaged(subject, opts, staged);

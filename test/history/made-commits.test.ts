@@ -106,6 +106,9 @@ describe('the index as the helper reads it', () => {
     for (const repo of [viaAll, viaAdd]) history(repo);
     // The second through `git add -A` and `git commit`, as the helper commits a change that adds a file.
     const change = { [PLAN]: planDoc({ tasks: [1, 2] }) };
+    // Every file of the change is tracked: the helper takes `git commit -a`.
+    viaAll.write(change);
+    expect(allTracked(viaAll.dir)).toBe(true);
     const a = viaAll.commit('Task 2', change, { author: CLAUDE });
     viaAdd.write(change);
     viaAdd.git('add', '-A');

@@ -6,7 +6,8 @@
 // only widens the sight; a fold that learns something new is folded again with it (history/fold.ts).
 import type { WorkflowFile } from '../model/types.js';
 import type { Classifier } from '../read/classify.js';
-import { linkTarget, namedPlanPaths, planRefFromRoot } from '../read/paths.js';
+import { linkTarget, namedPlanPaths } from '../read/paths.js';
+import { refCandidates } from '../model/queries.js';
 import { parseLink } from './links.js';
 import type { FileMap, ModelSource } from './snapshot.js';
 
@@ -75,7 +76,9 @@ export class Sight {
     // nothing: its other readings (relative to the ledger's folder) name no file, and learning them would fold the
     // whole history a second time for every repository whose ledgers name their plans.
     if (candidates.some((path) => this.classify(path)?.kind === 'plan')) {
-      if (candidates[0] === planRefFromRoot(ref) && this.classify(candidates[0])?.kind === 'plan')
+      // Named from the repository root (the first reading), not only from the referring file's folder.
+      const first = candidates[0];
+      if (first !== undefined && first === refCandidates(ref, path)[0] && this.classify(first)?.kind === 'plan')
         this.rootPlans.add(ref);
       return;
     }

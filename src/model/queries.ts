@@ -354,24 +354,29 @@ export function resolutionOf(h: Handoff): string | null {
  * path relative to the referring handoff's folder.
  */
 export function namesFile(ref: string, from: Handoff, target: Handoff): boolean {
-  return namedPaths(ref, from).includes(target.path);
+  return refCandidates(ref, from.path).includes(target.path);
 }
 
-/** The paths a reference written in a handoff can name (namesFile): a function of the reference and the folder. */
-export function namedPaths(ref: string, from: Handoff): readonly string[] {
-  const dir = posix.dirname(from.path);
+/**
+ * The paths a reference written in the file at `from` may name (a handoff's `previous:`, a plan reference): the path
+ * from the repository root first, then the path from the referring file's folder (`./plan.md`), normalized, each
+ * once. A function of the reference and the folder, kept: a wide repository's thousands of handoffs write a few
+ * hundred references from a few thousand folders, and the workspace and the rules resolve each more than once.
+ */
+export function refCandidates(ref: string, from: string): readonly string[] {
+  const dir = posix.dirname(from);
   const k = `${ref}\0${dir}`;
-  let paths = named.get(k);
+  let paths = candidates.get(k);
   if (!paths) {
     const clean = ref.trim().replace(/^\.\//, '');
-    paths = [posix.normalize(clean), posix.normalize(posix.join(dir, clean))];
-    if (named.size >= 16384) named.clear();
-    named.set(k, paths);
+    paths = [...new Set([posix.normalize(clean), posix.normalize(posix.join(dir, clean))])];
+    if (candidates.size >= 16384) candidates.clear();
+    candidates.set(k, paths);
   }
   return paths;
 }
 
-const named = new Map<string, readonly string[]>();
+const candidates = new Map<string, readonly string[]>();
 
 /**
  * Whether a handoff names another as the earlier attempt it retries (convention section 6: a retry is a new file that

@@ -1,6 +1,7 @@
 // Where a workflow file sits says what it is: the session of a handoff is its folder below the handoffs root,
 // the task number of a task handoff is the `NN` of `task-NN-<desc>.md`.
 import { posix } from 'node:path';
+import { refCandidates } from '../model/queries.js';
 
 export interface HandoffLocation {
   path: string;
@@ -41,34 +42,6 @@ export function isStateFileName(path: string): boolean {
   return /^orchestrat(?:ion|or)(?:[-_.][\w-]+)?\.ya?ml$/i.test(name) || /^(?:[\w-]+[-_])?state\.ya?ml$/i.test(name);
 }
 
-/**
- * Where a plan reference written in a handoff or ledger may point: the path from the repository root, and the path
- * from the referring file's folder (`./plan.md`), normalized.
- */
-export function planRefCandidates(ref: string, from: string): string[] {
-  // A wide repository's thousands of handoffs write a few hundred references from a few thousand folders, and the
-  // workspace and the rules resolve each of them more than once.
-  const dir = posix.dirname(from);
-  const k = `${ref}\0${dir}`;
-  let known = candidates.get(k);
-  if (!known) {
-    const clean = cleanRef(ref);
-    known = [...new Set([posix.normalize(clean), posix.normalize(posix.join(dir, clean))])];
-    if (candidates.size >= 16384) candidates.clear();
-    candidates.set(k, known);
-  }
-  return [...known];
-}
-
-const candidates = new Map<string, string[]>();
-
-const cleanRef = (ref: string) => ref.trim().replace(/^\.\//, '');
-
-/** The first of planRefCandidates: the reference read from the repository root, wherever it is written. */
-export function planRefFromRoot(ref: string): string {
-  return posix.normalize(cleanRef(ref));
-}
-
 /** A repository-relative path that stays inside the repository (no leading `..`, not absolute, not the root). */
 export function insideRepository(path: string): boolean {
   return path !== '' && path !== '.' && path !== '..' && !path.startsWith('../') && !posix.isAbsolute(path);
@@ -82,7 +55,7 @@ const MARKDOWN = /\.(?:md|markdown)$/i;
  * repository. Whether one exists is the caller's question (the working tree, or a commit's tree).
  */
 export function namedPlanPaths(ref: string, from: string): string[] {
-  return planRefCandidates(ref, from).filter((p) => insideRepository(p) && MARKDOWN.test(p));
+  return refCandidates(ref, from).filter((p) => insideRepository(p) && MARKDOWN.test(p));
 }
 
 /**

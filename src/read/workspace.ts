@@ -21,8 +21,7 @@ import { deriveChecked } from './derive.js';
 import { readPlanText } from './plan.js';
 import { readHandoffText, readOrchestrationState } from './handoff.js';
 import { readLedgerText } from './ledger.js';
-import { planRefCandidates } from './paths.js';
-import { planNames } from '../model/queries.js';
+import { planNames, refCandidates } from '../model/queries.js';
 
 export function readText(item: Discovered, text: string): WorkflowFile {
   switch (item.kind) {
@@ -135,7 +134,7 @@ export function resolvePlanRef(
   plans: { has(path: string): boolean; keys(): Iterable<string> },
 ): string | null {
   const clean = ref.trim().replace(/^\.\//, '');
-  for (const c of planRefCandidates(ref, from)) if (plans.has(c)) return c;
+  for (const c of refCandidates(ref, from)) if (plans.has(c)) return c;
   const byName = [...plans.keys()].filter((p) => posix.basename(p) === posix.basename(clean));
   return byName.length === 1 ? byName[0]! : null;
 }

@@ -5,10 +5,10 @@ import { promiseOf } from '../promise.js';
 import {
   attachedNumber,
   handoffTask,
-  namedPaths,
   namesFile,
   planOf,
   positionOf,
+  refCandidates,
   taskHandoffsBySession,
 } from '../../model/queries.js';
 
@@ -34,7 +34,7 @@ const handoffIndex = new WeakMap<readonly Handoff[], Map<string, number[]>>();
 /** The handoffs `ref` (written in `from`) names, in the workspace's order: what a search of ws.handoffs finds. */
 function namedBy(ws: Workspace, ref: string, from: Handoff): Handoff[] {
   const index = byPath(ws);
-  const at = namedPaths(ref, from).flatMap((p) => index.get(p) ?? []);
+  const at = refCandidates(ref, from.path).flatMap((p) => index.get(p) ?? []);
   return [...new Set(at)].sort((a, b) => a - b).map((i) => ws.handoffs[i]!);
 }
 

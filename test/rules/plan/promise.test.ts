@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { lintFiles, of, ruleOf, runTransitionCase } from '../../helpers/rule-tester.js';
 import { readPlanText } from '../../../src/read/plan.js';
-import { makeRepo, runCliHere } from '../../helpers/repo.js';
+import { CREATE_PLAN_COMMAND, makeRepo, runCliHere } from '../../helpers/repo.js';
 import { isTemplateName } from '../../../src/read/paths.js';
 import { forgetInstructions, instructionInputs, instructionSignals } from '../../../src/read/profile.js';
 import { writeFileSync } from 'node:fs';
@@ -602,21 +602,7 @@ describe('the promise: criteria are asked for only where the repository asks', (
 });
 
 describe("the promise learned from the repository's own instructions, through the CLI", () => {
-  const command = md(
-    '# Create a plan',
-    '',
-    'Write the plan in this shape:',
-    '',
-    '```markdown',
-    '## Phase 1: <name>',
-    '',
-    '#### Automated Verification:',
-    '- [ ] <command>',
-    '',
-    '#### Manual Verification:',
-    '- [ ] <what a person checks>',
-    '```',
-  );
+  const command = CREATE_PLAN_COMMAND;
   const bare = (n: number) =>
     md(
       `# Plan ${n}`,

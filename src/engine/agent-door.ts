@@ -72,7 +72,7 @@ interface Tree {
 
 async function workingTree(root: string, config: Config, headSha: string | null): Promise<Tree> {
   const tracked = trackedPacks(config);
-  const head = headSnapshot(root, config, tracked, undefined, headSha);
+  const head = headSnapshot(root, config, tracked, headSha);
   const headFiles = head.fileMap();
   // HEAD's classifier: the globs, and the plans HEAD's ledgers and handoffs name outside them (history/sight.ts).
   const classify = head.store.classify;

@@ -883,18 +883,11 @@ export function headTrustSnapshot(
 
 /**
  * The repository's HEAD snapshot (empty without commits), for the Claude Code hook's "before". `head`: the commit HEAD
- * names (null without commits) when the caller already asked git (one process fewer per hook run).
+ * names (null without commits), asked once by the caller for its whole run (one git process fewer, and one HEAD).
  */
-export function headSnapshot(
-  root: string,
-  config: Config,
-  tracked: Tracked = NOTHING_ELSE,
-  seed?: KnownModels,
-  head: string | null = headCommit(root),
-): Snapshot {
+export function headSnapshot(root: string, config: Config, tracked: Tracked, head: string | null): Snapshot {
   const sight = new Sight(classifier(config.paths));
   const store = newStore(root, config, sight);
-  store.seed.add(seed);
   const { after } = inSight(root, config, sight, store, tracked, (t) => ({
     before: new Map<string, string>(),
     after: head !== null ? filesAt(root, head, config, store.classify, t) : new Map<string, string>(),

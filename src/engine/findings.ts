@@ -9,10 +9,14 @@ export function severityOf(rule: Rule, config: Config): 'off' | 'info' | 'warn' 
   return config.rules[rule.meta.id] ?? rule.meta.severities[config.preset];
 }
 
-/** `{{name}}` replaced by `data.name`; a placeholder without a value is a bug in the rule, shown as written. */
+/**
+ * `{{name}}` replaced by `data.name`; a placeholder without a value is a bug in the rule, shown as written. A value
+ * quoted from a file (an item wrapped over two source lines) keeps its words but not its line breaks: a finding is
+ * one line in every report, and a break would split it in stylish output and GitHub annotations.
+ */
 export function formatMessage(template: string, data: RawFinding['data']): string {
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
-    data && name in data ? String(data[name]) : whole,
+    data && name in data ? String(data[name]).replace(/[ \t]*\r?\n\s*/g, ' ') : whole,
   );
 }
 

@@ -283,6 +283,30 @@ describe('an agent emptying a manual section of plain bullets into N/A', () => {
   });
 });
 
+// An item wrapped over two source lines is quoted as one line: a finding is one line in every report.
+describe('an agent deleting a manual item written over two lines', () => {
+  it('quotes the item on one line', async () => {
+    const wrapped = plainCriteria('boxes').replace(
+      '- [ ] A token refreshes after an hour asleep',
+      '- [ ] A token refreshes after an hour asleep\n  and the session survives a restart',
+    );
+    const repo = Repo.create();
+    repo.commit('Plan', { [PLAN]: wrapped, [LEDGER]: ledgerDoc() }, { author: ANA });
+    const commit = repo.commit('Drop the check', { [PLAN]: plainCriteria('none') }, { author: CLAUDE });
+    // The finding sits where the deleted section stood: the end of Phase 2 in the commit's version.
+    const line = lineOf(plainCriteria('none'), '- [ ] Refresh tests pass');
+    const f = expectOne(await historyFindings(repo.dir, RULE), RULE, {
+      repo,
+      commit,
+      file: PLAN,
+      line,
+      severity: 'error',
+    });
+    expect(f.message).toContain('"A token refreshes after an hour asleep and the session survives a restart"');
+    expect(f.message).not.toContain('\n');
+  });
+});
+
 describe('what is not a loosening', () => {
   it('a package.json change outside the validateWorkflow key', async () => {
     const repo = Repo.create();

@@ -488,8 +488,11 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
   let sectionSeen = false;
   /** Plan-wide criteria written without checkboxes (a `## Success Criteria` list of plain bullets). */
   const planListed = new Set<'automated' | 'manual' | 'unknown'>();
-  /** Items made a human's only because their verification heading named no kind (the safe side). */
-  const guessedManual = new Set<CheckItem>();
+  /**
+   * Items made a human's only because their verification heading named no kind (the safe side), with the section
+   * outside the phase sequence they sit in (a plan without phases has no other way to say where its end state is).
+   */
+  const guessedManual = new Map<CheckItem, string | null>();
   const scope: Scope = { phase: null, sub: null, criteria: null, headingTask: null, outside: null };
 
   /** Where a checkbox seen now belongs. */
@@ -655,7 +658,7 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
       if (runsACommand(item)) target().automated.push(check);
       else {
         target().manual.push(check);
-        guessedManual.add(check);
+        guessedManual.set(check, scope.outside?.title ?? null);
       }
     } else if (scope.criteria) target()[scope.criteria.kind].push(check);
     else if (taskMatch && number !== null) {
@@ -752,12 +755,21 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
   // phase's). One phase without a manual check of its own, and the end state may be where its human check lives: the
   // safe side holds.
   const ownManual = (p: Phase) => p.manual.some((m) => !m.na && !guessedManual.has(m));
+  const endState = (title: string | null | undefined) =>
+    !!title && END_STATE_SECTION.test(title.replace(/[:.\s]+$/, '').trim());
   const judged = phases.filter((p) => !p.group && !p.deferred);
   if (judged.length > 0 && judged.every(ownManual)) {
     for (const section of outside) {
-      if (!END_STATE_SECTION.test(section.title.replace(/[:.\s]+$/, '').trim())) continue;
+      if (!endState(section.title)) continue;
       section.other.push(...section.manual.filter((m) => guessedManual.has(m)));
       section.manual = section.manual.filter((m) => !guessedManual.has(m));
+    }
+    // A plan without phases holds everything in its one implicit phase, end state included: the same reading, item
+    // by item, once the plan names a manual check of its own elsewhere (a `Manual:` item, a manual heading).
+    if (implicit) {
+      const outcomes = new Set(implicit.manual.filter((m) => endState(guessedManual.get(m))));
+      implicit.other.push(...outcomes);
+      implicit.manual = implicit.manual.filter((m) => !outcomes.has(m));
     }
   }
 

@@ -353,3 +353,50 @@ describe("a plan's end state written as a bare verification list (round 11)", ()
     expect(found[0]!.message).toMatch(/picked up by the nightly job/);
   });
 });
+
+// Round 13 (corpus): a plan without phases holds its end state and its criteria in one implicit phase. When it names
+// its manual checks itself (`Manual:` items), the bare end-state list states outcomes, as in a plan with phases.
+describe("a phaseless plan's end state written as a bare verification list (round 13)", () => {
+  const PATH = `${PLANS}/2026-11-21-archive-export.md`;
+  const archive = (end: string, man: string, named = true) =>
+    md(
+      '# Archive export Implementation Plan',
+      '## Desired End State',
+      '### Verification',
+      `- ${end} An export of a closed project lists every file it held`,
+      `- ${end} An empty project exports an empty archive`,
+      '## Changes Required',
+      '### 1. Export command',
+      'Write the archive in one pass.',
+      '### Success Criteria',
+      `- ${end} Automated: \`npm test -- export\` passes`,
+      named ? `- ${man} Manual: the archive opens in the desktop unzip tool` : `- ${man} The archive opens on a laptop`,
+    );
+
+  it('an agent checking the end state with its work: no finding, since the plan names its own manual check', async () => {
+    const repo = Repo.create();
+    repo.commit('Plan the export', { [PATH]: archive('[ ]', '[ ]') }, { author: ANA });
+    repo.commit('Export command', { [PATH]: archive('[x]', '[ ]') }, { author: CLAUDE });
+    expect(await historyFindings(repo.dir, 'history/manual-confirmation')).toEqual([]);
+  });
+
+  it("the same agent checking the plan's manual item as well: the gate's error, naming only that item", async () => {
+    const repo = Repo.create();
+    repo.commit('Plan the export', { [PATH]: archive('[ ]', '[ ]') }, { author: ANA });
+    repo.commit('Export command', { [PATH]: archive('[x]', '[x]') }, { author: CLAUDE });
+    const found = await historyFindings(repo.dir, 'history/manual-confirmation');
+    expect(found.map((f) => [f.severity, f.line])).toEqual([
+      ['error', lineOf(archive('[x]', '[x]'), 'Manual: the archive opens')],
+    ]);
+    expect(found[0]!.message).not.toMatch(/closed project|empty archive/);
+  });
+
+  it("a phaseless plan that names no manual check keeps the safe side: the end state is a human's", async () => {
+    const repo = Repo.create();
+    repo.commit('Plan the export', { [PATH]: archive('[ ]', '[ ]', false) }, { author: ANA });
+    repo.commit('Export command', { [PATH]: archive('[x]', '[ ]', false) }, { author: CLAUDE });
+    const found = await historyFindings(repo.dir, 'history/manual-confirmation');
+    expect(found.map((f) => f.severity)).toEqual(['error']);
+    expect(found[0]!.message).toMatch(/closed project/);
+  });
+});

@@ -2,7 +2,8 @@
 // The real corpus: public repositories that keep agent workflow files, run as a maintainer would run the tool
 // (`--since root`, the recommended preset), with every error and warning matched against hand-judged labels.
 // Precision = real / judged errors and warnings, per rule, for the tuning set and the held-out set apart; and, where a
-// blind second judge judged the same findings (second-judge.json), each judge's count of real ones and their agreement.
+// blind second judge judged the same findings (second-judge.json, instruction-judge.json), each judge's count of real
+// ones, their agreement, and the precision with that judge's labels in place.
 //
 //   node bench/corpus.mjs                 run every repository (bench/corpus/repos.json), print the table
 //   node bench/corpus.mjs --only a/b,c/d  a subset
@@ -229,41 +230,58 @@ async function main() {
       `\nestimated precision over all ${set} findings (each rule's judged precision weighed by its count): **${pct(weighted, weight)}** (${Math.round(weighted)} of ${weight})`,
     );
   }
-  // A blind second judge (second-judge.json: the findings of one run, judged without the labels): how far two judges
-  // agree says how much of a precision figure is the judges' own disagreement.
-  const second = new Map(
-    JSON.parse(readFileSync(join(corpusDir, 'second-judge.json'), 'utf8')).map((l) => [
-      keyOf({ ruleId: l.rule, file: l.file, line: l.line, commit: l.commit }) + `|${l.repo}`,
-      l,
-    ]),
-  );
-  lines.push('\nsecond judge (blind), on the findings both judged: real by each, and agreement on real / not real');
-  lines.push('| set | rule | judged by both | real (labels) | real (second) | agree |');
-  lines.push('| --- | --- | --- | --- | --- | --- |');
-  for (const set of SETS) {
-    const rows = new Map();
-    for (const run of runs) {
-      if (setOf(repos.find((r) => r.repo === run.repo)) !== set) continue;
-      const labels = new Map(
-        labelsOf(run.repo).map((l) => [keyOf({ ruleId: l.rule, file: l.file, line: l.line, commit: l.commit }), l]),
-      );
-      for (const f of run.report?.results ?? []) {
-        if (f.severity !== 'error' && f.severity !== 'warning') continue;
-        const first = labels.get(keyOf(f));
-        const other = second.get(`${keyOf(f)}|${run.repo}`);
-        if (!first || !other) continue;
-        for (const id of [f.ruleId, '**all**']) {
-          const row = rows.get(id) ?? { n: 0, first: 0, second: 0, agree: 0 };
-          row.n++;
-          row.first += first.label === 'real' ? 1 : 0;
-          row.second += other.label === 'real' ? 1 : 0;
-          row.agree += (first.label === 'real') === (other.label === 'real') ? 1 : 0;
-          rows.set(id, row);
+  // Another blind judge of some of the same findings: how far two judges agree says how much of a precision figure is
+  // the judges' own disagreement. `second-judge.json`: one run's findings judged again without the labels.
+  // `instruction-judge.json` (round 13, JUDGING-manual.md): the manual-confirmation findings judged against each
+  // repository's own instructions on who checks manual items; with its labels in place of the first ones where it
+  // judged, precision is printed again, so both readings stand side by side until the maintainers pick one.
+  for (const [file, title] of [
+    ['second-judge.json', 'second judge (blind)'],
+    ['instruction-judge.json', "instruction judge (blind, the repository's own instructions on manual items)"],
+  ]) {
+    const other = new Map(
+      JSON.parse(readFileSync(join(corpusDir, file), 'utf8')).map((l) => [
+        keyOf({ ruleId: l.rule, file: l.file, line: l.line, commit: l.commit }) + `|${l.repo}`,
+        l,
+      ]),
+    );
+    lines.push(`\n${title}, on the findings both judged: real by each, and agreement on real / not real`);
+    lines.push('| set | rule | judged by both | real (labels) | real (this judge) | agree |');
+    lines.push('| --- | --- | --- | --- | --- | --- |');
+    const instead = [];
+    for (const set of SETS) {
+      const rows = new Map();
+      const whole = { real: 0, judged: 0 };
+      for (const run of runs) {
+        if (setOf(repos.find((r) => r.repo === run.repo)) !== set) continue;
+        const labels = new Map(
+          labelsOf(run.repo).map((l) => [keyOf({ ruleId: l.rule, file: l.file, line: l.line, commit: l.commit }), l]),
+        );
+        for (const f of run.report?.results ?? []) {
+          if (f.severity !== 'error' && f.severity !== 'warning') continue;
+          const first = labels.get(keyOf(f));
+          const second = other.get(`${keyOf(f)}|${run.repo}`);
+          const used = second ?? first;
+          if (used) {
+            whole.judged++;
+            whole.real += used.label === 'real' ? 1 : 0;
+          }
+          if (!first || !second) continue;
+          for (const id of [f.ruleId, '**all**']) {
+            const row = rows.get(id) ?? { n: 0, first: 0, second: 0, agree: 0 };
+            row.n++;
+            row.first += first.label === 'real' ? 1 : 0;
+            row.second += second.label === 'real' ? 1 : 0;
+            row.agree += (first.label === 'real') === (second.label === 'real') ? 1 : 0;
+            rows.set(id, row);
+          }
         }
       }
+      for (const [id, r] of [...rows.entries()].sort((a, b) => b[1].n - a[1].n))
+        lines.push(`| ${set} | ${id} | ${r.n} | ${r.first} | ${r.second} | ${pct(r.agree, r.n)} |`);
+      if (rows.size > 0) instead.push(`${set} ${pct(whole.real, whole.judged)} (${whole.real} of ${whole.judged})`);
     }
-    for (const [id, r] of [...rows.entries()].sort((a, b) => b[1].n - a[1].n))
-      lines.push(`| ${set} | ${id} | ${r.n} | ${r.first} | ${r.second} | ${pct(r.agree, r.n)} |`);
+    if (instead.length > 0) lines.push(`\nprecision with this judge's labels where it judged: ${instead.join('; ')}`);
   }
   lines.push('\n| repository | set | exit | seconds | errors | warnings | real | misread | noise | unjudged |');
   lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');

@@ -31,6 +31,7 @@ import {
   type Resume,
   type Variant,
   VARIANTS,
+  wordingStands,
 } from './history.js';
 import {
   changePolicy,
@@ -387,7 +388,9 @@ async function judgeHeadHistory(
   standing: CacheStanding,
 ): Promise<HeadHistory> {
   const variant = variantOf(opts.presetOverride);
-  const at = cache?.history ? await standing() : 'other';
+  // Findings that quote the instructions are kept only while the instructions still say the same.
+  const worded = (cache?.history as CachedHistory | null | undefined)?.worded;
+  const at = cache?.history && (await wordingStands(root, worded)) ? await standing() : 'other';
   const usable = at !== 'other';
   // Nothing new since the last run: its findings, for the preset asked now.
   if (at === 'head') {

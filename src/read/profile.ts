@@ -46,6 +46,11 @@ export interface Profile {
   handoffLayout: Expectation<'sessions' | 'flat'>;
   /** The repository's own commands read and write `thoughts/searchable/` (its committed layout, not a stray mirror). */
   searchableLayout: Expectation<boolean>;
+  /**
+   * The repository's own instructions say that manual items are checked only once a human confirmed them. Words only:
+   * history/manual-confirmation asks it of every repository (section 4b) and cites these words where they exist.
+   */
+  manualConfirmation: Expectation<boolean>;
 }
 
 /** The seed's canonical shape: what `strict` holds every repository to. */
@@ -59,6 +64,7 @@ export function canonicalProfile(): Profile {
     handoffChain: { value: true, source },
     handoffLayout: { value: 'sessions', source },
     searchableLayout: { value: false, source },
+    manualConfirmation: { value: true, source },
   };
 }
 
@@ -98,6 +104,8 @@ export interface InstructionSignals {
   /** A handoff path template that puts handoffs in a folder per session, or directly in the handoffs folder. */
   sessions: ProfileSource | null;
   flat: ProfileSource | null;
+  /** A sentence or list item saying that manual verification items wait for the user's (a human's) confirmation. */
+  confirmation: ProfileSource | null;
 }
 
 const signalCache = new Map<string, InstructionSignals>();
@@ -184,6 +192,7 @@ export function instructionSignals(root: string): InstructionSignals {
     taskHandoff: null,
     sessions: null,
     flat: null,
+    confirmation: null,
   };
   for (const [file, buf] of instructionBytes(root)) {
     if (typeof buf === 'string' || buf.length > MAX_INSTRUCTION_BYTES) continue;
@@ -267,6 +276,7 @@ function markdownSignals(file: string, text: string, offset: number, into: Instr
         if (isHeading(node) && /plan/i.test(file) && (kind !== null || /^phase\s+\d/i.test(label)))
           into.planTemplate ??= { from: 'instructions', file, line, says: `lays out \`${label}\`` };
       }
+      if (node.type === 'paragraph' && !into.confirmation) confirmationSignal(file, textOf(node), line, into);
       if (node.type === 'code') codeSignals(file, node, line, into);
       if (node.type === 'inlineCode' || node.type === 'text') pathSignals(file, (node as InlineCode).value, line, into);
       if ('children' in node) visit(node.children as RootContent[]);
@@ -300,6 +310,48 @@ function keySignals(file: string, data: Record<string, unknown>, line: number, i
   for (const key of ['previous', 'previous_handoff', 'prev_handoff']) {
     if (key in data) into.chain ??= { from: 'instructions', file, line, says: `writes \`${key}:\` in its handoffs` };
   }
+}
+
+/** Manual (human) verification or testing items, steps or checks, as instructions name them. */
+const MANUAL_ITEMS =
+  /\b(?:manual(?:ly)?|human)\s+(?:verification|testing|tests?|checks?|qa|items?|steps?|checkboxes|criteria)\b/;
+/**
+ * The agent told not to check (tick, mark) them until a person confirmed: the negation governs the verb ("do not
+ * check off", "never mark"), so "check them yourself; do not wait until the user confirms" is no such instruction.
+ */
+const HELD_UNTIL =
+  /\b(?:do not|don't|never|must not|mustn't|should not|shouldn't|may not|cannot|can't)\s+(?:\w+\s+){0,2}?(?:check|tick|mark)\w*\b.*?\buntil\b(.*)/;
+/** Or told to check them only once a person confirmed. */
+const ONLY_AFTER = /\b(?:check|tick|mark)\w*\b.*?\bonly\s+(?:after|once|when)\b(.*)/;
+/** A person's confirmation, in the clause that follows `until` / `only after`. */
+const BY_A_PERSON =
+  /\b(?:user|human|maintainer|reviewer)s?\b.*?\b(?:confirm|verif|approv|sign)\w*|\b(?:confirm|verifi|approv)\w*\s+by\s+(?:the\s+|a\s+)?(?:user|human|maintainer|reviewer)/;
+
+/**
+ * The instruction that manual items wait for a person (`Do not check off manual verification items until the user
+ * confirms them`): both halves in one sentence of a paragraph (a list item's text is its paragraph). Conservative, as
+ * a file that tells the agent to check every box itself must not be cited as promising the opposite.
+ */
+function confirmationSignal(file: string, text: string, line: number, into: InstructionSignals): void {
+  let at = 0;
+  for (const sentence of text.split(/(?<=[.!?])\s+/)) {
+    const start = text.indexOf(sentence, at);
+    at = start + sentence.length;
+    const words = sentence.toLowerCase().replace(/\s+/g, ' ');
+    if (!MANUAL_ITEMS.test(words)) continue;
+    const rest = HELD_UNTIL.exec(words)?.[1] ?? ONLY_AFTER.exec(words)?.[1];
+    if (rest === undefined || !BY_A_PERSON.test(rest)) continue;
+    // The sentence's own line: a paragraph's soft breaks stay in its text.
+    const own = line + (text.slice(0, start).match(/\n/g)?.length ?? 0);
+    into.confirmation = { from: 'instructions', file, line: own, says: `says "${quoted(sentence)}"` };
+    return;
+  }
+}
+
+/** A sentence as a message quotes it: on one line, without its closing stop, at most about a line of a report. */
+function quoted(sentence: string): string {
+  const flat = sentence.replace(/\s+/g, ' ').replace(/[.!]+$/, '');
+  return flat.length > 160 ? `${flat.slice(0, 159)}…` : flat;
 }
 
 /**
@@ -489,6 +541,7 @@ export function learnProfile(input: ProfileInput): Profile {
 
   return {
     searchableLayout,
+    manualConfirmation: manualConfirmationOf(signals),
     taskHandoffs,
     automatedCriteria: criteria('automated'),
     manualCriteria: criteria('manual'),
@@ -496,6 +549,22 @@ export function learnProfile(input: ProfileInput): Profile {
     handoffChain: chain,
     handoffLayout: layout,
   };
+}
+
+/**
+ * Whether the instructions say manual items wait for a person's confirmation: a part of the profile that needs only
+ * the instructions (no plans, no config), so a transition rule can word a finding with it (engine/judge.ts).
+ */
+export function manualConfirmationOf(signals: Pick<InstructionSignals, 'confirmation'>): Expectation<boolean> {
+  return signals.confirmation
+    ? { value: true, source: signals.confirmation }
+    : {
+        value: false,
+        source: {
+          from: 'default',
+          says: "no instruction says manual items wait for the user's confirmation (history/manual-confirmation asks it all the same)",
+        },
+      };
 }
 
 /** `.claude/commands/create_plan.md (line 40)`: the file a source names, with its line; null when it names none. */

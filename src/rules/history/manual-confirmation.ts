@@ -3,6 +3,7 @@ import type { Event } from '../../model/history.js';
 import { addedItemLines } from '../../history/events.js';
 import { AFTER_THE_FACT, byFile, firstLine, listTexts } from './cause.js';
 import { undoKey } from '../../model/finding.js';
+import { describeSource } from '../../read/profile.js';
 
 type Checked = Extract<Event, { type: 'item-checked' }>;
 
@@ -39,17 +40,19 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'F(checkoff_manual) <- not user_confirmed',
     description:
-      "Every commit that checks a manual verification item (or adds one already checked) carries a human's confirmation: a `Confirmed-by: Name <email>` trailer whose identity is not an agent's, is listed in `confirmers` when set, and is the commit's author or committer; with `requireSignedConfirmations`, a good signature. A `Confirmed-items` digest, when present, covers every manual item checked. In `recommended` a person's own commit that changes only plans (manual checkboxes and prose, no task box, no handoff, no code) is an implicit confirmation (info); `strict` requires trailer and digest. In an audit (no config) only an agent's commit is judged, and a plan entering with a squashed pull request is noted. One finding per commit and plan.",
+      "Every commit that checks a manual verification item (or adds one already checked) carries a human's confirmation: a `Confirmed-by: Name <email>` trailer whose identity is not an agent's, is listed in `confirmers` when set, and is the commit's author or committer; with `requireSignedConfirmations`, a good signature. A `Confirmed-items` digest, when present, covers every manual item checked. In `recommended` a person's own commit that changes only plans (manual checkboxes and prose, no task box, no handoff, no code) is an implicit confirmation (info); `strict` requires trailer and digest. In an audit (no config) only an agent's commit is judged, and a plan entering with a squashed pull request is noted. One finding per commit and plan. Where the repository's own instructions say manual items are not checked until the user confirms them, an unconfirmed check-off quotes that sentence (file and line); only the words change.",
     fix: 'Leave manual items to a human: `npx validate-workflow confirm <plan> --phase N` commits them with the trailer.',
     messages: {
       // {{reason}}: why the commit's confirmation does not count (src/history/trust.ts says it in one clause).
-      unconfirmed: 'Manual item "{{item}}" is checked without a human\'s confirmation: {{reason}}.',
+      // {{promised}}: the repository's own words where its instructions say manual items wait for a person (empty
+      // where they do not): `; this repository's .claude/commands/implement_plan.md (line 87) says "..."`.
+      unconfirmed: 'Manual item "{{item}}" is checked without a human\'s confirmation: {{reason}}{{promised}}.',
       unconfirmedMany:
-        "{{count}} manual items are checked without a human's confirmation ({{reason}}): {{items}} (first at line {{line}}).",
+        "{{count}} manual items are checked without a human's confirmation ({{reason}}): {{items}} (first at line {{line}}){{promised}}.",
       strictOtherChange:
-        'Manual item "{{item}}" is checked without a human\'s confirmation: in `strict` a confirmation commit changes nothing but manual checkboxes, and this one also {{change}}.',
+        'Manual item "{{item}}" is checked without a human\'s confirmation: in `strict` a confirmation commit changes nothing but manual checkboxes, and this one also {{change}}{{promised}}.',
       strictOtherChangeMany:
-        "{{count}} manual items are checked without a human's confirmation: in `strict` a confirmation commit changes nothing but manual checkboxes, and this one also {{change}}: {{items}} (first at line {{line}}).",
+        "{{count}} manual items are checked without a human's confirmation: in `strict` a confirmation commit changes nothing but manual checkboxes, and this one also {{change}}: {{items}} (first at line {{line}}){{promised}}.",
       implicit:
         'Manual item "{{item}}" checked by {{name}} <{{email}}> in a commit of their own that changes only plans (manual checkboxes and prose), with no agent taking part: counted as their own confirmation (implicit, `recommended` only).',
       implicitMany:
@@ -68,9 +71,9 @@ export const rule: Rule = {
         '{{count}} manual items enter git already checked: {{items}} (first at line {{line}}); history cannot show who checked them.',
       // The fix before the commit exists (pre-commit, commit-msg): the plan and phase are known, the command complete.
       leaveUnchecked:
-        'Manual items are checked by a human, never by an agent: leave them unchecked and tell the user Phase {{phase}} is ready for manual verification (they confirm with `npx validate-workflow confirm {{file}} --phase {{phase}}`).',
+        'Manual items are checked by a human, never by an agent: leave them unchecked and tell the user Phase {{phase}} is ready for manual verification (they confirm with `npx validate-workflow confirm {{file}} --phase {{phase}}`). An item a command can verify belongs under Automated Verification: ask the user to move it there (an agent that removes a manual item is history/self-exemption).',
       // The fix of a commit already made: what to do now.
-      confirmNow: `Have a human verify Phase {{phase}} of {{file}} now and record it in a commit of their own (\`npx validate-workflow confirm {{file}} --phase {{phase}}\` makes it for items still unchecked); for this commit, ${AFTER_THE_FACT}.`,
+      confirmNow: `Have a human verify Phase {{phase}} of {{file}} now and record it in a commit of their own (\`npx validate-workflow confirm {{file}} --phase {{phase}}\` makes it for items still unchecked); for this commit, ${AFTER_THE_FACT}. An item a command can verify belongs under Automated Verification, moved there by a human.`,
       adopt:
         'Nothing to undo: to judge only what comes after, commit validate-workflow.config.json (what `npx validate-workflow init` writes) or set `"history": { "since": "<commit>" }` in it.',
     },
@@ -85,6 +88,11 @@ export const rule: Rule = {
     const found: RawFinding[] = [];
     const fixId = ctx.stage === 'history' ? 'confirmNow' : 'leaveUnchecked';
     const name = (one: string, many: boolean) => (many ? `${one}Many` : one);
+    // The maintainer's own rule, where the repository's instructions state it: the same verdict, in their words.
+    const promised = (): string => {
+      const said = ctx.promisedConfirmation();
+      return said.value && said.source.from === 'instructions' ? `; ${describeSource(said.source)}` : '';
+    };
     const c = ctx.confirmation();
     // Strict: a confirmation commit changes nothing but manual checkboxes, so the human vouches for exactly that.
     const other =
@@ -102,7 +110,7 @@ export const rule: Rule = {
           line,
           messageId: name('strictOtherChange', many),
           fixId,
-          data: { ...data, change: describe(other) },
+          data: { ...data, change: describe(other), promised: promised() },
         };
       // An audit (no config: the repository never adopted the gate) sees who committed, not who checked: with no
       // agent identity on the commit, history shows a person's own commit, and the corpus shows maintainers
@@ -123,7 +131,7 @@ export const rule: Rule = {
           line,
           messageId: name('unconfirmed', many),
           fixId,
-          data: { ...data, reason: c.reason },
+          data: { ...data, reason: c.reason, promised: promised() },
           undo: items.map((i) => undoKey('uncheck', file, i.text)),
         };
       if (c.implicit)

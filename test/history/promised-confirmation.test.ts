@@ -1,0 +1,180 @@
+// Issue 19: a history/manual-confirmation finding cites the repository's own instruction that manual items wait for
+// the user, where its agent instructions say so (read/profile.ts), so the maintainer sees their own rule broken. Only
+// the words change: severity and exit code are those of a repository that says nothing. Every instruction text here
+// is our own.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeRepo, runCli } from '../helpers/repo.js';
+import { forgetInstructions, instructionSignals } from '../../src/read/profile.js';
+import { loadParsers } from '../../src/read/lazy.js';
+import type { Finding } from '../../src/model/finding.js';
+import {
+  ANA,
+  CLAUDE,
+  CONFIG,
+  MANUAL,
+  PLAN,
+  Repo,
+  cli,
+  cliHere,
+  door,
+  ledgerDoc,
+  LEDGER,
+  messageFile,
+  planDoc,
+} from './helpers.js';
+
+const RULE = 'history/manual-confirmation';
+const COMMAND = '.claude/commands/implement_plan.md';
+
+/** An implement command whose list item says manual items wait for the user (line 9 of the file). */
+const WAITS = [
+  '# Carry out an approved plan',
+  '',
+  'Work through one phase at a time and run its automated checks.',
+  '',
+  '## When a phase is done',
+  '',
+  '- Tick the automated verification items whose commands pass.',
+  '- Tell the user the phase is ready.',
+  '- The manual testing items are for a person: do not tick them',
+  '  until the user has confirmed them in the conversation.',
+  '',
+].join('\n');
+const WAITS_LINE = 9;
+const WAITS_SAYS =
+  'says "The manual testing items are for a person: do not tick them until the user has confirmed them in the conversation"';
+
+/** An implement command that tells the agent to check every box itself, manual ones included. */
+const TICKS_ALL = [
+  '# Carry out an approved plan',
+  '',
+  'Once the tests pass, tick every box of the phase yourself, manual verification items included.',
+  '',
+  'Check off the manual items yourself; do not wait until the user confirms them.',
+  '',
+].join('\n');
+
+/** The finding an agent's check-off of phase 1's manual item gets, without any instruction to cite. */
+const PLAIN = `Manual item "${MANUAL(1)}" is checked without a human's confirmation: the commit has no \`Confirmed-by:\` trailer.`;
+
+/** Ana adopts the convention and plans; Claude checks phase 1, its manual item included, with no confirmation. */
+function history(instructions: Record<string, string>): Repo {
+  const repo = Repo.create();
+  repo.commit(
+    'Plan the auth flow',
+    { [CONFIG]: '{}\n', [PLAN]: planDoc(), [LEDGER]: ledgerDoc(), ...instructions },
+    { author: ANA },
+  );
+  repo.commit('Phase 1 verified', { [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) }, { author: CLAUDE });
+  return repo;
+}
+
+const confirmations = (results: Finding[]) => results.filter((f) => f.ruleId === RULE);
+
+describe('the instruction that manual items wait for the user', () => {
+  const signal = async (text: string) => {
+    await loadParsers();
+    const dir = makeRepo({ [COMMAND]: text });
+    forgetInstructions(dir);
+    return instructionSignals(dir).confirmation;
+  };
+
+  it('is found in a list item, with the line its sentence starts on', async () => {
+    expect(await signal(WAITS)).toEqual({ from: 'instructions', file: COMMAND, line: WAITS_LINE, says: WAITS_SAYS });
+    const two = [
+      '# Implement',
+      '',
+      'Run the checks first.',
+      'Never mark the human verification steps as done until',
+      'the human confirms them.',
+    ];
+    expect(await signal(two.join('\n'))).toMatchObject({ line: 4 });
+    expect(
+      await signal('Check off **manual** verification items only after the user has verified them.'),
+    ).toMatchObject({
+      line: 1,
+      says: 'says "Check off manual verification items only after the user has verified them"',
+    });
+  });
+
+  it('is not read into a file that tells the agent to check the boxes itself, or says only half of it', async () => {
+    for (const text of [
+      TICKS_ALL,
+      'Do not pause for manual verification between phases.',
+      'Pause for human verification after each phase, then go on.',
+      'Do not mark a task done until the user confirms it.',
+      'Manual verification items: the user confirms them in review.',
+    ])
+      expect(await signal(text), text).toBeNull();
+  });
+});
+
+describe("history/manual-confirmation in the repository's own words", () => {
+  let waits: Repo;
+  let silent: Repo;
+  let ticks: Repo;
+  beforeAll(() => {
+    waits = history({ [COMMAND]: WAITS });
+    silent = history({});
+    ticks = history({ [COMMAND]: TICKS_ALL });
+  });
+
+  it('cites the instruction, file and line, with the same error and exit code', () => {
+    const cited = cli(waits.copy().dir);
+    const plain = cli(silent.copy().dir);
+    expect(confirmations(plain.results)).toMatchObject([{ severity: 'error', message: PLAIN }]);
+    expect(confirmations(cited.results)).toMatchObject([
+      {
+        severity: 'error',
+        message: `${PLAIN.slice(0, -1)}; this repository's ${COMMAND} (line ${WAITS_LINE}) ${WAITS_SAYS}.`,
+      },
+    ]);
+    expect(cited.code).toBe(1);
+    expect(plain.code).toBe(1);
+    expect(cited.summary).toEqual(plain.summary);
+  });
+
+  it('as a user reads it in the terminal', () => {
+    const res = runCli(waits.copy().dir, []);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain(
+      `the commit has no \`Confirmed-by:\` trailer; this repository's ${COMMAND} (line ${WAITS_LINE}) ${WAITS_SAYS}.`,
+    );
+  });
+
+  it('cites nothing where the instructions tell the agent to check the boxes itself', async () => {
+    const res = await cliHere(ticks.copy().dir);
+    expect(confirmations(res.results)).toMatchObject([{ severity: 'error', message: PLAIN }]);
+    expect(res.code).toBe(1);
+  });
+
+  it('a warm run says what the instructions say now: moved, then gone', async () => {
+    const repo = waits.copy();
+    expect(confirmations((await cliHere(repo.dir)).results)[0]!.message).toContain(`(line ${WAITS_LINE})`);
+    repo.write({ [COMMAND]: `# Preface\n\n${WAITS}` });
+    expect(confirmations((await cliHere(repo.dir)).results)[0]!.message).toContain(`(line ${WAITS_LINE + 2})`);
+    repo.write({ [COMMAND]: TICKS_ALL });
+    expect(confirmations((await cliHere(repo.dir)).results)[0]!.message).toBe(PLAIN);
+  });
+
+  it('the commit-msg hook refuses the check-off in the same words', async () => {
+    const repo = waits.copy();
+    repo.git('reset', '-q', '--soft', 'HEAD~1');
+    const res = await door(repo.dir, ['commit-msg', messageFile('Phase 1 verified')], repo.env(CLAUDE));
+    expect(res.code).toBe(1);
+    expect(confirmations(res.results)[0]!.message).toContain(
+      `; this repository's ${COMMAND} (line ${WAITS_LINE}) ${WAITS_SAYS}.`,
+    );
+  });
+
+  it('--print-config shows the part and where it came from', () => {
+    const shown = (repo: Repo) =>
+      (JSON.parse(runCli(repo.copy().dir, ['--print-config']).stdout) as { profile: Record<string, unknown> }).profile
+        .manualConfirmation;
+    expect(shown(waits)).toEqual({
+      value: true,
+      source: { from: 'instructions', file: COMMAND, line: WAITS_LINE, says: WAITS_SAYS },
+    });
+    expect(shown(ticks)).toMatchObject({ value: false, source: { from: 'default' } });
+  });
+});

@@ -8,7 +8,7 @@ import type { Config, Preset } from '../config/config.js';
 import type { TimelineEntry } from '../model/history.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
 import { cacheFile, cacheKey, loadCache, saveCache, type Cache, Raw } from '../history/cache.js';
-import { filesAt, headTrustSnapshot, newStore, pendingCommit } from '../history/fold.js';
+import { filesAt, headTrustSnapshot, listHeadAhead, newStore, pendingCommit } from '../history/fold.js';
 import { CONFIG_FILE } from '../config/config.js';
 import { RULE_IDS } from './catalog.js';
 import { BASELINE_FILE, Snapshot } from '../history/snapshot.js';
@@ -578,18 +578,17 @@ export async function judgePending(
   const headSha = opts.head !== undefined ? opts.head : headCommit(root);
   let t = performance.now();
   // The effective config is a function of these and HEAD (below), so they key pre-commit's verdict.
-  const {
-    key: handover,
-    who,
-    trailers,
-    index,
-  } = await handoverKey(
-    root,
-    handoverSettings(workingConfig, opts.presetOverride, opts.explicitConfig ?? false),
-    headSha,
-    opts.message ?? '',
-  );
-  timing('handover key', since(t));
+  const [{ key: handover, who, trailers, index }] = await Promise.all([
+    handoverKey(
+      root,
+      handoverSettings(workingConfig, opts.presetOverride, opts.explicitConfig ?? false),
+      headSha,
+      opts.message ?? '',
+    ),
+    // HEAD's listing for its trust settings (below), asked beside the key's questions.
+    headSha !== null ? listHeadAhead(root, headSha, workingConfig, trackedPacks(workingConfig)) : undefined,
+  ]);
+  timing("handover key and HEAD's listing", since(t));
   if (handover !== null && opts.stage === 'commit-msg' && trailers.length === 0) {
     const verdict = takeVerdict(root, handover);
     // The pending commit has no sha yet, so its findings name no commit or subject: they read the same either way.
@@ -606,7 +605,7 @@ export async function judgePending(
     opts.explicitConfig || (head.files.get(CONFIG_FILE) === undefined && !head.files.get('package.json'))
       ? workingConfig
       : head.config(RULE_IDS);
-  timing("HEAD's listing and settings", since(t));
+  timing("HEAD's trust settings", since(t));
   t = performance.now();
   const cache = loadCache(cacheFile(root), settingsKey(config));
   timing('cache read', since(t));

@@ -119,13 +119,18 @@ class Body {
     return this.whole;
   }
 
+  /** What the file holds there; a read that fails is bytes missing, as a file cut short: no model, parsed again. */
   private read(offset: number, length: number): Buffer {
     const buf = Buffer.allocUnsafe(length);
     let got = 0;
-    while (this.fd !== null && got < length) {
-      const n = readSync(this.fd, buf, got, length - got, this.start + offset + got);
-      if (n === 0) break;
-      got += n;
+    try {
+      while (this.fd !== null && got < length) {
+        const n = readSync(this.fd, buf, got, length - got, this.start + offset + got);
+        if (n === 0) break;
+        got += n;
+      }
+    } catch {
+      // As above: what was read so far.
     }
     return buf.subarray(0, got);
   }

@@ -6,9 +6,11 @@
 //   a commit through the installed hooks vs a bare node start, and vs husky + lint-staged + commitlint on a plain
 //                       commit (the leanest peer: the binaries run directly, lint-staged's task does nothing)
 //   peak memory         (limit 500 MB)
-// and what each step of a hook commit costs (lint-staged, node start, bundle load, git processes).
+// and what each step of a hook commit costs (lint-staged, node start, bundle load, git processes, the CLI alone at
+// each hook, and where its --staged run goes by VALIDATE_WORKFLOW_TIMING), every CLI's steps interleaved.
 //
 //   node bench/shapes.mjs [--shape history|wide|monorepo|all] [--cli dist/bundle/main.js]... [--runs N] [--no-hooks]
+//     [--hooks-only]   only the hook commits (no full runs; the hooked clones' first full run warms their cache)
 //   BENCH_SCALE=0.2   a smaller history of the same shape, for a quick run (default 1: the issue's scale)
 //   BENCH_DIR=/tmp/x  keep the generated repositories there and reuse them (generating one takes minutes)
 // Several --cli give a before/after in one run (e.g. another worktree's build): every CLI is measured against the same
@@ -48,6 +50,7 @@ const shapeArg = opt('--shape')[0] ?? 'all';
 const clis = (opt('--cli').length ? opt('--cli') : ['dist/bundle/main.js']).map((c) => resolve(c));
 const RUNS = Number(opt('--runs')[0] ?? 5);
 const hooks = !argv.includes('--no-hooks');
+const hooksOnly = hooks && argv.includes('--hooks-only');
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const r = (n) => Math.max(1, Math.round(n * SCALE));
 
@@ -197,61 +200,106 @@ function gitProcesses(dir, fn) {
   return lines.filter((l) => l.includes('"event":"start"')).length;
 }
 
-function measureHooks(dir, cli, peer) {
-  const plan = run(dir, 'git', ['ls-files', 'thoughts/shared/plans']).out.split('\n')[0];
-  let n = 0;
-  const stage = () => {
-    appendFileSync(join(dir, plan), `\nA note added by the bench (${++n}).\n`);
-    run(dir, 'git', ['add', plan]);
-  };
-  const commit = (args = [], extra = {}) => {
-    stage();
-    return run(dir, 'git', ['commit', '-q', '-m', `Note ${n}`, ...args], extra).ms;
-  };
-  const hook = (name, extra = {}, first = []) => {
-    stage();
-    const msg = join(work, 'MSG');
+/**
+ * Every step of a hook commit, for each hooked clone (one per --cli) and the shared baselines, all interleaved: one
+ * round runs every case of every CLI once, so a before/after of two builds sees the same load (the machine is shared,
+ * and its load drifts over minutes). Medians of RUNS rounds, with their spread.
+ */
+function measureHooks(targets, peer) {
+  const cases = {};
+  const stagedTimings = targets.map(() => ({}));
+  for (const [i, { dir, cli }] of targets.entries()) {
+    const plan = run(dir, 'git', ['ls-files', 'thoughts/shared/plans']).out.split('\n')[0];
+    let n = 0;
+    const stage = () => {
+      appendFileSync(join(dir, plan), `\nA note added by the bench (${++n}).\n`);
+      run(dir, 'git', ['add', plan]);
+    };
+    const commit = (args = [], extra = {}) => {
+      stage();
+      return run(dir, 'git', ['commit', '-q', '-m', `Note ${n}`, ...args], extra).ms;
+    };
+    const msg = join(work, `MSG-${i}`);
     writeFileSync(msg, 'A note\n');
-    for (const f of first) run(dir, join(dir, '.husky/_', f), f === 'commit-msg' ? [msg] : [], extra);
-    const ms = run(dir, join(dir, '.husky/_', name), name === 'commit-msg' ? [msg] : [], extra).ms;
-    run(dir, 'git', ['commit', '-q', '--no-verify', '-m', `Note ${n}`]);
-    return ms;
-  };
+    const hook = (name, extra = {}, first = []) => {
+      stage();
+      for (const f of first) run(dir, join(dir, '.husky/_', f), f === 'commit-msg' ? [msg] : [], extra);
+      const ms = run(dir, join(dir, '.husky/_', name), name === 'commit-msg' ? [msg] : [], extra).ms;
+      run(dir, 'git', ['commit', '-q', '--no-verify', '-m', `Note ${n}`]);
+      return ms;
+    };
+    /** The CLI on its own, as the hooks start it (no sh, no husky, no lint-staged): `first` runs before, untimed. */
+    const alone = (args, first = [], keep = null) => {
+      stage();
+      for (const f of first) run(dir, process.execPath, [cli, ...f]);
+      const res = run(dir, process.execPath, [cli, ...args], keep ? TIMING : {});
+      if (keep) for (const [k, ms] of Object.entries(timings(res.err))) (keep[k] ??= []).push(ms);
+      run(dir, 'git', ['commit', '-q', '--no-verify', '-m', `Note ${n}`]);
+      return res.ms;
+    };
+    Object.assign(cases, {
+      [`${i}|hooks on (pre-commit + commit-msg)`]: () => commit(),
+      // The change judged first, untimed, as the hooks would have: pre-commit keeps the snapshot findings of what it
+      // judged (engine/snapshot-memory.ts), and a HEAD no door judged made the next case judge HEAD's snapshot afresh
+      // (pre-commit through lint-staged, right after this case, cost more than a whole commit through the hooks).
+      [`${i}|hooks off (--no-verify)`]: () => {
+        stage();
+        run(dir, process.execPath, [cli, '--staged']);
+        return run(dir, 'git', ['commit', '-q', '--no-verify', '-m', `Note ${n}`]).ms;
+      },
+      [`${i}|pre-commit (lint-staged -> --staged)`]: () => hook('pre-commit'),
+      [`${i}|pre-commit without lint-staged`]: () => hook('pre-commit', { VALIDATE_WORKFLOW_LINT_STAGED: '0' }),
+      [`${i}|commit-msg after pre-commit`]: () => hook('commit-msg', {}, ['pre-commit']),
+      [`${i}|validate-workflow --staged (node alone)`]: () => alone(['--staged'], [], stagedTimings[i]),
+      [`${i}|validate-workflow commit-msg (verdict taken)`]: () => alone(['commit-msg', msg], [['--staged']]),
+      [`${i}|lint-staged, no task matching`]: () => {
+        writeFileSync(join(dir, 'README.bench'), `${n}\n`);
+        run(dir, 'git', ['add', 'README.bench']);
+        const ms = run(dir, 'node_modules/.bin/lint-staged', []).ms;
+        run(dir, 'git', ['reset', '-q', '--', 'README.bench']);
+        return ms;
+      },
+      [`${i}|validate-workflow --version (bundle load)`]: () => run(dir, process.execPath, [cli, '--version']).ms,
+    });
+    targets[i].commit = commit;
+  }
   let p = 0;
   const peerCommit = (args = []) => {
     appendFileSync(join(peer, 'NOTES.md'), `- note ${++p}\n`);
     run(peer, 'git', ['add', 'NOTES.md']);
     return run(peer, 'git', ['commit', '-q', '-m', `docs: note ${p}`, ...args]).ms;
   };
-  const cases = {
-    'hooks on (pre-commit + commit-msg)': () => commit(),
-    'hooks off (--no-verify)': () => commit(['--no-verify']),
-    'pre-commit (lint-staged -> --staged)': () => hook('pre-commit'),
-    'pre-commit without lint-staged': () => hook('pre-commit', { VALIDATE_WORKFLOW_LINT_STAGED: '0' }),
-    'commit-msg after pre-commit': () => hook('commit-msg', {}, ['pre-commit']),
-    'lint-staged, no task matching': () => {
-      writeFileSync(join(dir, 'README.bench'), `${n}\n`);
-      run(dir, 'git', ['add', 'README.bench']);
-      const ms = run(dir, 'node_modules/.bin/lint-staged', []).ms;
-      run(dir, 'git', ['reset', '-q', '--', 'README.bench']);
-      return ms;
-    },
-    'validate-workflow --version (bundle load)': () => run(dir, process.execPath, [cli, '--version']).ms,
-    "bare node -e ''": () => run(dir, process.execPath, ['-e', '']).ms,
+  Object.assign(cases, {
+    "bare node -e ''": () => run(targets[0].dir, process.execPath, ['-e', '']).ms,
     'peer: husky + lint-staged + commitlint': () => peerCommit(),
     'peer: --no-verify': () => peerCommit(['--no-verify']),
-  };
+  });
   const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
   for (const fn of Object.values(cases)) fn(); // warm-up: file cache, the verdict handover
+  for (const t of stagedTimings) for (const k of Object.keys(t)) delete t[k];
   for (let i = 0; i < RUNS; i++) for (const [k, fn] of Object.entries(cases)) samples[k].push(fn());
-  const med = Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, median(xs)]));
-  const gits = gitProcesses(dir, (extra) => commit([], extra));
+  const stat = (xs) => ({ med: median(xs), min: Math.min(...xs), max: Math.max(...xs) });
+  const shared = Object.fromEntries(
+    Object.entries(samples)
+      .filter(([k]) => !k.includes('|'))
+      .map(([k, xs]) => [k, stat(xs)]),
+  );
   const peerGits = gitProcesses(peer, (extra) => {
     appendFileSync(join(peer, 'NOTES.md'), `- note ${++p}\n`);
     run(peer, 'git', ['add', 'NOTES.md']);
     run(peer, 'git', ['commit', '-q', '-m', `docs: note ${p}`], extra);
   });
-  return { med, gits, peerGits };
+  return targets.map((t, i) => ({
+    steps: Object.fromEntries(
+      Object.entries(samples)
+        .filter(([k]) => k.startsWith(`${i}|`))
+        .map(([k, xs]) => [k.slice(k.indexOf('|') + 1), stat(xs)]),
+    ),
+    staged: Object.fromEntries(Object.entries(stagedTimings[i]).map(([k, xs]) => [k, median(xs)])),
+    shared,
+    gits: gitProcesses(t.dir, (extra) => t.commit([], extra)),
+    peerGits,
+  }));
 }
 
 // --- the table ----------------------------------------------------------------------------------------------------
@@ -263,79 +311,88 @@ const peer = hooks ? peerRepo() : null;
 for (const shape of shapes) {
   console.log(`\n== shape ${shape}`);
   const dir = await repoFor(shape);
-  let gitLog = best(3, () => run(dir, 'git', ['log', '-p', '--reverse', '--', 'thoughts/']));
-  const bare = bareParse(dir);
-  let node = best(5, () => run(dir, process.execPath, ['-e', '']));
   const files = run(dir, 'git', ['ls-files', 'thoughts/']).out.split('\n').filter(Boolean).length;
   const commits = Number(run(dir, 'git', ['rev-list', '--count', 'HEAD']).out.trim());
-  const mdl = run(
-    dir,
-    process.execPath,
-    [join(project, 'node_modules/markdownlint-cli2/markdownlint-cli2-bin.mjs'), 'thoughts/**/*.md'],
-    {},
-    [0, 1],
-  ).ms;
-  console.log(
-    `  ${commits} commits, ${files} files under thoughts/ at HEAD, ${bare.versions} distinct workflow versions (${(bare.bytes / 2 ** 20).toFixed(1)} MB)`,
-  );
-  console.log(
-    `  baselines: raw git log -p ${sec(gitLog)}; bare parse (one thread) ${sec(bare.ms)}; markdownlint-cli2 ${sec(mdl)}; node -e '' ${sec(node)}`,
-  );
-  for (const [n, cli] of clis.entries()) {
-    // The cheap baselines again beside each tool: the machine's load drifts over a run of several minutes.
-    if (n > 0) {
-      gitLog = best(3, () => run(dir, 'git', ['log', '-p', '--reverse', '--', 'thoughts/']));
-      node = best(5, () => run(dir, process.execPath, ['-e', '']));
-      console.log(`  baselines again: raw git log -p ${sec(gitLog)}; node -e '' ${sec(node)}`);
-    }
-    const cacheDir = join(dir, '.git', 'validate-workflow');
-    const tool = (args, extra = {}) => run(dir, process.execPath, [cli, ...args], { ...TIMING, ...extra }, [0, 1]);
-    rmSync(cacheDir, { recursive: true, force: true });
-    const snapshot = tool(['--no-history', '--format', 'json']);
-    rmSync(cacheDir, { recursive: true, force: true });
-    const cold = tool(['--format', 'json']);
-    const warmRuns = Array.from({ length: 3 }, () => tool(['--format', 'json']));
-    const warm = warmRuns.reduce((a, b) => (b.ms < a.ms ? b : a));
-    tool(['status']);
-    const status = best(RUNS, () => tool(['status']));
-    const peak = Math.max(...[snapshot, cold, ...warmRuns].map((t) => timings(t.err)['peak rss'] ?? 0));
-    const summary = JSON.parse(cold.out).summary;
+  let gitLog = 0;
+  let node = best(5, () => run(dir, process.execPath, ['-e', '']));
+  let bare = null;
+  let mdl = 0;
+  if (!hooksOnly) {
+    gitLog = best(3, () => run(dir, 'git', ['log', '-p', '--reverse', '--', 'thoughts/']));
+    bare = bareParse(dir);
+    mdl = run(
+      dir,
+      process.execPath,
+      [join(project, 'node_modules/markdownlint-cli2/markdownlint-cli2-bin.mjs'), 'thoughts/**/*.md'],
+      {},
+      [0, 1],
+    ).ms;
     console.log(
-      `  -- ${cli}${label(cli)}: ${summary.errors} errors, ${summary.warnings} warnings on the clean history`,
+      `  ${commits} commits, ${files} files under thoughts/ at HEAD, ${bare.versions} distinct workflow versions (${(bare.bytes / 2 ** 20).toFixed(1)} MB)`,
     );
-    const rows = [
-      ['cold full run', cold.ms, `${x(cold.ms, gitLog + bare.ms)} (raw git + bare parse; goal <= 0.5x)`],
-      ['warm full run', warm.ms, `${x(warm.ms, gitLog)} raw git log -p (goal <= 1.0x)`],
-      ['snapshot pass (--no-history, cold)', snapshot.ms, `${x(snapshot.ms, mdl)} markdownlint-cli2 (goal <= 0.7x)`],
-      ['status (warm)', status, `${x(status, node)} node -e '' (goal <= 3x)`],
-    ];
-    let hookStats = null;
-    if (peer) {
-      hookStats = measureHooks(hookedClone(dir, cli, `${shape}-${n}`), cli, peer);
-      const on = hookStats.med['hooks on (pre-commit + commit-msg)'];
-      const off = hookStats.med['hooks off (--no-verify)'];
-      const peerOn = hookStats.med['peer: husky + lint-staged + commitlint'];
-      const peerOff = hookStats.med['peer: --no-verify'];
-      const nodeMed = hookStats.med["bare node -e ''"];
-      rows.push([
-        'a commit through the hooks',
-        on,
-        `${x(on - off, nodeMed)} node (hooks' own cost ${sec(on - off)}; goal <= 4x), ${x(on - off, peerOn - peerOff)} the peer's hooks (${sec(peerOn - peerOff)}; goal <= 0.33x)`,
-      ]);
-    }
-    rows.push(['peak memory', null, `${peak} MB (limit 500 MB)`]);
-    for (const [name, ms, ratio] of rows)
-      console.log(`  ${name.padEnd(36)} ${ms === null ? ''.padStart(9) : sec(ms).padStart(9)}   ${ratio}`);
-    console.log(`  cold, where it goes: ${JSON.stringify(timings(cold.err))}`);
-    console.log(`  warm, where it goes: ${JSON.stringify(timings(warm.err))}`);
-    if (hookStats) {
+    console.log(
+      `  baselines: raw git log -p ${sec(gitLog)}; bare parse (one thread) ${sec(bare.ms)}; markdownlint-cli2 ${sec(mdl)}; node -e '' ${sec(node)}`,
+    );
+  } else console.log(`  ${commits} commits, ${files} files under thoughts/ at HEAD; node -e '' ${sec(node)}`);
+  const hooked = [];
+  for (const [n, cli] of clis.entries()) {
+    if (!hooksOnly) {
+      // The cheap baselines again beside each tool: the machine's load drifts over a run of several minutes.
+      if (n > 0) {
+        gitLog = best(3, () => run(dir, 'git', ['log', '-p', '--reverse', '--', 'thoughts/']));
+        node = best(5, () => run(dir, process.execPath, ['-e', '']));
+        console.log(`  baselines again: raw git log -p ${sec(gitLog)}; node -e '' ${sec(node)}`);
+      }
+      const cacheDir = join(dir, '.git', 'validate-workflow');
+      const tool = (args, extra = {}) => run(dir, process.execPath, [cli, ...args], { ...TIMING, ...extra }, [0, 1]);
+      rmSync(cacheDir, { recursive: true, force: true });
+      const snapshot = tool(['--no-history', '--format', 'json']);
+      rmSync(cacheDir, { recursive: true, force: true });
+      const cold = tool(['--format', 'json']);
+      const warmRuns = Array.from({ length: 3 }, () => tool(['--format', 'json']));
+      const warm = warmRuns.reduce((a, b) => (b.ms < a.ms ? b : a));
+      tool(['status']);
+      const status = best(RUNS, () => tool(['status']));
+      const peak = Math.max(...[snapshot, cold, ...warmRuns].map((t) => timings(t.err)['peak rss'] ?? 0));
+      const summary = JSON.parse(cold.out).summary;
       console.log(
-        `  a hook commit, step by step (medians of ${RUNS}; git processes per commit: ${hookStats.gits}, the peer's ${hookStats.peerGits}):`,
+        `  -- ${cli}${label(cli)}: ${summary.errors} errors, ${summary.warnings} warnings on the clean history`,
       );
-      for (const [k, ms] of Object.entries(hookStats.med))
-        console.log(`    ${k.padEnd(44)} ${ms.toFixed(0).padStart(6)} ms`);
+      const rows = [
+        ['cold full run', cold.ms, `${x(cold.ms, gitLog + bare.ms)} (raw git + bare parse; goal <= 0.5x)`],
+        ['warm full run', warm.ms, `${x(warm.ms, gitLog)} raw git log -p (goal <= 1.0x)`],
+        ['snapshot pass (--no-history, cold)', snapshot.ms, `${x(snapshot.ms, mdl)} markdownlint-cli2 (goal <= 0.7x)`],
+        ['status (warm)', status, `${x(status, node)} node -e '' (goal <= 3x)`],
+        ['peak memory', null, `${peak} MB (limit 500 MB)`],
+      ];
+      for (const [name, ms, ratio] of rows)
+        console.log(`  ${name.padEnd(36)} ${ms === null ? ''.padStart(9) : sec(ms).padStart(9)}   ${ratio}`);
+      console.log(`  cold, where it goes: ${JSON.stringify(timings(cold.err))}`);
+      console.log(`  warm, where it goes: ${JSON.stringify(timings(warm.err))}`);
     }
+    // Made now, while the shape's cache is this CLI's (the full runs above left it): the clone starts warm.
+    if (peer) hooked.push({ cli, dir: hookedClone(dir, cli, `${shape}-${n}`) });
   }
+  if (!peer) continue;
+  const stats = measureHooks(hooked, peer);
+  console.log(`  hook commits, every CLI's steps interleaved (medians of ${RUNS} rounds, [min..max]):`);
+  const ms = (s) => `${s.med.toFixed(0).padStart(6)} ms [${s.min.toFixed(0)}..${s.max.toFixed(0)}]`;
+  for (const [n, st] of stats.entries()) {
+    const on = st.steps['hooks on (pre-commit + commit-msg)'].med;
+    const off = st.steps['hooks off (--no-verify)'].med;
+    const peerOn = st.shared['peer: husky + lint-staged + commitlint'].med;
+    const peerOff = st.shared['peer: --no-verify'].med;
+    const nodeMed = st.shared["bare node -e ''"].med;
+    console.log(`  -- ${hooked[n].cli}${label(hooked[n].cli)}`);
+    console.log(
+      `  ${'a commit through the hooks'.padEnd(36)} ${sec(on).padStart(9)}   ${x(on - off, nodeMed)} node (hooks' own cost ${sec(on - off)}; goal <= 4x), ${x(on - off, peerOn - peerOff)} the peer's hooks (${sec(peerOn - peerOff)}; goal <= 0.33x)`,
+    );
+    console.log(`  step by step (git processes per commit: ${st.gits}, the peer's ${st.peerGits}):`);
+    for (const [k, s] of Object.entries(st.steps))
+      console.log(`    ${k.padEnd(46)} ${ms(s)}  ${x(s.med, nodeMed)} node`);
+    console.log(`  validate-workflow --staged, where it goes (medians): ${JSON.stringify(st.staged)}`);
+  }
+  for (const [k, s] of Object.entries(stats[0].shared)) console.log(`    ${k.padEnd(46)} ${ms(s)}`);
 }
 console.log(`\nload after: ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
 if (!process.env.BENCH_KEEP_WORK) rmSync(work, { recursive: true, force: true });

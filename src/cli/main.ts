@@ -1,6 +1,10 @@
 #!/usr/bin/env node
 // Entry point: the command line (run.ts) with this process's arguments, streams and environment.
 import { EXIT, wantsColor, type Io } from './io.js';
+import { timing } from '../shared/timing.js';
+
+// Since the process started: node's own start and this module's load (the bench's "node start" and "bundle load").
+timing('node start, main.js loaded', performance.now());
 
 const io: Io = {
   cwd: process.cwd(),

@@ -8,7 +8,7 @@ import type { Config, Preset } from '../config/config.js';
 import type { TimelineEntry } from '../model/history.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
 import { cacheFile, cacheKey, loadCache, saveCache, type Cache, Raw } from '../history/cache.js';
-import { filesAt, headTrustSnapshot, newStore, pendingCommit } from '../history/fold.js';
+import { filesAt, headTrustSnapshot, listHeadAhead, newStore, pendingCommit } from '../history/fold.js';
 import { CONFIG_FILE } from '../config/config.js';
 import { RULE_IDS } from './catalog.js';
 import { BASELINE_FILE, Snapshot } from '../history/snapshot.js';
@@ -579,18 +579,19 @@ export async function judgePending(
   // (the plans globs pointed elsewhere) must not take the commit's own plans out of sight. An explicit --config (the
   // hooks of a thoughts repository map the globs that way) is the caller's word.
   const headSha = opts.head !== undefined ? opts.head : headCommit(root);
+  let t = performance.now();
   // The effective config is a function of these and HEAD (below), so they key pre-commit's verdict.
-  const {
-    key: handover,
-    who,
-    trailers,
-    index,
-  } = await handoverKey(
-    root,
-    handoverSettings(workingConfig, opts.presetOverride, opts.explicitConfig ?? false),
-    headSha,
-    opts.message ?? '',
-  );
+  const [{ key: handover, who, trailers, index }] = await Promise.all([
+    handoverKey(
+      root,
+      handoverSettings(workingConfig, opts.presetOverride, opts.explicitConfig ?? false),
+      headSha,
+      opts.message ?? '',
+    ),
+    // HEAD's listing for its trust settings (below), asked beside the key's questions.
+    headSha !== null ? listHeadAhead(root, headSha, workingConfig, trackedPacks(workingConfig)) : undefined,
+  ]);
+  timing("handover key and HEAD's listing", since(t));
   if (handover !== null && opts.stage === 'commit-msg' && trailers.length === 0) {
     const verdict = takeVerdict(root, handover);
     // The pending commit has no sha yet, so its findings name no commit or subject: they read the same either way.
@@ -599,6 +600,7 @@ export async function judgePending(
       return { findings: verdict.findings, files: verdict.files, commits: 0, anything: true };
     }
   }
+  t = performance.now();
   rememberTexts(root, [CONFIG_FILE, 'package.json', BASELINE_FILE]);
   // Listed with what pendingCommit tracks, so that its listing of HEAD is this one (history/fold.ts lsTree).
   const head = headTrustSnapshot(root, workingConfig, headSha, trackedPacks(workingConfig));
@@ -606,7 +608,11 @@ export async function judgePending(
     opts.explicitConfig || (head.files.get(CONFIG_FILE) === undefined && !head.files.get('package.json'))
       ? workingConfig
       : head.config(RULE_IDS);
+  timing("HEAD's trust settings", since(t));
+  t = performance.now();
   const cache = loadCache(cacheFile(root), settingsKey(config));
+  timing('cache read', since(t));
+  t = performance.now();
   const seed = cache?.models;
   // A merge in progress: only a parent whose commits were judged vouches for what it brings (asked only then).
   const vouches = mergeHeads(root).length > 0 ? await vouchingParents(root, config) : undefined;
@@ -620,6 +626,8 @@ export async function judgePending(
     vouches,
     index,
   });
+  timing('pending commit read', since(t));
+  t = performance.now();
   // Guidance given before, and the guidance this very commit gives (commit-msg has the message).
   // What HEAD's history says of blocked handoffs, from the cache when it was judged at HEAD (engine/doors.ts,
   // judgeRepository): a commit then walks no log of the whole history for it.
@@ -635,6 +643,7 @@ export async function judgePending(
     : pending.commit.parents.length > 0
       ? await selfResolvedIn(root, config, pending.commit.parents[0], undefined, pending.before)
       : new Set<string>();
+  timing('guidance and resolutions', since(t));
   const changed = new Set(pending.changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));
   // HEAD's baseline: an entry only in the working tree (or staged with this very commit) excuses nothing.
   const settle = settleSnapshot(root, config, baselineIn(head));
@@ -652,13 +661,17 @@ export async function judgePending(
     memory,
   };
   const judged = judgeChange(input);
+  t = performance.now();
   memory.save();
+  timing('snapshot memory saved', since(t));
   if (cache) timing(`cache models decoded (${cache.models.decodedCount} of ${cache.models.size})`, 0);
   const findings = judged.findings.sort(compareFindings);
   // What commit-msg will find when the message has no trailers: pre-commit leaves manual items to commit-msg, which
   // knows whether a human confirmed them, so the record is judged as commit-msg would judge it, from what is loaded.
+  t = performance.now();
   if (opts.stage === 'staged' && handover !== null && !findings.some((f) => f.severity === 'error'))
     leaveVerdict(root, handover, judgeChangeAt(input, 'commit-msg', judged), [...changed]);
+  timing('verdict left for commit-msg', since(t));
   const checked = manualChecked(judged.events);
   const digested = trailers.some((t) => t.key.toLowerCase() === 'confirmed-items');
   const digest =

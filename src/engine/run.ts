@@ -21,6 +21,7 @@ import { personalPlans } from '../read/discover.js';
 import { forgetInstructions } from '../read/profile.js';
 import { judgeDoor, type Door, type Progress } from './doors.js';
 import { summarize, type Summary } from './summary.js';
+import { timing } from '../shared/timing.js';
 
 export type { Door, Progress };
 
@@ -124,6 +125,8 @@ export type Outcome =
  */
 export async function judgeAndReport(opts: JudgeOptions, scope: Scope, progress?: Progress): Promise<Outcome> {
   const { root, inGit, config, scopes } = scope;
+  // Since the process started: the command's modules loaded and the settings read (scopeOf).
+  timing('modules loaded, settings read', performance.now());
   const judged = await judgeDoor(opts.door, {
     root,
     inGit,

@@ -291,13 +291,32 @@ function listedDiff(before: Listing, after: Listing): Change[] | null {
  */
 let lastTree: { key: string; res: ReturnType<typeof gitSync> } | null = null;
 
+const COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
 function lsTree(root: string, treeish: string, specs: string[]): ReturnType<typeof gitSync> {
-  const id = /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(treeish);
+  const id = COMMIT_ID.test(treeish);
   const k = JSON.stringify([root, treeish, specs]);
   if (id && lastTree?.key === k) return lastTree.res;
   const res = gitSync(root, ['ls-tree', '-r', '-z', '--full-tree', treeish, '--', ...specs]);
   if (id && res.ok) lastTree = { key: k, res };
   return res;
+}
+
+/**
+ * The listing headTrustSnapshot asks for (the same commit, config and `listed`), asked without waiting: the pending
+ * commit's doors ask git their first questions at once (engine/handover.ts handoverKey), and this one, the slowest of
+ * them on a repository of thousands of workflow files, runs beside them instead of after them. lsTree then finds it.
+ */
+export async function listHeadAhead(
+  root: string,
+  head: string,
+  config: Config,
+  listed: Tracked = NOTHING_ELSE,
+): Promise<void> {
+  if (!COMMIT_ID.test(head)) return;
+  const specs = specsOf(config, listed);
+  const res = await ask(root, ['ls-tree', '-r', '-z', '--full-tree', head, '--', ...specs]);
+  if (res.ok) lastTree = { key: JSON.stringify([root, head, specs]), res: { ...res, status: 0, err: '' } };
 }
 
 const workflowFile = (classify: Classifier, path: string) => {

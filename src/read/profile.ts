@@ -4,9 +4,9 @@
 // (`.claude/commands`, `.claude/agents`, `AGENTS.md`, `CLAUDE.md`, templates); then the majority of its own files
 // (two thirds or more). The gate's rules never read the profile: a repository cannot promise its way out of them.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import fg from 'fast-glob';
+import picomatch from 'picomatch';
 import type { Code, InlineCode, Root, RootContent } from 'mdast';
 import type { Handoff, Plan } from '../model/types.js';
 import type { ProtocolConfig } from '../config/config.js';
@@ -82,6 +82,65 @@ export const INSTRUCTION_GLOBS = [
   'thoughts/**/*template*.{md,yaml,yml}',
 ];
 
+/** Where instruction files are looked for besides the top folder, as their globs name them (the walk reads no other). */
+const INSTRUCTION_FOLDERS = ['.claude', 'thoughts'];
+/** The folders the walk skips: nothing under them is an instruction file. */
+const SKIPPED = ['**/node_modules/**', 'thoughts/searchable/**'];
+
+let matchers: { file: (path: string) => boolean; skipped: (path: string) => boolean } | undefined;
+
+/**
+ * The files under `root` that INSTRUCTION_GLOBS match, as fast-glob found them with `{ dot: true, onlyFiles: true,
+ * caseSensitiveMatch: false, ignore: SKIPPED }`: dot files, any case, a symbolic link followed (its target says
+ * whether it is a file or a folder; a broken one is neither), a folder that cannot be listed for a reason other than
+ * being gone failing the walk (instructionFiles then finds none). One walk of the top folder, `.claude/` and
+ * `thoughts/` in any case, with picomatch, fast-glob's matcher: every hook asks for the instruction files (the promise,
+ * the snapshot memory's digest), and fast-glob's walk of thoughts/ cost 30 to 50 ms of a pre-commit on the bench
+ * shapes, most of it setting itself up (test/read/instruction-walk.test.ts holds the two to the same answers).
+ */
+export function walkInstructionFiles(root: string): string[] {
+  // Of thoughts/, only the templates folder and names with `template` in them can match: the rest of its thousands of
+  // files are passed over without asking the globs (which is most of the time a walk takes).
+  const candidate = (path: string) => {
+    const lower = path.toLowerCase();
+    return !lower.startsWith('thoughts/') || lower.includes('template');
+  };
+  matchers ??= {
+    file: picomatch(INSTRUCTION_GLOBS, { dot: true, nocase: true }),
+    skipped: picomatch(SKIPPED, { dot: true, nocase: true }),
+  };
+  const { file, skipped } = matchers;
+  const out: string[] = [];
+  const visit = (dir: string): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir === '' ? root : join(root, dir), { withFileTypes: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    for (const entry of entries) {
+      const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
+      let isFile = entry.isFile();
+      let isDir = entry.isDirectory();
+      if (entry.isSymbolicLink()) {
+        try {
+          const target = statSync(join(root, path));
+          isFile = target.isFile();
+          isDir = target.isDirectory();
+        } catch {
+          // A broken link (or one that cannot be followed) is neither a file nor a folder, as fast-glob keeps it.
+        }
+      }
+      if (isFile && candidate(path) && file(path) && !skipped(path)) out.push(path);
+      else if (isDir && !skipped(`${path}/`) && (dir !== '' || INSTRUCTION_FOLDERS.includes(path.toLowerCase())))
+        visit(path);
+    }
+  };
+  visit('');
+  return out;
+}
+
 /** An instruction file: under `thoughts/`, only the templates folder and files named as templates. */
 function isInstructionFile(path: string): boolean {
   return !path.startsWith('thoughts/') || path.startsWith('thoughts/templates/') || isTemplateName(path);
@@ -122,18 +181,7 @@ function instructionFiles(root: string): string[] {
   if (cached) return cached;
   let files: string[];
   try {
-    files = existsSync(root)
-      ? fg
-          .sync(INSTRUCTION_GLOBS, {
-            cwd: root,
-            dot: true,
-            onlyFiles: true,
-            caseSensitiveMatch: false,
-            ignore: ['**/node_modules/**', 'thoughts/searchable/**'],
-          })
-          .filter(isInstructionFile)
-          .sort()
-      : [];
+    files = existsSync(root) ? walkInstructionFiles(root).filter(isInstructionFile).sort() : [];
   } catch {
     files = [];
   }

@@ -2,7 +2,7 @@
 // position) apart, and decodes them when one is first read (history/cache.ts, format 7). What a run reads must be
 // what was written, however it reads it; a slice whose parts are not what the writer makes is no model (it is parsed
 // again), and a hook's verdict on a warm cache is the verdict without one.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -99,5 +99,57 @@ describe('a cached model and its lazy fields', () => {
     const cold = (await door(repo.dir, ['--staged'], repo.env(CLAUDE))).results;
     expect(warm).toEqual(cold);
     expect(warm.some((f) => f.ruleId === 'handoff/chain')).toBe(true);
+  });
+});
+
+// The body of a cache file is read where a run asks for it, from the file the run opened (history/cache.ts Body).
+describe("a cache's body, read on demand", () => {
+  const other = { ...handoff, status: 'blocked', planRef: 'thoughts/shared/plans/b.md', mentions: 'x'.repeat(999) };
+  const save = (file: string, models: [string, unknown][], sections: Record<string, unknown> = {}) =>
+    saveCache(file, {
+      key: 'k',
+      head: null,
+      state: [],
+      history: null,
+      sections,
+      models: models as [string, Handoff][],
+    });
+
+  it('reads the file it opened: a cache another run writes meanwhile is never mixed into it', () => {
+    const file = written([['b1:x', handoff]]);
+    const cache = loadCache(file, 'k')!;
+    // Written the way every run writes (a new file renamed over the old one), with other bytes at other offsets.
+    save(
+      file,
+      [
+        ['b0:y', other],
+        ['b1:x', other],
+      ],
+      { guidance: [['a', 'b']] },
+    );
+    expect(cache.models.get('b1:x')).toEqual(handoff);
+    expect(cache.models.names('b1:x')).toBe(handoff.planRef);
+    expect(cache.models.blocked('b1:x')).toBe(false);
+    expect(cache.section('guidance')).toBeNull();
+    expect(loadCache(file, 'k')!.models.get('b1:x')).toEqual(other);
+  });
+
+  it('gives no model for a file cut short after it was read, never a part of one', () => {
+    const file = written([['b1:x', handoff]]);
+    const cache = loadCache(file, 'k')!;
+    truncateSync(file, 200);
+    expect(cache.models.get('b1:x')).toBeUndefined();
+    expect(cache.models.broken).toBe(1);
+  });
+
+  it('reads the same models slice by slice and whole (a run that asks for many)', () => {
+    const models: [string, unknown][] = Array.from({ length: 100 }, (_, i) => [
+      `b${i}:x`,
+      i % 2 ? handoff : { ...other, task: i },
+    ]);
+    const file = written(models);
+    const cache = loadCache(file, 'k')!;
+    for (const [k, m] of models) expect(cache.models.get(k)).toEqual(m);
+    for (const [k, m] of models) expect(loadCache(written([[k, cache.models.raw(k)!]]), 'k')!.models.get(k)).toEqual(m);
   });
 });

@@ -4,11 +4,14 @@
 // process (door, cliHere) with the identity git would export, and commit with --no-verify what they let through; the
 // real hooks refusing and passing, as a user installs them, are test/hooks/e2e.test.ts's.
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   hookedRepo as hooked,
   ANA,
   CLAUDE,
+  CONFIG,
   LEDGER,
   PLAN,
   Repo,
@@ -107,6 +110,25 @@ describe('installed hooks', () => {
     const res = await door(repo.dir, ['--staged'], repo.env(CLAUDE));
     expect(res.code).toBe(1);
     expect(res.results.map((f) => f.ruleId)).toContain('history/handoff-deleted');
+  });
+
+  it("pre-commit judges with HEAD's globs when the working tree's config moves them, run after run", async () => {
+    // The door asks for HEAD's listing under the working tree's config ahead of time (engine/doors.ts judgePending):
+    // that listing is the trust snapshot's, never the pending commit's, which lists HEAD under HEAD's own globs.
+    const repo = base.copy();
+    repo.commit('Config', { [CONFIG]: '{ "preset": "recommended" }\n' }, { author: ANA, args: ['--no-verify'] });
+    repo.stage({}, { remove: [handoffPath(1)] });
+    // Not staged: the working tree's word only.
+    writeFileSync(
+      join(repo.dir, CONFIG),
+      JSON.stringify({ preset: 'recommended', paths: { handoffs: ['elsewhere/**/*.md'] } }),
+    );
+    expect(repo.git('diff', '--name-only').trim()).toBe(CONFIG);
+    for (let run = 0; run < 2; run++) {
+      const res = await door(repo.dir, ['--staged'], repo.env(CLAUDE));
+      expect(res.code).toBe(1);
+      expect(res.results.map((f) => f.ruleId)).toContain('history/handoff-deleted');
+    }
   });
 
   it("pre-commit lets a manual check-off through (confirmation is commit-msg's job)", async () => {

@@ -7,6 +7,7 @@ import { makeRepo, runCli } from '../helpers/repo.js';
 import { forgetInstructions, instructionSignals } from '../../src/read/profile.js';
 import { loadParsers } from '../../src/read/lazy.js';
 import type { Finding } from '../../src/model/finding.js';
+import { judgeAgentTree } from '../../src/engine/agent-door.js';
 import {
   ANA,
   CLAUDE,
@@ -17,6 +18,7 @@ import {
   cli,
   cliHere,
   door,
+  hookedRepo,
   ledgerDoc,
   LEDGER,
   messageFile,
@@ -157,6 +159,56 @@ describe("history/manual-confirmation in the repository's own words", () => {
     expect(confirmations((await cliHere(repo.dir)).results)[0]!.message).toBe(PLAIN);
   });
 
+  // The words are added to the findings at each door, not kept with them in the cache: moving or editing the
+  // sentence re-judges no commit, and a run whose findings quote nothing reads no instruction file for them.
+  it('a warm run after the sentence moved keeps the history cache and cites the new line', () => {
+    const repo = waits.copy();
+    const timed = { VALIDATE_WORKFLOW_TIMING: '1' };
+    const folded = (stderr: string) => /^timing history: /m.test(stderr);
+    const cold = cli(repo.dir, [], timed);
+    expect(folded(cold.stderr)).toBe(true);
+    expect(cold.stderr).toMatch(/^timing instructions cited: /m);
+    repo.write({ [COMMAND]: `# Preface\n\n${WAITS}` });
+    const warm = cli(repo.dir, [], timed);
+    expect(folded(warm.stderr), warm.stderr).toBe(false);
+    expect(confirmations(warm.results)[0]!.message).toContain(`(line ${WAITS_LINE + 2})`);
+    repo.write({ [COMMAND]: TICKS_ALL });
+    const gone = cli(repo.dir, [], timed);
+    expect(folded(gone.stderr)).toBe(false);
+    expect(confirmations(gone.results)[0]!.message).toBe(PLAIN);
+    // Nothing to cite: a repository whose history has no unconfirmed check-off never asks what its files say.
+    const quiet = Repo.create();
+    quiet.commit('Plan the auth flow', {
+      [CONFIG]: '{}\n',
+      [PLAN]: planDoc(),
+      [LEDGER]: ledgerDoc(),
+      [COMMAND]: WAITS,
+    });
+    expect(cli(quiet.dir, [], timed).stderr).not.toMatch(/^timing instructions cited: /m);
+  });
+
+  it('the citation is no field of the JSON contract, through the CLI or the API', async () => {
+    const contract = ['ruleId', 'severity', 'file', 'line', 'column', 'message', 'fix', 'commit', 'subject'];
+    const repo = waits.copy();
+    for (const res of [cli(repo.dir), await door(repo.dir)]) {
+      const cited = confirmations(res.results);
+      expect(cited[0]!.message).toContain(WAITS_SAYS);
+      for (const f of res.results) for (const k of Object.keys(f)) expect(contract, k).toContain(k);
+    }
+    expect(runCli(repo.dir, ['--format', 'sarif']).stdout).not.toMatch(/"(cite|causes|undo)"/);
+  });
+
+  it('the range door and the Claude Code hook say the same words', async () => {
+    const repo = waits.copy();
+    const words = `; this repository's ${COMMAND} (line ${WAITS_LINE}) ${WAITS_SAYS}.`;
+    const range = await door(repo.dir, ['--range', 'HEAD~1..HEAD']);
+    expect(confirmations(range.results)[0]!.message).toContain(words);
+    await loadParsers();
+    const hook = await judgeAgentTree(repo.dir, repo.git('rev-parse', 'HEAD~1').trim());
+    expect(confirmations(hook)[0]!.message).toContain(words);
+    expect(confirmations(hook)[0]).not.toHaveProperty('cite');
+  });
+
   it('the commit-msg hook refuses the check-off in the same words', async () => {
     const repo = waits.copy();
     repo.git('reset', '-q', '--soft', 'HEAD~1');
@@ -165,6 +217,20 @@ describe("history/manual-confirmation in the repository's own words", () => {
     expect(confirmations(res.results)[0]!.message).toContain(
       `; this repository's ${COMMAND} (line ${WAITS_LINE}) ${WAITS_SAYS}.`,
     );
+  });
+
+  it("commit-msg taking pre-commit's verdict says the same words", () => {
+    const repo = hookedRepo();
+    const plan = { [CONFIG]: '{ "preset": "recommended" }\n', [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }) };
+    repo.commit('Plan the auth flow', { ...plan, [COMMAND]: WAITS }, { args: ['--no-verify'] });
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
+    const staged = runCli(repo.dir, ['--staged'], repo.env(CLAUDE));
+    expect(staged.code, staged.stdout).toBe(0);
+    const timed = { ...repo.env(CLAUDE), VALIDATE_WORKFLOW_TIMING: '1' };
+    const msg = runCli(repo.dir, ['commit-msg', messageFile('Phase 1 verified')], timed);
+    expect(msg.stderr).toContain("pre-commit's verdict taken");
+    expect(msg.code).toBe(1);
+    expect(msg.stdout).toContain(`; this repository's ${COMMAND} (line ${WAITS_LINE}) ${WAITS_SAYS}.`);
   });
 
   it('--print-config shows the part and where it came from', () => {

@@ -111,6 +111,65 @@ describe('the instruction that manual items wait for the user', () => {
   });
 });
 
+// Each sentence alone in an instruction file: those that hold manual items back for a person, and those that only
+// look alike (another object, a clause of its own, a word between the negation and the verb, another verb).
+const HOLDS = [
+  'Do not check off items in the manual testing steps until confirmed by the user.',
+  'Do not check off manual verification items until I confirm them.',
+  'Don\u2019t check off the manual verification items until the user confirms them.',
+  'Never tick manual testing items until a person confirms them.',
+  'Do not mark the manual verification steps done until the developer confirms they pass.',
+  'Never check off human verification items until the owner has confirmed them.',
+  'Only check off manual verification items once the user confirms them.',
+  'Leave the manual verification checkboxes unchecked until the user confirms them.',
+  'Do not check off manual testing items (e.g. the login flow) until the user confirms them.',
+  'Manual verification items must not be checked until the user confirms them.',
+  'Manual testing steps should only be ticked once the maintainer has verified them.',
+  'Never ever mark manual QA items as done until they are confirmed by the user.',
+];
+const LOOKS_ALIKE = [
+  'Never mark a phase complete until the user confirms; you may tick manual verification items you verified yourself with the browser tool.',
+  'Never mark a phase as done until the user confirms, and do the manual verification steps yourself.',
+  "Do not hesitate to check manual testing items yourself; don't wait until the user confirms them.",
+  'Do not forget to tick the manual verification items you ran yourself, and never stop until the user has approved the PR.',
+  'Mark manual verification items done only when the tests pass, not when the user confirms.',
+  'Run manual tests and check the results only after the user approves the plan.',
+  'Manual testing notes go in markdown files, committed only after the user approves them.',
+  'Do not checkout the release branch until the maintainer approves the manual QA checklist.',
+  'Manual tests run in CI and task items are only marked done after the user approves them.',
+  'Do not check off the automated items until the manual verification is confirmed by the user.',
+];
+
+describe('which sentences hold manual items for a person', () => {
+  const signal = async (text: string) => {
+    await loadParsers();
+    const dir = makeRepo({ [COMMAND]: `# Implement\n\n${text}\n` });
+    forgetInstructions(dir);
+    return instructionSignals(dir).confirmation;
+  };
+
+  it.each(HOLDS)('holds: %s', async (text) => {
+    expect(await signal(text)).toMatchObject({ file: COMMAND, line: 3 });
+  });
+
+  it.each(LOOKS_ALIKE)('does not: %s', async (text) => {
+    expect(await signal(text)).toBeNull();
+  });
+
+  it("quotes an abbreviation's sentence whole, on one line, cut at a word and without inner double quotes", async () => {
+    expect(await signal(HOLDS[8]!)).toMatchObject({
+      says: 'says "Do not check off manual testing items (e.g. the login flow) until the user confirms them"',
+    });
+    const long = `Do not check off the "manual verification" items until the user confirms them, ${'and then go on with the next phase of the plan as written '.repeat(3)}`;
+    const says = (await signal(long))!.says;
+    expect(says).toMatch(
+      /^says "Do not check off the 'manual verification' items until the user confirms them, and .*\w…"$/,
+    );
+    expect(says.length).toBeLessThanOrEqual('says ""'.length + 161);
+    expect(long.replace(/"/g, "'")).toContain(says.slice('says "'.length, -2));
+  });
+});
+
 describe("history/manual-confirmation in the repository's own words", () => {
   let waits: Repo;
   let silent: Repo;

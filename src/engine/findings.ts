@@ -5,9 +5,13 @@ import type { Config } from '../config/config.js';
 import type { RawFinding, Rule } from '../rules/types.js';
 import type { Finding } from '../model/finding.js';
 import { oneLine } from '../shared/text.js';
-import { describeSource, instructionSignals, manualConfirmationOf } from '../read/profile.js';
+import { describeSource, instructionInputs, instructionSignals, manualConfirmationOf } from '../read/profile.js';
 import { loadParsers } from '../read/lazy.js';
 import { performance } from 'node:perf_hooks';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cacheKey, writeCacheFile } from '../history/cache.js';
+import { repositoryInfo } from '../shared/git.js';
 import { since, timing } from '../shared/timing.js';
 
 export function severityOf(rule: Rule, config: Config): 'off' | 'info' | 'warn' | 'error' {
@@ -73,14 +77,37 @@ export function toFinding(
 export async function citeInstructions(root: string, findings: Finding[]): Promise<Finding[]> {
   if (!findings.some((f) => f.cite)) return findings;
   const t = performance.now();
-  await loadParsers();
-  const said = manualConfirmationOf(instructionSignals(root));
-  const words = said.value && said.source.from === 'instructions' ? `; ${describeSource(said.source)}` : '';
+  const { words, read } = await confirmationWords(root);
   const out = findings.map((f) => {
     if (!f.cite) return f;
     const { cite, ...rest } = f;
     return { ...rest, message: `${f.message.slice(0, cite.at)}${words}${f.message.slice(cite.at)}` };
   });
-  timing('instructions cited', since(t));
+  timing(`instructions cited${read ? '' : ' (words remembered)'}`, since(t));
   return out;
+}
+
+/**
+ * The words a citation adds (`; this repository's CLAUDE.md (line 5) says "..."`, or none), remembered under .git/
+ * by the digest of the instruction files' bytes: a repository with such a finding re-reads its instructions' words
+ * once after they change, not on every run (parsing them is most of a warm run where .claude/ is large). Only words:
+ * nothing judged depends on this file, so one written by anyone can change a message, never a verdict.
+ */
+async function confirmationWords(root: string): Promise<{ words: string; read: boolean }> {
+  const info = repositoryInfo(root);
+  const file = info ? join(info.gitDir, 'validate-workflow', 'instruction-words.json') : null;
+  const key = cacheKey(['manualConfirmation', instructionInputs(root)]);
+  if (file) {
+    try {
+      const kept = JSON.parse(readFileSync(file, 'utf8')) as { key?: unknown; words?: unknown };
+      if (kept.key === key && typeof kept.words === 'string') return { words: kept.words, read: false };
+    } catch {
+      // None yet, or unreadable: read the instructions.
+    }
+  }
+  await loadParsers();
+  const said = manualConfirmationOf(instructionSignals(root));
+  const words = said.value && said.source.from === 'instructions' ? `; ${describeSource(said.source)}` : '';
+  if (file) writeCacheFile(file, JSON.stringify({ key, words }));
+  return { words, read: true };
 }

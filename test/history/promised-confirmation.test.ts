@@ -227,10 +227,13 @@ describe("history/manual-confirmation in the repository's own words", () => {
     const cold = cli(repo.dir, [], timed);
     expect(folded(cold.stderr)).toBe(true);
     expect(cold.stderr).toMatch(/^timing instructions cited: /m);
+    // The words are remembered by the instructions' bytes: an unchanged CLAUDE.md is parsed by no later run.
+    expect(cli(repo.dir, [], timed).stderr).toMatch(/^timing instructions cited \(words remembered\): /m);
     repo.write({ [COMMAND]: `# Preface\n\n${WAITS}` });
     const warm = cli(repo.dir, [], timed);
     expect(folded(warm.stderr), warm.stderr).toBe(false);
     expect(confirmations(warm.results)[0]!.message).toContain(`(line ${WAITS_LINE + 2})`);
+    expect(warm.stderr).toMatch(/^timing instructions cited: /m);
     repo.write({ [COMMAND]: TICKS_ALL });
     const gone = cli(repo.dir, [], timed);
     expect(folded(gone.stderr)).toBe(false);

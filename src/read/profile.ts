@@ -618,7 +618,8 @@ export function learnProfile(input: ProfileInput): Profile {
 
 /**
  * Whether the instructions say manual items wait for a person's confirmation: a part of the profile that needs only
- * the instructions (no plans, no config), so a transition rule can word a finding with it (engine/judge.ts).
+ * the instructions (no plans, no config), so each door can word the findings that cite it (engine/findings.ts
+ * citeInstructions).
  */
 export function manualConfirmationOf(signals: Pick<InstructionSignals, 'confirmation'>): Expectation<boolean> {
   return signals.confirmation

@@ -43,8 +43,9 @@ export const rule: Rule = {
     fix: 'Leave manual items to a human: `npx validate-workflow confirm <plan> --phase N` commits them with the trailer.',
     messages: {
       // {{reason}}: why the commit's confirmation does not count (src/history/trust.ts says it in one clause).
-      // Marked `cite` below: each door adds the repository's own words before the closing stop where its instructions
-      // say manual items wait for a person: `; this repository's .claude/commands/implement_plan.md (line 87) says "..."`.
+      // Marked `cite` below: each door adds the repository's own words before the closing stop where its
+      // instructions say manual items wait for a person:
+      // `; this repository's .claude/commands/implement_plan.md (line 87) says "..."`.
       unconfirmed: 'Manual item "{{item}}" is checked without a human\'s confirmation: {{reason}}.',
       unconfirmedMany:
         "{{count}} manual items are checked without a human's confirmation ({{reason}}): {{items}} (first at line {{line}}).",

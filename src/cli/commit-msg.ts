@@ -55,7 +55,12 @@ export async function commitMsgFromVerdict(argv: string[], io: Io): Promise<numb
   if (!verdict) return null;
   timing("pre-commit's verdict taken", 0);
   // What engine/run.ts judgeAndReport and cli/check.ts make of the door's verdict: no paths, no --quiet, no note.
-  const findings = verdict.findings.sort(compareFindings);
+  // The repository's own words, as judgeDoor adds them (the record holds findings without them): the Markdown parser
+  // is loaded only for a record with a finding that quotes the instructions.
+  const cited = verdict.findings.some((f) => f.cite)
+    ? await (await import('../engine/findings.js')).citeInstructions(root, verdict.findings)
+    : verdict.findings;
+  const findings = cited.sort(compareFindings);
   const summary = summarize(findings, verdict.files.length, 0);
   io.stdout(
     stylish.format({

@@ -19,6 +19,7 @@ import { judgeRange } from './doors.js';
 import { guidanceIn, selfResolvedIn } from './guidance.js';
 import { trackedPacks } from './history.js';
 import { introduced, judgeChange } from './judge.js';
+import { citeInstructions } from './findings.js';
 
 /**
  * How the git hooks would see the agent's commit: made by the configured git user, with the `Co-authored-by`
@@ -161,7 +162,10 @@ export async function judgeAgentEdit(root: string, rel: string, afterText: strin
       after.map((r) => r.finding),
     ),
   );
-  return after.filter((r) => r.atEdit && added.has(r.finding)).map((r) => r.finding);
+  return citeInstructions(
+    root,
+    after.filter((r) => r.atEdit && added.has(r.finding)).map((r) => r.finding),
+  );
 }
 
 /** A finding's identity across runs of the hook: what it says about which file, not where. */
@@ -182,5 +186,6 @@ export async function judgeAgentTree(root: string, since: string | null): Promis
     const seen = new Set(found.map(findingKey));
     for (const f of made.findings) if (f.severity === 'error' && !seen.has(findingKey(f))) found.push(f);
   }
-  return found;
+  // The git hooks' words (engine/doors.ts judgeDoor), added once both halves are in and compared uncited.
+  return citeInstructions(root, found);
 }

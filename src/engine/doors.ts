@@ -20,6 +20,7 @@ import { applyBaseline, baselineAt, baselineIn } from './baseline.js';
 import { guidanceIn, guidedBy, selfResolvedIn } from './guidance.js';
 import { commentFree, handoverKey, handoverSettings, leaveVerdict, takeVerdict } from './handover.js';
 import { compareFindings, oneCause, type Finding, firstPerCause } from '../model/finding.js';
+import { citeInstructions } from './findings.js';
 import {
   describeAdoption,
   judgeHistory,
@@ -31,7 +32,6 @@ import {
   type Resume,
   type Variant,
   VARIANTS,
-  wordingStands,
 } from './history.js';
 import {
   changePolicy,
@@ -388,9 +388,7 @@ async function judgeHeadHistory(
   standing: CacheStanding,
 ): Promise<HeadHistory> {
   const variant = variantOf(opts.presetOverride);
-  // Findings that quote the instructions are kept only while the instructions still say the same.
-  const worded = (cache?.history as CachedHistory | null | undefined)?.worded;
-  const at = cache?.history && (await wordingStands(root, worded)) ? await standing() : 'other';
+  const at = cache?.history ? await standing() : 'other';
   const usable = at !== 'other';
   // Nothing new since the last run: its findings, for the preset asked now.
   if (at === 'head') {
@@ -734,10 +732,17 @@ export async function checkRangeEnds(root: string, from: string | null, to: stri
 
 /** The door asked for, with what the caller got wrong (no repository, a base that is no revision) a UsageError. */
 export async function judgeDoor(door: Door, opts: DoorOptions): Promise<Judged> {
-  const { root, config } = opts;
   // Each run reads the tree's instruction files afresh: a process that judges again (the API's lint(), an editor's
   // server) would otherwise keep the promise it learned before a CLAUDE.md or a command appeared or changed.
-  forgetInstructions(root);
+  forgetInstructions(opts.root);
+  const judged = await judgedAt(door, opts);
+  // Set in place: the repository door's workspace is a getter, built only if a report asks for it.
+  judged.findings = await citeInstructions(opts.root, judged.findings);
+  return judged;
+}
+
+async function judgedAt(door: Door, opts: DoorOptions): Promise<Judged> {
+  const { root, config } = opts;
   const onProgress: HistoryOptions['onProgress'] = (p) => opts.progress?.update(p);
   try {
     if (door.kind === 'repository')

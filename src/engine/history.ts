@@ -16,10 +16,7 @@ import { messageTrailers, type TraceEntry } from '../history/log.js';
 import { ruleById } from './catalog.js';
 import type { Finding } from '../model/finding.js';
 import { toFinding } from './findings.js';
-import { activePacks, judgeTransition, promisedConfirmation, type TransitionResult } from './judge.js';
-import { cacheKey } from '../history/cache.js';
-import { instructionInputs, type ProfileSource } from '../read/profile.js';
-import { loadParsers } from '../read/lazy.js';
+import { activePacks, judgeTransition, type TransitionResult } from './judge.js';
 
 /**
  * Every history finding is computed for the three ways a run can set the preset (each commit's parent's, or
@@ -69,35 +66,6 @@ export interface Resume {
   adopted: boolean;
   /** Commits that changed the baseline: no baseline covers their own findings. */
   baselineCommits: string[];
-  /** What the findings' words took from the working tree's instructions; null (or absent) when none did. */
-  worded?: Wording | null;
-}
-
-/**
- * The instructions' words a history finding cites (TransitionContext.promisedConfirmation) come from the working tree,
- * not from the commit judged, so findings kept from an earlier run hold the words of the instructions as they were:
- * the digest of those files, and what they said. Kept only when some finding asked, so that editing CLAUDE.md does
- * not throw away the history of a repository whose findings quote nothing.
- */
-export interface Wording {
-  inputs: string;
-  said: ProfileSource | null;
-}
-
-/** The instructions' words now; `known` when the files are the same as when it was taken (nothing parsed then). */
-function wordingNow(root: string, known?: Wording | null): Wording {
-  const inputs = cacheKey(instructionInputs(root));
-  if (known?.inputs === inputs) return known;
-  const said = promisedConfirmation(root);
-  return { inputs, said: said.value ? said.source : null };
-}
-
-/** Whether findings worded with `worded` still say what the working tree's instructions say. */
-export async function wordingStands(root: string, worded: Wording | null | undefined): Promise<boolean> {
-  if (!worded) return true;
-  if (cacheKey(instructionInputs(root)) === worded.inputs) return true;
-  await loadParsers();
-  return JSON.stringify(wordingNow(root).said) === JSON.stringify(worded.said);
 }
 
 export interface HistoryResult {
@@ -374,12 +342,6 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
 
   let findings = emptyVariants<Finding>();
   let timeline = emptyVariants<TimelineEntry>();
-  // Whether a finding's words asked what the instructions say (Resume.worded).
-  let quoted = false;
-  const promised = () => {
-    quoted = true;
-    return promisedConfirmation(root);
-  };
   let commits = 0;
   let baselineCommits = [...(resume?.baselineCommits ?? [])];
   let lastJudged = resume?.adopted ?? false;
@@ -447,7 +409,6 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
           ...step,
           presetOverride: variant === 'parent' ? undefined : variant,
           audit: auditOf(step),
-          promisedConfirmation: promised,
         });
         findings[variant].push(...judged.findings);
         record(timeline[variant], step, judged);
@@ -510,7 +471,6 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
           adoption: decided,
           adopted: folded.commits > 0 ? lastJudged : (resume?.adopted ?? false),
           baselineCommits,
-          worded: quoted || resume?.worded ? wordingNow(root, resume?.worded) : null,
         }
       : null,
   };

@@ -19,7 +19,6 @@ import { severityOf, toFinding } from './findings.js';
 import picomatch from 'picomatch';
 import { performance } from 'node:perf_hooks';
 import { since, timing } from '../shared/timing.js';
-import { instructionSignals, manualConfirmationOf, type Expectation } from '../read/profile.js';
 
 export type Stage = TransitionContext['stage'];
 
@@ -173,8 +172,6 @@ export interface TransitionInput {
   rules?: readonly Rule[];
   /** Judging a history that never adopted the convention (see TransitionContext.audit). */
   audit?: boolean;
-  /** TransitionContext.promisedConfirmation, when the caller keeps track of it (engine/history.ts); else read here. */
-  promisedConfirmation?: () => Expectation<boolean>;
 }
 
 export interface TransitionResult {
@@ -187,15 +184,6 @@ export interface TransitionResult {
   agents: readonly Identity[];
   /** The parent commit's settings, which judged this commit. */
   trust: Config;
-}
-
-/**
- * What the instructions of the working tree say of confirming manual items. A commit is judged by its parent's
- * settings, but this is read from the working tree: it changes the words of a finding, never its verdict, and the
- * words a maintainer recognises are the ones the repository says today. Without a repository (the rule tester), none.
- */
-export function promisedConfirmation(root: string | null): Expectation<boolean> {
-  return manualConfirmationOf(root === null ? { confirmation: null } : instructionSignals(root));
 }
 
 /** The settings a commit is judged by: its parent's (a commit cannot vouch for itself). */
@@ -238,7 +226,6 @@ export function judgeTransition(input: TransitionInput): TransitionResult {
     confirmation: confirm,
     guidanceGiven,
     documentsOnly: facts.documentsOnly,
-    promisedConfirmation: input.promisedConfirmation ?? (() => promisedConfirmation(facts.root)),
   };
   const packChanges = packChangesOf(changes, before, after, commit, trust);
   const out: Finding[] = [];

@@ -25,6 +25,21 @@ export interface Finding {
    * undoes every one of them, the violation was reverted and is reported as a warning naming that commit.
    */
   undo?: string[];
+  /**
+   * Where the repository's own words belong in this finding (not in the JSON contract): the finding was judged without
+   * them, and each door adds them as the working tree's instructions say them today (engine/findings.ts
+   * citeInstructions), so a cached finding never holds words the files have since changed.
+   */
+  cite?: Citation;
+}
+
+/**
+ * A profile part a finding quotes (read/profile.ts manualConfirmation), and the place in the message its words go:
+ * before the rule's closing stop. What a door adds later (a revert, a baseline count) only ever follows the message.
+ */
+export interface Citation {
+  part: 'manualConfirmation';
+  at: number;
 }
 
 /** One event that undoes a violation: a manual item unchecked again, a handoff back at its path. */

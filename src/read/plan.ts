@@ -130,6 +130,12 @@ const OUTSIDE_SECTION =
  * overview` is not one.
  */
 const END_STATE_SECTION = /^(?:(?:desired|target|expected)\s+)?end[- ]state$|^goals?$|^overview$/i;
+/**
+ * In a plan without phases only a title that names the end state itself: its `## Overview` or `## Goals` runs on
+ * over every `###` section below it (the criteria and the human checks of the work among them).
+ */
+const END_STATE_ONLY = /^(?:(?:desired|target|expected)\s+)?end[- ]state$/i;
+const sectionTitle = (title: string) => title.replace(/[:.\s]+$/, '').trim();
 
 interface HeadingPlan {
   /** Headings that open a phase of the sequence (depth d0) or a sub-phase within one. */
@@ -493,6 +499,17 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
    * outside the phase sequence they sit in (a plan without phases has no other way to say where its end state is).
    */
   const guessedManual = new Map<CheckItem, string | null>();
+  /**
+   * A phaseless plan's end-state heading read last, with the tasks it had then: a verification list is its end state
+   * only when its heading (or bold label) comes right under it, no task or other heading between.
+   */
+  let endStateOpen: { depth: number; title: string; tasks: number } | null = null;
+  /** The end-state section the verification list being read sits directly in (phaseless plans); null elsewhere. */
+  let endStateList: string | null = null;
+  const directlyUnder = (depth: number): string | null =>
+    implicit && endStateOpen && depth > endStateOpen.depth && implicit.tasks.length === endStateOpen.tasks
+      ? endStateOpen.title
+      : null;
   const scope: Scope = { phase: null, sub: null, criteria: null, headingTask: null, outside: null };
 
   /** Where a checkbox seen now belongs. */
@@ -521,6 +538,16 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
   };
 
   const onHeading = (h: Heading): void => {
+    const above = directlyUnder(h.depth);
+    endStateList = null;
+    readHeading(h, above);
+    const text = sectionTitle(textOf(h));
+    endStateOpen =
+      implicit && END_STATE_ONLY.test(text) ? { depth: h.depth, title: text, tasks: implicit.tasks.length } : null;
+  };
+
+  /** `endState`: the end-state section the heading comes right under in a phaseless plan, or null. */
+  const readHeading = (h: Heading, endState: string | null): void => {
     const text = textOf(h);
     if (h.depth >= 2) sectionSeen = true;
     const { line, column } = lineOf(h);
@@ -597,6 +624,7 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
       scope.criteria = { kind, depth: h.depth };
       scope.headingTask = null;
       if (kind === 'unknown') undivided ??= { line, column };
+      if (kind === 'unknown-verify') endStateList = endState;
     }
   };
 
@@ -629,6 +657,7 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
     const kind = criteriaKindOf(label);
     if (kind) {
       criteriaHeadings++;
+      endStateList = kind === 'unknown-verify' ? directlyUnder(7) : null;
       // Under an undivided `### Success Criteria`, a bold label divides it from here on, until that heading's scope ends.
       scope.criteria = { kind, depth: scope.criteria && scope.criteria.depth < 7 ? scope.criteria.depth : 7 };
       scope.headingTask = null;
@@ -658,7 +687,8 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
       if (runsACommand(item)) target().automated.push(check);
       else {
         target().manual.push(check);
-        guessedManual.set(check, scope.outside?.title ?? null);
+        // A phaseless plan's sections run on under its last `##` (scope.outside): only the end state it is right under.
+        guessedManual.set(check, implicit ? endStateList : (scope.outside?.title ?? null));
       }
     } else if (scope.criteria) target()[scope.criteria.kind].push(check);
     else if (taskMatch && number !== null) {
@@ -755,8 +785,7 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
   // phase's). One phase without a manual check of its own, and the end state may be where its human check lives: the
   // safe side holds.
   const ownManual = (p: Phase) => p.manual.some((m) => !m.na && !guessedManual.has(m));
-  const endState = (title: string | null | undefined) =>
-    !!title && END_STATE_SECTION.test(title.replace(/[:.\s]+$/, '').trim());
+  const endState = (title: string | null | undefined) => !!title && END_STATE_SECTION.test(sectionTitle(title));
   const judged = phases.filter((p) => !p.group && !p.deferred);
   if (judged.length > 0 && judged.every(ownManual)) {
     for (const section of outside) {

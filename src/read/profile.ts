@@ -16,6 +16,7 @@ import { criteriaKindOf } from './criteria.js';
 import { readFrontmatter, isRecord } from './frontmatter.js';
 import { parsers, ParsersNotLoaded } from './lazy.js';
 import { isTemplateName } from './paths.js';
+import { oneLine } from '../shared/text.js';
 
 /** Where one part of the profile came from: what a message names when the expectation is the profile's. */
 export interface ProfileSource {
@@ -361,34 +362,86 @@ function keySignals(file: string, data: Record<string, unknown>, line: number, i
 }
 
 /** Manual (human) verification or testing items, steps or checks, as instructions name them. */
-const MANUAL_ITEMS =
-  /\b(?:manual(?:ly)?|human)\s+(?:verification|testing|tests?|checks?|qa|items?|steps?|checkboxes|criteria)\b/;
+const MANUAL_ITEMS = String.raw`\b(?:manual(?:ly)?|human)\s+(?:verification|testing|tests?|checks?|qa|items?|steps?|checkboxes|criteria)\b`;
+const MANUAL = new RegExp(MANUAL_ITEMS);
+/** Ticking a box, and nothing else: `check off`, `tick`, `mark`, never `checkout` or `markdown`. */
+const VERB = String.raw`(?:check(?:ed|ing|s)?(?:\s+off)?|tick|mark)\b`;
+const PARTICIPLE = String.raw`(?:checked|ticked|marked)(?:\s+off)?\b`;
 /**
- * The agent told not to check (tick, mark) them until a person confirmed: the negation governs the verb ("do not
- * check off", "never mark"), so "check them yourself; do not wait until the user confirms" is no such instruction.
+ * The negation right before the verb (`ever` alone may stand between): "do not hesitate to check them yourself" or
+ * "do not forget to tick them" tells the agent to tick.
  */
-const HELD_UNTIL =
-  /\b(?:do not|don't|never|must not|mustn't|should not|shouldn't|may not|cannot|can't)\s+(?:\w+\s+){0,2}?(?:check|tick|mark)\w*\b.*?\buntil\b(.*)/;
-/** Or told to check them only once a person confirmed. */
-const ONLY_AFTER = /\b(?:check|tick|mark)\w*\b.*?\bonly\s+(?:after|once|when)\b(.*)/;
-/** A person's confirmation, in the clause that follows `until` / `only after`. */
-const BY_A_PERSON =
-  /\b(?:user|human|maintainer|reviewer)s?\b.*?\b(?:confirm|verif|approv|sign)\w*|\b(?:confirm|verifi|approv)\w*\s+by\s+(?:the\s+|a\s+)?(?:user|human|maintainer|reviewer)/;
+const NEGATION = String.raw`\b(?:do not|don't|never|must not|mustn't|should not|shouldn't|may not|cannot|can't|can not)\s+(?:ever\s+)?`;
+/** The items named where the verb takes them: the phrase itself, or a pronoun for the phrase said before. */
+const PRONOUN = /^\s*(?:them|these|those|these items|those items|it|any of them)\b/;
+/**
+ * The agent held back until a person confirmed, with the object of the held verb (`obj`), what the clause said
+ * before it (`pre`) and the words after `until` / `once` (`rest`):
+ * "do not check off <items> until", "only check off <items> once", "check off <items> only after",
+ * "leave <items> unchecked until".
+ */
+const HELD = [
+  new RegExp(String.raw`^(?<pre>.*?)${NEGATION}${VERB}(?<obj>.*?)\buntil\b(?<rest>.*)$`),
+  new RegExp(String.raw`^(?<pre>.*?)\bonly\s+${VERB}(?<obj>.*?)\b(?:once|after|when)\b(?<rest>.*)$`),
+  new RegExp(String.raw`^(?<pre>.*?)\b${VERB}(?<obj>.*?)\bonly\s+(?:after|once|when|if)\b(?<rest>.*)$`),
+  new RegExp(String.raw`^(?<pre>.*?)\b(?:leave|keep)\b(?<obj>.*?)\bunchecked\s+until\b(?<rest>.*)$`),
+];
+/**
+ * Or the items the subject of a passive, a few words before its verb at most: "manual verification items must not be
+ * checked until ..." ("manual tests run in CI, and tasks are only marked done after ..." is about tasks).
+ */
+const PASSIVE = new RegExp(
+  String.raw`${MANUAL_ITEMS}(?:\s+(?!(?:and|or|but|then)\b)[\w'-]+){0,4}?\s+(?:must|should|may|can|are|is|will)\s+(?:not\s+|never\s+|only\s+)(?:ever\s+)?(?:be\s+)?${PARTICIPLE}.*?\b(?:until|once|after|when)\b(?<rest>.*)$`,
+);
+const PERSON = String.raw`(?:(?:the|a|an|your|our)\s+)?(?:users?|humans?|maintainers?|reviewers?|person|people|developers?|owners?|operators?)\b|\bi\b|\bme\b`;
+/**
+ * A person's confirmation, right after `until` / `once` ("the user confirms", "i have verified", "confirmed by the
+ * user"): the clause begins with it, so "only when the tests pass, not when the user confirms" is none.
+ */
+const BY_A_PERSON = new RegExp(
+  String.raw`^\s*(?:after\s+)?(?:(?:${PERSON})[^,;]*?\b(?:confirm|verif|approv|sign)\w*|(?:(?:they|it|these|those)\s+(?:are|is|have been|has been|were|was)\s+)?(?:explicitly\s+)?(?:confirm|verifi|approv)\w*\s+by\s+(?:${PERSON}))`,
+);
+
+/** Whether one clause says the agent leaves manual items unchecked until a person confirmed them. */
+function holdsManualItems(clause: string): boolean {
+  if (!MANUAL.test(clause)) return false;
+  for (const held of HELD) {
+    const m = held.exec(clause)?.groups;
+    if (!m) continue;
+    const named = MANUAL.test(m.obj!) || (PRONOUN.test(m.obj!) && MANUAL.test(m.pre!));
+    if (named && BY_A_PERSON.test(m.rest!)) return true;
+  }
+  const passive = PASSIVE.exec(clause)?.groups;
+  return !!passive && BY_A_PERSON.test(passive.rest!);
+}
+
+/** A paragraph's sentences, with where each starts; an abbreviation's stop ("e.g.", "i.e.") ends none. */
+function sentencesOf(text: string): { sentence: string; start: number }[] {
+  const out: { sentence: string; start: number }[] = [];
+  let start = 0;
+  for (const m of text.matchAll(/(?<=[.!?])\s+/g)) {
+    if (/\b(?:e\.g|i\.e|etc|vs|cf)\.$/i.test(text.slice(start, m.index))) continue;
+    out.push({ sentence: text.slice(start, m.index), start });
+    start = m.index + m[0].length;
+  }
+  if (start < text.length) out.push({ sentence: text.slice(start), start });
+  return out;
+}
 
 /**
  * The instruction that manual items wait for a person (`Do not check off manual verification items until the user
- * confirms them`): both halves in one sentence of a paragraph (a list item's text is its paragraph). Conservative, as
- * a file that tells the agent to check every box itself must not be cited as promising the opposite.
+ * confirms them`): both halves in one clause of a sentence of a paragraph (a list item's text is its paragraph), the
+ * items the object of the held verb. Conservative, as a file that tells the agent to check boxes itself must not be
+ * cited as promising the opposite: a clause ends at `;`, `, and` and `, but`, so "never mark a phase complete until
+ * the user confirms; you may tick manual items yourself" promises nothing of manual items.
  */
 function confirmationSignal(file: string, text: string, line: number, into: InstructionSignals): void {
-  let at = 0;
-  for (const sentence of text.split(/(?<=[.!?])\s+/)) {
-    const start = text.indexOf(sentence, at);
-    at = start + sentence.length;
-    const words = sentence.toLowerCase().replace(/\s+/g, ' ');
-    if (!MANUAL_ITEMS.test(words)) continue;
-    const rest = HELD_UNTIL.exec(words)?.[1] ?? ONLY_AFTER.exec(words)?.[1];
-    if (rest === undefined || !BY_A_PERSON.test(rest)) continue;
+  for (const { sentence, start } of sentencesOf(text)) {
+    const words = oneLine(sentence)
+      .toLowerCase()
+      .replace(/[\u2018\u2019]/g, "'")
+      .replace(/\s+/g, ' ');
+    if (!words.split(/;|,\s+(?:and|but)\b/).some(holdsManualItems)) continue;
     // The sentence's own line: a paragraph's soft breaks stay in its text.
     const own = line + (text.slice(0, start).match(/\n/g)?.length ?? 0);
     into.confirmation = { from: 'instructions', file, line: own, says: `says "${quoted(sentence)}"` };
@@ -396,10 +449,22 @@ function confirmationSignal(file: string, text: string, line: number, into: Inst
   }
 }
 
-/** A sentence as a message quotes it: on one line, without its closing stop, at most about a line of a report. */
+/** Quotes are about a line of a report at most, cut at a word. */
+const QUOTE_MAX = 160;
+
+/**
+ * A sentence as a message quotes it: on one line, without its closing stop, its own double quotes made single (it
+ * stands inside ours), cut at a word boundary when longer than about a line of a report.
+ */
 function quoted(sentence: string): string {
-  const flat = sentence.replace(/\s+/g, ' ').replace(/[.!]+$/, '');
-  return flat.length > 160 ? `${flat.slice(0, 159)}…` : flat;
+  const flat = oneLine(sentence)
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.!]+$/, '')
+    .replace(/["\u201c\u201d]/g, "'");
+  if (flat.length <= QUOTE_MAX) return flat;
+  const cut = flat.slice(0, QUOTE_MAX).replace(/\s+\S*$/, '');
+  return `${cut.replace(/[\s,;:]+$/, '')}…`;
 }
 
 /**
@@ -601,7 +666,8 @@ export function learnProfile(input: ProfileInput): Profile {
 
 /**
  * Whether the instructions say manual items wait for a person's confirmation: a part of the profile that needs only
- * the instructions (no plans, no config), so a transition rule can word a finding with it (engine/judge.ts).
+ * the instructions (no plans, no config), so each door can word the findings that cite it (engine/findings.ts
+ * citeInstructions).
  */
 export function manualConfirmationOf(signals: Pick<InstructionSignals, 'confirmation'>): Expectation<boolean> {
   return signals.confirmation

@@ -6,7 +6,7 @@ import type { Change, Commit, Event, Identity } from '../model/history.js';
 import type { Snapshot } from '../history/snapshot.js';
 import type { Confirmation } from '../history/trust.js';
 import type { PackChange, PackWorkspace } from '../packs/types.js';
-import type { Expectation } from '../read/profile.js';
+import type { Citation } from '../model/finding.js';
 
 export interface RuleMeta {
   id: string;
@@ -72,6 +72,8 @@ export interface RawFinding {
   causes?: string[];
   /** Finding.undo. */
   undo?: string[];
+  /** The finding quotes this part of the repository's profile where its instructions state it (Finding.cite). */
+  cite?: Citation['part'];
 }
 
 export interface RuleContext {
@@ -121,11 +123,6 @@ export interface TransitionContext extends RuleContext {
   documentsOnly(): boolean;
   /** Whether the commit's `Guidance-by:` counts: the human's answer to a blocked handoff, checked like a confirmation. */
   guidanceGiven(): Confirmation;
-  /**
-   * Whether the repository's own instructions say manual items wait for a person's confirmation, and where
-   * (read/profile.ts manualConfirmationOf): for a finding's words only, never for its verdict (section 4b).
-   */
-  promisedConfirmation(): Expectation<boolean>;
 }
 
 export interface Rule {

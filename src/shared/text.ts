@@ -69,3 +69,11 @@ export function closest(word: string, candidates: readonly string[]): string | n
   }
   return best?.name ?? null;
 }
+
+/**
+ * A text quoted from a file, on one line: its words, not its line breaks (an item or sentence wrapped over two source
+ * lines). A finding is one line in every report, and a break would split it in stylish output and GitHub annotations.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ');
+}

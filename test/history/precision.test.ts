@@ -400,3 +400,45 @@ describe("a phaseless plan's end state written as a bare verification list (roun
     expect(found[0]!.message).toMatch(/closed project/);
   });
 });
+
+// A phaseless plan's `##` section runs on over every `###` below it, so only a title that names the end state makes a
+// bare verification list outcomes, and only the list right under it: an `## Overview` whose `### Verification` holds
+// the plan's human check, or an end state with another heading or a task before its list, keeps the safe side.
+describe("a phaseless plan's verification list that is not its end state (round 13)", () => {
+  const PATH = `${PLANS}/2026-11-22-report-export.md`;
+  const plan = (above: string[], end: string) =>
+    md(
+      '# Report export Implementation Plan',
+      ...above,
+      '### Verification',
+      `- ${end} The exported report opens with every chart in place`,
+      '## Changes Required',
+      '### 1. Export command',
+      'Write the report in one pass.',
+      '### Success Criteria',
+      `- ${end} Automated: \`npm test -- report\` passes`,
+      '- [ ] Manual: the report prints on one page per chart',
+    );
+
+  it.each([
+    ['under `## Overview`', ['## Overview', 'Export reports as PDF.']],
+    ['under `## Goals`', ['## Goals']],
+    ['under an end state, another heading between', ['## Desired End State', '### Notes', 'Charts stay vector.']],
+    ['under an end state, a task between', ['## Desired End State', '- [ ] Task 1: Add the export button']],
+  ])("%s: the agent's tick of the human check is the gate's error", async (_, above) => {
+    const repo = Repo.create();
+    repo.commit('Plan the export', { [PATH]: plan(above, '[ ]') }, { author: ANA });
+    repo.commit('Export command', { [PATH]: plan(above, '[x]') }, { author: CLAUDE });
+    const found = await historyFindings(repo.dir, 'history/manual-confirmation');
+    expect(found.map((f) => f.severity)).toEqual(['error']);
+    expect(found[0]!.message).toMatch(/every chart in place/);
+  });
+
+  it('right under `## Target End State`: outcomes, as the plan names its own manual check', async () => {
+    const above = ['## Target End State'];
+    const repo = Repo.create();
+    repo.commit('Plan the export', { [PATH]: plan(above, '[ ]') }, { author: ANA });
+    repo.commit('Export command', { [PATH]: plan(above, '[x]') }, { author: CLAUDE });
+    expect(await historyFindings(repo.dir, 'history/manual-confirmation')).toEqual([]);
+  });
+});

@@ -7,6 +7,7 @@ import { makeRepo, runCli } from '../helpers/repo.js';
 import { forgetInstructions, instructionSignals } from '../../src/read/profile.js';
 import { loadParsers } from '../../src/read/lazy.js';
 import type { Finding } from '../../src/model/finding.js';
+import { judgeAgentTree } from '../../src/engine/agent-door.js';
 import {
   ANA,
   CLAUDE,
@@ -17,6 +18,7 @@ import {
   cli,
   cliHere,
   door,
+  hookedRepo,
   ledgerDoc,
   LEDGER,
   messageFile,
@@ -109,6 +111,65 @@ describe('the instruction that manual items wait for the user', () => {
   });
 });
 
+// Each sentence alone in an instruction file: those that hold manual items back for a person, and those that only
+// look alike (another object, a clause of its own, a word between the negation and the verb, another verb).
+const HOLDS = [
+  'Do not check off items in the manual testing steps until confirmed by the user.',
+  'Do not check off manual verification items until I confirm them.',
+  'Don\u2019t check off the manual verification items until the user confirms them.',
+  'Never tick manual testing items until a person confirms them.',
+  'Do not mark the manual verification steps done until the developer confirms they pass.',
+  'Never check off human verification items until the owner has confirmed them.',
+  'Only check off manual verification items once the user confirms them.',
+  'Leave the manual verification checkboxes unchecked until the user confirms them.',
+  'Do not check off manual testing items (e.g. the login flow) until the user confirms them.',
+  'Manual verification items must not be checked until the user confirms them.',
+  'Manual testing steps should only be ticked once the maintainer has verified them.',
+  'Never ever mark manual QA items as done until they are confirmed by the user.',
+];
+const LOOKS_ALIKE = [
+  'Never mark a phase complete until the user confirms; you may tick manual verification items you verified yourself with the browser tool.',
+  'Never mark a phase as done until the user confirms, and do the manual verification steps yourself.',
+  "Do not hesitate to check manual testing items yourself; don't wait until the user confirms them.",
+  'Do not forget to tick the manual verification items you ran yourself, and never stop until the user has approved the PR.',
+  'Mark manual verification items done only when the tests pass, not when the user confirms.',
+  'Run manual tests and check the results only after the user approves the plan.',
+  'Manual testing notes go in markdown files, committed only after the user approves them.',
+  'Do not checkout the release branch until the maintainer approves the manual QA checklist.',
+  'Manual tests run in CI and task items are only marked done after the user approves them.',
+  'Do not check off the automated items until the manual verification is confirmed by the user.',
+];
+
+describe('which sentences hold manual items for a person', () => {
+  const signal = async (text: string) => {
+    await loadParsers();
+    const dir = makeRepo({ [COMMAND]: `# Implement\n\n${text}\n` });
+    forgetInstructions(dir);
+    return instructionSignals(dir).confirmation;
+  };
+
+  it.each(HOLDS)('holds: %s', async (text) => {
+    expect(await signal(text)).toMatchObject({ file: COMMAND, line: 3 });
+  });
+
+  it.each(LOOKS_ALIKE)('does not: %s', async (text) => {
+    expect(await signal(text)).toBeNull();
+  });
+
+  it("quotes an abbreviation's sentence whole, on one line, cut at a word and without inner double quotes", async () => {
+    expect(await signal(HOLDS[8]!)).toMatchObject({
+      says: 'says "Do not check off manual testing items (e.g. the login flow) until the user confirms them"',
+    });
+    const long = `Do not check off the "manual verification" items until the user confirms them, ${'and then go on with the next phase of the plan as written '.repeat(3)}`;
+    const says = (await signal(long))!.says;
+    expect(says).toMatch(
+      /^says "Do not check off the 'manual verification' items until the user confirms them, and .*\w…"$/,
+    );
+    expect(says.length).toBeLessThanOrEqual('says ""'.length + 161);
+    expect(long.replace(/"/g, "'")).toContain(says.slice('says "'.length, -2));
+  });
+});
+
 describe("history/manual-confirmation in the repository's own words", () => {
   let waits: Repo;
   let silent: Repo;
@@ -157,6 +218,59 @@ describe("history/manual-confirmation in the repository's own words", () => {
     expect(confirmations((await cliHere(repo.dir)).results)[0]!.message).toBe(PLAIN);
   });
 
+  // The words are added to the findings at each door, not kept with them in the cache: moving or editing the
+  // sentence re-judges no commit, and a run whose findings quote nothing reads no instruction file for them.
+  it('a warm run after the sentence moved keeps the history cache and cites the new line', () => {
+    const repo = waits.copy();
+    const timed = { VALIDATE_WORKFLOW_TIMING: '1' };
+    const folded = (stderr: string) => /^timing history: /m.test(stderr);
+    const cold = cli(repo.dir, [], timed);
+    expect(folded(cold.stderr)).toBe(true);
+    expect(cold.stderr).toMatch(/^timing instructions cited: /m);
+    // The words are remembered by the instructions' bytes: an unchanged CLAUDE.md is parsed by no later run.
+    expect(cli(repo.dir, [], timed).stderr).toMatch(/^timing instructions cited \(words remembered\): /m);
+    repo.write({ [COMMAND]: `# Preface\n\n${WAITS}` });
+    const warm = cli(repo.dir, [], timed);
+    expect(folded(warm.stderr), warm.stderr).toBe(false);
+    expect(confirmations(warm.results)[0]!.message).toContain(`(line ${WAITS_LINE + 2})`);
+    expect(warm.stderr).toMatch(/^timing instructions cited: /m);
+    repo.write({ [COMMAND]: TICKS_ALL });
+    const gone = cli(repo.dir, [], timed);
+    expect(folded(gone.stderr)).toBe(false);
+    expect(confirmations(gone.results)[0]!.message).toBe(PLAIN);
+    // Nothing to cite: a repository whose history has no unconfirmed check-off never asks what its files say.
+    const quiet = Repo.create();
+    quiet.commit('Plan the auth flow', {
+      [CONFIG]: '{}\n',
+      [PLAN]: planDoc(),
+      [LEDGER]: ledgerDoc(),
+      [COMMAND]: WAITS,
+    });
+    expect(cli(quiet.dir, [], timed).stderr).not.toMatch(/^timing instructions cited: /m);
+  });
+
+  it('the citation is no field of the JSON contract, through the CLI or the API', async () => {
+    const contract = ['ruleId', 'severity', 'file', 'line', 'column', 'message', 'fix', 'commit', 'subject'];
+    const repo = waits.copy();
+    for (const res of [cli(repo.dir), await door(repo.dir)]) {
+      const cited = confirmations(res.results);
+      expect(cited[0]!.message).toContain(WAITS_SAYS);
+      for (const f of res.results) for (const k of Object.keys(f)) expect(contract, k).toContain(k);
+    }
+    expect(runCli(repo.dir, ['--format', 'sarif']).stdout).not.toMatch(/"(cite|causes|undo)"/);
+  });
+
+  it('the range door and the Claude Code hook say the same words', async () => {
+    const repo = waits.copy();
+    const words = `; this repository's ${COMMAND} (line ${WAITS_LINE}) ${WAITS_SAYS}.`;
+    const range = await door(repo.dir, ['--range', 'HEAD~1..HEAD']);
+    expect(confirmations(range.results)[0]!.message).toContain(words);
+    await loadParsers();
+    const hook = await judgeAgentTree(repo.dir, repo.git('rev-parse', 'HEAD~1').trim());
+    expect(confirmations(hook)[0]!.message).toContain(words);
+    expect(confirmations(hook)[0]).not.toHaveProperty('cite');
+  });
+
   it('the commit-msg hook refuses the check-off in the same words', async () => {
     const repo = waits.copy();
     repo.git('reset', '-q', '--soft', 'HEAD~1');
@@ -165,6 +279,20 @@ describe("history/manual-confirmation in the repository's own words", () => {
     expect(confirmations(res.results)[0]!.message).toContain(
       `; this repository's ${COMMAND} (line ${WAITS_LINE}) ${WAITS_SAYS}.`,
     );
+  });
+
+  it("commit-msg taking pre-commit's verdict says the same words", () => {
+    const repo = hookedRepo();
+    const plan = { [CONFIG]: '{ "preset": "recommended" }\n', [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }) };
+    repo.commit('Plan the auth flow', { ...plan, [COMMAND]: WAITS }, { args: ['--no-verify'] });
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2], auto: [1], manual: [1] }) });
+    const staged = runCli(repo.dir, ['--staged'], repo.env(CLAUDE));
+    expect(staged.code, staged.stdout).toBe(0);
+    const timed = { ...repo.env(CLAUDE), VALIDATE_WORKFLOW_TIMING: '1' };
+    const msg = runCli(repo.dir, ['commit-msg', messageFile('Phase 1 verified')], timed);
+    expect(msg.stderr).toContain("pre-commit's verdict taken");
+    expect(msg.code).toBe(1);
+    expect(msg.stdout).toContain(`; this repository's ${COMMAND} (line ${WAITS_LINE}) ${WAITS_SAYS}.`);
   });
 
   it('--print-config shows the part and where it came from', () => {

@@ -3,7 +3,6 @@ import type { Event } from '../../model/history.js';
 import { addedItemLines } from '../../history/events.js';
 import { AFTER_THE_FACT, byFile, firstLine, listTexts } from './cause.js';
 import { undoKey } from '../../model/finding.js';
-import { describeSource } from '../../read/profile.js';
 
 type Checked = Extract<Event, { type: 'item-checked' }>;
 
@@ -44,15 +43,16 @@ export const rule: Rule = {
     fix: 'Leave manual items to a human: `npx validate-workflow confirm <plan> --phase N` commits them with the trailer.',
     messages: {
       // {{reason}}: why the commit's confirmation does not count (src/history/trust.ts says it in one clause).
-      // {{promised}}: the repository's own words where its instructions say manual items wait for a person (empty
-      // where they do not): `; this repository's .claude/commands/implement_plan.md (line 87) says "..."`.
-      unconfirmed: 'Manual item "{{item}}" is checked without a human\'s confirmation: {{reason}}{{promised}}.',
+      // Marked `cite` below: each door adds the repository's own words before the closing stop where its
+      // instructions say manual items wait for a person:
+      // `; this repository's .claude/commands/implement_plan.md (line 87) says "..."`.
+      unconfirmed: 'Manual item "{{item}}" is checked without a human\'s confirmation: {{reason}}.',
       unconfirmedMany:
-        "{{count}} manual items are checked without a human's confirmation ({{reason}}): {{items}} (first at line {{line}}){{promised}}.",
+        "{{count}} manual items are checked without a human's confirmation ({{reason}}): {{items}} (first at line {{line}}).",
       strictOtherChange:
-        'Manual item "{{item}}" is checked without a human\'s confirmation: in `strict` a confirmation commit changes nothing but manual checkboxes, and this one also {{change}}{{promised}}.',
+        'Manual item "{{item}}" is checked without a human\'s confirmation: in `strict` a confirmation commit changes nothing but manual checkboxes, and this one also {{change}}.',
       strictOtherChangeMany:
-        "{{count}} manual items are checked without a human's confirmation: in `strict` a confirmation commit changes nothing but manual checkboxes, and this one also {{change}}: {{items}} (first at line {{line}}){{promised}}.",
+        "{{count}} manual items are checked without a human's confirmation: in `strict` a confirmation commit changes nothing but manual checkboxes, and this one also {{change}}: {{items}} (first at line {{line}}).",
       implicit:
         'Manual item "{{item}}" checked by {{name}} <{{email}}> in a commit of their own that changes only plans (manual checkboxes and prose), with no agent taking part: counted as their own confirmation (implicit, `recommended` only).',
       implicitMany:
@@ -88,11 +88,6 @@ export const rule: Rule = {
     const found: RawFinding[] = [];
     const fixId = ctx.stage === 'history' ? 'confirmNow' : 'leaveUnchecked';
     const name = (one: string, many: boolean) => (many ? `${one}Many` : one);
-    // The maintainer's own rule, where the repository's instructions state it: the same verdict, in their words.
-    const promised = (): string => {
-      const said = ctx.promisedConfirmation();
-      return said.value && said.source.from === 'instructions' ? `; ${describeSource(said.source)}` : '';
-    };
     const c = ctx.confirmation();
     // Strict: a confirmation commit changes nothing but manual checkboxes, so the human vouches for exactly that.
     const other =
@@ -110,7 +105,10 @@ export const rule: Rule = {
           line,
           messageId: name('strictOtherChange', many),
           fixId,
-          data: { ...data, change: describe(other), promised: promised() },
+          data: { ...data, change: describe(other) },
+          // The maintainer's own rule, where the instructions state it: the same verdict, in their words, added by
+          // each door as the files say it today (a cached finding keeps no words that may change).
+          cite: 'manualConfirmation',
         };
       // An audit (no config: the repository never adopted the gate) sees who committed, not who checked: with no
       // agent identity on the commit, history shows a person's own commit, and the corpus shows maintainers
@@ -131,7 +129,8 @@ export const rule: Rule = {
           line,
           messageId: name('unconfirmed', many),
           fixId,
-          data: { ...data, reason: c.reason, promised: promised() },
+          data: { ...data, reason: c.reason },
+          cite: 'manualConfirmation',
           undo: items.map((i) => undoKey('uncheck', file, i.text)),
         };
       if (c.implicit)

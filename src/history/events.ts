@@ -191,10 +191,15 @@ function pairItems(before: readonly Flat[], after: readonly Flat[]): { from: Int
   after.forEach((f, i) => {
     if (from[i]! < 0) from[i] = take(byKey.get(f.key), used);
   });
-  // 3. Leftovers by position within their phase, kind and scope.
+  // 3. Leftovers by position within their phase, kind and scope. An old item whose words stand in the new version
+  // under another kind was recast, not edited where it stood: pairing it with an added item of its old kind would hide
+  // the recast (an agent's `Manual:` item that turns a phaseless plan's end-state checks into outcomes).
+  const words = new Set(after.map((f) => f.text));
+  const sameKind = new Set(after.map((f) => `${f.kind}\0${f.text}`));
   const rest = new Map<string, Queue>();
   before.forEach((f, i) => {
-    if (!used[i]) enqueue(rest, `${f.slot}\0${f.kind}\0${f.scope}`, i);
+    const recast = words.has(f.text) && !sameKind.has(`${f.kind}\0${f.text}`);
+    if (!used[i] && !recast) enqueue(rest, `${f.slot}\0${f.kind}\0${f.scope}`, i);
   });
   if (rest.size > 0) {
     after.forEach((f, i) => {

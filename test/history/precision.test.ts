@@ -4,7 +4,7 @@
 // repositories, because what is judged here is what git reports: deletions, renames out of the plans folder, and
 // the commit-by-commit fold.
 import { describe, expect, it } from 'vitest';
-import { ANA, CLAUDE, Repo, historyFindings, historyOnly, judge, lineOf, md, type Who } from './helpers.js';
+import { ANA, BOB, CLAUDE, Repo, historyFindings, historyOnly, judge, lineOf, md, type Who } from './helpers.js';
 
 const PLANS = 'thoughts/shared/plans';
 
@@ -440,5 +440,42 @@ describe("a phaseless plan's verification list that is not its end state (round 
     repo.commit('Plan the export', { [PATH]: plan(above, '[ ]') }, { author: ANA });
     repo.commit('Export command', { [PATH]: plan(above, '[x]') }, { author: CLAUDE });
     expect(await historyFindings(repo.dir, 'history/manual-confirmation')).toEqual([]);
+  });
+});
+
+// The reading above must not become a way around the gate: an agent that adds the plan's own `Manual:` item turns the
+// end state's human checks into outcomes, which is loosening, as it is in a plan with phases.
+describe("an agent adding the Manual: item that turns a phaseless plan's end state into outcomes (round 13)", () => {
+  const PATH = `${PLANS}/2026-11-23-photo-import.md`;
+  const photos = (manual: boolean) =>
+    md(
+      '# Photo import Implementation Plan',
+      '## Desired End State',
+      '### Verification',
+      '- [ ] A folder of holiday photos imports in date order',
+      '- [ ] Duplicates are skipped with a note',
+      '## Changes Required',
+      '### 1. Import command',
+      'Read the folder once.',
+      '### Success Criteria',
+      '- [ ] Automated: `npm test -- import` passes',
+      ...(manual ? ['- [ ] Manual: the import dialog shows a progress bar'] : []),
+    );
+
+  it('is self-exemption, naming the end-state items that stopped being manual', async () => {
+    const repo = Repo.create();
+    repo.commit('Plan the import', { [PATH]: photos(false) }, { author: ANA });
+    repo.commit('Add a manual check', { [PATH]: photos(true) }, { author: CLAUDE });
+    const found = await historyFindings(repo.dir, 'history/self-exemption');
+    expect(found.map((f) => f.severity)).toEqual(['error']);
+    expect(found[0]!.message).toMatch(/holiday photos/);
+    expect(found[0]!.message).toMatch(/Duplicates are skipped/);
+  });
+
+  it("is the human's to make", async () => {
+    const repo = Repo.create();
+    repo.commit('Plan the import', { [PATH]: photos(false) }, { author: ANA });
+    repo.commit('Add a manual check', { [PATH]: photos(true) }, { author: BOB });
+    expect(await historyFindings(repo.dir, 'history/self-exemption')).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import DOMPurify from 'dompurify';
 import { runCli } from '../helpers/repo.js';
 import { ANA, AUTO, CLAUDE, MANUAL, PLAN, Repo, handoffPath, md, planDoc, taskHandoff } from '../history/helpers.js';
 import { INIT, LARGE_PLAN_TASKS, mermaidText } from '../../src/report/mermaid.js';
+import { propertyRuns } from '../helpers/runs.js';
 
 // mermaid sanitizes labels with DOMPurify while it parses, and DOMPurify needs a browser DOM that Node lacks (it
 // loads without its methods). Sanitizing is rendering's business, not the grammar's: with DOMPurify passing text
@@ -372,7 +373,7 @@ describe('mermaidText', () => {
         expect(p.vertices).toHaveLength(1);
         expect(p.vertices[0]!.text).toBe(`<${s}>`.replace(/\r\n|\r|\n|\t/g, ' ').replace(/\p{Cc}/gu, ''));
       }),
-      { seed: 14, numRuns: 200 },
+      { seed: 14, numRuns: propertyRuns(200) },
     );
   });
 

@@ -19,7 +19,7 @@ import { propertyRuns } from '../helpers/runs.js';
 const REPO = join(import.meta.dirname, '..', '..');
 const ROOT = 'thoughts/handoffs';
 describe('a skimmed handoff is the handoff a whole parse reads', () => {
-  it("for this repository's handoffs and every Markdown fixture read as a handoff", () => {
+  it("for a fixed sample of this repository's handoffs and every Markdown fixture read as a handoff", () => {
     const files = [...thoughtsSample(REPO, ['handoffs']), ...markdownFiles(join(REPO, 'test/fixtures'))];
     expect(files.length).toBeGreaterThan(100);
     for (const file of files) {

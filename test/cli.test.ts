@@ -230,9 +230,8 @@ describe('validate-workflow CLI', () => {
     const dir = makeRepo({ ...plan(PLAN_ERROR), '.gitignore': 'thoughts/\n' });
     expect((await runCliHere(dir, [])).stdout).toContain('no workflow files found');
     rmSync(join(dir, '.git'), { recursive: true });
-    // Without git there is no .gitignore to honour: the plan is read. Through the built CLI: a run outside git is a
-    // family of its own, with its notice on stderr.
-    const res = runCli(dir, ['--format', 'json']);
+    // Without git there is no .gitignore to honour: the plan is read.
+    const res = await runCliHere(dir, ['--format', 'json']);
     expect(res.code).toBe(1);
     expect(JSON.parse(res.stdout).results[0].ruleId).toBe('plan/manual-before-automated');
     // ...and it says history was skipped (issue 24: it said nothing).

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Preset } from '../src/config/config.js';
 import type { Finding } from '../src/model/finding.js';
-import { lint, makeRepo, readTree, runCli, runCliHere } from './helpers/repo.js';
+import { lint, makeRepo, readTree, runCliHere } from './helpers/repo.js';
 import { loadConfig } from '../src/config/config.js';
 import { RULE_IDS } from '../src/engine/catalog.js';
 import { reported } from './rules/fixtures.js';
@@ -82,10 +82,8 @@ describe('clean fixtures of every dialect', () => {
   }
 
   it('the CLI exits 0 on each clean fixture', async () => {
-    for (const [i, name] of CLEAN.entries()) {
-      // The first through the built CLI (its exit code is the process's), the rest through the same run() here.
-      const res =
-        i === 0 ? runCli(repoOf(name), ['--format', 'json']) : await runCliHere(repoOf(name), ['--format', 'json']);
+    for (const name of CLEAN) {
+      const res = await runCliHere(repoOf(name), ['--format', 'json']);
       expect(res.stderr, name).toBe('');
       expect(res.code, `${name}: ${res.stdout}`).toBe(0);
       const report = JSON.parse(res.stdout) as { summary: { errors: number; warnings: number; files: number } };
@@ -446,8 +444,8 @@ describe('the dialects people really write (issue 11)', () => {
     ]);
   });
 
-  it('field-notes: the CLI counts every file and exits 0', () => {
-    const res = runCli(repoOf('field-notes'), ['--format', 'json']);
+  it('field-notes: the CLI counts every file and exits 0', async () => {
+    const res = await runCliHere(repoOf('field-notes'), ['--format', 'json']);
     expect(res.code, res.stdout).toBe(0);
     const report = JSON.parse(res.stdout) as { summary: { errors: number; warnings: number; files: number } };
     expect(report.summary).toMatchObject({ errors: 0, warnings: 0, files: Object.keys(filesOf('field-notes')).length });

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { must, npm, pack, PROJECT, run, tempDir } from '../hooks/setup.js';
+import { linkInstalled, must, PROJECT, run, tempDir } from '../hooks/setup.js';
 import { runCli, runCliHere } from '../helpers/repo.js';
 import { violations } from '../report/fixtures.js';
 
@@ -135,13 +135,13 @@ function consume(options: Record<string, unknown>): Consumed {
 const consumePlain = () => consume({});
 
 beforeAll(async () => {
-  const tarball = pack();
   consumer = tempDir('vw-api-');
   writeFileSync(
     join(consumer, 'package.json'),
     `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
   );
-  npm(consumer, 'i', tarball);
+  // The packed tarball as npm installed it for the run (installed()); the consumer's own files are its own.
+  linkInstalled(consumer);
   writeFileSync(join(consumer, 'consumer.mjs'), CONSUMER);
   repo = (await violations()).repo.dir;
 }, 180_000);

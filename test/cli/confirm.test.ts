@@ -6,8 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, git, makeRepo, runCliHere, writeFiles } from '../helpers/repo.js';
 import { checkItems } from '../../src/cli/confirm.js';
 import { itemsDigest } from '../../src/history/trust.js';
@@ -15,7 +14,6 @@ import { readPlanText } from '../../src/read/plan.js';
 import type { Finding } from '../../src/model/finding.js';
 
 const PLAN = 'thoughts/shared/plans/2026-11-20-auth.md';
-const CONFIRM_JS = fileURLToPath(new URL('../../dist/cli/confirm.js', import.meta.url));
 
 function plan(opts: { auto1?: boolean } = {}): string {
   return `# Auth flow Implementation Plan
@@ -61,29 +59,8 @@ function tempDir(): string {
   return dir;
 }
 
-/**
- * How to start confirm: the CLI's `confirm` subcommand once main.ts dispatches it, until then a two-line script
- * that calls the built function the same way main.ts will. Either way the code under test is dist/, in its own
- * process, on the terminal tmux gives it.
- */
-let entry: (plan: string, phase: number) => string[];
-beforeAll(() => {
-  if (!existsSync(CONFIRM_JS)) throw new Error(`${CONFIRM_JS} is missing: run \`npm run build\` first`);
-  const help = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' }).stdout;
-  if (/\bconfirm\b/.test(help)) {
-    entry = (p, n) => [CLI, 'confirm', p, '--phase', String(n)];
-    return;
-  }
-  const shim = join(tempDir(), 'confirm-shim.mjs');
-  writeFileSync(
-    shim,
-    `import { confirm } from ${JSON.stringify(CONFIRM_JS)};
-const io = { cwd: process.cwd(), stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t), color: false, env: process.env };
-process.exitCode = await confirm({ plan: process.argv[2], phase: Number(process.argv[3]) }, io);
-`,
-  );
-  entry = (p, n) => [shim, p, String(n)];
-});
+/** How a terminal starts confirm: the built CLI's `confirm` subcommand, in its own process on the terminal tmux gives it. */
+const entry = (plan: string, phase: number): string[] => [CLI, 'confirm', plan, '--phase', String(phase)];
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

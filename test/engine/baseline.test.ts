@@ -1,6 +1,6 @@
 // The baseline: today's findings counted per file and rule; later runs report only what is new, and an entry that
 // counts more than remains is reported (baseline/stale) so the baseline can only shrink. Through lintRepository
-// (the snapshot pass applies it) and through the built CLI.
+// (the snapshot pass applies it) and through the CLI's run() in this process.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,9 +8,20 @@ import { applyBaseline, writeBaseline, BASELINE_FILE } from '../../src/engine/ba
 import { lintRepository } from '../../src/engine/lint.js';
 import { ConfigError, defaultConfig, type Config } from '../../src/config/config.js';
 import type { Finding } from '../../src/model/finding.js';
-import { makeRepo, runCli, runCliHere, writeFiles } from '../helpers/repo.js';
+import { makeRepo, runCliHere, writeFiles } from '../helpers/repo.js';
 import { md } from '../rules/fixtures.js';
-import { ANA, CLAUDE, CONFIG, PLAN, Repo, cli, door, messageFile, planDoc, type CliJson } from '../history/helpers.js';
+import {
+  ANA,
+  CLAUDE,
+  CONFIG,
+  PLAN,
+  Repo,
+  cliHere,
+  door,
+  messageFile,
+  planDoc,
+  type CliJson,
+} from '../history/helpers.js';
 
 const A = 'thoughts/shared/plans/2026-11-20-a.md';
 const B = 'thoughts/shared/plans/2026-11-20-b.md';
@@ -176,14 +187,14 @@ describe('applyBaseline through lintRepository', () => {
 });
 
 describe('the CLI applies the baseline to the snapshot findings', () => {
-  // The stale entry through the built CLI: a warning alone exits 0 (the clean run is the same run() in this process).
+  // A warning alone exits 0.
   it('suppresses the recorded findings and reports the stale entry', async () => {
     const dir = makeRepo({ [A]: planWithout(2) });
     writeBaseline(dir, raw(dir));
     const clean = await runCliHere(dir, ['--no-history', '--format', 'json']);
     expect(JSON.parse(clean.stdout).results).toEqual([]);
     writeFiles(dir, { [A]: planWithout(1) });
-    const stale = runCli(dir, ['--no-history', '--format', 'json']);
+    const stale = await runCliHere(dir, ['--no-history', '--format', 'json']);
     expect(stale.code).toBe(0);
     expect(JSON.parse(stale.stdout).results.map((f: Finding) => [f.ruleId, f.file])).toEqual([['baseline/stale', A]]);
   });
@@ -201,9 +212,9 @@ describe('the baseline at the doors that judge a change (issue 12: false refusal
   }
   const touched = planWithout(2).replace('# Plan', '# Plan\n\nA sentence added by a human.');
   const problemsOf = (run: CliJson) => run.results.filter((f) => f.severity !== 'info').map((f) => [f.ruleId, f.file]);
-  /** Each door through the built CLI (the family's first case), or the same path in this process (`door`). */
+  /** Each door through the CLI's code (the family's first case), or through the API (`door`); both in this process. */
   const at = async (repo: Repo, args: string[], real = false) =>
-    problemsOf(real ? cli(repo.dir, args) : await door(repo.dir, args));
+    problemsOf(real ? await cliHere(repo.dir, args) : await door(repo.dir, args));
 
   it('a baselined plan merely touched gives nothing at pre-commit, commit-msg, pre-push and the full run', async () => {
     const repo = setup();
@@ -243,14 +254,14 @@ describe('--baseline-write converges (issue 24)', () => {
     repo.commit('Plan', { [PLAN]: planDoc(fm) }, { author: ANA });
     repo.commit('Task 1', { [PLAN]: planDoc({ ...fm, tasks: [1] }) }, { author: CLAUDE });
     expect((await door(repo.dir)).results.map((f) => f.ruleId)).toEqual(['handoff/missing']);
-    const first = runCli(repo.dir, ['--baseline-write']);
+    const first = await runCliHere(repo.dir, ['--baseline-write']);
     expect(first.stdout).toBe(
       `validate-workflow: wrote ${BASELINE_FILE} with 2 entries (2 findings); later runs report only what is new.\n`,
     );
     const written = readFileSync(join(repo.dir, BASELINE_FILE), 'utf8');
     expect(Object.keys(JSON.parse(written)[PLAN])).toEqual(['handoff/missing', 'history/task-order']);
     expect((await door(repo.dir)).results).toEqual([]);
-    // A second write records nothing new (the same run() in this process: the first went through the built CLI).
+    // A second write records nothing new.
     await runCliHere(repo.dir, ['--baseline-write']);
     expect(readFileSync(join(repo.dir, BASELINE_FILE), 'utf8')).toBe(written);
   });

@@ -15,7 +15,7 @@ import {
   LEDGER,
   PLAN,
   Repo,
-  cli,
+  cliHere,
   door,
   handoffPath,
   ledgerDoc,
@@ -135,27 +135,18 @@ function added(before: Finding[], after: Finding[]): Finding[] {
   return problems(after).filter((f) => !had.has(key(f)));
 }
 
-function claudeHook(dir: string, payload: Record<string, unknown>): string {
-  const res = spawnSync(process.execPath, [CLI, 'claude-hook'], {
-    cwd: dir,
-    input: JSON.stringify({ session_id: 's1', cwd: dir, ...payload }),
-    encoding: 'utf8',
-  });
-  expect(res.status).toBe(0);
-  return res.stdout;
-}
-
 /**
- * The first two scenarios (one clean, one with a finding) pass the hooks' doors and Stop through the built CLI, as git
- * and Claude Code run it; the full runs they are compared with, and the others' doors, run in this process (`door`:
- * the engine path the CLI runs; the Claude Code hook's own function), without five node processes each.
+ * The first two scenarios (one clean, one with a finding) pass the hooks' doors through the CLI's run() (cliHere),
+ * the others through the API (`door`: the engine path the CLI runs); Stop goes to the Claude Code hook's own function.
+ * All in this process: what is compared is the verdicts; the doors' processes are parity.test.ts's, the hook tests'
+ * and claude/cli.test.ts's subject.
  */
 const REAL = 2;
 
 describe.each(SCENARIOS.map((s, i) => ({ ...s, real: i < REAL })))('the doors agree: $name', (s) => {
   it('pre-commit + commit-msg give the verdict the full run gives after the commit, and Stop blocks for exactly the refused findings', async () => {
     const run = (dir: string, args: string[] = [], env: NodeJS.ProcessEnv = {}) =>
-      s.real ? Promise.resolve(cli(dir, args, env)) : door(dir, args, env);
+      s.real ? cliHere(dir, args, env) : door(dir, args, env);
     const repo = Repo.create();
     s.setup(repo);
     const beforeRun = await door(repo.dir);
@@ -163,9 +154,9 @@ describe.each(SCENARIOS.map((s, i) => ({ ...s, real: i < REAL })))('the doors ag
     repo.write(s.files);
     for (const path of s.remove ?? []) rmSync(join(repo.dir, path));
     const payload = { hook_event_name: 'Stop', stop_hook_active: false };
-    const stop = s.real
-      ? claudeHook(repo.dir, payload)
-      : (await hook(JSON.stringify({ session_id: 's1', cwd: repo.dir, ...payload }), repo.dir)).stdout;
+    const stopped = await hook(JSON.stringify({ session_id: 's1', cwd: repo.dir, ...payload }), repo.dir);
+    expect(stopped.code).toBe(0);
+    const stop = stopped.stdout;
 
     repo.stage({}, {});
     const env = repo.env(ANA);
@@ -232,13 +223,20 @@ describe('the Claude Code hook refuses an edit with the rule messages the hooks 
       WHO,
     );
     const after = planDoc({ tasks: [1, 2], auto: [1], manual: [1] });
-    const out = claudeHook(repo.dir, {
-      hook_event_name: 'PreToolUse',
-      tool_name: 'Write',
-      tool_input: { file_path: `${repo.dir}/${PLAN}`, content: after },
-    });
-    const reason = (JSON.parse(out) as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput
-      .permissionDecisionReason;
+    // The hook's own function in this process: the script Claude Code runs is claude/cli.test.ts's subject.
+    const denied = await hook(
+      JSON.stringify({
+        session_id: 's1',
+        cwd: repo.dir,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Write',
+        tool_input: { file_path: `${repo.dir}/${PLAN}`, content: after },
+      }),
+      repo.dir,
+    );
+    expect(denied.code).toBe(0);
+    const reason = (JSON.parse(denied.stdout) as { hookSpecificOutput: { permissionDecisionReason: string } })
+      .hookSpecificOutput.permissionDecisionReason;
     repo.stage({ [PLAN]: after });
     const msg = (await door(repo.dir, ['commit-msg', messageFile('Check it', WHO)], repo.env(ANA))).results.filter(
       (f) => f.severity === 'error',

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { git, makeRepo } from '../helpers/repo.js';
 import { unifiedDiff } from '../../src/fix/diff.js';
+import { propertyRuns } from '../helpers/runs.js';
 
 const FILE = 'thoughts/ledgers/CONTINUITY_CLAUDE-s.md';
 /** Few distinct lines, so the texts share lines and the diff has context, moves and repeats to get right. */
@@ -20,7 +21,7 @@ const text = fc
 describe('unifiedDiff', () => {
   it('gives a patch git applies to turn the text before into the text after', () => {
     const dir = makeRepo({});
-    const RUNS = { seed: 20261125, numRuns: 150 };
+    const RUNS = { seed: 20261125, numRuns: propertyRuns(150) };
     const applies = fc.property(text, text, (before, after) => {
       fc.pre(before !== after);
       writeFileSync(join(dir, 'f.md'), before);
@@ -29,7 +30,7 @@ describe('unifiedDiff', () => {
       expect(readFileSync(join(dir, 'f.md'), 'utf8')).toBe(after);
     });
     // Each pair's patch, for a file of its own, goes to one `git apply`, which applies the patch files it is given one
-    // after the other as it applies each alone: one git process for the 150 pairs instead of one each. Should any
+    // after the other as it applies each alone: one git process for all the pairs instead of one each. Should any
     // fail, the property runs pair by pair, for fast-check's smallest failing pair.
     const pairs = fc.sample(
       fc.tuple(text, text).filter(([before, after]) => before !== after),
@@ -45,7 +46,7 @@ describe('unifiedDiff', () => {
     if (all.status !== 0 || wrong > 0) fc.assert(applies, RUNS);
     expect(all.status, all.stderr).toBe(0);
     expect(wrong).toBe(0);
-    expect(pairs).toHaveLength(150);
+    expect(pairs).toHaveLength(RUNS.numRuns);
   });
 
   it('marks a last line without a newline as git does', () => {

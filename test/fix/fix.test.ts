@@ -1,13 +1,12 @@
 // --fix and --fix-dry-run through the CLI on real repositories: each fix gives a file its rule then accepts, a clean
-// repository is left byte for byte, manual boxes are never touched, a dry run writes nothing, and what cannot be
-// fixed safely is said and left. Each kind of fix (a ledger, a handoff's name and chain with the report on stdout and
-// the changes on stderr, the criteria scaffold, the dry run's diff) keeps a run of the built CLI; the other cases
-// run the same command line in this process (runCliHere).
+// repository is left byte for byte, manual boxes are never touched, a dry run writes nothing, and what cannot be fixed
+// safely is said and left. The command line runs in this process (runCliHere: the CLI's run(), its stdout, stderr and
+// exit code); --fix is a flag of the full run, whose process cli.test.ts tests.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, makeRepo, readTree, runCli, runCliHere } from '../helpers/repo.js';
-import { cli, cliHere } from '../history/helpers.js';
+import { git, makeRepo, readTree, runCliHere } from '../helpers/repo.js';
+import { cliHere } from '../history/helpers.js';
 import {
   HANDOFFS,
   LEDGER,
@@ -60,7 +59,7 @@ describe('--fix: ledger/sync', () => {
     );
     expect((await findings(dir, 'ledger/sync')).map((f) => f.messageId ?? f.message)).toHaveLength(2);
 
-    const res = runCli(dir, ['--fix']);
+    const res = await runCliHere(dir, ['--fix']);
     expect(res.stdout).toContain(`${LEDGER}: line 15: Task 2 marked done ([x])`);
     expect(res.stdout).toContain(`${LEDGER}: added "- [x] Task 3: Do step 3" to ## State`);
     expect(read(dir, LEDGER)).toBe(
@@ -216,7 +215,7 @@ describe('--fix: fixes of one file together', () => {
       [old]: taskHandoff(2, { previous: undefined }),
       [handoffPath(3)]: taskHandoff(3, { previous: 'task-2-step-2.md' }),
     });
-    const res = cli(dir, ['--fix', '--preset', 'strict']);
+    const res = await cliHere(dir, ['--fix', '--preset', 'strict']);
     expect(res.stderr).toContain(`${old}: renamed to task-02-step-2.md (handoff/path)\n`);
     expect(res.stderr).toContain(`${old}: added previous: task-01-step-1.md (handoff/chain)\n`);
     expect(res.stderr).toContain(
@@ -264,7 +263,7 @@ describe('--fix-type scaffold: criteria headings', () => {
     await runCliHere(dir, ['--fix']);
     expect(read(dir, PLAN)).toBe(UNFINISHED);
 
-    const res = runCli(dir, ['--fix', '--fix-type', 'scaffold']);
+    const res = await runCliHere(dir, ['--fix', '--fix-type', 'scaffold']);
     expect(res.stdout).toContain(
       `${PLAN}: added Automated Verification to Phase 2 (Endpoints) with a placeholder item to fill in (plan/phase-automated-criteria)`,
     );
@@ -356,7 +355,7 @@ describe('--fix on what needs no fix, and --fix-dry-run', () => {
     const fixed = makeRepo(clean);
     const before = worktree(dir);
 
-    const res = runCli(dir, ['--fix-dry-run']);
+    const res = await runCliHere(dir, ['--fix-dry-run']);
     expect(worktree(dir)).toEqual(before);
     const lines = res.stdout.split('\n');
     const start = lines.findIndex((l) => l.startsWith('diff --git '));

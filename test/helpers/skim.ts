@@ -19,6 +19,20 @@ export function bothWays<T>(read: () => T): { skimmed: T; whole: T } {
   }
 }
 
+/**
+ * A fixed sample of this repository's own workflow files: the first files by name of each folder of thoughts/ (handoffs,
+ * plans, ledgers). The names start with their date, so the sample stays the same files as the project's history grows,
+ * where every file of thoughts/ made the skim tests slower with each round of work.
+ */
+export function thoughtsSample(repo: string, folders: string[] = ['handoffs', 'shared/plans', 'ledgers']): string[] {
+  const CAP: Record<string, number> = { handoffs: 60, 'shared/plans': 20, ledgers: 20 };
+  return folders.flatMap((f) =>
+    markdownFiles(join(repo, 'thoughts', f))
+      .sort()
+      .slice(0, CAP[f] ?? 20),
+  );
+}
+
 /** Every Markdown file below `dir`, outside node_modules. */
 export function markdownFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

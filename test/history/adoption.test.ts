@@ -1,7 +1,7 @@
 // The adoption point (convention section 6): history rules judge the commit that adopts the convention and every
 // later one; earlier commits are folded (so later ones have the right "before") but not judged. `--since` overrides
 // it, `--since root` judges all, and a repository without any config is an audit where what enters git already
-// progressed is a note. Real repositories, the real CLI.
+// progressed is a note. Real repositories, the CLI in this process.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,6 @@ import {
   LEDGER,
   PLAN,
   Repo,
-  cli,
   cliHere,
   door,
   errors,
@@ -59,9 +58,9 @@ function midwayAdoption(): { repo: Repo; before: string; adopt: string; after: s
 }
 
 describe('the adoption point', () => {
-  it('judges only the commits from the one that adds the config: the earlier check-off is folded, the later one is an error', () => {
+  it('judges only the commits from the one that adds the config: the earlier check-off is folded, the later one is an error', async () => {
     const { repo, before, after } = midwayAdoption();
-    const run = cli(repo.dir);
+    const run = await cliHere(repo.dir);
     const manual = historyOnly(run.results).filter((f) => f.ruleId === 'history/manual-confirmation');
     expect(manual.map((f) => f.commit)).toEqual([after]);
     expect(manual.some((f) => f.commit === before)).toBe(false);
@@ -230,7 +229,7 @@ describe('the cache follows settings, not spelling', () => {
   });
 });
 
-/** The stylish report of the CLI run in this process (its summary line); the first test keeps the built CLI's. */
+/** The stylish report of the CLI run in this process (its summary line). */
 async function runStylish(dir: string): Promise<string> {
   return (await runCliHere(dir, [])).stdout;
 }

@@ -11,6 +11,7 @@ import {
   PLAN,
   Repo,
   cli,
+  cliHere,
   door,
   errors,
   handoffPath,
@@ -103,9 +104,9 @@ describe('a clean agent history', () => {
     expect(res.code).toBe(0);
   });
 
-  it('fails (exit 1) when an agent checks the manual items itself, naming that commit', () => {
+  it('fails (exit 1) when an agent checks the manual items itself, naming that commit', async () => {
     const { repo, checkoff } = agentHistory('agent-checks');
-    const res = cli(repo.dir);
+    const res = await cliHere(repo.dir);
     expect(res.code).toBe(1);
     const text = repo.show(checkoff, PLAN);
     expect(errors(res.results)).toEqual([

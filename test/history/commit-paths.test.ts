@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { commitsPaths } from '../../src/history/trust.js';
 import { makeRepo } from '../helpers/repo.js';
+import { propertyRuns } from '../helpers/runs.js';
 
 const SEED = 2026_11_27;
 
@@ -71,7 +72,7 @@ describe('the paths of many commits in one git process', () => {
           rmSync(dir, { recursive: true, force: true });
         }
       }),
-      { seed: SEED, numRuns: 8 },
+      { seed: SEED, numRuns: propertyRuns(8) },
     );
   });
 

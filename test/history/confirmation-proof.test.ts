@@ -18,7 +18,6 @@ import {
   MANUAL2,
   PLAN,
   Repo,
-  cli,
   cliHere,
   expectOne,
   messageFile,
@@ -415,10 +414,12 @@ describe('an allowed-signers file at a path of its own is a trust file', () => {
     const repo = ready({ requireSignedConfirmations: true, allowedSigners: `./${CUSTOM}` }, { [CUSTOM]: listed });
     repo.stage({ [CUSTOM]: added });
     // Pre-commit leaves who made the change to commit-msg, which has the message.
-    const staged = cli(repo.dir, [
-      'commit-msg',
-      messageFile('Add my key', { trailers: [`Co-authored-by: ${ident(CLAUDE)}`] }),
-    ]).results.filter((f) => f.ruleId === 'history/self-exemption');
+    const staged = (
+      await cliHere(repo.dir, [
+        'commit-msg',
+        messageFile('Add my key', { trailers: [`Co-authored-by: ${ident(CLAUDE)}`] }),
+      ])
+    ).results.filter((f) => f.ruleId === 'history/self-exemption');
     expect(staged.map((f) => f.file)).toEqual([CUSTOM]);
     repo.git('reset', '-q', '--hard');
     const bad = repo.commit('Add my key', { [CUSTOM]: added }, { author: CLAUDE });

@@ -1,14 +1,14 @@
-// Guidance-by (convention section 5, handoff/blocked-proceed): after a blocked handoff, the next task may go on
-// when the record shows the user's guidance: a `resolution:` in the blocked handoff, or a commit trailer
-// `Guidance-by: Name <email>` by a human. Real repositories; the full run and the hooks agree. The first test runs
-// the pre-commit door and the full run as the built CLI; the rest ask the same engine in this process (door).
+// Guidance-by (convention section 5, handoff/blocked-proceed): after a blocked handoff, the next task may go on when
+// the record shows the user's guidance: a `resolution:` in the blocked handoff, or a commit trailer `Guidance-by: Name
+// <email>` by a human. Real repositories; the full run and the hooks agree. The first test runs the pre-commit door and
+// the full run through the CLI's code (cliHere), the rest through the API (door).
 import { describe, expect, it } from 'vitest';
 import {
   ANA,
   CLAUDE,
   LEDGER,
   Repo,
-  cli,
+  cliHere,
   door,
   handoffPath,
   ledgerDoc,
@@ -42,13 +42,13 @@ describe('Guidance-by', () => {
     const repo = waiting();
     // The hook, before and after a full run left a cache judged at HEAD, then the full run on the commit.
     repo.stage(nextTask);
-    const staged = () =>
-      cli(repo.dir, ['--staged'], repo.env(CLAUDE))
-        .results.filter((f) => f.ruleId === 'handoff/blocked-proceed')
+    const staged = async () =>
+      (await cliHere(repo.dir, ['--staged'], repo.env(CLAUDE))).results
+        .filter((f) => f.ruleId === 'handoff/blocked-proceed')
         .map((f) => f.file);
-    expect(staged()).toEqual([handoffPath(3)]);
-    cli(repo.dir);
-    expect(staged()).toEqual([handoffPath(3)]);
+    expect(await staged()).toEqual([handoffPath(3)]);
+    await cliHere(repo.dir);
+    expect(await staged()).toEqual([handoffPath(3)]);
     repo.commitStaged('Task 3: Do step 3', { author: CLAUDE });
     expect((await blockedProceed(repo.dir)).map((f) => f.file)).toEqual([handoffPath(3)]);
   });

@@ -16,7 +16,7 @@ import {
   LEDGER,
   PLAN,
   Repo,
-  cli,
+  cliHere,
   door,
   handoffPath,
   ident,
@@ -90,15 +90,15 @@ const problems = (list: Finding[]) => list.filter((f) => f.severity !== 'info');
 const of = (list: Finding[], ruleId: string) => list.filter((f) => f.ruleId === ruleId);
 
 /**
- * The verdicts of the full run and of `--range base..HEAD`: through the built CLI when `real` (one refused and one
- * clean case keep the process and its exit code), else the same path in this process.
+ * The verdicts of the full run and of `--range base..HEAD`: through the CLI's code when `real` (one refused and one
+ * clean case keep its exit code), else through the API (`door`); both in this process.
  */
 async function doors(
   repo: Repo,
   base: string,
   real = false,
 ): Promise<{ full: Finding[]; range: Finding[]; fullCode: number | null; rangeCode: number | null }> {
-  const run = (args: string[]) => (real ? Promise.resolve(cli(repo.dir, args)) : door(repo.dir, args));
+  const run = (args: string[]) => (real ? cliHere(repo.dir, args) : door(repo.dir, args));
   const full = await run([]);
   const range = await run(['--range', `${base}..HEAD`]);
   return { full: full.results, range: range.results, fullCode: full.code, rangeCode: range.code };

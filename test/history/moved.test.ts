@@ -1,16 +1,16 @@
-// Issue 19, a miss: workflow folders renamed (`thoughts/` moved to `docs/notes/`) made the run report no files and
-// say nothing. The note now says where they went and what to set. The first case runs the built CLI, its note and exit
-// code as a user sees them; the others the same run() in this process (runCliHere: the same stdout, stderr and code).
+// Issue 19, a miss: workflow folders renamed (`thoughts/` moved to `docs/notes/`) made the run report no files and say
+// nothing. The note now says where they went and what to set. Each case runs the CLI's run() in this process
+// (runCliHere: the stdout, stderr and exit code a user sees); the built CLI's process is its doors' tests' subject.
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, makeRepo, runCli, runCliHere } from '../helpers/repo.js';
+import { git, makeRepo, runCliHere } from '../helpers/repo.js';
 import { md } from '../rules/fixtures.js';
 
 const PLAN = md('# Export Implementation Plan', '## Phase 1: Columns', '- [ ] Task 1: Pick the columns');
 
 describe('a moved workflow folder', () => {
-  it('is named in the note of a run that finds no workflow file, with the commit and the key to set', () => {
+  it('is named in the note of a run that finds no workflow file, with the commit and the key to set', async () => {
     const dir = makeRepo(
       { 'thoughts/shared/plans/2026-11-20-export.md': PLAN, 'thoughts/shared/plans/2026-11-21-import.md': PLAN },
       { commit: true },
@@ -18,7 +18,7 @@ describe('a moved workflow folder', () => {
     git(dir, 'mv', 'thoughts', 'docs-notes');
     git(dir, 'commit', '-q', '-m', 'Move the notes');
     const sha = git(dir, 'rev-parse', '--short=7', 'HEAD').trim();
-    const res = runCli(dir, []);
+    const res = await runCliHere(dir, []);
     expect(res.code).toBe(0);
     expect(res.stdout + res.stderr).toContain(
       `Workflow files moved to docs-notes/shared/plans/ in ${sha} (2 files): set \`paths\` in validate-workflow.config.json to judge them there.`,

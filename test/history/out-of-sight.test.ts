@@ -46,7 +46,8 @@ function adopted(plan: string, namer: Record<string, string>): Repo {
 
 /**
  * The agent's check-off of the manual item at every door: pre-commit and commit-msg, then the full run and --range.
- * Through the built CLI when `real` (the first case of each family), else the same doors in this process (`door`).
+ * Through the CLI's code (`cliHere`) when `real` (the first case of each family), else through the API (`door`); both
+ * in this process, the doors' processes being parity.test.ts's and the hook tests' subject.
  */
 async function expectRefusedEverywhere(
   repo: Repo,
@@ -55,7 +56,7 @@ async function expectRefusedEverywhere(
   real = false,
 ): Promise<string> {
   const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-    real ? Promise.resolve(cli(repo.dir, args, env)) : door(repo.dir, args, env);
+    real ? cliHere(repo.dir, args, env) : door(repo.dir, args, env);
   const base = repo.sha();
   write();
   const staged = rule((await run(['--staged'], repo.env(CLAUDE))).results, 'history/manual-confirmation');
@@ -162,7 +163,7 @@ describe('a workflow file committed as a symbolic link', () => {
 
   it('is reported by layout/paths at the full run, and at the doors when a commit adds it', async () => {
     const repo = linked();
-    const full = rule(cli(repo.dir).results, 'layout/paths'); // the built CLI, once for the family
+    const full = rule((await cliHere(repo.dir)).results, 'layout/paths');
     expect(full.map((f) => [f.file, f.severity, f.message])).toEqual([
       [
         PLAN,

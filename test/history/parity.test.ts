@@ -154,13 +154,15 @@ const keys = (list: Finding[]) =>
 /**
  * The doors of a case, for both presets, over one repository: the full run before, then with the change staged
  * `--staged` and commit-msg (the committing identity in the environment, as git runs them), then the commit and the
- * full run after. The first two cases (one clean, one refused) go through the built CLI under the recommended preset,
- * a process per door; strict and the other cases through the same code path in this process (`door`), the process
- * boundary being asserted by the first (a preset is an option of the engine, not of the process).
+ * full run after. The hooks of the first two cases (one clean, one refused) go through the built CLI under the
+ * recommended preset, a process per door: the suite's real-process runs of --staged and commit-msg for exit 0 and 1.
+ * The full runs, strict and the other cases take the same code path in this process (`door`): a preset is an option
+ * of the engine, not of the process, and the full run's process is cli.test.ts's and agent-history.test.ts's.
  */
 async function runCase(c: Case, real: boolean) {
+  const hook = (args: string[]) => args.includes('--staged') || args.includes('commit-msg');
   const judgeAt = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
-    real && args.includes('recommended') ? Promise.resolve(cli(dir, args, env)) : door(dir, args, env);
+    real && hook(args) && args.includes('recommended') ? Promise.resolve(cli(dir, args, env)) : door(dir, args, env);
   const repo = Repo.create();
   c.setup(repo);
   const presets = ['recommended', 'strict'] as const;

@@ -14,7 +14,7 @@ import {
   MANUAL2,
   PLAN,
   Repo,
-  cli,
+  cliHere,
   expectOne,
   historyFindings,
   ledgerDoc,
@@ -392,18 +392,18 @@ describe('what is not a loosening', () => {
 });
 
 describe('through the CLI', () => {
-  it('the agent-made loosening fails the run (exit 1), the confirmed one passes', () => {
+  it('the agent-made loosening fails the run (exit 1), the confirmed one passes', async () => {
     const tail = '<!-- validate-workflow-disable plan/manual-before-automated -- flaky -->';
     const bad = Repo.create();
     bad.commit('Plan', { [PLAN]: plan({}), [LEDGER]: ledgerDoc() }, { author: ANA });
     const commit = bad.commit('Quiet the linter', { [PLAN]: plan({ tail }) }, { author: CLAUDE });
-    const res = cli(bad.dir);
+    const res = await cliHere(bad.dir);
     expect(res.code).toBe(1);
     expect(res.results.filter((f) => f.ruleId === RULE).map((f) => f.commit)).toEqual([commit]);
 
     const ok = Repo.create();
     ok.commit('Plan', { [PLAN]: plan({}), [LEDGER]: ledgerDoc() }, { author: ANA });
     ok.commit('Quiet the linter', { [PLAN]: plan({ tail }) }, { author: BOB, coAuthors: [CLAUDE], confirmedBy: [BOB] });
-    expect(cli(ok.dir).results.filter((f) => f.ruleId === RULE)).toEqual([]);
+    expect((await cliHere(ok.dir)).results.filter((f) => f.ruleId === RULE)).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ import {
   PLAN,
   Repo,
   cli,
+  cliHere,
   door,
   handoffPath,
   ledgerDoc,
@@ -60,7 +61,7 @@ function idOf(f: Finding): string {
 const RULES = ['handoff/blocked-proceed', 'history/self-exemption', 'history/handoff-rewritten'];
 
 describe("an agent's own resolution of a blocked handoff", () => {
-  it('appended as a `## Resolution` section: refused at the full run and --range, and the next task is still held back', () => {
+  it('appended as a `## Resolution` section: refused at the full run and --range, and the next task is still held back', async () => {
     const repo = waiting();
     const base = repo.sha();
     const wrote = repo.commit(
@@ -69,9 +70,14 @@ describe("an agent's own resolution of a blocked handoff", () => {
       AGENT,
     );
     repo.commit('Task 3: Do step 3', nextTask, AGENT);
-    // The full run twice: the second takes what HEAD's history says of the resolution from the cache.
-    for (const args of [[], [], ['--range', `${base}..HEAD`]]) {
-      const found = of(cli(repo.dir, args).results, ...RULES);
+    // The full run twice: the second, the built CLI in a process of its own, takes what HEAD's history says of the
+    // resolution from the cache the first (in this process) left.
+    for (const [args, real] of [
+      [[], false],
+      [[], true],
+      [['--range', `${base}..HEAD`], false],
+    ] as const) {
+      const found = of((real ? cli(repo.dir, [...args]) : await cliHere(repo.dir, [...args])).results, ...RULES);
       expect(
         found.map((f) => [f.ruleId, f.messageId, f.file, f.commit ?? null, f.severity]),
         args.join(' '),
@@ -99,13 +105,13 @@ describe("an agent's own resolution of a blocked handoff", () => {
     ]);
   });
 
-  it('refused at pre-commit (the next task) and at commit-msg (the resolution too)', () => {
+  it('refused at pre-commit (the next task) and at commit-msg (the resolution too)', async () => {
     const repo = waiting();
     repo.stage({ [handoffPath(2)]: blocked({}, RESOLUTION_SECTION), ...nextTask });
-    const staged = of(cli(repo.dir, ['--staged'], repo.env(CLAUDE)).results, ...RULES);
+    const staged = of((await cliHere(repo.dir, ['--staged'], repo.env(CLAUDE))).results, ...RULES);
     expect(staged.map((f) => [f.ruleId, f.messageId])).toEqual([['handoff/blocked-proceed', 'proceededSelf']]);
     const msg = of(
-      cli(repo.dir, ['commit-msg', messageFile('Task 3: Do step 3', AGENT)], repo.env(ANA)).results,
+      (await cliHere(repo.dir, ['commit-msg', messageFile('Task 3: Do step 3', AGENT)], repo.env(ANA))).results,
       ...RULES,
     );
     expect(msg.map((f) => [f.ruleId, f.messageId, f.file])).toEqual([

@@ -12,6 +12,7 @@ import {
   Repo,
   TASK,
   cli,
+  cliHere,
   door,
   expectOne,
   handoffPath,
@@ -256,7 +257,7 @@ describe('repositories without history', () => {
   it('a repository without commits is not incomplete (exit 0): history starts empty', async () => {
     const dir = makeRepo({ [PLAN]: planDoc(), [LEDGER]: ledgerDoc() });
     expect(await judge(dir)).toMatchObject({ findings: [], commits: 0, incomplete: false });
-    const res = cli(dir);
+    const res = await cliHere(dir);
     expect(res.results.filter((f) => f.ruleId === 'history/incomplete')).toEqual([]);
     expect(res.code).toBe(0);
   });
@@ -384,10 +385,10 @@ describe('--range', () => {
     expect(hist[0]).toMatchObject({ file: PLAN, line: lineOf(text, MANUAL(1)) });
   });
 
-  it('a missing base is history/incomplete (exit 1), never a silent pass', () => {
+  it('a missing base is history/incomplete (exit 1), never a silent pass', async () => {
     const { repo } = ranged();
     const missing = 'deadbeefdeadbeefdeadbeefdeadbeefdeadbeef';
-    const res = cli(repo.dir, ['--range', `${missing}..HEAD`]);
+    const res = await cliHere(repo.dir, ['--range', `${missing}..HEAD`]);
     expect(res.code).toBe(1);
     const hit = res.results.find((f) => f.ruleId === 'history/incomplete');
     expect(hit).toMatchObject({ severity: 'error', file: null, line: null, message: expect.stringContaining(missing) });
@@ -398,11 +399,11 @@ describe('--range', () => {
     );
   });
 
-  it('a base that exists upstream but not in a shallow clone is incomplete too', () => {
+  it('a base that exists upstream but not in a shallow clone is incomplete too', async () => {
     const { repo, c } = ranged();
     const dir = `${tempDir()}/clone`;
     repo.git('clone', '-q', '--depth', '1', `file://${repo.dir}`, dir);
-    const res = cli(dir, ['--range', `${c[1]}..HEAD`]);
+    const res = await cliHere(dir, ['--range', `${c[1]}..HEAD`]);
     expect(res.code).toBe(1);
     expect(res.results.map((f) => f.ruleId)).toContain('history/incomplete');
   });

@@ -13,6 +13,7 @@ import { descendantsInTrace, traceTouches } from '../../src/engine/history.js';
 import { readTrace } from '../../src/history/log.js';
 import { TRUST_FILES } from '../../src/history/snapshot.js';
 import { makeRepo } from '../helpers/repo.js';
+import { propertyRuns } from '../helpers/runs.js';
 
 const SEED = 2026_11_28;
 const PLANS = 'thoughts/shared/plans';
@@ -104,7 +105,7 @@ describe("the trace's answers", () => {
       }),
       {
         seed: SEED,
-        numRuns: 8,
+        numRuns: propertyRuns(8),
         // Cases the random ones may miss: a plan renamed onto the config (git's walk of the config alone sees an
         // addition), and a merge that drops a config its side branch added, after a commit that adds the key.
         examples: [

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/model/finding.js';
-import { runCli, runCliHere } from '../helpers/repo.js';
+import { runCliHere } from '../helpers/repo.js';
 import { itemsDigest } from '../../src/history/trust.js';
 import {
   ANA,
@@ -17,7 +17,6 @@ import {
   MANUAL,
   PLAN,
   Repo,
-  cli,
   cliHere,
   expectOne,
   handoffPath,
@@ -369,7 +368,7 @@ describe('requireSignedConfirmations with a real SSH signing key', () => {
     const c = checkoff(repo, signed(key));
     expect(repo.gitWith({}, ['log', '-1', '--format=%G?', c]).trim()).toBe('G');
     expect(await verdict(repo)).toEqual([]);
-    expect(cli(repo.dir).code).toBe(0);
+    expect((await cliHere(repo.dir)).code).toBe(0);
   });
 
   it('an unsigned confirmation fails', async () => {
@@ -377,7 +376,6 @@ describe('requireSignedConfirmations with a real SSH signing key', () => {
     keyed(repo);
     const c = checkoff(repo, { author: ANA, confirmedBy: [ANA] });
     await refused(repo, c, /no good signature/);
-    // The CLI's verdict in this process: 'a signed confirmation passes' keeps the built CLI's.
     const res = await cliHere(repo.dir);
     expect(res.code).toBe(1);
     expect(res.results.find((f) => f.ruleId === RULE)?.commit).toBe(c);
@@ -407,7 +405,7 @@ describe('requireSignedConfirmations with a real SSH signing key', () => {
     repo.stage({ [PLAN]: CONFIRMED });
     const msg = messageFile('Confirm phase 1', { confirmedBy: [ANA] });
     const env = repo.env(ANA);
-    const unsigned = await runHook(repo, msg, env, false);
+    const unsigned = await runHook(repo, msg, env);
     expect(unsigned.results.filter((f) => f.ruleId === RULE)).toEqual([
       expect.objectContaining({ message: expect.stringContaining('signature') }),
     ]);
@@ -430,16 +428,14 @@ function readPub(key: string): string {
 }
 
 /**
- * The commit-msg door with the pending commit's identities in the environment (as git gives them to the hook):
- * through the built CLI, or (`real` false) the same CLI in this process.
+ * The commit-msg door with the pending commit's identities in the environment (as git gives them to the hook), the
+ * CLI in this process: the door's process is tested where it is the point (parity.test.ts, the hook tests).
  */
 async function runHook(
   repo: Repo,
   msg: string,
   env: NodeJS.ProcessEnv,
-  real = true,
 ): Promise<{ code: number | null; results: Finding[] }> {
-  const args = ['--format', 'json', 'commit-msg', msg];
-  const res = real ? runCli(repo.dir, args, env) : await runCliHere(repo.dir, args, env);
+  const res = await runCliHere(repo.dir, ['--format', 'json', 'commit-msg', msg], env);
   return { code: res.code, results: (JSON.parse(res.stdout) as { results: Finding[] }).results };
 }

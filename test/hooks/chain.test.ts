@@ -1,31 +1,27 @@
 // Repositories that already have hooks: a plain .git/hooks/pre-commit, a core.hooksPath folder, a husky setup of
 // their own (with and without lint-staged), HumanLayer's pre-commit with its `.old` chain, and a thoughts/ that links
 // into a separate thoughts repository. After `init` and the prepare script, both the old hooks and ours run.
-// The package is installed once (packed tarball, husky, lint-staged); each repository links that node_modules.
+// The package is installed once for the run (packed tarball, husky, lint-staged); each repository links that
+// node_modules.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE, ident } from '../history/helpers.js';
 import { runCliHere } from '../helpers/repo.js';
-import { bin, commit, git, gitInit, identity, must, npm, pack, run, tempDir, tree, type Run } from './setup.js';
+import { bin, commit, git, gitInit, identity, installed, linkInstalled, must, run, tempDir, tree, type Run } from './setup.js';
 
-let shared = '';
+// The package, husky and lint-staged, installed once for the run (installed() in setup.ts): before the first test,
+// not inside its timeout.
+beforeAll(() => void installed(), 240_000);
 
-beforeAll(() => {
-  const tarball = pack();
-  shared = tempDir('vw-shared-');
-  writeFileSync(join(shared, 'package.json'), '{ "name": "shared", "private": true }\n');
-  npm(shared, 'i', '-D', tarball, 'husky@9.1.7', 'lint-staged@16.4.0');
-}, 240_000);
-
-/** A new repository with package.json and the shared node_modules; `prepare` runs what init's prepare script runs. */
+/** A new repository with package.json and the installed node_modules; `prepare` runs what init's prepare script runs. */
 function project(pkg: Record<string, unknown> = {}): string {
   const dir = tempDir();
   gitInit(dir);
   identity(dir);
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'app', version: '1.0.0', private: true, ...pkg }, null, 2)}\n`);
   writeFileSync(join(dir, '.gitignore'), 'node_modules\n');
-  symlinkSync(join(shared, 'node_modules'), join(dir, 'node_modules'));
+  linkInstalled(dir);
   return dir;
 }
 
@@ -54,7 +50,7 @@ async function initHere(dir: string): Promise<{ stdout: string }> {
 /**
  * What `npm run prepare` runs: the package's prepare script (init's `husky || true`, or the user's own) in a shell,
  * the package's bins on the PATH; it points git at .husky/_. Without npm's own node process around it (e2e.test.ts
- * runs the script through `npm install`).
+ * runs the script through `npm run prepare`).
  */
 function prepare(dir: string): void {
   const script = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: { prepare: string } })

@@ -1,26 +1,33 @@
-// A new user's path, end to end: `npm i -D <packed tarball>`, `npx validate-workflow init`, `npm install`, then real
-// commits and pushes through the hooks init wrote. One repository is installed for the whole file, with a plan and
-// two task commits on top; each test works in a copy of it that shares its node_modules, so the tests do not depend
-// on each other's commits. The full run that confirms what the hooks decided goes through the installed bin once
-// (the push); elsewhere it runs in this process (runCliHere), as does the second init: the hooks and git are the
-// doors these tests are about. A commit whose hooks are not a test's subject skips them (--no-verify).
+// A new user's path, end to end: `npm i -D <packed tarball>` (the install the run shares, setup.ts installed()), `npx
+// validate-workflow init`, the prepare script `npm install` runs, then real commits and pushes through the hooks init
+// wrote. One repository is installed for the whole file, with a plan and two task commits on top; each test works in a
+// copy of it that shares its node_modules, so the tests do not depend on each other's commits. The full run that
+// confirms what the hooks decided goes through the installed bin once (the push); elsewhere it runs in this process
+// (runCliHere), as does the second init: the hooks and git are the doors these tests are about. A commit whose hooks
+// are not a test's subject skips them (--no-verify).
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE, LEDGER, PLAN, handoffPath, ident, ledgerDoc, planDoc, taskHandoff } from '../history/helpers.js';
 import { runCliHere } from '../helpers/repo.js';
-import { bin, clone, commit, freshRepo, git, init, must, npm, pack, run, state, tempDir, tree, type Run } from './setup.js';
+import { bin, clone, commit, freshRepo, git, init, installed, linkInstalled, must, npm, run, state, tempDir, tree, type Run } from './setup.js';
 
 let base = '';
 let firstInit: Run;
 
 beforeAll(() => {
-  const tarball = pack();
   base = freshRepo();
-  npm(base, 'i', '-D', tarball);
+  // `npm i -D <tarball>`: the package where npm installed it for the run (installed()), and the dependency npm wrote.
+  linkInstalled(base);
+  const installedPkg = JSON.parse(readFileSync(join(installed(), 'package.json'), 'utf8'));
+  const pkg = JSON.parse(readFileSync(join(base, 'package.json'), 'utf8'));
+  pkg.devDependencies = { 'validate-workflow': installedPkg.devDependencies['validate-workflow'] };
+  writeFileSync(join(base, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
   firstInit = init(base);
-  // What init tells the user to do next; it installs husky and lint-staged and runs the prepare script.
-  npm(base, 'install');
+  // What init tells the user to do next, `npm install`, installs husky and lint-staged (installed() has the versions
+  // init pins) and runs the prepare script: npm runs it here, against the installed folder, which an install would
+  // write into. test/install/routes.test.ts runs the real `npm install`.
+  npm(base, 'run', 'prepare');
   git(base, 'add', '-A');
   // Through the hooks just installed: a commit of the setup itself must go through.
   must(base, 'git', ['commit', '-q', '-m', 'Set up validate-workflow']);

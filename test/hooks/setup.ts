@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scratchDir } from '../helpers/scratch.js';
+import { DEV_DEPENDENCIES } from '../../src/cli/init/package-json.js';
 // @ts-expect-error: a build script in plain JavaScript, without declarations
 import { publishedManifest } from '../../scripts/pack-manifest.mjs';
 
@@ -61,45 +62,76 @@ const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=er
  * scripts/pack-manifest.mjs publishes, packed from a copy. dist/ must be built already (`npm test` builds first):
  * packing a copy runs no scripts, so it never rebuilds dist/ nor rewrites package.json under the feet of test files
  * running in parallel. (The real `npm pack`, with its prepack and postpack, is install.test.ts's subject.)
- * Packed once per run and build: the tarball is the same for every test file and worker (the hook tests of both
- * workers used to pack it each, a second of npm's CPU), so it is kept in the run's folder (test/global-setup.ts)
- * under the build's id; the first worker to need it packs it while the other waits for it.
+ * Packed once per run and build (onceForBuild): the tarball is the same for every test file and worker (the hook
+ * tests of both workers used to pack it each, a second of npm's CPU).
  */
 export function pack(): string {
-  const buildId = join(PROJECT, 'dist', 'bundle', 'BUILD_ID');
-  if (!existsSync(buildId)) throw new Error('dist/ is missing: run `npm run build` first');
-  const dest = join(tmpdir(), `vw-pack-${createHash('sha1').update(readFileSync(buildId)).digest('hex').slice(0, 16)}`);
-  const lock = `${dest}.lock`;
-  const deadline = Date.now() + 240_000;
-  while (!existsSync(dest)) {
-    if (Date.now() > deadline) throw new Error(`no tarball in ${dest}: the worker packing it stopped (${lock})`);
-    try {
-      mkdirSync(lock);
-    } catch {
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50); // another worker is packing it
-      continue;
-    }
-    try {
-      if (!existsSync(dest)) packInto(dest);
-    } finally {
-      rmSync(lock, { recursive: true, force: true });
-    }
-  }
+  const dest = onceForBuild('vw-pack-', packInto);
   const [tarball] = readdirSync(dest).filter((f) => f.endsWith('.tgz'));
   if (!tarball) throw new Error(`no tarball in ${dest}`);
   return join(dest, tarball);
 }
 
-/** The tarball packed into a new folder, renamed to `dest` once complete (a waiting worker never sees it half made). */
+/**
+ * A project where npm installed pack()'s tarball as a user's project installs it (`npm i -D`), beside the husky and
+ * lint-staged versions init pins: installed once per run and build (onceForBuild), where chain.test, e2e.test and
+ * api/package.test each ran its own `npm install`, seconds of npm on both cores. A test links its node_modules into a
+ * repository of its own (linkInstalled); nothing writes into it (the installs a user's own `npm install` makes are
+ * test/install/'s subject). Its package.json is the one npm wrote.
+ */
+export function installed(): string {
+  return onceForBuild('vw-installed-', (dir) => {
+    const tarball = pack();
+    writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'app', version: '1.0.0', private: true }, null, 2)}\n`);
+    npm(dir, 'i', '-D', tarball, ...Object.entries(DEV_DEPENDENCIES).map(([name, version]) => `${name}@${version}`));
+  });
+}
+
+/** installed()'s node_modules in `dir`, as a symbolic link: the package where npm put it, without an install. */
+export function linkInstalled(dir: string): void {
+  symlinkSync(join(installed(), 'node_modules'), join(dir, 'node_modules'));
+}
+
+/**
+ * A folder `make` fills once per run and build, kept in the run's folder (test/global-setup.ts) under the build's
+ * id: the first worker to need it makes it while the other waits for it. `make` fills a new folder, renamed to the
+ * kept one once complete, so a waiting worker never sees it half made. It outlives the test files (so not a
+ * tempDir); it goes with the run's folder.
+ */
+function onceForBuild(prefix: string, make: (dir: string) => void): string {
+  const buildId = join(PROJECT, 'dist', 'bundle', 'BUILD_ID');
+  if (!existsSync(buildId)) throw new Error('dist/ is missing: run `npm run build` first');
+  const dest = join(tmpdir(), `${prefix}${createHash('sha1').update(readFileSync(buildId)).digest('hex').slice(0, 16)}`);
+  const lock = `${dest}.lock`;
+  const deadline = Date.now() + 240_000;
+  while (!existsSync(dest)) {
+    if (Date.now() > deadline) throw new Error(`nothing in ${dest}: the worker making it stopped (${lock})`);
+    try {
+      mkdirSync(lock);
+    } catch {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50); // another worker is making it
+      continue;
+    }
+    try {
+      if (!existsSync(dest)) {
+        const made = mkdtempSync(`${dest}.tmp-`);
+        make(made);
+        renameSync(made, dest);
+      }
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  return dest;
+}
+
+/** The tarball packed into `dest`. */
 function packInto(dest: string): void {
   const copy = tempDir('vw-copy-');
   const pkg = JSON.parse(readFileSync(join(PROJECT, 'package.json'), 'utf8')) as { files: string[] };
   for (const entry of [...pkg.files, 'README.md', 'LICENSE']) cpSync(join(PROJECT, entry), join(copy, entry), { recursive: true });
   writeFileSync(join(copy, 'package.json'), `${JSON.stringify(publishedManifest(pkg), null, 2)}\n`);
-  // Outlives the test files (so not a tempDir); it goes with the run's folder (test/global-setup.ts).
-  const made = mkdtempSync(`${dest}.tmp-`);
-  must(copy, 'npm', ['pack', '--ignore-scripts', '--pack-destination', made, '--json', '--loglevel=error']);
-  renameSync(made, dest);
+  must(copy, 'npm', ['pack', '--ignore-scripts', '--pack-destination', dest, '--json', '--loglevel=error']);
 }
 
 let initialised: string | undefined;
@@ -164,7 +196,7 @@ export function bin(dir: string, ...args: string[]): Run {
  * A copy of an installed repository, its git folder and the hooks folder husky wrote (`.husky/_`, which git ignores)
  * included, that shares its node_modules (a symbolic link: no second install): the repository as `git clone` and
  * `npm install` would leave it, without their processes (e2e.test.ts checks the prepare script that sets the hooks
- * up, and `npm install` runs it there). No remote: a test that pushes adds its own. The tool's cache under .git/ is
+ * up, and npm runs it there). No remote: a test that pushes adds its own. The tool's cache under .git/ is
  * left behind, as a clone would.
  */
 export function clone(base: string): string {

@@ -14,14 +14,15 @@ import { readHandoffText } from '../../src/read/handoff.js';
 import { readLedgerText } from '../../src/read/ledger.js';
 import { readBytes } from '../../src/read/workspace.js';
 import type { LedgerItemState } from '../../src/model/types.js';
+import { propertyRuns } from '../helpers/runs.js';
 
 const SEED = 20260311;
 const today = new Date();
 const DATE_SEED = today.getUTCFullYear() * 10000 + (today.getUTCMonth() + 1) * 100 + today.getUTCDate();
 const SEEDS = process.env.CI ? [SEED, DATE_SEED] : [SEED];
 
-function check<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => void, numRuns = 150): void {
-  for (const seed of SEEDS) fc.assert(fc.property(arb, predicate), { seed, numRuns });
+function check<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => void, deep = 150): void {
+  for (const seed of SEEDS) fc.assert(fc.property(arb, predicate), { seed, numRuns: propertyRuns(deep) });
 }
 
 const WORDS = [

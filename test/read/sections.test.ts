@@ -1,7 +1,7 @@
 // Section-level parse reuse (read/sections.ts): the tree assembled from cached sections must equal a whole-file parse,
 // positions included, for random plan/handoff/ledger-shaped documents and random edits of them (the cache warm from
 // the previous version, as in a history walk); and every case where a cut could change the parse falls back.
-// The property runs with a fixed seed; explore with SECTIONS_SEED=<n> SECTIONS_RUNS=<n> (4,000 runs each of two other
+// The property runs with a fixed seed; explore with SECTIONS_SEED=<n> PROPERTY_RUNS=<n> (4,000 runs each of two other
 // seeds passed while this was written, 3,000 of them on the final code).
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
@@ -17,6 +17,7 @@ import {
   sectionStats,
   splitSections,
 } from '../../src/read/sections.js';
+import { propertyRuns } from '../helpers/runs.js';
 
 const SEED = 20261123;
 
@@ -373,7 +374,7 @@ describe('sectioned parse equals the whole-file parse', () => {
           hits += sectionStats.hits;
         },
       ),
-      { seed: Number(process.env.SECTIONS_SEED ?? SEED), numRuns: Number(process.env.SECTIONS_RUNS ?? 300) },
+      { seed: Number(process.env.SECTIONS_SEED ?? SEED), numRuns: propertyRuns(300) },
     );
     // The property is not vacuous: most documents are really cut (definitions and unclosed frontmatter fall back),
     // and later versions reuse sections of earlier ones.
@@ -390,7 +391,7 @@ describe('sectioned parse equals the whole-file parse', () => {
           expectSameTree(parseMarkdown(text), parseWhole(text));
         }
       }),
-      { seed: SEED, numRuns: 60 },
+      { seed: SEED, numRuns: propertyRuns(60) },
     );
   });
 });

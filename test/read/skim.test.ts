@@ -1,25 +1,27 @@
 // The skimmed handoff read (read/skim.ts): a handoff read through the skim is the handoff a whole-file parse reads, for
-// every handoff of this repository and of the fixtures, for generated handoffs that put what the skim must not miss
-// where it could miss it (status markers spelled through entities, links and emphasis, disable comments, setext and
-// indented headings, headings inside fenced code and HTML blocks, sections a frontmatter key does or does not give),
-// and for the snapshot findings of this repository.
+// a fixed sample of this repository's handoffs, every handoff of the fixtures, for generated handoffs that put what the
+// skim must not miss where it could miss it (status markers spelled through entities, links and emphasis, disable
+// comments, setext and indented headings, headings inside fenced code and HTML blocks, sections a frontmatter key does
+// or does not give), and for the snapshot findings of a repository of the sample.
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bothWays, generatedDocument, markdownFiles } from '../helpers/skim.js';
+import { bothWays, generatedDocument, markdownFiles, thoughtsSample } from '../helpers/skim.js';
 import { readHandoffText } from '../../src/read/handoff.js';
 import { frontmatterNode, headingNode, parseSkimmed, skimmedText, skimOf } from '../../src/read/skim.js';
 import { parseWhole } from '../../src/read/markdown.js';
 import { lintRepository } from '../../src/engine/lint.js';
-import { loadConfig } from '../../src/config/config.js';
+import { CONFIG_FILE, loadConfig } from '../../src/config/config.js';
 import { RULE_IDS } from '../../src/engine/catalog.js';
+import { propertyRuns } from '../helpers/runs.js';
+import { makeRepo } from '../helpers/repo.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const ROOT = 'thoughts/handoffs';
 describe('a skimmed handoff is the handoff a whole parse reads', () => {
-  it("for this repository's handoffs and every Markdown fixture read as a handoff", () => {
-    const files = [...markdownFiles(join(REPO, 'thoughts/handoffs')), ...markdownFiles(join(REPO, 'test/fixtures'))];
+  it("for a fixed sample of this repository's handoffs and every Markdown fixture read as a handoff", () => {
+    const files = [...thoughtsSample(REPO, ['handoffs']), ...markdownFiles(join(REPO, 'test/fixtures'))];
     expect(files.length).toBeGreaterThan(100);
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
@@ -105,13 +107,19 @@ describe('a skimmed handoff is the handoff a whole parse reads', () => {
         const { skimmed, whole } = bothWays(() => readHandoffText(`${ROOT}/s1/task-03-x.md`, ROOT, text));
         expect(skimmed).toEqual(whole);
       }),
-      { seed: 20261127, numRuns: 250 },
+      { seed: 20261127, numRuns: propertyRuns(250) },
     );
   });
 
-  it('for the snapshot findings of this repository', () => {
-    const config = loadConfig(REPO, undefined, RULE_IDS);
-    const { skimmed, whole } = bothWays(() => lintRepository(REPO, config, true).findings);
+  it("for the snapshot findings of this repository's sampled workflow files, under its config", () => {
+    // A repository of the sample and the config, committed: the same files every run, where linting this repository
+    // itself read more with every round of work.
+    const files = [...thoughtsSample(REPO), join(REPO, CONFIG_FILE)];
+    const dir = makeRepo(Object.fromEntries(files.map((f) => [relative(REPO, f), readFileSync(f)])), { commit: true });
+    const config = loadConfig(dir, undefined, RULE_IDS);
+    const { skimmed, whole } = bothWays(() => lintRepository(dir, config, true).findings);
+    // Handoffs whose plans are left out of the sample, chains cut short: findings enough for the comparison to see.
+    expect(whole.length).toBeGreaterThan(10);
     expect(skimmed.length).toBe(whole.length);
     expect(skimmed).toEqual(whole);
   });
@@ -174,7 +182,7 @@ describe('the skimmed text', () => {
         expect(skim?.sections[0]?.kind).toBe('frontmatter');
         expect(frontmatterNode(skim!.sections[0]!.text)).toEqual(parseWhole(text).children[0]);
       }),
-      { seed: 20261127, numRuns: 300 },
+      { seed: 20261127, numRuns: propertyRuns(300) },
     );
   });
 
@@ -191,6 +199,7 @@ describe('the skimmed text', () => {
       close: fc.constantFrom('', ' #', ' ##', '#', ' ', '  ## '),
     });
     let made = 0;
+    const runs = propertyRuns(400);
     fc.assert(
       fc.property(heading, (h) => {
         const line = `${'#'.repeat(h.depth)}${h.words.length || h.gap ? h.gap || ' ' : ''}${h.words.join(' ')}${h.close}`;
@@ -201,9 +210,9 @@ describe('the skimmed text', () => {
         made++;
         expect(node).toEqual(parseWhole(`a\n\n${line}\n`).children[1]);
       }),
-      { seed: 20261127, numRuns: 400 },
+      { seed: 20261127, numRuns: runs },
     );
-    expect(made).toBeGreaterThan(100);
+    expect(made).toBeGreaterThan(runs / 4);
   });
 
   it('reads a section whole when it may hold a heading the cut did not see', () => {

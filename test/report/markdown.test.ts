@@ -41,7 +41,7 @@ import {
   taskHandoff,
 } from '../history/helpers.js';
 import { violations } from './fixtures.js';
-import { runCli } from '../helpers/repo.js';
+import { runCliHere } from '../helpers/repo.js';
 
 const DOCS = 'https://github.com/example/validate-workflow/blob/main';
 
@@ -429,7 +429,7 @@ describe('markdown report of a clean history', () => {
 });
 
 describe('markdown review of a pull request after a phase confirmed on main', () => {
-  it('shows the confirmation made before the range as confirmed, by whom and in which commit', () => {
+  it('shows the confirmation made before the range as confirmed, by whom and in which commit', async () => {
     const repo = Repo.create();
     const P = { phases: [2, 1] };
     repo.commit('Add the auth flow plan', { [PLAN]: planDoc(P) }, { author: ANA });
@@ -454,7 +454,7 @@ describe('markdown review of a pull request after a phase confirmed on main', ()
       { [PLAN]: planDoc({ ...P, tasks: [1, 2, 3], auto: [1], manual: [1] }), [handoffPath(3)]: taskHandoff(3) },
       { author: CLAUDE },
     );
-    const res = runCli(repo.dir, ['--range', 'main..feature', '--format', 'markdown']);
+    const res = await runCliHere(repo.dir, ['--range', 'main..feature', '--format', 'markdown']);
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     const tree = parse(res.stdout);

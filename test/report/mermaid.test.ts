@@ -9,9 +9,10 @@ import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import fc from 'fast-check';
 import DOMPurify from 'dompurify';
-import { runCli } from '../helpers/repo.js';
+import { runCliHere } from '../helpers/repo.js';
 import { ANA, AUTO, CLAUDE, MANUAL, PLAN, Repo, handoffPath, md, planDoc, taskHandoff } from '../history/helpers.js';
 import { INIT, LARGE_PLAN_TASKS, mermaidText } from '../../src/report/mermaid.js';
+import { propertyRuns } from '../helpers/runs.js';
 
 // mermaid sanitizes labels with DOMPurify while it parses, and DOMPurify needs a browser DOM that Node lacks (it
 // loads without its methods). Sanitizing is rendering's business, not the grammar's: with DOMPurify passing text
@@ -78,8 +79,8 @@ function mermaidBlocks(report: string): string[] {
     .map((n) => n.value);
 }
 
-function reportOf(repo: Repo): string {
-  const res = runCli(repo.dir, ['--format', 'markdown']);
+async function reportOf(repo: Repo): Promise<string> {
+  const res = await runCliHere(repo.dir, ['--format', 'markdown']);
   expect(res.stderr).toBe('');
   expect([0, 1]).toContain(res.code);
   return res.stdout;
@@ -128,7 +129,7 @@ describe('the picture of a small plan', () => {
       { [handoffPath(4)]: taskHandoff(4, { status: 'blocked', blocker: 'The OAuth sandbox is down' }) },
       { author: CLAUDE },
     );
-    report = reportOf(repo);
+    report = await reportOf(repo);
     const blocks = mermaidBlocks(report);
     expect(blocks).toHaveLength(1);
     picture = await parseDiagram(blocks[0]!);
@@ -211,7 +212,7 @@ describe('a finding about the plan as a whole', () => {
     const repo = Repo.create();
     // `mode: direct` on four tasks without the user's say: plan/mode, at the frontmatter.
     repo.commit('Plan it', { [PLAN]: planDoc({ frontmatter: ['mode: direct'], naManual: [2] }) }, { author: ANA });
-    const p = await parseDiagram(mermaidBlocks(reportOf(repo))[0]!);
+    const p = await parseDiagram(mermaidBlocks(await reportOf(repo))[0]!);
     const box = vertex(p, 'plan');
     expect(lines(box)).toEqual(['📋 Plan', '❌ plan/mode']);
     expect(box.classes).toEqual(['violation']);
@@ -235,7 +236,7 @@ describe('the picture of a plan of 30 tasks', () => {
   const P = { phases: [6, 6, 6, 6, 6] };
   let report: string;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     repo.commit('Plan the big one', { [PLAN]: planDoc(P) }, { author: ANA });
     for (let n = 1; n <= 6; n++)
       repo.commit(
@@ -245,7 +246,7 @@ describe('the picture of a plan of 30 tasks', () => {
       );
     // Task 7 checked without its handoff: handoff/missing in phase 2 only.
     repo.commit('Task 7', { [PLAN]: planDoc({ ...P, tasks: [1, 2, 3, 4, 5, 6, 7] }) }, { author: CLAUDE });
-    report = reportOf(repo);
+    report = await reportOf(repo);
   });
 
   it('is folded into one diagram per phase, each in a <details> whose summary says how far the phase is', () => {
@@ -296,7 +297,7 @@ describe('hostile task text', () => {
   ];
   let report: string;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     const repo = Repo.create();
     const plan = (done: boolean) =>
       md(
@@ -329,7 +330,7 @@ describe('hostile task text', () => {
       );
     repo.commit('Plan it', { [PLAN]: plan(false) }, { author: ANA });
     repo.commit('Task 1', { [PLAN]: plan(true) }, { author: ANA });
-    report = reportOf(repo);
+    report = await reportOf(repo);
   });
 
   it("keeps the report's Markdown whole: one folded diagram with the title as text, then the table", () => {
@@ -372,7 +373,7 @@ describe('mermaidText', () => {
         expect(p.vertices).toHaveLength(1);
         expect(p.vertices[0]!.text).toBe(`<${s}>`.replace(/\r\n|\r|\n|\t/g, ' ').replace(/\p{Cc}/gu, ''));
       }),
-      { seed: 14, numRuns: 200 },
+      { seed: 14, numRuns: propertyRuns(200) },
     );
   });
 

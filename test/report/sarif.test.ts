@@ -10,7 +10,7 @@ import { firstSentence, formatSarif, pathToUri } from '../../src/report/sarif.js
 import { RULES } from '../../src/engine/catalog.js';
 import type { Rule } from '../../src/rules/types.js';
 import { BAD_NAME, STRAY, family, shallowFindings, violations, type Violations } from './fixtures.js';
-import { runCli } from '../helpers/repo.js';
+import { runCliHere } from '../helpers/repo.js';
 
 // The schema as Microsoft publishes it (SARIF 2.1.0 rtm.5, the version code scanning documents), from the dev
 // dependency @microsoft/jest-sarif, copied into test/fixtures/sarif/: nothing is fetched at run time.
@@ -266,8 +266,8 @@ describe('formatSarif', () => {
 });
 
 describe('validate-workflow --format sarif', () => {
-  it('prints a log of a history with violations that validates against the official schema, commits included', () => {
-    const res = runCli(v.repo.dir, ['--format', 'sarif']);
+  it('prints a log of a history with violations that validates against the official schema, commits included', async () => {
+    const res = await runCliHere(v.repo.dir, ['--format', 'sarif']);
     expect(res.code).toBe(1);
     const log = JSON.parse(res.stdout);
     const validate = sarifValidator();

@@ -260,7 +260,10 @@ function diffItems(
   anchors.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
   // An unpaired item whose words still stand in the new version under another kind was not deleted: the commit changed
   // how it reads (its heading, or what the plan around it says), and the finding says so rather than "deletes".
-  const texts = new Set(after.map((y) => y.text));
+  // The kind it reads as now: a human's check wherever the words stand as one (a recast into a manual item is no
+  // loosening).
+  const texts = new Map<string, ItemKind>();
+  for (const y of after) if (texts.get(y.text) !== 'manual') texts.set(y.text, y.kind);
   before.forEach((x, i) => {
     if (!used[i])
       events.push({
@@ -270,7 +273,7 @@ function diffItems(
         kind: x.kind,
         phase: x.phase,
         text: x.text,
-        ...(texts.has(x.text) ? { kept: true } : {}),
+        ...(texts.has(x.text) ? { kept: texts.get(x.text)! } : {}),
       });
   });
   return events;

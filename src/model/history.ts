@@ -50,8 +50,8 @@ export type Event =
       kind: ItemKind;
       phase: number;
       text: string;
-      /** Its words are still in the new version, read as another kind (a heading renamed, the plan read otherwise). */
-      kept?: boolean;
+      /** Its words are still in the new version, read as this other kind (a heading renamed, the plan read otherwise). */
+      kept?: ItemKind;
     })
   | (At & { type: 'item-made-na'; kind: ItemKind; phase: number; text: string })
   | (At & { type: 'item-added-na'; kind: ItemKind; phase: number; text: string })

@@ -34,7 +34,9 @@ function loosening(e: Event): Loosening | null {
       return { ...at, act: 'addedNa', kind: e.kind, text: e.text };
     // A plan deleted or archived whole has no item events (housekeeping, src/history/events.ts): a removed item is
     // one taken out of a plan that stays.
+    // An item recast as a manual one now waits for a human: that binds the agent more, not less.
     case 'item-removed':
+      if (e.kept === 'manual') return null;
       return e.kind === 'automated' || e.kind === 'manual'
         ? { ...at, act: e.kept ? 'recast' : 'deleted', kind: e.kind, text: e.text }
         : null;

@@ -72,6 +72,9 @@ interface Header {
   blocked?: [number, number] | null;
 }
 
+/** 2 GiB - 1: Node's largest buffer on 32-bit platforms, and what readFileSync read before the body was read lazily. */
+const MAX_CACHE_BYTES = 2 ** 31 - 1;
+
 const closing = new FinalizationRegistry<number>((fd) => {
   try {
     closeSync(fd);
@@ -121,9 +124,11 @@ class Body {
 
   /** What the file holds there; a read that fails is bytes missing, as a file cut short: no model, parsed again. */
   private read(offset: number, length: number): Buffer {
-    const buf = Buffer.allocUnsafe(length);
+    let buf = Buffer.alloc(0);
     let got = 0;
     try {
+      // Inside the try: a length the allocator refuses is bytes missing too, never a run's internal error.
+      buf = Buffer.allocUnsafe(length);
       while (this.fd !== null && got < length) {
         const n = readSync(this.fd, buf, got, length - got, this.start + offset + got);
         if (n === 0) break;
@@ -413,6 +418,9 @@ export function loadCache(file: string | null, key: string): Cache | null {
   try {
     fd = openSync(file, 'r');
     const size = fstatSync(fd).size;
+    // The largest file readFileSync took when the cache was read whole: a bigger one (anything that can run git can
+    // write it, `truncate -s 5G`) is no cache, and the run parses again rather than allocate its body.
+    if (size > MAX_CACHE_BYTES) return null;
     // The magic and the header, one line each, read in growing chunks until the header's end; the body stays on disk.
     let head = Buffer.alloc(0);
     let nl = -1;

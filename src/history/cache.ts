@@ -109,15 +109,28 @@ class Body {
     return this.read(offset, length);
   }
 
+  /**
+   * Closes the file, read or not: a process that judges again and again (the lint() API, a test worker) must not keep
+   * one descriptor per cache it loaded until the garbage collector runs. A slice asked for afterwards is bytes
+   * missing (its model is parsed again), never bytes of a file written since.
+   */
+  close(): void {
+    if (this.fd !== null) {
+      closing.unregister(this);
+      try {
+        closeSync(this.fd);
+      } catch {
+        // Closed already.
+      }
+      this.fd = null;
+    }
+  }
+
   /** The whole body; the file is closed once it is read. */
   all(): Buffer {
     if (this.whole === null) {
       this.whole = this.read(0, this.length);
-      if (this.fd !== null) {
-        closing.unregister(this);
-        closeSync(this.fd);
-        this.fd = null;
-      }
+      this.close();
     }
     return this.whole;
   }
@@ -339,6 +352,8 @@ export interface Cache {
   rawSection(name: string): Raw | null;
   /** The sections' names, for writing them back. */
   sections(): string[];
+  /** Closes the file (idempotent); what was decoded stays, what was not is no longer there. */
+  close(): void;
 }
 
 export interface CacheWrite {
@@ -476,6 +491,7 @@ export function loadCache(file: string | null, key: string): Cache | null {
         return at ? new Raw(body.all().subarray(at[0], at[0] + at[1])) : null;
       },
       sections: () => [...sections.keys()],
+      close: () => body.close(),
     };
   } catch {
     return null;

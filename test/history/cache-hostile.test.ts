@@ -1,9 +1,9 @@
 // The cache under .git/ is a file anything that can run git can write: whatever it holds, a run judges as it would
 // without it (a bad cache is no cache), ends, and never fails with the tool's own exit code 2.
-import { existsSync, truncateSync } from 'node:fs';
+import { existsSync, readdirSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, taskOneDone, type CliJson } from './helpers.js';
+import { cli, door, taskOneDone, type CliJson } from './helpers.js';
 
 const cacheOf = (dir: string) => join(dir, '.git/validate-workflow/cache.pack');
 const verdict = (r: CliJson) => ({ code: r.code, results: r.results });
@@ -24,4 +24,21 @@ describe('a hostile cache file', () => {
     expect(hook.stderr).not.toMatch(/internal error/);
     expect(verdict(hook)).toEqual(verdict(staged));
   });
+
+  // Linux shows a process's descriptors under /proc; elsewhere the count is not asked.
+  it.runIf(existsSync('/proc/self/fd'))(
+    'is closed after each run: the lint() API judging again and again keeps no descriptor per run',
+    async () => {
+      const repo = taskOneDone();
+      repo.stage({ 'notes.md': 'x\n' });
+      const open = () => readdirSync('/proc/self/fd').length;
+      const doors = [[], ['--staged'], ['--range', 'HEAD~1..HEAD']];
+      // Warm: each door has its cache and whatever a first run keeps open for good (a worker's own files).
+      for (const args of doors) expect((await door(repo.dir, args)).code).not.toBe(2);
+      const before = open();
+      for (let i = 0; i < 40; i++) for (const args of doors) await door(repo.dir, args);
+      expect(open() - before).toBeLessThan(5);
+    },
+    120_000,
+  );
 });

@@ -238,7 +238,9 @@ async function judgeRepositoryWith(
       (cache?.sections() ?? []).map((name) => [name, cache!.rawSection(name)]),
     );
     if (verdictToSave) carried[SNAPSHOT] = verdictToSave;
-    if (!unchanged(cache, cache?.head ?? null, keep, false, verdictKept))
+    if (!unchanged(cache, cache?.head ?? null, keep, false, verdictKept)) {
+      // Windows renames nothing over a file held open.
+      cache?.detach();
       saveCache(cachePath, {
         key: ck,
         head: cache?.head ?? null,
@@ -247,6 +249,7 @@ async function judgeRepositoryWith(
         sections: carried,
         models: keep,
       });
+    }
     timing('cache saved', since(t));
     return {
       findings: lint.findings,
@@ -283,6 +286,8 @@ async function judgeRepositoryWith(
         sections[section('findings', v)] = (same && cache.rawSection(section('findings', v))) || findings[v];
         sections[section('timeline', v)] = (same && cache.rawSection(section('timeline', v))) || timeline[v];
       }
+      // As above: the file is read whole and closed before it is replaced.
+      cache?.detach();
       saveCache(cachePath, {
         key: ck,
         head: sha,

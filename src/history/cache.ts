@@ -354,6 +354,11 @@ export interface Cache {
   sections(): string[];
   /** Closes the file (idempotent); what was decoded stays, what was not is no longer there. */
   close(): void;
+  /**
+   * Reads the rest of the file and closes it, every model still there: before the cache is written, as Windows renames
+   * nothing over a file held open (the new cache would never land). A save holds the whole cache in memory anyway.
+   */
+  detach(): void;
 }
 
 export interface CacheWrite {
@@ -492,6 +497,7 @@ export function loadCache(file: string | null, key: string): Cache | null {
       },
       sections: () => [...sections.keys()],
       close: () => body.close(),
+      detach: () => void body.all(),
     };
   } catch {
     return null;
@@ -565,12 +571,18 @@ function blockedOfRaw(m: Raw): boolean | null {
  * correctness, so a failure is ignored.
  */
 export function writeCacheFile(file: string, text: string | Uint8Array): void {
+  const tmp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(join(file, '..'), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, text);
     renameSync(tmp, file);
   } catch {
-    // See above: the next run rebuilds what this one could not keep.
+    // See above: the next run rebuilds what this one could not keep. A temporary file left behind would be one more
+    // copy of the cache per process id, each as large as the cache, that nothing ever removes.
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // Nothing more to do: the folder itself is unwritable.
+    }
   }
 }

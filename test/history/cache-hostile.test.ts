@@ -1,6 +1,6 @@
 // The cache under .git/ is a file anything that can run git can write: whatever it holds, a run judges as it would
 // without it (a bad cache is no cache), ends, and never fails with the tool's own exit code 2.
-import { existsSync, readdirSync, truncateSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, door, taskOneDone, type CliJson } from './helpers.js';
@@ -41,4 +41,18 @@ describe('a hostile cache file', () => {
     },
     120_000,
   );
+
+  it('leaves no temporary copy behind when it cannot be replaced', () => {
+    const repo = taskOneDone();
+    const cold = cli(repo.dir);
+    // A folder where the cache goes: every write of a new cache fails at the rename.
+    rmSync(cacheOf(repo.dir));
+    mkdirSync(cacheOf(repo.dir));
+    writeFileSync(join(cacheOf(repo.dir), 'keep'), '');
+    for (let i = 0; i < 2; i++) {
+      const run = cli(repo.dir);
+      expect(verdict(run)).toEqual(verdict(cold));
+    }
+    expect(readdirSync(join(repo.dir, '.git/validate-workflow')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
 });

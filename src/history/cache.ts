@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import {
   closeSync,
+  constants,
   existsSync,
   fstatSync,
   mkdirSync,
@@ -74,6 +75,28 @@ interface Header {
 
 /** 2 GiB - 1: Node's largest buffer on 32-bit platforms, and what readFileSync read before the body was read lazily. */
 const MAX_CACHE_BYTES = 2 ** 31 - 1;
+
+/**
+ * Opening for reading without waiting: a named pipe put where a file of the cache folder goes would block the open
+ * itself until a writer came. Windows has no such flag (nor named pipes in the file system).
+ */
+const READ_ANY = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * A file of the cache folder (the handover record, the snapshot memory, verify's records), whole, as text: throws
+ * when it is not a regular file or is larger than any the tool writes, so a caller that takes a failed read as no
+ * file takes these as none too, rather than block on a named pipe or allocate what a writer chose.
+ */
+export function readCacheText(file: string): string {
+  const fd = openSync(file, READ_ANY);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_CACHE_BYTES) throw new Error(`${file} is not a file the tool wrote`);
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
 
 const closing = new FinalizationRegistry<number>((fd) => {
   try {
@@ -436,8 +459,11 @@ export function loadCache(file: string | null, key: string): Cache | null {
   if (!file) return null;
   let fd: number | null = null;
   try {
-    fd = openSync(file, 'r');
-    const size = fstatSync(fd).size;
+    fd = openSync(file, READ_ANY);
+    const stat = fstatSync(fd);
+    // A named pipe or a device where the cache goes would block the first read for ever: a hook that never returns.
+    if (!stat.isFile()) return null;
+    const size = stat.size;
     // The largest file readFileSync took when the cache was read whole: a bigger one (anything that can run git can
     // write it, `truncate -s 5G`) is no cache, and the run parses again rather than allocate its body.
     if (size > MAX_CACHE_BYTES) return null;

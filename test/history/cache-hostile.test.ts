@@ -1,9 +1,11 @@
 // The cache under .git/ is a file anything that can run git can write: whatever it holds, a run judges as it would
 // without it (a bad cache is no cache), ends, and never fails with the tool's own exit code 2.
 import { existsSync, mkdirSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, door, taskOneDone, type CliJson } from './helpers.js';
+import { CLI } from '../helpers/repo.js';
+import { cli, door, messageFile, taskOneDone, type CliJson } from './helpers.js';
 
 const cacheOf = (dir: string) => join(dir, '.git/validate-workflow/cache.pack');
 const verdict = (r: CliJson) => ({ code: r.code, results: r.results });
@@ -55,4 +57,34 @@ describe('a hostile cache file', () => {
     }
     expect(readdirSync(join(repo.dir, '.git/validate-workflow')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
+
+  // A named pipe blocks whoever opens it for reading until a writer comes: a hook that never returns.
+  const mkfifo = spawnSync('mkfifo', ['--version']).status === 0;
+  it.runIf(mkfifo)(
+    'is no cache when it is a named pipe, nor are the other files of its folder',
+    () => {
+      const repo = taskOneDone();
+      repo.stage({ 'notes.md': 'x\n' });
+      const message = messageFile('Add notes');
+      const doors = [[], ['--staged'], ['commit-msg', message]];
+      const cold = doors.map((args) => verdict(cli(repo.dir, args)));
+      const folder = join(repo.dir, '.git/validate-workflow');
+      for (const name of ['cache.pack', 'staged-verdict.json', 'snapshot-findings.json']) {
+        rmSync(join(folder, name), { force: true });
+        expect(spawnSync('mkfifo', [join(folder, name)]).status).toBe(0);
+      }
+      // Hooks first: they read the folder and (but for pre-commit's record) write nothing over the pipes.
+      for (const i of [2, 1, 0]) {
+        const res = spawnSync(process.execPath, [CLI, '--format', 'json', ...doors[i]!], {
+          cwd: repo.dir,
+          encoding: 'utf8',
+          timeout: 30_000,
+          env: { ...process.env, NO_COLOR: '1' },
+        });
+        expect(res.error, `validate-workflow ${doors[i]!.join(' ')} did not end`).toBeUndefined();
+        expect({ code: res.status, results: JSON.parse(res.stdout).results }).toEqual(cold[i]);
+      }
+    },
+    150_000,
+  );
 });

@@ -8,7 +8,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import fg from 'fast-glob';
 import { afterAll, describe, expect, it } from 'vitest';
-import { INSTRUCTION_GLOBS, walkInstructionFiles } from '../../src/read/profile.js';
+import {
+  CLAUDE_FOLDERS,
+  INSTRUCTION_FOLDERS,
+  INSTRUCTION_GLOBS,
+  walkInstructionFiles,
+} from '../../src/read/profile.js';
 import { CLI, git, makeRepo } from '../helpers/repo.js';
 
 const dirs: string[] = [];
@@ -150,6 +155,35 @@ describe('the walk for instruction files', () => {
     } finally {
       chmodSync(join(root, 'thoughts/private'), 0o755);
     }
+  });
+});
+
+// The walk reads only the folders INSTRUCTION_FOLDERS and CLAUDE_FOLDERS name, and under thoughts/ only names its
+// pre-filter lets through: all written by hand from INSTRUCTION_GLOBS. A glob added later must not be passed over.
+describe('the walk and the globs it stands for', () => {
+  /** A file each glob matches: every `**` one folder deep, every `*` a letter, every `{a,b}` each of its words. */
+  const samples = (glob: string): string[] => {
+    const braces = /\{([^}]*)\}/.exec(glob);
+    if (braces)
+      return braces[1]!
+        .split(',')
+        .flatMap((word) => samples(glob.slice(0, braces.index) + word + glob.slice(braces.index + braces[0].length)));
+    return [glob.replaceAll('**', 'deep').replaceAll('*', 'a')];
+  };
+
+  it('reaches every folder a glob names', () => {
+    for (const glob of INSTRUCTION_GLOBS) {
+      const parts = glob.split('/');
+      if (parts.length > 1) expect(INSTRUCTION_FOLDERS, glob).toContain(parts[0]);
+      if (parts[0] === '.claude' && parts.length > 2) expect(CLAUDE_FOLDERS, glob).toContain(parts[1]);
+    }
+  });
+
+  it('finds a file of every glob, as the globs find it', () => {
+    const files = INSTRUCTION_GLOBS.flatMap(samples);
+    const root = tree(files);
+    expect(globbed(root)).toEqual([...new Set(files)].sort());
+    expect(walkInstructionFiles(root).sort()).toEqual(globbed(root));
   });
 });
 

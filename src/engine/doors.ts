@@ -97,6 +97,8 @@ export interface RepositoryOptions {
   head?: string | null;
   /** Whether the clone is shallow, asked with `head` (engine/run.ts scopeOf); undefined: the fold asks. */
   shallow?: boolean;
+  /** The markdown review will be written: its workspace is built from the cache's models, so the cache stays open. */
+  review?: boolean;
 }
 
 /**
@@ -137,9 +139,32 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   const { config } = opts;
   const cachePath = inGit ? cacheFile(root) : null;
   const ck = settingsKey(config, opts.since);
-  let t = performance.now();
+  const t = performance.now();
   const cache = loadCache(cachePath, ck);
   timing('cache read', since(t));
+  try {
+    return await judgeRepositoryWith(root, inGit, opts, cache, cachePath, ck);
+  } finally {
+    // A process that judges again and again (the lint() API) must not keep a descriptor per run until the collector
+    // runs. A workspace asked for afterwards, when no review was announced, parses what the run did not decode.
+    if (!opts.review) cache?.close();
+  }
+}
+
+/**
+ * judgeRepository with its cache loaded. For a review, the cache's file is closed once the workspace, built on first
+ * use from the cache's models, is built: the review finds the models the cache holds rather than parsing each file.
+ */
+async function judgeRepositoryWith(
+  root: string,
+  inGit: boolean,
+  opts: RepositoryOptions,
+  cache: Cache | null,
+  cachePath: string | null,
+  ck: string,
+): Promise<Judged> {
+  const { config } = opts;
+  let t: number;
   const known: KnownModels = cache?.models ?? new Map<string, WorkflowFile>();
   // What HEAD's history says of its blocked handoffs (guidance given, resolutions agents wrote) depends on HEAD and
   // the settings alone: kept with the cache for its head, so an unchanged repository walks no log for it.
@@ -213,7 +238,9 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
       (cache?.sections() ?? []).map((name) => [name, cache!.rawSection(name)]),
     );
     if (verdictToSave) carried[SNAPSHOT] = verdictToSave;
-    if (!unchanged(cache, cache?.head ?? null, keep, false, verdictKept))
+    if (!unchanged(cache, cache?.head ?? null, keep, false, verdictKept)) {
+      // Windows renames nothing over a file held open.
+      cache?.detach();
       saveCache(cachePath, {
         key: ck,
         head: cache?.head ?? null,
@@ -222,6 +249,7 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
         sections: carried,
         models: keep,
       });
+    }
     timing('cache saved', since(t));
     return {
       findings: lint.findings,
@@ -230,7 +258,9 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
       anything: files.length > 0,
       // Built on first use: an unchanged tree was judged from the cached verdict, and only the review reads it.
       get workspace() {
-        return lint.workspace;
+        const built = lint.workspace;
+        cache?.close();
+        return built;
       },
       timeline: [],
     };
@@ -256,6 +286,8 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
         sections[section('findings', v)] = (same && cache.rawSection(section('findings', v))) || findings[v];
         sections[section('timeline', v)] = (same && cache.rawSection(section('timeline', v))) || timeline[v];
       }
+      // As above: the file is read whole and closed before it is replaced.
+      cache?.detach();
       saveCache(cachePath, {
         key: ck,
         head: sha,
@@ -287,7 +319,9 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
     judgedFrom: hist.commits > 0 ? describeAdoption(hist.adoption) : undefined,
     anything: files.length > 0 || hist.commits > 0,
     get workspace() {
-      return lint.workspace;
+      const built = lint.workspace;
+      cache?.close();
+      return built;
     },
     timeline: hist.timeline,
   };
@@ -467,11 +501,16 @@ export async function judgeRange(
   // merge-base(from, to), asked once: the seed, the fold and the snapshot at the base all start from it.
   const asked = range.from && !/^0+$/.test(range.from) ? await ask(root, ['merge-base', range.from, range.to]) : null;
   const fork = asked?.ok ? asked.out.trim() : null;
-  if (cache && fork) {
-    for (const [path, blob] of filesAt(root, fork, config, newStore(root, config).classify, trackedPacks(config))) {
-      const m = cache.models.get(key(blob, path));
-      if (m) seed.set(key(blob, path), m);
+  try {
+    if (cache && fork) {
+      for (const [path, blob] of filesAt(root, fork, config, newStore(root, config).classify, trackedPacks(config))) {
+        const m = cache.models.get(key(blob, path));
+        if (m) seed.set(key(blob, path), m);
+      }
     }
+  } finally {
+    // The seed holds the models decoded; nothing else reads the cache.
+    cache?.close();
   }
   const hist = await judgeHistory(root, {
     config,
@@ -552,9 +591,13 @@ async function timelineBefore(
   if (!unexplained) return [];
   // The repository's cached models (keyed by blob) spare the parsing; what they say is shown, never judged. Walked
   // as the full run walks it (the same adoption point), so both say the same of each box.
-  const seed = loadCache(cacheFile(root), settingsKey(config))?.models;
-  const earlier = await judgeHistory(root, { config, presetOverride, to: base, seed, since });
-  return earlier.incomplete ? [] : earlier.timeline.map((e) => ({ ...e, before: true }));
+  const cache = loadCache(cacheFile(root), settingsKey(config));
+  try {
+    const earlier = await judgeHistory(root, { config, presetOverride, to: base, seed: cache?.models, since });
+    return earlier.incomplete ? [] : earlier.timeline.map((e) => ({ ...e, before: true }));
+  } finally {
+    cache?.close();
+  }
 }
 
 /**
@@ -610,73 +653,77 @@ export async function judgePending(
   t = performance.now();
   const cache = loadCache(cacheFile(root), settingsKey(config));
   timing('cache read', since(t));
-  t = performance.now();
-  const seed = cache?.models;
-  // A merge in progress: only a parent whose commits were judged vouches for what it brings (asked only then).
-  const vouches = mergeHeads(root).length > 0 ? await vouchingParents(root, config) : undefined;
-  const pending = pendingCommit(root, config, {
-    message: opts.message,
-    trailers,
-    seed,
-    tracked: trackedPacks(config),
-    head: headSha,
-    who,
-    vouches,
-    index,
-  });
-  timing('pending commit read', since(t));
-  t = performance.now();
-  // Guidance given before, and the guidance this very commit gives (commit-msg has the message).
-  // What HEAD's history says of blocked handoffs, from the cache when it was judged at HEAD (engine/doors.ts,
-  // judgeRepository): a commit then walks no log of the whole history for it.
-  const atHead = cache !== null && headSha !== null && cache.head === headSha;
-  const cachedResolved = atHead && pending.commit.parents[0] === headSha ? cache.section(SELF_RESOLVED) : null;
-  const guidance = new Map([
-    ...(await headGuidance(root, config, cache, headSha, standingOf(root, cache, headSha))),
-    ...guidedBy(pending.commit, pending.before, pending.after, pending.signed),
-  ]);
-  // Resolutions agents wrote before; those this commit writes are judgeChange's to add.
-  const selfResolved = isStrings(cachedResolved)
-    ? new Set(cachedResolved)
-    : pending.commit.parents.length > 0
-      ? await selfResolvedIn(root, config, pending.commit.parents[0], undefined, pending.before)
-      : new Set<string>();
-  timing('guidance and resolutions', since(t));
-  const changed = new Set(pending.changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));
-  // HEAD's baseline: an entry only in the working tree (or staged with this very commit) excuses nothing.
-  const settle = settleSnapshot(root, config, baselineIn(head));
-  // HEAD's snapshot findings, when the last door judged the same snapshot with the same inputs (its `after`).
-  const memory = snapshotMemory(root, settingsKey(config));
-  const input = {
-    root,
-    stage: opts.stage,
-    ...pending,
-    presetOverride: opts.presetOverride,
-    audit: config.source === null,
-    guidance,
-    selfResolved,
-    settle,
-    memory,
-  };
-  const judged = judgeChange(input);
-  t = performance.now();
-  memory.save();
-  timing('snapshot memory saved', since(t));
-  if (cache) timing(`cache models decoded (${cache.models.decodedCount} of ${cache.models.size})`, 0);
-  const findings = judged.findings.sort(compareFindings);
-  // What commit-msg will find when the message has no trailers: pre-commit leaves manual items to commit-msg, which
-  // knows whether a human confirmed them, so the record is judged as commit-msg would judge it, from what is loaded.
-  t = performance.now();
-  if (opts.stage === 'staged' && handover !== null && !findings.some((f) => f.severity === 'error'))
-    leaveVerdict(root, handover, judgeChangeAt(input, 'commit-msg', judged), [...changed]);
-  timing('verdict left for commit-msg', since(t));
-  const checked = manualChecked(judged.events);
-  const digested = trailers.some((t) => t.key.toLowerCase() === 'confirmed-items');
-  const digest =
-    opts.stage === 'commit-msg' && checked.length > 0 && !digested && judged.confirmation().ok
-      ? itemsDigest(checked)
-      : undefined;
-  return { findings, files: [...changed], commits: 0, anything: true, ...(digest ? { digest } : {}) };
+  try {
+    t = performance.now();
+    const seed = cache?.models;
+    // A merge in progress: only a parent whose commits were judged vouches for what it brings (asked only then).
+    const vouches = mergeHeads(root).length > 0 ? await vouchingParents(root, config) : undefined;
+    const pending = pendingCommit(root, config, {
+      message: opts.message,
+      trailers,
+      seed,
+      tracked: trackedPacks(config),
+      head: headSha,
+      who,
+      vouches,
+      index,
+    });
+    timing('pending commit read', since(t));
+    t = performance.now();
+    // Guidance given before, and the guidance this very commit gives (commit-msg has the message).
+    // What HEAD's history says of blocked handoffs, from the cache when it was judged at HEAD (engine/doors.ts,
+    // judgeRepository): a commit then walks no log of the whole history for it.
+    const atHead = cache !== null && headSha !== null && cache.head === headSha;
+    const cachedResolved = atHead && pending.commit.parents[0] === headSha ? cache.section(SELF_RESOLVED) : null;
+    const guidance = new Map([
+      ...(await headGuidance(root, config, cache, headSha, standingOf(root, cache, headSha))),
+      ...guidedBy(pending.commit, pending.before, pending.after, pending.signed),
+    ]);
+    // Resolutions agents wrote before; those this commit writes are judgeChange's to add.
+    const selfResolved = isStrings(cachedResolved)
+      ? new Set(cachedResolved)
+      : pending.commit.parents.length > 0
+        ? await selfResolvedIn(root, config, pending.commit.parents[0], undefined, pending.before)
+        : new Set<string>();
+    timing('guidance and resolutions', since(t));
+    const changed = new Set(pending.changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));
+    // HEAD's baseline: an entry only in the working tree (or staged with this very commit) excuses nothing.
+    const settle = settleSnapshot(root, config, baselineIn(head));
+    // HEAD's snapshot findings, when the last door judged the same snapshot with the same inputs (its `after`).
+    const memory = snapshotMemory(root, settingsKey(config));
+    const input = {
+      root,
+      stage: opts.stage,
+      ...pending,
+      presetOverride: opts.presetOverride,
+      audit: config.source === null,
+      guidance,
+      selfResolved,
+      settle,
+      memory,
+    };
+    const judged = judgeChange(input);
+    t = performance.now();
+    memory.save();
+    timing('snapshot memory saved', since(t));
+    if (cache) timing(`cache models decoded (${cache.models.decodedCount} of ${cache.models.size})`, 0);
+    const findings = judged.findings.sort(compareFindings);
+    // What commit-msg will find when the message has no trailers: pre-commit leaves manual items to commit-msg, which
+    // knows whether a human confirmed them, so the record is judged as commit-msg would judge it, from what is loaded.
+    t = performance.now();
+    if (opts.stage === 'staged' && handover !== null && !findings.some((f) => f.severity === 'error'))
+      leaveVerdict(root, handover, judgeChangeAt(input, 'commit-msg', judged), [...changed]);
+    timing('verdict left for commit-msg', since(t));
+    const checked = manualChecked(judged.events);
+    const digested = trailers.some((t) => t.key.toLowerCase() === 'confirmed-items');
+    const digest =
+      opts.stage === 'commit-msg' && checked.length > 0 && !digested && judged.confirmation().ok
+        ? itemsDigest(checked)
+        : undefined;
+    return { findings, files: [...changed], commits: 0, anything: true, ...(digest ? { digest } : {}) };
+  } finally {
+    cache?.close();
+  }
 }
 
 /** Which door: the whole repository, the index (pre-commit), a message (commit-msg), or a range (pre-push, PRs). */
@@ -755,6 +802,7 @@ async function judgedAt(door: Door, opts: DoorOptions): Promise<Judged> {
         onProgress,
         head: opts.head,
         shallow: opts.shallow,
+        review: opts.review,
       });
     if (!opts.inGit)
       throw new UsageError(

@@ -8,12 +8,12 @@
 // restaged file, another identity) has another key and is never taken. Anything that can run git can write the git
 // folder; a forged record buys nothing `--no-verify` does not, and pre-push and CI judge the commit again.
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config, Preset } from '../config/config.js';
 import type { Finding } from '../model/finding.js';
 import type { Trailer } from '../model/history.js';
-import { cacheKey, writeCacheFile } from '../history/cache.js';
+import { cacheKey, readCacheText, writeCacheFile } from '../history/cache.js';
 import { mayHoldTrailerBlock, messageTrailers, parseTrailers } from '../history/log.js';
 import { amending, ask, gitSync, identitiesIn, mergeHeads, repositoryInfo, type Identities } from '../shared/git.js';
 
@@ -95,7 +95,7 @@ export function takeVerdict(root: string, key: string): { findings: Finding[]; f
   if (!file) return null;
   let record: Record;
   try {
-    record = JSON.parse(readFileSync(file, 'utf8')) as Record;
+    record = JSON.parse(readCacheText(file)) as Record;
   } catch {
     return null;
   }

@@ -11,11 +11,10 @@
 // record hides only snapshot findings (transition rules, the confirmations among them, always run), and buys
 // nothing `--no-verify` does not: pre-push and CI judge the commit again (engine/handover.ts says the same).
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding } from '../model/finding.js';
 import type { Snapshot } from '../history/snapshot.js';
-import { writeCacheFile } from '../history/cache.js';
+import { readCacheText, writeCacheFile } from '../history/cache.js';
 import { instructionInputs } from '../read/profile.js';
 import { repositoryInfo } from '../shared/git.js';
 import type { SnapshotGiven, SnapshotMemory } from './judge.js';
@@ -44,7 +43,7 @@ const isEntry = (e: unknown): e is Entry =>
 function readEntries(file: string | null): Entry[] {
   if (!file) return [];
   try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as { format?: unknown; entries?: unknown };
+    const data = JSON.parse(readCacheText(file)) as { format?: unknown; entries?: unknown };
     return data.format === FORMAT && Array.isArray(data.entries) ? data.entries.filter(isEntry) : [];
   } catch {
     return [];

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import {
   closeSync,
+  constants,
   existsSync,
   fstatSync,
   mkdirSync,
@@ -72,6 +73,31 @@ interface Header {
   blocked?: [number, number] | null;
 }
 
+/** 2 GiB - 1: Node's largest buffer on 32-bit platforms, and what readFileSync read before the body was read lazily. */
+const MAX_CACHE_BYTES = 2 ** 31 - 1;
+
+/**
+ * Opening for reading without waiting: a named pipe put where a file of the cache folder goes would block the open
+ * itself until a writer came. Windows has no such flag (nor named pipes in the file system).
+ */
+const READ_ANY = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * A file of the cache folder (the handover record, the snapshot memory, verify's records), whole, as text: throws
+ * when it is not a regular file or is larger than any the tool writes, so a caller that takes a failed read as no
+ * file takes these as none too, rather than block on a named pipe or allocate what a writer chose.
+ */
+export function readCacheText(file: string): string {
+  const fd = openSync(file, READ_ANY);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_CACHE_BYTES) throw new Error(`${file} is not a file the tool wrote`);
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 const closing = new FinalizationRegistry<number>((fd) => {
   try {
     closeSync(fd);
@@ -106,24 +132,39 @@ class Body {
     return this.read(offset, length);
   }
 
+  /**
+   * Closes the file, read or not: a process that judges again and again (the lint() API, a test worker) must not keep
+   * one descriptor per cache it loaded until the garbage collector runs. A slice asked for afterwards is bytes
+   * missing (its model is parsed again), never bytes of a file written since.
+   */
+  close(): void {
+    if (this.fd !== null) {
+      closing.unregister(this);
+      try {
+        closeSync(this.fd);
+      } catch {
+        // Closed already.
+      }
+      this.fd = null;
+    }
+  }
+
   /** The whole body; the file is closed once it is read. */
   all(): Buffer {
     if (this.whole === null) {
       this.whole = this.read(0, this.length);
-      if (this.fd !== null) {
-        closing.unregister(this);
-        closeSync(this.fd);
-        this.fd = null;
-      }
+      this.close();
     }
     return this.whole;
   }
 
   /** What the file holds there; a read that fails is bytes missing, as a file cut short: no model, parsed again. */
   private read(offset: number, length: number): Buffer {
-    const buf = Buffer.allocUnsafe(length);
+    let buf = Buffer.alloc(0);
     let got = 0;
     try {
+      // Inside the try: a length the allocator refuses is bytes missing too, never a run's internal error.
+      buf = Buffer.allocUnsafe(length);
       while (this.fd !== null && got < length) {
         const n = readSync(this.fd, buf, got, length - got, this.start + offset + got);
         if (n === 0) break;
@@ -334,6 +375,13 @@ export interface Cache {
   rawSection(name: string): Raw | null;
   /** The sections' names, for writing them back. */
   sections(): string[];
+  /** Closes the file (idempotent); what was decoded stays, what was not is no longer there. */
+  close(): void;
+  /**
+   * Reads the rest of the file and closes it, every model still there: before the cache is written, as Windows renames
+   * nothing over a file held open (the new cache would never land). A save holds the whole cache in memory anyway.
+   */
+  detach(): void;
 }
 
 export interface CacheWrite {
@@ -411,8 +459,14 @@ export function loadCache(file: string | null, key: string): Cache | null {
   if (!file) return null;
   let fd: number | null = null;
   try {
-    fd = openSync(file, 'r');
-    const size = fstatSync(fd).size;
+    fd = openSync(file, READ_ANY);
+    const stat = fstatSync(fd);
+    // A named pipe or a device where the cache goes would block the first read for ever: a hook that never returns.
+    if (!stat.isFile()) return null;
+    const size = stat.size;
+    // The largest file readFileSync took when the cache was read whole: a bigger one (anything that can run git can
+    // write it, `truncate -s 5G`) is no cache, and the run parses again rather than allocate its body.
+    if (size > MAX_CACHE_BYTES) return null;
     // The magic and the header, one line each, read in growing chunks until the header's end; the body stays on disk.
     let head = Buffer.alloc(0);
     let nl = -1;
@@ -468,6 +522,8 @@ export function loadCache(file: string | null, key: string): Cache | null {
         return at ? new Raw(body.all().subarray(at[0], at[0] + at[1])) : null;
       },
       sections: () => [...sections.keys()],
+      close: () => body.close(),
+      detach: () => void body.all(),
     };
   } catch {
     return null;
@@ -541,12 +597,18 @@ function blockedOfRaw(m: Raw): boolean | null {
  * correctness, so a failure is ignored.
  */
 export function writeCacheFile(file: string, text: string | Uint8Array): void {
+  const tmp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(join(file, '..'), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, text);
     renameSync(tmp, file);
   } catch {
-    // See above: the next run rebuilds what this one could not keep.
+    // See above: the next run rebuilds what this one could not keep. A temporary file left behind would be one more
+    // copy of the cache per process id, each as large as the cache, that nothing ever removes.
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // Nothing more to do: the folder itself is unwritable.
+    }
   }
 }

@@ -84,42 +84,53 @@ export const INSTRUCTION_GLOBS = [
 ];
 
 /** Where instruction files are looked for besides the top folder, as their globs name them (the walk reads no other). */
-const INSTRUCTION_FOLDERS = ['.claude', 'thoughts'];
+export const INSTRUCTION_FOLDERS = ['.claude', 'thoughts'];
+/** The folders of `.claude/` the globs reach into (its own files are read too): the rest of it (settings, agents' state) is passed over. */
+export const CLAUDE_FOLDERS = ['commands', 'agents', 'skills'];
 /** The folders the walk skips: nothing under them is an instruction file. */
 const SKIPPED = ['**/node_modules/**', 'thoughts/searchable/**'];
+/**
+ * A folder that cannot be listed for these reasons is passed over, the rest of the tree walked: one unreadable folder
+ * under thoughts/ must not take every instruction file (and the promise they make) out of sight.
+ */
+const UNREADABLE = new Set(['ENOENT', 'EACCES', 'EPERM', 'ENOTDIR', 'ELOOP']);
 
 let matchers: { file: (path: string) => boolean; skipped: (path: string) => boolean } | undefined;
 
 /**
  * The files under `root` that INSTRUCTION_GLOBS match, as fast-glob found them with `{ dot: true, onlyFiles: true,
  * caseSensitiveMatch: false, ignore: SKIPPED }`: dot files, any case, a symbolic link followed (its target says
- * whether it is a file or a folder; a broken one is neither), a folder that cannot be listed for a reason other than
- * being gone failing the walk (instructionFiles then finds none). One walk of the top folder, `.claude/` and
+ * whether it is a file or a folder; a broken one is neither). Where fast-glob failed, the walk goes on: a folder that
+ * cannot be listed (no permission, gone) is passed over, and a link back to a folder on the path walked (`thoughts/a
+ * -> .`) is not followed, so each file is found once and the walk ends (two such links made fast-glob's walk, and
+ * this one's before, run for ever: a hook that never returns). One walk of the top folder, `.claude/` and
  * `thoughts/` in any case, with picomatch, fast-glob's matcher: every hook asks for the instruction files (the promise,
  * the snapshot memory's digest), and fast-glob's walk of thoughts/ cost 30 to 50 ms of a pre-commit on the bench
  * shapes, most of it setting itself up (test/read/instruction-walk.test.ts holds the two to the same answers).
  */
 export function walkInstructionFiles(root: string): string[] {
-  // Of thoughts/, only the templates folder and names with `template` in them can match: the rest of its thousands of
-  // files are passed over without asking the globs (which is most of the time a walk takes).
-  const candidate = (path: string) => {
-    const lower = path.toLowerCase();
-    return !lower.startsWith('thoughts/') || lower.includes('template');
-  };
   matchers ??= {
     file: picomatch(INSTRUCTION_GLOBS, { dot: true, nocase: true }),
     skipped: picomatch(SKIPPED, { dot: true, nocase: true }),
   };
   const { file, skipped } = matchers;
   const out: string[] = [];
+  // The folders on the path walked, by device and inode: what a link that loops leads back to.
+  const onPath = new Set<string>();
   const visit = (dir: string): void => {
+    const full = dir === '' ? root : join(root, dir);
     let entries: Dirent[];
+    let id: string;
     try {
-      entries = readdirSync(dir === '' ? root : join(root, dir), { withFileTypes: true });
+      const st = statSync(full, { bigint: true });
+      id = `${st.dev}:${st.ino}`;
+      if (onPath.has(id)) return;
+      entries = readdirSync(full, { withFileTypes: true });
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      if (UNREADABLE.has((err as NodeJS.ErrnoException).code ?? '')) return;
       throw err;
     }
+    onPath.add(id);
     for (const entry of entries) {
       const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
       let isFile = entry.isFile();
@@ -134,12 +145,29 @@ export function walkInstructionFiles(root: string): string[] {
         }
       }
       if (isFile && candidate(path) && file(path) && !skipped(path)) out.push(path);
-      else if (isDir && !skipped(`${path}/`) && (dir !== '' || INSTRUCTION_FOLDERS.includes(path.toLowerCase())))
-        visit(path);
+      else if (isDir && !skipped(`${path}/`) && reaches(path)) visit(path);
     }
+    onPath.delete(id);
   };
   visit('');
   return out;
+}
+
+/**
+ * Whether a file may match the globs, asked before them. Of thoughts/, only the templates folder and names with
+ * `template` in them can match: the rest of its thousands of files are passed over without asking the globs (which
+ * is most of the time a walk takes).
+ */
+function candidate(path: string): boolean {
+  const lower = path.toLowerCase();
+  return !lower.startsWith('thoughts/') || lower.includes('template');
+}
+
+/** Whether a folder may hold a file the globs match: the folders they name at the top and in `.claude/`, any case. */
+function reaches(path: string): boolean {
+  const parts = path.toLowerCase().split('/');
+  if (!INSTRUCTION_FOLDERS.includes(parts[0]!)) return false;
+  return parts[0] !== '.claude' || parts.length < 2 || CLAUDE_FOLDERS.includes(parts[1]!);
 }
 
 /** An instruction file: under `thoughts/`, only the templates folder and files named as templates. */

@@ -3,9 +3,9 @@
 // history cache, in `.git/validate-workflow/verify/`, one small file per tree, command, set-up step and limit (a
 // different set-up or limit can give a different verdict).
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeCacheFile } from '../history/cache.js';
+import { readCacheText, writeCacheFile } from '../history/cache.js';
 import { repositoryInfo } from '../shared/git.js';
 import type { Ran } from './process.js';
 
@@ -67,7 +67,7 @@ export function verifyCache(root: string, keep = KEEP): VerifyCache {
   return {
     get(key) {
       try {
-        const entry = JSON.parse(readFileSync(fileOf(folder, key), 'utf8')) as CacheEntry;
+        const entry = JSON.parse(readCacheText(fileOf(folder, key))) as CacheEntry;
         if (entry.format !== FORMAT || entry.tree !== key.tree || entry.command !== key.command) return null;
         return entry.ran;
       } catch {

@@ -1,6 +1,6 @@
 // The CLI as a user meets it: exit codes, output formats, options, configuration errors, discovery. The built CLI in
 // a real process where the process is the point (the entry point's version, help and usage errors, the stylish report
-// and its exit code, the reader's worker threads, a folder outside git); the rest through runCliHere, the same run()
+// and its exit code, the reader's worker threads); the rest (a folder outside git included) through runCliHere, the same run()
 // in this process, which gives the same streams and exit code without a node process per call.
 import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -144,7 +144,8 @@ beforeAll(async () => {
   linkInstalled(consumer);
   writeFileSync(join(consumer, 'consumer.mjs'), CONSUMER);
   repo = (await violations()).repo.dir;
-}, 180_000);
+  // As long as the shared install may be waited for (test/hooks/setup.ts onceForBuild), or the timer fires first.
+}, 240_000);
 
 describe('a fresh project that installed the packed tarball', () => {
   it('gets from lint() exactly the object the CLI prints with --format json', () => {

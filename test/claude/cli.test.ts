@@ -49,7 +49,7 @@ describe('hooks/claude/validate-workflow-hook.sh', () => {
 // No skip condition: `npm test` builds first, and a test that waits for the build can silently never run (the
 // bundle's main.js stopped naming the subcommand once it was split into chunks, and these three tests were skipped).
 describe('validate-workflow claude-hook (built CLI)', () => {
-  function installed(): string {
+  function withBinLink(): string {
     const dir = workflowRepo();
     mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
     symlinkSync(CLI, join(dir, 'node_modules', '.bin', 'validate-workflow'));
@@ -58,7 +58,7 @@ describe('validate-workflow claude-hook (built CLI)', () => {
 
   // The child judges within the budget (issue 20, case 10) and its answer is the hook's: the deny comes from it.
   it('denies a manual check-off through the script, with the JSON Claude Code reads', () => {
-    const dir = installed();
+    const dir = withBinLink();
     const m = '- [ ] Phase 1 works in the browser';
     const res = runScript(
       dir,
@@ -71,7 +71,7 @@ describe('validate-workflow claude-hook (built CLI)', () => {
 
   // The allow family through the process: a clean stop passes the child's empty answer on as silence, exit 0.
   it('blocks a stop after a handoff was rewritten on disk, allows it clean, and prints the recovery view', () => {
-    const dir = installed();
+    const dir = withBinLink();
     expect(runScript(dir, stop(dir))).toEqual({ code: 0, stdout: '', stderr: '' });
     writeFiles(dir, { [handoffPath(1)]: read(dir, handoffPath(1)).replace('status: complete', 'status: failed') });
     expect(JSON.parse(runScript(dir, stop(dir)).stdout)).toMatchObject({ decision: 'block' });

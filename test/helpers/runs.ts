@@ -6,14 +6,19 @@
 const VARIABLE = 'PROPERTY_RUNS';
 const SHARE = 5;
 
-/** The number of cases for a property whose deep run is `deep` cases. */
-export function propertyRuns(deep: number): number {
+/**
+ * The number of cases for a property whose deep run is `deep` cases. fast-check counts a property's `examples` among
+ * its runs, so a property with examples passes their count to keep its random cases. A number asked below the default
+ * is raised to it: the properties' guards (a share of the cases must reach a branch) mean nothing over a handful.
+ */
+export function propertyRuns(deep: number, examples = 0): number {
+  const least = Math.max(1, Math.ceil(deep / SHARE));
   const asked = process.env[VARIABLE];
-  if (asked === 'deep') return deep;
+  if (asked === 'deep') return deep + examples;
   if (asked !== undefined && asked !== '') {
     const n = Number(asked);
     if (!Number.isInteger(n) || n < 1) throw new Error(`${VARIABLE}=${asked}: give "deep" or a whole number of runs`);
-    return n;
+    return Math.max(n, least) + examples;
   }
-  return Math.max(1, Math.ceil(deep / SHARE));
+  return least + examples;
 }

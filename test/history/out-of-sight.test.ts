@@ -2,8 +2,8 @@
 // plan named by a ledger or handoff outside the globs, is read all the same (and a symlink is reported)"). A plan the
 // globs miss (an upper-case `.MD`, a dot-file, a folder up) that a ledger or handoff names is a plan at every door;
 // a plan committed as a symbolic link is read through the link by history as by the working tree, and reported.
-// Real repositories, real commits, every door: through the built CLI for the first case of each family and where
-// its cache is the point, the same engine path in-process (`door`) for the others.
+// Real repositories, real commits, every door, through the same engine path in-process (`door`, `cliHere`): the
+// processes are the doors' own tests'.
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';

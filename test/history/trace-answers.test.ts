@@ -105,7 +105,7 @@ describe("the trace's answers", () => {
       }),
       {
         seed: SEED,
-        numRuns: propertyRuns(8),
+        numRuns: propertyRuns(8, 2),
         // Cases the random ones may miss: a plan renamed onto the config (git's walk of the config alone sees an
         // addition), and a merge that drops a config its side branch added, after a commit that adds the key.
         examples: [

@@ -7,7 +7,7 @@ import type { Files } from './fixtures.js';
 /**
  * The CLI's run() in this process (runCliHere: the stdout and exit code the built CLI gives), over a real repository;
  * JSON results of one rule plus the exit code. The process itself is the CLI door's subject: test/cli.test.ts exits 1
- * on errors and 2 on usage errors through the built CLI, and test/engine/baseline.test.ts exits 0 on a warning.
+ * on errors and 2 on usage errors through the built CLI; exit 0 on a warning is the run()'s own mapping, judged here.
  */
 export async function cliFindings(
   files: Files,

@@ -8,9 +8,8 @@ import { oneLine } from '../shared/text.js';
 import { describeSource, instructionInputs, instructionSignals, manualConfirmationOf } from '../read/profile.js';
 import { loadParsers } from '../read/lazy.js';
 import { performance } from 'node:perf_hooks';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheKey, writeCacheFile } from '../history/cache.js';
+import { cacheKey, readCacheText, writeCacheFile } from '../history/cache.js';
 import { repositoryInfo } from '../shared/git.js';
 import { since, timing } from '../shared/timing.js';
 
@@ -99,10 +98,10 @@ async function confirmationWords(root: string): Promise<{ words: string; read: b
   const key = cacheKey(['manualConfirmation', instructionInputs(root)]);
   if (file) {
     try {
-      const kept = JSON.parse(readFileSync(file, 'utf8')) as { key?: unknown; words?: unknown };
+      const kept = JSON.parse(readCacheText(file)) as { key?: unknown; words?: unknown };
       if (kept.key === key && typeof kept.words === 'string') return { words: kept.words, read: false };
     } catch {
-      // None yet, or unreadable: read the instructions.
+      // None yet, unreadable, or no file the tool wrote (a named pipe would block): read the instructions.
     }
   }
   await loadParsers();

@@ -2,8 +2,11 @@
 // the user, where its agent instructions say so (read/profile.ts), so the maintainer sees their own rule broken. Only
 // the words change: severity and exit code are those of a repository that says nothing. Every instruction text here
 // is our own.
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeRepo, runCli } from '../helpers/repo.js';
+import { CLI, makeRepo, runCli } from '../helpers/repo.js';
 import { forgetInstructions, instructionSignals } from '../../src/read/profile.js';
 import { loadParsers } from '../../src/read/lazy.js';
 import type { Finding } from '../../src/model/finding.js';
@@ -194,6 +197,28 @@ describe("history/manual-confirmation in the repository's own words", () => {
     expect(plain.code).toBe(1);
     expect(cited.summary).toEqual(plain.summary);
   });
+
+  // The remembered words sit in the cache folder beside the files cache-hostile.test.ts replaces by named pipes: one
+  // there must not hold a run for ever (a pipe blocks whoever opens it until a writer comes).
+  it.runIf(spawnSync('mkfifo', ['--version']).status === 0)(
+    'cites the same words when a named pipe stands where the remembered words go',
+    () => {
+      const repo = waits.copy();
+      const cited = cli(repo.dir);
+      const words = join(repo.dir, '.git/validate-workflow/instruction-words.json');
+      rmSync(words, { force: true });
+      expect(spawnSync('mkfifo', [words]).status).toBe(0);
+      const res = spawnSync(process.execPath, [CLI, '--format', 'json'], {
+        cwd: repo.dir,
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { ...process.env, NO_COLOR: '1' },
+      });
+      expect(res.error, 'validate-workflow did not end').toBeUndefined();
+      expect(confirmations(JSON.parse(res.stdout).results)).toEqual(confirmations(cited.results));
+    },
+    60_000,
+  );
 
   it('as a user reads it in the terminal', () => {
     const res = runCli(waits.copy().dir, []);

@@ -293,11 +293,23 @@ let lastTree: { key: string; res: ReturnType<typeof gitSync> } | null = null;
 
 const COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
+/** The listing's question and its memo key, one pair for lsTree and listHeadAhead: the two must ask alike to meet. */
+const lsTreeArgs = (treeish: string, specs: readonly string[]) => [
+  'ls-tree',
+  '-r',
+  '-z',
+  '--full-tree',
+  treeish,
+  '--',
+  ...specs,
+];
+const lsTreeKey = (root: string, treeish: string, specs: readonly string[]) => JSON.stringify([root, treeish, specs]);
+
 function lsTree(root: string, treeish: string, specs: string[]): ReturnType<typeof gitSync> {
   const id = COMMIT_ID.test(treeish);
-  const k = JSON.stringify([root, treeish, specs]);
+  const k = lsTreeKey(root, treeish, specs);
   if (id && lastTree?.key === k) return lastTree.res;
-  const res = gitSync(root, ['ls-tree', '-r', '-z', '--full-tree', treeish, '--', ...specs]);
+  const res = gitSync(root, lsTreeArgs(treeish, specs));
   if (id && res.ok) lastTree = { key: k, res };
   return res;
 }
@@ -315,8 +327,8 @@ export async function listHeadAhead(
 ): Promise<void> {
   if (!COMMIT_ID.test(head)) return;
   const specs = specsOf(config, listed);
-  const res = await ask(root, ['ls-tree', '-r', '-z', '--full-tree', head, '--', ...specs]);
-  if (res.ok) lastTree = { key: JSON.stringify([root, head, specs]), res: { ...res, status: 0, err: '' } };
+  const res = await ask(root, lsTreeArgs(head, specs));
+  if (res.ok) lastTree = { key: lsTreeKey(root, head, specs), res: { ...res, status: 0, err: '' } };
 }
 
 const workflowFile = (classify: Classifier, path: string) => {

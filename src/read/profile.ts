@@ -16,7 +16,6 @@ import { criteriaKindOf } from './criteria.js';
 import { readFrontmatter, isRecord } from './frontmatter.js';
 import { parsers, ParsersNotLoaded } from './lazy.js';
 import { isTemplateName } from './paths.js';
-import { oneLine } from '../shared/text.js';
 
 /** Where one part of the profile came from: what a message names when the expectation is the profile's. */
 export interface ProfileSource {
@@ -465,7 +464,7 @@ function sentencesOf(text: string): { sentence: string; start: number }[] {
  */
 function confirmationSignal(file: string, text: string, line: number, into: InstructionSignals): void {
   for (const { sentence, start } of sentencesOf(text)) {
-    const words = oneLine(sentence)
+    const words = sentence
       .toLowerCase()
       .replace(/[\u2018\u2019]/g, "'")
       .replace(/\s+/g, ' ');
@@ -485,7 +484,7 @@ const QUOTE_MAX = 160;
  * stands inside ours), cut at a word boundary when longer than about a line of a report.
  */
 function quoted(sentence: string): string {
-  const flat = oneLine(sentence)
+  const flat = sentence
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/[.!]+$/, '')

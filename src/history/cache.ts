@@ -90,12 +90,22 @@ const READ_ANY = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 export function readCacheText(file: string): string {
   const fd = openSync(file, READ_ANY);
   try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_CACHE_BYTES) throw new Error(`${file} is not a file the tool wrote`);
+    if (toolFileSize(fd) === null) throw new Error(`${file} is not a file the tool wrote`);
     return readFileSync(fd, 'utf8');
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The size of an open file of the cache folder, or null when it is none the tool could have written: a named pipe or
+ * a device (the first read would block for ever: a hook that never returns), or larger than readFileSync took when
+ * the cache was read whole (anything that can run git can write it, `truncate -s 5G`): the run parses again rather
+ * than allocate it.
+ */
+function toolFileSize(fd: number): number | null {
+  const stat = fstatSync(fd);
+  return stat.isFile() && stat.size <= MAX_CACHE_BYTES ? stat.size : null;
 }
 
 const closing = new FinalizationRegistry<number>((fd) => {
@@ -460,13 +470,8 @@ export function loadCache(file: string | null, key: string): Cache | null {
   let fd: number | null = null;
   try {
     fd = openSync(file, READ_ANY);
-    const stat = fstatSync(fd);
-    // A named pipe or a device where the cache goes would block the first read for ever: a hook that never returns.
-    if (!stat.isFile()) return null;
-    const size = stat.size;
-    // The largest file readFileSync took when the cache was read whole: a bigger one (anything that can run git can
-    // write it, `truncate -s 5G`) is no cache, and the run parses again rather than allocate its body.
-    if (size > MAX_CACHE_BYTES) return null;
+    const size = toolFileSize(fd);
+    if (size === null) return null;
     // The magic and the header, one line each, read in growing chunks until the header's end; the body stays on disk.
     let head = Buffer.alloc(0);
     let nl = -1;

@@ -495,8 +495,9 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
   /** Plan-wide criteria written without checkboxes (a `## Success Criteria` list of plain bullets). */
   const planListed = new Set<'automated' | 'manual' | 'unknown'>();
   /**
-   * Items made a human's only because their verification heading named no kind (the safe side), with the section
-   * outside the phase sequence they sit in (a plan without phases has no other way to say where its end state is).
+   * Items made a human's only because their verification heading named no kind (the safe side); in a plan without
+   * phases, with the end-state section their list sits directly in (null elsewhere): such a plan has no other way to
+   * say where its end state is. A plan with phases finds its end state among the sections outside them.
    */
   const guessedManual = new Map<CheckItem, string | null>();
   /**
@@ -688,7 +689,7 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
       else {
         target().manual.push(check);
         // A phaseless plan's sections run on under its last `##` (scope.outside): only the end state it is right under.
-        guessedManual.set(check, implicit ? endStateList : (scope.outside?.title ?? null));
+        guessedManual.set(check, implicit ? endStateList : null);
       }
     } else if (scope.criteria) target()[scope.criteria.kind].push(check);
     else if (taskMatch && number !== null) {
@@ -796,7 +797,7 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
     // A plan without phases holds everything in its one implicit phase, end state included: the same reading, item
     // by item, once the plan names a manual check of its own elsewhere (a `Manual:` item, a manual heading).
     if (implicit) {
-      const outcomes = new Set(implicit.manual.filter((m) => endState(guessedManual.get(m))));
+      const outcomes = new Set(implicit.manual.filter((m) => !!guessedManual.get(m)));
       implicit.other.push(...outcomes);
       implicit.manual = implicit.manual.filter((m) => !outcomes.has(m));
     }

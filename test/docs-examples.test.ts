@@ -92,12 +92,16 @@ type Step =
   | { kind: 'commit'; message: string; author?: string; committer?: string }
   | { kind: 'run'; range?: string; shallow?: boolean; verify?: boolean };
 
-/** Code blocks with `file=<path>` in their meta under a `## Failing example` / `## Passing example` heading. */
-function examples(page: string): { failing: Example; passing: Example } {
+/**
+ * Code blocks with `file=<path>` in their meta under a `## Failing example` / `## Passing example` heading, and under
+ * an optional `## Note example` (a history the rule reports only as notes, info: its ```findings block states them).
+ */
+function examples(page: string): { failing: Example; passing: Example; note: Example } {
   const root = parseMarkdown(page);
   const out = {
     failing: { files: {}, preset: 'recommended', steps: [], expected: null } as Example,
     passing: { files: {}, preset: 'recommended', steps: [], expected: null } as Example,
+    note: { files: {}, preset: 'recommended', steps: [], expected: null } as Example,
   };
   let current: Example | null = null;
   for (const node of root.children as RootContent[]) {
@@ -107,7 +111,9 @@ function examples(page: string): { failing: Example; passing: Example } {
         ? out.failing
         : title.startsWith('passing example')
           ? out.passing
-          : null;
+          : title.startsWith('note example')
+            ? out.note
+            : null;
       continue;
     }
     if (!current || node.type !== 'code') continue;
@@ -188,8 +194,18 @@ describe('docs/rules pages', () => {
           expect(stated(failingH), `the findings the failing example of ${id} states`).toEqual(ex.failing.expected);
           const passingH = (await playHistory(ex.passing)).filter((f) => f.ruleId === id && f.severity !== 'info');
           expect(passingH, `passing example of ${id}`).toEqual([]);
+          if (ex.note.steps.length > 0) {
+            const noteH = (await playHistory(ex.note)).filter((f) => f.ruleId === id);
+            expect(
+              noteH.filter((f) => f.severity !== 'info'),
+              `note example of ${id}`,
+            ).toEqual([]);
+            expect(stated(noteH), `the notes the note example of ${id} states`).toEqual(ex.note.expected);
+          }
           return;
         }
+        // A snapshot rule's notes stand in its failing example (below); a note example is played only as a history.
+        expect(ex.note.steps, `the note example of ${id}`).toEqual([]);
         // A rule whose findings are notes in recommended (its level there is `info`) shows them in its examples.
         const notes = rule.meta.severities.recommended === 'info';
         const failing = lintExample(ex.failing).filter((f) => f.ruleId === id && (notes || f.severity !== 'info'));

@@ -59,12 +59,13 @@ function withoutRepeats(history: readonly Finding[], snapshot: readonly Finding[
 }
 
 /**
- * A door's findings, one per cause: the snapshot's, without a note (info) whose every cause a history finding judges
- * (plan/phase-order's note on an unverified phase gives way to history/phase-order's error naming the commit), and
- * the history's, without those a snapshot finding already reports.
+ * A door's findings, one per cause: the snapshot's, without a note (info) whose every cause a history finding names
+ * (plan/phase-order's note on an unverified phase gives way to history/phase-order's error naming the commit, or to
+ * its note naming the commit that went ahead of boxes left open: the same cause, said with its commit), and the
+ * history's, without those a snapshot finding already reports.
  */
 export function oneCause(history: readonly Finding[], snapshot: readonly Finding[]): Finding[] {
-  const judged = new Set(history.filter((f) => f.severity !== 'info').flatMap((f) => f.causes ?? []));
+  const judged = new Set(history.flatMap((f) => f.causes ?? []));
   const notes = (f: Finding) => f.severity === 'info' && !!f.causes?.length && f.causes.every((c) => judged.has(c));
   return [...snapshot.filter((f) => !notes(f)), ...withoutRepeats(history, snapshot)];
 }

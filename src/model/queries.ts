@@ -114,6 +114,20 @@ export function phaseVerified(phase: Phase, preset: 'recommended' | 'strict' = '
 }
 
 /**
+ * Whether a phase's verification has begun: one of its automated items is checked. It tells a box left open (the
+ * agent ran the checks, ticked what passed and went on, one stale box among ticked ones) from a verification that
+ * never happened (the phase implemented, not one check ticked): on real repositories maintainers read the first as
+ * bookkeeping and the second as the agent skipping the checks (issue 19). N/A items and declared deviations are no
+ * beginning: they say a check will not run, not that one ran. A phase without automated items never counts as
+ * begun, the conservative reading: unsplit criteria (kind unknown) may be a human's boxes, and tasks are the work,
+ * not its verification, so nothing in such a phase shows that a check ran, and it keeps the plain order reading
+ * (its tasks, as phaseVerified says).
+ */
+export function verificationBegun(phase: Phase): boolean {
+  return phase.automated.some((i) => i.checked && !i.na && !i.deviation);
+}
+
+/**
  * The open tasks and automated items of a plan that says its work is done (plan/claimed-complete), in line order;
  * null when it claims nothing, when nothing is open, or when it never ticks a box (it keeps its state in words, so
  * nothing contradicts it). Such a plan's open boxes are one cause: the order rules leave it to that rule.

@@ -1,11 +1,23 @@
 import type { Rule, RawFinding } from '../types.js';
 import type { Phase, Plan } from '../../model/types.js';
-import { checkedBoxes, phaseLabel, phaseVerified, tasksOf, setAside } from '../../model/queries.js';
+import { checkedBoxes, phaseLabel, phaseVerified, tasksOf, setAside, verificationBegun } from '../../model/queries.js';
 import { openPhaseCause } from '../plan/phase-order.js';
 import { AFTER_THE_FACT, byFile, firstLine, personInAudit } from './cause.js';
 
 function phaseIndex(plan: Plan, n: number): number {
   return plan.phases.findIndex((p, i) => !p.outside && (p.number ?? i + 1) === n);
+}
+
+/** The phase of `plan` (another version of the same plan) that stands for `phase`: by its label, else its number. */
+function counterpart(plan: Plan, phase: Phase): Phase | undefined {
+  const seq = plan.phases.filter((p) => !p.outside);
+  const byLabel = phase.label === null ? undefined : seq.find((p) => p.label === phase.label);
+  return byLabel ?? (phase.number === null ? undefined : seq.find((p) => p.number === phase.number));
+}
+
+/** The automated items a phase leaves open (not checked, not N/A, no declared deviation), in line order. */
+function openAutomated(phase: Phase): Phase['automated'] {
+  return phase.automated.filter((i) => !i.checked && !i.na && !i.deviation).sort((a, b) => a.line - b.line);
 }
 
 /** What verified means for this phase in this preset, for the message. */
@@ -22,6 +34,11 @@ interface Start {
   key: string;
   phase: Phase;
   open: Phase;
+  /**
+   * `recommended`: the open phase as the commit leaves it, when its verification had begun there: its open boxes read
+   * as left open, and the start is a note, not an error.
+   */
+  leftOpen?: Phase;
 }
 
 export const rule: Rule = {
@@ -31,17 +48,25 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: '[](phase(n) -> P(verified(n-1)))',
     description:
-      "The commit that first checks an item of phase n comes after the commit that completed the verification of every earlier phase. `recommended`: verified = all its automated items checked or N/A (manual boxes are a human's and often lag); `strict`: its automated and manual items. A commit that completes phase n-1's verification as it starts phase n shows no order between the two (convention section 6); one that starts phase n while phase n-1 stays unverified after it is too early, even when it also makes phase n-1's first check-offs. A plan that enters git already progressed is judged by the snapshot rules (plan/phase-order), not by this rule; a task checked while an earlier task is open is history/task-order's. In an audit (no config), only commits with an agent's identity are judged: history shows who committed, not who worked.",
+      "The commit that first checks an item of phase n comes after the commit that completed the verification of every earlier phase. `recommended`: verified = all its automated items checked or N/A (manual boxes are a human's and often lag), and the error is an earlier phase whose verification had not begun (none of its automated items checked, N/A and deviations not counting; without automated items, its tasks); one that had begun and left boxes open is a note, as those read as left open, not skipped; an untouched phase decides over a begun one. `strict`: its automated and manual items. A commit that completes phase n-1's verification as it starts phase n shows no order (convention section 6). A plan that enters git already progressed is plan/phase-order's; a task checked while an earlier task is open is history/task-order's. In an audit (no config), only commits with an agent's identity are judged: history shows who committed, not who worked.",
     fix: `Verify each phase before starting the next from now on; for this commit, ${AFTER_THE_FACT}.`,
     messages: {
       startedEarly: 'First check-off in {{phase}} comes before {{open}} was verified (that needs {{verified}}).',
       startedEarlyMany:
         'First check-offs in {{phases}} come before {{open}} was verified (that needs {{verified}}; first at line {{line}}).',
+      // recommended: the earlier phase's verification had begun and left boxes open (a note, issue 19).
+      leftOpen:
+        'First check-off in {{phase}} came while {{open}} still had {{openItems}} open: first "{{item}}" at line {{itemLine}}; history shows the verification of {{open}} begun, so `recommended` reads the open boxes as left open, not skipped.',
+      leftOpenMany:
+        'First check-offs in {{phases}} came while {{open}} still had {{openItems}} open: first "{{item}}" at line {{itemLine}}; history shows the verification of {{open}} begun, so `recommended` reads the open boxes as left open, not skipped (first check-off at line {{line}}).',
       // The fix before the commit exists (pre-commit, commit-msg): the check-off can still wait.
       waitForPhase:
         'Leave {{phase}} unchecked until {{open}} is verified ({{verified}}); a human confirms manual items with `npx validate-workflow confirm {{file}} --phase {{openNumber}}`.',
       // The fix of a commit already made: what to do now.
       orderNow: `The order of a commit already made cannot change: verify {{open}} now if it is still open (a human confirms manual items with \`npx validate-workflow confirm {{file}} --phase {{openNumber}}\`) and keep the order from here on; for this commit, ${AFTER_THE_FACT}.`,
+      // The fix of a note, at every door: the boxes are closed or given their reason from now on.
+      closeLeftOpen:
+        'Check the open boxes of {{open}} once they pass, or say on the line why one stays open (`skipped: <reason>`, `deferred to Phase N`): a declared deviation holds no later phase.',
     },
   },
   transition: (ctx) => {
@@ -72,18 +97,40 @@ export const rule: Rule = {
       // Only the commit that first checks something in the phase is judged; later ones build on it.
       if (bi >= 0 && checkedBoxes(before.phases[bi]!).length > 0) continue;
       const upTo = bi >= 0 ? bi : ai;
-      const open = before.phases.slice(0, upTo).find((p) => !p.outside && !phaseVerified(p, ctx.preset));
+      const opens = before.phases.slice(0, upTo).filter((p) => !p.outside && !phaseVerified(p, ctx.preset));
+      const open = opens[0];
       if (!open || ai < 0) continue;
       // The same commit completes the open phase's verification: history shows no order between the two
       // (convention section 6, round 3); its manual boxes are manual-confirmation's, its tasks batched-tasks'.
       const openNow = open.number === null ? -1 : phaseIndex(after, open.number);
       if (openNow >= 0 && phaseVerified(after.phases[openNow]!, ctx.preset)) continue;
-      starts.push({ file: e.file, line: e.line, key: k, phase: after.phases[ai]!, open });
+      const start = { file: e.file, line: e.line, key: k, phase: after.phases[ai]! };
+      if (ctx.preset === 'strict') {
+        starts.push({ ...start, open });
+        continue;
+      }
+      // recommended (issue 19): going ahead while an earlier phase's verification had not begun at this commit (not
+      // one of its automated items checked) is the agent skipping the checks, an error; going ahead while it had
+      // begun and left boxes open (a stale box among ticked ones, one commit for several phases that leaves the same
+      // boxes open in each) is what maintainers read as bookkeeping left behind, a note. An untouched phase decides
+      // over a begun one wherever the two stand. Begun is read in the commit's own version of the plan: what
+      // the agent had ticked when it went ahead, this commit's ticks included. A phase the commit's version no
+      // longer shows cannot show a beginning: it stays an error, as before.
+      const stillOpen = opens
+        .map((p) => ({ p, now: counterpart(after, p) }))
+        .filter(({ now }) => !now || !phaseVerified(now, ctx.preset));
+      const untouched = stillOpen.find(({ now }) => !now || !verificationBegun(now));
+      if (untouched) starts.push({ ...start, open: untouched.p });
+      else if (stillOpen[0]) starts.push({ ...start, open: stillOpen[0].p, leftOpen: stillOpen[0].now });
     }
     const out: RawFinding[] = [];
     const fixId = ctx.stage === 'history' ? 'orderNow' : 'waitForPhase';
     for (const [file, all] of byFile(starts)) {
-      const list = all.filter((s) => !onlyTaskOrder.get(s.key));
+      const judged = all.filter((s) => !onlyTaskOrder.get(s.key));
+      // One finding per plan and commit: a phase started while an earlier one was untouched is the error, and the
+      // notes of the same commit (phases started while a begun phase stood open) are part of it.
+      const errors = judged.filter((s) => !s.leftOpen);
+      const list = errors.length > 0 ? errors : judged;
       if (list.length === 0) continue;
       const first = list.find((s) => s.line === firstLine(list))!;
       const data = {
@@ -98,13 +145,27 @@ export const rule: Rule = {
       // The same unverified phase at a later commit is the same cause, reported at the first commit; while the plan
       // still shows that phase unverified, plan/phase-order reports the cause at HEAD, and this one gives way (one
       // cause, one finding: the repository's maintainers read the two as one complaint).
+      const causes = [openPhaseCause(file, first.open)];
+      if (errors.length > 0) {
+        const messageId = list.length > 1 ? 'startedEarlyMany' : 'startedEarly';
+        out.push({ file, line: first.line, messageId, fixId, data, causes });
+        continue;
+      }
+      const open = openAutomated(first.leftOpen!);
+      const item = open[0];
       out.push({
         file,
         line: first.line,
-        messageId: list.length > 1 ? 'startedEarlyMany' : 'startedEarly',
-        fixId,
-        data,
-        causes: [openPhaseCause(file, first.open)],
+        messageId: list.length > 1 ? 'leftOpenMany' : 'leftOpen',
+        fixId: 'closeLeftOpen',
+        data: {
+          ...data,
+          openItems: open.length === 1 ? '1 automated item' : `${open.length} automated items`,
+          item: item?.text ?? '',
+          itemLine: item?.line ?? first.line,
+        },
+        info: true,
+        causes,
       });
     }
     return out;

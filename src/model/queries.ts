@@ -130,9 +130,10 @@ export function verificationBegun(phase: Phase): boolean {
 /**
  * The open tasks and automated items of a plan that says its work is done (plan/claimed-complete), in line order;
  * null when it claims nothing, when nothing is open, or when it never ticks a box (it keeps its state in words, so
- * nothing contradicts it). Such a plan's open boxes are one cause: the order rules leave it to that rule.
+ * nothing contradicts it). Such a plan's open boxes are one cause: the order rules leave it to that rule, whether
+ * that rule warns or only notes the boxes left open.
  */
-export function claimedButOpen(plan: Plan): { text: string; line: number }[] | null {
+export function claimedButOpen(plan: Plan): OpenItem[] | null {
   if (!plan.readable || !plan.claimsComplete) return null;
   const ticks = sequence(plan).some(
     (p) =>
@@ -142,12 +143,31 @@ export function claimedButOpen(plan: Plan): { text: string; line: number }[] | n
       p.other.some((o) => o.checked),
   );
   if (!ticks) return null;
-  const open: { text: string; line: number }[] = [];
+  const open: OpenItem[] = [];
   for (const phase of sequence(plan).filter((p) => !p.deferred && !p.declaredDone && !p.statusDone)) {
-    for (const t of phase.tasks) if (!t.checked) open.push({ text: `Task ${t.label}: ${t.title}`, line: t.line });
-    for (const a of phase.automated) if (!a.checked && !a.na && !a.deviation) open.push({ text: a.text, line: a.line });
+    // Left behind only where the phase's work is done (every task checked) and was begun: some box of the phase is
+    // ticked (a task, a step, a criterion of any kind, another box; an N/A item is no work). A phase with nothing
+    // ticked at all is untouched, its verification never began, and its open automated items contradict the claim.
+    // Deliberately narrow for a warning: one ticked box is taken as the phase having been worked, so that only a
+    // phase that says nothing of progress reads as work never done.
+    const worked = checkedBoxes(phase).length > 0 && phase.tasks.every((t) => t.checked);
+    for (const t of phase.tasks)
+      if (!t.checked) open.push({ text: `Task ${t.label}: ${t.title}`, line: t.line, leftOpen: false });
+    for (const a of phase.automated)
+      if (!a.checked && !a.na && !a.deviation) open.push({ text: a.text, line: a.line, leftOpen: worked });
   }
   return open.length === 0 ? null : open.sort((a, b) => a.line - b.line);
+}
+
+/**
+ * An open task or automated item of a plan that says its work is done. `leftOpen`: an automated item of a phase that
+ * was otherwise worked, every task of it checked and its verification begun (plan/claimed-complete in `recommended`:
+ * a verification box left behind, not open work).
+ */
+export interface OpenItem {
+  text: string;
+  line: number;
+  leftOpen: boolean;
 }
 
 /**

@@ -111,6 +111,37 @@ export function isDoneTitle(title: string): boolean {
   );
 }
 
+/** Words that name verification as a phase's whole subject, and the words that may qualify them. */
+const VERIFICATION_WORD = String.raw`(?:testing|tests?|verification|validation|qa|quality assurance)`;
+const VERIFICATION_KIND = String.raw`(?:final|full|comprehensive|integration|end-to-end|e2e|functional|system|unit|regression|acceptance|smoke|manual|automated|user|visual|build)`;
+const VERIFICATION_PART = String.raw`(?:${VERIFICATION_KIND}\s+)*${VERIFICATION_WORD}`;
+const VERIFICATION_TITLE = new RegExp(
+  String.raw`^${VERIFICATION_PART}(?:\s*(?:,\s*and|,|&|\+|/|\band\b)\s*${VERIFICATION_PART})*$`,
+  'i',
+);
+
+/**
+ * A phase whose title says it is the plan's testing phase and nothing else (`Testing & Validation`, `Testing and
+ * Validation`, `Final Verification`, `QA`, `End-to-end tests`), asides in brackets and markers around it aside. A
+ * title that names work besides (`Integration & Testing`, `Testing infrastructure`, `Write the tests and docs`) is
+ * not: its boxes may be work of any kind.
+ */
+export function isVerificationTitle(title: string): boolean {
+  const bare = title
+    .replace(/\([^)]*\)|\[[^\]]*\]/g, ' ')
+    .replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '')
+    .replace(/\s+/g, ' ');
+  return VERIFICATION_TITLE.test(bare);
+}
+
+/** Whether a phase holds a checkbox that no criteria heading or prefix gave a kind (an N/A item says nothing). */
+function kindlessBoxes(phase: Phase): boolean {
+  return (
+    phase.tasks.some((t) => t.source === 'item') ||
+    [...phase.tasks.flatMap((t) => t.steps), ...phase.unknown, ...phase.other].some((b) => !b.na)
+  );
+}
+
 /** The top-level number of a label: 3 for `3.1`, 2 for `2A`, null for `R.1`. */
 export function topNumber(label: string): number | null {
   const digits = /^\d+/.exec(label);
@@ -777,6 +808,11 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
       if (task.source === 'heading') task.checked = stepsDone(task);
     }
   }
+  // A phase given to the plan's testing (`## Phase 4: Testing & Validation` with its test steps as checkboxes) is
+  // where the plan keeps its verification, though no heading says which boxes are automated and which manual. Its
+  // boxes stay what they were read as (tasks, steps, other boxes): the mark says where the plan's verification is,
+  // and leaves its kind unsaid rather than guessed.
+  for (const phase of phases) if (isVerificationTitle(phase.title) && kindlessBoxes(phase)) phase.verification = true;
   // A list under `### Success Criteria` that sub-headings or bold labels divided entirely is not undivided.
   const undividedCriteria = all.some((p) => p.unknown.length > 0) ? undivided : null;
   // The safe side (convention section 4, round 3) makes a kindless verification list a human's. A plan each of whose

@@ -3,7 +3,7 @@
 // pin one reading rule each.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readPlanText } from '../../src/read/plan.js';
+import { isVerificationTitle, readPlanText } from '../../src/read/plan.js';
 import type { CheckItem, Plan } from '../../src/model/types.js';
 import { validate } from '../../src/schemas/validate.js';
 
@@ -288,5 +288,59 @@ describe('headings the reader recognises', () => {
     );
     expect(p.problems.map((x) => x.line)).toEqual([2]);
     expect(p.phases[0]!.tasks).toHaveLength(1);
+  });
+});
+
+// Round 14 (issue 19): a plan may keep its verification in a phase of its own; the reader marks that phase and leaves
+// its boxes as they were read (the kind of its items is unsaid, so nothing is made automated or manual).
+describe("a plan's own testing phase", () => {
+  it('is a phase whose title names testing and nothing else', () => {
+    const yes = [
+      'Testing & Validation',
+      'Testing and Validation',
+      'Final Verification',
+      'QA',
+      'End-to-End Tests',
+      'Testing, validation, and QA',
+      'Verification ✅',
+      'Manual testing (staging)',
+    ];
+    const no = [
+      'Integration & Testing',
+      'Testing infrastructure',
+      'Write the tests and docs',
+      'Validation of inputs',
+      'Polish',
+    ];
+    expect(yes.filter((t) => !isVerificationTitle(t))).toEqual([]);
+    expect(no.filter((t) => isVerificationTitle(t))).toEqual([]);
+  });
+
+  it('is marked when it holds a checkbox of no stated kind, which stays where it was read', () => {
+    const text = [
+      '# Importer',
+      '## Phase 1: Scanner',
+      '- [x] Task 1: Walk the folder',
+      '## Phase 2: Testing & Validation',
+      '### Functional checks',
+      '- [ ] A corrupt file is skipped with a message',
+      '- [ ] N/A: no network in this phase',
+      '## Phase 3: QA',
+      '#### Manual Verification:',
+      '- [ ] The list scrolls smoothly',
+      '## Phase 4: Verification',
+      'Run it on a big folder.',
+    ].join('\n');
+    const plan = readPlanText('p.md', text);
+    expect(plan.phases.map((p) => [p.title, p.verification ?? false])).toEqual([
+      ['Scanner', false],
+      ['Testing & Validation', true],
+      ['QA', false],
+      ['Verification', false],
+    ]);
+    const testing = plan.phases[1]!;
+    expect([testing.automated.length, testing.manual.length, testing.unknown.length, testing.other.length]).toEqual([
+      0, 0, 0, 2,
+    ]);
   });
 });

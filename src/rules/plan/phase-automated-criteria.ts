@@ -16,12 +16,22 @@ export function has(phase: Phase, kind: 'automated' | 'manual', preset: string):
   return preset !== 'strict' && (phase.listed ?? []).some((k) => k === kind || k === 'unknown');
 }
 
-/** Plan-wide criteria of this kind (a list outside the phase sequence): the plan has them, for every phase. */
-export function planWide(plan: Plan, kind: 'automated' | 'manual'): boolean {
+/**
+ * Plan-wide criteria of this kind (a list outside the phase sequence): the plan has them, for every phase. In
+ * `recommended` the plan's own testing phase (read/plan.ts marks it `verification`) is such a list of unknown kind:
+ * the plan keeps its verification in a phase of its own. `strict` holds every phase to its own split criteria.
+ */
+export function planWide(plan: Plan, kind: 'automated' | 'manual', preset: string): boolean {
   return (
     plan.phases.some((p) => p.outside && (p[kind].length > 0 || unsplit(p))) ||
-    (plan.listed ?? []).some((k) => k === kind || k === 'unknown')
+    (plan.listed ?? []).some((k) => k === kind || k === 'unknown') ||
+    testingPhase(plan, preset) !== undefined
   );
+}
+
+/** `recommended`: the phase of the sequence that holds the plan's verification (`## Phase 4: Testing`), if any. */
+export function testingPhase(plan: Plan, preset: string): Phase | undefined {
+  return preset === 'strict' ? undefined : judgedPhases(plan).find((p) => p.verification);
 }
 
 /**
@@ -92,7 +102,7 @@ export const rule: Rule = {
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'forall phase. has_auto_criteria(phase)',
     description:
-      'Every phase has at least one automated verification item (plan-wide criteria count for every phase); in `recommended`, a plan with automated items in some phase keeps the promise, and only a plan with none at all is reported. One finding per plan, listing the phases; a phase with no criteria at all is reported here once, not again by plan/phase-manual-criteria. In `recommended` only where the repository promised automated criteria (its config `protocol`, its own create_plan command or template, or two thirds of its plans); elsewhere one info per run says what `strict` would check. A finished plan (every box checked or N/A) is a record, and a plan in the step form (`### Task N:` with `**Step N: ...**` boxes, which verifies in its steps): `recommended` leaves their criteria alone. Criteria in an undivided `### Success Criteria` list are of unknown kind: one finding per plan says they are not split.',
+      "Every phase has at least one automated verification item (plan-wide criteria count for every phase); in `recommended`, a plan with automated items in some phase keeps the promise, and only a plan with none at all is reported. One finding per plan, listing the phases; a phase with no criteria at all is reported here once, not again by plan/phase-manual-criteria. In `recommended` only where the repository promised automated criteria (its config `protocol`, its own create_plan, or two thirds of its plans); elsewhere one info per run says what `strict` would check. `recommended` leaves alone finished plans (every box checked or N/A) and plans in the step form (`**Step N: ...**` boxes). An undivided `### Success Criteria` list is criteria of unknown kind: one finding per plan says it is not split (an info in `recommended`). In `recommended` a plan's own testing phase (`## Phase 4: Testing & Validation` holding boxes of no stated kind) holds criteria of unknown kind for every phase.",
     fix: 'Add `#### Automated Verification:` with at least one `- [ ]` item to the phase.',
     fixable: 'scaffold',
     messages: {
@@ -129,7 +139,7 @@ export const rule: Rule = {
       const keeps =
         !perPhase(ctx.preset, expected.source) && phases.some((p) => has(p, 'automated', ctx.preset) || unsplit(p));
       const missing =
-        planWide(plan, 'automated') || keeps
+        planWide(plan, 'automated', ctx.preset) || keeps
           ? []
           : phases.filter((phase) => !has(phase, 'automated', ctx.preset) && !unsplit(phase));
       if (!expected.value) {
@@ -137,7 +147,7 @@ export const rule: Rule = {
         continue;
       }
       const note = sourceNote(expected.source);
-      const bare = missing.filter((p) => !has(p, 'manual', ctx.preset) && !planWide(plan, 'manual'));
+      const bare = missing.filter((p) => !has(p, 'manual', ctx.preset) && !planWide(plan, 'manual', ctx.preset));
       const first = missing[0];
       if (first) {
         const data = {
@@ -194,6 +204,9 @@ export const rule: Rule = {
           column: at.column,
           messageId: 'unsplit',
           fixId: 'split',
+          // recommended: the phases have verification, only its kind is unsaid, and a reader that cannot tell says
+          // so once as a note (convention section 4); strict holds every plan to the split to the letter.
+          ...(ctx.preset === 'strict' ? {} : { info: true }),
           data: { phases: undivided.map(phaseLabel).join(', ') },
         });
       }

@@ -18,7 +18,7 @@ export const rule: Rule = {
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'forall phase. has_manual_criteria(phase)',
     description:
-      "Every phase has at least one manual verification item; an item reading `N/A ...` or `None ...` counts as present, and plan-wide manual criteria count for every phase; in `recommended`, a plan with manual items in some phase keeps the promise, and only a plan with none at all is reported. One finding per plan, listing the phases. In `recommended` only where the repository promised manual criteria (its config `protocol`, its own create_plan command or template, or two thirds of its plans); elsewhere one info per run says what `strict` would check. A finished plan (every box checked or N/A) is a record: `recommended` leaves its criteria alone. A phase with no criteria at all, or with an undivided list, is plan/phase-automated-criteria's (one cause, one finding).",
+      "Every phase has at least one manual verification item; an item reading `N/A ...` or `None ...` counts as present, and plan-wide manual criteria count for every phase; in `recommended`, a plan with manual items in some phase keeps the promise, and only a plan with none at all is reported. One finding per plan, listing the phases. In `recommended` only where the repository promised manual criteria (its config `protocol`, its own create_plan command or template, or two thirds of its plans); elsewhere one info per run says what `strict` would check. A finished plan (every box checked or N/A) is a record: `recommended` leaves its criteria alone. A phase with no criteria at all, or with an undivided list, is plan/phase-automated-criteria's (one cause, one finding). In `recommended` a plan's own testing phase (`## Phase 4: Testing & Validation` holding checkboxes of no stated kind) holds plan-wide criteria of unknown kind, which count for every phase.",
     fix: 'Add `#### Manual Verification:` with at least one `- [ ]` item, or `- [ ] N/A: <why>`.',
     fixable: 'scaffold',
     messages: {
@@ -40,9 +40,9 @@ export const rule: Rule = {
     let quiet = 0;
     for (const plan of ws.plans) {
       const phases = criteriaPhases(plan, ctx.preset, expected.source.from === 'config');
-      if (phases.length === 0 || planWide(plan, 'manual')) continue;
+      if (phases.length === 0 || planWide(plan, 'manual', ctx.preset)) continue;
       // A phase with no criteria at all is the automated rule's finding when that rule expects criteria.
-      const automatedReports = promise.automatedCriteria.value && !planWide(plan, 'automated');
+      const automatedReports = promise.automatedCriteria.value && !planWide(plan, 'automated', ctx.preset);
       // recommended: a plan with manual items in some phase keeps the promise (authors leave a human nothing to
       // check in a refactor or tests-only phase); only a plan with none at all departs from it. strict: every phase.
       if (!perPhase(ctx.preset, expected.source) && phases.some((p) => has(p, 'manual', ctx.preset) || unsplit(p)))

@@ -122,3 +122,51 @@ ruleTester(rule, {
 });
 
 describeRuleContract(rule, { [PLAN]: missingInPhase1 }, { recommended: 'warning', strict: 'error' });
+
+// Round 14 (issue 19): the plan's own testing phase (`## Phase 3: Testing & Validation` with its checks as boxes)
+// holds verification of unsaid kind, for the plan as a whole: recommended does not say the plan has no manual item.
+const withTesting = (title: string) =>
+  md(
+    '# Sync engine Implementation Plan',
+    '## Phase 1: Protocol',
+    '- [ ] Task 1: Define the delta message',
+    '#### Automated Verification:',
+    '- [ ] `go test ./protocol/...`',
+    '## Phase 2: Client',
+    '- [ ] Task 2: Apply deltas on the client',
+    '#### Automated Verification:',
+    '- [ ] `go test ./client/...`',
+    `## Phase 3: ${title}`,
+    '- [ ] Two laptops editing one note converge within a second',
+    '- [ ] Pulling the network cable mid-sync loses no edit',
+  );
+const siblings = (text: string) => ({
+  [PLAN]: text,
+  'thoughts/shared/plans/2026-11-01-library.md': plan({ tasksPerPhase: [1] }),
+  'thoughts/shared/plans/2026-11-02-search.md': plan({ tasksPerPhase: [1, 1] }),
+});
+ruleTester(rule, {
+  valid: [
+    { name: 'a testing phase with boxes: the plan has its verification', files: { [PLAN]: withTesting('Testing') } },
+    {
+      name: 'a testing phase, where the promise is learned from the plans',
+      files: siblings(withTesting('Testing & Validation')),
+      config: { protocol: undefined },
+    },
+  ],
+  invalid: [
+    {
+      name: 'a testing phase in strict: every phase needs its own manual item, as before',
+      files: { [PLAN]: withTesting('Testing') },
+      config: { preset: 'strict' },
+      // Phase 3, with no criteria at all, is plan/phase-automated-criteria's (one cause, one finding).
+      errors: [{ messageId: 'noManualMany', severity: 'error', data: { count: 2 } }],
+    },
+    {
+      name: 'a phase of other work with boxes is no testing phase: the plan has no manual item',
+      files: siblings(withTesting('Rollout to beta users')),
+      config: { protocol: undefined },
+      errors: [{ messageId: 'noManualPlan', file: PLAN, severity: 'warning', data: { count: 2 } }],
+    },
+  ],
+});

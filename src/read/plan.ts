@@ -99,6 +99,22 @@ export function isDeferredTitle(title: string): boolean {
   );
 }
 
+/**
+ * A phase whose work moved into another phase (`Absorbed into Phase 4`, `merged into Phase 2`, `superseded by Phase
+ * 7`): set aside like a deferred one, since it holds nothing up. Asked after isDoneTitle, so `[DONE — partially
+ * superseded by Phase 3.5]` stays done.
+ */
+export function isMovedTitle(title: string): boolean {
+  return /\b(?:absorbed|merged|folded) into phase\b|\bsuperseded by phase\b/i.test(title);
+}
+
+/** Reads a phase's title or lead marker: deferred, done, or moved into another phase (set aside). */
+function markPhase(phase: Phase, said: string): void {
+  if (isDeferredTitle(said)) phase.deferred = true;
+  else if (isDoneTitle(said)) phase.declaredDone = true;
+  else if (isMovedTitle(said)) phase.deferred = true;
+}
+
 /** A phase whose title says it is done (`[COMPLETED]`, `- DONE`, `✅`): the author's word, whatever its boxes say. */
 export function isDoneTitle(title: string): boolean {
   // A marker, not a verb: `Complete the migration` is a title, `[COMPLETE]`, `(done)`, `- Completed`, `DONE` are not.
@@ -440,6 +456,30 @@ const HAS_BODY = /[\n\r][^]*\S/;
 /** A line that may open a top-level block quote, which the reader walks like the plan's body. */
 const QUOTE = /(?:^|[\n\r])[ \t]*>/;
 
+/**
+ * The letters a phase's lead marker starts with (readLead: `**DEFERRED**`, `**ABSORBED into Phase 4**`, `**✅ DONE**`):
+ * the words isDeferredTitle and isDoneTitle act on, so the skim keeps the paragraph that says them.
+ */
+const LEAD_MARKER_STARTS = [
+  'deferred',
+  'postponed',
+  'skipped',
+  'onhold',
+  'outofscope',
+  'wontdo',
+  'cancelled',
+  'canceled',
+  'dropped',
+  'absorbed',
+  'merged',
+  'folded',
+  'superseded',
+  'complete',
+  'done',
+  'finished',
+  'implemented',
+];
+
 /** A line that opens with bold (a label the reader may read, `**Automated:**`, `**Status**:`). */
 const BOLD_LINE = /(?:^|[\n\r])[ \t]*(?:\*\*|__)/g;
 
@@ -447,7 +487,7 @@ const BOLD_LINE = /(?:^|[\n\r])[ \t]*(?:\*\*|__)/g;
  * The letters a bold label the reader acts on starts with: criteria labels (read/criteria.ts CRITERIA_LABEL_STARTS)
  * and the plan's status (`**Status**`, `**Implementation Status**`).
  */
-const LABEL_STARTS = [...CRITERIA_LABEL_STARTS, 'status', 'implementationstatus'];
+const LABEL_STARTS = [...CRITERIA_LABEL_STARTS, 'status', 'implementationstatus', ...LEAD_MARKER_STARTS];
 
 /** How much text after a bold line's start is looked at: more than any label start, with markup between letters. */
 const LABEL_WINDOW = 200;
@@ -538,6 +578,8 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
   let endStateOpen: { depth: number; title: string; tasks: number } | null = null;
   /** The end-state section the verification list being read sits directly in (phaseless plans); null elsewhere. */
   let endStateList: string | null = null;
+  // The phase whose heading was the last block read: its first paragraph may carry its lead marker (readLead).
+  let leadOf: Phase | null = null;
   const directlyUnder = (depth: number): string | null =>
     implicit && endStateOpen && depth > endStateOpen.depth && implicit.tasks.length === endStateOpen.tasks
       ? endStateOpen.title
@@ -588,8 +630,8 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
     const asPhase = headings.phases.get(h);
     if (asPhase) {
       const phase = newPhase(topNumber(asPhase.label), asPhase.label, asPhase.title, line, column);
-      if (isDeferredTitle(asPhase.title)) phase.deferred = true;
-      else if (isDoneTitle(asPhase.title)) phase.declaredDone = true;
+      markPhase(phase, asPhase.title);
+      leadOf = phase;
       phases.push(phase);
       if (asPhase.sub && scope.phase) {
         scope.phase.value.group = true;
@@ -668,6 +710,20 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
     const phase = scope.sub?.value ?? scope.phase?.value;
     if (said === null || !phase || phase.deferred || scope.headingTask || scope.criteria) return;
     if (PHASE_DONE.test(said)) phase.statusDone = true;
+  };
+
+  /**
+   * A phase's lead marker: the bold words that open the first paragraph under its heading (`**DEFERRED**: waiting for
+   * the API`, `> **ABSORBED into Phase 4** — nothing left here`, `**✅ DONE**`) say what its title would, and are read
+   * as its title is. Only the bold words, never the sentence after them: `**Goal**: defer the export` sets nothing
+   * aside.
+   */
+  const readLead = (p: Paragraph): void => {
+    const phase = leadOf;
+    leadOf = null;
+    const first = p.children[0];
+    if (!phase || phase.deferred || phase.declaredDone || first?.type !== 'strong') return;
+    markPhase(phase, textOf(first));
   };
 
   const onParagraph = (p: Paragraph): void => {
@@ -775,6 +831,9 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
 
   const walk = (nodes: RootContent[]): void => {
     for (const node of nodes) {
+      // Only the first block under a phase heading (or the first paragraph of a quote there) is its lead.
+      if (node.type === 'paragraph') readLead(node);
+      if (node.type !== 'blockquote') leadOf = null;
       if (isHeading(node)) {
         onHeading(node);
         afterHeading?.(node, scope.criteria !== null);

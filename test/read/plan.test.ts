@@ -344,3 +344,89 @@ describe("a plan's own testing phase", () => {
     ]);
   });
 });
+
+describe("a phase's lead marker", () => {
+  // The bold words that open the first paragraph under a phase heading say what its title would.
+  const text = [
+    '# Storage plan',
+    '',
+    '## Phase 1: Parser',
+    '',
+    '- [x] Task 1: Write the parser',
+    '',
+    '#### Automated Verification:',
+    '- [x] `npm test` passes',
+    '',
+    '## Phase 2: Cache layer',
+    '',
+    '> **Merged into Phase 3** — the cache is built with the index; nothing is left here.',
+    '',
+    '#### Automated Verification:',
+    '- [ ] `npm run bench` shows a cache hit',
+    '',
+    '## Phase 3: Index',
+    '',
+    '**DEFERRED**: waiting for the storage decision.',
+    '',
+    '#### Automated Verification:',
+    '- [ ] `npm test -- index` passes',
+    '',
+    '## Phase 4: Export',
+    '',
+    '> **STATUS: DONE** (shipped with the 2.1 release)',
+    '',
+    '#### Automated Verification:',
+    '- [ ] `npm test -- export` passes',
+    '',
+    '## Phase 5: Import',
+    '',
+    '**Goal**: nothing deferred; import what the export wrote.',
+    '',
+    '#### Automated Verification:',
+    '- [ ] `npm test -- import` passes',
+    '',
+    '## Phase 6: Cleanup',
+    '',
+    'We merged into Phase 5 what we could. **Deferred** parts follow.',
+    '',
+    '#### Automated Verification:',
+    '- [ ] `npm test -- cleanup` passes',
+    '',
+  ].join('\n');
+  const marks = (plan: Plan) =>
+    plan.phases.map((p) => ({ title: p.title, deferred: !!p.deferred, done: !!p.declaredDone }));
+
+  it('sets a phase aside or declares it done, from a quote or a paragraph, and reads only the bold words', () => {
+    expect(marks(readPlanText('thoughts/shared/plans/storage.md', text))).toEqual([
+      { title: 'Parser', deferred: false, done: false },
+      { title: 'Cache layer', deferred: true, done: false },
+      { title: 'Index', deferred: true, done: false },
+      { title: 'Export', deferred: false, done: true },
+      { title: 'Import', deferred: false, done: false },
+      { title: 'Cleanup', deferred: false, done: false },
+    ]);
+  });
+
+  it('is read the same whether the plan is skimmed or parsed whole', () => {
+    const skimmed = marks(readPlanText('thoughts/shared/plans/storage.md', text));
+    process.env.VALIDATE_WORKFLOW_NO_SKIM = '1';
+    try {
+      expect(marks(readPlanText('thoughts/shared/plans/storage.md', text))).toEqual(skimmed);
+      expect(skimmed.filter((p) => p.deferred || p.done)).toHaveLength(3);
+    } finally {
+      delete process.env.VALIDATE_WORKFLOW_NO_SKIM;
+    }
+  });
+
+  it('keeps a title that says done and names where the rest went as done', () => {
+    const plan = readPlanText(
+      'thoughts/shared/plans/registry.md',
+      '# Registry\n\n## Phase 1: Loader [DONE — partially superseded by Phase 3]\n\n- [x] Task 1: Load it\n\n## Phase 2: Schema merged into Phase 3\n\n- [ ] Task 2: Merge the schemas\n\n## Phase 3: Types\n\n- [ ] Task 3: Derive the types\n',
+    );
+    expect(marks(plan)).toEqual([
+      { title: 'Loader [DONE — partially superseded by Phase 3]', deferred: false, done: true },
+      { title: 'Schema merged into Phase 3', deferred: true, done: false },
+      { title: 'Types', deferred: false, done: false },
+    ]);
+  });
+});

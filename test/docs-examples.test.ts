@@ -94,7 +94,8 @@ type Step =
 
 /**
  * Code blocks with `file=<path>` in their meta under a `## Failing example` / `## Passing example` heading, and under
- * an optional `## Note example` (a history the rule reports only as notes, info: its ```findings block states them).
+ * an optional `## Note example` (a history or a state the rule reports only as notes, info: its ```findings block
+ * states them).
  */
 function examples(page: string): { failing: Example; passing: Example; note: Example } {
   const root = parseMarkdown(page);
@@ -204,8 +205,15 @@ describe('docs/rules pages', () => {
           }
           return;
         }
-        // A snapshot rule's notes stand in its failing example (below); a note example is played only as a history.
-        expect(ex.note.steps, `the note example of ${id}`).toEqual([]);
+        // A snapshot rule that reports some states as notes shows one in a note example: notes only, as stated.
+        if (ex.note.steps.length > 0) {
+          const note = lintExample(ex.note).filter((f) => f.ruleId === id);
+          expect(
+            note.filter((f) => f.severity !== 'info'),
+            `note example of ${id}`,
+          ).toEqual([]);
+          expect(stated(note), `the notes the note example of ${id} states`).toEqual(ex.note.expected);
+        }
         // A rule whose findings are notes in recommended (its level there is `info`) shows them in its examples.
         const notes = rule.meta.severities.recommended === 'info';
         const failing = lintExample(ex.failing).filter((f) => f.ruleId === id && (notes || f.severity !== 'info'));

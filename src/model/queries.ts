@@ -130,8 +130,8 @@ export function verificationBegun(phase: Phase): boolean {
 /**
  * The open tasks and automated items of a plan that says its work is done (plan/claimed-complete), in line order;
  * null when it claims nothing, when nothing is open, or when it never ticks a box (it keeps its state in words, so
- * nothing contradicts it). Such a plan's open boxes are one cause: the order rules leave it to that rule, whether
- * that rule warns or only notes the boxes left open.
+ * nothing contradicts it). Whether they contradict the claim, and so are one cause the order rules leave to that
+ * rule, is claimContradicted's.
  */
 export function claimedButOpen(plan: Plan): OpenItem[] | null {
   if (!plan.readable || !plan.claimsComplete) return null;
@@ -145,28 +145,40 @@ export function claimedButOpen(plan: Plan): OpenItem[] | null {
   if (!ticks) return null;
   const open: OpenItem[] = [];
   for (const phase of sequence(plan).filter((p) => !p.deferred && !p.declaredDone && !p.statusDone)) {
-    // Left behind only where the phase's work is done (every task checked) and was begun: some box of the phase is
-    // ticked (a task, a step, a criterion of any kind, another box; an N/A item is no work). A phase with nothing
-    // ticked at all is untouched, its verification never began, and its open automated items contradict the claim.
-    // Deliberately narrow for a warning: one ticked box is taken as the phase having been worked, so that only a
-    // phase that says nothing of progress reads as work never done.
-    const worked = checkedBoxes(phase).length > 0 && phase.tasks.every((t) => t.checked);
+    // Left behind only where the phase's work is done (every task checked) and its verification began (one of its
+    // automated items checked: verificationBegun, the reading history/phase-order holds the next phase to). Tasks
+    // checked with not one automated item checked is a verification that never happened, and contradicts the claim.
+    const behind = phase.tasks.every((t) => t.checked) && verificationBegun(phase);
     for (const t of phase.tasks)
-      if (!t.checked) open.push({ text: `Task ${t.label}: ${t.title}`, line: t.line, leftOpen: false });
+      if (!t.checked) open.push({ text: `Task ${t.label}: ${t.title}`, line: t.line, task: true, leftOpen: false });
     for (const a of phase.automated)
-      if (!a.checked && !a.na && !a.deviation) open.push({ text: a.text, line: a.line, leftOpen: worked });
+      if (!a.checked && !a.na && !a.deviation) open.push({ text: a.text, line: a.line, task: false, leftOpen: behind });
   }
   return open.length === 0 ? null : open.sort((a, b) => a.line - b.line);
 }
 
 /**
- * An open task or automated item of a plan that says its work is done. `leftOpen`: an automated item of a phase that
- * was otherwise worked, every task of it checked and its verification begun (plan/claimed-complete in `recommended`:
- * a verification box left behind, not open work).
+ * Whether plan/claimed-complete warns (or errs) on a plan: it says its work is done while an item it holds open
+ * contradicts that (strict: any open task or automated item; recommended: one not left behind). Those open boxes are
+ * one cause, that rule's, and the order rules leave the plan to it. Where the rule only notes boxes left behind
+ * (leftOpen, an info), the claim stands and nothing reports the order: the order rules judge the plan as usual, so a
+ * claim of completion cannot let a change through that their error would refuse.
+ */
+export function claimContradicted(plan: Plan, preset: 'recommended' | 'strict'): boolean {
+  const open = claimedButOpen(plan);
+  return open !== null && (preset === 'strict' || open.some((o) => !o.leftOpen));
+}
+
+/**
+ * An open task or automated item of a plan that says its work is done. `leftOpen`: an automated item of a phase whose
+ * tasks are all checked and whose verification began (verificationBegun: one of its automated items checked);
+ * plan/claimed-complete in `recommended` reads it as a verification box left behind, not open work.
  */
 export interface OpenItem {
   text: string;
   line: number;
+  /** A task (else an automated item). */
+  task: boolean;
   leftOpen: boolean;
 }
 

@@ -103,9 +103,10 @@ export interface Phase extends Position {
   statusDone?: boolean;
   /**
    * A phase whose title says it is the plan's testing phase (`Testing & Validation`, `Final Verification`, `QA`) and
-   * that holds checkboxes of no stated kind (test steps as tasks or plain boxes): the plan keeps its verification
-   * there. Its boxes are read as they stand; `recommended`'s criteria rules count them as the plan's criteria of
-   * unknown kind (plan-wide, as an undivided list after the phases), never as automated or manual items.
+   * that holds plain checkboxes of no stated kind (its test steps; a task or a task's step is work, never these): the
+   * plan keeps its verification there. Its boxes are read as they stand; `recommended`'s criteria rules count them as
+   * the plan's criteria of unknown kind (plan-wide, as an undivided list after the phases), never as automated or
+   * manual items.
    */
   verification?: boolean;
   /** A phase whose content sits in sub-phases (`## Phase 1` over `### Phase 1.1`): judged through them. */

@@ -137,25 +137,33 @@ const VERIFICATION_TITLE = new RegExp(
 );
 
 /**
+ * An aside in brackets that only marks the phase's state (`[DONE]`, `(deferred)`, `(WIP)`, `[✅]`): it says nothing of
+ * the phase's subject. Any other aside does (`Testing (plus the release script)` names work besides testing).
+ */
+const STATUS_ASIDE =
+  /\(\s*(?:[^\p{L}]*|(?:done|complete|completed|finished|implemented|deferred|postponed|skipped|optional|wip|in progress|pending|todo|not started|blocked|partial|ongoing|on hold|n\/a)[^\p{L}]*)\)|\[\s*(?:[^\p{L}]*|(?:done|complete|completed|finished|implemented|deferred|postponed|skipped|optional|wip|in progress|pending|todo|not started|blocked|partial|ongoing|on hold|n\/a)[^\p{L}]*)\]/giu;
+
+/**
  * A phase whose title says it is the plan's testing phase and nothing else (`Testing & Validation`, `Testing and
- * Validation`, `Final Verification`, `QA`, `End-to-end tests`), asides in brackets and markers around it aside. A
- * title that names work besides (`Integration & Testing`, `Testing infrastructure`, `Write the tests and docs`) is
- * not: its boxes may be work of any kind.
+ * Validation`, `Final Verification`, `QA`, `End-to-end tests`), status markers around it aside (`[DONE]`, `(WIP)`,
+ * an emoji). A title that names work besides (`Integration & Testing`, `Testing infrastructure`, `Write the tests and
+ * docs`, `Testing (plus the release script)`) is not: its boxes may be work of any kind.
  */
 export function isVerificationTitle(title: string): boolean {
   const bare = title
-    .replace(/\([^)]*\)|\[[^\]]*\]/g, ' ')
+    .replace(STATUS_ASIDE, ' ')
     .replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '')
     .replace(/\s+/g, ' ');
   return VERIFICATION_TITLE.test(bare);
 }
 
-/** Whether a phase holds a checkbox that no criteria heading or prefix gave a kind (an N/A item says nothing). */
+/**
+ * Whether a phase holds a plain checkbox that no criteria heading or prefix gave a kind (an N/A item says nothing).
+ * A task (`- [ ] Task 2: Add zod schemas`) or a task's step is work, whatever the phase's title: a feature phase
+ * named `Validation` or `Tests` holds its tasks, not the plan's verification, and is no testing phase.
+ */
 function kindlessBoxes(phase: Phase): boolean {
-  return (
-    phase.tasks.some((t) => t.source === 'item') ||
-    [...phase.tasks.flatMap((t) => t.steps), ...phase.unknown, ...phase.other].some((b) => !b.na)
-  );
+  return [...phase.unknown, ...phase.other].some((b) => !b.na);
 }
 
 /** The top-level number of a label: 3 for `3.1`, 2 for `2A`, null for `R.1`. */

@@ -22,10 +22,14 @@ export function has(phase: Phase, kind: 'automated' | 'manual', preset: string):
  * the plan keeps its verification in a phase of its own. `strict` holds every phase to its own split criteria.
  */
 export function planWide(plan: Plan, kind: 'automated' | 'manual', preset: string): boolean {
+  return listedPlanWide(plan, kind) || testingPhase(plan, preset) !== undefined;
+}
+
+/** Plan-wide criteria the plan lists outside its phase sequence (a `## Success Criteria` list after the phases). */
+function listedPlanWide(plan: Plan, kind: 'automated' | 'manual'): boolean {
   return (
     plan.phases.some((p) => p.outside && (p[kind].length > 0 || unsplit(p))) ||
-    (plan.listed ?? []).some((k) => k === kind || k === 'unknown') ||
-    testingPhase(plan, preset) !== undefined
+    (plan.listed ?? []).some((k) => k === kind || k === 'unknown')
   );
 }
 
@@ -102,7 +106,7 @@ export const rule: Rule = {
     severities: { recommended: 'warn', strict: 'error' },
     formula: 'forall phase. has_auto_criteria(phase)',
     description:
-      "Every phase has at least one automated verification item (plan-wide criteria count for every phase); in `recommended`, a plan with automated items in some phase keeps the promise, and only a plan with none at all is reported. One finding per plan, listing the phases; a phase with no criteria at all is reported here once, not again by plan/phase-manual-criteria. In `recommended` only where the repository promised automated criteria (its config `protocol`, its own create_plan, or two thirds of its plans); elsewhere one info per run says what `strict` would check. `recommended` leaves alone finished plans (every box checked or N/A) and plans in the step form (`**Step N: ...**` boxes). An undivided `### Success Criteria` list is criteria of unknown kind: one finding per plan says it is not split (an info in `recommended`). In `recommended` a plan's own testing phase (`## Phase 4: Testing & Validation` holding boxes of no stated kind) holds criteria of unknown kind for every phase.",
+      "Every phase has at least one automated verification item (plan-wide criteria count for every phase); in `recommended`, a plan with automated items in some phase keeps the promise, and only a plan with none at all is reported. One finding per plan, listing the phases; a phase with no criteria at all is reported here once, not by plan/phase-manual-criteria. In `recommended` only where the repository promised automated criteria (config `protocol`, its own create_plan, or two thirds of its plans); elsewhere one info per run says what `strict` would check. `recommended` leaves alone finished plans and plans in the step form. An undivided `### Success Criteria` list is criteria of unknown kind: one finding per plan says it is not split (an info in `recommended`). In `recommended` a plan's own testing phase (`## Phase 4: Testing & Validation` holding plain boxes, not tasks) holds criteria of unknown kind for every phase; where it stands in for the promised automated items, one info names it (kind unsaid).",
     fix: 'Add `#### Automated Verification:` with at least one `- [ ]` item to the phase.',
     fixable: 'scaffold',
     messages: {
@@ -121,6 +125,10 @@ export const rule: Rule = {
         'The success criteria of {{phases}} are one undivided list: nothing says which items are automated and which are manual.',
       split:
         'Split the list under `#### Automated Verification:` (commands the agent runs) and `#### Manual Verification:` (what a human checks).',
+      testingStandsIn:
+        'The plan keeps its verification in {{phase}}, as checkboxes of no stated kind: it stands in for the automated items of {{phases}}, but nothing says which of its items are automated (kind unsaid).',
+      splitTesting:
+        'Put the checks the agent runs under `#### Automated Verification:` in {{phase}} (or in the phases they verify), and what a human checks under `#### Manual Verification:`.',
       notPromised:
         'Phases without automated verification items in {{plans}}: this repository does not hold its plans to them ({{because}}), so they are not reported. `--preset strict` checks every phase, or set `protocol.automatedCriteria` in the config.',
     },
@@ -181,6 +189,24 @@ export const rule: Rule = {
           data,
         });
       }
+      // A testing phase that stands in for the automated items the promise asks of the plan (without it the plan would
+      // be reported above): its boxes are verification, but of no stated kind, so the plan gets one note naming it,
+      // as an undivided list does, rather than nothing (the promise was made, and nothing shows it kept).
+      const testing = testingPhase(plan, ctx.preset);
+      const stoodIn =
+        testing && !keeps && !listedPlanWide(plan, 'automated')
+          ? phases.filter((phase) => !has(phase, 'automated', ctx.preset) && !unsplit(phase))
+          : [];
+      if (testing && stoodIn.length > 0)
+        out.push({
+          file: plan.path,
+          line: testing.line,
+          column: testing.column,
+          messageId: 'testingStandsIn',
+          fixId: 'splitTesting',
+          info: true,
+          data: { phase: phaseLabel(testing), phases: stoodIn.map(phaseLabel).join(', ') },
+        });
       // A phase that also has automated or manual items did split its criteria: an extra list beside them (`All
       // tests must pass`) is no undivided list.
       const undivided = phases.filter((p) => unsplit(p) && p.automated.length + p.manual.length === 0);

@@ -1,5 +1,5 @@
 import type { Rule, RawFinding } from '../types.js';
-import { claimedButOpen, checkedBoxes, phaseLabel, phaseVerified, sequence, setAside } from '../../model/queries.js';
+import { claimContradicted, checkedBoxes, phaseLabel, phaseVerified, sequence, setAside } from '../../model/queries.js';
 
 /** What verified means for this phase in this preset, for the message. */
 function verifiedMeans(phase: Parameters<typeof phaseVerified>[0], preset: 'recommended' | 'strict'): string {
@@ -22,7 +22,7 @@ export const rule: Rule = {
     introducedAs: 'error',
     formula: '[](phase(n) -> P(phase(n-1) & verified(n-1)))',
     description:
-      "No item of phase n (task, step or criterion) is checked while an earlier phase is not verified. `recommended`: verified = all its automated items checked or N/A (manual boxes are a human's and often lag); `strict`: all its automated and manual items checked or N/A. A phase without those criteria needs its tasks checked. A plan that says it is done while boxes stay open is plan/claimed-complete's finding, not this one's (one cause, one finding). In `recommended` a finding is an info: the boxes at HEAD show a state, not an order (git cannot say in what order boxes that arrived together, in an import, a squash merge or one commit for every phase, were checked), and the order of check-offs commit by commit is history/phase-order's. A change that brings the state about (a commit at the hooks, a pull request's range) is an error. Set the rule to `error` in the config to make the standing state an error too.",
+      "No item of phase n (task, step or criterion) is checked while an earlier phase is not verified. `recommended`: verified = all its automated items checked or N/A (manual boxes are a human's and often lag); `strict`: all its automated and manual items checked or N/A. A phase without those criteria needs its tasks checked. A plan that says it is done while open boxes contradict the claim is plan/claimed-complete's finding, not this one's (one cause, one finding); where that rule only notes automated items left behind, this rule judges the plan as usual. In `recommended` a finding is an info: the boxes at HEAD show a state, not an order (git cannot say in what order boxes that arrived together, in an import, a squash merge or one commit for every phase, were checked), and the order of check-offs commit by commit is history/phase-order's. A change that brings the state about (a commit at the hooks, a pull request's range) is an error. Set the rule to `error` in the config to make the standing state an error too.",
     fix: 'Finish and verify {{earlier}} first ({{verified}}), or uncheck the item.',
     messages: {
       checkedBeforeVerified:
@@ -33,9 +33,12 @@ export const rule: Rule = {
   },
   snapshot: (ws, ctx) => {
     const out: RawFinding[] = [];
-    // A plan that says it is done while boxes stay open is one cause, plan/claimed-complete's: its stale boxes are
-    // not reported again as order.
-    for (const plan of ws.plans.filter((p) => p.readable && !p.unstructured && !setAside(p) && !claimedButOpen(p))) {
+    // A plan that says it is done while open boxes contradict it is one cause, plan/claimed-complete's warning: its
+    // stale boxes are not reported again as order. Where that rule only notes boxes left behind (an info), nothing
+    // else reports the order, so this rule judges the plan as usual: a claim must not let an order error through.
+    for (const plan of ws.plans.filter(
+      (p) => p.readable && !p.unstructured && !setAside(p) && !claimContradicted(p, ctx.preset),
+    )) {
       const phases = sequence(plan);
       // One cause, one finding: each unverified phase once, listing the later phases that went ahead of it.
       const ahead = new Map<

@@ -11,11 +11,12 @@ import {
   openSync,
   readFileSync,
   readSync,
+  readdirSync,
   renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkflowFile } from '../model/types.js';
 import { blobId, repositoryInfo } from '../shared/git.js';
@@ -410,6 +411,15 @@ export interface CacheWrite {
  * when it is not.
  */
 let stamp: string | undefined;
+
+/** The tool's own modules, unbundled: the files of this module's kind under its parent folder but the bundle's. */
+function modulesBeside(here: string): string[] {
+  const ext = extname(fileURLToPath(import.meta.url));
+  return readdirSync(resolve(here, '..'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith(ext) && !f.split(sep).includes('bundle'))
+    .sort();
+}
+
 function toolStamp(): string {
   if (stamp !== undefined) return stamp;
   const here = dirname(fileURLToPath(import.meta.url));
@@ -427,9 +437,12 @@ function toolStamp(): string {
     hash.update(f).update(existsSync(path) ? readFileSync(path) : '');
   }
   // The bundle (dist/bundle/) holds readers, rules and engine in its chunks, and the findings cached were made by
-  // all of them: the build's own hash of every file (scripts/bundle.mjs). Unbundled, this module's file stands in.
+  // all of them: the build's own hash of every file (scripts/bundle.mjs). Unbundled (dist/cli/main.js), the same
+  // modules are files of their own beside this one: every one of them, or a changed rule would resume a cache it
+  // judged otherwise.
   const build = resolve(here, 'BUILD_ID');
-  hash.update(existsSync(build) ? readFileSync(build) : readFileSync(fileURLToPath(import.meta.url)));
+  if (existsSync(build)) hash.update(readFileSync(build));
+  else for (const f of modulesBeside(here)) hash.update(f).update(readFileSync(resolve(here, '..', f)));
   stamp = hash.digest('hex');
   return stamp;
 }

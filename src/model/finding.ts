@@ -62,22 +62,40 @@ function withoutRepeats(history: readonly Finding[], snapshot: readonly Finding[
  * A door's findings, one per cause: the snapshot's, without a note (info) whose every cause a history finding names
  * (plan/phase-order's note on an unverified phase gives way to history/phase-order's error naming the commit, or to
  * its note naming the commit that went ahead of boxes left open: the same cause, said with its commit), and the
- * history's, without those a snapshot finding already reports.
+ * history's, without those a snapshot finding already reports, and without a note whose every cause a snapshot note
+ * that stays names: that note says the cause as it stands now, where the history's said it as it stood then
+ * (plan/phase-order names a phase whose verification shows no beginning at HEAD, which history/phase-order's note
+ * on a beginning since undone cannot stand for).
  */
 export function oneCause(history: readonly Finding[], snapshot: readonly Finding[]): Finding[] {
   const judged = new Set(history.flatMap((f) => f.causes ?? []));
   const notes = (f: Finding) => f.severity === 'info' && !!f.causes?.length && f.causes.every((c) => judged.has(c));
-  return [...snapshot.filter((f) => !notes(f)), ...withoutRepeats(history, snapshot)];
+  const kept = snapshot.filter((f) => !notes(f));
+  const said = new Set(kept.filter((f) => f.severity === 'info').flatMap((f) => f.causes ?? []));
+  const stale = (f: Finding) => f.severity === 'info' && !!f.causes?.length && f.causes.every((c) => said.has(c));
+  return [...kept, ...withoutRepeats(history, snapshot).filter((f) => !stale(f))];
 }
 
 /**
  * One cause, one finding across commits: of history findings of one rule naming the same causes (an earlier phase
- * left unverified while later phases went ahead, commit after commit), the first stands for all.
+ * left unverified while later phases went ahead, commit after commit), the first stands for all. A note never stands
+ * for a judged finding: a note whose every cause a judged finding of its rule names gives way to it, earlier or
+ * later (boxes read as left open at one commit, the same phase's verification undone and skipped at a later one:
+ * the error is the finding).
  */
 export function firstPerCause(history: readonly Finding[]): Finding[] {
+  const judged = new Map<string, Set<string>>();
+  for (const f of history)
+    if (f.severity !== 'info' && f.causes?.length) {
+      const set = judged.get(f.ruleId) ?? new Set<string>();
+      for (const c of f.causes) set.add(c);
+      judged.set(f.ruleId, set);
+    }
   const seen = new Set<string>();
   return history.filter((f) => {
     if (!f.causes?.length) return true;
+    const by = judged.get(f.ruleId);
+    if (f.severity === 'info' && by && f.causes.every((c) => by.has(c))) return false;
     const key = `${f.ruleId}\0${[...f.causes].sort().join('\0')}`;
     if (seen.has(key)) return false;
     seen.add(key);

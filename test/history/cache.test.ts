@@ -51,6 +51,34 @@ describe('the cache and the build that wrote it', () => {
     expect(foldsHistory(repo.dir)).toBe(true);
     expect(foldsHistory(repo.dir)).toBe(false);
   });
+
+  it('unbundled (dist/cli/main.js), is rebuilt when a rule changes, as the bundle is by its build id', () => {
+    const copy = mkdtempSync(join(tmpdir(), 'vw-pkg-'));
+    try {
+      cpSync(join(PROJECT, 'dist'), join(copy, 'dist'), { recursive: true });
+      cpSync(join(PROJECT, 'package.json'), join(copy, 'package.json'));
+      symlinkSync(join(PROJECT, 'node_modules'), join(copy, 'node_modules'));
+      const folds = (dir: string) => {
+        const res = spawnSync(process.execPath, [join(copy, 'dist/cli/main.js')], {
+          cwd: dir,
+          encoding: 'utf8',
+          env: { ...process.env, VALIDATE_WORKFLOW_TIMING: '1', NO_COLOR: '1' },
+        });
+        expect(res.status, res.stderr).toBe(0);
+        return folded(res.stderr);
+      };
+      const repo = taskOneDone();
+      expect(folds(repo.dir)).toBe(true);
+      expect(folds(repo.dir)).toBe(false);
+      // A rule rebuilt (here: one line more in its module), the readers and package.json as they were.
+      const rule = join(copy, 'dist/rules/history/phase-order.js');
+      writeFileSync(rule, `${readFileSync(rule, 'utf8')}\n// another build of this rule\n`);
+      expect(folds(repo.dir)).toBe(true);
+      expect(folds(repo.dir)).toBe(false);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
 });
 
 // The cache is one file of sections (history/cache.ts): a header naming the head judged, then each variant's

@@ -132,9 +132,12 @@ describe('history/phase-order in recommended: a verification that never began, o
       commit: start,
       file: PLAN,
       line: lineOf(text, 'Task 2:'),
-      message: `First check-off in Phase 2 (Export job) came while Phase 1 (Storage) still had 1 automated item open: first "Query client regenerated: npm run gen:client" at line ${lineOf(text, 'Query client regenerated')}; history shows the verification of Phase 1 (Storage) begun, so \`recommended\` reads the open boxes as left open, not skipped.`,
+      message: `First check-off in Phase 2 (Export job) comes before Phase 1 (Storage) was verified (that needs its automated items checked or N/A): 1 automated item still open, first "Query client regenerated: npm run gen:client" at line ${lineOf(text, 'Query client regenerated')}; its verification had begun, so \`recommended\` reads the open boxes as left open, not skipped.`,
     });
-    expect(note!.fix).toMatch(/^Check the open boxes of Phase 1 \(Storage\) once they pass, or say on the line why/);
+    // A commit already made: the boxes may have been checked since, so the fix says "if they are still open".
+    expect(note!.fix).toMatch(
+      /^The order of a commit already made cannot change: check the open boxes of Phase 1 \(Storage\) once they pass if they are still open, or say on the line why/,
+    );
     const strict = await historyFindings(repo.dir, RULE, 'strict');
     expect(summary(strict)).toEqual([[PLAN, 'error', 'startedEarly', start, lineOf(text, 'Task 2:')]]);
   });
@@ -148,7 +151,7 @@ describe('history/phase-order in recommended: a verification that never began, o
     // The finding stands at the phase's first check-off event, as the error always has (the automated item here).
     const at = lineOf(text, 'Job tests pass');
     expect(summary(found)).toEqual([[PLAN, 'info', 'leftOpen', both, at]]);
-    expect(found[0]!.message).toContain('still had 1 automated item open: first "Types check: npm run typecheck"');
+    expect(found[0]!.message).toContain('1 automated item still open, first "Types check: npm run typecheck"');
     expect(summary(await historyFindings(repo.dir, RULE, 'strict'))).toEqual([
       [PLAN, 'error', 'startedEarly', both, at],
     ]);
@@ -198,7 +201,7 @@ describe('history/phase-order in recommended: a verification that never began, o
     expect(await judged({ task: true })).toEqual([['error', 'startedEarly', expect.any(String)]]);
     // Open, of the four: the generated client only (the N/A item and the deferred one are no open boxes either).
     expect(await judged({ task: true, auto: [2] })).toEqual([
-      ['info', 'leftOpen', expect.stringContaining('still had 1 automated item open: first "Query client regenerated')],
+      ['info', 'leftOpen', expect.stringContaining('1 automated item still open, first "Query client regenerated')],
     ]);
   });
 
@@ -218,7 +221,7 @@ describe('history/phase-order in recommended: a verification that never began, o
         'info',
         'leftOpenMany',
         expect.stringMatching(
-          /^First check-offs in Phase 2 \(Export job\), Phase 3 \(Download page\) came while Phase 1 \(Storage\) still had 1 automated item open: /,
+          /^First check-offs in Phase 2 \(Export job\), Phase 3 \(Download page\) come before Phase 1 \(Storage\) was verified \(that needs its automated items checked or N\/A; first at line \d+\): 1 automated item still open, /,
         ),
       ],
     ]);
@@ -285,6 +288,8 @@ describe('one cause, one finding, at every door (issue 19)', () => {
     const quiet = await door(repo.dir, ['--staged'], repo.env(CLAUDE));
     expect(quiet.code).toBe(0);
     expect(order(quiet.results)).toEqual([[RULE, 'info', null]]);
+    // Before the commit exists the boxes are open for sure: the fix says so plainly (history's says "if still open").
+    expect(quiet.results.find((f) => f.ruleId === RULE)!.fix).toMatch(/^Check the open boxes of Phase 1 \(Storage\)/);
   });
 
   it('a pull request that leaves the box open: an error of the change (plan/phase-order), one finding', async () => {

@@ -1,11 +1,25 @@
 import type { Rule, RawFinding } from '../types.js';
 import type { Phase, Plan } from '../../model/types.js';
 import { checkedBoxes, phaseLabel, phaseVerified, tasksOf, setAside, verificationBegun } from '../../model/queries.js';
-import { openPhaseCause } from '../plan/phase-order.js';
+import { openPhaseCause, unbegunPhaseCause } from '../plan/phase-order.js';
 import { AFTER_THE_FACT, byFile, firstLine, personInAudit } from './cause.js';
 
 function phaseIndex(plan: Plan, n: number): number {
   return plan.phases.findIndex((p, i) => !p.outside && (p.number ?? i + 1) === n);
+}
+
+/**
+ * The phase of `plan` an event at `line` of it stands in. Events carry the top-level number only, which sub-phases
+ * share (`2A`, `2B`, `2.1`): the phase of that number whose heading is the last one at or above the line tells them
+ * apart, so starting 2B while 2A is open is judged as any other start (an event without such a heading keeps the
+ * first phase of its number, as before).
+ */
+function phaseAt(plan: Plan, n: number, line: number): number {
+  let found = -1;
+  plan.phases.forEach((p, i) => {
+    if (!p.outside && (p.number ?? i + 1) === n && p.line <= line) found = i;
+  });
+  return found >= 0 ? found : phaseIndex(plan, n);
 }
 
 /** The phase of `plan` (another version of the same plan) that stands for `phase`: by its label, else its number. */
@@ -48,25 +62,29 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: '[](phase(n) -> P(verified(n-1)))',
     description:
-      "The commit that first checks an item of phase n comes after the commit that completed the verification of every earlier phase. `recommended`: verified = all its automated items checked or N/A (manual boxes are a human's and often lag), and the error is an earlier phase whose verification had not begun (none of its automated items checked, N/A and deviations not counting; without automated items, its tasks); one that had begun and left boxes open is a note, as those read as left open, not skipped; an untouched phase decides over a begun one. `strict`: its automated and manual items. A commit that completes phase n-1's verification as it starts phase n shows no order (convention section 6). A plan that enters git already progressed is plan/phase-order's; a task checked while an earlier task is open is history/task-order's. In an audit (no config), only commits with an agent's identity are judged: history shows who committed, not who worked.",
+      "The commit that first checks an item of phase n comes after the commit that completed the verification of every earlier phase. `recommended`: verified = all its automated items checked or N/A (manual boxes are a human's and often lag), and the error is an earlier phase whose verification had not begun (none of its automated items checked, N/A and deviations not counting; without automated items, its tasks); one that had begun and left boxes open is a note, as those read as left open, not skipped; an untouched phase decides over a begun one. `strict`: its automated and manual items. A commit that completes phase n-1's verification as it starts phase n shows no order (convention section 6) if no earlier phase stays open; sub-phases (2A, 2B) are phases. A plan that enters git already progressed is plan/phase-order's; a task checked while an earlier task is open is history/task-order's. In an audit (no config), only commits with an agent's identity are judged: history shows who committed, not who worked.",
     fix: `Verify each phase before starting the next from now on; for this commit, ${AFTER_THE_FACT}.`,
     messages: {
       startedEarly: 'First check-off in {{phase}} comes before {{open}} was verified (that needs {{verified}}).',
       startedEarlyMany:
         'First check-offs in {{phases}} come before {{open}} was verified (that needs {{verified}}; first at line {{line}}).',
       // recommended: the earlier phase's verification had begun and left boxes open (a note, issue 19).
+      // Said as the error says it, with what verified needs, then why it is a note.
       leftOpen:
-        'First check-off in {{phase}} came while {{open}} still had {{openItems}} open: first "{{item}}" at line {{itemLine}}; history shows the verification of {{open}} begun, so `recommended` reads the open boxes as left open, not skipped.',
+        'First check-off in {{phase}} comes before {{open}} was verified (that needs {{verified}}): {{openItems}} still open, first "{{item}}" at line {{itemLine}}; its verification had begun, so `recommended` reads the open boxes as left open, not skipped.',
       leftOpenMany:
-        'First check-offs in {{phases}} came while {{open}} still had {{openItems}} open: first "{{item}}" at line {{itemLine}}; history shows the verification of {{open}} begun, so `recommended` reads the open boxes as left open, not skipped (first check-off at line {{line}}).',
+        'First check-offs in {{phases}} come before {{open}} was verified (that needs {{verified}}; first at line {{line}}): {{openItems}} still open, first "{{item}}" at line {{itemLine}}; its verification had begun, so `recommended` reads the open boxes as left open, not skipped.',
       // The fix before the commit exists (pre-commit, commit-msg): the check-off can still wait.
       waitForPhase:
         'Leave {{phase}} unchecked until {{open}} is verified ({{verified}}); a human confirms manual items with `npx validate-workflow confirm {{file}} --phase {{openNumber}}`.',
       // The fix of a commit already made: what to do now.
       orderNow: `The order of a commit already made cannot change: verify {{open}} now if it is still open (a human confirms manual items with \`npx validate-workflow confirm {{file}} --phase {{openNumber}}\`) and keep the order from here on; for this commit, ${AFTER_THE_FACT}.`,
-      // The fix of a note, at every door: the boxes are closed or given their reason from now on.
+      // The fix of a note before the commit exists (pre-commit, commit-msg): the boxes are still open.
       closeLeftOpen:
         'Check the open boxes of {{open}} once they pass, or say on the line why one stays open (`skipped: <reason>`, `deferred to Phase N`): a declared deviation holds no later phase.',
+      // The fix of a note on a commit already made: the boxes may have been closed since, as orderNow says.
+      closeLeftOpenNow:
+        'The order of a commit already made cannot change: check the open boxes of {{open}} once they pass if they are still open, or say on the line why one stays open (`skipped: <reason>`, `deferred to Phase N`): a declared deviation holds no later phase.',
     },
   },
   transition: (ctx) => {
@@ -79,8 +97,9 @@ export const rule: Rule = {
     for (const e of ctx.events) {
       const starting = (e.type === 'item-checked' && e.checked) || (e.type === 'task-completed' && e.completed);
       if (!starting) continue;
-      const k = `${e.file}|${e.phase}`;
       const after = ctx.after.plan(e.file);
+      const ai = after ? phaseAt(after, e.phase, e.line) : -1;
+      const k = `${e.file}|${e.phase}|${ai}`;
       const taskOrders =
         e.type === 'task-completed' && !!after && tasksOf(after).some((t) => t.number < e.task && !t.checked);
       onlyTaskOrder.set(k, (onlyTaskOrder.get(k) ?? true) && taskOrders);
@@ -92,21 +111,24 @@ export const rule: Rule = {
       if (!after || !before) continue;
       // A plan whose phase sequence the reader is not sure of has no order to judge (plan/schema says so once).
       if (after.unstructured || before.unstructured || setAside(after)) continue;
-      const ai = phaseIndex(after, e.phase);
-      const bi = phaseIndex(before, e.phase);
+      // The same phase in the commit's parent: by its label (a sub-phase has its own), else its number.
+      const was = ai >= 0 ? counterpart(before, after.phases[ai]!) : undefined;
+      const bi = was ? before.phases.indexOf(was) : phaseIndex(before, e.phase);
       // Only the commit that first checks something in the phase is judged; later ones build on it.
       if (bi >= 0 && checkedBoxes(before.phases[bi]!).length > 0) continue;
       const upTo = bi >= 0 ? bi : ai;
       const opens = before.phases.slice(0, upTo).filter((p) => !p.outside && !phaseVerified(p, ctx.preset));
-      const open = opens[0];
-      if (!open || ai < 0) continue;
-      // The same commit completes the open phase's verification: history shows no order between the two
-      // (convention section 6, round 3); its manual boxes are manual-confirmation's, its tasks batched-tasks'.
-      const openNow = open.number === null ? -1 : phaseIndex(after, open.number);
-      if (openNow >= 0 && phaseVerified(after.phases[openNow]!, ctx.preset)) continue;
+      if (opens.length === 0 || ai < 0) continue;
+      // The earlier phases still unverified as the commit leaves them. One the same commit completes shows no order
+      // (convention section 6, round 3; its manual boxes are manual-confirmation's, its tasks batched-tasks'), but
+      // only that one: completing phase 1 while starting phase 3 leaves phase 2 open, and the start is judged.
+      const stillOpen = opens
+        .map((p) => ({ p, now: counterpart(after, p) }))
+        .filter(({ now }) => !now || !phaseVerified(now, ctx.preset));
+      if (stillOpen.length === 0) continue;
       const start = { file: e.file, line: e.line, key: k, phase: after.phases[ai]! };
       if (ctx.preset === 'strict') {
-        starts.push({ ...start, open });
+        starts.push({ ...start, open: stillOpen[0]!.p });
         continue;
       }
       // recommended (issue 19): going ahead while an earlier phase's verification had not begun at this commit (not
@@ -116,9 +138,6 @@ export const rule: Rule = {
       // over a begun one wherever the two stand. Begun is read in the commit's own version of the plan: what
       // the agent had ticked when it went ahead, this commit's ticks included. A phase the commit's version no
       // longer shows cannot show a beginning: it stays an error, as before.
-      const stillOpen = opens
-        .map((p) => ({ p, now: counterpart(after, p) }))
-        .filter(({ now }) => !now || !phaseVerified(now, ctx.preset));
       const untouched = stillOpen.find(({ now }) => !now || !verificationBegun(now));
       if (untouched) starts.push({ ...start, open: untouched.p });
       else if (stillOpen[0]) starts.push({ ...start, open: stillOpen[0].p, leftOpen: stillOpen[0].now });
@@ -145,9 +164,13 @@ export const rule: Rule = {
       // The same unverified phase at a later commit is the same cause, reported at the first commit; while the plan
       // still shows that phase unverified, plan/phase-order reports the cause at HEAD, and this one gives way (one
       // cause, one finding: the repository's maintainers read the two as one complaint).
+      // recommended's error is a phase whose verification never began: a cause of its own besides the open phase, so
+      // a note on the same phase (begun, boxes left open) neither hides it in a later commit nor stands for it at HEAD
+      // (finding.ts firstPerCause, oneCause; plan/phase-order names it while the phase shows no beginning at HEAD).
       const causes = [openPhaseCause(file, first.open)];
       if (errors.length > 0) {
         const messageId = list.length > 1 ? 'startedEarlyMany' : 'startedEarly';
+        if (ctx.preset !== 'strict') causes.push(unbegunPhaseCause(file, first.open));
         out.push({ file, line: first.line, messageId, fixId, data, causes });
         continue;
       }
@@ -157,7 +180,7 @@ export const rule: Rule = {
         file,
         line: first.line,
         messageId: list.length > 1 ? 'leftOpenMany' : 'leftOpen',
-        fixId: 'closeLeftOpen',
+        fixId: ctx.stage === 'history' ? 'closeLeftOpenNow' : 'closeLeftOpen',
         data: {
           ...data,
           openItems: open.length === 1 ? '1 automated item' : `${open.length} automated items`,

@@ -1,5 +1,13 @@
 import type { Rule, RawFinding } from '../types.js';
-import { claimContradicted, checkedBoxes, phaseLabel, phaseVerified, sequence, setAside } from '../../model/queries.js';
+import {
+  claimContradicted,
+  checkedBoxes,
+  phaseLabel,
+  phaseVerified,
+  sequence,
+  setAside,
+  verificationBegun,
+} from '../../model/queries.js';
 
 /** What verified means for this phase in this preset, for the message. */
 function verifiedMeans(phase: Parameters<typeof phaseVerified>[0], preset: 'recommended' | 'strict'): string {
@@ -12,6 +20,16 @@ function verifiedMeans(phase: Parameters<typeof phaseVerified>[0], preset: 'reco
 /** The cause both phase-order rules name: this phase of this plan left unverified (one cause, one finding). */
 export function openPhaseCause(file: string, phase: { label: string | null; title: string }): string {
   return `open-phase\0${file}\0${phase.label ?? phase.title}`;
+}
+
+/**
+ * The narrower cause of an open phase whose verification never began (queries.ts verificationBegun): what
+ * history/phase-order's error in `recommended` judges, where its note judges a begun phase with boxes left open. This
+ * rule names it too while the phase shows no beginning, so a history note on a beginning since undone does not stand
+ * for the state at HEAD (finding.ts oneCause).
+ */
+export function unbegunPhaseCause(file: string, phase: { label: string | null; title: string }): string {
+  return `${openPhaseCause(file, phase)}\0unbegun`;
 }
 
 export const rule: Rule = {
@@ -70,7 +88,10 @@ export const rule: Rule = {
           column: first.column,
           messageId: list.length > 1 ? 'checkedBeforeVerifiedMany' : 'checkedBeforeVerified',
           data,
-          causes: [openPhaseCause(plan.path, prev)],
+          causes: [
+            openPhaseCause(plan.path, prev),
+            ...(verificationBegun(prev) ? [] : [unbegunPhaseCause(plan.path, prev)]),
+          ],
         });
       }
     }

@@ -20,7 +20,7 @@ import { applyBaseline, baselineAt, baselineIn } from './baseline.js';
 import { guidanceIn, guidedBy, selfResolvedIn } from './guidance.js';
 import { commentFree, handoverKey, handoverSettings, leaveVerdict, takeVerdict } from './handover.js';
 import { compareFindings, oneCause, type Finding, firstPerCause } from '../model/finding.js';
-import { citeInstructions } from './findings.js';
+import { citeInstructions, keepRequired } from './findings.js';
 import {
   describeAdoption,
   judgeHistory,
@@ -45,7 +45,7 @@ import {
 import { itemsDigest, manualChecked } from '../history/trust.js';
 import { disablesOf, lintRepositoryParallel, snapshotEntry } from './lint.js';
 import { loadParsers } from '../read/lazy.js';
-import { forgetInstructions, instructionInputs, instructionSignals } from '../read/profile.js';
+import { forgetInstructions } from '../read/profile.js';
 import { snapshotMemory } from './snapshot-memory.js';
 
 export interface Judged {
@@ -127,8 +127,6 @@ const GUIDANCE = 'guidance';
 /** The snapshot pass's verdict on the working tree (engine/lint.ts Verdict). */
 const SNAPSHOT = 'snapshot';
 const SELF_RESOLVED = 'self-resolved';
-/** The instruction files' answer the cached history was judged with (historyInstructions). */
-const INSTRUCTIONS = 'instructions';
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const isPairs = (v: unknown): v is [string, string][] =>
   Array.isArray(v) && v.every((x) => Array.isArray(x) && x.length === 2 && isStrings(x));
@@ -277,7 +275,6 @@ async function judgeRepositoryWith(
     if (!unchanged(cache, hist.resume.sha, keep, ofHead, verdictKept)) {
       const { sha, state, findings, timeline, ...small } = hist.resume;
       const sections: Record<string, unknown> = {};
-      sections[INSTRUCTIONS] = hist.instructions;
       if (ofHead) {
         sections[GUIDANCE] = [...guidance];
         sections[SELF_RESOLVED] = [...selfResolved];
@@ -285,7 +282,8 @@ async function judgeRepositoryWith(
       if (verdictToSave) sections[SNAPSHOT] = verdictToSave;
       for (const v of VARIANTS) {
         // The history a run took unchanged from the cache is written back as it was read (only the preset asked was
-        // decoded); one judged again at the cache's head (the instructions' answer changed) is this run's.
+        // decoded); one judged again at the cache's head (a section of it did not decode) is this run's, or the
+        // broken section would be written back and the whole history judged again on every run.
         const same = hist.fromCache && cache?.head === sha;
         sections[section('findings', v)] = (same && cache.rawSection(section('findings', v))) || findings[v];
         sections[section('timeline', v)] = (same && cache.rawSection(section('timeline', v))) || timeline[v];
@@ -303,10 +301,15 @@ async function judgeRepositoryWith(
     }
     timing('cache saved', since(t));
   }
+  // What HEAD (the working tree) asks for decides the findings that hold only where it asks (keepRequired); the
+  // workspace is built only when such a finding is there, and then from the tree's files where the snapshot verdict
+  // was the cached one: that parses.
+  if (config.preset !== 'strict' && hist.findings.some((f) => f.requires)) await loadParsers();
+  const required = keepRequired(hist.findings, () => lint.workspace, { config, preset: config.preset });
   // The snapshot pass applied its part of the baseline; history entries are judged here, against history findings.
   const histFindings = opts.baselineWrite
-    ? hist.findings
-    : applyBaseline(root, pastDisables(hist.findings, lint.disables), {
+    ? required
+    : applyBaseline(root, pastDisables(required, lint.disables), {
         config,
         exempt: new Set(hist.resume?.baselineCommits ?? []),
         scope: (ruleId) => !snapshotEntry(ruleId),
@@ -316,7 +319,7 @@ async function judgeRepositoryWith(
     // findings before a snapshot finding of the same cause hides them (handoff/missing hides history/task-order), so
     // the write records them too, or the hidden one would surface once the other is baselined, after every write.
     findings: opts.baselineWrite
-      ? [...lint.findings, ...hist.findings]
+      ? [...lint.findings, ...required]
       : oneCause(firstPerCause(histFindings), lint.findings),
     files,
     commits: hist.commits,
@@ -341,10 +344,8 @@ interface HeadHistory {
   incomplete: boolean;
   adoption: Adoption;
   resume: Resume | null;
-  /** Taken from the cache as it was (nothing new since its head, judged with the same instructions' answer). */
+  /** Taken from the cache as it was (nothing new since its head, and every section of it decoded). */
   fromCache: boolean;
-  /** The instruction files' answer this history was judged with (historyInstructions), for the cache. */
-  instructions: InstructionRecord;
 }
 
 /**
@@ -366,24 +367,6 @@ async function headGuidance(
     if (at === 'ancestor') return new Map([...(await guidanceIn(root, config, headSha, cache.head)), ...cached]);
   }
   return guidanceIn(root, config);
-}
-
-type InstructionRecord = [digest: string, taskHandoffs: boolean];
-const isInstructionRecord = (v: unknown): v is InstructionRecord =>
-  Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'boolean';
-
-/**
- * What history's findings take from the working tree: whether its instruction files name a task handoff, which
- * promises handoffs where a commit's own files do not (history/task-order's late handoffs follow handoff/missing's
- * requirement, rules/promise.ts). Kept with the cached history as the digest of those files and that answer: files
- * unchanged since are only read (the snapshot pass reads them anyway, and parses none on a warm run); changed files
- * are parsed, and the cached history is judged again only when the answer changed.
- */
-async function historyInstructions(root: string, kept: unknown): Promise<InstructionRecord> {
-  const digest = cacheKey([instructionInputs(root)]);
-  if (isInstructionRecord(kept) && kept[0] === digest) return kept;
-  await loadParsers();
-  return [digest, instructionSignals(root).taskHandoff !== null];
 }
 
 /** Where the cache was judged: at HEAD, at an ancestor of HEAD, or elsewhere. */
@@ -448,10 +431,7 @@ async function judgeHeadHistory(
   standing: CacheStanding,
 ): Promise<HeadHistory> {
   const variant = variantOf(opts.presetOverride);
-  const kept = cache?.history ? cache.section(INSTRUCTIONS) : undefined;
-  const instructions = await historyInstructions(root, kept);
-  const sameAnswer = isInstructionRecord(kept) && kept[1] === instructions[1];
-  const at = cache?.history && sameAnswer ? await standing() : 'other';
+  const at = cache?.history ? await standing() : 'other';
   const usable = at !== 'other';
   // Nothing new since the last run: its findings, for the preset asked now.
   if (at === 'head') {
@@ -467,7 +447,6 @@ async function judgeHeadHistory(
         adoption: resume.adoption,
         resume,
         fromCache: true,
-        instructions,
       };
   }
   const resume = usable ? (cachedResume(cache!, VARIANTS) ?? undefined) : undefined;
@@ -493,7 +472,6 @@ async function judgeHeadHistory(
     adoption: r.adoption,
     resume: r.resume,
     fromCache: false,
-    instructions,
   };
 }
 
@@ -577,7 +555,9 @@ export async function judgeRange(
   const settle = settleSnapshot(root, config, fork ? baselineAt(root, fork) : null);
   const added = introduced(settle(snap(before)), settle(snap(after)));
   const workspace = after.workspace(root);
-  const found = oneCause(pastDisables(hist.findings, disablesOf(workspace)), added).sort(compareFindings);
+  // The range's end decides the findings that hold only where the state asks for them (keepRequired).
+  const required = keepRequired(hist.findings, () => workspace, { config: changePolicy(trust), preset: trust.preset });
+  const found = oneCause(pastDisables(required, disablesOf(workspace)), added).sort(compareFindings);
   const earlier =
     review && fork ? await timelineBefore(root, config, fork, workspace, hist.timeline, presetOverride, since) : [];
   return {

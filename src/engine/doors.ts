@@ -20,7 +20,7 @@ import { applyBaseline, baselineAt, baselineIn } from './baseline.js';
 import { guidanceIn, guidedBy, selfResolvedIn } from './guidance.js';
 import { commentFree, handoverKey, handoverSettings, leaveVerdict, takeVerdict } from './handover.js';
 import { compareFindings, oneCause, type Finding, firstPerCause } from '../model/finding.js';
-import { citeInstructions, keepRequired } from './findings.js';
+import { citeInstructions } from './findings.js';
 import {
   describeAdoption,
   judgeHistory,
@@ -45,7 +45,7 @@ import {
 import { itemsDigest, manualChecked } from '../history/trust.js';
 import { disablesOf, lintRepositoryParallel, snapshotEntry } from './lint.js';
 import { loadParsers } from '../read/lazy.js';
-import { forgetInstructions } from '../read/profile.js';
+import { forgetInstructions, instructionInputs, instructionSignals } from '../read/profile.js';
 import { snapshotMemory } from './snapshot-memory.js';
 
 export interface Judged {
@@ -127,6 +127,8 @@ const GUIDANCE = 'guidance';
 /** The snapshot pass's verdict on the working tree (engine/lint.ts Verdict). */
 const SNAPSHOT = 'snapshot';
 const SELF_RESOLVED = 'self-resolved';
+/** The instruction files' answer the cached history was judged with (historyInstructions). */
+const INSTRUCTIONS = 'instructions';
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const isPairs = (v: unknown): v is [string, string][] =>
   Array.isArray(v) && v.every((x) => Array.isArray(x) && x.length === 2 && isStrings(x));
@@ -275,6 +277,7 @@ async function judgeRepositoryWith(
     if (!unchanged(cache, hist.resume.sha, keep, ofHead, verdictKept)) {
       const { sha, state, findings, timeline, ...small } = hist.resume;
       const sections: Record<string, unknown> = {};
+      sections[INSTRUCTIONS] = hist.instructions;
       if (ofHead) {
         sections[GUIDANCE] = [...guidance];
         sections[SELF_RESOLVED] = [...selfResolved];
@@ -282,8 +285,7 @@ async function judgeRepositoryWith(
       if (verdictToSave) sections[SNAPSHOT] = verdictToSave;
       for (const v of VARIANTS) {
         // The history a run took unchanged from the cache is written back as it was read (only the preset asked was
-        // decoded); one judged again at the cache's head (a section of it did not decode) is this run's, or the
-        // broken section would be written back and the whole history judged again on every run.
+        // decoded); one judged again at the cache's head (the instructions' answer changed) is this run's.
         const same = hist.fromCache && cache?.head === sha;
         sections[section('findings', v)] = (same && cache.rawSection(section('findings', v))) || findings[v];
         sections[section('timeline', v)] = (same && cache.rawSection(section('timeline', v))) || timeline[v];
@@ -301,15 +303,10 @@ async function judgeRepositoryWith(
     }
     timing('cache saved', since(t));
   }
-  // What HEAD (the working tree) asks for decides the findings that hold only where it asks (keepRequired); the
-  // workspace is built only when such a finding is there, and then from the tree's files where the snapshot verdict
-  // was the cached one: that parses.
-  if (config.preset !== 'strict' && hist.findings.some((f) => f.requires)) await loadParsers();
-  const required = keepRequired(hist.findings, () => lint.workspace, { config, preset: config.preset });
   // The snapshot pass applied its part of the baseline; history entries are judged here, against history findings.
   const histFindings = opts.baselineWrite
-    ? required
-    : applyBaseline(root, pastDisables(required, lint.disables), {
+    ? hist.findings
+    : applyBaseline(root, pastDisables(hist.findings, lint.disables), {
         config,
         exempt: new Set(hist.resume?.baselineCommits ?? []),
         scope: (ruleId) => !snapshotEntry(ruleId),
@@ -319,7 +316,7 @@ async function judgeRepositoryWith(
     // findings before a snapshot finding of the same cause hides them (handoff/missing hides history/task-order), so
     // the write records them too, or the hidden one would surface once the other is baselined, after every write.
     findings: opts.baselineWrite
-      ? [...lint.findings, ...required]
+      ? [...lint.findings, ...hist.findings]
       : oneCause(firstPerCause(histFindings), lint.findings),
     files,
     commits: hist.commits,
@@ -344,8 +341,10 @@ interface HeadHistory {
   incomplete: boolean;
   adoption: Adoption;
   resume: Resume | null;
-  /** Taken from the cache as it was (nothing new since its head, and every section of it decoded). */
+  /** Taken from the cache as it was (nothing new since its head, judged with the same instructions' answer). */
   fromCache: boolean;
+  /** The instruction files' answer this history was judged with (historyInstructions), for the cache. */
+  instructions: InstructionRecord;
 }
 
 /**
@@ -367,6 +366,24 @@ async function headGuidance(
     if (at === 'ancestor') return new Map([...(await guidanceIn(root, config, headSha, cache.head)), ...cached]);
   }
   return guidanceIn(root, config);
+}
+
+type InstructionRecord = [digest: string, taskHandoffs: boolean];
+const isInstructionRecord = (v: unknown): v is InstructionRecord =>
+  Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'boolean';
+
+/**
+ * What history's findings take from the working tree: whether its instruction files name a task handoff, which
+ * promises handoffs where a commit's own files do not (history/task-order's late handoffs follow handoff/missing's
+ * requirement, rules/promise.ts). Kept with the cached history as the digest of those files and that answer: files
+ * unchanged since are only read (the snapshot pass reads them anyway, and parses none on a warm run); changed files
+ * are parsed, and the cached history is judged again only when the answer changed.
+ */
+async function historyInstructions(root: string, kept: unknown): Promise<InstructionRecord> {
+  const digest = cacheKey([instructionInputs(root)]);
+  if (isInstructionRecord(kept) && kept[0] === digest) return kept;
+  await loadParsers();
+  return [digest, instructionSignals(root).taskHandoff !== null];
 }
 
 /** Where the cache was judged: at HEAD, at an ancestor of HEAD, or elsewhere. */
@@ -431,7 +448,10 @@ async function judgeHeadHistory(
   standing: CacheStanding,
 ): Promise<HeadHistory> {
   const variant = variantOf(opts.presetOverride);
-  const at = cache?.history ? await standing() : 'other';
+  const kept = cache?.history ? cache.section(INSTRUCTIONS) : undefined;
+  const instructions = await historyInstructions(root, kept);
+  const sameAnswer = isInstructionRecord(kept) && kept[1] === instructions[1];
+  const at = cache?.history && sameAnswer ? await standing() : 'other';
   const usable = at !== 'other';
   // Nothing new since the last run: its findings, for the preset asked now.
   if (at === 'head') {
@@ -447,6 +467,7 @@ async function judgeHeadHistory(
         adoption: resume.adoption,
         resume,
         fromCache: true,
+        instructions,
       };
   }
   const resume = usable ? (cachedResume(cache!, VARIANTS) ?? undefined) : undefined;
@@ -472,6 +493,7 @@ async function judgeHeadHistory(
     adoption: r.adoption,
     resume: r.resume,
     fromCache: false,
+    instructions,
   };
 }
 
@@ -555,9 +577,7 @@ export async function judgeRange(
   const settle = settleSnapshot(root, config, fork ? baselineAt(root, fork) : null);
   const added = introduced(settle(snap(before)), settle(snap(after)));
   const workspace = after.workspace(root);
-  // The range's end decides the findings that hold only where the state asks for them (keepRequired).
-  const required = keepRequired(hist.findings, () => workspace, { config: changePolicy(trust), preset: trust.preset });
-  const found = oneCause(pastDisables(required, disablesOf(workspace)), added).sort(compareFindings);
+  const found = oneCause(pastDisables(hist.findings, disablesOf(workspace)), added).sort(compareFindings);
   const earlier =
     review && fork ? await timelineBefore(root, config, fork, workspace, hist.timeline, presetOverride, since) : [];
   return {

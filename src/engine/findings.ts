@@ -2,9 +2,7 @@
 // its placeholders filled, and the fix. One function, so the CLI, the reports and the Claude Code hook print the
 // same words.
 import type { Config } from '../config/config.js';
-import type { RawFinding, Rule, RuleContext } from '../rules/types.js';
-import type { Workspace } from '../model/types.js';
-import { promiseOf } from '../rules/promise.js';
+import type { RawFinding, Rule } from '../rules/types.js';
 import type { Finding } from '../model/finding.js';
 import { oneLine } from '../shared/text.js';
 import { describeSource, instructionInputs, instructionSignals, manualConfirmationOf } from '../read/profile.js';
@@ -61,42 +59,12 @@ export function toFinding(
   };
   if (raw.causes?.length) f.causes = raw.causes;
   if (raw.undo?.length) f.undo = raw.undo;
-  if (raw.requires) f.requires = raw.requires;
   if (raw.cite) f.cite = { part: raw.cite, at: f.message.endsWith('.') ? f.message.length - 1 : f.message.length };
   if (commit?.sha) {
     f.commit = commit.sha;
     f.subject = commit.subject;
   }
   return f;
-}
-
-/**
- * A door's history findings without those that hold only where the state it judges asks for what they name
- * (Finding.requires), where that state does not: in `recommended`, history/task-order's late handoff where neither
- * the state's promise (rules/promise.ts, the same `taskHandoffs` handoff/missing asks on that workspace) nor the plan
- * there (`mode: orchestration`) asks for task handoffs. Asked after the cache, where the door's snapshot and history
- * findings meet (as oneCause and citeInstructions are): history judges every commit alike, so a repository whose
- * first task handoffs came after the check-offs they were late for is told of each, and the cache holds nothing that
- * an instruction file or a later handoff changes. `state` is built only when such a finding is there to keep.
- */
-export function keepRequired(
-  findings: Finding[],
-  state: () => Workspace,
-  ctx: Pick<RuleContext, 'config' | 'preset'>,
-): Finding[] {
-  // strict holds every orchestration plan to its handoffs (its promise is the canonical one): nothing to ask.
-  if (ctx.preset === 'strict' || !findings.some((f) => f.requires)) return findings;
-  const t = performance.now();
-  const ws = state();
-  if (promiseOf(ws, ctx).taskHandoffs.value) {
-    timing('requirements kept (task handoffs promised)', since(t));
-    return findings;
-  }
-  // A plan that declares `mode: orchestration` promised its handoffs itself, as handoff/missing reads it.
-  const declared = new Set(ws.plans.filter((p) => p.frontmatter?.mode === 'orchestration').map((p) => p.path));
-  const kept = findings.filter((f) => !f.requires || (f.file !== null && declared.has(f.file)));
-  timing('requirements kept', since(t));
-  return kept;
 }
 
 /**

@@ -31,15 +31,6 @@ export interface Finding {
    * citeInstructions), so a cached finding never holds words the files have since changed.
    */
   cite?: Citation;
-  /**
-   * A history finding that holds only where the judged end state asks for what it names (not in the JSON contract):
-   * `taskHandoffs`, history/task-order's late handoff, is handoff/missing's requirement seen in order. History judges
-   * it at every commit, whatever the repository promised then; each door keeps it in `recommended` only where the
-   * state it judges (HEAD, the range's end, the index) promises task handoffs or the plan there declares `mode:
-   * orchestration` (engine/findings.ts keepRequired), so handoffs first written after the fact still show the
-   * check-offs that came before them, and nothing the cache holds depends on the promise.
-   */
-  requires?: 'taskHandoffs';
 }
 
 /**

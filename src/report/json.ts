@@ -3,8 +3,8 @@ import type { Finding } from '../model/finding.js';
 import type { Summary } from '../engine/summary.js';
 import type { Formatter } from './formatter.js';
 
-/** One finding of the contract: the Finding without what is not in it (messageId, causes, undo, cite, requires). */
-export type JsonResult = Omit<Finding, 'messageId' | 'causes' | 'undo' | 'cite' | 'requires'>;
+/** One finding of the contract: the Finding without what is not in it (messageId, causes, undo, cite). */
+export type JsonResult = Omit<Finding, 'messageId' | 'causes' | 'undo' | 'cite'>;
 
 export interface JsonReport {
   version: 1;

@@ -45,7 +45,7 @@ import {
 import { itemsDigest, manualChecked } from '../history/trust.js';
 import { disablesOf, lintRepositoryParallel, snapshotEntry } from './lint.js';
 import { loadParsers } from '../read/lazy.js';
-import { forgetInstructions, instructionInputs, instructionSignals } from '../read/profile.js';
+import { forgetInstructions } from '../read/profile.js';
 import { snapshotMemory } from './snapshot-memory.js';
 
 export interface Judged {
@@ -127,8 +127,6 @@ const GUIDANCE = 'guidance';
 /** The snapshot pass's verdict on the working tree (engine/lint.ts Verdict). */
 const SNAPSHOT = 'snapshot';
 const SELF_RESOLVED = 'self-resolved';
-/** The instruction files' answer the cached history was judged with (historyInstructions). */
-const INSTRUCTIONS = 'instructions';
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const isPairs = (v: unknown): v is [string, string][] =>
   Array.isArray(v) && v.every((x) => Array.isArray(x) && x.length === 2 && isStrings(x));
@@ -277,16 +275,14 @@ async function judgeRepositoryWith(
     if (!unchanged(cache, hist.resume.sha, keep, ofHead, verdictKept)) {
       const { sha, state, findings, timeline, ...small } = hist.resume;
       const sections: Record<string, unknown> = {};
-      sections[INSTRUCTIONS] = hist.instructions;
       if (ofHead) {
         sections[GUIDANCE] = [...guidance];
         sections[SELF_RESOLVED] = [...selfResolved];
       }
       if (verdictToSave) sections[SNAPSHOT] = verdictToSave;
       for (const v of VARIANTS) {
-        // The history a run took unchanged from the cache is written back as it was read (only the preset asked was
-        // decoded); one judged again at the cache's head (the instructions' answer changed) is this run's.
-        const same = hist.fromCache && cache?.head === sha;
+        // The history a run took unchanged from the cache is written back as it was read.
+        const same = cache?.head === sha;
         sections[section('findings', v)] = (same && cache.rawSection(section('findings', v))) || findings[v];
         sections[section('timeline', v)] = (same && cache.rawSection(section('timeline', v))) || timeline[v];
       }
@@ -341,10 +337,6 @@ interface HeadHistory {
   incomplete: boolean;
   adoption: Adoption;
   resume: Resume | null;
-  /** Taken from the cache as it was (nothing new since its head, judged with the same instructions' answer). */
-  fromCache: boolean;
-  /** The instruction files' answer this history was judged with (historyInstructions), for the cache. */
-  instructions: InstructionRecord;
 }
 
 /**
@@ -366,24 +358,6 @@ async function headGuidance(
     if (at === 'ancestor') return new Map([...(await guidanceIn(root, config, headSha, cache.head)), ...cached]);
   }
   return guidanceIn(root, config);
-}
-
-type InstructionRecord = [digest: string, taskHandoffs: boolean];
-const isInstructionRecord = (v: unknown): v is InstructionRecord =>
-  Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'boolean';
-
-/**
- * What history's findings take from the working tree: whether its instruction files name a task handoff, which
- * promises handoffs where a commit's own files do not (history/task-order's late handoffs follow handoff/missing's
- * requirement, rules/promise.ts). Kept with the cached history as the digest of those files and that answer: files
- * unchanged since are only read (the snapshot pass reads them anyway, and parses none on a warm run); changed files
- * are parsed, and the cached history is judged again only when the answer changed.
- */
-async function historyInstructions(root: string, kept: unknown): Promise<InstructionRecord> {
-  const digest = cacheKey([instructionInputs(root)]);
-  if (isInstructionRecord(kept) && kept[0] === digest) return kept;
-  await loadParsers();
-  return [digest, instructionSignals(root).taskHandoff !== null];
 }
 
 /** Where the cache was judged: at HEAD, at an ancestor of HEAD, or elsewhere. */
@@ -448,10 +422,7 @@ async function judgeHeadHistory(
   standing: CacheStanding,
 ): Promise<HeadHistory> {
   const variant = variantOf(opts.presetOverride);
-  const kept = cache?.history ? cache.section(INSTRUCTIONS) : undefined;
-  const instructions = await historyInstructions(root, kept);
-  const sameAnswer = isInstructionRecord(kept) && kept[1] === instructions[1];
-  const at = cache?.history && sameAnswer ? await standing() : 'other';
+  const at = cache?.history ? await standing() : 'other';
   const usable = at !== 'other';
   // Nothing new since the last run: its findings, for the preset asked now.
   if (at === 'head') {
@@ -466,8 +437,6 @@ async function judgeHeadHistory(
         incomplete: false,
         adoption: resume.adoption,
         resume,
-        fromCache: true,
-        instructions,
       };
   }
   const resume = usable ? (cachedResume(cache!, VARIANTS) ?? undefined) : undefined;
@@ -492,8 +461,6 @@ async function judgeHeadHistory(
     incomplete: r.incomplete,
     adoption: r.adoption,
     resume: r.resume,
-    fromCache: false,
-    instructions,
   };
 }
 

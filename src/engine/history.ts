@@ -396,7 +396,7 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
               (e.type === 'item-checked' && e.kind === 'manual' && e.checked),
           )
         ) {
-          const seen = judgeTransition({ stage: 'history', ...step, audit: true, root });
+          const seen = judgeTransition({ stage: 'history', ...step, audit: true });
           for (const variant of VARIANTS) record(timeline[variant], step, seen);
         }
         return;
@@ -409,7 +409,6 @@ export async function judgeHistory(root: string, opts: HistoryOptions): Promise<
           ...step,
           presetOverride: variant === 'parent' ? undefined : variant,
           audit: auditOf(step),
-          root,
         });
         findings[variant].push(...judged.findings);
         record(timeline[variant], step, judged);

@@ -16,7 +16,6 @@ import { PACKS } from '../packs/registry.js';
 import { RULES, RULE_IDS } from './catalog.js';
 import { compareFindings, oneCause, type Finding } from '../model/finding.js';
 import { severityOf, toFinding } from './findings.js';
-import { promiseOf } from '../rules/promise.js';
 import picomatch from 'picomatch';
 import { performance } from 'node:perf_hooks';
 import { since, timing } from '../shared/timing.js';
@@ -173,11 +172,6 @@ export interface TransitionInput {
   rules?: readonly Rule[];
   /** Judging a history that never adopted the convention (see TransitionContext.audit). */
   audit?: boolean;
-  /**
-   * The repository's root, whose instruction files the `after` snapshot's promise reads (TransitionContext.promise),
-   * as the snapshot rules read them at every door; without it, no instruction promises anything.
-   */
-  root?: string;
 }
 
 export interface TransitionResult {
@@ -197,15 +191,6 @@ export function trustOf(before: Snapshot, presetOverride?: Preset): Config {
   const trust = before.config(RULE_IDS);
   if (presetOverride) trust.preset = presetOverride;
   return trust;
-}
-
-const workspaces = new WeakMap<Snapshot, Workspace>();
-
-/** A snapshot's workspace, built once however many presets judge the commit it is the `after` side of. */
-function workspaceOf(s: Snapshot, root: string): Workspace {
-  let ws = workspaces.get(s);
-  if (!ws || ws.root !== root) workspaces.set(s, (ws = s.workspace(root)));
-  return ws;
 }
 
 export function judgeTransition(input: TransitionInput): TransitionResult {
@@ -241,10 +226,6 @@ export function judgeTransition(input: TransitionInput): TransitionResult {
     confirmation: confirm,
     guidanceGiven,
     documentsOnly: facts.documentsOnly,
-    workspace: () => workspaceOf(after, input.root ?? ''),
-    // Learned once per workspace (rules/promise.ts), so once per snapshot: the presets differ only in whether the
-    // learned profile or the canonical one applies, and the parent's config is the same for all of them.
-    promise: () => promiseOf(workspaceOf(after, input.root ?? ''), { config: trust, preset: trust.preset }),
   };
   const packChanges = packChangesOf(changes, before, after, commit, trust);
   const out: Finding[] = [];

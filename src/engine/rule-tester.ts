@@ -182,7 +182,6 @@ export function judgeTransitionCase(rule: Rule | readonly Rule[], test: Transiti
     presetOverride: test.preset,
     rules: rulesOf(rule),
     audit: test.audit,
-    root: TESTER_ROOT,
   });
   return { findings: result.findings, events: result.events };
 }

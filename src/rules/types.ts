@@ -7,7 +7,6 @@ import type { Snapshot } from '../history/snapshot.js';
 import type { Confirmation } from '../history/trust.js';
 import type { PackChange, PackWorkspace } from '../packs/types.js';
 import type { Citation } from '../model/finding.js';
-import type { Profile } from '../read/profile.js';
 
 export interface RuleMeta {
   id: string;
@@ -124,19 +123,6 @@ export interface TransitionContext extends RuleContext {
   documentsOnly(): boolean;
   /** Whether the commit's `Guidance-by:` counts: the human's answer to a blocked handoff, checked like a confirmation. */
   guidanceGiven(): Confirmation;
-  /**
-   * The `after` snapshot's workspace, linked as the snapshot rules link it. Built on first ask and once per snapshot,
-   * whichever preset judges the commit: on a long history it is most of the fold's time wherever a rule needs it.
-   */
-  workspace(): Workspace;
-  /**
-   * What the `after` snapshot holds its repository to under this judgement's preset (rules/promise.ts promiseOf): what
-   * the snapshot rules would judge that snapshot by at a door (its own handoffs and ledgers, the parent's config, the
-   * repository's instructions). Learned on first ask, once per snapshot: a rule asks it only where its answer changes
-   * a finding. The gate's own judgements never ask it (convention section 4b); a rule that follows a snapshot rule's
-   * requirement does (history/task-order's late handoffs, handoff/missing's).
-   */
-  promise(): Profile;
 }
 
 export interface Rule {

@@ -1,6 +1,7 @@
 import { isAre } from '../../shared/text.js';
 import type { Rule, RawFinding, TransitionContext } from '../types.js';
-import type { Plan, Task } from '../../model/types.js';
+import type { Plan, Task, Workspace } from '../../model/types.js';
+import type { Snapshot } from '../../history/snapshot.js';
 import {
   attachedNumber,
   effectiveMode,
@@ -11,6 +12,15 @@ import {
 } from '../../model/queries.js';
 import { AFTER_THE_FACT, byFile, firstLine, personInAudit } from './cause.js';
 
+const workspaces = new WeakMap<Snapshot, Workspace>();
+
+/** The snapshot's workspace, linked as the snapshot rules link it; built once per snapshot (every preset asks). */
+function workspaceOf(s: Snapshot): Workspace {
+  let ws = workspaces.get(s);
+  if (!ws) workspaces.set(s, (ws = s.workspace('')));
+  return ws;
+}
+
 interface Late {
   file: string;
   line: number;
@@ -20,17 +30,11 @@ interface Late {
 
 /**
  * Convention section 6: a task's handoff is committed no later than the commit that checks the task. The tasks
- * this commit checks that handoff/missing would report in its after-snapshot: a check-off made with `--no-verify` and
- * a handoff added in a later commit leave the final state clean, so only the commit shows it. At a door that judges
- * the snapshot as well (pre-commit, commit-msg, and the full run while the handoff is still missing) handoff/missing
- * reports the same cause and this finding is dropped (`causes`).
- *
- * "Would report" includes where handoff/missing requires handoffs at all: in `recommended`, only where the
- * repository writes task handoffs (the promise learned for the after-snapshot) or the plan declares `mode:
- * orchestration`. A repository that keeps no per-task handoff files was told, at every commit that checked a task
- * of a 4-task plan, that its handoff came late: a requirement handoff/missing never made of it at HEAD. The clause is
- * handoff/missing's requirement seen in order, so it follows the profile as that rule does; the order of tasks
- * (`transition` below) is the gate's own and never asks it (convention section 4b).
+ * this commit checks that handoff/missing would report in its after-snapshot (orchestration mode, where handoffs
+ * are required): a check-off made with `--no-verify` and a handoff added in a later commit leave the final state
+ * clean, so only the commit shows it. At a door that judges the snapshot as well (pre-commit, commit-msg, and the
+ * full run while the handoff is still missing) handoff/missing reports the same cause and this finding is dropped
+ * (`causes`).
  */
 function lateHandoffs(ctx: TransitionContext): Late[] {
   if (ctx.config.rules['handoff/missing'] === 'off') return [];
@@ -64,7 +68,7 @@ function lateHandoffs(ctx: TransitionContext): Late[] {
     if (lines.size === 0) checked.delete(plan.path);
   }
   if (checked.size === 0) return [];
-  const ws = ctx.workspace();
+  const ws = workspaceOf(ctx.after);
   const out: Late[] = [];
   // Once per plan, not per check-off: a plan added with thousands of tasks checked is one pass.
   for (const [file, lines] of checked) {
@@ -73,10 +77,7 @@ function lateHandoffs(ctx: TransitionContext): Late[] {
     for (const task of tasksWithoutHandoff(ws, plan))
       if (lines.has(task.line)) out.push({ file, line: task.line, task, plan });
   }
-  // Asked last, of the few commits that would otherwise be told: learning the promise reads the whole snapshot.
-  // A plan that declares `mode: orchestration` promised its handoffs itself, as handoff/missing reads it.
-  if (out.every((l) => l.plan.frontmatter?.mode === 'orchestration') || ctx.promise().taskHandoffs.value) return out;
-  return out.filter((l) => l.plan.frontmatter?.mode === 'orchestration');
+  return out;
 }
 
 interface Step {
@@ -96,7 +97,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'forall i<j. completed(task_i) before started(task_j)',
     description:
-      "For i < j, task j neither starts (its first in-progress mark in the ledger, its handoff, or its check-off) while task i is still open, nor completes while task i is open. One commit that completes i and starts or completes j is not this rule's concern (batching is history/batched-tasks). And within a task, where handoff/missing requires handoffs in the commit's snapshot (`recommended`: the repository writes task handoffs or the plan says `mode: orchestration`), the check-off commit has the task's handoff, with it or before it (a later one leaves HEAD clean). Only this part, being handoff/missing's requirement, follows the repository's promise; the order of tasks never does. Where handoff/missing reports the same task at the same door (pre-commit, or the full run while the handoff is still missing), that finding stands for both. Handoffs are attached to tasks as handoff/missing attaches them. In an audit (no config), only commits with an agent's identity are judged: history shows who committed, not who worked.",
+      "For i < j, task j neither starts (its first in-progress mark in the ledger, its handoff, or its check-off) while task i is still open, nor completes while task i is open. One commit that completes i and starts or completes j is not this rule's concern (batching is history/batched-tasks). And within a task, in orchestration mode (where handoff/missing requires handoffs): the commit that checks a task has the task's handoff, committed with it or before it (a handoff added in a later commit leaves the final state clean, so only history shows the order). Where handoff/missing reports the same task at the same door (pre-commit, or the full run while the handoff is still missing), that finding stands for both. Handoffs are attached to tasks as handoff/missing attaches them. In an audit (no config), only commits with an agent's identity are judged: history shows who committed, not who worked.",
     fix: 'Finish task i (check it in the plan, with its handoff) before starting task j.',
     messages: {
       // {{open}}: "Task 1" or "Task 1, Task 2"; {{isAre}}: "is" or "are" to match.

@@ -281,8 +281,10 @@ async function judgeRepositoryWith(
       }
       if (verdictToSave) sections[SNAPSHOT] = verdictToSave;
       for (const v of VARIANTS) {
-        // The history a run took unchanged from the cache is written back as it was read.
-        const same = cache?.head === sha;
+        // The history a run took unchanged from the cache is written back as it was read (only the preset asked was
+        // decoded); one judged again at the cache's own head (a section of it did not decode) is this run's, or the
+        // broken section would be written back and the whole history judged again on every run.
+        const same = hist.fromCache && cache?.head === sha;
         sections[section('findings', v)] = (same && cache.rawSection(section('findings', v))) || findings[v];
         sections[section('timeline', v)] = (same && cache.rawSection(section('timeline', v))) || timeline[v];
       }
@@ -337,6 +339,8 @@ interface HeadHistory {
   incomplete: boolean;
   adoption: Adoption;
   resume: Resume | null;
+  /** Taken from the cache as it was (nothing new since its head, and every section of it decoded). */
+  fromCache: boolean;
 }
 
 /**
@@ -437,6 +441,7 @@ async function judgeHeadHistory(
         incomplete: false,
         adoption: resume.adoption,
         resume,
+        fromCache: true,
       };
   }
   const resume = usable ? (cachedResume(cache!, VARIANTS) ?? undefined) : undefined;
@@ -461,6 +466,7 @@ async function judgeHeadHistory(
     incomplete: r.incomplete,
     adoption: r.adoption,
     resume: r.resume,
+    fromCache: false,
   };
 }
 

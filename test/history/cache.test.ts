@@ -182,6 +182,28 @@ describe('the cache file', () => {
     expect((await cliHere(repo.dir)).results).toEqual(cold.results);
   });
 
+  it('writes a history judged again at its own head as judged, not the section that did not decode', () => {
+    const repo = history();
+    const cold = cli(repo.dir, [], timed);
+    // The parent variant's findings no longer decode (blanked in place: the header still points at them). The
+    // history is judged again at the cache's own head; a tree changed since makes the run write the cache.
+    const bytes = readFileSync(cacheOf(repo));
+    const magic = bytes.indexOf(10);
+    const nl = bytes.indexOf(10, magic + 1);
+    const header = JSON.parse(bytes.toString('utf8', magic + 1, nl)) as { sections: Record<string, [number, number]> };
+    const [at, length] = header.sections['findings:parent']!;
+    bytes.fill(0x20, nl + 1 + at, nl + 1 + at + length);
+    writeFileSync(cacheOf(repo), bytes);
+    repo.write({ 'thoughts/shared/plans/2026-01-03-notes.md': planDoc() });
+    const judgedAgain = cli(repo.dir, [], timed);
+    expect(folded(judgedAgain.stderr)).toBe(true);
+    // The next run takes the history from the cache: the broken section was not written back.
+    const next = cli(repo.dir, [], timed);
+    expect(folded(next.stderr)).toBe(false);
+    expect(next.results).toEqual(judgedAgain.results);
+    expect(next.results.filter((f) => f.commit)).toEqual(cold.results.filter((f) => f.commit));
+  });
+
   it('is read only where a commit touches it by the hooks, and not rewritten by an unchanged warm run', () => {
     const repo = history();
     const other = 'thoughts/shared/plans/2026-01-02-other.md';

@@ -407,3 +407,54 @@ describe('through the CLI', () => {
     expect((await cliHere(ok.dir)).results.filter((f) => f.ruleId === RULE)).toEqual([]);
   });
 });
+
+// Round 14: a phase set aside (its title or lead marker now says deferred, skipped, or absorbed into another phase)
+// holds no later phase back and its open checks are no longer waited for: an agent doing that alone loosens the gate
+// as N/A-ing its items would.
+describe('an agent setting aside a phase whose checks are open', () => {
+  const start = planDoc(BASE);
+  const retitled = start.replace('## Phase 1: Part 1', '## Phase 1: Part 1 (deferred)');
+  const led = start.replace(
+    '## Phase 1: Part 1\n',
+    '## Phase 1: Part 1\n\n> **ABSORBED into Phase 2**: built with it.\n',
+  );
+
+  it.each([
+    ['a title that says deferred', retitled],
+    ['a lead marker that says the phase was absorbed into another', led],
+  ])('is reported at the phase, naming its open checks: %s', async (_name, text) => {
+    const repo = Repo.create();
+    repo.commit('Plan', { [PLAN]: start, [LEDGER]: ledgerDoc() }, { author: ANA });
+    const commit = repo.commit('Set Phase 1 aside', { [PLAN]: text }, { author: CLAUDE });
+    const f = expectOne(await historyFindings(repo.dir, RULE), RULE, {
+      repo,
+      commit,
+      file: PLAN,
+      line: lineOf(text, '## Phase 1: Part 1'),
+      severity: 'error',
+    });
+    expect(f.message).toBe(
+      "An agent's commit (Claude <noreply@anthropic.com>) sets aside Phase 1 (Part 1) while 3 of its checks are open, without a human's confirmation: a phase set aside holds no later phase back, and its open checks are no longer waited for.",
+    );
+  });
+
+  it("is the human's to make, or the agent's with the human's confirmation", async () => {
+    const repo = Repo.create();
+    repo.commit('Plan', { [PLAN]: start, [LEDGER]: ledgerDoc() }, { author: ANA });
+    repo.commit('Set Phase 1 aside', { [PLAN]: retitled }, { author: BOB });
+    repo.commit('Absorb Phase 1', { [PLAN]: led }, { author: CLAUDE, committer: ANA, confirmedBy: [ANA] });
+    expect(await historyFindings(repo.dir, RULE)).toEqual([]);
+  });
+
+  it('is no loosening once every check of the phase is done', async () => {
+    const repo = Repo.create();
+    const done = planDoc({ ...BASE, auto: [1], manual: [1] });
+    repo.commit('Plan', { [PLAN]: done, [LEDGER]: ledgerDoc() }, { author: ANA });
+    repo.commit(
+      'Mark it',
+      { [PLAN]: done.replace('## Phase 1: Part 1', '## Phase 1: Part 1 (skipped)') },
+      { author: CLAUDE },
+    );
+    expect(await historyFindings(repo.dir, RULE)).toEqual([]);
+  });
+});

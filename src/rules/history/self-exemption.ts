@@ -3,6 +3,8 @@ import type { Event } from '../../model/history.js';
 import { AFTER_THE_FACT, byFile, firstLine, listTexts } from './cause.js';
 import { writtenResolutions } from '../../history/resolutions.js';
 import type { TransitionContext } from '../types.js';
+import { criteria, phaseLabel } from '../../model/queries.js';
+import type { Phase } from '../../model/types.js';
 
 type Loosening = { file: string; line: number } & (
   | { act: 'config' | 'baseline' | 'modeByUser' | 'resolution' }
@@ -11,6 +13,7 @@ type Loosening = { file: string; line: number } & (
   | { act: 'disable'; rules: string[] }
   | { act: 'madeNa' | 'addedNa' | 'deleted' | 'recast'; kind: string; text: string }
   | { act: 'sectionRemoved' | 'sectionEmptied'; kind: string; section: string }
+  | { act: 'setAside'; phase: string; open: number }
 );
 
 function loosening(e: Event): Loosening | null {
@@ -68,12 +71,48 @@ function resolutions(ctx: TransitionContext): Loosening[] {
   return written.map((w) => ({ file: w.file, line: w.line, act: 'resolution' as const }));
 }
 
+/** The verification items of a phase still to be checked (not checked, not N/A, not set aside on their line). */
+function openChecks(phase: Phase): number {
+  return [...criteria(phase), ...(phase.unknown ?? [])].filter((i) => !i.checked && !i.na && !i.deviation).length;
+}
+
+/**
+ * Phases the commit sets aside (a title or lead marker that says deferred, skipped, or absorbed into another phase)
+ * while their verification is still open: a phase set aside holds no later phase back and its open checks are no
+ * longer waited for, so it loosens the order and confirmation the agent is held to, as turning an item into N/A
+ * does. Phases are known by their label; a plan added or deleted in the commit has no phase to set aside.
+ */
+function setAside(ctx: TransitionContext): Loosening[] {
+  const out: Loosening[] = [];
+  for (const c of ctx.changes) {
+    if (c.status !== 'M' && c.status !== 'R') continue;
+    const before = ctx.before.plan(c.from ?? c.path);
+    const after = ctx.after.plan(c.path);
+    if (!before || !after || before.unstructured || after.unstructured) continue;
+    const was = new Map(before.phases.filter((p) => p.label !== null).map((p) => [p.label!.toUpperCase(), p]));
+    for (const phase of after.phases) {
+      const old = phase.label === null ? undefined : was.get(phase.label.toUpperCase());
+      if (!phase.deferred || !old || old.deferred || old.declaredDone) continue;
+      const open = openChecks(old);
+      if (open > 0) out.push({ file: c.path, line: phase.line, act: 'setAside', phase: phaseLabel(old), open });
+    }
+  }
+  return out;
+}
+
 type ItemAct = Extract<Loosening, { text: string }>;
 
 /** "the manual verification of Phase 2 (Export)", several joined with "and". */
 function sectionsOf(list: readonly Loosening[]): string {
   return (list as Extract<Loosening, { act: 'sectionRemoved' | 'sectionEmptied' }>[])
     .map((l) => l.section)
+    .join(' and ');
+}
+
+/** "Phase 2 (Export) while 3 of its checks are open", several joined with "and". */
+function phasesOf(list: readonly Loosening[]): string {
+  return (list as Extract<Loosening, { act: 'setAside' }>[])
+    .map((l) => `${l.phase} while ${l.open === 1 ? '1 of its checks is' : `${l.open} of its checks are`} open`)
     .join(' and ');
 }
 
@@ -116,6 +155,8 @@ function clause(act: Loosening['act'], list: readonly Loosening[]): string {
       return `removes ${sectionsOf(list)}`;
     case 'sectionEmptied':
       return `replaces ${sectionsOf(list)} with N/A`;
+    case 'setAside':
+      return `sets aside ${phasesOf(list)}`;
   }
 }
 
@@ -126,7 +167,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'O(respect_user_preference); F(checkoff_manual)',
     description:
-      "An agent's commit does not loosen the rules that bind it without a human's `Confirmed-by`: it does not change the config or the baseline, add a disable comment, add `mode_set_by: user`, write the resolution of a blocked handoff (the user's answer to its blocker; the human's `Guidance-by:` in the commit relays it), turn an item into `N/A` (or add an `N/A` item to a phase that already existed), delete a verification item or a criteria section of a plan that stays (or leave a section of plain bullets saying only `N/A`), or make a plan read as phases unreadable as one (a second `## Phase 1` heading), which stops the order rules judging it. Deleting or archiving a whole plan is housekeeping, not loosening; an item that moved (a phase inserted or renumbered) is neither deleted nor N/A-ed. One finding per commit and file, listing the items.",
+      "An agent's commit does not loosen the rules that bind it without a human's `Confirmed-by`: it does not change the config or the baseline, add a disable comment, add `mode_set_by: user`, write the resolution of a blocked handoff (the user's answer to its blocker; the human's `Guidance-by:` in the commit relays it), turn an item into `N/A` (or add an `N/A` item to a phase that already existed), delete a verification item or a criteria section of a plan that stays (or leave a section of plain bullets saying only `N/A`), make a plan read as phases unreadable as one (a second `## Phase 1` heading), which stops the order rules judging it, or set aside a phase whose checks are open (its title or lead marker now says deferred, skipped or absorbed into another phase). Deleting or archiving a whole plan is housekeeping, not loosening; an item that moved (a phase inserted or renumbered) is neither deleted nor N/A-ed. One finding per commit and file, listing the items.",
     fix: 'Have a human review the change now: revert it in a new commit, or keep it and record the finding in the baseline (`npx validate-workflow --baseline-write`, committed by the human with the reason).',
     messages: {
       // {{agents}}: the commit's agent identities, `Name <email>`, comma-separated.
@@ -164,6 +205,9 @@ export const rule: Rule = {
         "An agent's commit ({{agents}}) removes {{sections}} (a list without checkboxes) without a human's confirmation: no check of that kind is left where it stood.",
       emptiesSection:
         "An agent's commit ({{agents}}) replaces {{sections}} (a list without checkboxes) with N/A without a human's confirmation: no check of that kind is left where it stood.",
+      // A phase whose title or lead marker now says deferred, skipped or absorbed into another, its checks still open.
+      setsAside:
+        "An agent's commit ({{agents}}) sets aside {{phases}}, without a human's confirmation: a phase set aside holds no later phase back, and its open checks are no longer waited for.",
       // Several kinds of loosening in one file: one finding, each act a clause of {{acts}}.
       loosens:
         "An agent's commit ({{agents}}) loosens {{file}} without a human's confirmation: it {{acts}} (first at line {{line}}).",
@@ -181,7 +225,11 @@ export const rule: Rule = {
   },
   transition: (ctx) => {
     if (ctx.stage === 'staged' || ctx.agents.length === 0) return [];
-    const acts = [...ctx.events.map(loosening).filter((l): l is Loosening => l !== null), ...resolutions(ctx)];
+    const acts = [
+      ...ctx.events.map(loosening).filter((l): l is Loosening => l !== null),
+      ...resolutions(ctx),
+      ...setAside(ctx),
+    ];
     if (acts.length === 0 || ctx.confirmation().ok) return [];
     const agents = ctx.agents.map((a) => `${a.name} <${a.email}>`).join(', ');
     const fixId = ctx.stage === 'history' ? 'reviewNow' : 'leaveOut';
@@ -206,6 +254,10 @@ export const rule: Rule = {
         out.push({ file, line, messageId, fixId, data: { agents, sections: sectionsOf(of) } });
         continue;
       }
+      if (act === 'setAside') {
+        out.push({ file, line, messageId: 'setsAside', fixId, data: { agents, phases: phasesOf(of) } });
+        continue;
+      }
       if (act === 'unstructured') {
         const { reason } = of[0] as Extract<Loosening, { act: 'unstructured' }>;
         out.push({ file, line, messageId: 'unstructures', fixId, data: { agents, file, reason } });
@@ -228,6 +280,7 @@ export const rule: Rule = {
         resolution: 'writesResolution',
         unstructured: 'unstructures',
         mode: 'changesMode',
+        setAside: 'setsAside',
         disable: 'addsDisable',
         madeNa: many ? 'makesNaMany' : 'makesNa',
         addedNa: many ? 'addsNaMany' : 'addsNa',

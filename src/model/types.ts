@@ -94,6 +94,8 @@ export interface Phase extends Position {
   outside?: boolean;
   /** A phase the plan sets aside (`[DEFERRED]`, `(skipped)`): it holds no later phase and needs no criteria. */
   deferred?: boolean;
+  /** A phase set aside because its work moved into another (`Absorbed into Phase 4`): that phase's label. */
+  movedInto?: string;
   /** A phase whose title says it is done (`[COMPLETED]`, `✅`): its open boxes are stale bookkeeping, not open work. */
   declaredDone?: boolean;
   /**

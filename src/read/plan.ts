@@ -105,14 +105,28 @@ export function isDeferredTitle(title: string): boolean {
  * superseded by Phase 3.5]` stays done.
  */
 export function isMovedTitle(title: string): boolean {
-  return /\b(?:absorbed|merged|folded) into phase\b|\bsuperseded by phase\b/i.test(title);
+  return movedInto(title) !== null;
+}
+
+/** The label of the phase a moved phase's work went to (`Absorbed into Phase 4` -> `4`), or null. */
+function movedInto(title: string): string | null {
+  return (
+    /\b(?:(?:absorbed|merged|folded) into|superseded by) phase\s+([0-9]+(?:\.[0-9]+)*[a-z]?)\b/i.exec(title)?.[1] ??
+    null
+  );
 }
 
 /** Reads a phase's title or lead marker: deferred, done, or moved into another phase (set aside). */
 function markPhase(phase: Phase, said: string): void {
   if (isDeferredTitle(said)) phase.deferred = true;
   else if (isDoneTitle(said)) phase.declaredDone = true;
-  else if (isMovedTitle(said)) phase.deferred = true;
+  else {
+    const into = movedInto(said);
+    if (into !== null) {
+      phase.deferred = true;
+      phase.movedInto = into;
+    }
+  }
 }
 
 /** A phase whose title says it is done (`[COMPLETED]`, `- DONE`, `✅`): the author's word, whatever its boxes say. */

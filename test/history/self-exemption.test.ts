@@ -414,14 +414,15 @@ describe('through the CLI', () => {
 describe('an agent setting aside a phase whose checks are open', () => {
   const start = planDoc(BASE);
   const retitled = start.replace('## Phase 1: Part 1', '## Phase 1: Part 1 (deferred)');
-  const led = start.replace(
+  const led = start.replace('## Phase 1: Part 1\n', '## Phase 1: Part 1\n\n**DEFERRED**: until the API exists.\n');
+  const absorbed = start.replace(
     '## Phase 1: Part 1\n',
     '## Phase 1: Part 1\n\n> **ABSORBED into Phase 2**: built with it.\n',
   );
 
   it.each([
     ['a title that says deferred', retitled],
-    ['a lead marker that says the phase was absorbed into another', led],
+    ['a lead marker that says deferred', led],
   ])('is reported at the phase, naming its open checks: %s', async (_name, text) => {
     const repo = Repo.create();
     repo.commit('Plan', { [PLAN]: start, [LEDGER]: ledgerDoc() }, { author: ANA });
@@ -442,8 +443,33 @@ describe('an agent setting aside a phase whose checks are open', () => {
     const repo = Repo.create();
     repo.commit('Plan', { [PLAN]: start, [LEDGER]: ledgerDoc() }, { author: ANA });
     repo.commit('Set Phase 1 aside', { [PLAN]: retitled }, { author: BOB });
-    repo.commit('Absorb Phase 1', { [PLAN]: led }, { author: CLAUDE, committer: ANA, confirmedBy: [ANA] });
+    repo.commit('Defer Phase 1', { [PLAN]: led }, { author: CLAUDE, committer: ANA, confirmedBy: [ANA] });
     expect(await historyFindings(repo.dir, RULE)).toEqual([]);
+  });
+
+  it('is no loosening when the work moved into a phase that still waits for its own checks', async () => {
+    const repo = Repo.create();
+    repo.commit('Plan', { [PLAN]: start, [LEDGER]: ledgerDoc() }, { author: ANA });
+    repo.commit('Absorb Phase 1 into Phase 2', { [PLAN]: absorbed }, { author: CLAUDE });
+    expect(await historyFindings(repo.dir, RULE)).toEqual([]);
+  });
+
+  it('is a loosening when the phase it moved into is verified already', async () => {
+    const repo = Repo.create();
+    const twoDone = planDoc({ ...BASE, tasks: [3, 4], auto: [2], manual: [2] });
+    repo.commit('Plan', { [PLAN]: twoDone, [LEDGER]: ledgerDoc() }, { author: ANA });
+    const text = twoDone.replace(
+      '## Phase 1: Part 1\n',
+      '## Phase 1: Part 1\n\n> **ABSORBED into Phase 2**: built with it.\n',
+    );
+    const commit = repo.commit('Absorb Phase 1 into Phase 2', { [PLAN]: text }, { author: CLAUDE });
+    expectOne(await historyFindings(repo.dir, RULE), RULE, {
+      repo,
+      commit,
+      file: PLAN,
+      line: lineOf(text, '## Phase 1: Part 1'),
+      severity: 'error',
+    });
   });
 
   it('is no loosening once every check of the phase is done', async () => {

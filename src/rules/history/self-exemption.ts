@@ -3,7 +3,7 @@ import type { Event } from '../../model/history.js';
 import { AFTER_THE_FACT, byFile, firstLine, listTexts } from './cause.js';
 import { writtenResolutions } from '../../history/resolutions.js';
 import type { TransitionContext } from '../types.js';
-import { criteria, phaseLabel } from '../../model/queries.js';
+import { criteria, phaseLabel, phaseVerified } from '../../model/queries.js';
 import type { Phase } from '../../model/types.js';
 
 type Loosening = { file: string; line: number } & (
@@ -77,10 +77,11 @@ function openChecks(phase: Phase): number {
 }
 
 /**
- * Phases the commit sets aside (a title or lead marker that says deferred, skipped, or absorbed into another phase)
- * while their verification is still open: a phase set aside holds no later phase back and its open checks are no
- * longer waited for, so it loosens the order and confirmation the agent is held to, as turning an item into N/A
- * does. Phases are known by their label; a plan added or deleted in the commit has no phase to set aside.
+ * Phases the commit sets aside (a title or lead marker that says deferred or skipped, or that its work moved into a
+ * phase that no longer waits) while their verification is still open: a phase set aside holds no later phase back
+ * and its open checks are no longer waited for, so it loosens the order and confirmation the agent is held to, as
+ * turning an item into N/A does. Phases are known by their label; a plan added or deleted in the commit has no phase
+ * to set aside.
  */
 function setAside(ctx: TransitionContext): Loosening[] {
   const out: Loosening[] = [];
@@ -93,6 +94,11 @@ function setAside(ctx: TransitionContext): Loosening[] {
     for (const phase of after.phases) {
       const old = phase.label === null ? undefined : was.get(phase.label.toUpperCase());
       if (!phase.deferred || !old || old.deferred || old.declaredDone) continue;
+      // Work moved into a phase that still waits for its own checks keeps the order: that phase holds the later
+      // ones back (a plan restructured as it is worked, not a gate dropped).
+      const into =
+        phase.movedInto && after.phases.find((p) => p.label?.toUpperCase() === phase.movedInto!.toUpperCase());
+      if (into && !into.deferred && !phaseVerified(into, ctx.preset)) continue;
       const open = openChecks(old);
       if (open > 0) out.push({ file: c.path, line: phase.line, act: 'setAside', phase: phaseLabel(old), open });
     }

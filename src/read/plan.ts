@@ -502,6 +502,13 @@ const LEAD_MARKER_STARTS = [
   'implemented',
 ];
 
+/**
+ * The whole of a lead marker's bold words: a status (`DEFERRED`, `STATUS: DONE`, `✅ Complete`, `ABSORBED into Phase
+ * 4`) with nothing but marks around it.
+ */
+const LEAD_MARKER =
+  /^(?:status\s*:\s*)?[^\p{L}\p{N}]*(?:deferred|postponed|skipped|on hold|out of scope|won'?t do|cancell?ed|dropped|done|complete|completed|finished|implemented|(?:absorbed|merged|folded) into phase\s+[0-9]+(?:\.[0-9]+)*[a-z]?|superseded by phase\s+[0-9]+(?:\.[0-9]+)*[a-z]?)[^\p{L}\p{N}]*$/iu;
+
 /** A line that opens with bold (a label the reader may read, `**Automated:**`, `**Status**:`). */
 const BOLD_LINE = /(?:^|[\n\r])[ \t]*(?:\*\*|__)/g;
 
@@ -745,6 +752,8 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
     leadOf = null;
     const first = p.children[0];
     if (!phase || phase.deferred || phase.declaredDone || first?.type !== 'strong') return;
+    // A marker is a status and nothing else: `**Deferred migrations** are handled here` is prose about the phase.
+    if (!LEAD_MARKER.test(textOf(first).trim())) return;
     markPhase(phase, textOf(first));
   };
 

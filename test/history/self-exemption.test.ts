@@ -484,3 +484,34 @@ describe('an agent setting aside a phase whose checks are open', () => {
     expect(await historyFindings(repo.dir, RULE)).toEqual([]);
   });
 });
+
+describe('an agent declaring done a phase whose checks are open', () => {
+  const start = planDoc(BASE);
+  it.each([
+    ['by its title', start.replace('## Phase 1: Part 1', '## Phase 1: Part 1 [DONE]')],
+    ['by its lead marker', start.replace('## Phase 1: Part 1\n', '## Phase 1: Part 1\n\n**DONE**\n')],
+  ])('sets it aside all the same: %s', async (_name, text) => {
+    const repo = Repo.create();
+    repo.commit('Plan', { [PLAN]: start, [LEDGER]: ledgerDoc() }, { author: ANA });
+    const commit = repo.commit('Phase 1 done', { [PLAN]: text }, { author: CLAUDE });
+    const f = expectOne(await historyFindings(repo.dir, RULE), RULE, {
+      repo,
+      commit,
+      file: PLAN,
+      line: lineOf(text, '## Phase 1: Part 1'),
+      severity: 'error',
+    });
+    expect(f.message).toContain('sets aside Phase 1 (Part 1) (by declaring it done) while 3 of its checks are open');
+  });
+
+  it('reads bold prose that opens the phase as prose, not as a marker', async () => {
+    const repo = Repo.create();
+    repo.commit('Plan', { [PLAN]: start, [LEDGER]: ledgerDoc() }, { author: ANA });
+    const text = start.replace(
+      '## Phase 1: Part 1\n',
+      '## Phase 1: Part 1\n\n**Deferred migrations** are handled here.\n',
+    );
+    repo.commit('Describe Phase 1', { [PLAN]: text }, { author: CLAUDE });
+    expect(await historyFindings(repo.dir, RULE)).toEqual([]);
+  });
+});

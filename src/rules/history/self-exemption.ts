@@ -13,7 +13,7 @@ type Loosening = { file: string; line: number } & (
   | { act: 'disable'; rules: string[] }
   | { act: 'madeNa' | 'addedNa' | 'deleted' | 'recast'; kind: string; text: string }
   | { act: 'sectionRemoved' | 'sectionEmptied'; kind: string; section: string }
-  | { act: 'setAside'; phase: string; open: number }
+  | { act: 'setAside'; phase: string; open: number; done: boolean }
 );
 
 function loosening(e: Event): Loosening | null {
@@ -93,14 +93,23 @@ function setAside(ctx: TransitionContext): Loosening[] {
     const was = new Map(before.phases.filter((p) => p.label !== null).map((p) => [p.label!.toUpperCase(), p]));
     for (const phase of after.phases) {
       const old = phase.label === null ? undefined : was.get(phase.label.toUpperCase());
-      if (!phase.deferred || !old || old.deferred || old.declaredDone) continue;
+      // Declared done with its checks open holds nothing up either (phaseVerified trusts the author's word).
+      if (!(phase.deferred || phase.declaredDone) || !old || old.deferred || old.declaredDone) continue;
       // Work moved into a phase that still waits for its own checks keeps the order: that phase holds the later
       // ones back (a plan restructured as it is worked, not a gate dropped).
       const into =
         phase.movedInto && after.phases.find((p) => p.label?.toUpperCase() === phase.movedInto!.toUpperCase());
       if (into && !into.deferred && !phaseVerified(into, ctx.preset)) continue;
       const open = openChecks(old);
-      if (open > 0) out.push({ file: c.path, line: phase.line, act: 'setAside', phase: phaseLabel(old), open });
+      if (open > 0)
+        out.push({
+          file: c.path,
+          line: phase.line,
+          act: 'setAside',
+          phase: phaseLabel(old),
+          open,
+          done: !phase.deferred,
+        });
     }
   }
   return out;
@@ -118,7 +127,10 @@ function sectionsOf(list: readonly Loosening[]): string {
 /** "Phase 2 (Export) while 3 of its checks are open", several joined with "and". */
 function phasesOf(list: readonly Loosening[]): string {
   return (list as Extract<Loosening, { act: 'setAside' }>[])
-    .map((l) => `${l.phase} while ${l.open === 1 ? '1 of its checks is' : `${l.open} of its checks are`} open`)
+    .map(
+      (l) =>
+        `${l.phase}${l.done ? ' (by declaring it done)' : ''} while ${l.open === 1 ? '1 of its checks is' : `${l.open} of its checks are`} open`,
+    )
     .join(' and ');
 }
 

@@ -501,7 +501,16 @@ describe('an agent declaring done a phase whose checks are open', () => {
       line: lineOf(text, '## Phase 1: Part 1'),
       severity: 'error',
     });
-    expect(f.message).toContain('sets aside Phase 1 (Part 1) (by declaring it done) while 3 of its checks are open');
+    expect(f.message).toContain('sets aside Phase 1 (Part 1) (by declaring it done) while 1 of its checks is open');
+  });
+
+  it('is no loosening when only manual checks stay open: they wait for a human in any case', async () => {
+    const repo = Repo.create();
+    const autoDone = planDoc({ ...BASE, tasks: [1, 2], auto: [1] });
+    repo.commit('Plan', { [PLAN]: autoDone, [LEDGER]: ledgerDoc() }, { author: ANA });
+    const text = autoDone.replace('## Phase 1: Part 1', '## Phase 1: Part 1 [DONE]');
+    repo.commit('Phase 1 done', { [PLAN]: text }, { author: CLAUDE });
+    expect(await historyFindings(repo.dir, RULE)).toEqual([]);
   });
 
   it('reads bold prose that opens the phase as prose, not as a marker', async () => {

@@ -72,8 +72,9 @@ function resolutions(ctx: TransitionContext): Loosening[] {
 }
 
 /** The verification items of a phase still to be checked (not checked, not N/A, not set aside on their line). */
-function openChecks(phase: Phase): number {
-  return [...criteria(phase), ...(phase.unknown ?? [])].filter((i) => !i.checked && !i.na && !i.deviation).length;
+function openChecks(phase: Phase, automatedOnly = false): number {
+  const items = automatedOnly ? phase.automated : [...criteria(phase), ...(phase.unknown ?? [])];
+  return items.filter((i) => !i.checked && !i.na && !i.deviation).length;
 }
 
 /**
@@ -100,7 +101,9 @@ function setAside(ctx: TransitionContext): Loosening[] {
       const into =
         phase.movedInto && after.phases.find((p) => p.label?.toUpperCase() === phase.movedInto!.toUpperCase());
       if (into && !into.deferred && !phaseVerified(into, ctx.preset)) continue;
-      const open = openChecks(old);
+      // Declared done, only the checks that hold later phases back count (`recommended`): manual boxes wait for a
+      // human in any case, and an agent closing its automated work rightly says the phase is done.
+      const open = phase.deferred ? openChecks(old) : openChecks(old, ctx.preset === 'recommended');
       if (open > 0)
         out.push({
           file: c.path,

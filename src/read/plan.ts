@@ -101,14 +101,9 @@ export function isDeferredTitle(title: string): boolean {
 
 /**
  * A phase whose work moved into another phase (`Absorbed into Phase 4`, `merged into Phase 2`, `superseded by Phase
- * 7`): set aside like a deferred one, since it holds nothing up. Asked after isDoneTitle, so `[DONE — partially
- * superseded by Phase 3.5]` stays done.
+ * 7`): set aside like a deferred one, since it holds nothing up; the label of the phase its work went to (`4`), or
+ * null. Asked after isDoneTitle, so `[DONE — partially superseded by Phase 3.5]` stays done.
  */
-export function isMovedTitle(title: string): boolean {
-  return movedInto(title) !== null;
-}
-
-/** The label of the phase a moved phase's work went to (`Absorbed into Phase 4` -> `4`), or null. */
 function movedInto(title: string): string | null {
   return (
     /\b(?:(?:absorbed|merged|folded) into|superseded by) phase\s+([0-9]+(?:\.[0-9]+)*[a-z]?)\b/i.exec(title)?.[1] ??

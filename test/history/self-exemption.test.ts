@@ -411,6 +411,20 @@ describe('through the CLI', () => {
 // Round 14: a phase set aside (its title or lead marker now says deferred, skipped, or absorbed into another phase)
 // holds no later phase back and its open checks are no longer waited for: an agent doing that alone loosens the gate
 // as N/A-ing its items would.
+/** The one self-exemption finding of an agent's commit that rewrites the plan to `text`, pinned at Phase 1's heading. */
+async function setAsideFinding(start: string, text: string) {
+  const repo = Repo.create();
+  repo.commit('Plan', { [PLAN]: start, [LEDGER]: ledgerDoc() }, { author: ANA });
+  const commit = repo.commit('Set Phase 1 aside', { [PLAN]: text }, { author: CLAUDE });
+  return expectOne(await historyFindings(repo.dir, RULE), RULE, {
+    repo,
+    commit,
+    file: PLAN,
+    line: lineOf(text, '## Phase 1: Part 1'),
+    severity: 'error',
+  });
+}
+
 describe('an agent setting aside a phase whose checks are open', () => {
   const start = planDoc(BASE);
   const retitled = start.replace('## Phase 1: Part 1', '## Phase 1: Part 1 (deferred)');
@@ -424,16 +438,7 @@ describe('an agent setting aside a phase whose checks are open', () => {
     ['a title that says deferred', retitled],
     ['a lead marker that says deferred', led],
   ])('is reported at the phase, naming its open checks: %s', async (_name, text) => {
-    const repo = Repo.create();
-    repo.commit('Plan', { [PLAN]: start, [LEDGER]: ledgerDoc() }, { author: ANA });
-    const commit = repo.commit('Set Phase 1 aside', { [PLAN]: text }, { author: CLAUDE });
-    const f = expectOne(await historyFindings(repo.dir, RULE), RULE, {
-      repo,
-      commit,
-      file: PLAN,
-      line: lineOf(text, '## Phase 1: Part 1'),
-      severity: 'error',
-    });
+    const f = await setAsideFinding(start, text);
     expect(f.message).toBe(
       "An agent's commit (Claude <noreply@anthropic.com>) sets aside Phase 1 (Part 1) while 3 of its checks are open, without a human's confirmation: a phase set aside holds no later phase back, and its open checks are no longer waited for.",
     );
@@ -455,21 +460,12 @@ describe('an agent setting aside a phase whose checks are open', () => {
   });
 
   it('is a loosening when the phase it moved into is verified already', async () => {
-    const repo = Repo.create();
     const twoDone = planDoc({ ...BASE, tasks: [3, 4], auto: [2], manual: [2] });
-    repo.commit('Plan', { [PLAN]: twoDone, [LEDGER]: ledgerDoc() }, { author: ANA });
     const text = twoDone.replace(
       '## Phase 1: Part 1\n',
       '## Phase 1: Part 1\n\n> **ABSORBED into Phase 2**: built with it.\n',
     );
-    const commit = repo.commit('Absorb Phase 1 into Phase 2', { [PLAN]: text }, { author: CLAUDE });
-    expectOne(await historyFindings(repo.dir, RULE), RULE, {
-      repo,
-      commit,
-      file: PLAN,
-      line: lineOf(text, '## Phase 1: Part 1'),
-      severity: 'error',
-    });
+    await setAsideFinding(twoDone, text);
   });
 
   it('is no loosening once every check of the phase is done', async () => {
@@ -491,16 +487,7 @@ describe('an agent declaring done a phase whose checks are open', () => {
     ['by its title', start.replace('## Phase 1: Part 1', '## Phase 1: Part 1 [DONE]')],
     ['by its lead marker', start.replace('## Phase 1: Part 1\n', '## Phase 1: Part 1\n\n**DONE**\n')],
   ])('sets it aside all the same: %s', async (_name, text) => {
-    const repo = Repo.create();
-    repo.commit('Plan', { [PLAN]: start, [LEDGER]: ledgerDoc() }, { author: ANA });
-    const commit = repo.commit('Phase 1 done', { [PLAN]: text }, { author: CLAUDE });
-    const f = expectOne(await historyFindings(repo.dir, RULE), RULE, {
-      repo,
-      commit,
-      file: PLAN,
-      line: lineOf(text, '## Phase 1: Part 1'),
-      severity: 'error',
-    });
+    const f = await setAsideFinding(start, text);
     expect(f.message).toContain('sets aside Phase 1 (Part 1) (by declaring it done) while 1 of its checks is open');
   });
 

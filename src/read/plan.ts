@@ -167,6 +167,22 @@ export function isVerificationTitle(title: string): boolean {
 }
 
 /**
+ * What a phase is about, its status aside: `Arcjet + Nosecone GA [DONE]`, `✅ Arcjet + Nosecone GA` and `Arcjet +
+ * Nosecone GA - Complete` are one subject. A plan renumbered as it is worked (a phase inserted before) keeps its
+ * phases' subjects while their labels move, so history knows a phase by its subject first.
+ */
+export function phaseSubject(title: string): string {
+  return title
+    .replace(STATUS_ASIDE, ' ')
+    .replace(/\p{Extended_Pictographic}/gu, ' ')
+    .replace(/[-–—:]\s*(?:complete|completed|done|finished|implemented)\s*$/i, ' ')
+    .replace(/\b(?:COMPLETE|COMPLETED|DONE|FINISHED|IMPLEMENTED)\b/g, ' ')
+    .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')
+    .replace(/\s+/g, ' ')
+    .toLowerCase();
+}
+
+/**
  * Whether a phase holds a plain checkbox that no criteria heading or prefix gave a kind (an N/A item says nothing).
  * A task (`- [ ] Task 2: Add zod schemas`) or a task's step is work, whatever the phase's title: a feature phase
  * named `Validation` or `Tests` holds its tasks, not the plan's verification, and is no testing phase.

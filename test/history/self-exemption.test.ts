@@ -500,6 +500,57 @@ describe('an agent declaring done a phase whose checks are open', () => {
     expect(await historyFindings(repo.dir, RULE)).toEqual([]);
   });
 
+  it('is no loosening when the same commit ticks the checks it declares done', async () => {
+    const repo = Repo.create();
+    repo.commit('Plan', { [PLAN]: start, [LEDGER]: ledgerDoc() }, { author: ANA });
+    const worked = planDoc({ ...BASE, tasks: [1, 2], auto: [1] });
+    repo.commit(
+      'Phase 1 done',
+      { [PLAN]: worked.replace('## Phase 1: Part 1', '## Phase 1: Part 1 [DONE]') },
+      { author: CLAUDE },
+    );
+    expect(await historyFindings(repo.dir, RULE)).toEqual([]);
+  });
+
+  it('knows a renumbered phase by its subject: a phase declared done before stays the same phase', async () => {
+    const repo = Repo.create();
+    const three = planDoc({ ...BASE, phases: [2, 2, 2], tasks: [1, 2] });
+    const twoDone = three.replace('## Phase 2: Part 2', '## Phase 2: Part 2 [DONE]');
+    repo.commit('Plan', { [PLAN]: twoDone, [LEDGER]: ledgerDoc() }, { author: ANA });
+    // A phase inserted before: Part 2 becomes Phase 3, Part 3 becomes Phase 4; the old Phase 3 had nothing declared.
+    const renumbered = twoDone
+      .replace('## Phase 3: Part 3', '## Phase 4: Part 3')
+      .replace(
+        '## Phase 2: Part 2 [DONE]',
+        '## Phase 2: Groundwork\n\n- [x] Lay the groundwork\n\n## Phase 3: Part 2 [DONE]',
+      );
+    repo.commit('Insert a phase', { [PLAN]: renumbered }, { author: CLAUDE });
+    expect(await historyFindings(repo.dir, RULE)).toEqual([]);
+  });
+
+  it("is a note in recommended once the phase's automated checks began, and an error in strict", async () => {
+    const repo = Repo.create();
+    // Two automated checks; the agent ticks one, leaves the other, and writes [DONE].
+    const two = start.replace(
+      `- [ ] ${AUTO(1)}: \`npm test\``,
+      `- [ ] ${AUTO(1)}: \`npm test\`\n- [ ] Lint passes: \`npm run lint\``,
+    );
+    repo.commit('Plan', { [PLAN]: two, [LEDGER]: ledgerDoc() }, { author: ANA });
+    const done = two
+      .replace(`- [ ] ${AUTO(1)}`, `- [x] ${AUTO(1)}`)
+      .replace('## Phase 1: Part 1', '## Phase 1: Part 1 [DONE]');
+    const commit = repo.commit('Phase 1 done', { [PLAN]: done }, { author: CLAUDE });
+    const f = expectOne(await historyFindings(repo.dir, RULE), RULE, {
+      repo,
+      commit,
+      file: PLAN,
+      line: lineOf(done, '## Phase 1: Part 1'),
+      severity: 'info',
+    });
+    expect(f.message).toContain('declares Phase 1 (Part 1) done with 1 of its automated checks open');
+    expect((await historyFindings(repo.dir, RULE, 'strict')).map((x) => x.severity)).toEqual(['error']);
+  });
+
   it('reads bold prose that opens the phase as prose, not as a marker', async () => {
     const repo = Repo.create();
     repo.commit('Plan', { [PLAN]: start, [LEDGER]: ledgerDoc() }, { author: ANA });

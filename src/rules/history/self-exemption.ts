@@ -3,8 +3,9 @@ import type { Event } from '../../model/history.js';
 import { AFTER_THE_FACT, byFile, firstLine, listTexts } from './cause.js';
 import { writtenResolutions } from '../../history/resolutions.js';
 import type { TransitionContext } from '../types.js';
-import { criteria, phaseLabel, phaseVerified } from '../../model/queries.js';
-import type { Phase } from '../../model/types.js';
+import { criteria, phaseLabel, phaseVerified, verificationBegun } from '../../model/queries.js';
+import type { Phase, Plan } from '../../model/types.js';
+import { phaseSubject } from '../../read/plan.js';
 
 type Loosening = { file: string; line: number } & (
   | { act: 'config' | 'baseline' | 'modeByUser' | 'resolution' }
@@ -13,7 +14,7 @@ type Loosening = { file: string; line: number } & (
   | { act: 'disable'; rules: string[] }
   | { act: 'madeNa' | 'addedNa' | 'deleted' | 'recast'; kind: string; text: string }
   | { act: 'sectionRemoved' | 'sectionEmptied'; kind: string; section: string }
-  | { act: 'setAside'; phase: string; open: number; done: boolean }
+  | { act: 'setAside'; phase: string; open: number; done: boolean; leftOpen?: boolean }
 );
 
 function loosening(e: Event): Loosening | null {
@@ -91,9 +92,8 @@ function setAside(ctx: TransitionContext): Loosening[] {
     const before = ctx.before.plan(c.from ?? c.path);
     const after = ctx.after.plan(c.path);
     if (!before || !after || before.unstructured || after.unstructured) continue;
-    const was = new Map(before.phases.filter((p) => p.label !== null).map((p) => [p.label!.toUpperCase(), p]));
     for (const phase of after.phases) {
-      const old = phase.label === null ? undefined : was.get(phase.label.toUpperCase());
+      const old = formerSelf(before, after, phase);
       // Declared done with its checks open holds nothing up either (phaseVerified trusts the author's word).
       if (!(phase.deferred || phase.declaredDone) || !old || old.deferred || old.declaredDone) continue;
       // Work moved into a phase that still waits for its own checks keeps the order: that phase holds the later
@@ -103,7 +103,9 @@ function setAside(ctx: TransitionContext): Loosening[] {
       if (into && !into.deferred && !phaseVerified(into, ctx.preset)) continue;
       // Declared done, only the checks that hold later phases back count (`recommended`): manual boxes wait for a
       // human in any case, and an agent closing its automated work rightly says the phase is done.
-      const open = phase.deferred ? openChecks(old) : openChecks(old, ctx.preset === 'recommended');
+      // Set aside, the checks it had open are what the agent no longer waits for (deferring may also delete them);
+      // declared done, the checks it still leaves open as it says so (ticking them in the same commit is the work).
+      const open = phase.deferred ? openChecks(old) : openChecks(phase, ctx.preset === 'recommended');
       if (open > 0)
         out.push({
           file: c.path,
@@ -112,10 +114,40 @@ function setAside(ctx: TransitionContext): Loosening[] {
           phase: phaseLabel(old),
           open,
           done: !phase.deferred,
+          // Declared done once its automated checks began, the rest were left open, not skipped: the reading
+          // history/phase-order gives a begun phase (`recommended`; `strict` holds every open check).
+          leftOpen: !phase.deferred && ctx.preset === 'recommended' && verificationBegun(phase),
         });
     }
   }
   return out;
+}
+
+/**
+ * The phase of the parent version that `phase` was: the one about the same subject, else the one of the same label
+ * unless that one's subject moved to another label (a plan renumbered as it is worked: a phase inserted before moves
+ * every later label, and the new Phase 6 is not the old Phase 6).
+ */
+function formerSelf(before: Plan, after: Plan, phase: Phase): Phase | undefined {
+  const subject = phaseSubject(phase.title);
+  const seq = before.phases.filter((p) => !p.outside);
+  const same = subject === '' ? undefined : seq.find((p) => phaseSubject(p.title) === subject);
+  if (same) return same;
+  if (phase.label === null) return undefined;
+  const byLabel = seq.find((p) => p.label?.toUpperCase() === phase.label!.toUpperCase());
+  if (!byLabel) return undefined;
+  const moved = after.phases.some((p) => p !== phase && phaseSubject(p.title) === phaseSubject(byLabel.title));
+  return moved ? undefined : byLabel;
+}
+
+/** "Phase 2 (Export) done with 1 of its automated checks open", several joined with "and". */
+function doneWithOpen(list: readonly Loosening[]): string {
+  return (list as Extract<Loosening, { act: 'setAside' }>[])
+    .map(
+      (l) =>
+        `${l.phase} done with ${l.open === 1 ? '1 of its automated checks' : `${l.open} of its automated checks`} open`,
+    )
+    .join(' and ');
 }
 
 type ItemAct = Extract<Loosening, { text: string }>;
@@ -188,7 +220,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'O(respect_user_preference); F(checkoff_manual)',
     description:
-      "An agent's commit does not loosen the rules that bind it without a human's `Confirmed-by`: it does not change the config or the baseline, add a disable comment, add `mode_set_by: user`, write the resolution of a blocked handoff (the user's answer to its blocker; the human's `Guidance-by:` in the commit relays it), turn an item into `N/A` (or add an `N/A` item to a phase that already existed), delete a verification item or a criteria section of a plan that stays (or leave a section of plain bullets saying only `N/A`), make a plan read as phases unreadable as one (a second `## Phase 1` heading), which stops the order rules judging it, or set aside a phase whose checks are open (its title or lead marker now says deferred, skipped or absorbed into another phase). Deleting or archiving a whole plan is housekeeping, not loosening; an item that moved (a phase inserted or renumbered) is neither deleted nor N/A-ed. One finding per commit and file, listing the items.",
+      "An agent's commit does not loosen the rules that bind it without a human's `Confirmed-by`: it does not change the config or the baseline, add a disable comment, add `mode_set_by: user`, write the resolution of a blocked handoff (the user's answer to its blocker; the human's `Guidance-by:` in the commit relays it), turn an item into `N/A` (or add an `N/A` item to a phase that already existed), delete a verification item or a criteria section of a plan that stays (or leave a section of plain bullets saying only `N/A`), make a plan read as phases unreadable as one (a second `## Phase 1` heading), which stops the order rules judging it, or set aside a phase whose checks are open (its title or lead marker now says deferred, skipped, done or absorbed into another phase). Deleting or archiving a whole plan is housekeeping, not loosening; an item that moved (a phase inserted or renumbered) is neither deleted nor N/A-ed. One finding per commit and file, listing the items.",
     fix: 'Have a human review the change now: revert it in a new commit, or keep it and record the finding in the baseline (`npx validate-workflow --baseline-write`, committed by the human with the reason).',
     messages: {
       // {{agents}}: the commit's agent identities, `Name <email>`, comma-separated.
@@ -229,6 +261,9 @@ export const rule: Rule = {
       // A phase whose title or lead marker now says deferred, skipped or absorbed into another, its checks still open.
       setsAside:
         "An agent's commit ({{agents}}) sets aside {{phases}}, without a human's confirmation: a phase set aside holds no later phase back, and its open checks are no longer waited for.",
+      // Declared done after its automated checks began: left open, not skipped (`recommended`).
+      declaresDoneLeftOpen:
+        "An agent's commit ({{agents}}) declares {{phases}}: its automated checks had begun, so `recommended` reads the open ones as left open, not skipped. Tick them, or mark the ones that do not apply N/A with the reason.",
       // Several kinds of loosening in one file: one finding, each act a clause of {{acts}}.
       loosens:
         "An agent's commit ({{agents}}) loosens {{file}} without a human's confirmation: it {{acts}} (first at line {{line}}).",
@@ -246,16 +281,26 @@ export const rule: Rule = {
   },
   transition: (ctx) => {
     if (ctx.stage === 'staged' || ctx.agents.length === 0) return [];
+    const asides = setAside(ctx);
+    const leftOpen = asides.filter((l) => l.act === 'setAside' && l.leftOpen);
     const acts = [
       ...ctx.events.map(loosening).filter((l): l is Loosening => l !== null),
       ...resolutions(ctx),
-      ...setAside(ctx),
+      ...asides.filter((l) => !leftOpen.includes(l)),
     ];
-    if (acts.length === 0 || ctx.confirmation().ok) return [];
+    if ((acts.length === 0 && leftOpen.length === 0) || ctx.confirmation().ok) return [];
     const agents = ctx.agents.map((a) => `${a.name} <${a.email}>`).join(', ');
     const fixId = ctx.stage === 'history' ? 'reviewNow' : 'leaveOut';
     const resolutionFix = ctx.stage === 'history' ? 'resolutionNow' : 'resolutionLeaveOut';
     const out: RawFinding[] = [];
+    for (const [file, list] of byFile(leftOpen))
+      out.push({
+        file,
+        line: firstLine(list),
+        messageId: 'declaresDoneLeftOpen',
+        info: true,
+        data: { agents, phases: doneWithOpen(list) },
+      });
     for (const [file, list] of byFile(acts)) {
       const line = firstLine(list);
       const kinds = new Map<Loosening['act'], Loosening[]>();

@@ -4,7 +4,7 @@
 // one node start instead of three, and none of lint-staged's work when the check was its only task (issue 22). Any
 // other layout (a JavaScript configuration, several configurations, one outside the repository, an entry that runs the
 // check another way) is lint-staged's own to find: the hook then runs it as a program, as before.
-import { readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { gitSync } from '../shared/git.js';
@@ -51,20 +51,33 @@ function isCheck(command: string): boolean {
   return rest.join(' ') === LINT_STAGED_TASK;
 }
 
-/** What a file holds as lint-staged's configuration: the object, undefined when it holds none, null when unknown. */
+/**
+ * What a file holds as lint-staged's configuration, read as lint-staged 16 reads it (its lib/loadConfig.js: JSON for
+ * `.json`, YAML for `.yaml`, `.yml` and no extension, a manifest that does not parse holds none): the object,
+ * undefined when it holds none, null when this reading may not be lint-staged's (a link, whose target lint-staged
+ * reads by the target's extension; a file that does not parse, which lint-staged reports).
+ */
 function configIn(root: string, path: string): unknown {
   const name = basename(path);
   if (!MANIFESTS.has(name) && !RC_FILES.has(name)) return null;
+  const file = join(root, path);
   let data: unknown;
   try {
-    const text = readFileSync(join(root, path), 'utf8');
-    data = name === 'package.json' ? JSON.parse(text) : parseYaml(text);
+    if (lstatSync(file).isSymbolicLink()) return null;
+    const text = readFileSync(file, 'utf8');
+    data = name.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
   } catch {
-    return null;
+    return MANIFESTS.has(name) ? undefined : null;
   }
   if (RC_FILES.has(name)) return data;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
-  return Object.hasOwn(data, 'lint-staged') ? (data as Record<string, unknown>)['lint-staged'] : undefined;
+  // lint-staged takes a manifest's key only when it holds something (`json[CONFIG_NAME]`, then `?? null`).
+  return (data as Record<string, unknown>)['lint-staged'] || undefined;
+}
+
+/** A manifest that holds no lint-staged configuration (a package.json without the key): nothing lint-staged reads. */
+function isManifestWithout(root: string, name: string): boolean {
+  return MANIFESTS.has(name) && configIn(root, name) === undefined;
 }
 
 /**
@@ -95,9 +108,19 @@ export function lintStagedPlan(root: string): LintStagedPlan {
     if (config === null) return null;
     if (config !== undefined) found.push({ path, config });
   }
+  // A file at the top that git does not list (ignored) is still lint-staged's: it looks on disk there too.
+  const listedNames = new Set(found.map((f) => f.path));
+  if (
+    CONFIG_FILE_NAMES.some(
+      (name) => !listedNames.has(name) && existsSync(join(root, name)) && !isManifestWithout(root, name),
+    )
+  )
+    return null;
   if (found.length !== 1 || dirname(found[0]!.path) !== '.') return null;
   const { path, config } = found[0]!;
   if (config === null || typeof config !== 'object' || Array.isArray(config)) return null;
+  // An empty configuration is one lint-staged refuses; a `__proto__` glob is not a key an object keeps.
+  if (Object.keys(config).length === 0 || Object.hasOwn(config, '__proto__')) return null;
   const kept: Record<string, string | string[]> = {};
   for (const [glob, value] of Object.entries(config)) {
     const commands: unknown[] = Array.isArray(value) ? value : [value];

@@ -7,6 +7,7 @@
 // commit, the task's node start 88 ms more). Anything else runs lint-staged as a program with the check as its task,
 // as the shell did, and judges directly only a commit the task never saw.
 import { spawnSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,6 +28,15 @@ function hookArgs(argv: string[]): string[] | null {
   if (rest.length === 0) return [];
   if (rest.length === 2 && rest[0] === '--config' && rest[1]) return rest;
   return null;
+}
+
+/** Whether two paths name one folder (a link in either path aside). */
+function samePlace(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
 }
 
 /** The check on the index, as `validate-workflow --staged` reports it; its exit code, the refusal said on failure. */
@@ -53,7 +63,8 @@ export async function preCommit(argv: string[], io: Io): Promise<number | null> 
   const config = hookArgs(argv);
   if (config === null) return null;
   const root = repositoryInfo(io.cwd)?.root ?? io.cwd;
-  const plan = lintStagedPlan(root);
+  // A hook run from a subfolder (the package is not at the top) leaves lint-staged's search to lint-staged.
+  const plan = samePlace(io.cwd, root) ? lintStagedPlan(root) : null;
   if (plan) {
     const code = await check(config, io);
     if (code !== EXIT.ok) return code;
@@ -66,12 +77,17 @@ export async function preCommit(argv: string[], io: Io): Promise<number | null> 
     }
   }
   // lint-staged finds its configuration itself and runs the check as its task, which leaves its verdict when it passes.
+  // The lint-staged the hook found, where it found it (hooks/pre-commit runs this where it looked: the hook's folder).
   dropVerdict(root);
-  const res = spawnSync(join(root, 'node_modules', '.bin', 'lint-staged'), [], {
-    cwd: root,
+  const res = spawnSync(join(io.cwd, 'node_modules', '.bin', 'lint-staged'), [], {
+    cwd: io.cwd,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  if (res.status !== 0) return res.error ? EXIT.usage : EXIT.findings;
+  if (res.error) {
+    io.stderr(`validate-workflow: lint-staged could not run (${res.error.message}).\n`);
+    return EXIT.usage;
+  }
+  if (res.status !== 0) return EXIT.findings;
   // lint-staged lists no deleted file (--diff-filter=ACMR): a commit that only deletes never reaches the task.
   if (verdictLeft(root)) return EXIT.ok;
   const deletes = gitSync(root, ['diff', '--cached', '--name-only', '--diff-filter=D']);

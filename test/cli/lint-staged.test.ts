@@ -2,6 +2,8 @@
 // configuration at the top, of globs and commands, where the check's entry is the one init writes; every other layout
 // is lint-staged's to find (null), since reading it wrong would run the wrong tasks or none. Real repositories: the
 // files are those git lists, tracked or not, ignored ones aside, as lint-staged lists them.
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lintStagedPlan } from '../../src/cli/lint-staged.js';
 import { git, makeRepo } from '../helpers/repo.js';
@@ -74,5 +76,41 @@ describe('the lint-staged configuration the hook hands lint-staged', () => {
     });
     git(dir, 'add', '-A');
     expect(lintStagedPlan(dir)?.config).toEqual({ '*.ts': 'eslint' });
+  });
+});
+
+describe('a configuration read as lint-staged reads it, or left to lint-staged', () => {
+  it.each([
+    [
+      'an ignored configuration at the top',
+      {
+        'package.json': pkg({ [GLOB]: CHECK }),
+        '.gitignore': '.lintstagedrc.json\n',
+        '.lintstagedrc.json': '{"*.md": "false"}',
+      },
+    ],
+    ['a .json configuration that is YAML, not JSON', { '.lintstagedrc.json': `'*.ts': eslint\n` }],
+    ['an empty configuration', { 'package.json': pkg({}) }],
+    [
+      'a __proto__ glob',
+      { 'package.json': `{"name": "app", "lint-staged": {"__proto__": ["eslint"], "${GLOB}": "${CHECK}"}}\n` },
+    ],
+  ])("is lint-staged's own: %s", (_name, files) => {
+    expect(lintStagedPlan(makeRepo(files))).toBeNull();
+  });
+
+  it("is lint-staged's own when the configuration is a link (lint-staged reads its target by the target's name)", () => {
+    // JSON text in a module: lint-staged imports it (no default export, no configuration); read as JSON it would be one.
+    const dir = makeRepo({ 'config/lint.mjs': `${JSON.stringify({ '*.ts': 'eslint', [GLOB]: CHECK })}\n` });
+    symlinkSync('config/lint.mjs', join(dir, '.lintstagedrc.json'));
+    expect(lintStagedPlan(dir)).toBeNull();
+  });
+
+  it('passes over a nested package.json that does not parse, as lint-staged does', () => {
+    const dir = makeRepo({
+      'package.json': pkg({ [GLOB]: CHECK }),
+      'templates/app/package.json': '{ "name": "{{name}}", }\n',
+    });
+    expect(lintStagedPlan(dir)).toEqual({ config: {}, source: 'package.json' });
   });
 });

@@ -6,7 +6,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLAUDE, ident } from '../history/helpers.js';
+import { CLAUDE, LEDGER, PLAN, handoffPath, ident, ledgerDoc, planDoc, taskHandoff } from '../history/helpers.js';
 import { runCliHere } from '../helpers/repo.js';
 import { bin, commit, git, gitInit, identity, installed, linkInstalled, must, run, tempDir, tree, type Run } from './setup.js';
 
@@ -243,9 +243,10 @@ describe("the pre-commit hook and lint-staged's configuration", () => {
     expect(Object.values(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))['lint-staged'])).toEqual([
       'validate-workflow --staged .',
     ]);
-    const ok = commitFile(dir, 'README.md', 'hello\n');
+    // A workflow file: the file lint-staged ran the check for, reporting each step (`Running tasks for staged files`).
+    const ok = commitFile(dir, 'thoughts/shared/plans/notes.md', '# Notes\n\nNothing planned yet.\n');
     expect(ok.code, ok.out).toBe(0);
-    // lint-staged reports each step it takes (`Running tasks for staged files...`) where it runs.
+    expect(ok.out).toContain('no problems');
     expect(ok.out).not.toContain('Running tasks for staged files');
     const head = git(dir, 'rev-parse', 'HEAD');
     const bad = commitFile(dir, 'thoughts/shared/plans/broken.md', BAD_PLAN);
@@ -290,6 +291,28 @@ describe("the pre-commit hook and lint-staged's configuration", () => {
     expect(bad.out).toContain('plan/task-numbering');
     // lint-staged ran the check as its task (the task on *.md ran too, on the plan).
     expect(bad.out).toContain('validate-workflow --staged .');
+    git(dir, 'rm', '-q', '-f', 'thoughts/shared/plans/broken.md');
+
+    // lint-staged lists no deleted file: a commit that only deletes a handoff is judged by the hook itself.
+    for (const [path, text] of Object.entries({
+      [PLAN]: planDoc({ tasks: [1] }),
+      [LEDGER]: ledgerDoc([1]),
+      [handoffPath(1)]: taskHandoff(1),
+    })) {
+      mkdirSync(join(dir, path, '..'), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    git(dir, 'add', '-A');
+    expect(commit(dir, ['--no-verify', '-m', 'Task 1']).code).toBe(0);
+    git(dir, 'rm', '-q', handoffPath(1));
+    const head = git(dir, 'rev-parse', 'HEAD');
+    const gone = commit(dir, [`--author=${ident(CLAUDE)}`, '-m', 'Tidy up']);
+    expect(gone.code).not.toBe(0);
+    expect(gone.out).toContain('history/handoff-deleted');
+    // Refused by pre-commit, in its own words, before commit-msg (which would catch it too) ran.
+    expect(gone.out).toContain('Skipping hooks (--no-verify, HUSKY=0) does not help');
+    expect(gone.out).not.toContain('Your message is kept');
+    expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
   });
 });
 

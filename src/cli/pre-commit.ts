@@ -1,11 +1,11 @@
 // The pre-commit hook's own door where lint-staged is installed: hooks/pre-commit runs `validate-workflow pre-commit`
-// once, and this process does what the hook's shell did with three node processes (lint-staged, the check it ran as
-// its task, commit-msg's) less one. Where lint-staged's configuration is one JSON or YAML file at the top
-// (cli/lint-staged.ts), the check judges the index first, here, whatever is staged (a deletion too, which lint-staged
-// never lists), and lint-staged runs in this process with the rest of its configuration, or not at all when the check
-// was its only task (measured on the bench's history shape: lint-staged's own start and work cost 169 ms of a 0.76 s
-// commit, the task's node start 88 ms more). Anything else runs lint-staged as a program with the check as its task,
-// as the shell did, and judges directly only a commit the task never saw.
+// once, and this process does what the hook's shell did with two node processes (lint-staged, and the check it ran as
+// its task). Where lint-staged's configuration is one JSON or YAML file at the top (cli/lint-staged.ts), the check
+// judges the index here, whatever is staged (a deletion too, which lint-staged never lists), while lint-staged runs
+// the rest of that configuration in this process, or not at all when the check was its only task (on the bench's
+// history shape lint-staged's own start and work cost 169 ms of a 0.76 s commit, the task's node start 88 ms more).
+// Anything else runs lint-staged as a program with the check as its task, as the shell did, and judges directly only
+// a commit the task never saw.
 import { spawnSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -28,6 +28,22 @@ function hookArgs(argv: string[]): string[] | null {
   if (rest.length === 0) return [];
   if (rest.length === 2 && rest[0] === '--config' && rest[1]) return rest;
   return null;
+}
+
+/** An Io whose output is held, in order, until flush() writes it where `io` writes (no progress line meanwhile). */
+function held(io: Io): { io: Io; flush: () => void } {
+  const out: [(text: string) => void, string][] = [];
+  return {
+    io: {
+      ...io,
+      stderrTTY: false,
+      stdout: (t) => void out.push([io.stdout, t]),
+      stderr: (t) => void out.push([io.stderr, t]),
+    },
+    flush: () => {
+      for (const [write, text] of out) write(text);
+    },
+  };
 }
 
 /** Whether two paths name one folder (a link in either path aside). */
@@ -66,15 +82,21 @@ export async function preCommit(argv: string[], io: Io): Promise<number | null> 
   // A hook run from a subfolder (the package is not at the top) leaves lint-staged's search to lint-staged.
   const plan = samePlace(io.cwd, root) ? lintStagedPlan(root) : null;
   if (plan) {
-    const code = await check(config, io);
-    if (code !== EXIT.ok) return code;
-    if (Object.keys(plan.config).length === 0) return EXIT.ok;
-    try {
-      return (await lintStagedHere(root, plan.config)) ? EXIT.ok : EXIT.findings;
-    } catch (err) {
-      io.stderr(`validate-workflow: lint-staged could not run (${(err as Error).message}).\n`);
-      return EXIT.usage;
-    }
+    if (Object.keys(plan.config).length === 0) return check(config, io);
+    // The repository's tasks run beside the check, as they ran beside it as lint-staged's task: a slow linter and the
+    // check overlap. The check's report waits for lint-staged's, which may redraw its lines on a terminal meanwhile.
+    const tasks = lintStagedHere(root, plan.config).then(
+      (passed) => (passed ? EXIT.ok : EXIT.findings),
+      (err: Error) => {
+        io.stderr(`validate-workflow: lint-staged could not run (${err.message}).\n`);
+        return EXIT.usage;
+      },
+    );
+    const report = held(io);
+    const code = await check(config, report.io);
+    const theirs = await tasks;
+    report.flush();
+    return code !== EXIT.ok ? code : theirs;
   }
   // lint-staged finds its configuration itself and runs the check as its task, which leaves its verdict when it passes.
   // The lint-staged the hook found, where it found it (hooks/pre-commit runs this where it looked: the hook's folder).

@@ -197,6 +197,9 @@ Options:
   --fix-type <problem,scaffold> which fixes (default: problem); scaffold adds missing criteria headings with a
                                 placeholder item to fill in
   commit-msg <file>             commit-msg hook: the staged change with the message's trailers (Confirmed-by, ...)
+  pre-commit                    pre-commit hook where lint-staged is installed: --staged, then lint-staged's
+                                other tasks in the same process (a JavaScript or nested lint-staged config: as
+                                lint-staged's task)
   --print-config [file]         print the configuration that applies to the file (or to the repository) as JSON:
                                 every rule's resolved severity, the paths, the packs, the learned profile and
                                 the dialect the file was read as (counts per dialect without a file); then exit 0

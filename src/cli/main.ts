@@ -23,7 +23,13 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
 const argv = process.argv.slice(2);
 // The commit-msg hook takes pre-commit's verdict through a door that loads no more than that needs (commit-msg.ts);
 // everything else, and commit-msg when there is no verdict to take, through the command line.
-const taken = argv[0] === 'commit-msg' ? await (await import('./commit-msg.js')).commitMsgFromVerdict(argv, io) : null;
+// The pre-commit hook, where lint-staged is installed, judges the index and runs lint-staged in one process.
+const taken =
+  argv[0] === 'commit-msg'
+    ? await (await import('./commit-msg.js')).commitMsgFromVerdict(argv, io)
+    : argv[0] === 'pre-commit'
+      ? await (await import('./pre-commit.js')).preCommit(argv, io)
+      : null;
 process.exitCode = taken ?? (await (await import('./run.js')).run(argv, io));
 // The bench reads peak memory this way: the process's own high-water mark, worker threads included.
 if (process.env.VALIDATE_WORKFLOW_TIMING)

@@ -8,7 +8,7 @@
 // restaged file, another identity) has another key and is never taken. Anything that can run git can write the git
 // folder; a forged record buys nothing `--no-verify` does not, and pre-push and CI judge the commit again.
 import { createHash } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config, Preset } from '../config/config.js';
 import type { Finding } from '../model/finding.js';
@@ -87,6 +87,26 @@ export async function handoverKey(
 export function leaveVerdict(root: string, key: string, findings: Finding[], files: string[]): void {
   const file = recordFile(root);
   if (file) writeCacheFile(file, JSON.stringify({ key, findings, files } satisfies Record));
+}
+
+/** Removes any verdict a hook left before (hooks/pre-commit, before lint-staged runs the check as its task). */
+export function dropVerdict(root: string): void {
+  const file = recordFile(root);
+  try {
+    if (file) rmSync(file, { force: true });
+  } catch {
+    // Not a file (a folder in its place): no verdict can be left there, and verdictLeft says so.
+  }
+}
+
+/** Whether a verdict is waiting for commit-msg: the check ran as lint-staged's task since dropVerdict. */
+export function verdictLeft(root: string): boolean {
+  const file = recordFile(root);
+  try {
+    return file !== null && statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** pre-commit's verdict on this very change, once (the record is removed as it is taken), or null. */

@@ -6,7 +6,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLAUDE, ident } from '../history/helpers.js';
+import { CLAUDE, LEDGER, PLAN, handoffPath, ident, ledgerDoc, planDoc, taskHandoff } from '../history/helpers.js';
 import { runCliHere } from '../helpers/repo.js';
 import { bin, commit, git, gitInit, identity, installed, linkInstalled, must, run, tempDir, tree, type Run } from './setup.js';
 
@@ -215,6 +215,108 @@ describe('init with hooks already there', () => {
 function thoughtsPlan(manual: boolean): string {
   return `# Auth flow Implementation Plan\n\n## Phase 1: Part 1\n\n- [ ] Task 1: Do step 1\n\n### Success Criteria:\n\n#### Automated Verification:\n\n- [x] Phase 1 tests pass: \`npm test\`\n\n#### Manual Verification:\n\n- [${manual ? 'x' : ' '}] Phase 1 works in the browser\n`;
 }
+
+// The pre-commit hook where lint-staged is installed (cli/pre-commit.ts): the check judges the index itself and
+// lint-staged runs the rest of its configuration in the same process, or not at all when the check was its only task;
+// a configuration it does not read stays lint-staged's, the check running as its task.
+describe("the pre-commit hook and lint-staged's configuration", () => {
+  /** A task that records how many files lint-staged gave it, and fails when `fail` is set. */
+  function markingTask(marker: string, fail = false): string {
+    const task = join(tempDir(), 'task.cjs');
+    writeFileSync(
+      task,
+      `require('fs').appendFileSync(${JSON.stringify(marker)}, 'task ' + process.argv.slice(2).length + '\\n');${fail ? " console.error('the task says no'); process.exit(1);" : ''}\n`,
+    );
+    return task;
+  }
+
+  async function hooked(pkg: Record<string, unknown>, files: Record<string, string> = {}): Promise<string> {
+    const dir = project({ scripts: { prepare: 'husky || true' }, ...pkg });
+    for (const [path, text] of Object.entries(files)) writeFileSync(join(dir, path), text);
+    await initHere(dir);
+    prepare(dir);
+    return dir;
+  }
+
+  it('runs no lint-staged when the check is its only task, and refuses a bad plan in its own words', async () => {
+    const dir = await hooked({});
+    expect(Object.values(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))['lint-staged'])).toEqual([
+      'validate-workflow --staged .',
+    ]);
+    // A workflow file: the file lint-staged ran the check for, reporting each step (`Running tasks for staged files`).
+    const ok = commitFile(dir, 'thoughts/shared/plans/notes.md', '# Notes\n\nNothing planned yet.\n');
+    expect(ok.code, ok.out).toBe(0);
+    expect(ok.out).toContain('no problems');
+    expect(ok.out).not.toContain('Running tasks for staged files');
+    const head = git(dir, 'rev-parse', 'HEAD');
+    const bad = commitFile(dir, 'thoughts/shared/plans/broken.md', BAD_PLAN);
+    expect(bad.code).not.toBe(0);
+    expect(bad.out).toContain('plan/task-numbering');
+    expect(bad.out).toContain('validate-workflow: commit refused');
+    expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
+  });
+
+  it("runs the configuration's other tasks in the same pass, beside the check, and refuses when one fails", async () => {
+    const marker = join(tempDir(), 'marker');
+    const dir = await hooked({ 'lint-staged': { '*.md': `node ${markingTask(marker)}` } });
+    const ok = commitFile(dir, 'README.md', 'hello\n');
+    expect(ok.code, ok.out).toBe(0);
+    expect(ok.out).toContain('Running tasks for staged files');
+    expect(marks(marker)).toEqual(['task 1']);
+    // The tasks run beside the check, as they ran beside it as lint-staged's task; the check's report comes after
+    // lint-staged's (which may redraw its lines on a terminal meanwhile).
+    const bad = commitFile(dir, 'thoughts/shared/plans/broken.md', BAD_PLAN);
+    expect(bad.code).not.toBe(0);
+    expect(bad.out).toContain('plan/task-numbering');
+    expect(bad.out.lastIndexOf('Running tasks for staged files')).toBeLessThan(bad.out.indexOf('plan/task-numbering'));
+    expect(marks(marker)).toEqual(['task 1', 'task 1']);
+    git(dir, 'rm', '-q', '-f', 'thoughts/shared/plans/broken.md');
+
+    const failing = join(tempDir(), 'marker');
+    const strict = await hooked({ 'lint-staged': { '*.md': `node ${markingTask(failing, true)}` } });
+    const no = commitFile(strict, 'README.md', 'hello\n');
+    expect(no.code).not.toBe(0);
+    expect(no.out).toContain('the task says no');
+    expect(marks(failing)).toEqual(['task 1']);
+  });
+
+  it("leaves a JavaScript configuration to lint-staged, whose task runs the check", async () => {
+    const marker = join(tempDir(), 'marker');
+    const config = `export default {\n  '*.md': 'node ${markingTask(marker)}',\n  'thoughts/**': 'validate-workflow --staged .',\n};\n`;
+    const dir = await hooked({}, { 'lint-staged.config.mjs': config });
+    expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))['lint-staged']).toBeUndefined();
+    const ok = commitFile(dir, 'README.md', 'hello\n');
+    expect(ok.code, ok.out).toBe(0);
+    expect(marks(marker)).toEqual(['task 1']);
+    const bad = commitFile(dir, 'thoughts/shared/plans/broken.md', BAD_PLAN);
+    expect(bad.code).not.toBe(0);
+    expect(bad.out).toContain('plan/task-numbering');
+    // lint-staged ran the check as its task (the task on *.md ran too, on the plan).
+    expect(bad.out).toContain('validate-workflow --staged .');
+    git(dir, 'rm', '-q', '-f', 'thoughts/shared/plans/broken.md');
+
+    // lint-staged lists no deleted file: a commit that only deletes a handoff is judged by the hook itself.
+    for (const [path, text] of Object.entries({
+      [PLAN]: planDoc({ tasks: [1] }),
+      [LEDGER]: ledgerDoc([1]),
+      [handoffPath(1)]: taskHandoff(1),
+    })) {
+      mkdirSync(join(dir, path, '..'), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    git(dir, 'add', '-A');
+    expect(commit(dir, ['--no-verify', '-m', 'Task 1']).code).toBe(0);
+    git(dir, 'rm', '-q', handoffPath(1));
+    const head = git(dir, 'rev-parse', 'HEAD');
+    const gone = commit(dir, [`--author=${ident(CLAUDE)}`, '-m', 'Tidy up']);
+    expect(gone.code).not.toBe(0);
+    expect(gone.out).toContain('history/handoff-deleted');
+    // Refused by pre-commit, in its own words, before commit-msg (which would catch it too) ran.
+    expect(gone.out).toContain('Skipping hooks (--no-verify, HUSKY=0) does not help');
+    expect(gone.out).not.toContain('Your message is kept');
+    expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
+  });
+});
 
 describe('HumanLayer layouts: thoughts/ in a separate repository', () => {
   /** A thoughts repository with a plan by Ana, as `humanlayer thoughts sync` would have committed it. */

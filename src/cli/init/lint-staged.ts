@@ -7,8 +7,9 @@ import { isRecord } from '../../shared/text.js';
 import { ALLOWED_SIGNERS_FILE } from '../../history/snapshot.js';
 import { jsonIndent, read, type Report } from './common.js';
 
-/** `.` keeps the report whole: lint-staged appends the staged files, and paths would narrow the report to them. */
-export const LINT_STAGED_TASK = 'validate-workflow --staged .';
+import { LINT_STAGED_TASK } from '../lint-staged.js';
+
+export { LINT_STAGED_TASK };
 
 const LINT_STAGED_FILES = [
   '.lintstagedrc',

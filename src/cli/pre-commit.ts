@@ -1,0 +1,117 @@
+// The pre-commit hook's own door where lint-staged is installed: hooks/pre-commit runs `validate-workflow pre-commit`
+// once, and this process does what the hook's shell did with two node processes (lint-staged, and the check it ran as
+// its task). Where lint-staged's configuration is one JSON or YAML file at the top (cli/lint-staged.ts), the check
+// judges the index here, whatever is staged (a deletion too, which lint-staged never lists), while lint-staged runs
+// the rest of that configuration in this process, or not at all when the check was its only task (on the bench's
+// history shape lint-staged's own start and work cost 169 ms of a 0.76 s commit, the task's node start 88 ms more).
+// Anything else runs lint-staged as a program with the check as its task, as the shell did, and judges directly only
+// a commit the task never saw.
+import { spawnSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { dropVerdict, verdictLeft } from '../engine/handover.js';
+import { gitSync, repositoryInfo } from '../shared/git.js';
+import { EXIT, type Io } from './io.js';
+import { lintStagedPlan } from './lint-staged.js';
+
+/** What the shell said when the check refused a commit (hooks/pre-commit refuse()). */
+const REFUSED =
+  'validate-workflow: commit refused: fix the findings above (`npx validate-workflow explain <rule-id>` says more).\n' +
+  '  Skipping hooks (--no-verify, HUSKY=0) does not help: pre-push and CI judge the history again.\n';
+
+/** `pre-commit [--config <file>]`: the config a thoughts repository's hook passes; null for anything else. */
+function hookArgs(argv: string[]): string[] | null {
+  const [word, ...rest] = argv;
+  if (word !== 'pre-commit') return null;
+  if (rest.length === 0) return [];
+  if (rest.length === 2 && rest[0] === '--config' && rest[1]) return rest;
+  return null;
+}
+
+/** An Io whose output is held, in order, until flush() writes it where `io` writes (no progress line meanwhile). */
+function held(io: Io): { io: Io; flush: () => void } {
+  const out: [(text: string) => void, string][] = [];
+  return {
+    io: {
+      ...io,
+      stderrTTY: false,
+      stdout: (t) => void out.push([io.stdout, t]),
+      stderr: (t) => void out.push([io.stderr, t]),
+    },
+    flush: () => {
+      for (const [write, text] of out) write(text);
+    },
+  };
+}
+
+/** Whether two paths name one folder (a link in either path aside). */
+function samePlace(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
+/** The check on the index, as `validate-workflow --staged` reports it; its exit code, the refusal said on failure. */
+async function check(config: string[], io: Io): Promise<number> {
+  const code = await (await import('./run.js')).run(['--staged', ...config], io);
+  if (code === EXIT.findings) io.stderr(REFUSED);
+  return code;
+}
+
+/** lint-staged, installed in the repository, run in this process with `config`: whether its tasks passed. */
+async function lintStagedHere(root: string, config: Record<string, string | string[]>): Promise<boolean> {
+  const entry = createRequire(join(root, 'package.json')).resolve('lint-staged');
+  const { default: lintStaged } = (await import(pathToFileURL(entry).href)) as {
+    default: (options: { config: object; cwd: string }) => Promise<boolean>;
+  };
+  return lintStaged({ config, cwd: root });
+}
+
+/**
+ * The hook's verdict: 0 to commit, 1 refused (by the check or by lint-staged's tasks), 2 the tool's own failure; null
+ * for arguments the hook never passes (the command line reads them: `pre-commit` may be a folder to check).
+ */
+export async function preCommit(argv: string[], io: Io): Promise<number | null> {
+  const config = hookArgs(argv);
+  if (config === null) return null;
+  const root = repositoryInfo(io.cwd)?.root ?? io.cwd;
+  // A hook run from a subfolder (the package is not at the top) leaves lint-staged's search to lint-staged.
+  const plan = samePlace(io.cwd, root) ? lintStagedPlan(root) : null;
+  if (plan) {
+    if (Object.keys(plan.config).length === 0) return check(config, io);
+    // The repository's tasks run beside the check, as they ran beside it as lint-staged's task: a slow linter and the
+    // check overlap. The check's report waits for lint-staged's, which may redraw its lines on a terminal meanwhile.
+    const tasks = lintStagedHere(root, plan.config).then(
+      (passed) => (passed ? EXIT.ok : EXIT.findings),
+      (err: Error) => {
+        io.stderr(`validate-workflow: lint-staged could not run (${err.message}).\n`);
+        return EXIT.usage;
+      },
+    );
+    const report = held(io);
+    const code = await check(config, report.io);
+    const theirs = await tasks;
+    report.flush();
+    return code !== EXIT.ok ? code : theirs;
+  }
+  // lint-staged finds its configuration itself and runs the check as its task, which leaves its verdict when it passes.
+  // The lint-staged the hook found, where it found it (hooks/pre-commit runs this where it looked: the hook's folder).
+  dropVerdict(root);
+  const res = spawnSync(join(io.cwd, 'node_modules', '.bin', 'lint-staged'), [], {
+    cwd: io.cwd,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (res.error) {
+    io.stderr(`validate-workflow: lint-staged could not run (${res.error.message}).\n`);
+    return EXIT.usage;
+  }
+  if (res.status !== 0) return EXIT.findings;
+  // lint-staged lists no deleted file (--diff-filter=ACMR): a commit that only deletes never reaches the task.
+  if (verdictLeft(root)) return EXIT.ok;
+  const deletes = gitSync(root, ['diff', '--cached', '--name-only', '--diff-filter=D']);
+  return deletes.out.trim() === '' && deletes.ok ? EXIT.ok : check(config, io);
+}

@@ -92,11 +92,32 @@ function struckThrough(item: ListItem): boolean {
   return parts.length > 0 && parts[0]!.type === 'delete';
 }
 
+/**
+ * The status words of a phase, one list each, whether a title, a lead marker or the skim reads them: set aside, done,
+ * and the work moved into another phase (the label of that phase captured).
+ */
+const SET_ASIDE_WORDS = [
+  'deferred',
+  'postponed',
+  'skipped',
+  'on hold',
+  'out of scope',
+  "won't do",
+  'wont do',
+  'cancelled',
+  'canceled',
+  'dropped',
+];
+const DONE_WORDS = ['complete', 'completed', 'done', 'finished', 'implemented'];
+const MOVED_WORDS = ['absorbed into', 'merged into', 'folded into', 'superseded by'];
+const SET_ASIDE = SET_ASIDE_WORDS.join('|');
+const DONE = DONE_WORDS.join('|');
+const MOVED_INTO = String.raw`(?:${MOVED_WORDS.join('|')}) phase\s+([0-9]+(?:\.[0-9]+)*[a-z]?)`;
+
 /** A phase the plan sets aside: `[DEFERRED]`, `(skipped)`, `- Deferred`, `Deferred:` in its title. */
+const SET_ASIDE_TITLE = new RegExp(String.raw`(?:^|[\s[(\-–—:])(?:${SET_ASIDE})(?:$|[\s\])])`, 'i');
 export function isDeferredTitle(title: string): boolean {
-  return /(?:^|[\s[(\-–—:])(?:deferred|postponed|skipped|on hold|out of scope|won'?t do|cancell?ed|dropped)(?:$|[\s\])])/i.test(
-    title,
-  );
+  return SET_ASIDE_TITLE.test(title);
 }
 
 /**
@@ -104,11 +125,9 @@ export function isDeferredTitle(title: string): boolean {
  * 7`): set aside like a deferred one, since it holds nothing up; the label of the phase its work went to (`4`), or
  * null. Asked after isDoneTitle, so `[DONE — partially superseded by Phase 3.5]` stays done.
  */
+const MOVED_TITLE = new RegExp(String.raw`\b${MOVED_INTO}\b`, 'i');
 function movedInto(title: string): string | null {
-  return (
-    /\b(?:(?:absorbed|merged|folded) into|superseded by) phase\s+([0-9]+(?:\.[0-9]+)*[a-z]?)\b/i.exec(title)?.[1] ??
-    null
-  );
+  return MOVED_TITLE.exec(title)?.[1] ?? null;
 }
 
 /** Reads a phase's title or lead marker: deferred, done, or moved into another phase (set aside). */
@@ -124,16 +143,13 @@ function markPhase(phase: Phase, said: string): void {
   }
 }
 
+// A marker, not a verb: `Complete the migration` is a title, `[COMPLETE]`, `(done)`, `- Completed`, `DONE` are not.
+const DONE_MARK = new RegExp(String.raw`[[(]\s*(?:${DONE})\s*[\])]|[-–—:]\s*(?:${DONE})\s*$`, 'i');
+const DONE_CAPS = new RegExp(String.raw`\b(?:${DONE.toUpperCase()})\b`);
+
 /** A phase whose title says it is done (`[COMPLETED]`, `- DONE`, `✅`): the author's word, whatever its boxes say. */
 export function isDoneTitle(title: string): boolean {
-  // A marker, not a verb: `Complete the migration` is a title, `[COMPLETE]`, `(done)`, `- Completed`, `DONE` are not.
-  return (
-    /✅/u.test(title) ||
-    /[[(]\s*(?:complete|completed|done|finished|implemented)\s*[\])]|[-–—:]\s*(?:complete|completed|done|finished|implemented)\s*$/i.test(
-      title,
-    ) ||
-    /\b(?:COMPLETE|COMPLETED|DONE|FINISHED|IMPLEMENTED)\b/.test(title)
-  );
+  return /✅/u.test(title) || DONE_MARK.test(title) || DONE_CAPS.test(title);
 }
 
 /** Words that name verification as a phase's whole subject, and the words that may qualify them. */
@@ -491,34 +507,20 @@ const QUOTE = /(?:^|[\n\r])[ \t]*>/;
 
 /**
  * The letters a phase's lead marker starts with (readLead: `**DEFERRED**`, `**ABSORBED into Phase 4**`, `**✅ DONE**`):
- * the words isDeferredTitle and isDoneTitle act on, so the skim keeps the paragraph that says them.
+ * the words isDeferredTitle, isDoneTitle and movedInto act on, so the skim keeps the paragraph that says them.
  */
-const LEAD_MARKER_STARTS = [
-  'deferred',
-  'postponed',
-  'skipped',
-  'onhold',
-  'outofscope',
-  'wontdo',
-  'cancelled',
-  'canceled',
-  'dropped',
-  'absorbed',
-  'merged',
-  'folded',
-  'superseded',
-  'complete',
-  'done',
-  'finished',
-  'implemented',
-];
+const LEAD_MARKER_STARTS = [...SET_ASIDE_WORDS, ...DONE_WORDS, ...MOVED_WORDS.map((w) => w.split(' ')[0]!)].map((w) =>
+  w.replace(/[^a-z]/g, ''),
+);
 
 /**
  * The whole of a lead marker's bold words: a status (`DEFERRED`, `STATUS: DONE`, `✅ Complete`, `ABSORBED into Phase
  * 4`) with nothing but marks around it.
  */
-const LEAD_MARKER =
-  /^(?:status\s*:\s*)?[^\p{L}\p{N}]*(?:deferred|postponed|skipped|on hold|out of scope|won'?t do|cancell?ed|dropped|done|complete|completed|finished|implemented|(?:absorbed|merged|folded) into phase\s+[0-9]+(?:\.[0-9]+)*[a-z]?|superseded by phase\s+[0-9]+(?:\.[0-9]+)*[a-z]?)[^\p{L}\p{N}]*$/iu;
+const LEAD_MARKER = new RegExp(
+  String.raw`^(?:status\s*:\s*)?[^\p{L}\p{N}]*(?:${SET_ASIDE}|${DONE}|${MOVED_INTO})[^\p{L}\p{N}]*$`,
+  'iu',
+);
 
 /** A line that opens with bold (a label the reader may read, `**Automated:**`, `**Status**:`). */
 const BOLD_LINE = /(?:^|[\n\r])[ \t]*(?:\*\*|__)/g;

@@ -190,13 +190,24 @@ export function isVerificationTitle(title: string): boolean {
 export function phaseSubject(title: string): string {
   return title
     .replace(STATUS_ASIDE, ' ')
+    .replace(STATUS_BRACKET, ' ')
+    .replace(STATUS_TAIL, ' ')
+    .replace(MOVED_TITLE_G, ' ')
     .replace(/\p{Extended_Pictographic}/gu, ' ')
-    .replace(/[-–—:]\s*(?:complete|completed|done|finished|implemented)\s*$/i, ' ')
-    .replace(/\b(?:COMPLETE|COMPLETED|DONE|FINISHED|IMPLEMENTED)\b/g, ' ')
+    .replace(DONE_CAPS_G, ' ')
     .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')
     .replace(/\s+/g, ' ')
     .toLowerCase();
 }
+/** A bracketed aside that says the phase's status, with words after it (`(deferred to Phase 4)`, `[DONE — shipped]`). */
+const STATUS_BRACKET = new RegExp(
+  String.raw`\((?:[^()]*\b)?(?:${SET_ASIDE}|${DONE})\b[^()]*\)|\[(?:[^[\]]*\b)?(?:${SET_ASIDE}|${DONE})\b[^[\]]*\]`,
+  'gi',
+);
+/** A status said after a dash or colon, to the end of the title (`— Deferred until Q3`, `: complete`). */
+const STATUS_TAIL = new RegExp(String.raw`(?:\s[-–—]|:)\s*(?:${SET_ASIDE}|${DONE})\b.*$`, 'i');
+const MOVED_TITLE_G = new RegExp(String.raw`\b${MOVED_INTO}\b`, 'gi');
+const DONE_CAPS_G = new RegExp(DONE_CAPS.source, 'g');
 
 /**
  * Whether a phase holds a plain checkbox that no criteria heading or prefix gave a kind (an N/A item says nothing).

@@ -547,7 +547,7 @@ describe('an agent declaring done a phase whose checks are open', () => {
       line: lineOf(done, '## Phase 1: Part 1'),
       severity: 'info',
     });
-    expect(f.message).toContain('declares Phase 1 (Part 1) done with 1 of its automated checks open');
+    expect(f.message).toContain('declares Phase 1 (Part 1) done with 1 automated check open');
     expect((await historyFindings(repo.dir, RULE, 'strict')).map((x) => x.severity)).toEqual(['error']);
   });
 
@@ -560,5 +560,102 @@ describe('an agent declaring done a phase whose checks are open', () => {
     );
     repo.commit('Describe Phase 1', { [PLAN]: text }, { author: CLAUDE });
     expect(await historyFindings(repo.dir, RULE)).toEqual([]);
+  });
+});
+
+// After helper-76's review of the set-aside act: a phase is known by a subject only one phase of each version has,
+// else by the boxes it holds (items keep their identity, by kind and text), else by its label; it leaves open every
+// check its former self had open that the commit neither ticks nor moves into a phase still waiting; and its
+// verification began only with a check the parent version already had.
+describe('the phase an agent sets aside, known across a rewrite of the plan', () => {
+  /** A plan of phases, each heading with its automated checks (`[x] a one`, `[ ] b two`). */
+  const plan = (...phases: [string, ...string[]][]) =>
+    [
+      '---',
+      ...FM,
+      '---',
+      '# Auth flow Implementation Plan',
+      '',
+      ...phases.flatMap(([heading, ...items]) => [heading, '', '#### Automated Verification:', '', ...items, '']),
+    ].join('\n');
+
+  /** The findings of an agent's commit that rewrites the plan from `start` to `text`. */
+  async function rewrite(start: string, text: string, preset?: 'strict') {
+    const repo = Repo.create();
+    repo.commit('Plan', { [PLAN]: start, [LEDGER]: ledgerDoc() }, { author: ANA });
+    const commit = repo.commit('Rework the plan', { [PLAN]: text }, { author: CLAUDE });
+    return { repo, commit, findings: await historyFindings(repo.dir, RULE, preset) };
+  }
+
+  it.each([
+    ['declared done', '**DONE**'],
+    ['deferred', '**DEFERRED**'],
+  ])('is found among phases without titles: %s', async (_name, marker) => {
+    const start = plan(['## Phase 1', '- [x] a one'], ['## Phase 2', '- [ ] b two'], ['## Phase 3', '- [ ] c three']);
+    const text = start.replace('## Phase 2\n', `## Phase 2\n\n${marker}\n`);
+    const { repo, commit, findings } = await rewrite(start, text);
+    const f = expectOne(findings, RULE, {
+      repo,
+      commit,
+      file: PLAN,
+      line: lineOf(text, '## Phase 2'),
+      severity: 'error',
+    });
+    expect(f.message).toContain('sets aside Phase 2');
+  });
+
+  it('counts a check moved into a phase declared done as still open', async () => {
+    const start = plan(['## Phase 1: Setup [DONE]', '- [x] a one'], ['## Phase 2: Export', '- [ ] b two']);
+    const text = plan(['## Phase 1: Setup [DONE]', '- [x] a one', '- [ ] b two'], ['## Phase 2: Export [DONE]']);
+    const { repo, commit, findings } = await rewrite(start, text);
+    expectOne(findings, RULE, { repo, commit, file: PLAN, line: lineOf(text, '## Phase 2'), severity: 'error' });
+  });
+
+  it("is not passed off as another phase by taking that phase's subject", async () => {
+    const start = plan(['## Phase 1: Setup [DONE]', '- [x] a one'], ['## Phase 2: Export', '- [ ] b two']);
+    const text = plan(['## Phase 1: Setup [DONE]', '- [x] a one'], ['## Phase 2: Setup [DONE]', '- [ ] b two']);
+    const { repo, commit, findings } = await rewrite(start, text);
+    const f = expectOne(findings, RULE, {
+      repo,
+      commit,
+      file: PLAN,
+      line: lineOf(text, '## Phase 2'),
+      severity: 'error',
+    });
+    expect(f.message).toContain('sets aside Phase 2 (Export)');
+  });
+
+  it('is found renumbered and deferred in words, and named by its new label', async () => {
+    const start = plan(['## Phase 1: Setup', '- [ ] a one'], ['## Phase 2: Export', '- [ ] b two']);
+    const text = plan(
+      ['## Phase 1: Groundwork', '- [x] g zero'],
+      ['## Phase 2: Setup (deferred to Phase 4)', '- [ ] a one'],
+      ['## Phase 3: Export', '- [ ] b two'],
+    );
+    const { repo, commit, findings } = await rewrite(start, text);
+    const f = expectOne(findings, RULE, {
+      repo,
+      commit,
+      file: PLAN,
+      line: lineOf(text, '## Phase 2'),
+      severity: 'error',
+    });
+    expect(f.message).toContain('sets aside Phase 2 (Setup; Phase 1 before this commit) while 1 of its checks is open');
+  });
+
+  it('keeps the error when the only ticked check is one the same commit adds', async () => {
+    const start = plan(['## Phase 1: Setup', '- [ ] a one'], ['## Phase 2: Export', '- [ ] b two']);
+    const text = plan(
+      ['## Phase 1: Setup [DONE]', '- [ ] a one', '- [x] file exists'],
+      ['## Phase 2: Export', '- [ ] b two'],
+    );
+    const { repo, commit, findings } = await rewrite(start, text);
+    expectOne(findings, RULE, { repo, commit, file: PLAN, line: lineOf(text, '## Phase 1'), severity: 'error' });
+  });
+
+  it('is silent for a new phase that only shares a subject with an older one', async () => {
+    const start = plan(['## Phase 1: Setup', '- [x] a one'], ['## Phase 2: Tests', '- [ ] b two']);
+    const text = start + '\n## Phase 3: Tests (deferred)\n\n#### Automated Verification:\n\n- [ ] c three\n';
+    expect((await rewrite(start, text)).findings).toEqual([]);
   });
 });

@@ -3,8 +3,8 @@ import type { Event } from '../../model/history.js';
 import { AFTER_THE_FACT, byFile, firstLine, listTexts } from './cause.js';
 import { writtenResolutions } from '../../history/resolutions.js';
 import type { TransitionContext } from '../types.js';
-import { criteria, phaseLabel, phaseVerified, verificationBegun } from '../../model/queries.js';
-import type { Phase, Plan } from '../../model/types.js';
+import { phaseLabel, phaseVerified } from '../../model/queries.js';
+import type { CheckItem, Phase, Plan } from '../../model/types.js';
 import { phaseSubject } from '../../read/plan.js';
 
 type Loosening = { file: string; line: number } & (
@@ -72,12 +72,6 @@ function resolutions(ctx: TransitionContext): Loosening[] {
   return written.map((w) => ({ file: w.file, line: w.line, act: 'resolution' as const }));
 }
 
-/** The verification items of a phase still to be checked (not checked, not N/A, not set aside on their line). */
-function openChecks(phase: Phase, automatedOnly = false): number {
-  const items = automatedOnly ? phase.automated : [...criteria(phase), ...(phase.unknown ?? [])];
-  return items.filter((i) => !i.checked && !i.na && !i.deviation).length;
-}
-
 /**
  * Phases the commit sets aside (a title or lead marker that says deferred or skipped, or that its work moved into a
  * phase that no longer waits) while their verification is still open: a phase set aside holds no later phase back
@@ -103,50 +97,115 @@ function setAside(ctx: TransitionContext): Loosening[] {
       if (into && !into.deferred && !phaseVerified(into, ctx.preset)) continue;
       // Declared done, only the checks that hold later phases back count (`recommended`): manual boxes wait for a
       // human in any case, and an agent closing its automated work rightly says the phase is done.
-      // Set aside, the checks it had open are what the agent no longer waits for (deferring may also delete them);
-      // declared done, the checks it still leaves open as it says so (ticking them in the same commit is the work).
-      const open = phase.deferred ? openChecks(old) : openChecks(phase, ctx.preset === 'recommended');
+      const automatedOnly = !phase.deferred && ctx.preset === 'recommended';
+      const open = stillOpen(old, phase, after, automatedOnly, ctx.preset);
       if (open > 0)
         out.push({
           file: c.path,
           line: phase.line,
           act: 'setAside',
-          phase: phaseLabel(old),
+          phase:
+            old.label === phase.label || phase.label === null
+              ? phaseLabel(old)
+              : `Phase ${phase.label} (${old.title}; Phase ${old.label ?? old.number} before this commit)`,
           open,
           done: !phase.deferred,
-          // Declared done once its automated checks began, the rest were left open, not skipped: the reading
-          // history/phase-order gives a begun phase (`recommended`; `strict` holds every open check).
-          leftOpen: !phase.deferred && ctx.preset === 'recommended' && verificationBegun(phase),
+          // Declared done once its automated checks began (a check the parent version had, ticked), the rest were
+          // left open, not skipped: the reading history/phase-order gives a begun phase (`recommended`; `strict`
+          // holds every open check).
+          leftOpen: automatedOnly && begunBefore(phase, before),
         });
     }
   }
   return out;
 }
 
+/** A phase's boxes by kind and text: their identity across versions (convention section 6). */
+function itemKeys(phase: Phase): string[] {
+  return [
+    ...phase.automated.map((i) => `a\0${i.text}`),
+    ...phase.manual.map((i) => `m\0${i.text}`),
+    ...(phase.unknown ?? []).map((i) => `u\0${i.text}`),
+    ...phase.tasks.map((t) => `t\0${t.label}\0${t.title}`),
+  ];
+}
+
 /**
- * The phase of the parent version that `phase` was: the one about the same subject, else the one of the same label
- * unless that one's subject moved to another label (a plan renumbered as it is worked: a phase inserted before moves
- * every later label, and the new Phase 6 is not the old Phase 6).
+ * The phase of the parent version that `phase` was: the one about the same subject, when exactly one phase of each
+ * version is about it; else the one holding most of its boxes (items keep their identity, by kind and text, when a
+ * phase is renamed, renumbered or has an item moved); else the one of the same label, unless that one's subject moved
+ * to another label (a plan renumbered as it is worked: the new Phase 6 is not the old Phase 6).
  */
 function formerSelf(before: Plan, after: Plan, phase: Phase): Phase | undefined {
+  const was = before.phases.filter((p) => !p.outside);
+  const now = after.phases.filter((p) => !p.outside);
+  const about = (list: Phase[], subject: string) => list.filter((p) => phaseSubject(p.title) === subject);
   const subject = phaseSubject(phase.title);
-  const seq = before.phases.filter((p) => !p.outside);
-  const same = subject === '' ? undefined : seq.find((p) => phaseSubject(p.title) === subject);
-  if (same) return same;
+  if (subject !== '' && about(was, subject).length === 1 && about(now, subject).length === 1)
+    return about(was, subject)[0];
+  const mine = new Set(itemKeys(phase));
+  const shared = was
+    .map((p) => ({ p, n: itemKeys(p).filter((k) => mine.has(k)).length }))
+    .filter((x) => x.n > 0)
+    .sort((a, b) => b.n - a.n);
+  if (shared[0] && (shared.length === 1 || shared[0].n > shared[1]!.n)) return shared[0].p;
   if (phase.label === null) return undefined;
-  const byLabel = seq.find((p) => p.label?.toUpperCase() === phase.label!.toUpperCase());
+  const byLabel = was.find((p) => p.label?.toUpperCase() === phase.label!.toUpperCase());
   if (!byLabel) return undefined;
-  const moved = after.phases.some((p) => p !== phase && phaseSubject(p.title) === phaseSubject(byLabel.title));
+  const its = phaseSubject(byLabel.title);
+  const moved =
+    its !== '' && about(was, its).length === 1 && now.some((p) => p !== phase && phaseSubject(p.title) === its);
   return moved ? undefined : byLabel;
 }
 
-/** "Phase 2 (Export) done with 1 of its automated checks open", several joined with "and". */
+/**
+ * The checks a phase set aside or declared done leaves open: each check its former self had open that this commit
+ * neither ticks nor excuses (N/A, a reason on its line) nor moves into a phase that still waits for its own checks
+ * (an item moved into a phase set aside or done is still one waited for no more, and a deleted one too), and each
+ * open check the phase gains.
+ */
+function stillOpen(
+  old: Phase,
+  phase: Phase,
+  after: Plan,
+  automatedOnly: boolean,
+  preset: TransitionContext['preset'],
+): number {
+  const kinds = (p: Phase): [string, CheckItem[]][] =>
+    automatedOnly
+      ? [['a', p.automated]]
+      : [
+          ['a', p.automated],
+          ['m', p.manual],
+          ['u', p.unknown ?? []],
+        ];
+  const open = (i: CheckItem) => !i.checked && !i.na && !i.deviation;
+  const where = new Map<string, { p: Phase; i: CheckItem }>();
+  for (const p of after.phases)
+    for (const [k, items] of kinds(p)) for (const i of items) where.set(`${k}\0${i.text}`, { p, i });
+  const counted = new Set<string>();
+  for (const [k, items] of kinds(old))
+    for (const i of items.filter(open)) {
+      const key = `${k}\0${i.text}`;
+      const now = where.get(key);
+      if (now && !open(now.i)) continue;
+      if (now && now.p !== phase && !now.p.deferred && !now.p.declaredDone && !phaseVerified(now.p, preset)) continue;
+      counted.add(key);
+    }
+  for (const [k, items] of kinds(phase)) for (const i of items.filter(open)) counted.add(`${k}\0${i.text}`);
+  return counted.size;
+}
+
+/** Whether a check the parent version already had is ticked in the phase: its verification began before, not now. */
+function begunBefore(phase: Phase, before: Plan): boolean {
+  const had = new Set(before.phases.flatMap((p) => p.automated.map((i) => i.text)));
+  return phase.automated.some((i) => i.checked && !i.na && !i.deviation && had.has(i.text));
+}
+
+/** "Phase 2 (Export) done with 1 automated check open", several joined with "and". */
 function doneWithOpen(list: readonly Loosening[]): string {
   return (list as Extract<Loosening, { act: 'setAside' }>[])
-    .map(
-      (l) =>
-        `${l.phase} done with ${l.open === 1 ? '1 of its automated checks' : `${l.open} of its automated checks`} open`,
-    )
+    .map((l) => `${l.phase} done with ${l.open === 1 ? '1 automated check' : `${l.open} automated checks`} open`)
     .join(' and ');
 }
 
@@ -263,7 +322,7 @@ export const rule: Rule = {
         "An agent's commit ({{agents}}) sets aside {{phases}}, without a human's confirmation: a phase set aside holds no later phase back, and its open checks are no longer waited for.",
       // Declared done after its automated checks began: left open, not skipped (`recommended`).
       declaresDoneLeftOpen:
-        "An agent's commit ({{agents}}) declares {{phases}}: its automated checks had begun, so `recommended` reads the open ones as left open, not skipped. Tick them, or mark the ones that do not apply N/A with the reason.",
+        "An agent's commit ({{agents}}) declares {{phases}}. Its verification had begun, so `recommended` reads the open checks as left open, not skipped: tick them in a later commit, or have a human mark those that do not apply N/A (`Confirmed-by:`).",
       // Several kinds of loosening in one file: one finding, each act a clause of {{acts}}.
       loosens:
         "An agent's commit ({{agents}}) loosens {{file}} without a human's confirmation: it {{acts}} (first at line {{line}}).",

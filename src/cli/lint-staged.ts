@@ -12,11 +12,8 @@ import { gitSync } from '../shared/git.js';
 /** `.` keeps the report whole: lint-staged appends the staged files, and paths would narrow the report to them. */
 export const LINT_STAGED_TASK = 'validate-workflow --staged .';
 
-/** The file names lint-staged 16 reads its configuration from (its lib/configFiles.js), in any folder. */
-const CONFIG_FILE_NAMES = [
-  'package.json',
-  'package.yaml',
-  'package.yml',
+/** The files lint-staged 16 reads its configuration from besides the package manifests (its lib/configFiles.js). */
+export const LINT_STAGED_FILES = [
   '.lintstagedrc',
   '.lintstagedrc.json',
   '.lintstagedrc.yaml',
@@ -34,6 +31,9 @@ const CONFIG_FILE_NAMES = [
   'lint-staged.config.cjs',
   'lint-staged.config.cts',
 ];
+
+/** Every file name lint-staged reads its configuration from, in any folder. */
+const CONFIG_FILE_NAMES = ['package.json', 'package.yaml', 'package.yml', ...LINT_STAGED_FILES];
 
 /** The files whose whole content is a configuration in JSON or YAML (JSON is YAML). */
 const RC_FILES = new Set(['.lintstagedrc', '.lintstagedrc.json', '.lintstagedrc.yaml', '.lintstagedrc.yml']);

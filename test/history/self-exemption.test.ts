@@ -587,41 +587,32 @@ describe('the phase an agent sets aside, known across a rewrite of the plan', ()
     return { repo, commit, findings: await historyFindings(repo.dir, RULE, preset) };
   }
 
+  /** The one error of that commit, at the heading that starts with `heading`. */
+  async function errorAt(start: string, text: string, heading: string) {
+    const { repo, commit, findings } = await rewrite(start, text);
+    return expectOne(findings, RULE, { repo, commit, file: PLAN, line: lineOf(text, heading), severity: 'error' });
+  }
+
   it.each([
     ['declared done', '**DONE**'],
     ['deferred', '**DEFERRED**'],
   ])('is found among phases without titles: %s', async (_name, marker) => {
     const start = plan(['## Phase 1', '- [x] a one'], ['## Phase 2', '- [ ] b two'], ['## Phase 3', '- [ ] c three']);
     const text = start.replace('## Phase 2\n', `## Phase 2\n\n${marker}\n`);
-    const { repo, commit, findings } = await rewrite(start, text);
-    const f = expectOne(findings, RULE, {
-      repo,
-      commit,
-      file: PLAN,
-      line: lineOf(text, '## Phase 2'),
-      severity: 'error',
-    });
+    const f = await errorAt(start, text, '## Phase 2');
     expect(f.message).toContain('sets aside Phase 2');
   });
 
   it('counts a check moved into a phase declared done as still open', async () => {
     const start = plan(['## Phase 1: Setup [DONE]', '- [x] a one'], ['## Phase 2: Export', '- [ ] b two']);
     const text = plan(['## Phase 1: Setup [DONE]', '- [x] a one', '- [ ] b two'], ['## Phase 2: Export [DONE]']);
-    const { repo, commit, findings } = await rewrite(start, text);
-    expectOne(findings, RULE, { repo, commit, file: PLAN, line: lineOf(text, '## Phase 2'), severity: 'error' });
+    await errorAt(start, text, '## Phase 2');
   });
 
   it("is not passed off as another phase by taking that phase's subject", async () => {
     const start = plan(['## Phase 1: Setup [DONE]', '- [x] a one'], ['## Phase 2: Export', '- [ ] b two']);
     const text = plan(['## Phase 1: Setup [DONE]', '- [x] a one'], ['## Phase 2: Setup [DONE]', '- [ ] b two']);
-    const { repo, commit, findings } = await rewrite(start, text);
-    const f = expectOne(findings, RULE, {
-      repo,
-      commit,
-      file: PLAN,
-      line: lineOf(text, '## Phase 2'),
-      severity: 'error',
-    });
+    const f = await errorAt(start, text, '## Phase 2');
     expect(f.message).toContain('sets aside Phase 2 (Export)');
   });
 
@@ -632,14 +623,7 @@ describe('the phase an agent sets aside, known across a rewrite of the plan', ()
       ['## Phase 2: Setup (deferred to Phase 4)', '- [ ] a one'],
       ['## Phase 3: Export', '- [ ] b two'],
     );
-    const { repo, commit, findings } = await rewrite(start, text);
-    const f = expectOne(findings, RULE, {
-      repo,
-      commit,
-      file: PLAN,
-      line: lineOf(text, '## Phase 2'),
-      severity: 'error',
-    });
+    const f = await errorAt(start, text, '## Phase 2');
     expect(f.message).toContain('sets aside Phase 2 (Setup; Phase 1 before this commit) while 1 of its checks is open');
   });
 
@@ -649,8 +633,7 @@ describe('the phase an agent sets aside, known across a rewrite of the plan', ()
       ['## Phase 1: Setup [DONE]', '- [ ] a one', '- [x] file exists'],
       ['## Phase 2: Export', '- [ ] b two'],
     );
-    const { repo, commit, findings } = await rewrite(start, text);
-    expectOne(findings, RULE, { repo, commit, file: PLAN, line: lineOf(text, '## Phase 1'), severity: 'error' });
+    await errorAt(start, text, '## Phase 1');
   });
 
   it('is silent for a new phase that only shares a subject with an older one', async () => {

@@ -7,28 +7,9 @@ import { isRecord } from '../../shared/text.js';
 import { ALLOWED_SIGNERS_FILE } from '../../history/snapshot.js';
 import { jsonIndent, read, type Report } from './common.js';
 
-import { LINT_STAGED_TASK } from '../lint-staged.js';
+import { LINT_STAGED_FILES, LINT_STAGED_TASK } from '../lint-staged.js';
 
 export { LINT_STAGED_TASK };
-
-const LINT_STAGED_FILES = [
-  '.lintstagedrc',
-  '.lintstagedrc.json',
-  '.lintstagedrc.yaml',
-  '.lintstagedrc.yml',
-  '.lintstagedrc.mjs',
-  '.lintstagedrc.mts',
-  '.lintstagedrc.js',
-  '.lintstagedrc.ts',
-  '.lintstagedrc.cjs',
-  '.lintstagedrc.cts',
-  'lint-staged.config.mjs',
-  'lint-staged.config.mts',
-  'lint-staged.config.js',
-  'lint-staged.config.ts',
-  'lint-staged.config.cjs',
-  'lint-staged.config.cts',
-];
 
 /**
  * The lint-staged glob: the top folder of every workflow glob (so the task runs when any workflow file is staged),

@@ -636,6 +636,15 @@ describe('the phase an agent sets aside, known across a rewrite of the plan', ()
     await errorAt(start, text, '## Phase 1');
   });
 
+  it('knows checks reworded as they are ticked (their results written onto the line), by their place', async () => {
+    const start = plan(['## Phase 1: Setup', '- [ ] a one', '- [ ] b two'], ['## Phase 2: Export', '- [ ] c three']);
+    const text = plan(
+      ['## Phase 1: Setup [DONE]', '- [x] a one (passes, 12 tests)', '- [x] b two (no warnings)'],
+      ['## Phase 2: Export', '- [ ] c three'],
+    );
+    expect((await rewrite(start, text)).findings).toEqual([]);
+  });
+
   it('is silent for a new phase that only shares a subject with an older one', async () => {
     const start = plan(['## Phase 1: Setup', '- [x] a one'], ['## Phase 2: Tests', '- [ ] b two']);
     const text = start + '\n## Phase 3: Tests (deferred)\n\n#### Automated Verification:\n\n- [ ] c three\n';

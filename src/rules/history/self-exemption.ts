@@ -98,7 +98,7 @@ function setAside(ctx: TransitionContext): Loosening[] {
       // Declared done, only the checks that hold later phases back count (`recommended`): manual boxes wait for a
       // human in any case, and an agent closing its automated work rightly says the phase is done.
       const automatedOnly = !phase.deferred && ctx.preset === 'recommended';
-      const open = stillOpen(old, phase, after, automatedOnly, ctx.preset);
+      const { count: open, begun } = stillOpen(old, phase, after, automatedOnly, ctx.preset);
       if (open > 0)
         out.push({
           file: c.path,
@@ -113,7 +113,7 @@ function setAside(ctx: TransitionContext): Loosening[] {
           // Declared done once its automated checks began (a check the parent version had, ticked), the rest were
           // left open, not skipped: the reading history/phase-order gives a begun phase (`recommended`; `strict`
           // holds every open check).
-          leftOpen: automatedOnly && begunBefore(phase, before),
+          leftOpen: automatedOnly && begun,
         });
     }
   }
@@ -162,7 +162,8 @@ function formerSelf(before: Plan, after: Plan, phase: Phase): Phase | undefined 
  * The checks a phase set aside or declared done leaves open: each check its former self had open that this commit
  * neither ticks nor excuses (N/A, a reason on its line) nor moves into a phase that still waits for its own checks
  * (an item moved into a phase set aside or done is still one waited for no more, and a deleted one too), and each
- * open check the phase gains.
+ * open check the phase gains; and whether its verification began, with an automated check its former self had (ticked
+ * then or now: a check added ticked shows nothing began).
  */
 function stillOpen(
   old: Phase,
@@ -170,7 +171,7 @@ function stillOpen(
   after: Plan,
   automatedOnly: boolean,
   preset: TransitionContext['preset'],
-): number {
+): { count: number; begun: boolean } {
   const kinds = (p: Phase): [string, CheckItem[]][] =>
     automatedOnly
       ? [['a', p.automated]]
@@ -183,23 +184,27 @@ function stillOpen(
   const where = new Map<string, { p: Phase; i: CheckItem }>();
   for (const p of after.phases)
     for (const [k, items] of kinds(p)) for (const i of items) where.set(`${k}\0${i.text}`, { p, i });
-  const counted = new Set<string>();
-  for (const [k, items] of kinds(old))
-    for (const i of items.filter(open)) {
-      const key = `${k}\0${i.text}`;
-      const now = where.get(key);
-      if (now && !open(now.i)) continue;
-      if (now && now.p !== phase && !now.p.deferred && !now.p.declaredDone && !phaseVerified(now.p, preset)) continue;
-      counted.add(key);
-    }
-  for (const [k, items] of kinds(phase)) for (const i of items.filter(open)) counted.add(`${k}\0${i.text}`);
-  return counted.size;
-}
-
-/** Whether a check the parent version already had is ticked in the phase: its verification began before, not now. */
-function begunBefore(phase: Phase, before: Plan): boolean {
-  const had = new Set(before.phases.flatMap((p) => p.automated.map((i) => i.text)));
-  return phase.automated.some((i) => i.checked && !i.na && !i.deviation && had.has(i.text));
+  const mine = new Map(kinds(phase));
+  const accounted = new Set<CheckItem>();
+  let count = 0;
+  let begun = old.automated.some((i) => i.checked && !i.na && !i.deviation);
+  for (const [k, items] of kinds(old)) {
+    const here = mine.get(k) ?? [];
+    items.forEach((i, n) => {
+      if (!open(i)) return;
+      // Reworded as it was ticked (its result written onto the line): the item in its place, the list's length kept
+      // (convention section 6: by text first, then by position).
+      const now =
+        where.get(`${k}\0${i.text}`) ?? (here.length === items.length ? { p: phase, i: here[n]! } : undefined);
+      if (now) accounted.add(now.i);
+      if (now && now.p === phase && k === 'a' && now.i.checked && !now.i.na && !now.i.deviation) begun = true;
+      if (now && !open(now.i)) return;
+      if (now && now.p !== phase && !now.p.deferred && !now.p.declaredDone && !phaseVerified(now.p, preset)) return;
+      count++;
+    });
+  }
+  for (const items of mine.values()) count += items.filter((i) => open(i) && !accounted.has(i)).length;
+  return { count, begun };
 }
 
 /** "Phase 2 (Export) done with 1 automated check open", several joined with "and". */

@@ -7,7 +7,7 @@
 // Anything else runs lint-staged as a program with the check as its task, as the shell did, and judges directly only
 // a commit the task never saw.
 import { spawnSync } from 'node:child_process';
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -63,12 +63,21 @@ async function check(config: string[], io: Io): Promise<number> {
 }
 
 /** lint-staged, installed in the repository, run in this process with `config`: whether its tasks passed. */
-async function lintStagedHere(root: string, config: Record<string, string | string[]>): Promise<boolean> {
-  const entry = createRequire(join(root, 'package.json')).resolve('lint-staged');
-  const { default: lintStaged } = (await import(pathToFileURL(entry).href)) as {
-    default: (options: { config: object; cwd: string }) => Promise<boolean>;
-  };
-  return lintStaged({ config, cwd: root });
+type LintStaged = (options: { config: object; cwd: string }) => Promise<boolean>;
+
+/**
+ * lint-staged's Node API, installed in the repository, or null when it cannot be loaded here (the program may still
+ * run). Resolved from inside node_modules: a package.json at the top that does not parse (lint-staged ignores one)
+ * must not stop the lookup, and resolving from beside it would read it.
+ */
+async function lintStagedApi(root: string): Promise<LintStaged | null> {
+  try {
+    const entry = createRequire(join(root, 'node_modules', '_.js')).resolve('lint-staged');
+    const api = ((await import(pathToFileURL(entry).href)) as { default?: unknown }).default;
+    return typeof api === 'function' ? (api as LintStaged) : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -81,11 +90,12 @@ export async function preCommit(argv: string[], io: Io): Promise<number | null> 
   const root = repositoryInfo(io.cwd)?.root ?? io.cwd;
   // A hook run from a subfolder (the package is not at the top) leaves lint-staged's search to lint-staged.
   const plan = samePlace(io.cwd, root) ? lintStagedPlan(root) : null;
-  if (plan) {
-    if (Object.keys(plan.config).length === 0) return check(config, io);
+  if (plan && Object.keys(plan.config).length === 0) return check(config, io);
+  const lintStaged = plan ? await lintStagedApi(root) : null;
+  if (plan && lintStaged) {
     // The repository's tasks run beside the check, as they ran beside it as lint-staged's task: a slow linter and the
     // check overlap. The check's report waits for lint-staged's, which may redraw its lines on a terminal meanwhile.
-    const tasks = lintStagedHere(root, plan.config).then(
+    const tasks = lintStaged({ config: plan.config, cwd: root }).then(
       (passed) => (passed ? EXIT.ok : EXIT.findings),
       (err: Error) => {
         io.stderr(`validate-workflow: lint-staged could not run (${err.message}).\n`);
@@ -100,8 +110,10 @@ export async function preCommit(argv: string[], io: Io): Promise<number | null> 
   }
   // lint-staged finds its configuration itself and runs the check as its task, which leaves its verdict when it passes.
   // The lint-staged the hook found, where it found it (hooks/pre-commit runs this where it looked: the hook's folder).
+  // (Run otherwise, from a workspace folder where lint-staged is installed only at the top, the top's.)
   dropVerdict(root);
-  const res = spawnSync(join(io.cwd, 'node_modules', '.bin', 'lint-staged'), [], {
+  const here = join(io.cwd, 'node_modules', '.bin', 'lint-staged');
+  const res = spawnSync(existsSync(here) ? here : join(root, 'node_modules', '.bin', 'lint-staged'), [], {
     cwd: io.cwd,
     stdio: ['ignore', 'inherit', 'inherit'],
   });

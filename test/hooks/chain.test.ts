@@ -280,6 +280,17 @@ describe("the pre-commit hook and lint-staged's configuration", () => {
     expect(marks(failing)).toEqual(['task 1']);
   });
 
+  it('loads lint-staged beside a package.json at the top that does not parse, as lint-staged itself runs there', async () => {
+    const marker = join(tempDir(), 'marker');
+    const dir = await hooked({});
+    const rc = { 'thoughts/**': 'validate-workflow --staged .', '*.md': `node ${markingTask(marker)}` };
+    writeFileSync(join(dir, '.lintstagedrc.json'), JSON.stringify(rc));
+    writeFileSync(join(dir, 'package.json'), '// a comment lint-staged reads past\n{ "name": "app" }\n');
+    const ok = commitFile(dir, 'README.md', 'hello\n');
+    expect(ok.code, ok.out).toBe(0);
+    expect(marks(marker)).toEqual(['task 1']);
+  });
+
   it("leaves a JavaScript configuration to lint-staged, whose task runs the check", async () => {
     const marker = join(tempDir(), 'marker');
     const config = `export default {\n  '*.md': 'node ${markingTask(marker)}',\n  'thoughts/**': 'validate-workflow --staged .',\n};\n`;

@@ -206,7 +206,7 @@ const STATUS_BRACKET = new RegExp(
 );
 /** A status said after a dash or colon, to the end of the title (`— Deferred until Q3`, `: complete`). */
 const STATUS_TAIL = new RegExp(String.raw`(?:\s[-–—]|:)\s*(?:${SET_ASIDE}|${DONE})\b.*$`, 'i');
-const MOVED_TITLE_G = new RegExp(String.raw`\b${MOVED_INTO}\b`, 'gi');
+const MOVED_TITLE_G = new RegExp(MOVED_TITLE.source, 'gi');
 const DONE_CAPS_G = new RegExp(DONE_CAPS.source, 'g');
 
 /**

@@ -76,8 +76,8 @@ function resolutions(ctx: TransitionContext): Loosening[] {
  * Phases the commit sets aside (a title or lead marker that says deferred or skipped, or that its work moved into a
  * phase that no longer waits) while their verification is still open: a phase set aside holds no later phase back
  * and its open checks are no longer waited for, so it loosens the order and confirmation the agent is held to, as
- * turning an item into N/A does. Phases are known by their label; a plan added or deleted in the commit has no phase
- * to set aside.
+ * turning an item into N/A does. A phase is compared with its former self (formerSelf); a plan added or deleted in the
+ * commit has no phase to set aside.
  */
 function setAside(ctx: TransitionContext): Loosening[] {
   const out: Loosening[] = [];
@@ -87,9 +87,11 @@ function setAside(ctx: TransitionContext): Loosening[] {
     const after = ctx.after.plan(c.path);
     if (!before || !after || before.unstructured || after.unstructured) continue;
     for (const phase of after.phases) {
+      // Declared done with its checks open holds nothing up either (phaseVerified trusts the author's word). Asked
+      // before the phase's former self is looked for: every commit that changes a plan passes here.
+      if (!(phase.deferred || phase.declaredDone)) continue;
       const old = formerSelf(before, after, phase);
-      // Declared done with its checks open holds nothing up either (phaseVerified trusts the author's word).
-      if (!(phase.deferred || phase.declaredDone) || !old || old.deferred || old.declaredDone) continue;
+      if (!old || old.deferred || old.declaredDone) continue;
       // Work moved into a phase that still waits for its own checks keeps the order: that phase holds the later
       // ones back (a plan restructured as it is worked, not a gate dropped).
       const into =

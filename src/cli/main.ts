@@ -1,36 +1,9 @@
 #!/usr/bin/env node
-// Entry point: the command line (run.ts) with this process's arguments, streams and environment.
-import { EXIT, wantsColor, type Io } from './io.js';
+// Entry point of the `validate-workflow` bin: the command line (entry.ts) with this process's arguments.
 import { timing } from '../shared/timing.js';
+import { main } from './entry.js';
 
 // Since the process started: node's own start and this module's load (the bench's "node start" and "bundle load").
 timing('node start, main.js loaded', performance.now());
 
-const io: Io = {
-  cwd: process.cwd(),
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
-  color: wantsColor({ env: process.env, tty: Boolean(process.stdout.isTTY) }),
-  env: process.env,
-  stderrTTY: Boolean(process.stderr.isTTY),
-};
-// A reader that stops early (`| head`) closes the pipe: the report is not wanted any more, which is no failure of
-// the tool and no reason for a stack trace. The exit code is the run's, as far as it got.
-process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code !== 'EPIPE') throw err;
-  process.exit(process.exitCode ?? EXIT.ok);
-});
-const argv = process.argv.slice(2);
-// The commit-msg hook takes pre-commit's verdict through a door that loads no more than that needs (commit-msg.ts);
-// everything else, and commit-msg when there is no verdict to take, through the command line.
-// The pre-commit hook, where lint-staged is installed, judges the index and runs lint-staged in one process.
-const taken =
-  argv[0] === 'commit-msg'
-    ? await (await import('./commit-msg.js')).commitMsgFromVerdict(argv, io)
-    : argv[0] === 'pre-commit'
-      ? await (await import('./pre-commit.js')).preCommit(argv, io)
-      : null;
-process.exitCode = taken ?? (await (await import('./run.js')).run(argv, io));
-// The bench reads peak memory this way: the process's own high-water mark, worker threads included.
-if (process.env.VALIDATE_WORKFLOW_TIMING)
-  process.stderr.write(`timing peak rss: ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`);
+process.exitCode = await main(process.argv.slice(2));

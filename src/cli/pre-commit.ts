@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { dropVerdict, verdictLeft } from '../engine/handover.js';
 import { gitSync, repositoryInfo } from '../shared/git.js';
+import { importOutside } from './import-outside.js';
 import { EXIT, type Io } from './io.js';
 import { lintStagedPlan } from './lint-staged.js';
 
@@ -73,7 +74,7 @@ type LintStaged = (options: { config: object; cwd: string }) => Promise<boolean>
 async function lintStagedApi(root: string): Promise<LintStaged | null> {
   try {
     const entry = createRequire(join(root, 'node_modules', '_.js')).resolve('lint-staged');
-    const api = ((await import(pathToFileURL(entry).href)) as { default?: unknown }).default;
+    const api = ((await importOutside(pathToFileURL(entry).href)) as { default?: unknown }).default;
     return typeof api === 'function' ? (api as LintStaged) : null;
   } catch {
     return null;

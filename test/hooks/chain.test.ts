@@ -263,6 +263,12 @@ describe("the pre-commit hook and lint-staged's configuration", () => {
     expect(ok.code, ok.out).toBe(0);
     expect(ok.out).toContain('Running tasks for staged files');
     expect(marks(marker)).toEqual(['task 1']);
+    // lint-staged's API is an ES module the hooks' CommonJS build imports (cli/import-outside.ts): with no warning of
+    // an experimental loader on the way.
+    expect(ok.out).not.toContain('Warning');
+    // In this process, from the configuration object cli/pre-commit.ts gives it (a lint-staged that could not be
+    // imported would run as a program, with the check as its task, and pass as well).
+    expect(ok.out).toContain('Config object');
     // The tasks run beside the check, as they ran beside it as lint-staged's task; the check's report comes after
     // lint-staged's (which may redraw its lines on a terminal meanwhile).
     const bad = commitFile(dir, 'thoughts/shared/plans/broken.md', BAD_PLAN);

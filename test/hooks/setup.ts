@@ -129,7 +129,9 @@ function onceForBuild(prefix: string, make: (dir: string) => void): string {
 function packInto(dest: string): void {
   const copy = tempDir('vw-copy-');
   const pkg = JSON.parse(readFileSync(join(PROJECT, 'package.json'), 'utf8')) as { files: string[] };
-  for (const entry of [...pkg.files, 'README.md', 'LICENSE']) cpSync(join(PROJECT, entry), join(copy, entry), { recursive: true });
+  // A `!` entry takes files out of what npm packs (the code cache fast-start.ts keeps beside the bundle): npm applies it.
+  for (const entry of [...pkg.files.filter((f) => !f.startsWith('!')), 'README.md', 'LICENSE'])
+    cpSync(join(PROJECT, entry), join(copy, entry), { recursive: true });
   writeFileSync(join(copy, 'package.json'), `${JSON.stringify(publishedManifest(pkg), null, 2)}\n`);
   must(copy, 'npm', ['pack', '--ignore-scripts', '--pack-destination', dest, '--json', '--loglevel=error']);
 }

@@ -18,7 +18,15 @@ import { UsageError } from '../shared/errors.js';
 import { since, timing } from '../shared/timing.js';
 import { applyBaseline, baselineAt, baselineIn } from './baseline.js';
 import { guidanceIn, guidedBy, selfResolvedIn } from './guidance.js';
-import { commentFree, handoverKey, handoverSettings, leaveVerdict, takeVerdict } from './handover.js';
+import {
+  commentFree,
+  dropVerdict,
+  handoverKey,
+  handoverSettings,
+  leaveVerdict,
+  takeVerdict,
+  verdictStamp,
+} from './handover.js';
 import { compareFindings, oneCause, type Finding, firstPerCause } from '../model/finding.js';
 import { citeInstructions } from './findings.js';
 import {
@@ -717,10 +725,20 @@ export async function judgePending(
     // What commit-msg will find when the message has no trailers: pre-commit leaves manual items to commit-msg, which
     // knows whether a human confirmed them, so the record is judged as commit-msg would judge it, from what is loaded.
     t = performance.now();
-    if (opts.stage === 'staged' && handover !== null && !findings.some((f) => f.severity === 'error'))
-      leaveVerdict(root, handover, judgeChangeAt(input, 'commit-msg', judged), [...changed]);
-    timing('verdict left for commit-msg', since(t));
     const checked = manualChecked(judged.events);
+    if (opts.stage === 'staged' && handover !== null && !findings.some((f) => f.severity === 'error')) {
+      const verdict = judgeChangeAt(input, 'commit-msg', judged);
+      // Nothing to report and nothing for commit-msg to confirm (a checked manual item asks for trailers and a
+      // digest): the commit-msg hook's shell may take it (engine/handover.ts), under the settings it knows.
+      const stampable =
+        verdict.length === 0 &&
+        checked.length === 0 &&
+        !opts.explicitConfig &&
+        opts.presetOverride === undefined &&
+        mergeHeads(root).length === 0;
+      leaveVerdict(root, handover, verdict, [...changed], stampable ? verdictStamp(headSha, index) : null);
+    } else if (opts.stage === 'staged') dropVerdict(root, true);
+    timing('verdict left for commit-msg', since(t));
     const digested = trailers.some((t) => t.key.toLowerCase() === 'confirmed-items');
     const digest =
       opts.stage === 'commit-msg' && checked.length > 0 && !digested && judged.confirmation().ok

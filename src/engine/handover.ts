@@ -7,6 +7,14 @@
 // index (its entries), who commits, a merge or an amend in progress. A stale record (an aborted commit, a
 // restaged file, another identity) has another key and is never taken. Anything that can run git can write the git
 // folder; a forged record buys nothing `--no-verify` does not, and pre-push and CI judge the commit again.
+//
+// A verdict with nothing in it at all, on a change that checks no manual item, also leaves a stamp the commit-msg
+// hook's shell checks without starting node (hooks/commit-msg; node's start and load were most of that hook, issue 22).
+// The shell cannot compute the key; the stamp binds what the key holds otherwise: the `git commit` process that runs
+// both hooks (committingGit: who commits and an amend cannot change inside one), HEAD, and the index's entries by
+// git's blob id of their listing (`git ls-files --stage -z | git hash-object --stdin` in the shell). The working
+// tree's config is checked by its modification time against the stamp's. Only the hooks' own settings (no --config,
+// no --preset) and no merge in progress: the shell knows nothing of the others.
 import { createHash } from 'node:crypto';
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +23,16 @@ import type { Finding } from '../model/finding.js';
 import type { Trailer } from '../model/history.js';
 import { cacheKey, readCacheText, writeCacheFile } from '../history/cache.js';
 import { mayHoldTrailerBlock, messageTrailers, parseTrailers } from '../history/log.js';
-import { amending, ask, gitSync, identitiesIn, mergeHeads, repositoryInfo, type Identities } from '../shared/git.js';
+import {
+  amending,
+  ask,
+  committingGit,
+  gitSync,
+  identitiesIn,
+  mergeHeads,
+  repositoryInfo,
+  type Identities,
+} from '../shared/git.js';
 
 interface Record {
   key: string;
@@ -23,9 +40,22 @@ interface Record {
   files: string[];
 }
 
-function recordFile(root: string): string | null {
+function recordFile(root: string, name = 'staged-verdict.json'): string | null {
   const info = repositoryInfo(root);
-  return info ? join(info.gitDir, 'validate-workflow', 'staged-verdict.json') : null;
+  return info ? join(info.gitDir, 'validate-workflow', name) : null;
+}
+
+/** The stamp's name and its first word, which hooks/commit-msg checks: a stamp of another format is never taken. */
+const STAMP = 'staged-verdict.stamp';
+const STAMP_VERSION = 'vw-stamp-1';
+
+function removeStamp(root: string): void {
+  const file = recordFile(root, STAMP);
+  try {
+    if (file) rmSync(file, { force: true });
+  } catch {
+    // A folder in its place: the shell reads only a file.
+  }
 }
 
 /**
@@ -83,14 +113,49 @@ export async function handoverKey(
   };
 }
 
-/** pre-commit's verdict, for commit-msg to take. */
-export function leaveVerdict(root: string, key: string, findings: Finding[], files: string[]): void {
-  const file = recordFile(root);
-  if (file) writeCacheFile(file, JSON.stringify({ key, findings, files } satisfies Record));
+/**
+ * The stamp's line for a clean verdict on this HEAD and index listing (handoverKey's `index`), or null where the shell
+ * could not check one: no git process above this one, no HEAD (the shell's `rev-parse --verify` fails there too).
+ */
+export function verdictStamp(head: string | null, index: string | undefined): string | null {
+  if (head === null || index === undefined) return null;
+  const git = committingGit();
+  if (git === null) return null;
+  // git's blob id of the listing, in the repository's object format (a SHA-256 repository's HEAD has 64 digits).
+  const bytes = Buffer.from(index, 'utf8');
+  const id = createHash(head.length === 64 ? 'sha256' : 'sha1')
+    .update(`blob ${bytes.length}\0`)
+    .update(bytes)
+    .digest('hex');
+  return `${STAMP_VERSION} ${git} ${head} ${id}\n`;
 }
 
-/** Removes any verdict a hook left before (hooks/pre-commit, before lint-staged runs the check as its task). */
-export function dropVerdict(root: string): void {
+/**
+ * pre-commit's verdict, for commit-msg to take; with `stamp` (verdictStamp: a verdict with no finding, on a change
+ * that checks no manual item) the shell of the commit-msg hook takes it without node. Without `stamp`, one left before
+ * is removed: it stood for another verdict.
+ */
+export function leaveVerdict(
+  root: string,
+  key: string,
+  findings: Finding[],
+  files: string[],
+  stamp: string | null,
+): void {
+  const file = recordFile(root);
+  if (!file) return;
+  if (stamp === null) removeStamp(root);
+  writeCacheFile(file, JSON.stringify({ key, findings, files } satisfies Record));
+  if (stamp !== null) writeCacheFile(join(file, '..', STAMP), stamp);
+}
+
+/**
+ * Removes any verdict a hook left before (hooks/pre-commit, before lint-staged runs the check as its task), or only
+ * the stamp (`stampOnly`: a pre-commit that refuses leaves no verdict, and no stamp of an earlier one may outlive it).
+ */
+export function dropVerdict(root: string, stampOnly = false): void {
+  removeStamp(root);
+  if (stampOnly) return;
   const file = recordFile(root);
   try {
     if (file) rmSync(file, { force: true });
@@ -113,6 +178,8 @@ export function verdictLeft(root: string): boolean {
 export function takeVerdict(root: string, key: string): { findings: Finding[]; files: string[] } | null {
   const file = recordFile(root);
   if (!file) return null;
+  // The shell must not take what node has taken (or found missing) either.
+  removeStamp(root);
   let record: Record;
   try {
     record = JSON.parse(readCacheText(file)) as Record;

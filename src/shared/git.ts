@@ -265,13 +265,47 @@ export function amending(): boolean {
   return false;
 }
 
-function processInfo(pid: number): { ppid: number; argv: string[] } | null {
+/**
+ * The nearest ancestor of this process that is git (its name, `comm`, is `git`), as `<pid> <start time>`: the `git
+ * commit` whose hooks run this process, which runs both its pre-commit and its commit-msg hooks. The start time (in
+ * clock ticks since boot) tells it from a later process given the same pid. hooks/commit-msg finds the same pair by the
+ * same walk in sh. Linux /proc only (the shell reads nothing else without starting a process); null where there is
+ * none to read or no git within 12 parents.
+ */
+export function committingGit(): string | null {
+  let pid = process.ppid;
+  for (let depth = 0; depth < 12 && pid > 1; depth++) {
+    const stat = procStat(pid);
+    if (!stat) return null;
+    if (stat.comm === 'git') return `${pid} ${stat.start}`;
+    pid = stat.ppid;
+  }
+  return null;
+}
+
+/** A process's name, parent and start time, from /proc/<pid>/stat; null where it cannot be read. */
+function procStat(pid: number): { comm: string; ppid: number; start: string } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // `pid (comm) state ppid ...`: comm may hold spaces and parentheses, so read after the last ')'.
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    // `pid (comm) state ppid ...`: comm may hold spaces and parentheses, so read after the last ')'. The fields after
+    // it are the 3rd onwards: the parent is the 4th, the start time the 22nd.
+    const close = stat.lastIndexOf(')');
+    const fields = stat.slice(close + 2).split(' ');
+    const ppid = Number(fields[1]);
+    const start = fields[19] ?? '';
+    if (!Number.isInteger(ppid) || !/^\d+$/.test(start)) return null;
+    return { comm: stat.slice(stat.indexOf('(') + 1, close), ppid, start };
+  } catch {
+    return null;
+  }
+}
+
+function processInfo(pid: number): { ppid: number; argv: string[] } | null {
+  try {
+    const stat = procStat(pid);
+    if (!stat) throw new Error(`no /proc/${pid}/stat`);
     const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-    return { ppid, argv };
+    return { ppid: stat.ppid, argv };
   } catch {
     const res = spawnSync('ps', ['-o', 'ppid=', '-o', 'args=', '-p', String(pid)], { encoding: 'utf8' });
     const m = /^\s*(\d+)\s+(.*)$/.exec(res.stdout ?? '');

@@ -5,7 +5,7 @@
 // confirms what the hooks decided goes through the installed bin once (the push); elsewhere it runs in this process
 // (runCliHere), as does the second init: the hooks and git are the doors these tests are about. A commit whose hooks
 // are not a test's subject skips them (--no-verify).
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE, LEDGER, PLAN, handoffPath, ident, ledgerDoc, planDoc, taskHandoff } from '../history/helpers.js';
@@ -214,5 +214,179 @@ describe('the hooks init installed', () => {
     const res = commit(dir, ['-m', 'Readme']);
     expect(res.code).not.toBe(0);
     expect(res.out).toContain('run npm install');
+  });
+});
+
+// commit-msg takes a clean verdict pre-commit left in the shell, without starting node (hooks/commit-msg, issue 22):
+// pre-commit leaves a stamp binding it to its `git commit` process, HEAD and the index (engine/handover.ts). These
+// commits run with a `node` first on the PATH that logs each start and runs the real one: the hooks call `node`.
+describe("the commit-msg hook's shell", () => {
+  const stampOf = (dir: string) => join(dir, '.git', 'validate-workflow', 'staged-verdict.stamp');
+  const recordOf = (dir: string) => join(dir, '.git', 'validate-workflow', 'staged-verdict.json');
+
+  /** A `node` that logs its arguments, for `git commit`'s environment; `starts()` says what it started since. */
+  function logged(): { env: NodeJS.ProcessEnv; starts: () => string[] } {
+    const bin = tempDir('vw-node-');
+    const log = join(bin, 'log');
+    writeFileSync(join(bin, 'node'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${process.execPath}' "$@"\n`, { mode: 0o755 });
+    return {
+      env: { PATH: `${bin}:${process.env.PATH}` },
+      starts: () => {
+        const lines = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
+        rmSync(log, { force: true });
+        // The CLI's command word, as the hooks start it (`main.js pre-commit`, `main.js commit-msg <file>`).
+        return lines.map((l) => /main\.js (\S+)/.exec(l)?.[1] ?? l);
+      },
+    };
+  }
+
+  /** The config with a rule turned off: nothing to say of it when a person commits it, an agent loosening its rules. */
+  const loosened = () => ({ 'validate-workflow.config.json': '{ "preset": "recommended", "rules": { "plan/placeholder": "off" } }\n' });
+
+  it('takes a clean verdict without node, and says "no problems" once, pre-commit\'s', () => {
+    const dir = clone(base);
+    const node = logged();
+    stage(dir, { 'README.md': 'hello\n' });
+    const res = commit(dir, ['-m', 'Readme'], node.env);
+    expectOk(res);
+    expect(node.starts()).toEqual(['pre-commit']);
+    expect(res.out.match(/no problems/g)).toHaveLength(1);
+    // Taken once: neither the stamp nor the record stays for another commit-msg.
+    expect(existsSync(stampOf(dir))).toBe(false);
+    expect(existsSync(recordOf(dir))).toBe(false);
+    expect(git(dir, 'log', '-1', '--format=%s').trim()).toBe('Readme');
+  });
+
+  it('takes it as git hands it to the hooks in `commit -a`, a commit of paths, an amend and a linked worktree', async () => {
+    const dir = clone(base);
+    const node = logged();
+    write(dir, { 'README.md': 'one\n' });
+    git(dir, 'add', 'README.md');
+    write(dir, { 'README.md': 'two\n' });
+    // git's own temporary index (GIT_INDEX_FILE), which node and the shell both read.
+    expectOk(commit(dir, ['-a', '-m', 'All of it'], node.env));
+    expect(git(dir, 'show', 'HEAD:README.md')).toBe('two\n');
+    write(dir, { 'README.md': 'three\n', 'NOTES.md': 'left out\n' });
+    git(dir, 'add', 'NOTES.md');
+    expectOk(commit(dir, ['-m', 'Only the readme', 'README.md'], node.env));
+    expect(git(dir, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('README.md');
+    expect(node.starts()).toEqual(['pre-commit', 'pre-commit']);
+    // Claude's task 2 amended with its handoff renamed: against HEAD^ (as an amend is judged) the handoff is new, no
+    // deletion, and the amend goes through; against HEAD it would be refused.
+    git(dir, 'reset', '-q', '--hard', 'HEAD~2');
+    git(dir, 'mv', handoffPath(2), handoffPath(2, 'users-table'));
+    expectOk(commit(dir, ['--amend', '--no-edit'], node.env));
+    expect(node.starts()).toEqual(['pre-commit']);
+    expect(git(dir, 'log', '-1', '--format=%an %s').trim()).toBe('Claude Task 2');
+    // A linked worktree: its own git folder (the stamp's), its own index; husky's folder of hooks made there as
+    // `npm install` (husky) makes it in each checkout.
+    const wt = join(tempDir('vw-wt-'), 'wt');
+    git(dir, 'worktree', 'add', '-q', wt);
+    cpSync(join(dir, '.husky', '_'), join(wt, '.husky', '_'), { recursive: true });
+    symlinkSync(join(dir, 'node_modules'), join(wt, 'node_modules'));
+    stage(wt, { 'README.md': 'from the worktree\n' });
+    expectOk(commit(wt, ['-m', 'From the worktree'], node.env));
+    expect(node.starts()).toEqual(['pre-commit']);
+    expect(git(wt, 'log', '-1', '--format=%s').trim()).toBe('From the worktree');
+    // The full run agrees with what the hooks let through.
+    const full = await runCliHere(dir, []);
+    expect(full.code, `${full.stdout}${full.stderr}`).toBe(0);
+  });
+
+  it("does not take a stamp another `git commit` left: an agent's commit after a person's aborted one is judged", () => {
+    const dir = clone(base);
+    const node = logged();
+    stage(dir, loosened());
+    // Ana's commit passes pre-commit, then stops before commit-msg (the editor fails): its stamp stays.
+    const aborted = run(dir, 'git', ['commit'], { env: { ...node.env, GIT_EDITOR: 'false' } });
+    expect(aborted.code).not.toBe(0);
+    expect(existsSync(stampOf(dir))).toBe(true);
+    // The next commit, the same index on the same HEAD, by Claude, with a pre-commit that leaves nothing (a hook of
+    // the user's that skips the check): only the git process tells the stamp is not this commit's.
+    writeFileSync(join(dir, '.husky', 'pre-commit'), 'true\n');
+    node.starts();
+    const res = commit(dir, [AS_CLAUDE, '-m', 'Loosen the placeholder rule'], node.env);
+    expect(res.code).not.toBe(0);
+    expect(res.out).toContain('history/self-exemption');
+    expect(node.starts()).toEqual(['commit-msg']);
+  });
+
+  it('judges with node when a pre-commit step changes the index after the check', () => {
+    const dir = clone(base);
+    const node = logged();
+    // The user's own step after ours stages a plan the check would refuse (its tasks numbered 1, 3).
+    const bad = join(tempDir(), 'broken.md');
+    writeFileSync(bad, '# Broken Implementation Plan\n\n## Phase 1: A\n\n- [ ] Task 1: a\n- [ ] Task 3: b\n');
+    appendFileSync(join(dir, '.husky', 'pre-commit'), `cp '${bad}' thoughts/shared/plans/broken.md\ngit add thoughts/shared/plans/broken.md\n`);
+    stage(dir, { 'README.md': 'hello\n' });
+    const res = commit(dir, ['-m', 'Readme'], node.env);
+    expect(res.code).not.toBe(0);
+    expect(res.out).toContain('plan/task-numbering');
+    expect(res.out).toContain('Your message is kept');
+    expect(node.starts()).toEqual(['pre-commit', 'commit-msg']);
+  });
+
+  it("judges with node when a pre-commit step rewrites the working tree's config after the check", () => {
+    const dir = clone(base);
+    const node = logged();
+    // Not staged: the index is what pre-commit judged, the config node reads (and keys the record by) is not.
+    appendFileSync(join(dir, '.husky', 'pre-commit'), `printf '%s\\n' '{ "preset": "strict" }' > validate-workflow.config.json\n`);
+    stage(dir, { 'README.md': 'hello\n' });
+    expectOk(commit(dir, ['-m', 'Readme'], node.env));
+    expect(node.starts()).toEqual(['pre-commit', 'commit-msg']);
+  });
+
+  it('judges with node a message that names a co-author or a confirmation, wherever it says so', () => {
+    const dir = clone(base);
+    const node = logged();
+    stage(dir, loosened());
+    const head = git(dir, 'rev-parse', 'HEAD');
+    // git reads `Co:` in a trailer block as `Co-authored-by:` where the config says so: no word of it is in the message.
+    git(dir, 'config', 'trailer.co.key', 'Co-authored-by');
+    // A trailer block, and a Co-authored-by line in the subject's own paragraph (node reads those anywhere).
+    for (const message of [
+      'Loosen the placeholder rule\n\nCo: Claude <noreply@anthropic.com>\n',
+      'Loosen the placeholder rule\nCo-authored-by: Claude <noreply@anthropic.com>\n',
+    ]) {
+      const res = run(dir, 'git', ['commit', '-q', '-F', '-'], { env: node.env, input: message });
+      expect(res.code).not.toBe(0);
+      expect(res.out).toContain('history/self-exemption');
+      expect(node.starts()).toEqual(['pre-commit', 'commit-msg']);
+    }
+    expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
+    // Ana's own: one paragraph with a Confirmed-by line (as squash messages carry them) goes to node too.
+    const ok = run(dir, 'git', ['commit', '-q', '-F', '-'], { env: node.env, input: 'Loosen the placeholder rule\nConfirmed-by: Ana Human <ana@example.com>\n' });
+    expectOk(ok);
+    expect(node.starts()).toEqual(['pre-commit', 'commit-msg']);
+  });
+
+  it('sends a change that checks a manual item to node, though nothing is found in it', () => {
+    const dir = clone(base);
+    const node = logged();
+    // The confirmation rule off: Ana's check-off draws no finding at all (not even the info on her own confirmation).
+    // Whether a confirmation counts, and the digest that seals it into the message, are node's (cli/check.ts).
+    stage(dir, { 'validate-workflow.config.json': '{ "preset": "recommended", "rules": { "history/manual-confirmation": "off" } }\n' });
+    expectOk(commit(dir, ['--no-verify', '-m', 'Quiet the confirmation rule']));
+    stage(dir, checkOff());
+    const res = commit(dir, ['-m', 'Phase 1 verified'], node.env);
+    expectOk(res);
+    expect(res.out.match(/no problems/g)).toHaveLength(2);
+    expect(node.starts()).toEqual(['pre-commit', 'commit-msg']);
+  });
+
+  it('leaves no stamp for a verdict with findings: node reports them at commit-msg as before', () => {
+    const dir = clone(base);
+    const node = logged();
+    // A placeholder left in the plan: a warning (plan/placeholder), which lets the commit through.
+    stage(dir, { [PLAN]: planDoc({ tasks: [1, 2], auto: [1] }).replace('- [ ] Phase 2 works', '- [ ] TODO: Phase 2 works') });
+    const aborted = run(dir, 'git', ['commit'], { env: { ...node.env, GIT_EDITOR: 'false' } });
+    expect(aborted.code).not.toBe(0);
+    expect(existsSync(recordOf(dir))).toBe(true);
+    expect(existsSync(stampOf(dir))).toBe(false);
+    node.starts();
+    const res = commit(dir, ['-m', 'Mark the rollout'], node.env);
+    expectOk(res);
+    expect(res.out.match(/plan\/placeholder/g)).toHaveLength(2);
+    expect(node.starts()).toEqual(['pre-commit', 'commit-msg']);
   });
 });

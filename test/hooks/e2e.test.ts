@@ -311,6 +311,18 @@ describe("the commit-msg hook's shell", () => {
     expect(node.starts()).toEqual(['commit-msg']);
   });
 
+  it('leaves no stamp behind a pre-commit that refuses, though an aborted commit left one', () => {
+    const dir = clone(base);
+    stage(dir, loosened());
+    expect(run(dir, 'git', ['commit'], { env: { GIT_EDITOR: 'false' } }).code).not.toBe(0);
+    expect(existsSync(stampOf(dir))).toBe(true);
+    stage(dir, { 'thoughts/shared/plans/broken.md': '# Broken Implementation Plan\n\n## Phase 1: A\n\n- [ ] Task 1: a\n- [ ] Task 3: b\n' });
+    const res = commit(dir, ['-m', 'Broken plan']);
+    expect(res.code).not.toBe(0);
+    expect(res.out).toContain('plan/task-numbering');
+    expect(existsSync(stampOf(dir))).toBe(false);
+  });
+
   it('judges with node when a pre-commit step changes the index after the check', () => {
     const dir = clone(base);
     const node = logged();

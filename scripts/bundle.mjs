@@ -46,33 +46,30 @@ const main = await build({
 // imports are inlined, and V8 compiles a function only when it first runs, so the file's size is not its load cost.
 // `import.meta.url` is the file's own URL, as in the ES module bundle beside it: the workers, the validators and the
 // package's files are found relative to it alike.
-const cli = await build({
-  entryPoints: { cli: 'dist/cli/entry.js' },
+/** A CommonJS file per entry, `.cjs` beside the ES module bundle. */
+const commonJs = {
   bundle: true,
   format: 'cjs',
   platform: 'node',
   target: 'node20',
   outdir: 'dist/bundle',
   outExtension: { '.js': '.cjs' },
-  inject: ['scripts/cjs-import-meta.js'],
-  define: { 'import.meta.url': 'import_meta_url' },
   logLevel: 'warning',
   metafile: true,
+};
+const cli = await build({
+  ...commonJs,
+  entryPoints: { cli: 'dist/cli/entry.js' },
+  inject: ['scripts/cjs-import-meta.js'],
+  define: { 'import.meta.url': 'import_meta_url' },
 });
 // The validators `require` ajv's runtime helpers: bundled one by one, each stays a CommonJS file that needs no ajv.
 const validators = await build({
+  ...commonJs,
   entryPoints: readdirSync('dist/schemas')
     .filter((f) => f.endsWith('.validate.cjs'))
     .map((f) => `dist/schemas/${f}`),
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  outdir: 'dist/bundle',
-  outExtension: { '.js': '.cjs' },
   entryNames: '[name]',
-  logLevel: 'warning',
-  metafile: true,
 });
 
 // --- the licences of the bundled packages ---------------------------------------------------------------------------

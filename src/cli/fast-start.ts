@@ -143,8 +143,8 @@ async function start(argv: string[]): Promise<number> {
   );
   const code = await main(argv);
   // After the run, so the cache holds the functions this command compiled, not only the file's top level.
-  if (name && (cached === undefined || script.cachedDataRejected))
-    writeCache(dir, word!, name, () => script.createCachedData());
+  if (word && name && (cached === undefined || script.cachedDataRejected))
+    writeCache(dir, word, name, () => script.createCachedData());
   return code;
 }
 

@@ -40,7 +40,10 @@ interface Record {
   files: string[];
 }
 
-function recordFile(root: string, name = 'staged-verdict.json'): string | null {
+/** The verdict's record (JSON, for node's commit-msg). */
+const RECORD = 'staged-verdict.json';
+
+function recordFile(root: string, name = RECORD): string | null {
   const info = repositoryInfo(root);
   return info ? join(info.gitDir, 'validate-workflow', name) : null;
 }
@@ -49,13 +52,18 @@ function recordFile(root: string, name = 'staged-verdict.json'): string | null {
 const STAMP = 'staged-verdict.stamp';
 const STAMP_VERSION = 'vw-stamp-1';
 
-function removeStamp(root: string): void {
-  const file = recordFile(root, STAMP);
+/** Removes one of the handover's files. A folder in its place stays: the shell reads only a file, verdictLeft too. */
+function removeFile(root: string, name: string): void {
+  const file = recordFile(root, name);
   try {
     if (file) rmSync(file, { force: true });
   } catch {
-    // A folder in its place: the shell reads only a file.
+    // A folder in its place: nothing can be taken from it.
   }
+}
+
+function removeStamp(root: string): void {
+  removeFile(root, STAMP);
 }
 
 /**
@@ -155,13 +163,7 @@ export function leaveVerdict(
  */
 export function dropVerdict(root: string, stampOnly = false): void {
   removeStamp(root);
-  if (stampOnly) return;
-  const file = recordFile(root);
-  try {
-    if (file) rmSync(file, { force: true });
-  } catch {
-    // Not a file (a folder in its place): no verdict can be left there, and verdictLeft says so.
-  }
+  if (!stampOnly) removeFile(root, RECORD);
 }
 
 /** Whether a verdict is waiting for commit-msg: the check ran as lint-staged's task since dropVerdict. */

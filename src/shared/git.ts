@@ -301,16 +301,17 @@ function procStat(pid: number): { comm: string; ppid: number; start: string } | 
 }
 
 function processInfo(pid: number): { ppid: number; argv: string[] } | null {
-  try {
-    const stat = procStat(pid);
-    if (!stat) throw new Error(`no /proc/${pid}/stat`);
-    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-    return { ppid: stat.ppid, argv };
-  } catch {
-    const res = spawnSync('ps', ['-o', 'ppid=', '-o', 'args=', '-p', String(pid)], { encoding: 'utf8' });
-    const m = /^\s*(\d+)\s+(.*)$/.exec(res.stdout ?? '');
-    return m ? { ppid: Number(m[1]), argv: m[2]!.trim().split(/\s+/) } : null;
+  const stat = procStat(pid);
+  if (stat) {
+    try {
+      return { ppid: stat.ppid, argv: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean) };
+    } catch {
+      // Gone, or its arguments hidden: ps says what it can.
+    }
   }
+  const res = spawnSync('ps', ['-o', 'ppid=', '-o', 'args=', '-p', String(pid)], { encoding: 'utf8' });
+  const m = /^\s*(\d+)\s+(.*)$/.exec(res.stdout ?? '');
+  return m ? { ppid: Number(m[1]), argv: m[2]!.trim().split(/\s+/) } : null;
 }
 
 /** Tracked files stored as symbolic links (mode 120000) among `specs`, by repository path. */

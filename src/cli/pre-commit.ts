@@ -12,10 +12,10 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { dropVerdict, verdictLeft } from '../engine/handover.js';
-import { gitSync, repositoryInfo } from '../shared/git.js';
+import { gitSync, repositoryAndHeadLent } from '../shared/git.js';
 import { importOutside } from './import-outside.js';
 import { EXIT, type Io } from './io.js';
-import { lintStagedPlan } from './lint-staged.js';
+import { lintStagedPlan, lintStagedPlanAtTop, lintStagedPlanSoon, type LintStagedPlan } from './lint-staged.js';
 
 /** What the shell said when the check refused a commit (hooks/pre-commit refuse()). */
 const REFUSED =
@@ -88,10 +88,28 @@ async function lintStagedApi(root: string): Promise<LintStaged | null> {
 export async function preCommit(argv: string[], io: Io): Promise<number | null> {
   const config = hookArgs(argv);
   if (config === null) return null;
-  const root = repositoryInfo(io.cwd)?.root ?? io.cwd;
+  // Asked as the check's first question is (engine/run.ts scopeOf), which takes this answer: one git process fewer.
+  const root = repositoryAndHeadLent(io.cwd)?.info.root ?? io.cwd;
   // A hook run from a subfolder (the package is not at the top) leaves lint-staged's search to lint-staged.
-  const plan = samePlace(io.cwd, root) ? lintStagedPlan(root) : null;
-  if (plan && Object.keys(plan.config).length === 0) return check(config, io);
+  const atTop = samePlace(io.cwd, root);
+  // Where the configuration at the top holds the check and nothing else (init's, and the usual case), the check runs
+  // while git lists lint-staged's configurations (lintStagedPlanSoon): what the listing says decides, as before.
+  // Should it find more (a configuration in a subfolder), the check's report is dropped unread when lint-staged must
+  // run as a program, which judges again (a verdict is never left twice: dropVerdict below).
+  const guess = atTop ? lintStagedPlanAtTop(root) : null;
+  let plan: LintStagedPlan;
+  let early: { report: ReturnType<typeof held>; code: number } | null = null;
+  if (guess && Object.keys(guess.config).length === 0) {
+    const listing = lintStagedPlanSoon(root);
+    const report = held(io);
+    early = { report, code: await check(config, report.io) };
+    plan = await listing;
+  } else plan = atTop ? lintStagedPlan(root) : null;
+  if (plan && Object.keys(plan.config).length === 0) {
+    if (!early) return check(config, io);
+    early.report.flush();
+    return early.code;
+  }
   const lintStaged = plan ? await lintStagedApi(root) : null;
   if (plan && lintStaged) {
     // The repository's tasks run beside the check, as they ran beside it as lint-staged's task: a slow linter and the
@@ -103,8 +121,8 @@ export async function preCommit(argv: string[], io: Io): Promise<number | null> 
         return EXIT.usage;
       },
     );
-    const report = held(io);
-    const code = await check(config, report.io);
+    const report = early?.report ?? held(io);
+    const code = early?.code ?? (await check(config, report.io));
     const theirs = await tasks;
     report.flush();
     return code !== EXIT.ok ? code : theirs;

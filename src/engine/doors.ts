@@ -13,11 +13,11 @@ import { CONFIG_FILE } from '../config/config.js';
 import { RULE_IDS } from './catalog.js';
 import { BASELINE_FILE, Snapshot } from '../history/snapshot.js';
 import { key, rememberTexts, sources, type KnownModels } from '../history/store.js';
-import { ask, headCommit, mergeHeads } from '../shared/git.js';
+import { ask, askEarly, headCommit, mergeHeads } from '../shared/git.js';
 import { UsageError } from '../shared/errors.js';
 import { since, timing } from '../shared/timing.js';
 import { applyBaseline, baselineAt, baselineIn } from './baseline.js';
-import { guidanceIn, guidedBy, selfResolvedIn } from './guidance.js';
+import { guidanceIn, guidanceLog, guidedBy, selfResolvedIn } from './guidance.js';
 import {
   commentFree,
   dropVerdict,
@@ -667,6 +667,12 @@ export async function judgePending(
   t = performance.now();
   const cache = loadCache(cacheFile(root), settingsKey(config));
   timing('cache read', since(t));
+  // HEAD's guidance continues the cache's when HEAD descends from the cache's head (headGuidance): both questions
+  // are asked now, and git answers them while the pending commit is read.
+  if (cache?.head && headSha && cache.head !== headSha) {
+    askEarly(root, ['merge-base', '--is-ancestor', cache.head, headSha]);
+    askEarly(root, guidanceLog(headSha, cache.head));
+  }
   try {
     t = performance.now();
     const seed = cache?.models;

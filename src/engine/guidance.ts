@@ -46,6 +46,11 @@ function commitOf(root: string, rec: string): Commit {
  * The `Guidance-by` commits reachable from `to` (one `git log`), each checked like a confirmation; with `from`, only
  * those not reachable from it (what a cache judged at `from` does not know yet).
  */
+/** The question guidanceIn asks git: the commits from `from` (excluded) to `to` that give guidance. */
+export function guidanceLog(to: string, from?: string): string[] {
+  return ['log', '-z', '-i', '--grep=^Guidance-by:', FORMAT, from ? `${from}..${to}` : to, '--'];
+}
+
 export async function guidanceIn(
   root: string,
   config: Config,
@@ -54,7 +59,7 @@ export async function guidanceIn(
 ): Promise<Map<string, string>> {
   await loadParsers();
   const out = new Map<string, string>();
-  const log = await ask(root, ['log', '-z', '-i', '--grep=^Guidance-by:', FORMAT, from ? `${from}..${to}` : to, '--']);
+  const log = await ask(root, guidanceLog(to, from));
   if (!log.ok) return out;
   for (const rec of log.out.split('\0')) {
     if (!rec.trim()) continue;

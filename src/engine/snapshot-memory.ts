@@ -60,37 +60,41 @@ function digest(
   snapshot: Snapshot,
   given: SnapshotGiven,
 ): string {
-  const files: unknown[] = [];
-  for (const path of snapshot.files.keys())
-    // Every path in the snapshot's order (the workspace is built in it), with its version (the blob, or a link's
-    // value: the model and the pack file are read from it, a link is a stray) and what the store classifies it as
-    // (the kind a model is read as, a handoff's root, searchable strays; the plans named outside the globs are in
-    // sight through it, and the sight is learned from both sides of the change).
-    files.push([path, snapshot.files.get(path), snapshot.store.classify(path)]);
-  return createHash('sha1')
-    .update(
-      JSON.stringify([
-        FORMAT,
-        // The tool (readers, rules, messages: the build id in cacheKey) and the settings the store reads versions
-        // under (the globs, maxFileBytes, the packs).
-        settings,
-        // The workspace's root (plan references resolve against it, and the promise reads the tree's instructions).
-        root,
-        // The parent's settings choose the rule packs and their files; the policy holds the preset, every rule's
-        // severity and the protocol the structure rules learn from.
-        given.trust,
-        given.config,
-        // What history hands the rules: the guidance given, and the resolutions an agent wrote itself (this
-        // change's own among them). None given and none known are the same to the rules.
-        [...given.guidance].sort(),
-        [...given.selfResolved].sort(),
-        files,
-        // The tree's instruction files (.claude/commands, CLAUDE.md, AGENTS.md, templates): the promise's signals
-        // are a function of their paths and contents (read/profile.ts instructionInputs).
-        instructions,
-      ]),
-    )
-    .digest('hex');
+  const hash = createHash('sha1').update(
+    JSON.stringify([
+      FORMAT,
+      // The tool (readers, rules, messages: the build id in cacheKey) and the settings the store reads versions
+      // under (the globs, maxFileBytes, the packs).
+      settings,
+      // The workspace's root (plan references resolve against it, and the promise reads the tree's instructions).
+      root,
+      // The parent's settings choose the rule packs and their files; the policy holds the preset, every rule's
+      // severity and the protocol the structure rules learn from.
+      given.trust,
+      given.config,
+      // What history hands the rules: the guidance given, and the resolutions an agent wrote itself (this
+      // change's own among them). None given and none known are the same to the rules.
+      [...given.guidance].sort(),
+      [...given.selfResolved].sort(),
+      // The tree's instruction files (.claude/commands, CLAUDE.md, AGENTS.md, templates): the promise's signals
+      // are a function of their paths and contents (read/profile.ts instructionInputs).
+      instructions,
+    ]),
+  );
+  // Every path in the snapshot's order (the workspace is built in it), with its version (the blob, or a link's value:
+  // the model and the pack file are read from it, a link is a stray) and what the store classifies it as (the kind a
+  // model is read as, a handoff's root, searchable strays; the plans named outside the globs are in sight through it,
+  // and the sight is learned from both sides of the change). One JSON line each, fed as it is made: a wide repository
+  // has thousands, and one string of them all cost twice as much to build.
+  let chunk = '';
+  for (const path of snapshot.files.keys()) {
+    chunk += `\n${JSON.stringify([path, snapshot.files.get(path), snapshot.store.classify(path)])}`;
+    if (chunk.length > 1 << 16) {
+      hash.update(chunk);
+      chunk = '';
+    }
+  }
+  return hash.update(chunk).digest('hex');
 }
 
 /** The memory of one door's run: read once, written back with what this run judged (`save`). */

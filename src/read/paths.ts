@@ -32,12 +32,17 @@ export function ledgerSessionFromName(path: string): string | null {
   return m ? m[1]! : null;
 }
 
+const TEMPLATE_WORD = /template/i;
+const YAML_END = /\.ya?ml$/i;
+
 /**
  * An orchestration state file by its name (`orchestration.yaml`, `orchestration-state.yml`, `state.yaml`): the
  * orchestrator's bookkeeping in a session folder, not a handoff. Decided by name so every door (discovery, the
  * history classifier, the hooks) agrees without reading the file; the reader also recognizes one by content.
  */
 export function isStateFileName(path: string): boolean {
+  // Asked of every path a door lists (thousands per commit): most are Markdown, decided here without the name.
+  if (!YAML_END.test(path)) return false;
   const name = posix.basename(path);
   return /^orchestrat(?:ion|or)(?:[-_.][\w-]+)?\.ya?ml$/i.test(name) || /^(?:[\w-]+[-_])?state\.ya?ml$/i.test(name);
 }
@@ -77,6 +82,8 @@ export function linkTarget(path: string, text: string): string | null {
 export function isTemplateName(path: string): boolean {
   // The name is a template's (`_TEMPLATE`, `handoff-template`, `template-plan`), not a task that is about templates
   // (`task-06-templates-and-the-new-command`).
+  // Both names hold the word: a path without it anywhere is none (asked of every path a door lists).
+  if (!TEMPLATE_WORD.test(path)) return false;
   const name = posix.basename(path).replace(/\.[^.]+$/, '');
   return /^_*(?:[a-z0-9]+[-_])?templates?$/i.test(name) || /^_*templates?[-_]/i.test(name);
 }

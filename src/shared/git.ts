@@ -27,6 +27,14 @@ const BASE = ['-c', 'core.quotepath=off', '--no-replace-objects'];
  * goes to its stdin. Questions asked together run at once (the hooks ask three, each a process of ~5 ms).
  */
 export function ask(root: string, args: string[], input?: string): Promise<{ ok: boolean; out: string }> {
+  if (input === undefined) {
+    const k = askKey(root, args);
+    const early = asked.get(k);
+    if (early) {
+      asked.delete(k);
+      return early;
+    }
+  }
   return new Promise((resolve) => {
     const child = execFile(
       'git',
@@ -38,6 +46,20 @@ export function ask(root: string, args: string[], input?: string): Promise<{ ok:
     child.stdin?.on('error', () => {});
     child.stdin?.end(input);
   });
+}
+
+// Questions asked before their answer is needed (askEarly), each taken by the first `ask` of the same question.
+const asked = new Map<string, Promise<{ ok: boolean; out: string }>>();
+const askKey = (root: string, args: string[]) => JSON.stringify([root, args]);
+
+/**
+ * Start a question now whose answer a later `ask` of the same question takes: its git process runs while the caller
+ * works (a pre-commit reads the pending commit meanwhile, its largest step). Only for questions whose answer cannot
+ * change while the tool runs (about commits named by their ids); an answer nobody takes is dropped with the process.
+ */
+export function askEarly(root: string, args: string[]): void {
+  const k = askKey(root, args);
+  if (!asked.has(k)) asked.set(k, ask(root, args));
 }
 
 /** Where a repository keeps itself: its top folder, its git folder (a worktree's own) and the common one. */
@@ -71,6 +93,11 @@ export function repositoryInfo(cwd: string): RepositoryInfo | null {
  * (the history fold would otherwise ask the last two again). null outside a repository.
  */
 export function repositoryAndHead(cwd: string): { info: RepositoryInfo; head: string | null; shallow: boolean } | null {
+  if (lent?.cwd === cwd) {
+    const { answer } = lent;
+    lent = null;
+    return answer;
+  }
   // Without commits `--verify` fails (exit 1) after the folders and the shallow answer are printed.
   const res = gitSync(cwd, [
     'rev-parse',
@@ -92,6 +119,19 @@ export function repositoryAndHead(cwd: string): { info: RepositoryInfo; head: st
     head: res.ok && head && /^[0-9a-f]{40,64}$/.test(head) ? head : null,
     shallow: shallow === 'true',
   };
+}
+
+let lent: { cwd: string; answer: ReturnType<typeof repositoryAndHead> } | null = null;
+
+/**
+ * repositoryAndHead, its answer also kept for the next call from the same folder (once): a door that must know the
+ * repository before it runs the command line (cli/pre-commit.ts) spares the command line's own first question. Kept
+ * once, not for the process: HEAD moves between the runs of a long-lived caller (the API, the Claude Code hook).
+ */
+export function repositoryAndHeadLent(cwd: string): ReturnType<typeof repositoryAndHead> {
+  const answer = repositoryAndHead(cwd);
+  lent = { cwd, answer };
+  return answer;
 }
 
 /** The commit HEAD names, or null in a repository without commits. */

@@ -297,6 +297,27 @@ describe("the pre-commit hook and lint-staged's configuration", () => {
     expect(marks(marker)).toEqual(['task 1']);
   });
 
+  it('runs lint-staged as a program when it finds another configuration below the top, and drops the early report', async () => {
+    // The top's configuration is init's (the check alone), so the hook judges while git lists the configurations;
+    // the listing then finds one in a subfolder, which is lint-staged's to run: its task judges, and the report the
+    // hook made meanwhile is never printed (one report, one refusal).
+    const marker = join(tempDir(), 'marker');
+    const dir = await hooked({});
+    mkdirSync(join(dir, 'packages/app'), { recursive: true });
+    writeFileSync(join(dir, 'packages/app/.lintstagedrc.json'), JSON.stringify({ '*.md': `node ${markingTask(marker)}` }));
+    const ok = commitFile(dir, 'packages/app/README.md', 'hello\n');
+    expect(ok.code, ok.out).toBe(0);
+    expect(marks(marker)).toEqual(['task 1']);
+    const head = git(dir, 'rev-parse', 'HEAD');
+    const bad = commitFile(dir, 'thoughts/shared/plans/broken.md', BAD_PLAN);
+    expect(bad.code).not.toBe(0);
+    expect(bad.out).toContain('plan/task-numbering');
+    // lint-staged ran the check as its task; the hook's own refusal belongs to the report it dropped.
+    expect(bad.out).toContain('validate-workflow --staged .');
+    expect(bad.out).not.toContain('validate-workflow: commit refused');
+    expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
+  });
+
   it("leaves a JavaScript configuration to lint-staged, whose task runs the check", async () => {
     const marker = join(tempDir(), 'marker');
     const config = `export default {\n  '*.md': 'node ${markingTask(marker)}',\n  'thoughts/**': 'validate-workflow --staged .',\n};\n`;

@@ -3,6 +3,9 @@
 // CommonJS file with V8's code cache). One body here, so both run the same program.
 import { EXIT, wantsColor, type Io } from './io.js';
 
+// For the hooks' start: whether the run parsed Markdown, which decides the code cache it keeps (cli/fast-start.ts).
+export { parsedMarkdown } from '../read/lazy.js';
+
 /** This process's streams and environment as an Io; a reader that closes the pipe early ends the run quietly. */
 export function processIo(): Io {
   // A reader that stops early (`| head`) closes the pipe: the report is not wanted any more, which is no failure of

@@ -10,7 +10,8 @@
 // its flags and the source's length, not against the source's text nor its own bytes: taken for another build of the
 // same length, old code would run, and a damaged one kills the process. So each file is named by the command, the
 // source's hash and what decides V8's flags, and holds the SHA-1 of its data, checked before V8 sees it; anything
-// else is no cache. A missing or refused cache is written again after the run, from what that run compiled.
+// else is no cache. A missing or refused cache is written again after the run, from what that run compiled; one made
+// by a run that parsed no Markdown is replaced by the first run that does.
 // A cache that cannot be read or written costs speed, never the verdict. Where the CommonJS file is not there, or
 // does not compile (an unbundled build, a file cut short), the bin's ES modules run instead.
 import { createHash } from 'node:crypto';
@@ -34,6 +35,8 @@ import { lendImport } from './import-outside.js';
 timing('node start, fast-start.js loaded', performance.now());
 
 type Main = (argv: string[]) => Promise<number>;
+/** cli.cjs's exports that fast-start uses (entry.ts). */
+type Cli = { main?: Main; parsedMarkdown?: () => boolean };
 
 /** The SHA-1 of the data, ahead of it in the file. */
 const SUM = 20;
@@ -98,14 +101,14 @@ function compiled(
   bundle: string,
   source: string,
   cached: Buffer | undefined,
-): { main: Main; script: vm.Script } | null {
+): { main: Main; parsed: () => boolean; script: vm.Script } | null {
   try {
     // CommonJS's own wrapper, so the file runs as `require` would run it (its `require` resolves beside it).
     const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
       filename: bundle,
       ...(cached ? { cachedData: cached } : {}),
     });
-    const module = { exports: {} as { main?: Main } };
+    const module = { exports: {} as Cli };
     (script.runInThisContext() as (...args: unknown[]) => void)(
       module.exports,
       createRequire(bundle),
@@ -113,8 +116,9 @@ function compiled(
       bundle,
       dirname(bundle),
     );
-    const main = module.exports.main;
-    return typeof main === 'function' ? { main, script } : null;
+    const { main, parsedMarkdown } = module.exports;
+    if (typeof main !== 'function') return null;
+    return { main, parsed: typeof parsedMarkdown === 'function' ? parsedMarkdown : () => true, script };
   } catch {
     return null;
   }
@@ -131,20 +135,24 @@ async function start(argv: string[]): Promise<number> {
   const dir = join(dirname(bundle), '.code-cache');
   const word = cacheWord(argv);
   const name = source !== null && word ? cacheName(word, source) : null;
-  const cached = name ? readCache(join(dir, name)) : undefined;
+  // A cache made by a run that parsed no Markdown (a commit of no workflow file) lacks the parser's functions, which
+  // every later commit of a plan then compiles (~20 ms): it is kept under a name of its own, and the first run that
+  // parses replaces it.
+  const lean = name?.replace(/\.bin$/, '.lean.bin') ?? null;
+  let cached = name ? readCache(join(dir, name)) : undefined;
+  const leanTaken = cached === undefined && lean !== null && (cached = readCache(join(dir, lean))) !== undefined;
   // The script's own `import()` has no loader (import-outside.ts): this module's is lent to it.
   lendImport((url) => import(url));
   const cli = source !== null ? compiled(bundle, source.toString('utf8'), cached) : null;
   if (!cli) return (await import('./entry.js')).main(argv);
-  const { main, script } = cli;
-  timing(
-    `cli.cjs loaded (code cache ${cached === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'taken'})`,
-    performance.now(),
-  );
+  const { main, parsed, script } = cli;
+  const state = cached === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'taken';
+  timing(`cli.cjs loaded (code cache ${state}${leanTaken && state === 'taken' ? ', lean' : ''})`, performance.now());
   const code = await main(argv);
   // After the run, so the cache holds the functions this command compiled, not only the file's top level.
-  if (word && name && (cached === undefined || script.cachedDataRejected))
-    writeCache(dir, word, name, () => script.createCachedData());
+  const full = parsed();
+  if (word && name && lean && (state !== 'taken' || (leanTaken && full)))
+    writeCache(dir, word, full ? name : lean, () => script.createCachedData());
   return code;
 }
 

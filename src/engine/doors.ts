@@ -12,7 +12,7 @@ import { filesAt, headTrustSnapshot, listHeadAhead, newStore, pendingCommit } fr
 import { CONFIG_FILE } from '../config/config.js';
 import { RULE_IDS } from './catalog.js';
 import { BASELINE_FILE, Snapshot } from '../history/snapshot.js';
-import { key, rememberTexts, sources, type KnownModels } from '../history/store.js';
+import { key, ModelStore, rememberTexts, sources, type KnownModels } from '../history/store.js';
 import { ask, askEarly, headCommit, mergeHeads } from '../shared/git.js';
 import { UsageError } from '../shared/errors.js';
 import { since, timing } from '../shared/timing.js';
@@ -615,8 +615,8 @@ async function timelineBefore(
 }
 
 /**
- * The pending commit (pre-commit; commit-msg with the message): HEAD -> the index. The hooks read the cache, never
- * write it: unchanged files are not parsed again on every commit.
+ * The pending commit (pre-commit; commit-msg with the message): HEAD -> the index. The hooks read the cache, so
+ * unchanged files are not parsed again on every commit, and write it only where there was none (keepParsed).
  */
 export async function judgePending(
   root: string,
@@ -745,6 +745,7 @@ export async function judgePending(
       leaveVerdict(root, handover, verdict, [...changed], stampable ? verdictStamp(headSha, index) : null);
     } else if (opts.stage === 'staged') dropVerdict(root, true);
     timing('verdict left for commit-msg', since(t));
+    if (cache === null) keepParsed(root, config, pending.before.store);
     const digested = trailers.some((t) => t.key.toLowerCase() === 'confirmed-items');
     const digest =
       opts.stage === 'commit-msg' && checked.length > 0 && !digested && judged.confirmation().ok
@@ -754,6 +755,31 @@ export async function judgePending(
   } finally {
     cache?.close();
   }
+}
+
+/**
+ * A commit judged with no cache for its settings (a fresh clone, the tool just upgraded: the cache is keyed by the
+ * tool's build) parsed every workflow file at HEAD for the change's sight and HEAD's snapshot rules, and every commit
+ * after it would parse them again until a full run writes the cache: seconds per commit on a repository of thousands
+ * of files. What it parsed is kept as such a cache's models (no history: the next full run judges that, these models
+ * spared), so the next commit parses its change and nothing else. Nothing is written over a cache that a full run
+ * finished meanwhile, and a cache that cannot be written costs the next commit's time, never its verdict.
+ */
+function keepParsed(root: string, config: Config, store: unknown): void {
+  if (!(store instanceof ModelStore) || store.models.size === 0) return;
+  const t = performance.now();
+  const file = cacheFile(root);
+  const key = settingsKey(config);
+  const meanwhile = loadCache(file, key);
+  if (meanwhile) meanwhile.close();
+  else {
+    try {
+      saveCache(file, { key, head: null, history: null, state: [], sections: {}, models: store.models });
+    } catch {
+      // A git folder this user cannot write: the next commit parses again.
+    }
+  }
+  timing(`models kept for the next commit (${store.models.size})`, since(t));
 }
 
 /** Which door: the whole repository, the index (pre-commit), a message (commit-msg), or a range (pre-push, PRs). */

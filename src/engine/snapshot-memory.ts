@@ -51,6 +51,12 @@ function readEntries(file: string | null): Entry[] {
 }
 
 /**
+ * Each path's line of the digest, with the version and the classification it was made of: a line is a function of the
+ * three, and the classifier gives a path the same object again.
+ */
+const lines = new Map<string, { version: string | undefined; kind: unknown; text: string }>();
+
+/**
  * The digest of what a snapshot judgement reads. `settings` is the door's settingsKey (engine/doors.ts).
  */
 function digest(
@@ -84,11 +90,20 @@ function digest(
   // Every path in the snapshot's order (the workspace is built in it), with its version (the blob, or a link's value:
   // the model and the pack file are read from it, a link is a stray) and what the store classifies it as (the kind a
   // model is read as, a handoff's root, searchable strays; the plans named outside the globs are in sight through it,
-  // and the sight is learned from both sides of the change). One JSON line each, fed as it is made: a wide repository
-  // has thousands, and one string of them all cost twice as much to build.
+  // and the sight is learned from both sides of the change). One JSON line each, fed to the hash in chunks.
   let chunk = '';
   for (const path of snapshot.files.keys()) {
-    chunk += `\n${JSON.stringify([path, snapshot.files.get(path), snapshot.store.classify(path)])}`;
+    const version = snapshot.files.get(path);
+    const kind = snapshot.store.classify(path);
+    // The two sides of a change share all their lines but the change's: each is made once per run.
+    let line = lines.get(path);
+    if (!line || line.version !== version || line.kind !== kind) {
+      line = { version, kind, text: `\n${JSON.stringify([path, version, kind])}` };
+      // A long-lived caller (the API) meets many repositories: bounded.
+      if (lines.size >= 65536) lines.clear();
+      lines.set(path, line);
+    }
+    chunk += line.text;
     if (chunk.length > 1 << 16) {
       hash.update(chunk);
       chunk = '';

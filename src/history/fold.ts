@@ -162,20 +162,14 @@ export function filesAt(
   }
   const relevant = relevantTo(classify, tracked);
   const links: { path: string; blob: string }[] = [];
-  for (const rec of res.out.split('\0')) {
-    if (!rec) continue;
-    const tab = rec.indexOf('\t');
-    const meta = rec.slice(0, tab).split(' ');
-    const path = rec.slice(tab + 1);
-    // ls-tree: mode type blob; ls-files -s: mode blob stage.
-    const blob = treeish ? meta[2]! : meta[1]!;
-    if (!treeish && meta[2] !== '0') {
+  for (const { path, mode, blob, merged } of recordsOf(res.out, treeish !== null)) {
+    if (!merged) {
       if (listing) listing.unmerged = true;
       continue;
     }
-    listing?.entries.set(path, { mode: meta[0]!, blob });
+    listing?.entries.set(path, { mode, blob });
     if (!relevant(path)) continue;
-    if (meta[0] === LINK_MODE && workflowFile(classify, path)) links.push({ path, blob });
+    if (mode === LINK_MODE && workflowFile(classify, path)) links.push({ path, blob });
     else files.set(path, blob);
   }
   if (links.length > 0) {
@@ -195,6 +189,37 @@ export function filesAt(
     }
   }
   return files;
+}
+
+interface ListedRecord {
+  path: string;
+  mode: string;
+  blob: string;
+  /** Stage 0 of the index (always for a tree). */
+  merged: boolean;
+}
+
+/** The last listing read: HEAD's is read twice per commit (its trust settings, the change), from the same answer. */
+let lastRecords: { out: string; tree: boolean; records: ListedRecord[] } | null = null;
+
+/** The records of `git ls-tree -r -z` (`tree`) or `git ls-files -s -z`. */
+function recordsOf(out: string, tree: boolean): ListedRecord[] {
+  if (lastRecords?.out === out && lastRecords.tree === tree) return lastRecords.records;
+  const records: ListedRecord[] = [];
+  for (const rec of out.split('\0')) {
+    if (!rec) continue;
+    const tab = rec.indexOf('\t');
+    const meta = rec.slice(0, tab).split(' ');
+    // ls-tree: mode type blob; ls-files -s: mode blob stage.
+    records.push({
+      path: rec.slice(tab + 1),
+      mode: meta[0]!,
+      blob: tree ? meta[2]! : meta[1]!,
+      merged: tree || meta[2] === '0',
+    });
+  }
+  lastRecords = { out, tree, records };
+  return records;
 }
 
 /** Environment that changes how git reads a pathspec: underSpecs leaves those listings to git. */
@@ -947,12 +972,16 @@ function inSight(
     const changed = new Map([...after].filter(([path, blob]) => before.get(path) !== blob));
     for (const [path, blob] of changed) store.seed.delete(key(blob, path));
     for (const [path, blob] of before) if (after.get(path) !== blob) store.seed.delete(key(blob, path));
-    const named = (p: string) => ['ledger', 'handoff'].includes(store.classify(p)?.kind ?? '');
     // What the cache's index says an unchanged version names needs no model (a commit on a wide repository decoded
     // every handoff's for it); the other versions are read in one batch.
-    const unknown = (state: Map<string, string>) =>
-      [...state].filter(([path, blob]) => named(path) && store.names(blob, path) === undefined);
-    store.load([...unknown(before), ...unknown(changed)].map(([path, blob]) => ({ path, blob })));
+    const unknown: { path: string; blob: string }[] = [];
+    for (const state of [before, changed])
+      for (const [path, blob] of state) {
+        const kind = store.classify(path)?.kind;
+        if ((kind === 'ledger' || kind === 'handoff') && store.names(blob, path) === undefined)
+          unknown.push({ path, blob });
+      }
+    store.load(unknown);
     const found = learned();
     sight.learnState(before, store, found);
     sight.learnState(changed, store, found);

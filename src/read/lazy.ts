@@ -13,6 +13,21 @@ export async function loadParsers(): Promise<void> {
   loaded ??= await import('./parsers.js');
 }
 
+let markdownParsed = false;
+
+/**
+ * Whether this process parsed Markdown: the parser's functions are most of what a commit's check compiles, so the
+ * hooks' start keeps a code cache made without them only until a run that has them (cli/fast-start.ts).
+ */
+export function parsedMarkdown(): boolean {
+  return markdownParsed;
+}
+
+/** read/markdown.ts says so before each parse. */
+export function noteMarkdownParse(): void {
+  markdownParsed = true;
+}
+
 /** A read before loadParsers(): a bug of this tool. Readers that turn a parse error into "no signal" rethrow it. */
 export class ParsersNotLoaded extends Error {}
 

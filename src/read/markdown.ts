@@ -4,10 +4,11 @@ import type { Root, RootContent, Heading, ListItem, Html, Paragraph, PhrasingCon
 import { toString } from 'mdast-util-to-string';
 import type { Node } from 'unist';
 import { parseSectioned } from './sections.js';
-import { parsers } from './lazy.js';
+import { noteMarkdownParse, parsers } from './lazy.js';
 
 /** One whole-file parse, nothing reused. */
 export function parseWhole(text: string): Root {
+  noteMarkdownParse();
   return parsers().parseMarkdownText(text);
 }
 

@@ -40,6 +40,7 @@ function node(cwd: string, file: string, args: string[], env: NodeJS.ProcessEnv 
       .filter((l) => !l.startsWith('timing '))
       .join('\n'),
     cache: /code cache (\w+)/.exec(timings.join('\n'))?.[1] ?? null,
+    lean: timings.some((l) => /code cache taken, lean/.test(l)),
     verdictTaken: timings.some((l) => l.includes("pre-commit's verdict taken")),
   };
 }
@@ -135,6 +136,46 @@ describe('fast-start.js, the hooks’ start', () => {
       expect({ status: got.status, stdout: got.stdout }).toEqual({ status: expected.status, stdout: expected.stdout });
       expect(got.cache).toBeNull();
     }
+  });
+
+  it('replaces a cache made by a run that parsed no Markdown with the first one that does, once', () => {
+    const pkg = packageCopy();
+    const fast = join(pkg, 'dist/bundle/fast-start.js');
+    const cacheDir = join(pkg, 'dist/bundle/.code-cache');
+    const repo = makeRepo({ [PLAN]: plan() }, { commit: true });
+    // The repository's models cached by a full run: a commit of no workflow file then parses nothing, and the code
+    // cache it leaves lacks the parser's functions.
+    expect(node(repo, join(pkg, 'dist/bundle/main.js'), []).status).toBe(0);
+    writeFileSync(join(repo, 'README.md'), 'hello\n');
+    git(repo, 'add', 'README.md');
+    expect(node(repo, fast, ['--staged']).cache).toBe('none');
+    const leanOnly = readdirSync(cacheDir);
+    expect(leanOnly).toHaveLength(1);
+    expect(leanOnly[0]).toMatch(/^staged-.*\.lean\.bin$/);
+    const again = node(repo, fast, ['--staged']);
+    expect([again.cache, again.lean]).toEqual(['taken', true]);
+    expect(readdirSync(cacheDir)).toEqual(leanOnly);
+    // The first commit of a plan parses it: its cache replaces the lean one, and is kept from then on.
+    writeFileSync(join(repo, PLAN), plan({ checked: [1] }));
+    git(repo, 'add', PLAN);
+    const expected = node(repo, join(pkg, 'dist/bundle/main.js'), ['--staged']);
+    const parsing = node(repo, fast, ['--staged']);
+    expect([parsing.cache, parsing.lean, parsing.stdout, parsing.status]).toEqual([
+      'taken',
+      true,
+      expected.stdout,
+      expected.status,
+    ]);
+    const full = readdirSync(cacheDir);
+    expect(full).toHaveLength(1);
+    expect(full[0]).toMatch(/^staged-[0-9a-f]{16}-.*[0-9a-f]{8}\.bin$/);
+    expect(full[0]).not.toContain('.lean.');
+    const kept = node(repo, fast, ['--staged']);
+    expect([kept.cache, kept.lean]).toEqual(['taken', false]);
+    // A run that parses nothing takes the full cache and leaves it.
+    git(repo, 'reset', '-q', PLAN);
+    expect(node(repo, fast, ['--staged']).lean).toBe(false);
+    expect(readdirSync(cacheDir)).toEqual(full);
   });
 
   it('keeps no cache for a command the hooks do not run, nor when told not to, and still runs it', () => {

@@ -1,0 +1,68 @@
+// A commit judged with no cache for its settings (a fresh clone, the tool just upgraded) parses every workflow file at
+// HEAD; it keeps what it parsed as the cache's models, so the next commit parses its change alone, and nothing it
+// keeps changes a verdict: the hooks' and the full run's, with and without it.
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  CLAUDE,
+  cli,
+  handoffPath,
+  LEDGER,
+  ledgerDoc,
+  PLAN,
+  planDoc,
+  taskHandoff,
+  taskOneDone,
+  type CliJson,
+} from './helpers.js';
+
+const cacheOf = (dir: string) => join(dir, '.git/validate-workflow/cache.pack');
+const verdict = (r: CliJson) => ({ code: r.code, results: r.results });
+const TIMING = { VALIDATE_WORKFLOW_TIMING: '1' };
+const kept = (r: CliJson) => /timing models kept for the next commit \((\d+)\)/.exec(r.stderr)?.[1] ?? null;
+const parsed = (r: CliJson) =>
+  r.stderr
+    .split('\n')
+    .filter((l) => l.startsWith('timing '))
+    .join('\n');
+
+describe('a commit with no cache for its settings', () => {
+  it("keeps HEAD's parsed models for the next commit, which then parses only its change", () => {
+    const repo = taskOneDone();
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2] }), [handoffPath(2)]: taskHandoff(2), [LEDGER]: ledgerDoc([1, 2]) });
+    const env = { ...TIMING, ...repo.env(CLAUDE) };
+    rmSync(cacheOf(repo.dir), { force: true });
+    const cold = cli(repo.dir, ['--staged'], env);
+    expect(cold.code, cold.stderr).not.toBe(2);
+    // HEAD's plan, ledger and handoff, and the index's changed versions: every model the commit parsed.
+    expect(Number(kept(cold))).toBeGreaterThanOrEqual(3);
+    expect(existsSync(cacheOf(repo.dir))).toBe(true);
+    const warm = cli(repo.dir, ['--staged'], env);
+    expect(verdict(warm)).toEqual(verdict(cold));
+    // A cache there now: nothing written again, and HEAD's unchanged versions come from it.
+    expect(kept(warm)).toBeNull();
+    expect(parsed(warm)).toMatch(/cache models decoded \([1-9]\d* of \d+\)/);
+  });
+
+  it('changes no verdict of the full run that follows, which still judges the whole history', () => {
+    const repo = taskOneDone();
+    const fresh = cli(repo.dir);
+    rmSync(cacheOf(repo.dir), { force: true });
+    repo.stage({ 'notes.md': 'a note\n' });
+    const hook = cli(repo.dir, ['--staged'], TIMING);
+    expect(hook.code, hook.stderr).not.toBe(2);
+    expect(existsSync(cacheOf(repo.dir))).toBe(true);
+    // The kept cache has no history: the full run walks every commit, as without a cache, with the models spared.
+    const full = cli(repo.dir, [], TIMING);
+    expect(verdict(full)).toEqual(verdict(fresh));
+    expect(full.stderr).toMatch(/timing trace \(2 commits\)/);
+    // Whatever the agent's commit does next is judged alike by both doors.
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2] }) });
+    const env = repo.env(CLAUDE);
+    const withCache = cli(repo.dir, ['--staged'], env);
+    rmSync(cacheOf(repo.dir), { force: true });
+    const without = cli(repo.dir, ['--staged'], env);
+    expect(verdict(withCache)).toEqual(verdict(without));
+  });
+});

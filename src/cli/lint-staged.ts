@@ -4,10 +4,10 @@
 // one node start instead of three, and none of lint-staged's work when the check was its only task (issue 22). Any
 // other layout (a JavaScript configuration, several configurations, one outside the repository, an entry that runs the
 // check another way) is lint-staged's own to find: the hook then runs it as a program, as before.
-import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { ask, gitSync } from '../shared/git.js';
+import { ask, gitSync, repositoryInfo } from '../shared/git.js';
 
 /** `.` keeps the report whole: lint-staged appends the staged files, and paths would narrow the report to them. */
 export const LINT_STAGED_TASK = 'validate-workflow --staged .';
@@ -122,6 +122,35 @@ export function lintStagedPlanAtTop(root: string): LintStagedPlan {
     root,
     CONFIG_FILE_NAMES.filter((name) => existsSync(join(root, name))).map((name) => `H ${name}`),
   );
+}
+
+/** Where the pre-commit hook remembers that lint-staged's listing found more than the top's configuration. */
+function elsewhereMark(root: string): string | null {
+  const info = repositoryInfo(root);
+  return info ? join(info.gitDir, 'validate-workflow', 'lint-staged-elsewhere') : null;
+}
+
+/**
+ * Whether the last listing found configurations besides the top's, where the top's holds the check alone: the hook
+ * then lists before it judges (cli/pre-commit.ts). Only the order of the hook's work depends on it, never a verdict.
+ */
+export function configurationsElsewhere(root: string): boolean {
+  const mark = elsewhereMark(root);
+  return mark !== null && existsSync(mark);
+}
+
+/** Remember what the listing found (written only when it changed: most commits write nothing). */
+export function rememberConfigurationsElsewhere(root: string, found: boolean): void {
+  const mark = elsewhereMark(root);
+  if (!mark) return;
+  try {
+    if (found) {
+      mkdirSync(dirname(mark), { recursive: true });
+      writeFileSync(mark, '');
+    } else rmSync(mark, { force: true });
+  } catch {
+    // A git folder this user cannot write: the hook keeps judging first, which costs time, never a verdict.
+  }
 }
 
 /** The plan from `git ls-files -t` records (`<tag> <path>`) of the configuration files. */

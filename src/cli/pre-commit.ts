@@ -15,7 +15,14 @@ import { dropVerdict, verdictLeft } from '../engine/handover.js';
 import { gitSync, repositoryAndHeadLent } from '../shared/git.js';
 import { importOutside } from './import-outside.js';
 import { EXIT, type Io } from './io.js';
-import { lintStagedPlan, lintStagedPlanAtTop, lintStagedPlanSoon, type LintStagedPlan } from './lint-staged.js';
+import {
+  configurationsElsewhere,
+  lintStagedPlan,
+  lintStagedPlanAtTop,
+  lintStagedPlanSoon,
+  rememberConfigurationsElsewhere,
+  type LintStagedPlan,
+} from './lint-staged.js';
 
 /** What the shell said when the check refused a commit (hooks/pre-commit refuse()). */
 const REFUSED =
@@ -95,17 +102,23 @@ export async function preCommit(argv: string[], io: Io): Promise<number | null> 
   // Where the configuration at the top holds the check and nothing else (init's, and the usual case), the check runs
   // while git lists lint-staged's configurations (lintStagedPlanSoon): what the listing says decides, as before.
   // Should it find more (a configuration in a subfolder), the check's report is dropped unread when lint-staged must
-  // run as a program, which judges again (a verdict is never left twice: dropVerdict below).
+  // run as a program, which judges again (a verdict is never left twice: dropVerdict below); the repository is then
+  // remembered as one whose listing finds more, and its next commits list first, as before (a monorepo whose
+  // packages keep their own configurations would otherwise judge every commit twice).
   const guess = atTop ? lintStagedPlanAtTop(root) : null;
+  const guessedAlone = guess !== null && Object.keys(guess.config).length === 0;
+  const elsewhere = guessedAlone && configurationsElsewhere(root);
   let plan: LintStagedPlan;
   let early: { report: ReturnType<typeof held>; code: number } | null = null;
-  if (guess && Object.keys(guess.config).length === 0) {
+  if (guessedAlone && !elsewhere) {
     const listing = lintStagedPlanSoon(root);
     const report = held(io);
     early = { report, code: await check(config, report.io) };
     plan = await listing;
   } else plan = atTop ? lintStagedPlan(root) : null;
-  if (plan && Object.keys(plan.config).length === 0) {
+  const alone = plan !== null && Object.keys(plan.config).length === 0;
+  if (guessedAlone && alone === elsewhere) rememberConfigurationsElsewhere(root, !alone);
+  if (plan && alone) {
     if (!early) return check(config, io);
     early.report.flush();
     return early.code;

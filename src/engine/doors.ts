@@ -7,13 +7,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Config, Preset } from '../config/config.js';
 import type { TimelineEntry } from '../model/history.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
-import { cacheFile, cacheKey, loadCache, saveCache, type Cache, Raw } from '../history/cache.js';
+import { cacheFile, cacheKey, loadCache, saveCache, writtenByThisBuild, type Cache, Raw } from '../history/cache.js';
 import { filesAt, headTrustSnapshot, listHeadAhead, newStore, pendingCommit } from '../history/fold.js';
 import { CONFIG_FILE } from '../config/config.js';
 import { RULE_IDS } from './catalog.js';
 import { BASELINE_FILE, Snapshot } from '../history/snapshot.js';
 import { key, ModelStore, rememberTexts, sources, type KnownModels } from '../history/store.js';
-import { ask, askEarly, headCommit, mergeHeads } from '../shared/git.js';
+import { ask, askEarly, dropEarly, headCommit, mergeHeads } from '../shared/git.js';
 import { UsageError } from '../shared/errors.js';
 import { since, timing } from '../shared/timing.js';
 import { applyBaseline, baselineAt, baselineIn } from './baseline.js';
@@ -754,6 +754,7 @@ export async function judgePending(
     return { findings, files: [...changed], commits: 0, anything: true, ...(digest ? { digest } : {}) };
   } finally {
     cache?.close();
+    dropEarly(root);
   }
 }
 
@@ -762,23 +763,23 @@ export async function judgePending(
  * tool's build) parsed every workflow file at HEAD for the change's sight and HEAD's snapshot rules, and every commit
  * after it would parse them again until a full run writes the cache: seconds per commit on a repository of thousands
  * of files. What it parsed is kept as such a cache's models (no history: the next full run judges that, these models
- * spared), so the next commit parses its change and nothing else. Nothing is written over a cache that a full run
- * finished meanwhile, and a cache that cannot be written costs the next commit's time, never its verdict.
+ * spared), so the next commit parses its change and nothing else. There is one cache file: one this build wrote is
+ * left alone, whatever settings it was kept under (a full run's with `--since`, with its history; one a full run
+ * finished meanwhile), so this never costs another run what it saves a commit.
  */
 function keepParsed(root: string, config: Config, store: unknown): void {
   if (!(store instanceof ModelStore) || store.models.size === 0) return;
-  const t = performance.now();
   const file = cacheFile(root);
-  const key = settingsKey(config);
-  const meanwhile = loadCache(file, key);
-  if (meanwhile) meanwhile.close();
-  else {
-    try {
-      saveCache(file, { key, head: null, history: null, state: [], sections: {}, models: store.models });
-    } catch {
-      // A git folder this user cannot write: the next commit parses again.
-    }
-  }
+  if (writtenByThisBuild(file)) return;
+  const t = performance.now();
+  saveCache(file, {
+    key: settingsKey(config),
+    head: null,
+    history: null,
+    state: [],
+    sections: {},
+    models: store.models,
+  });
   timing(`models kept for the next commit (${store.models.size})`, since(t));
 }
 

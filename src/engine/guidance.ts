@@ -42,15 +42,15 @@ function commitOf(root: string, rec: string): Commit {
   };
 }
 
-/**
- * The `Guidance-by` commits reachable from `to` (one `git log`), each checked like a confirmation; with `from`, only
- * those not reachable from it (what a cache judged at `from` does not know yet).
- */
 /** The question guidanceIn asks git: the commits from `from` (excluded) to `to` that give guidance. */
 export function guidanceLog(to: string, from?: string): string[] {
   return ['log', '-z', '-i', '--grep=^Guidance-by:', FORMAT, from ? `${from}..${to}` : to, '--'];
 }
 
+/**
+ * The `Guidance-by` commits reachable from `to` (one `git log`), each checked like a confirmation; with `from`, only
+ * those not reachable from it (what a cache judged at `from` does not know yet).
+ */
 export async function guidanceIn(
   root: string,
   config: Config,

@@ -72,6 +72,8 @@ interface Header {
   names: [number, number] | null;
   /** Where whether each model is a blocked handoff lies: one JSON array of booleans, as `names`; null without one. */
   blocked?: [number, number] | null;
+  /** The build that wrote it (toolStamp), whatever the settings in its key; absent in files of older builds. */
+  tool?: string;
 }
 
 /** 2 GiB - 1: Node's largest buffer on 32-bit platforms, and what readFileSync read before the body was read lazily. */
@@ -473,6 +475,45 @@ const within = (at: unknown, size: number): at is [number, number] =>
   at[1] >= 0 &&
   at[0] + at[1] <= size;
 
+const COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** The magic and the header, one line each, read in growing chunks until the header's end; the body stays on disk. */
+function readHeader(fd: number, size: number): { header: Header; nl: number } | null {
+  let head = Buffer.alloc(0);
+  let nl = -1;
+  while (nl < 0 && head.length < size) {
+    const chunk = Buffer.allocUnsafe(Math.min(Math.max(head.length, 1 << 20), size - head.length));
+    const n = readSync(fd, chunk, 0, chunk.length, head.length);
+    if (n === 0) break;
+    head = Buffer.concat([head, chunk.subarray(0, n)]);
+    if (head.toString('latin1', 0, MAGIC.length) !== MAGIC.slice(0, head.length)) return null;
+    nl = head.indexOf(10, MAGIC.length);
+  }
+  if (head.toString('latin1', 0, MAGIC.length) !== MAGIC || nl < 0) return null;
+  return { header: JSON.parse(head.toString('utf8', MAGIC.length, nl)) as Header, nl };
+}
+
+/**
+ * Whether the cache file there was written by this very build, whatever settings it was kept under: a cache of other
+ * settings is then still good for the runs that use them (a full run with `--since`, a thoughts repository's hooks with
+ * their own config), and one of an older build is good for nothing. False for no readable file, or for a header
+ * without the build (written before it was kept).
+ */
+export function writtenByThisBuild(file: string | null): boolean {
+  if (!file) return false;
+  let fd: number | null = null;
+  try {
+    fd = openSync(file, READ_ANY);
+    const size = toolFileSize(fd);
+    const read = size === null ? null : readHeader(fd, size);
+    return read !== null && read.header.tool === toolStamp();
+  } catch {
+    return false;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
 /**
  * The cache, if there is one made by this build under these settings. Only its header is decoded here (the head
  * judged, its files, where each section lies): sections and models are decoded when asked for. Anything malformed
@@ -485,23 +526,14 @@ export function loadCache(file: string | null, key: string): Cache | null {
     fd = openSync(file, READ_ANY);
     const size = toolFileSize(fd);
     if (size === null) return null;
-    // The magic and the header, one line each, read in growing chunks until the header's end; the body stays on disk.
-    let head = Buffer.alloc(0);
-    let nl = -1;
-    while (nl < 0 && head.length < size) {
-      const chunk = Buffer.allocUnsafe(Math.min(Math.max(head.length, 1 << 20), size - head.length));
-      const n = readSync(fd, chunk, 0, chunk.length, head.length);
-      if (n === 0) break;
-      head = Buffer.concat([head, chunk.subarray(0, n)]);
-      if (head.toString('latin1', 0, MAGIC.length) !== MAGIC.slice(0, head.length)) return null;
-      nl = head.indexOf(10, MAGIC.length);
-    }
-    if (head.toString('latin1', 0, MAGIC.length) !== MAGIC || nl < 0) return null;
-    const header = JSON.parse(head.toString('utf8', MAGIC.length, nl)) as Header;
+    const read = readHeader(fd, size);
+    if (!read) return null;
+    const { header, nl } = read;
     const length = size - (nl + 1);
     if (
       header.key !== key ||
-      (header.head !== null && typeof header.head !== 'string') ||
+      // A commit's id, or nothing: the head is handed to git (a hostile `--output=<file>` would be an option).
+      (header.head !== null && (typeof header.head !== 'string' || !COMMIT_ID.test(header.head))) ||
       !Array.isArray(header.state) ||
       !Array.isArray(header.models) ||
       typeof header.sections !== 'object' ||
@@ -575,6 +607,7 @@ export function saveCache(file: string | null, data: CacheWrite): void {
     blocked.push(m instanceof Raw ? blockedOfRaw(m) : isBlocked(m));
   }
   const header: Header = {
+    tool: toolStamp(),
     key: data.key,
     head: data.head,
     state: data.state,

@@ -57,9 +57,22 @@ const askKey = (root: string, args: string[]) => JSON.stringify([root, args]);
  * works (a pre-commit reads the pending commit meanwhile, its largest step). Only for questions whose answer cannot
  * change while the tool runs (about commits named by their ids); an answer nobody takes is dropped with the process.
  */
-export function askEarly(root: string, args: string[]): void {
+export function askEarly(root: string, args: string[]): Promise<unknown> {
   const k = askKey(root, args);
-  if (!asked.has(k)) asked.set(k, ask(root, args));
+  let early = asked.get(k);
+  if (!early) {
+    early = ask(root, args);
+    asked.set(k, early);
+  }
+  return early;
+}
+
+/**
+ * Drop the early questions about `root` that nobody took (the run found another way): a long-lived caller (the API)
+ * must not be answered by them later, when the repository has moved on (a fetch that deepened a shallow clone).
+ */
+export function dropEarly(root: string): void {
+  for (const k of asked.keys()) if ((JSON.parse(k) as [string, string[]])[0] === root) asked.delete(k);
 }
 
 /** Where a repository keeps itself: its top folder, its git folder (a worktree's own) and the common one. */

@@ -57,12 +57,27 @@ describe('a commit with no cache for its settings', () => {
     const full = cli(repo.dir, [], TIMING);
     expect(verdict(full)).toEqual(verdict(fresh));
     expect(full.stderr).toMatch(/timing trace \(2 commits\)/);
-    // Whatever the agent's commit does next is judged alike by both doors.
-    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2] }) });
-    const env = repo.env(CLAUDE);
-    const withCache = cli(repo.dir, ['--staged'], env);
+    // The agent's next commit is judged alike with the models a commit kept and with none.
     rmSync(cacheOf(repo.dir), { force: true });
-    const without = cli(repo.dir, ['--staged'], env);
-    expect(verdict(withCache)).toEqual(verdict(without));
+    repo.stage({ [PLAN]: planDoc({ tasks: [1, 2] }) });
+    const env = { ...TIMING, ...repo.env(CLAUDE) };
+    const cold = cli(repo.dir, ['--staged'], env);
+    expect(kept(cold)).not.toBeNull();
+    const warm = cli(repo.dir, ['--staged'], env);
+    expect(kept(warm)).toBeNull();
+    expect(verdict(warm)).toEqual(verdict(cold));
+  });
+
+  it('leaves a cache this build wrote under other settings alone: a full run from the root keeps its history', () => {
+    const repo = taskOneDone();
+    const first = cli(repo.dir, ['--since', 'root'], TIMING);
+    expect(first.stderr).toMatch(/timing trace \(2 commits\)/);
+    repo.stage({ 'notes.md': 'a note\n' });
+    // The hook's settings are not `--since root`'s: no cache of its own, and none written over that one.
+    const hook = cli(repo.dir, ['--staged'], TIMING);
+    expect(kept(hook)).toBeNull();
+    const again = cli(repo.dir, ['--since', 'root'], TIMING);
+    expect(verdict(again)).toEqual(verdict(first));
+    expect(again.stderr).not.toMatch(/timing trace \([1-9]\d* commits\)/);
   });
 });

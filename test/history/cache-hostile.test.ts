@@ -1,6 +1,6 @@
 // The cache under .git/ is a file anything that can run git can write: whatever it holds, a run judges as it would
 // without it (a bad cache is no cache), ends, and never fails with the tool's own exit code 2.
-import { existsSync, mkdirSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -44,6 +44,27 @@ describe('a hostile cache file', () => {
     },
     120_000,
   );
+
+  it('is no cache when its head is not a commit id, which git would read as an option', () => {
+    const repo = taskOneDone();
+    cli(repo.dir);
+    // HEAD moves on after the cache was written: a commit's doors then ask git about the cache's head.
+    repo.commit('Notes', { 'notes.md': 'a note\n' });
+    repo.stage({ 'more.md': 'another note\n' });
+    const clean = [cli(repo.dir, ['--staged']), cli(repo.dir)].map(verdict);
+    cli(repo.dir);
+    const bytes = readFileSync(cacheOf(repo.dir), 'latin1');
+    const head = /"head":"([0-9a-f]+)"/.exec(bytes)?.[1];
+    expect(head).toBeDefined();
+    const injected = join(repo.dir, 'injected');
+    writeFileSync(cacheOf(repo.dir), bytes.replace(`"head":"${head}"`, `"head":"--output=${injected}"`), 'latin1');
+    repo.commit('More', { 'later.md': 'later\n' });
+    repo.stage({ 'more.md': 'another note\n' });
+    const hostile = [cli(repo.dir, ['--staged']), cli(repo.dir)];
+    for (const r of hostile) expect(r.stderr).not.toMatch(/internal error/);
+    expect(readdirSync(repo.dir).filter((f) => f.startsWith('injected'))).toEqual([]);
+    expect(hostile.map((r) => r.code)).toEqual(clean.map((r) => r.code));
+  });
 
   it('leaves no temporary copy behind when it cannot be replaced', () => {
     const repo = taskOneDone();

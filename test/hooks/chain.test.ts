@@ -308,6 +308,9 @@ describe("the pre-commit hook and lint-staged's configuration", () => {
     const ok = commitFile(dir, 'packages/app/README.md', 'hello\n');
     expect(ok.code, ok.out).toBe(0);
     expect(marks(marker)).toEqual(['task 1']);
+    // Remembered: the next commits list first, and judge once (lint-staged's task), as before the early check.
+    const mark = join(dir, '.git/validate-workflow/lint-staged-elsewhere');
+    expect(existsSync(mark)).toBe(true);
     const head = git(dir, 'rev-parse', 'HEAD');
     const bad = commitFile(dir, 'thoughts/shared/plans/broken.md', BAD_PLAN);
     expect(bad.code).not.toBe(0);
@@ -316,6 +319,12 @@ describe("the pre-commit hook and lint-staged's configuration", () => {
     expect(bad.out).toContain('validate-workflow --staged .');
     expect(bad.out).not.toContain('validate-workflow: commit refused');
     expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
+    git(dir, 'rm', '-q', '-f', 'thoughts/shared/plans/broken.md');
+    // The subfolder's configuration gone, the top's is the only one again: forgotten, and the hook judges early.
+    git(dir, 'rm', '-q', 'packages/app/.lintstagedrc.json');
+    const alone = commitFile(dir, 'thoughts/shared/plans/notes.md', '# Notes\n\nNothing planned yet.\n');
+    expect(alone.code, alone.out).toBe(0);
+    expect(existsSync(mark)).toBe(false);
   });
 
   it("leaves a JavaScript configuration to lint-staged, whose task runs the check", async () => {

@@ -1,7 +1,7 @@
 // Answers asked ahead of their use (issue 22: a pre-commit's git processes run while it works). Each is taken once,
 // by the first question of the same kind, and never outlives that: a later question asks git again.
 import { describe, expect, it } from 'vitest';
-import { ask, askEarly, repositoryAndHead, repositoryAndHeadLent } from '../../src/shared/git.js';
+import { ask, askEarly, dropEarly, repositoryAndHead, repositoryAndHeadLent } from '../../src/shared/git.js';
 import { git, makeRepo, writeFiles } from '../helpers/repo.js';
 
 function commitNote(dir: string, subject: string): string {
@@ -15,11 +15,19 @@ describe('a git question asked early', () => {
   it('answers the first ask of the same question, as git answered it then, and only that one', async () => {
     const dir = makeRepo({ 'a.md': 'a\n' }, { commit: true });
     const question = ['log', '-1', '--format=%s'];
-    askEarly(dir, question);
-    // Let git answer before the repository moves on.
-    await new Promise((r) => setTimeout(r, 300));
+    // Answered before the repository moves on.
+    await askEarly(dir, question);
     commitNote(dir, 'second');
     expect((await ask(dir, question)).out.trim()).toBe('initial');
+    expect((await ask(dir, question)).out.trim()).toBe('second');
+  });
+
+  it('is not taken once the run dropped it', async () => {
+    const dir = makeRepo({ 'a.md': 'a\n' }, { commit: true });
+    const question = ['log', '-1', '--format=%s'];
+    await askEarly(dir, question);
+    dropEarly(dir);
+    commitNote(dir, 'second');
     expect((await ask(dir, question)).out.trim()).toBe('second');
   });
 

@@ -7,7 +7,8 @@
 //                       commit (the leanest peer: the binaries run directly, lint-staged's task does nothing)
 //   peak memory         (limit 500 MB)
 // and what each step of a hook commit costs (lint-staged, node start, bundle load, git processes, the CLI alone at
-// each hook, and where its --staged run goes by VALIDATE_WORKFLOW_TIMING), every CLI's steps interleaved.
+// each hook, and where its --staged run goes by VALIDATE_WORKFLOW_TIMING), and a commit with no cache (a fresh clone,
+// an upgraded tool): the first and the next, every CLI's steps interleaved.
 //
 //   node bench/shapes.mjs [--shape history|wide|monorepo|all] [--cli dist/bundle/main.js]... [--runs N] [--no-hooks]
 //     [--hooks-only]   only the hook commits (no full runs; the hooked clones' first full run warms their cache)
@@ -28,6 +29,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -212,6 +214,19 @@ function hookInCommit(commit, name) {
   return exit.t_rel * 1000;
 }
 
+/** `fn`'s result with the clone's cache set aside (whatever `fn` leaves there is dropped), then put back. */
+function withoutCache(dir, fn) {
+  const cache = join(dir, '.git', 'validate-workflow', 'cache.pack');
+  const aside = `${cache}.bench`;
+  renameSync(cache, aside);
+  try {
+    return fn();
+  } finally {
+    rmSync(cache, { force: true });
+    renameSync(aside, cache);
+  }
+}
+
 function gitProcesses(dir, fn) {
   const trace = join(work, `trace-${Math.random().toString(36).slice(2)}`);
   fn({ GIT_TRACE2_EVENT: trace });
@@ -284,6 +299,14 @@ function measureHooks(targets, peer) {
         return ms;
       },
       [`${i}|validate-workflow --version (bundle load)`]: () => run(dir, process.execPath, [cli, '--version']).ms,
+      // A fresh clone, or the tool just upgraded (the cache is keyed by its build): no cache for the hook to take.
+      // The first commit, then the one after it; the full run's cache is put back after each case.
+      [`${i}|--staged with no cache: the first commit`]: () => withoutCache(dir, () => alone(['--staged'])),
+      [`${i}|--staged with no cache: the next commit`]: () =>
+        withoutCache(dir, () => {
+          alone(['--staged']);
+          return alone(['--staged']);
+        }),
     });
     targets[i].commit = commit;
   }

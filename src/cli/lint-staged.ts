@@ -44,6 +44,11 @@ const MANIFESTS = new Set(['package.json', 'package.yaml', 'package.yml']);
 /** The configuration to hand lint-staged without the check's entry (possibly empty), or null: run lint-staged itself. */
 export type LintStagedPlan = { config: Record<string, string | string[]>; source: string } | null;
 
+/** Whether lint-staged's configuration asks nothing besides the check: the hook then judges and runs no lint-staged. */
+export function checkAlone(plan: LintStagedPlan): boolean {
+  return plan !== null && Object.keys(plan.config).length === 0;
+}
+
 /** The check's own entry as init writes it, with or without npx in front. */
 function isCheck(command: string): boolean {
   const words = command.trim().split(/\s+/);

@@ -16,6 +16,7 @@ import { gitSync, repositoryAndHeadLent } from '../shared/git.js';
 import { importOutside } from './import-outside.js';
 import { EXIT, type Io } from './io.js';
 import {
+  checkAlone,
   configurationsElsewhere,
   lintStagedPlan,
   lintStagedPlanAtTop,
@@ -106,7 +107,7 @@ export async function preCommit(argv: string[], io: Io): Promise<number | null> 
   // remembered as one whose listing finds more, and its next commits list first, as before (a monorepo whose
   // packages keep their own configurations would otherwise judge every commit twice).
   const guess = atTop ? lintStagedPlanAtTop(root) : null;
-  const guessedAlone = guess !== null && Object.keys(guess.config).length === 0;
+  const guessedAlone = checkAlone(guess);
   const elsewhere = guessedAlone && configurationsElsewhere(root);
   let plan: LintStagedPlan;
   let early: { report: ReturnType<typeof held>; code: number } | null = null;
@@ -116,9 +117,9 @@ export async function preCommit(argv: string[], io: Io): Promise<number | null> 
     early = { report, code: await check(config, report.io) };
     plan = await listing;
   } else plan = atTop ? lintStagedPlan(root) : null;
-  const alone = plan !== null && Object.keys(plan.config).length === 0;
+  const alone = checkAlone(plan);
   if (guessedAlone && alone === elsewhere) rememberConfigurationsElsewhere(root, !alone);
-  if (plan && alone) {
+  if (alone) {
     if (!early) return check(config, io);
     early.report.flush();
     return early.code;

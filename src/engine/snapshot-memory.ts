@@ -90,8 +90,8 @@ function digest(
   // Every path in the snapshot's order (the workspace is built in it), with its version (the blob, or a link's value:
   // the model and the pack file are read from it, a link is a stray) and what the store classifies it as (the kind a
   // model is read as, a handoff's root, searchable strays; the plans named outside the globs are in sight through it,
-  // and the sight is learned from both sides of the change). One JSON line each, fed to the hash in chunks.
-  let chunk = '';
+  // and the sight is learned from both sides of the change). One JSON line each.
+  const texts: string[] = [];
   for (const path of snapshot.files.keys()) {
     const version = snapshot.files.get(path);
     const kind = snapshot.store.classify(path);
@@ -103,13 +103,9 @@ function digest(
       if (lines.size >= 65536) lines.clear();
       lines.set(path, line);
     }
-    chunk += line.text;
-    if (chunk.length > 1 << 16) {
-      hash.update(chunk);
-      chunk = '';
-    }
+    texts.push(line.text);
   }
-  return hash.update(chunk).digest('hex');
+  return hash.update(texts.join('')).digest('hex');
 }
 
 /** The memory of one door's run: read once, written back with what this run judged (`save`). */

@@ -19,7 +19,7 @@ import {
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkflowFile } from '../model/types.js';
-import { blobId, repositoryInfo } from '../shared/git.js';
+import { blobId, COMMIT_ID, repositoryInfo } from '../shared/git.js';
 import { planRefOf } from './sight.js';
 
 // 4: states hold link values and plans named outside the globs (history/links.ts, history/sight.ts).
@@ -474,8 +474,6 @@ const within = (at: unknown, size: number): at is [number, number] =>
   at[0] >= 0 &&
   at[1] >= 0 &&
   at[0] + at[1] <= size;
-
-const COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /** The magic and the header, one line each, read in growing chunks until the header's end; the body stays on disk. */
 function readHeader(fd: number, size: number): { header: Header; nl: number } | null {

@@ -7,7 +7,7 @@ import type { Change, Commit, Event, Trailer } from '../model/history.js';
 import { classifier, pathspecs, type Classifier } from '../read/classify.js';
 import { linkTarget } from '../read/paths.js';
 import { jobs } from '../read/parallel.js';
-import { amending, ask, gitIdentities, gitSync, headCommit, mergeHeads, readBlobs } from '../shared/git.js';
+import { amending, ask, COMMIT_ID, gitIdentities, gitSync, headCommit, mergeHeads, readBlobs } from '../shared/git.js';
 import { timing } from '../shared/timing.js';
 import { relieveMemory } from '../shared/memory.js';
 import { diffFiles, eventKey, eventsBetween, movesOut } from './events.js';
@@ -315,8 +315,6 @@ function listedDiff(before: Listing, after: Listing): Change[] | null {
  * process per commit less.
  */
 let lastTree: { key: string; res: ReturnType<typeof gitSync> } | null = null;
-
-const COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 /** The listing's question and its memo key, one pair for lsTree and listHeadAhead: the two must ask alike to meet. */
 const lsTreeArgs = (treeish: string, specs: readonly string[]) => [

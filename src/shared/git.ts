@@ -28,10 +28,10 @@ const BASE = ['-c', 'core.quotepath=off', '--no-replace-objects'];
  */
 export function ask(root: string, args: string[], input?: string): Promise<{ ok: boolean; out: string }> {
   if (input === undefined) {
-    const k = askKey(root, args);
-    const early = asked.get(k);
+    const k = JSON.stringify(args);
+    const early = asked.get(root)?.get(k);
     if (early) {
-      asked.delete(k);
+      asked.get(root)!.delete(k);
       return early;
     }
   }
@@ -48,9 +48,9 @@ export function ask(root: string, args: string[], input?: string): Promise<{ ok:
   });
 }
 
-// Questions asked before their answer is needed (askEarly), each taken by the first `ask` of the same question.
-const asked = new Map<string, Promise<{ ok: boolean; out: string }>>();
-const askKey = (root: string, args: string[]) => JSON.stringify([root, args]);
+// Questions asked before their answer is needed (askEarly), by repository and question, each taken by the first
+// `ask` of the same question.
+const asked = new Map<string, Map<string, Promise<{ ok: boolean; out: string }>>>();
 
 /**
  * Start a question now whose answer a later `ask` of the same question takes: its git process runs while the caller
@@ -58,11 +58,13 @@ const askKey = (root: string, args: string[]) => JSON.stringify([root, args]);
  * change while the tool runs (about commits named by their ids); an answer nobody takes is dropped with the process.
  */
 export function askEarly(root: string, args: string[]): Promise<unknown> {
-  const k = askKey(root, args);
-  let early = asked.get(k);
+  const k = JSON.stringify(args);
+  let mine = asked.get(root);
+  if (!mine) asked.set(root, (mine = new Map()));
+  let early = mine.get(k);
   if (!early) {
     early = ask(root, args);
-    asked.set(k, early);
+    mine.set(k, early);
   }
   return early;
 }
@@ -72,8 +74,11 @@ export function askEarly(root: string, args: string[]): Promise<unknown> {
  * must not be answered by them later, when the repository has moved on (a fetch that deepened a shallow clone).
  */
 export function dropEarly(root: string): void {
-  for (const k of asked.keys()) if ((JSON.parse(k) as [string, string[]])[0] === root) asked.delete(k);
+  asked.delete(root);
 }
+
+/** A commit's full id, SHA-1 or SHA-256: what may be handed to git as a revision read from a file anything can write. */
+export const COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 /** Where a repository keeps itself: its top folder, its git folder (a worktree's own) and the common one. */
 export interface RepositoryInfo {

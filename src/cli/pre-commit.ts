@@ -1,13 +1,14 @@
-// The pre-commit hook's own door where lint-staged is installed: hooks/pre-commit runs `validate-workflow pre-commit`
-// once, and this process does what the hook's shell did with two node processes (lint-staged, and the check it ran as
-// its task). Where lint-staged's configuration is one JSON or YAML file at the top (cli/lint-staged.ts), the check
+// The pre-commit hook's door: hooks/pre-commit runs `validate-workflow pre-commit` once, and this process does what
+// the hook's shell did with two node processes (lint-staged, and the check it ran as its task). Where there is no
+// lint-staged to run (not installed, or switched off by the hook init wrote), it is the check alone, refusal included:
+// one place says why a commit was refused. Where lint-staged's configuration is one JSON or YAML file at the top (cli/lint-staged.ts), the check
 // judges the index here, whatever is staged (a deletion too, which lint-staged never lists), while lint-staged runs
 // the rest of that configuration in this process, or not at all when the check was its only task (on the bench's
 // history shape lint-staged's own start and work cost 169 ms of a 0.76 s commit, the task's node start 88 ms more).
 // Anything else runs lint-staged as a program with the check as its task, as the shell did, and judges directly only
 // a commit the task never saw.
 import { spawnSync } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
+import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,7 +26,7 @@ import {
   type LintStagedPlan,
 } from './lint-staged.js';
 
-/** What the shell said when the check refused a commit (hooks/pre-commit refuse()). */
+/** Why the commit was refused, and that skipping the hooks does not help. */
 const REFUSED =
   'validate-workflow: commit refused: fix the findings above (`npx validate-workflow explain <rule-id>` says more).\n' +
   '  Skipping hooks (--no-verify, HUSKY=0) does not help: pre-push and CI judge the history again.\n';
@@ -64,6 +65,22 @@ function samePlace(a: string, b: string): boolean {
   }
 }
 
+/**
+ * Whether the hook has a lint-staged to run, as the shell asked before it handed the choice here: an executable
+ * `node_modules/.bin/lint-staged` where the hook runs, and `VALIDATE_WORKFLOW_LINT_STAGED` not `0` (set by the hooks
+ * init writes for a thoughts repository and the pre-commit framework). The variable can switch lint-staged's other
+ * tasks off, never the check.
+ */
+function lintStagedToRun(cwd: string): boolean {
+  if (process.env.VALIDATE_WORKFLOW_LINT_STAGED === '0') return false;
+  try {
+    accessSync(join(cwd, 'node_modules', '.bin', 'lint-staged'), constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The check on the index, as `validate-workflow --staged` reports it; its exit code, the refusal said on failure. */
 async function check(config: string[], io: Io): Promise<number> {
   const code = await (await import('./run.js')).run(['--staged', ...config], io);
@@ -96,6 +113,7 @@ async function lintStagedApi(root: string): Promise<LintStaged | null> {
 export async function preCommit(argv: string[], io: Io): Promise<number | null> {
   const config = hookArgs(argv);
   if (config === null) return null;
+  if (!lintStagedToRun(io.cwd)) return check(config, io);
   // Asked as the check's first question is (engine/run.ts scopeOf), which takes this answer: one git process fewer.
   const root = repositoryAndHeadLent(io.cwd)?.info.root ?? io.cwd;
   // A hook run from a subfolder (the package is not at the top) leaves lint-staged's search to lint-staged.

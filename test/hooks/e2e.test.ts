@@ -5,7 +5,7 @@
 // confirms what the hooks decided goes through the installed bin once (the push); elsewhere it runs in this process
 // (runCliHere), as does the second init: the hooks and git are the doors these tests are about. A commit whose hooks
 // are not a test's subject skips them (--no-verify).
-import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE, LEDGER, PLAN, handoffPath, ident, ledgerDoc, planDoc, taskHandoff } from '../history/helpers.js';
@@ -204,6 +204,23 @@ describe('the hooks init installed', () => {
     const full = await runCliHere(dir, []);
     expect(full.code, `${full.stdout}${full.stderr}`).toBe(1);
     expect(`${full.stdout}${full.stderr}`).toContain('history/manual-confirmation');
+  });
+
+  it('judge alone where lint-staged is not installed, and say the refusal once, in the same words', () => {
+    const dir = clone(base);
+    // node_modules with validate-workflow and nothing else: no lint-staged for the hook to run.
+    const pkg = realpathSync(join(dir, 'node_modules', 'validate-workflow'));
+    rmSync(join(dir, 'node_modules'), { recursive: true });
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(pkg, join(dir, 'node_modules', 'validate-workflow'));
+    stage(dir, checkOff());
+    const before = state(dir);
+    const res = commit(dir, [AS_CLAUDE, '-m', 'Phase 1 verified']);
+    expect(res.code).not.toBe(0);
+    expect(res.out).toContain('history/manual-confirmation');
+    expect(res.out).not.toContain('lint-staged could not run');
+    expect(res.out.split('validate-workflow: commit refused').length - 1).toBe(1);
+    expect(state(dir)).toEqual(before);
   });
 
   it('fail closed when the package is gone from node_modules', () => {

@@ -4,12 +4,13 @@
 // the parent commit (the `before` snapshot), inline disables from the version judged, one message catalogue.
 import type { Config, Preset } from '../config/config.js';
 import type { Change, Commit, Event, Identity } from '../model/history.js';
-import type { WorkflowFile, Workspace } from '../model/types.js';
+import type { Plan, WorkflowFile, Workspace } from '../model/types.js';
 import type { Snapshot } from '../history/snapshot.js';
 import { diffFiles, eventsBetween } from '../history/events.js';
 import { isLinkValue } from '../history/links.js';
 import { agentIdentities, confirmation, factsOf, guidance, type Confirmation } from '../history/trust.js';
 import { resolutionKey, writtenResolutions } from '../history/resolutions.js';
+import { earlierPlans } from '../history/past.js';
 import type { RawFinding, Rule, RuleContext, TransitionContext } from '../rules/types.js';
 import type { Pack, PackChange, PackFile, PackWorkspace } from '../packs/types.js';
 import { PACKS } from '../packs/registry.js';
@@ -211,6 +212,7 @@ export function judgeTransition(input: TransitionInput): TransitionResult {
       input.signed ?? (() => false),
       factsOf(commit, [], changes, before, after),
     ));
+  const earlier = new Map<string, Plan[]>();
   const ctx: TransitionContext = {
     stage,
     commit,
@@ -226,6 +228,11 @@ export function judgeTransition(input: TransitionInput): TransitionResult {
     confirmation: confirm,
     guidanceGiven,
     documentsOnly: facts.documentsOnly,
+    earlierPlans: (file) => {
+      let plans = earlier.get(file);
+      if (!plans) earlier.set(file, (plans = earlierPlans(before, commit.parents[0], file)));
+      return plans;
+    },
   };
   const packChanges = packChangesOf(changes, before, after, commit, trust);
   const out: Finding[] = [];

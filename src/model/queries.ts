@@ -114,6 +114,34 @@ export function phaseVerified(phase: Phase, preset: 'recommended' | 'strict' = '
 }
 
 /**
+ * The boxes phaseVerified reads of a phase that is not set aside, each with whether it counts as done and a key that
+ * names it in another version of the plan: its kind and words, as history/events.ts pairs items (a task by its
+ * title, else its label). Kept beside phaseVerified so the two read the same boxes.
+ */
+export function verificationBoxes(
+  phase: Phase,
+  preset: 'recommended' | 'strict' = 'strict',
+): { key: string; done: boolean }[] {
+  const box = (kind: string) => (i: CheckItem) => ({
+    key: `${kind}\0${i.text}`,
+    done: i.checked || i.na || !!i.deviation,
+  });
+  const items =
+    preset === 'strict'
+      ? [
+          ...phase.automated.map(box('automated')),
+          ...phase.manual.map(box('manual')),
+          ...(phase.unknown ?? []).map(box('unknown')),
+        ]
+      : phase.automated.map(box('automated'));
+  if (items.length > 0) return items;
+  return [
+    ...phase.tasks.map((t) => ({ key: `task\0${t.title.trim() || t.label}`, done: t.checked })),
+    ...phase.other.map(box('other')),
+  ];
+}
+
+/**
  * Whether a phase's verification has begun: one of its automated items is checked. It tells a box left open (the
  * agent ran the checks, ticked what passed and went on, one stale box among ticked ones) from a verification that
  * never happened (the phase implemented, not one check ticked): on real repositories maintainers read the first as

@@ -1,7 +1,7 @@
 // What a rule is: data (its id, severities, rule in one line, description, fix) plus pure functions over the model.
 // A rule never reads a file, calls git or parses text; the runner owns severity, disables and output.
 import type { Config, Preset, RuleSetting } from '../config/config.js';
-import type { Workspace } from '../model/types.js';
+import type { Plan, Workspace } from '../model/types.js';
 import type { Change, Commit, Event, Identity } from '../model/history.js';
 import type { Snapshot } from '../history/snapshot.js';
 import type { Confirmation } from '../history/trust.js';
@@ -123,6 +123,13 @@ export interface TransitionContext extends RuleContext {
   documentsOnly(): boolean;
   /** Whether the commit's `Guidance-by:` counts: the human's answer to a blocked handoff, checked like a confirmation. */
   guidanceGiven(): Confirmation;
+  /**
+   * The versions of the plan at `file` that earlier commits made, newest first: those of the commits before this one
+   * on its first parent's ancestry, the parent's own version among them (history/past.ts). What a formula's `P`
+   * (at some earlier point) reads beyond the parent's snapshot. Empty without git (the rule tester). Asked of git
+   * once per file, only when a rule needs it.
+   */
+  earlierPlans(file: string): readonly Plan[];
 }
 
 export interface Rule {

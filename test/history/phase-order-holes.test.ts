@@ -170,3 +170,76 @@ describe('sub-phases that share a number (2A, 2B) are phases of their own', () =
     expect(found[0]!.message).toContain('before Phase 2B (Harmonic cache) was verified');
   });
 });
+
+describe('a phase verified in an earlier commit and unchecked since: P(verified(n-1)) reads the whole past', () => {
+  const STATIONS: PhaseState = { task: true, auto: [0, 1, 2], manual: true };
+  const HARMONICS: PhaseState = { task: true, auto: [0], manual: true };
+
+  /** Phase 2 verified, then a worker writing over the plan from an older copy takes its boxes back. */
+  function overwritten(phases: PhaseText[] = TIDES): Repo {
+    const repo = planned(phases);
+    agent(repo, 'Station list', render(phases, [STATIONS]));
+    agent(repo, 'Harmonics', render(phases, [STATIONS, HARMONICS]));
+    agent(repo, 'Station notes, from an older copy of the plan', render(phases, [STATIONS]));
+    return repo;
+  }
+
+  it('starting phase 3 after it is in order, in recommended and strict', async () => {
+    const repo = overwritten();
+    agent(repo, 'Chart page', render(TIDES, [STATIONS, {}, { task: true, auto: [0] }]));
+    expect(await historyFindings(repo.dir, RULE, 'recommended')).toEqual([]);
+    expect(await historyFindings(repo.dir, RULE, 'strict')).toEqual([]);
+  });
+
+  it('starting phase 3 is the error when phase 2 was implemented but never verified before', async () => {
+    const repo = planned(TIDES);
+    agent(repo, 'Station list', render(TIDES, [STATIONS]));
+    agent(repo, 'Harmonics', render(TIDES, [STATIONS, { task: true }]));
+    agent(repo, 'Station notes, from an older copy of the plan', render(TIDES, [STATIONS]));
+    const text = render(TIDES, [STATIONS, {}, { task: true, auto: [0] }]);
+    const start = agent(repo, 'Chart page', text);
+    const found = await historyFindings(repo.dir, RULE, 'recommended');
+    expect(summary(found)).toEqual([['error', 'startedEarly', start, lineOf(text, 'Chart snapshots match')]]);
+    expect(found[0]!.message).toContain('before Phase 2 (Harmonics) was verified');
+  });
+
+  it('a check added to phase 2 since its verification was never checked: the start is judged', async () => {
+    const repo = overwritten();
+    const more = TIDES.map((p) => (p.label === '2' ? { ...p, automated: [...p.automated, 'Fit is stable'] } : p));
+    agent(repo, 'Harmonics needs a stability check', render(more, [STATIONS]));
+    const text = render(more, [STATIONS, {}, { task: true, auto: [0] }]);
+    const start = agent(repo, 'Chart page', text);
+    const found = await historyFindings(repo.dir, RULE, 'recommended');
+    expect(summary(found)).toEqual([['error', 'startedEarly', start, lineOf(text, 'Chart snapshots match')]]);
+    expect(found[0]!.message).toContain('before Phase 2 (Harmonics) was verified');
+  });
+
+  it('another phase under the number of the one verified is not that phase: the start is judged', async () => {
+    const repo = overwritten();
+    // The plan rewritten: phase 2 is now other work, whose check reads as the old one's did.
+    const datum = TIDES.map((p) => (p.label === '2' ? { ...p, title: 'Tide datum' } : p));
+    repo.commit('Replan phase 2', { [PLAN]: render(datum, [STATIONS]) }, { author: ANA });
+    const text = render(datum, [STATIONS, {}, { task: true, auto: [0] }]);
+    const start = agent(repo, 'Chart page', text);
+    const found = await historyFindings(repo.dir, RULE, 'recommended');
+    expect(summary(found)).toEqual([['error', 'startedEarly', start, lineOf(text, 'Chart snapshots match')]]);
+    expect(found[0]!.message).toContain('before Phase 2 (Tide datum) was verified');
+  });
+
+  it('a phase verified under another number, renumbered since, is not known as the same: the start is judged', async () => {
+    const repo = overwritten();
+    // A phase inserted before Harmonics, which becomes phase 3; the rewrite verifies the new phase 2 at once.
+    const inserted: PhaseText[] = [
+      TIDES[0]!,
+      { label: '2', title: 'Tide datum', automated: ['Datum tests pass: `npm test -- datum`'] },
+      { ...TIDES[1]!, label: '3' },
+      { ...TIDES[2]!, label: '4' },
+    ];
+    repo.commit('Replan: a tide datum first', { [PLAN]: render(inserted, [STATIONS, HARMONICS]) }, { author: ANA });
+    const text = render(inserted, [STATIONS, HARMONICS, {}, { task: true, auto: [0] }]);
+    const start = agent(repo, 'Chart page', text);
+    const found = await historyFindings(repo.dir, RULE, 'recommended');
+    expect(summary(found)).toEqual([['error', 'startedEarly', start, lineOf(text, 'Chart snapshots match')]]);
+    expect(found[0]!.message).toContain('before Phase 3 (Harmonics) was verified');
+  });
+});

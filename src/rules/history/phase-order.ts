@@ -1,6 +1,14 @@
-import type { Rule, RawFinding } from '../types.js';
+import type { Rule, RawFinding, TransitionContext } from '../types.js';
 import type { Phase, Plan } from '../../model/types.js';
-import { checkedBoxes, phaseLabel, phaseVerified, tasksOf, setAside, verificationBegun } from '../../model/queries.js';
+import {
+  checkedBoxes,
+  phaseLabel,
+  phaseVerified,
+  tasksOf,
+  setAside,
+  verificationBegun,
+  verificationBoxes,
+} from '../../model/queries.js';
 import { openPhaseCause, unbegunPhaseCause } from '../plan/phase-order.js';
 import { AFTER_THE_FACT, byFile, firstLine, personInAudit } from './cause.js';
 
@@ -27,6 +35,42 @@ function counterpart(plan: Plan, phase: Phase): Phase | undefined {
   const seq = plan.phases.filter((p) => !p.outside);
   const byLabel = phase.label === null ? undefined : seq.find((p) => p.label === phase.label);
   return byLabel ?? (phase.number === null ? undefined : seq.find((p) => p.number === phase.number));
+}
+
+/**
+ * The phase of `plan` that is `phase` by both its label and its title, when it is the only one: the identity a phase
+ * keeps through versions that renumber, split or retitle phases is not certain, so a phase known by one of the two
+ * only is no match (its past stays unread).
+ */
+function sameIn(plan: Plan, phase: Phase): Phase | undefined {
+  const key = (p: Phase) => `${p.label}\0${p.title.trim().toLowerCase()}`;
+  const found = plan.phases.filter((p) => !p.outside && key(p) === key(phase));
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/**
+ * Whether `phase`, unverified in the commit's parent (`parent`), was verified in an earlier version of the plan:
+ * the formula's `P(verified(n-1))` is over the past, and the commit that completed the verification exists even when
+ * a later one took the boxes back (a parallel worker writing over the plan from an older copy). The earlier version
+ * must show the same phase (sameIn) verified with every box the parent leaves open checked there, by its words:
+ * a box added since, or reworded, was never checked, and the start is judged as before.
+ */
+function verifiedBefore(ctx: TransitionContext, file: string, parent: Plan, phase: Phase): boolean {
+  if (phase.label === null || !phase.title.trim() || sameIn(parent, phase) !== phase) return false;
+  const open = verificationBoxes(phase, ctx.preset)
+    .filter((b) => !b.done)
+    .map((b) => b.key);
+  return ctx.earlierPlans(file).some((version) => {
+    if (version.unstructured || setAside(version)) return false;
+    const was = sameIn(version, phase);
+    if (!was || !phaseVerified(was, ctx.preset)) return false;
+    const done = new Set(
+      verificationBoxes(was, ctx.preset)
+        .filter((b) => b.done)
+        .map((b) => b.key),
+    );
+    return open.every((k) => done.has(k));
+  });
 }
 
 /** The automated items a phase leaves open (not checked, not N/A, no declared deviation), in line order. */
@@ -62,7 +106,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: '[](phase(n) -> P(verified(n-1)))',
     description:
-      "The commit that first checks an item of phase n comes after the commit that completed the verification of every earlier phase. `recommended`: verified = all its automated items checked or N/A (manual boxes are a human's and often lag), and the error is an earlier phase whose verification had not begun (none of its automated items checked, N/A and deviations not counting; without automated items, its tasks); one that had begun and left boxes open is a note, as those read as left open, not skipped; an untouched phase decides over a begun one. `strict`: its automated and manual items. A commit that completes phase n-1's verification as it starts phase n shows no order (convention section 6) if no earlier phase stays open; sub-phases (2A, 2B) are phases. A plan that enters git already progressed is plan/phase-order's; a task checked while an earlier task is open is history/task-order's. In an audit (no config), only commits with an agent's identity are judged: history shows who committed, not who worked.",
+      "The commit that first checks an item of phase n comes after the commit that completed the verification of every earlier phase. `recommended`: verified = all its automated items checked or N/A (manual boxes are a human's and often lag), and the error is an earlier phase whose verification had not begun (none of its automated items checked, N/A and deviations not counting; without automated items, its tasks); one that had begun and left boxes open is a note, as those read as left open, not skipped; an untouched phase decides over a begun one. `strict`: its automated and manual items. A commit that completes phase n-1's verification as it starts phase n shows no order (convention section 6) if no earlier phase stays open; nor does a start after an earlier commit verified phase n-1 whose boxes a later one unchecked (`P` is over the past: that verification happened), when that version shows the same phase (same label and title) with every box left open now checked; sub-phases (2A, 2B) are phases. A plan that enters git already progressed is plan/phase-order's; a task checked while an earlier task is open is history/task-order's. In an audit (no config), only commits with an agent's identity are judged: history shows who committed, not who worked.",
     fix: `Verify each phase before starting the next from now on; for this commit, ${AFTER_THE_FACT}.`,
     messages: {
       startedEarly: 'First check-off in {{phase}} comes before {{open}} was verified (that needs {{verified}}).',
@@ -122,9 +166,12 @@ export const rule: Rule = {
       // The earlier phases still unverified as the commit leaves them. One the same commit completes shows no order
       // (convention section 6, round 3; its manual boxes are manual-confirmation's, its tasks batched-tasks'), but
       // only that one: completing phase 1 while starting phase 3 leaves phase 2 open, and the start is judged.
+      // Nor does one verified in an earlier commit whose boxes were unchecked since (verifiedBefore); git is asked
+      // only for a phase still open here.
       const stillOpen = opens
         .map((p) => ({ p, now: counterpart(after, p) }))
-        .filter(({ now }) => !now || !phaseVerified(now, ctx.preset));
+        .filter(({ now }) => !now || !phaseVerified(now, ctx.preset))
+        .filter(({ p }) => !verifiedBefore(ctx, e.file, before, p));
       if (stillOpen.length === 0) continue;
       const start = { file: e.file, line: e.line, key: k, phase: after.phases[ai]! };
       if (ctx.preset === 'strict') {

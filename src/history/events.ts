@@ -2,8 +2,9 @@
 // by plan, kind and text (task scope for steps), across phases, so renumbering or inserting a phase moves items
 // without deleting them (convention section 6); leftovers pair by position within their phase and kind (an item
 // whose text changed in place is an edit, not a check event, unless its box state differs from the item it
-// replaced, or it is a checked manual item: that is a new check of the new words). An item added already checked
-// counts as checked in that commit.
+// replaced, or it is a checked manual item: that is a new check of the new words), and an item of a bare verification
+// list, whose kind its words decide, by its place in that list. An item added already checked counts as checked in
+// that commit.
 import type { Event, ItemKind } from '../model/history.js';
 import type { CheckItem, Disable, Handoff, Ledger, Phase, Plan, Task, WorkflowFile } from '../model/types.js';
 import { positionOf } from '../model/queries.js';
@@ -25,6 +26,8 @@ interface Flat {
   key: string;
   checked: boolean;
   na: boolean;
+  /** Its kind read from its words (CheckItem.guessed), which a rewording can change. */
+  guessed: boolean;
   line: number;
   /** Position in document order. */
   at: number;
@@ -52,6 +55,7 @@ function flatten(plan: Plan, slots: readonly string[]): Flat[] {
           key: `${kind}\0${scope}\0${it.text}`,
           checked: it.checked,
           na: it.na,
+          guessed: it.guessed === true,
           line: it.line,
           at: out.length,
         });
@@ -206,7 +210,55 @@ function pairItems(before: readonly Flat[], after: readonly Flat[]): { from: Int
       if (from[i]! < 0) from[i] = take(rest.get(`${f.slot}\0${f.kind}\0${f.scope}`), used);
     });
   }
+  pairReworded(before, after, from, used, words, sameKind);
   return { from, used };
+}
+
+/**
+ * 4. An item of a bare verification list whose kind its words decided (CheckItem.guessed), reworded where it stood:
+ * the new words may read as another kind (a command check reworded into prose), and the item in its place is still
+ * the one it replaced (convention section 6, "the item it replaced"). Paired only at the same place among the phase's
+ * such items, in document order, when the phase has as many of them in both versions: a list that got shorter lost an
+ * item. Never a human's check paired with one that is not: rewording it into a command or an outcome drops the gate,
+ * which stays a deletion.
+ */
+function pairReworded(
+  before: readonly Flat[],
+  after: readonly Flat[],
+  from: Int32Array,
+  used: Uint8Array,
+  words: ReadonlySet<string>,
+  sameKind: ReadonlySet<string>,
+): void {
+  if (!before.some((f, i) => f.guessed && !used[i])) return;
+  const lists = (items: readonly Flat[]) => {
+    const m = new Map<string, number[]>();
+    items.forEach((f, i) => {
+      if (!f.guessed) return;
+      const k = `${f.slot}\0${f.scope}`;
+      const list = m.get(k);
+      if (list) list.push(i);
+      else m.set(k, [i]);
+    });
+    for (const list of m.values()) list.sort((p, q) => items[p]!.line - items[q]!.line);
+    return m;
+  };
+  const now = lists(after);
+  for (const [k, was] of lists(before)) {
+    const is = now.get(k);
+    if (!is || is.length !== was.length) continue;
+    was.forEach((b, n) => {
+      const a = is[n]!;
+      const x = before[b]!;
+      const y = after[a]!;
+      if (used[b] || from[a]! >= 0) return;
+      if (x.kind === 'manual' && y.kind !== 'manual') return;
+      // Its words still stand as another kind: recast, not reworded (step 3).
+      if (words.has(x.text) && !sameKind.has(`${x.kind}\0${x.text}`)) return;
+      from[a] = b;
+      used[b] = 1;
+    });
+  }
 }
 
 function diffItems(
@@ -223,8 +275,9 @@ function diffItems(
     // An N/A item in a phase new in this commit is how a plan says "nothing to verify by hand here" (templates/plan.md).
     if (!x && y.na && !fresh.has(y.slot))
       events.push({ type: 'item-added-na', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text });
+    // The kind of the item made N/A: an item reworded into `N/A` may read as another kind now (pairReworded).
     if (x && !x.na && y.na)
-      events.push({ type: 'item-made-na', file, line: y.line, kind: y.kind, phase: y.phase, text: y.text });
+      events.push({ type: 'item-made-na', file, line: y.line, kind: x.kind, phase: y.phase, text: y.text });
     const was = x ? x.checked : false;
     if (y.checked !== was && !y.na)
       events.push({

@@ -53,6 +53,12 @@ export interface CheckItem extends Position {
    * struck through): it holds no later phase, but it is no N/A, so writing one is not loosening the plan.
    */
   deviation?: boolean;
+  /**
+   * Its kind read from its own words, not said by a heading: an item of a bare `### Verification` list is automated
+   * when it runs a command and a human's otherwise. Rewording it can change that reading, so history pairs it with
+   * its replacement by its place in the list (src/history/events.ts).
+   */
+  guessed?: boolean;
 }
 
 export interface Task extends Position {

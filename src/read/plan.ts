@@ -827,6 +827,7 @@ function readPlanTree(path: string, root: Root, afterHeading?: (h: Heading, crit
     const number = taskMatch ? topNumber(taskMatch[1]!) : null;
     if (said) target()[said.kind].push(check);
     else if (scope.criteria?.kind === 'unknown-verify') {
+      check.guessed = true;
       if (runsACommand(item)) target().automated.push(check);
       else {
         target().manual.push(check);

@@ -651,3 +651,120 @@ describe('the phase an agent sets aside, known across a rewrite of the plan', ()
     expect((await rewrite(start, text)).findings).toEqual([]);
   });
 });
+
+describe('an item of a bare verification list reworded where it stood', () => {
+  /** A plan whose phases name manual checks of their own, and whose end state is a bare `### Verification` list. */
+  const endState = (...items: string[]) =>
+    [
+      '---',
+      ...FM,
+      '---',
+      '# Report export Implementation Plan',
+      '',
+      '## Desired End State',
+      '',
+      'Reports export in the new format only.',
+      '',
+      '### Verification',
+      '',
+      ...items,
+      '',
+      '## Phase 1: Exporter',
+      '',
+      '- [ ] Task 1: Write the exporter',
+      '',
+      '#### Automated Verification:',
+      '',
+      '- [ ] Exporter tests pass: `npm test -- export`',
+      '',
+      '#### Manual Verification:',
+      '',
+      '- [ ] An exported report opens in the viewer',
+      '',
+    ].join('\n');
+  const START = [
+    '- [ ] New exporter in place: `src/export/report.ts`',
+    '- [ ] Old formats removed: `csv.ts`, `xml.ts`',
+    '- [ ] The docs describe the new format',
+  ];
+
+  async function agentCommit(start: string, text: string) {
+    const repo = Repo.create();
+    repo.commit('Plan', { [PLAN]: start, [LEDGER]: ledgerDoc() }, { author: ANA });
+    const commit = repo.commit('Finish the export', { [PLAN]: text }, { author: CLAUDE });
+    return { repo, commit, findings: await historyFindings(repo.dir, RULE) };
+  }
+
+  it('is an edit of the item it replaced, not a deletion, when its new words read as another kind', async () => {
+    const text = endState(
+      '- [x] New exporter in place: `src/export/report.ts`',
+      '- [x] Old formats kept (the importer still reads them)',
+      '- [x] The docs describe the new format',
+    );
+    expect((await agentCommit(endState(...START), text)).findings).toEqual([]);
+  });
+
+  it('is still a deletion when the list got shorter', async () => {
+    const text = endState(START[0]!, START[2]!);
+    const { repo, commit, findings } = await agentCommit(endState(...START), text);
+    const line = lineOf(text, START[0]!);
+    const f = expectOne(findings, RULE, { repo, commit, file: PLAN, line, severity: 'error' });
+    expect(f.message).toContain('deletes the automated verification item "Old formats removed: csv.ts, xml.ts"');
+  });
+
+  it('is turned into N/A when it is reworded into N/A, and named with the kind it had', async () => {
+    const na = '- [ ] N/A: the importer still reads the old formats';
+    const text = endState(START[0]!, na, START[2]!);
+    const { repo, commit, findings } = await agentCommit(endState(...START), text);
+    const f = expectOne(findings, RULE, { repo, commit, file: PLAN, line: lineOf(text, na), severity: 'error' });
+    expect(f.message).toContain('turns automated item "N/A: the importer still reads the old formats" into N/A');
+  });
+
+  /** A plan of one phase whose criteria are a bare `### Verification` list of `items`. */
+  const phaseList = (...items: string[]) =>
+    [
+      '---',
+      ...FM,
+      '---',
+      '# Report export Implementation Plan',
+      '',
+      '## Phase 1: Exporter',
+      '',
+      '- [ ] Task 1: Write the exporter',
+      '',
+      '### Verification',
+      '',
+      ...items,
+      '',
+    ].join('\n');
+
+  it("leaves a command check reworded into a human's check to the confirmation rule", async () => {
+    const start = phaseList('- [ ] Unit tests pass: `npm test`', '- [ ] Smoke run passes: `npm run smoke`');
+    const text = phaseList('- [x] Unit tests pass: `npm test`', '- [x] The smoke report reads well in the browser');
+    const { repo, commit, findings } = await agentCommit(start, text);
+    expect(findings).toEqual([]);
+    const checks = await historyFindings(repo.dir, 'history/manual-confirmation');
+    const f = expectOne(checks, 'history/manual-confirmation', {
+      repo,
+      commit,
+      file: PLAN,
+      line: lineOf(text, 'The smoke report'),
+      severity: 'error',
+    });
+    expect(f.message).toContain('"The smoke report reads well in the browser"');
+  });
+
+  it("is still a deletion when a human's check is reworded into a command: the gate is gone", async () => {
+    const start = phaseList('- [ ] Unit tests pass: `npm test`', '- [ ] The smoke report reads well in the browser');
+    const text = phaseList('- [ ] Unit tests pass: `npm test`', '- [ ] Smoke run passes: `npm run smoke`');
+    const { repo, commit, findings } = await agentCommit(start, text);
+    const f = expectOne(findings, RULE, {
+      repo,
+      commit,
+      file: PLAN,
+      line: lineOf(text, 'Unit tests pass'),
+      severity: 'error',
+    });
+    expect(f.message).toContain('deletes the manual verification item "The smoke report reads well in the browser"');
+  });
+});

@@ -1,4 +1,4 @@
-import { promiseOf } from '../promise.js';
+import { handoffsPromised } from '../promise.js';
 import type { Rule, RawFinding } from '../types.js';
 import type { Workspace } from '../../model/types.js';
 import { handoffCause, tasksWithoutHandoff } from '../../model/queries.js';
@@ -34,9 +34,7 @@ export const rule: Rule = {
     const out: RawFinding[] = [];
     // A repository that never writes task handoffs (none in it, and no instruction asks for one) is not told about
     // each checked task; strict holds every orchestration plan to them.
-    const promised = promiseOf(ws, ctx).taskHandoffs.value;
-    // A plan that declares `mode: orchestration` promised its handoffs itself.
-    for (const plan of ws.plans.filter((p) => promised || p.frontmatter?.mode === 'orchestration')) {
+    for (const plan of ws.plans.filter((p) => handoffsPromised(ws, ctx, p))) {
       for (const task of tasksWithoutHandoff(ws, plan)) {
         out.push({
           file: plan.path,

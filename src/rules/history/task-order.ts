@@ -10,6 +10,7 @@ import {
   tasksOf,
   tasksWithoutHandoff,
 } from '../../model/queries.js';
+import { handoffsPromised } from '../promise.js';
 import { AFTER_THE_FACT, byFile, firstLine, personInAudit } from './cause.js';
 
 const workspaces = new WeakMap<Snapshot, Workspace>();
@@ -30,8 +31,8 @@ interface Late {
 
 /**
  * Convention section 6: a task's handoff is committed no later than the commit that checks the task. The tasks
- * this commit checks that handoff/missing would report in its after-snapshot (orchestration mode, where handoffs
- * are required): a check-off made with `--no-verify` and a handoff added in a later commit leave the final state
+ * this commit checks that handoff/missing would report in its after-snapshot (orchestration mode, where the
+ * repository or the plan promises task handoffs): a check-off made with `--no-verify` and a handoff added in a later commit leave the final state
  * clean, so only the commit shows it. At a door that judges the snapshot as well (pre-commit, commit-msg, and the
  * full run while the handoff is still missing) handoff/missing reports the same cause and this finding is dropped
  * (`causes`).
@@ -73,7 +74,9 @@ function lateHandoffs(ctx: TransitionContext): Late[] {
   // Once per plan, not per check-off: a plan added with thousands of tasks checked is one pass.
   for (const [file, lines] of checked) {
     const plan = ws.plans.find((p) => p.path === file);
-    if (!plan) continue;
+    // Where handoff/missing asks this plan for no handoff, none can be linked to it and the timing has nothing to
+    // judge (convention section 4: checks that need a link the tool cannot make are skipped).
+    if (!plan || !handoffsPromised(ws, ctx, plan)) continue;
     for (const task of tasksWithoutHandoff(ws, plan))
       if (lines.has(task.line)) out.push({ file, line: task.line, task, plan });
   }
@@ -97,7 +100,7 @@ export const rule: Rule = {
     severities: { recommended: 'error', strict: 'error' },
     formula: 'forall i<j. completed(task_i) before started(task_j)',
     description:
-      "For i < j, task j neither starts (its first in-progress mark in the ledger, its handoff, or its check-off) while task i is still open, nor completes while task i is open. One commit that completes i and starts or completes j is not this rule's concern (batching is history/batched-tasks). And within a task, in orchestration mode (where handoff/missing requires handoffs): the commit that checks a task has the task's handoff, committed with it or before it (a handoff added in a later commit leaves the final state clean, so only history shows the order). Where handoff/missing reports the same task at the same door (pre-commit, or the full run while the handoff is still missing), that finding stands for both. Handoffs are attached to tasks as handoff/missing attaches them. In an audit (no config), only commits with an agent's identity are judged: history shows who committed, not who worked.",
+      "For i < j, task j neither starts (its first in-progress mark in the ledger, its handoff, or its check-off) while task i is still open, nor completes while task i is open. One commit that completes i and starts or completes j is not this rule's concern (batching is history/batched-tasks). And within a task, where handoff/missing asks an orchestration plan for handoffs in the commit's state (in `recommended`: task handoffs or a ledger in the repository, `protocol.taskHandoffs`, or the plan's `mode: orchestration`): the commit that checks a task has the task's handoff, committed with it or before it (a later handoff leaves the final state clean: only history shows it). Where handoff/missing reports the same task at the same door (pre-commit, or the full run while the handoff is still missing), that finding stands for both. Handoffs are attached to tasks as handoff/missing attaches them. In an audit (no config), only commits with an agent's identity are judged: history shows who committed, not who worked.",
     fix: 'Finish task i (check it in the plan, with its handoff) before starting task j.',
     messages: {
       // {{open}}: "Task 1" or "Task 1, Task 2"; {{isAre}}: "is" or "are" to match.

@@ -175,8 +175,42 @@ describe('task order and batching', () => {
         after: { [PLAN]: plan({ checked: [1] }) },
         audit: true,
       },
+      // Convention section 4: a repository that keeps no task handoff and no session ledger links none to the plan,
+      // and handoff/missing asks it for none; the timing of a handoff nothing links to is not judged.
+      {
+        name: 'a repository that keeps no task handoffs and no ledger: no handoff timing to judge',
+        before: { [PLAN]: fresh },
+        after: { [PLAN]: plan({ checked: [1] }) },
+        commit: { author: CLAUDE },
+        config: { protocol: undefined },
+      },
     ],
     invalid: [
+      {
+        name: 'a repository that keeps task handoffs: a later task checked without its own is late',
+        before: { [PLAN]: plan({ checked: [1] }), [handoffPath(1)]: taskHandoff(1) },
+        after: { [PLAN]: bothDone, [handoffPath(1)]: taskHandoff(1) },
+        commit: { author: CLAUDE },
+        config: { protocol: undefined },
+        errors: [{ messageId: 'handoffLate', line: lineOf(bothDone, 'Task 2:'), data: { task: '2' } }],
+      },
+      {
+        name: 'no task handoffs in the repository, but the plan declares mode: orchestration',
+        before: { [PLAN]: plan({ tasksPerPhase: [2, 2], frontmatter: ['mode: orchestration'] }) },
+        after: { [PLAN]: plan({ tasksPerPhase: [2, 2], frontmatter: ['mode: orchestration'], checked: [1] }) },
+        commit: { author: CLAUDE },
+        config: { protocol: undefined },
+        errors: ['handoffLate'],
+      },
+      {
+        name: 'strict: no task handoffs in the repository, and the check-off is still judged',
+        before: { [PLAN]: fresh },
+        after: { [PLAN]: plan({ checked: [1] }) },
+        commit: { author: CLAUDE },
+        config: { protocol: undefined },
+        preset: 'strict',
+        errors: [{ messageId: 'handoffLate', severity: 'error' }],
+      },
       // Round 9: open sub-tasks are named by their labels (`Task 1.3, Task 1.4`), not twice as `Task 1`.
       {
         name: 'a task completed while sub-tasks of an earlier task are open',

@@ -253,6 +253,11 @@ function pairReworded(
       const y = after[a]!;
       if (used[b] || from[a]! >= 0) return;
       if (x.kind === 'manual' && y.kind !== 'manual') return;
+      // Paired only where a rule judges the edit: an item made N/A (self-exemption), a human's check ticked as it
+      // was reworded (manual-confirmation), or an end-state item outside the phases ticked as it was reworded (what
+      // was done, now said as an outcome). A command check reworded into an open prose item, or ticked in a phase
+      // where prose no longer counts toward verified, stays a deletion.
+      if (!(y.na || (y.checked && !x.checked && (y.kind === 'manual' || x.phase < 0)))) return;
       // Its words still stand as another kind: recast, not reworded (step 3).
       if (words.has(x.text) && !sameKind.has(`${x.kind}\0${x.text}`)) return;
       from[a] = b;

@@ -191,6 +191,18 @@ describe('a phase verified in an earlier commit and unchecked since: P(verified(
     expect(await historyFindings(repo.dir, RULE, 'strict')).toEqual([]);
   });
 
+  it('a plan deleted and written again at its path is another plan: its verification before is not this one', async () => {
+    const repo = planned(TIDES);
+    agent(repo, 'Station list', render(TIDES, [STATIONS]));
+    agent(repo, 'Harmonics', render(TIDES, [STATIONS, HARMONICS]));
+    repo.commit('Drop the tide plan', {}, { author: ANA, remove: [PLAN] });
+    repo.commit('Plan the tide tables again', { [PLAN]: render(TIDES, [STATIONS]) }, { author: ANA });
+    const text = render(TIDES, [STATIONS, {}, { task: true, auto: [0] }]);
+    const start = agent(repo, 'Chart page', text);
+    const found = await historyFindings(repo.dir, RULE, 'recommended');
+    expect(summary(found)).toEqual([['error', 'startedEarly', start, lineOf(text, 'Chart snapshots match')]]);
+  });
+
   it('starting phase 3 is the error when phase 2 was implemented but never verified before', async () => {
     const repo = planned(TIDES);
     agent(repo, 'Station list', render(TIDES, [STATIONS]));

@@ -754,6 +754,19 @@ describe('an item of a bare verification list reworded where it stood', () => {
     expect(f.message).toContain('"The smoke report reads well in the browser"');
   });
 
+  it('is still a deletion when a command check is reworded into an open prose item, which verifies nothing', async () => {
+    const text = endState(START[0]!, '- [ ] Old formats handled', START[2]!);
+    const { repo, commit, findings } = await agentCommit(endState(...START), text);
+    const f = expectOne(findings, RULE, {
+      repo,
+      commit,
+      file: PLAN,
+      line: lineOf(text, START[0]!),
+      severity: 'error',
+    });
+    expect(f.message).toContain('deletes the automated verification item "Old formats removed: csv.ts, xml.ts"');
+  });
+
   it("is still a deletion when a human's check is reworded into a command: the gate is gone", async () => {
     const start = phaseList('- [ ] Unit tests pass: `npm test`', '- [ ] The smoke report reads well in the browser');
     const text = phaseList('- [ ] Unit tests pass: `npm test`', '- [ ] Smoke run passes: `npm run smoke`');

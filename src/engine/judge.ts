@@ -4,7 +4,7 @@
 // the parent commit (the `before` snapshot), inline disables from the version judged, one message catalogue.
 import type { Config, Preset } from '../config/config.js';
 import type { Change, Commit, Event, Identity } from '../model/history.js';
-import type { Plan, WorkflowFile, Workspace } from '../model/types.js';
+import type { WorkflowFile, Workspace } from '../model/types.js';
 import type { Snapshot } from '../history/snapshot.js';
 import { diffFiles, eventsBetween } from '../history/events.js';
 import { isLinkValue } from '../history/links.js';
@@ -212,7 +212,6 @@ export function judgeTransition(input: TransitionInput): TransitionResult {
       input.signed ?? (() => false),
       factsOf(commit, [], changes, before, after),
     ));
-  const earlier = new Map<string, Plan[]>();
   const ctx: TransitionContext = {
     stage,
     commit,
@@ -228,11 +227,8 @@ export function judgeTransition(input: TransitionInput): TransitionResult {
     confirmation: confirm,
     guidanceGiven,
     documentsOnly: facts.documentsOnly,
-    earlierPlans: (file) => {
-      let plans = earlier.get(file);
-      if (!plans) earlier.set(file, (plans = earlierPlans(before, commit.parents[0], file)));
-      return plans;
-    },
+    // Kept once per run for a parent and path (history/past.ts): every preset and door asks the same.
+    earlierPlans: (file) => earlierPlans(before, commit.parents[0], file),
   };
   const packChanges = packChangesOf(changes, before, after, commit, trust);
   const out: Finding[] = [];

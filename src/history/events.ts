@@ -200,17 +200,17 @@ function pairItems(before: readonly Flat[], after: readonly Flat[]): { from: Int
   // the recast (an agent's `Manual:` item that turns a phaseless plan's end-state checks into outcomes).
   const words = new Set(after.map((f) => f.text));
   const sameKind = new Set(after.map((f) => `${f.kind}\0${f.text}`));
+  const recast = (f: Flat) => words.has(f.text) && !sameKind.has(`${f.kind}\0${f.text}`);
   const rest = new Map<string, Queue>();
   before.forEach((f, i) => {
-    const recast = words.has(f.text) && !sameKind.has(`${f.kind}\0${f.text}`);
-    if (!used[i] && !recast) enqueue(rest, `${f.slot}\0${f.kind}\0${f.scope}`, i);
+    if (!used[i] && !recast(f)) enqueue(rest, `${f.slot}\0${f.kind}\0${f.scope}`, i);
   });
   if (rest.size > 0) {
     after.forEach((f, i) => {
       if (from[i]! < 0) from[i] = take(rest.get(`${f.slot}\0${f.kind}\0${f.scope}`), used);
     });
   }
-  pairReworded(before, after, from, used, words, sameKind);
+  pairReworded(before, after, from, used, recast);
   return { from, used };
 }
 
@@ -227,8 +227,7 @@ function pairReworded(
   after: readonly Flat[],
   from: Int32Array,
   used: Uint8Array,
-  words: ReadonlySet<string>,
-  sameKind: ReadonlySet<string>,
+  recast: (f: Flat) => boolean,
 ): void {
   if (!before.some((f, i) => f.guessed && !used[i])) return;
   const lists = (items: readonly Flat[]) => {
@@ -259,7 +258,7 @@ function pairReworded(
       // where prose no longer counts toward verified, stays a deletion.
       if (!(y.na || (y.checked && !x.checked && (y.kind === 'manual' || x.phase < 0)))) return;
       // Its words still stand as another kind: recast, not reworded (step 3).
-      if (words.has(x.text) && !sameKind.has(`${x.kind}\0${x.text}`)) return;
+      if (recast(x)) return;
       from[a] = b;
       used[b] = 1;
     });

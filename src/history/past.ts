@@ -11,8 +11,8 @@ import { ModelStore } from './store.js';
  * The versions of the plan at `path` that the commits from `parent` back made, newest first: the commits the fold
  * walks (`--full-history`: a side branch's commits are ancestors too), a merge's own resolution left out. The path
  * as it is now, back to where it was added: a rename is not followed, so a plan that moved shows its versions since
- * the move only, and one deleted and written again, those since. Empty where
- * the snapshots are not git's (the rule tester, an edit in memory) or without a parent.
+ * the move only, and one deleted and written again, those since. Empty where the snapshots are not git's (the rule
+ * tester, an edit in memory) or without a parent.
  */
 export function earlierPlans(before: Snapshot, parent: string | undefined, path: string): Plan[] {
   const store = before.store;

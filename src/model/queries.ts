@@ -108,32 +108,35 @@ export function manualDue(phase: Phase): boolean {
 export function phaseVerified(phase: Phase, preset: 'recommended' | 'strict' = 'strict'): boolean {
   // A deferred phase was set aside on purpose: it holds nothing up (a declared deviation, convention section 6).
   if (phase.deferred || phase.declaredDone) return true;
-  const items = preset === 'strict' ? [...criteria(phase), ...(phase.unknown ?? [])] : phase.automated;
-  if (items.length > 0) return items.every((i) => i.checked || i.na || i.deviation);
-  return phase.tasks.every((t) => t.checked) && phase.other.every((o) => o.checked || o.na || o.deviation);
+  const groups = verifyingCriteria(phase, preset);
+  if (groups.some(([, items]) => items.length > 0)) return groups.every(([, items]) => items.every(boxDone));
+  return phase.tasks.every((t) => t.checked) && phase.other.every(boxDone);
+}
+
+const boxDone = (i: CheckItem): boolean => i.checked || i.na || !!i.deviation;
+
+/** The criteria verified(n) reads in this preset, by kind; none at all: the phase is judged by its tasks. */
+function verifyingCriteria(phase: Phase, preset: 'recommended' | 'strict'): [string, CheckItem[]][] {
+  return preset === 'strict'
+    ? [
+        ['automated', phase.automated],
+        ['manual', phase.manual],
+        ['unknown', phase.unknown ?? []],
+      ]
+    : [['automated', phase.automated]];
 }
 
 /**
  * The boxes phaseVerified reads of a phase that is not set aside, each with whether it counts as done and a key that
  * names it in another version of the plan: its kind and words, as history/events.ts pairs items (a task by its
- * title, else its label). Kept beside phaseVerified so the two read the same boxes.
+ * title, else its label). Read through the same verifyingCriteria, so the two never disagree on which boxes count.
  */
 export function verificationBoxes(
   phase: Phase,
   preset: 'recommended' | 'strict' = 'strict',
 ): { key: string; done: boolean }[] {
-  const box = (kind: string) => (i: CheckItem) => ({
-    key: `${kind}\0${i.text}`,
-    done: i.checked || i.na || !!i.deviation,
-  });
-  const items =
-    preset === 'strict'
-      ? [
-          ...phase.automated.map(box('automated')),
-          ...phase.manual.map(box('manual')),
-          ...(phase.unknown ?? []).map(box('unknown')),
-        ]
-      : phase.automated.map(box('automated'));
+  const box = (kind: string) => (i: CheckItem) => ({ key: `${kind}\0${i.text}`, done: boxDone(i) });
+  const items = verifyingCriteria(phase, preset).flatMap(([kind, list]) => list.map(box(kind)));
   if (items.length > 0) return items;
   return [
     ...phase.tasks.map((t) => ({ key: `task\0${t.title.trim() || t.label}`, done: t.checked })),

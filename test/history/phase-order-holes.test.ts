@@ -184,6 +184,18 @@ describe('a phase verified in an earlier commit and unchecked since: P(verified(
     return repo;
   }
 
+  /**
+   * The chart page's first check-off on `phases`, after `states` and an open phase: the start is the one finding,
+   * an error (returned for what its message says).
+   */
+  async function startJudged(repo: Repo, phases: PhaseText[], states: PhaseState[]): Promise<Finding> {
+    const text = render(phases, [...states, {}, { task: true, auto: [0] }]);
+    const start = agent(repo, 'Chart page', text);
+    const found = await historyFindings(repo.dir, RULE, 'recommended');
+    expect(summary(found)).toEqual([['error', 'startedEarly', start, lineOf(text, 'Chart snapshots match')]]);
+    return found[0]!;
+  }
+
   it('starting phase 3 after it is in order, in recommended and strict', async () => {
     const repo = overwritten();
     agent(repo, 'Chart page', render(TIDES, [STATIONS, {}, { task: true, auto: [0] }]));
@@ -197,10 +209,7 @@ describe('a phase verified in an earlier commit and unchecked since: P(verified(
     agent(repo, 'Harmonics', render(TIDES, [STATIONS, HARMONICS]));
     repo.commit('Drop the tide plan', {}, { author: ANA, remove: [PLAN] });
     repo.commit('Plan the tide tables again', { [PLAN]: render(TIDES, [STATIONS]) }, { author: ANA });
-    const text = render(TIDES, [STATIONS, {}, { task: true, auto: [0] }]);
-    const start = agent(repo, 'Chart page', text);
-    const found = await historyFindings(repo.dir, RULE, 'recommended');
-    expect(summary(found)).toEqual([['error', 'startedEarly', start, lineOf(text, 'Chart snapshots match')]]);
+    await startJudged(repo, TIDES, [STATIONS]);
   });
 
   it('starting phase 3 is the error when phase 2 was implemented but never verified before', async () => {
@@ -208,22 +217,16 @@ describe('a phase verified in an earlier commit and unchecked since: P(verified(
     agent(repo, 'Station list', render(TIDES, [STATIONS]));
     agent(repo, 'Harmonics', render(TIDES, [STATIONS, { task: true }]));
     agent(repo, 'Station notes, from an older copy of the plan', render(TIDES, [STATIONS]));
-    const text = render(TIDES, [STATIONS, {}, { task: true, auto: [0] }]);
-    const start = agent(repo, 'Chart page', text);
-    const found = await historyFindings(repo.dir, RULE, 'recommended');
-    expect(summary(found)).toEqual([['error', 'startedEarly', start, lineOf(text, 'Chart snapshots match')]]);
-    expect(found[0]!.message).toContain('before Phase 2 (Harmonics) was verified');
+    const found = await startJudged(repo, TIDES, [STATIONS]);
+    expect(found.message).toContain('before Phase 2 (Harmonics) was verified');
   });
 
   it('a check added to phase 2 since its verification was never checked: the start is judged', async () => {
     const repo = overwritten();
     const more = TIDES.map((p) => (p.label === '2' ? { ...p, automated: [...p.automated, 'Fit is stable'] } : p));
     agent(repo, 'Harmonics needs a stability check', render(more, [STATIONS]));
-    const text = render(more, [STATIONS, {}, { task: true, auto: [0] }]);
-    const start = agent(repo, 'Chart page', text);
-    const found = await historyFindings(repo.dir, RULE, 'recommended');
-    expect(summary(found)).toEqual([['error', 'startedEarly', start, lineOf(text, 'Chart snapshots match')]]);
-    expect(found[0]!.message).toContain('before Phase 2 (Harmonics) was verified');
+    const found = await startJudged(repo, more, [STATIONS]);
+    expect(found.message).toContain('before Phase 2 (Harmonics) was verified');
   });
 
   it('another phase under the number of the one verified is not that phase: the start is judged', async () => {
@@ -231,11 +234,8 @@ describe('a phase verified in an earlier commit and unchecked since: P(verified(
     // The plan rewritten: phase 2 is now other work, whose check reads as the old one's did.
     const datum = TIDES.map((p) => (p.label === '2' ? { ...p, title: 'Tide datum' } : p));
     repo.commit('Replan phase 2', { [PLAN]: render(datum, [STATIONS]) }, { author: ANA });
-    const text = render(datum, [STATIONS, {}, { task: true, auto: [0] }]);
-    const start = agent(repo, 'Chart page', text);
-    const found = await historyFindings(repo.dir, RULE, 'recommended');
-    expect(summary(found)).toEqual([['error', 'startedEarly', start, lineOf(text, 'Chart snapshots match')]]);
-    expect(found[0]!.message).toContain('before Phase 2 (Tide datum) was verified');
+    const found = await startJudged(repo, datum, [STATIONS]);
+    expect(found.message).toContain('before Phase 2 (Tide datum) was verified');
   });
 
   it('a phase verified under another number, renumbered since, is not known as the same: the start is judged', async () => {
@@ -248,10 +248,7 @@ describe('a phase verified in an earlier commit and unchecked since: P(verified(
       { ...TIDES[2]!, label: '4' },
     ];
     repo.commit('Replan: a tide datum first', { [PLAN]: render(inserted, [STATIONS, HARMONICS]) }, { author: ANA });
-    const text = render(inserted, [STATIONS, HARMONICS, {}, { task: true, auto: [0] }]);
-    const start = agent(repo, 'Chart page', text);
-    const found = await historyFindings(repo.dir, RULE, 'recommended');
-    expect(summary(found)).toEqual([['error', 'startedEarly', start, lineOf(text, 'Chart snapshots match')]]);
-    expect(found[0]!.message).toContain('before Phase 3 (Harmonics) was verified');
+    const found = await startJudged(repo, inserted, [STATIONS, HARMONICS]);
+    expect(found.message).toContain('before Phase 3 (Harmonics) was verified');
   });
 });

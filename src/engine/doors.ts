@@ -54,6 +54,7 @@ import { itemsDigest, manualChecked } from '../history/trust.js';
 import { disablesOf, lintRepositoryParallel, snapshotEntry } from './lint.js';
 import { loadParsers } from '../read/lazy.js';
 import { forgetInstructions } from '../read/profile.js';
+import { instructionsOfIndex } from './instructions.js';
 import { snapshotMemory } from './snapshot-memory.js';
 
 export interface Judged {
@@ -647,6 +648,10 @@ export async function judgePending(
     headSha !== null ? listHeadAhead(root, headSha, workingConfig, trackedPacks(workingConfig)) : undefined,
   ]);
   timing("handover key and HEAD's listing", since(t));
+  t = performance.now();
+  // The commit's own instruction files, the index's, where git's listing of it can say which they are.
+  if (index !== undefined) instructionsOfIndex(root, index);
+  timing('instruction files of the index', since(t));
   if (handover !== null && opts.stage === 'commit-msg' && trailers.length === 0) {
     const verdict = takeVerdict(root, handover);
     // The pending commit has no sha yet, so its findings name no commit or subject: they read the same either way.

@@ -96,6 +96,12 @@ const UNREADABLE = new Set(['ENOENT', 'EACCES', 'EPERM', 'ENOTDIR', 'ELOOP']);
 
 let matchers: { file: (path: string) => boolean; skipped: (path: string) => boolean } | undefined;
 
+const instructionMatchers = () =>
+  (matchers ??= {
+    file: picomatch(INSTRUCTION_GLOBS, { dot: true, nocase: true }),
+    skipped: picomatch(SKIPPED, { dot: true, nocase: true }),
+  });
+
 /**
  * The files under `root` that INSTRUCTION_GLOBS match, as fast-glob found them with `{ dot: true, onlyFiles: true,
  * caseSensitiveMatch: false, ignore: SKIPPED }`: dot files, any case, a symbolic link followed (its target says
@@ -108,11 +114,7 @@ let matchers: { file: (path: string) => boolean; skipped: (path: string) => bool
  * shapes, most of it setting itself up (test/read/instruction-walk.test.ts holds the two to the same answers).
  */
 export function walkInstructionFiles(root: string): string[] {
-  matchers ??= {
-    file: picomatch(INSTRUCTION_GLOBS, { dot: true, nocase: true }),
-    skipped: picomatch(SKIPPED, { dot: true, nocase: true }),
-  };
-  const { file, skipped } = matchers;
+  const { file, skipped } = instructionMatchers();
   const out: string[] = [];
   // The folders on the path walked, by device and inode: what a link that loops leads back to.
   const onPath = new Set<string>();
@@ -169,6 +171,52 @@ function reaches(path: string): boolean {
   return parts[0] !== '.claude' || parts.length < 2 || CLAUDE_FOLDERS.includes(parts[1]!);
 }
 
+/**
+ * Whether the walk of a working tree would find a file at `path` (a path as git lists it), where no folder on its
+ * way is a link: every folder above it reached and not skipped, the globs' match, and an instruction file.
+ */
+export function walkedPath(path: string): boolean {
+  return candidate(path) && above(path, path.indexOf('/')) && fileMatch(path);
+}
+
+/** Whether the walk of a working tree would look into a folder at `path` (a path as git lists it). */
+export function walkedFolder(path: string): boolean {
+  const { skipped } = instructionMatchers();
+  return above(path, path.indexOf('/')) && reaches(path) && !skipped(`${path}/`);
+}
+
+/** Every folder above `path` (its first `/` at `slash`) is one the walk looks into. */
+function above(path: string, slash: number): boolean {
+  // Most paths of a repository are passed over here, before any glob (git lists every one).
+  if (slash >= 0 && !INSTRUCTION_FOLDERS.includes(path.slice(0, slash).toLowerCase())) return false;
+  const { skipped } = instructionMatchers();
+  for (let at = slash; at >= 0; at = path.indexOf('/', at + 1)) {
+    const folder = path.slice(0, at);
+    if (!reaches(folder) || skipped(`${folder}/`)) return false;
+  }
+  return true;
+}
+
+function fileMatch(path: string): boolean {
+  const { file, skipped } = instructionMatchers();
+  return file(path) && !skipped(path) && isInstructionFile(path);
+}
+
+/**
+ * The instruction files a door reads from elsewhere than the working tree, with their bytes (or why they cannot be
+ * read), in place of the walk until the next forgetInstructions: the commit doors judge the commit being made, so its
+ * instructions are the index's (engine/instructions.ts), as a run on a checkout of that commit will read them.
+ */
+export function useInstructions(root: string, files: [string, Buffer | string][]): void {
+  forgetInstructions(root);
+  const sorted = [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  fileCache.set(
+    root,
+    sorted.map(([file]) => file),
+  );
+  bytesCache.set(root, sorted.slice(0, MAX_INSTRUCTION_FILES));
+}
+
 /** An instruction file: under `thoughts/`, only the templates folder and files named as templates. */
 function isInstructionFile(path: string): boolean {
   return !path.startsWith('thoughts/') || path.startsWith('thoughts/templates/') || isTemplateName(path);
@@ -203,7 +251,10 @@ const MAX_INSTRUCTION_FILES = 200;
 
 const fileCache = new Map<string, string[]>();
 
-/** The instruction files of a working tree (found once per run: each door forgets them first), sorted. */
+/**
+ * The instruction files of a working tree (found once per run: each door forgets them first), sorted; or those the door
+ * took from the commit it judges (useInstructions).
+ */
 function instructionFiles(root: string): string[] {
   const cached = fileCache.get(root);
   if (cached) return cached;

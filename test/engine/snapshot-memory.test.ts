@@ -165,8 +165,10 @@ describe("the memory of HEAD's snapshot findings", () => {
     repo.stage({ [THIRD]: planDoc({ noManual: [1, 2] }) });
     const rule = 'plan/phase-manual-criteria';
     await door(repo.dir, ['--staged']);
-    // The repository's plan command now asks for manual checks (read from the working tree, never committed here).
-    repo.write({
+    // The repository's plan command now asks for manual checks, staged with the plan: the commit doors read the
+    // instruction files the commit holds (engine/instructions.ts). Before, it was only written: the doors read the
+    // working tree's then.
+    repo.stage({
       '.claude/commands/create_plan.md': CREATE_PLAN_COMMAND,
     });
     const { results, fresh } = await judged(repo, ['--staged']);

@@ -12,8 +12,11 @@ import {
   CLAUDE_FOLDERS,
   INSTRUCTION_FOLDERS,
   INSTRUCTION_GLOBS,
+  forgetInstructions,
+  instructionInputs,
   walkInstructionFiles,
 } from '../../src/read/profile.js';
+import { instructionsOfIndex } from '../../src/engine/instructions.js';
 import { CLI, git, makeRepo } from '../helpers/repo.js';
 
 const dirs: string[] = [];
@@ -47,63 +50,63 @@ const globbed = (root: string) =>
     })
     .sort();
 
+/** Files in every corner of a tree the globs can reach, and beside them. */
+const CORNERS = [
+  'AGENTS.md',
+  'agents.MD',
+  'CLAUDE.md',
+  'Claude.md',
+  'src/CLAUDE.md',
+  'src/thoughts/x-template.md',
+  'node_modules/pkg/CLAUDE.md',
+  '.claude/CLAUDE.md',
+  '.claude/deeper/CLAUDE.md',
+  '.claude/notes.md',
+  '.claude/commands/create_plan.md',
+  '.claude/commands/nested/deep/implement_plan.MD',
+  '.claude/commands/node_modules/x.md',
+  '.claude/commands/.hidden/y.md',
+  '.claude/commands/readme.txt',
+  '.claude/Commands/upper.md',
+  '.Claude/commands/upper-dot.md',
+  '.claude/agents/planner.md',
+  '.claude/skills/plan/SKILL.md',
+  'thoughts/templates/plan.md',
+  'thoughts/templates/handoff.yaml',
+  'thoughts/templates/ledger.yml',
+  'thoughts/templates/notes.txt',
+  'thoughts/templates/sub/deep.md',
+  'thoughts/templates/.hidden.md',
+  'thoughts/Templates/upper.md',
+  'thoughts/shared/plans/2026-01-01-plan.md',
+  'thoughts/shared/plans/plan-template.md',
+  'thoughts/shared/handoff_TEMPLATE.MD',
+  'thoughts/shared/task-06-templates-and-the-new-command.md',
+  'thoughts/shared/template.yaml',
+  'thoughts/shared/template.json',
+  'thoughts/.drafts/draft-template.md',
+  'thoughts/a/node_modules/b-template.md',
+  'thoughts/searchable/s-template.md',
+  'thoughts/Searchable/t-template.md',
+  'thoughts/searchable-not/u-template.md',
+  'Thoughts/upper-template.md',
+  'THOUGHTS/templates/x.md',
+  'elsewhere/thoughts/templates/x.md',
+  'cmds/linked.md',
+  'real/plan-template.md',
+];
+
 describe('the walk for instruction files', () => {
   it('finds what fast-glob found, in every corner of a tree', () => {
-    const root = tree(
-      [
-        'AGENTS.md',
-        'agents.MD',
-        'CLAUDE.md',
-        'Claude.md',
-        'src/CLAUDE.md',
-        'src/thoughts/x-template.md',
-        'node_modules/pkg/CLAUDE.md',
-        '.claude/CLAUDE.md',
-        '.claude/deeper/CLAUDE.md',
-        '.claude/notes.md',
-        '.claude/commands/create_plan.md',
-        '.claude/commands/nested/deep/implement_plan.MD',
-        '.claude/commands/node_modules/x.md',
-        '.claude/commands/.hidden/y.md',
-        '.claude/commands/readme.txt',
-        '.claude/Commands/upper.md',
-        '.Claude/commands/upper-dot.md',
-        '.claude/agents/planner.md',
-        '.claude/skills/plan/SKILL.md',
-        'thoughts/templates/plan.md',
-        'thoughts/templates/handoff.yaml',
-        'thoughts/templates/ledger.yml',
-        'thoughts/templates/notes.txt',
-        'thoughts/templates/sub/deep.md',
-        'thoughts/templates/.hidden.md',
-        'thoughts/Templates/upper.md',
-        'thoughts/shared/plans/2026-01-01-plan.md',
-        'thoughts/shared/plans/plan-template.md',
-        'thoughts/shared/handoff_TEMPLATE.MD',
-        'thoughts/shared/task-06-templates-and-the-new-command.md',
-        'thoughts/shared/template.yaml',
-        'thoughts/shared/template.json',
-        'thoughts/.drafts/draft-template.md',
-        'thoughts/a/node_modules/b-template.md',
-        'thoughts/searchable/s-template.md',
-        'thoughts/Searchable/t-template.md',
-        'thoughts/searchable-not/u-template.md',
-        'Thoughts/upper-template.md',
-        'THOUGHTS/templates/x.md',
-        'elsewhere/thoughts/templates/x.md',
-        'cmds/linked.md',
-        'real/plan-template.md',
-      ],
-      [
-        ['.claude/commands/linked', '../../cmds'],
-        ['.claude/agents/file-link.md', '../../cmds/linked.md'],
-        ['thoughts/link-template.md', '../real/plan-template.md'],
-        ['thoughts/broken-template.md', '../nowhere.md'],
-        ['thoughts/templates/dir-link', '../../real'],
-        ['CLAUDE-link', 'CLAUDE.md'],
-        ['AGENTS.md.d', 'real'],
-      ],
-    );
+    const root = tree(CORNERS, [
+      ['.claude/commands/linked', '../../cmds'],
+      ['.claude/agents/file-link.md', '../../cmds/linked.md'],
+      ['thoughts/link-template.md', '../real/plan-template.md'],
+      ['thoughts/broken-template.md', '../nowhere.md'],
+      ['thoughts/templates/dir-link', '../../real'],
+      ['CLAUDE-link', 'CLAUDE.md'],
+      ['AGENTS.md.d', 'real'],
+    ]);
     const walked = walkInstructionFiles(root).sort();
     expect(walked).toEqual(globbed(root));
     // The corners are there to be found (the comparison would pass on two empty answers).
@@ -212,4 +215,47 @@ describe('a repository whose thoughts/ links loop', () => {
       expect(JSON.parse(res.stdout).results).toEqual([]);
     }
   }, 150_000);
+});
+
+// The commit doors read the index's instruction files in place of the walk (engine/instructions.ts): what git lists
+// must name the files the walk finds in a checkout of it, and leave to the walk whatever git lists as a link.
+describe("the index's instruction files", () => {
+  const indexOf = (root: string) => {
+    git(root, 'init', '-q');
+    git(root, 'add', '-A');
+    return git(root, 'ls-files', '--stage', '-z');
+  };
+
+  it('are the files the walk finds in a checkout of the index, where git lists no link on the way', () => {
+    const root = tree(CORNERS);
+    const index = indexOf(root);
+    forgetInstructions(root);
+    const walked = instructionInputs(root);
+    expect(instructionsOfIndex(root, index)).toBe(true);
+    expect(instructionInputs(root)).toEqual(walked);
+    // The corners are there (the comparison would pass on two empty answers).
+    expect(walked.map(([file]) => file)).toEqual(
+      expect.arrayContaining(['agents.MD', '.claude/skills/plan/SKILL.md', 'thoughts/shared/handoff_TEMPLATE.MD']),
+    );
+    forgetInstructions(root);
+  });
+
+  it('are left to the walk where git lists a link it would follow, and taken where it would not', () => {
+    for (const [link, target, followed] of [
+      ['.claude/commands/linked', '../../cmds', true],
+      ['.claude/agents/file-link.md', '../../cmds/linked.md', true],
+      ['thoughts/templates/dir-link', '../../real', true],
+      ['thoughts/shared', '../real', true],
+      ['CLAUDE.md', 'real/AGENTS.md', true],
+      ['.claude', 'real', true],
+      ['src/linked', '../real', false],
+      // Under thoughts/, any link may lead to a folder of templates: git's listing cannot say which it is.
+      ['thoughts/shared/plans/linked.md', '../../../real/plan.md', true],
+      ['docs/linked.md', '../real/plan.md', false],
+    ] as const) {
+      const root = tree(['real/AGENTS.md', 'real/plan.md', 'cmds/linked.md', 'AGENTS.md'], [[link, target]]);
+      expect(instructionsOfIndex(root, indexOf(root)), link).toBe(!followed);
+      forgetInstructions(root);
+    }
+  });
 });

@@ -31,14 +31,16 @@ export function instructionsOfIndex(root: string, index: string): boolean {
       folder = rec.slice(tab + 1, slash).toLowerCase();
       if (!INSTRUCTION_FOLDERS.includes(folder)) continue;
     }
+    const linked = rec.startsWith(LINK_MODE) || rec.startsWith(GITLINK_MODE);
+    // Of thoughts/, only templates are instruction files (read/profile.ts candidate). The record's other fields are
+    // digits and hexadecimal: the word can only be in its path.
+    if (folder === 'thoughts' && !linked && !TEMPLATE.test(rec)) continue;
     const path = rec.slice(tab + 1);
-    const [mode, blob, stage] = rec.slice(0, tab).split(' ');
-    if (mode === LINK_MODE || mode === GITLINK_MODE) {
+    const [, blob, stage] = rec.slice(0, tab).split(' ');
+    if (linked) {
       if (walkedPath(path) || walkedFolder(path)) return false;
       continue;
     }
-    // Of thoughts/, only templates are instruction files (read/profile.ts candidate).
-    if (folder === 'thoughts' && !TEMPLATE.test(path)) continue;
     if (!walkedPath(path)) continue;
     if (stage !== '0' || blob === undefined) return false;
     found.push({ path, blob });

@@ -176,8 +176,16 @@ function reaches(path: string): boolean {
  * way is a link: every folder above it reached and not skipped, the globs' match, and an instruction file.
  */
 export function walkedPath(path: string): boolean {
-  return candidate(path) && above(path, path.indexOf('/')) && fileMatch(path);
+  const slash = path.indexOf('/');
+  // A file at the top is one of the globs' literal names or none (the globs are not compiled for a README).
+  if (slash < 0 && TOP_NAMES !== null) return TOP_NAMES.has(path.toLowerCase()) && fileMatch(path);
+  return candidate(path) && above(path, slash) && fileMatch(path);
 }
+
+/** The names INSTRUCTION_GLOBS match at the top, in lower case; null if one of those globs is more than a name. */
+const TOP_NAMES = ((tops: string[]) => (tops.some((g) => /[*?[\]{}()!+@]/.test(g)) ? null : new Set(tops)))(
+  INSTRUCTION_GLOBS.filter((g) => !g.includes('/')).map((g) => g.toLowerCase()),
+);
 
 /** Whether the walk of a working tree would look into a folder at `path` (a path as git lists it). */
 export function walkedFolder(path: string): boolean {

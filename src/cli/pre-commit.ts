@@ -31,6 +31,9 @@ const REFUSED =
   'validate-workflow: commit refused: fix the findings above (`npx validate-workflow explain <rule-id>` says more).\n' +
   '  Skipping hooks (--no-verify, HUSKY=0) does not help: pre-push and CI judge the history again.\n';
 
+/** Why the commit was refused when the tool could not judge it (exit 2): git prints nothing of its own. */
+const NOT_JUDGED = 'validate-workflow: commit refused: the check could not run (the error above says why).\n';
+
 /** `pre-commit [--config <file>]`: the config a thoughts repository's hook passes; null for anything else. */
 function hookArgs(argv: string[]): string[] | null {
   const [word, ...rest] = argv;
@@ -111,6 +114,12 @@ async function lintStagedApi(root: string): Promise<LintStaged | null> {
  * for arguments the hook never passes (the command line reads them: `pre-commit` may be a folder to check).
  */
 export async function preCommit(argv: string[], io: Io): Promise<number | null> {
+  const code = await hookVerdict(argv, io);
+  if (code === EXIT.usage) io.stderr(NOT_JUDGED);
+  return code;
+}
+
+async function hookVerdict(argv: string[], io: Io): Promise<number | null> {
   const config = hookArgs(argv);
   if (config === null) return null;
   if (!lintStagedToRun(io.cwd)) return check(config, io);

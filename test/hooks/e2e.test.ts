@@ -223,6 +223,19 @@ describe('the hooks init installed', () => {
     expect(state(dir)).toEqual(before);
   });
 
+  it('say the commit was refused when the check could not run, and touch nothing', () => {
+    const dir = clone(base);
+    stage(dir, { 'README.md': 'hello\n' });
+    // A config that does not parse, not staged: the check stops on it (exit 2) before it judges anything.
+    write(dir, { 'validate-workflow.config.json': '{ broken' });
+    const before = state(dir);
+    const res = commit(dir, ['-m', 'Readme']);
+    expect(res.code).not.toBe(0);
+    expect(res.out).toContain('validate-workflow.config.json: not valid JSON');
+    expect(res.out).toContain('validate-workflow: commit refused: the check could not run');
+    expect(state(dir)).toEqual(before);
+  });
+
   it('fail closed when the package is gone from node_modules', () => {
     const dir = clone(base);
     rmSync(join(dir, 'node_modules'));

@@ -4,7 +4,8 @@
 //   snapshot pass       (`--no-history`, no cache) vs markdownlint-cli2 on the same files
 //   status, warm        vs a bare `node -e ''`
 //   a commit through the installed hooks vs a bare node start, and vs husky + lint-staged + commitlint on a plain
-//                       commit (the leanest peer: the binaries run directly, lint-staged's task does nothing)
+//                       commit (the leanest peer: the binaries run directly, lint-staged's task does nothing); the
+//                       commit changes a plan, and a plain commit (code alone) is measured beside it
 //   peak memory         (limit 500 MB)
 // and what each step of a hook commit costs (lint-staged, node start, bundle load, git processes, the CLI alone at
 // each hook, and where its --staged run goes by VALIDATE_WORKFLOW_TIMING), and a commit with no cache (a fresh clone,
@@ -254,6 +255,13 @@ function measureHooks(targets, peer) {
       stage();
       return run(dir, 'git', ['commit', '-q', '-m', `Note ${n}`, ...args], extra).ms;
     };
+    let plain = 0;
+    const plainCommit = (args = []) => {
+      mkdirSync(join(dir, 'src'), { recursive: true });
+      appendFileSync(join(dir, 'src', 'bench-plain.ts'), `export const note${++plain} = ${plain};\n`);
+      run(dir, 'git', ['add', 'src/bench-plain.ts']);
+      return run(dir, 'git', ['commit', '-q', '-m', `Plain ${plain}`, ...args]).ms;
+    };
     const msg = join(work, `MSG-${i}`);
     writeFileSync(msg, 'A note\n');
     const hook = (name, extra = {}, first = []) => {
@@ -298,6 +306,9 @@ function measureHooks(targets, peer) {
         run(dir, 'git', ['reset', '-q', '--', 'README.bench']);
         return ms;
       },
+      // A commit of code alone, as most commits of a repository are: nothing the check reads is staged.
+      [`${i}|a plain commit, hooks on (code only)`]: () => plainCommit(),
+      [`${i}|a plain commit, hooks off (--no-verify)`]: () => plainCommit(['--no-verify']),
       [`${i}|validate-workflow --version (bundle load)`]: () => run(dir, process.execPath, [cli, '--version']).ms,
       // A fresh clone, or the tool just upgraded (the cache is keyed by its build): no cache for the hook to take.
       // The first commit, then the one after it; the full run's cache is put back after each case.
@@ -433,6 +444,11 @@ for (const shape of shapes) {
     console.log(`  -- ${hooked[n].cli}${label(hooked[n].cli)}`);
     console.log(
       `  ${'a commit through the hooks'.padEnd(36)} ${sec(on).padStart(9)}   ${x(on - off, nodeMed)} node (hooks' own cost ${sec(on - off)}; goal <= 4x), ${x(on - off, peerOn - peerOff)} the peer's hooks (${sec(peerOn - peerOff)}; goal <= 0.33x)`,
+    );
+    const plainOn = st.steps['a plain commit, hooks on (code only)'].med;
+    const plainOff = st.steps['a plain commit, hooks off (--no-verify)'].med;
+    console.log(
+      `  ${'a plain commit (code only)'.padEnd(36)} ${sec(plainOn).padStart(9)}   ${x(plainOn - plainOff, nodeMed)} node (hooks' own cost ${sec(plainOn - plainOff)}), ${x(plainOn - plainOff, peerOn - peerOff)} the peer's hooks on its plain commit`,
     );
     console.log(`  step by step (git processes per commit: ${st.gits}, the peer's ${st.peerGits}):`);
     for (const [k, s] of Object.entries(st.steps))

@@ -8,7 +8,15 @@ import type { Config, Preset } from '../config/config.js';
 import type { TimelineEntry } from '../model/history.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
 import { cacheFile, cacheKey, loadCache, saveCache, writtenByThisBuild, type Cache, Raw } from '../history/cache.js';
-import { filesAt, headTrustSnapshot, listHeadAhead, newStore, pendingCommit } from '../history/fold.js';
+import {
+  filesAt,
+  headTrustSnapshot,
+  listHeadAhead,
+  newStore,
+  pendingCommit,
+  untouched,
+  untouchedQuestion,
+} from '../history/fold.js';
 import { CONFIG_FILE } from '../config/config.js';
 import { RULE_IDS } from './catalog.js';
 import { BASELINE_FILE, Snapshot } from '../history/snapshot.js';
@@ -637,6 +645,9 @@ export async function judgePending(
   const headSha = opts.head !== undefined ? opts.head : headCommit(root);
   let t = performance.now();
   // The effective config is a function of these and HEAD (below), so they key pre-commit's verdict.
+  // Whether the commit stages anything the check reads (untouched, below), under the settings it will almost always
+  // be judged by: git answers beside the key's questions.
+  if (headSha !== null) void askEarly(root, untouchedQuestion(workingConfig, trackedPacks(workingConfig), headSha));
   const [{ key: handover, who, trailers, index }] = await Promise.all([
     handoverKey(
       root,
@@ -648,14 +659,11 @@ export async function judgePending(
     headSha !== null ? listHeadAhead(root, headSha, workingConfig, trackedPacks(workingConfig)) : undefined,
   ]);
   timing("handover key and HEAD's listing", since(t));
-  t = performance.now();
-  // The commit's own instruction files, the index's, where git's listing of it can say which they are.
-  if (index !== undefined) instructionsOfIndex(root, index);
-  timing('instruction files of the index', since(t));
   if (handover !== null && opts.stage === 'commit-msg' && trailers.length === 0) {
     const verdict = takeVerdict(root, handover);
     // The pending commit has no sha yet, so its findings name no commit or subject: they read the same either way.
     if (verdict) {
+      dropEarly(root);
       timing("pre-commit's verdict taken", 0);
       return { findings: verdict.findings, files: verdict.files, commits: 0, anything: true };
     }
@@ -669,6 +677,28 @@ export async function judgePending(
       ? workingConfig
       : head.config(RULE_IDS);
   timing("HEAD's trust settings", since(t));
+  // Most commits of a repository stage code alone: nothing the check reads, so nothing it could find. git says so,
+  // and HEAD's workflow files, the cache and history are never read (a wide repository's plain commit cost as much
+  // as one of a plan). commit-msg is left the same clean verdict as a judged commit's.
+  t = performance.now();
+  if (
+    index !== undefined &&
+    headSha !== null &&
+    (await untouched(root, config, trackedPacks(config), index, headSha))
+  ) {
+    dropEarly(root);
+    if (opts.stage === 'staged' && handover !== null) {
+      const stampable = !opts.explicitConfig && opts.presetOverride === undefined;
+      leaveVerdict(root, handover, [], [], stampable ? verdictStamp(headSha, index) : null);
+    }
+    timing('nothing the check reads is staged', since(t));
+    return { findings: [], files: [], commits: 0, anything: true };
+  }
+  timing('what is staged asked', since(t));
+  t = performance.now();
+  // The commit's own instruction files, the index's, where git's listing of it can say which they are.
+  if (index !== undefined) instructionsOfIndex(root, index);
+  timing('instruction files of the index', since(t));
   t = performance.now();
   const cache = loadCache(cacheFile(root), settingsKey(config));
   timing('cache read', since(t));

@@ -6,6 +6,7 @@ import type { Config } from '../config/config.js';
 import type { Change, Commit, Event, Trailer } from '../model/history.js';
 import { classifier, pathspecs, type Classifier } from '../read/classify.js';
 import { linkTarget } from '../read/paths.js';
+import { INSTRUCTION_PATHSPECS } from '../read/profile.js';
 import { jobs } from '../read/parallel.js';
 import { amending, ask, COMMIT_ID, gitIdentities, gitSync, headCommit, mergeHeads, readBlobs } from '../shared/git.js';
 import { timing } from '../shared/timing.js';
@@ -919,8 +920,9 @@ export function trailersOf(root: string, message: string): Trailer[] {
 }
 
 /**
- * HEAD's trust files and workflow files by the globs alone (empty without commits): where a door reads its settings
- * before it knows what else to read.
+ * HEAD's trust files (empty without commits): where a door reads its settings before it knows what else to read.
+ * Listed as `listed` asks (the pending commit's listing of HEAD is then the same answer, lsTree), but nothing else of
+ * it is taken: a commit that stages nothing the check reads (untouched) classifies no path of a wide HEAD.
  */
 export function headTrustSnapshot(
   root: string,
@@ -928,11 +930,44 @@ export function headTrustSnapshot(
   head: string | null = headCommit(root),
   listed: Tracked = NOTHING_ELSE,
 ): Snapshot {
-  const store = newStore(root, config);
   return new Snapshot(
-    head !== null ? filesAt(root, head, config, store.classify, NOTHING_ELSE, listed) : new Map(),
-    store,
+    head !== null ? filesAt(root, head, config, () => null, NOTHING_ELSE, listed) : new Map(),
+    newStore(root, config),
   );
+}
+
+/** What the commit doors read besides the workflow, trust and tracked files: the instruction files, plans named anywhere. */
+const READ_BESIDES = [
+  ...INSTRUCTION_PATHSPECS,
+  // A ledger or handoff may name a plan anywhere (history/sight.ts): every Markdown file may be one.
+  ':(glob,icase)**/*.md',
+  ':(glob,icase)**/*.markdown',
+];
+
+/**
+ * Whether the commit being made (HEAD -> the index, `index` as handoverKey listed it) stages nothing the check reads:
+ * no workflow, trust or tracked file (specsOf), no instruction file, no Markdown file anywhere (a plan a handoff names
+ * outside the globs), no link anywhere in the index (a workflow file's version may be a file anywhere else, and the
+ * instruction walk follows links); not an amend (judged against HEAD's parents) nor a merge. Such a commit can add no
+ * finding (no event, and the same snapshot on both sides), so the door judges nothing: git answers, and HEAD's
+ * workflow files are not read. Where the environment changes how git reads a pathspec, no.
+ */
+export async function untouched(
+  root: string,
+  config: Config,
+  tracked: Tracked,
+  index: string,
+  head: string,
+): Promise<boolean> {
+  if (PATHSPEC_ENV.some((k) => process.env[k] !== undefined)) return false;
+  if (/(?:^|\0)120000 /.test(index) || mergeHeads(root).length > 0 || amending()) return false;
+  // Exit 0: no difference; 1: some; anything else: git could not tell (no).
+  return (await ask(root, untouchedQuestion(config, tracked, head))).ok;
+}
+
+/** The question untouched asks git: the doors ask it early (askEarly), beside their first questions. */
+export function untouchedQuestion(config: Config, tracked: Tracked, head: string): string[] {
+  return ['diff', '--cached', '--quiet', '--no-ext-diff', head, '--', ...specsOf(config, tracked), ...READ_BESIDES];
 }
 
 /**

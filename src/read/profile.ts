@@ -84,6 +84,15 @@ export const INSTRUCTION_GLOBS = [
 
 /** Where instruction files are looked for besides the top folder, as their globs name them (the walk reads no other). */
 export const INSTRUCTION_FOLDERS = ['.claude', 'thoughts'];
+
+/**
+ * Every place an instruction file may be, as git pathspecs (any case, like the walk): the globs' files at the top,
+ * and the folders the walk looks into, whole. A superset of the globs.
+ */
+export const INSTRUCTION_PATHSPECS = [
+  ...INSTRUCTION_GLOBS.filter((g) => !g.includes('/')).map((g) => `:(glob,icase)${g}`),
+  ...INSTRUCTION_FOLDERS.map((f) => `:(icase)${f}`),
+];
 /** The folders of `.claude/` the globs reach into (its own files are read too): the rest of it (settings, agents' state) is passed over. */
 export const CLAUDE_FOLDERS = ['commands', 'agents', 'skills'];
 /** The folders the walk skips: nothing under them is an instruction file. */

@@ -144,6 +144,22 @@ describe('the hooks init installed', () => {
     expect(full.code, `${full.stdout}${full.stderr}`).toBe(0);
   });
 
+  it("refuse an agent's amend of the human's confirmation that stages code alone, and touch nothing", () => {
+    const dir = clone(base);
+    stage(dir, checkOff());
+    expectOk(commit(dir, ['-m', 'Phase 1 verified', '-m', 'Confirmed-by: Ana Human <ana@example.com>']));
+    // The amended commit replaces the human's: judged against HEAD's parent, it is the agent's check-off, though
+    // against HEAD it stages nothing the check reads.
+    stage(dir, { 'src/app.ts': 'export const answer = 42;\n' });
+    const head = git(dir, 'rev-parse', 'HEAD');
+    const before = state(dir);
+    const res = commit(dir, ['--amend', AS_CLAUDE, '-m', 'Phase 1 verified, tidied']);
+    expect(res.code).not.toBe(0);
+    expect(res.out).toContain('history/manual-confirmation');
+    expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
+    expect(state(dir)).toEqual(before);
+  });
+
   it('check a commit that only deletes a handoff (lint-staged lists no deleted file)', () => {
     const dir = clone(base);
     git(dir, 'rm', '-q', handoffPath(1));

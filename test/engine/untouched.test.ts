@@ -1,0 +1,75 @@
+// Most commits stage code alone, nothing the check reads: the commit doors then judge by git's answer alone
+// (history/fold.ts untouched), without reading HEAD's workflow files, the cache or history. What the check reads
+// besides the workflow files must each still send a commit to the full judgement: a file a workflow file links to,
+// whatever its name (here); a plan named outside the globs (test/history/out-of-sight.test.ts); the amend of a
+// human's confirmation (test/hooks/e2e.test.ts). Real repositories, the engine in this process, and
+// the built CLI where its timing lines are the point.
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/model/finding.js';
+import {
+  ANA,
+  CLAUDE,
+  PLAN,
+  Repo,
+  cli,
+  door,
+  ledger,
+  messageFile,
+  planDoc,
+  TASK,
+  type CommitOpts,
+} from '../history/helpers.js';
+
+const CONFIG = 'validate-workflow.config.json';
+const LEDGER = 'thoughts/ledgers/CONTINUITY_CLAUDE-auth-1.md';
+const AGENT: CommitOpts = { author: ANA, coAuthors: [CLAUDE] };
+const RULE = 'history/manual-confirmation';
+/** Phase 1 done and verified by automation; only its manual item is open. */
+const ready = (s: Parameters<typeof planDoc>[0] = {}) =>
+  planDoc({ frontmatter: ['mode: direct'], tasks: [1, 2], auto: [1], ...s });
+const checked = () => ready({ manual: [1] });
+const confirmations = (list: Finding[]) => list.filter((f) => f.ruleId === RULE).map((f) => f.file);
+
+/** The agent's check-off, staged as `stage` does it, as commit-msg judges it (pre-commit leaves it to commit-msg). */
+async function checkOffFound(repo: Repo, env: NodeJS.ProcessEnv = {}): Promise<(string | null)[]> {
+  const msg = messageFile('Phase 1 verified', AGENT);
+  return confirmations((await door(repo.dir, ['commit-msg', msg], { ...repo.env(ANA), ...env })).results);
+}
+
+describe('a commit that stages nothing the check reads', () => {
+  it('is passed on git’s answer alone, with HEAD’s findings unread', () => {
+    const repo = Repo.create();
+    repo.commit('Adopt', { [CONFIG]: '{}\n', [PLAN]: ready() }, { author: ANA });
+    // HEAD already holds an agent's unconfirmed check-off (made with --no-verify): the full run reports it.
+    repo.commit('Phase 1 verified', { [PLAN]: checked() }, AGENT);
+    expect(confirmations(cli(repo.dir).results)).toEqual([PLAN]);
+    repo.stage({ 'src/app.ts': 'export const answer = 42;\n', 'README.txt': 'Notes\n' });
+    const res = cli(repo.dir, ['--staged'], { VALIDATE_WORKFLOW_TIMING: '1', ...repo.env(CLAUDE) });
+    expect(res.code).toBe(0);
+    expect(res.results).toEqual([]);
+    expect(res.stderr).toContain('timing nothing the check reads is staged');
+    expect(res.stderr).not.toContain('timing pending commit read');
+    // A Markdown file anywhere may be a plan some handoff names: judged in full.
+    repo.stage({ 'docs/notes.md': '# Notes\n' });
+    const md = cli(repo.dir, ['--staged'], { VALIDATE_WORKFLOW_TIMING: '1' });
+    expect(md.stderr).toContain('timing pending commit read');
+  });
+
+  it('is judged in full when it stages a file a workflow file links to, whatever its name', async () => {
+    const target = 'docs/auth-plan.txt';
+    const repo = Repo.create();
+    repo.write({
+      [CONFIG]: '{}\n',
+      [target]: ready(),
+      [LEDGER]: ledger({ plan: PLAN, state: [1, 2].map((t) => `- [ ] ${TASK(t)}`) }),
+    });
+    mkdirSync(dirname(join(repo.dir, PLAN)), { recursive: true });
+    symlinkSync(relative(dirname(join(repo.dir, PLAN)), join(repo.dir, target)), join(repo.dir, PLAN));
+    repo.stage();
+    repo.commitStaged('Adopt validate-workflow', { author: ANA });
+    repo.stage({ [target]: checked() });
+    expect(await checkOffFound(repo)).toEqual([PLAN]);
+  });
+});

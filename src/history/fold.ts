@@ -223,19 +223,16 @@ function recordsOf(out: string, tree: boolean): ListedRecord[] {
   return records;
 }
 
-/** Environment that changes how git reads a pathspec: underSpecs leaves those listings to git. */
-const PATHSPEC_ENV = ['GIT_LITERAL_PATHSPECS', 'GIT_GLOB_PATHSPECS', 'GIT_NOGLOB_PATHSPECS', 'GIT_ICASE_PATHSPECS'];
-
 /**
  * The records of a whole-index listing (`git ls-files --stage -z`, asked once per door for the handover's key) that
  * `git ls-files -s -z -- <specs>` would print, in the same order: a path equal to a spec or under it as a folder.
- * null when a spec is more than a plain path or `:(literal)` one (a wildcard, other magic, `.` or `..` parts) or the
- * environment changes how git reads pathspecs: git is asked then. The pre-commit door starts one git process less.
+ * null when a spec is more than a plain path or `:(literal)` one (a wildcard, other magic, `.` or `..` parts): git is
+ * asked then. git reads these pathspecs in no environment's way (shared/git.ts gitEnv), as this does. The pre-commit
+ * door starts one git process less.
  */
 export function underSpecs(index: string, specs: readonly string[]): string | null {
   // No pathspec lists the whole index in git, nothing here: left to git rather than answered wrong.
   if (specs.length === 0) return null;
-  if (PATHSPEC_ENV.some((k) => process.env[k] !== undefined)) return null;
   const plain: string[] = [];
   for (const spec of specs) {
     const path = spec.startsWith(':(literal)') ? spec.slice(':(literal)'.length) : spec;
@@ -950,7 +947,7 @@ const READ_BESIDES = [
  * outside the globs), no link anywhere in the index (a workflow file's version may be a file anywhere else, and the
  * instruction walk follows links); not an amend (judged against HEAD's parents) nor a merge. Such a commit can add no
  * finding (no event, and the same snapshot on both sides), so the door judges nothing: git answers, and HEAD's
- * workflow files are not read. Where the environment changes how git reads a pathspec, no.
+ * workflow files are not read.
  */
 export async function untouched(
   root: string,
@@ -959,7 +956,6 @@ export async function untouched(
   index: string,
   head: string,
 ): Promise<boolean> {
-  if (PATHSPEC_ENV.some((k) => process.env[k] !== undefined)) return false;
   if (/(?:^|\0)120000 /.test(index) || mergeHeads(root).length > 0 || amending()) return false;
   // Exit 0: no difference; 1: some; anything else: git could not tell (no).
   return (await ask(root, untouchedQuestion(config, tracked, head))).ok;

@@ -22,6 +22,22 @@ import { parseIdentity } from './identity.js';
  */
 const BASE = ['-c', 'core.quotepath=off', '--no-replace-objects'];
 
+/** The variables that change how git reads a pathspec (`git help glossary`, pathspec). */
+const PATHSPEC_ENV = ['GIT_LITERAL_PATHSPECS', 'GIT_GLOB_PATHSPECS', 'GIT_NOGLOB_PATHSPECS', 'GIT_ICASE_PATHSPECS'];
+
+/**
+ * The environment of every git process but a commit made for the user: the tool writes each pathspec it hands git
+ * with its magic spelled out (`:(literal)`, `:(glob,icase)`), and these variables would read them otherwise. With
+ * GIT_LITERAL_PATHSPECS=1 set for a `git commit`, `:(literal)plans/auth.md` named no file, and a plan that a ledger
+ * names outside the globs left the hooks' sight. undefined (inherit) where none is set.
+ */
+function gitEnv(): NodeJS.ProcessEnv | undefined {
+  if (!PATHSPEC_ENV.some((k) => process.env[k] !== undefined)) return undefined;
+  const env = { ...process.env };
+  for (const k of PATHSPEC_ENV) delete env[k];
+  return env;
+}
+
 /**
  * An async one-off question: its output, and whether git exited 0 (a bare exit 1 is a "no", never a "yes"). `input`
  * goes to its stdin. Questions asked together run at once (the hooks ask three, each a process of ~5 ms).
@@ -39,7 +55,7 @@ export function ask(root: string, args: string[], input?: string): Promise<{ ok:
     const child = execFile(
       'git',
       [...BASE, ...args],
-      { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30 },
+      { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30, env: gitEnv() },
       (error, stdout) => resolve({ ok: error === null, out: error === null ? stdout : '' }),
     );
     // A git that exits before reading all of it closes the pipe: its answer (or failure) is the exit's.
@@ -216,7 +232,13 @@ export function gitSync(
   args: string[],
   input?: string,
 ): { ok: boolean; out: string; status: number | null; err: string } {
-  const res = spawnSync('git', [...BASE, ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 1 << 30 });
+  const res = spawnSync('git', [...BASE, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    input,
+    maxBuffer: 1 << 30,
+    env: gitEnv(),
+  });
   return { ok: res.status === 0, out: res.stdout ?? '', status: res.status, err: res.stderr ?? '' };
 }
 
@@ -233,7 +255,7 @@ export function gitInteractive(root: string, args: string[]): { ok: boolean; out
 /** Run git and hand each chunk of stdout to `onData`; resolves when git exits 0. */
 export function gitStream(root: string, args: string[], onData: (chunk: string) => void): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', [...BASE, ...args], { cwd: root });
+    const child = spawn('git', [...BASE, ...args], { cwd: root, env: gitEnv() });
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', onData);
     let err = '';
@@ -257,6 +279,7 @@ export function readBlobs(root: string, ids: string[]): Map<string, BlobBytes> {
     cwd: root,
     input: `${ids.join('\n')}\n`,
     maxBuffer: (1 << 31) >>> 0,
+    env: gitEnv(),
   });
   const buf = res.stdout as Buffer;
   let pos = 0;

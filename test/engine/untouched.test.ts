@@ -1,8 +1,8 @@
 // Most commits stage code alone, nothing the check reads: the commit doors then judge by git's answer alone
 // (history/fold.ts untouched), without reading HEAD's workflow files, the cache or history. What the check reads
 // besides the workflow files must each still send a commit to the full judgement: a file a workflow file links to,
-// whatever its name (here); a plan named outside the globs (test/history/out-of-sight.test.ts); the amend of a
-// human's confirmation (test/hooks/e2e.test.ts). Real repositories, the engine in this process, and
+// whatever its name (here); a plan named outside the globs (test/history/out-of-sight.test.ts, and here whatever the
+// environment tells git of pathspecs); the amend of a human's confirmation (test/hooks/e2e.test.ts). Real repositories, the engine in this process, and
 // the built CLI where its timing lines are the point.
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -71,5 +71,21 @@ describe('a commit that stages nothing the check reads', () => {
     repo.commitStaged('Adopt validate-workflow', { author: ANA });
     repo.stage({ [target]: checked() });
     expect(await checkOffFound(repo)).toEqual([PLAN]);
+  });
+
+  it('is judged in full whatever the environment tells git of pathspecs', async () => {
+    // A plan one folder up, named by the ledger: only the Markdown pathspec (a glob) brings its change to the door,
+    // and the sight reads it through `:(literal)plans/auth.md`.
+    const plan = 'plans/auth.md';
+    const repo = Repo.create();
+    repo.commit(
+      'Adopt validate-workflow',
+      { [CONFIG]: '{}\n', [plan]: ready(), [LEDGER]: ledger({ plan, state: [1, 2].map((t) => `- [ ] ${TASK(t)}`) }) },
+      { author: ANA },
+    );
+    repo.stage({ [plan]: checked() });
+    expect(await checkOffFound(repo)).toEqual([plan]);
+    // With every pathspec literal, git read both as file names: the check-off was out of the hooks' sight.
+    expect(await checkOffFound(repo, { GIT_LITERAL_PATHSPECS: '1' })).toEqual([plan]);
   });
 });

@@ -3,6 +3,7 @@
 // be what `git ls-files -s -z -- <specs>` prints, record for record; where it cannot be sure, git is asked.
 import { afterEach, describe, expect, it } from 'vitest';
 import { underSpecs } from '../../src/history/fold.js';
+import { gitSync } from '../../src/shared/git.js';
 import { Repo } from './helpers.js';
 
 const SPECS = [
@@ -24,6 +25,8 @@ function repoWithNeighbours(): Repo {
     'thoughts/handoffs/s1/task-01-é.md': '# E\n',
     'package.json': '{}\n',
     'package.json.bak': '{}\n',
+    // Another case: under GIT_ICASE_PATHSPECS, git would take it for `package.json`.
+    'PACKAGE.JSON': '{}\n',
     'docs/auth plan.md': '# F\n',
     'docs/auth plan.md.orig': '# G\n',
     'src/index.ts': '\n',
@@ -53,7 +56,16 @@ describe('the index listing the pre-commit door takes from the whole index', () 
       expect(underSpecs(whole, [...SPECS, spec]), spec).toBeNull();
     // No pathspec at all: git lists the whole index.
     expect(underSpecs(whole, [])).toBeNull();
+  });
+
+  it('is what git lists for the tool whatever the environment tells git of pathspecs (shared/git.ts gitEnv)', () => {
+    const repo = repoWithNeighbours();
+    const whole = repo.git('ls-files', '--stage', '-z');
     process.env.GIT_ICASE_PATHSPECS = '1';
-    expect(underSpecs(whole, SPECS)).toBeNull();
+    // A git run with the variable takes the other case for the spec; the tool's git does not, nor does the listing.
+    expect(repo.git('ls-files', '-s', '-z', '--', ...SPECS)).toContain('PACKAGE.JSON');
+    const listed = underSpecs(whole, SPECS);
+    expect(listed).toBe(gitSync(repo.dir, ['ls-files', '-s', '-z', '--', ...SPECS]).out);
+    expect(listed).not.toContain('PACKAGE.JSON');
   });
 });

@@ -3,7 +3,8 @@
 // - a range (pre-push, pull requests): the fold over `from..to`, plus the snapshot findings the range introduces;
 // - the pending commit (pre-commit, commit-msg): HEAD -> the index, plus the snapshot findings it introduces.
 // judgeDoor picks one from the caller's options; the Claude Code hook's door is agent-door.ts.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Config, Preset } from '../config/config.js';
 import type { TimelineEntry } from '../model/history.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
@@ -21,7 +22,7 @@ import { CONFIG_FILE } from '../config/config.js';
 import { RULE_IDS } from './catalog.js';
 import { BASELINE_FILE, Snapshot } from '../history/snapshot.js';
 import { key, ModelStore, rememberTexts, sources, type KnownModels } from '../history/store.js';
-import { ask, askEarly, dropEarly, headCommit, mergeHeads } from '../shared/git.js';
+import { ask, askEarly, dropEarly, headCommit, mergeHeads, repositoryInfo } from '../shared/git.js';
 import { UsageError } from '../shared/errors.js';
 import { since, timing } from '../shared/timing.js';
 import { applyBaseline, baselineAt, baselineIn } from './baseline.js';
@@ -624,6 +625,26 @@ async function timelineBefore(
 }
 
 /**
+ * The index file git reads for this commit (GIT_INDEX_FILE, relative to the top as git names it in a hook, else the
+ * worktree's own), by inode, size and times: git replaces it whole on every write. null where it cannot be read.
+ */
+function indexIdentity(root: string): string | null {
+  const info = repositoryInfo(root);
+  const file = process.env.GIT_INDEX_FILE
+    ? resolve(root, process.env.GIT_INDEX_FILE)
+    : info
+      ? join(info.gitDir, 'index')
+      : null;
+  if (!file) return null;
+  try {
+    const st = statSync(file, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The pending commit (pre-commit; commit-msg with the message): HEAD -> the index. The hooks read the cache, so
  * unchanged files are not parsed again on every commit, and write it only where there was none (keepParsed).
  */
@@ -647,6 +668,10 @@ export async function judgePending(
   // The effective config is a function of these and HEAD (below), so they key pre-commit's verdict.
   // Whether the commit stages anything the check reads (untouched, below), under the settings it will almost always
   // be judged by: git answers beside the key's questions.
+  // The index as it stood when both were asked: git answers the two questions at two moments, and anything that
+  // writes the index meanwhile (another lint-staged task runs beside the check) must not pair one answer with another
+  // index's listing and stamp.
+  const indexBefore = indexIdentity(root);
   if (headSha !== null) void askEarly(root, untouchedQuestion(workingConfig, trackedPacks(workingConfig), headSha));
   const [{ key: handover, who, trailers, index }] = await Promise.all([
     handoverKey(
@@ -676,6 +701,8 @@ export async function judgePending(
     opts.explicitConfig || (head.files.get(CONFIG_FILE) === undefined && !head.files.get('package.json'))
       ? workingConfig
       : head.config(RULE_IDS);
+  // Read before any shortcut: a baseline HEAD holds that cannot be read stops every commit, as it always has.
+  const baseline = baselineIn(head);
   timing("HEAD's trust settings", since(t));
   // Most commits of a repository stage code alone: nothing the check reads, so nothing it could find. git says so,
   // and HEAD's workflow files, the cache and history are never read (a wide repository's plain commit cost as much
@@ -684,7 +711,9 @@ export async function judgePending(
   if (
     index !== undefined &&
     headSha !== null &&
-    (await untouched(root, config, trackedPacks(config), index, headSha))
+    (await untouched(root, config, trackedPacks(config), index, headSha)) &&
+    indexBefore !== null &&
+    indexIdentity(root) === indexBefore
   ) {
     dropEarly(root);
     if (opts.stage === 'staged' && handover !== null) {
@@ -696,7 +725,8 @@ export async function judgePending(
   }
   timing('what is staged asked', since(t));
   t = performance.now();
-  // The commit's own instruction files, the index's, where git's listing of it can say which they are.
+  // The commit's own instruction files, the index's, where git's listing of it can say which they are (where it
+  // cannot, nothing is taken, and the walk of the working tree reads them as at every other door).
   if (index !== undefined) instructionsOfIndex(root, index);
   timing('instruction files of the index', since(t));
   t = performance.now();
@@ -743,7 +773,7 @@ export async function judgePending(
     timing('guidance and resolutions', since(t));
     const changed = new Set(pending.changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));
     // HEAD's baseline: an entry only in the working tree (or staged with this very commit) excuses nothing.
-    const settle = settleSnapshot(root, config, baselineIn(head));
+    const settle = settleSnapshot(root, config, baseline);
     // HEAD's snapshot findings, when the last door judged the same snapshot with the same inputs (its `after`).
     const memory = snapshotMemory(root, settingsKey(config));
     const input = {

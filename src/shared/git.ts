@@ -334,13 +334,16 @@ export function blobId(bytes: Uint8Array): string {
  * the commit they judge then replaces HEAD, so its "before" is HEAD's parent. Read from the process ancestry
  * (Linux /proc; elsewhere `ps`); false when neither answers.
  */
+const AMEND = /^--am(?:e(?:n(?:d)?)?)?$/;
+
 export function amending(): boolean {
   let pid = process.ppid;
   for (let depth = 0; depth < 12 && pid > 1; depth++) {
     const info = processInfo(pid);
     if (!info) return false;
     const [cmd, ...args] = info.argv;
-    if (cmd && /(^|\/)git$/.test(cmd) && args.includes('commit') && args.includes('--amend')) return true;
+    // git takes any unambiguous start of a long option: `--am` is `--amend` to `git commit`.
+    if (cmd && /(^|\/)git$/.test(cmd) && args.includes('commit') && args.some((a) => AMEND.test(a))) return true;
     pid = info.ppid;
   }
   return false;

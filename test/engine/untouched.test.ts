@@ -4,10 +4,12 @@
 // whatever its name (here); a plan named outside the globs (test/history/out-of-sight.test.ts, and here whatever the
 // environment tells git of pathspecs); the amend of a human's confirmation (test/hooks/e2e.test.ts). Real repositories, the engine in this process, and
 // the built CLI where its timing lines are the point.
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/model/finding.js';
+import { runCli } from '../helpers/repo.js';
 import {
   ANA,
   CLAUDE,
@@ -87,5 +89,49 @@ describe('a commit that stages nothing the check reads', () => {
     expect(await checkOffFound(repo)).toEqual([plan]);
     // With every pathspec literal, git read both as file names: the check-off was out of the hooks' sight.
     expect(await checkOffFound(repo, { GIT_LITERAL_PATHSPECS: '1' })).toEqual([plan]);
+  });
+
+  it('stops on a baseline HEAD holds that cannot be read, as every commit did', () => {
+    const repo = Repo.create();
+    repo.commit(
+      'Adopt',
+      { [CONFIG]: '{}\n', [PLAN]: ready(), 'validate-workflow.baseline.json': 'not json\n' },
+      {
+        author: ANA,
+      },
+    );
+    repo.stage({ 'src/app.ts': 'export const answer = 42;\n' });
+    const res = runCli(repo.dir, ['--staged']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('validate-workflow.baseline.json: not valid JSON');
+  });
+
+  it('is judged in full when the index is written while git is asked about it', () => {
+    // A git that adds a broken plan to the index just before the door lists it (another lint-staged task writing the
+    // index beside the check): git's answer that nothing is staged was of the index before.
+    const repo = Repo.create();
+    repo.commit('Adopt', { [CONFIG]: '{}\n', [PLAN]: ready() }, { author: ANA });
+    const bad = 'thoughts/shared/plans/2026-11-23-broken.md';
+    repo.write({ [bad]: '' });
+    repo.stage({ 'src/app.ts': 'export const answer = 42;\n' });
+    repo.git('reset', '-q', '--', bad);
+    const bin = join(repo.dir, '.git', 'shim');
+    mkdirSync(bin);
+    const real = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+    writeFileSync(
+      join(bin, 'git'),
+      [
+        '#!/bin/sh',
+        'case " $* " in',
+        `  *" ls-files --stage -z "*) if [ ! -e "$VW_MARK" ]; then : > "$VW_MARK"; sleep 0.3; ${real} add ${bad}; fi ;;`,
+        'esac',
+        `exec ${real} "$@"`,
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    const res = cli(repo.dir, ['--staged'], { PATH: `${bin}:${process.env.PATH}`, VW_MARK: join(bin, 'mark') });
+    expect(res.results.map((f) => f.file)).toContain(bad);
+    expect(res.code).toBe(1);
   });
 });

@@ -153,11 +153,14 @@ describe('the hooks init installed', () => {
     stage(dir, { 'src/app.ts': 'export const answer = 42;\n' });
     const head = git(dir, 'rev-parse', 'HEAD');
     const before = state(dir);
-    const res = commit(dir, ['--amend', AS_CLAUDE, '-m', 'Phase 1 verified, tidied']);
-    expect(res.code).not.toBe(0);
-    expect(res.out).toContain('history/manual-confirmation');
-    expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
-    expect(state(dir)).toEqual(before);
+    // Spelled in full, and as git also takes it (any unambiguous start of the option).
+    for (const amend of ['--amend', '--am']) {
+      const res = commit(dir, [amend, AS_CLAUDE, '-m', 'Phase 1 verified, tidied']);
+      expect(res.code, amend).not.toBe(0);
+      expect(res.out).toContain('history/manual-confirmation');
+      expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
+      expect(state(dir)).toEqual(before);
+    }
   });
 
   it('check a commit that only deletes a handoff (lint-staged lists no deleted file)', () => {

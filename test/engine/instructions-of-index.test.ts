@@ -7,21 +7,16 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CREATE_PLAN_COMMAND } from '../helpers/repo.js';
-import { ANA, PLAN, Repo, door, planDoc } from '../history/helpers.js';
+import { OTHER_PLAN, PLAN, Repo, door, planDoc, unpromisedPlans } from '../history/helpers.js';
 
-const OTHER = 'thoughts/shared/plans/2026-11-21-other.md';
+const OTHER = OTHER_PLAN;
 const THIRD = 'thoughts/shared/plans/2026-11-22-third.md';
 const COMMAND = '.claude/commands/create_plan.md';
 const RULE = 'plan/phase-manual-criteria';
 
 /** Plans that promise no manual checks, and a third staged like them: nothing is asked of it until a command asks. */
 function unpromised(): Repo {
-  const repo = Repo.create();
-  repo.commit(
-    'Plan two flows',
-    { [PLAN]: planDoc({ noManual: [1, 2] }), [OTHER]: planDoc({ noManual: [1, 2] }) },
-    { author: ANA },
-  );
+  const repo = unpromisedPlans();
   repo.stage({ [THIRD]: planDoc({ noManual: [1, 2] }) });
   return repo;
 }

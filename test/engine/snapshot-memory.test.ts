@@ -29,10 +29,10 @@ import {
   taskOneDone,
   TASK,
   type CommitOpts,
+  unpromisedPlans,
 } from '../history/helpers.js';
 
 const memoryOf = (repo: Repo) => join(repo.dir, '.git/validate-workflow/snapshot-findings.json');
-const OTHER = 'thoughts/shared/plans/2026-11-21-other.md';
 const THIRD = 'thoughts/shared/plans/2026-11-22-third.md';
 
 /** The door's verdict, and the same door's without the memory (the memory left as it was). */
@@ -54,15 +54,7 @@ async function judged(
 const of = (list: Finding[], ruleId: string) => list.filter((f) => f.ruleId === ruleId).map((f) => f.file);
 
 /** Plans that promise no manual checks: `recommended` notes it once, `strict` (the canonical shape) per plan. */
-function unpromised(): Repo {
-  const repo = Repo.create();
-  repo.commit(
-    'Plan two flows',
-    { [PLAN]: planDoc({ noManual: [1, 2] }), [OTHER]: planDoc({ noManual: [1, 2] }) },
-    { author: ANA },
-  );
-  return repo;
-}
+const unpromised = unpromisedPlans;
 
 const blocked = (resolved: boolean) =>
   taskHandoff(

@@ -11,27 +11,25 @@ import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/model/finding.js';
 import { runCli } from '../helpers/repo.js';
 import {
+  AGENT,
   ANA,
   CLAUDE,
+  CONFIG,
   PLAN,
   Repo,
+  TASK,
   cli,
   door,
   ledger,
   messageFile,
-  planDoc,
-  TASK,
-  type CommitOpts,
+  phaseOneCheckedOff,
+  phaseOneReady,
 } from '../history/helpers.js';
 
-const CONFIG = 'validate-workflow.config.json';
 const LEDGER = 'thoughts/ledgers/CONTINUITY_CLAUDE-auth-1.md';
-const AGENT: CommitOpts = { author: ANA, coAuthors: [CLAUDE] };
 const RULE = 'history/manual-confirmation';
-/** Phase 1 done and verified by automation; only its manual item is open. */
-const ready = (s: Parameters<typeof planDoc>[0] = {}) =>
-  planDoc({ frontmatter: ['mode: direct'], tasks: [1, 2], auto: [1], ...s });
-const checked = () => ready({ manual: [1] });
+const ready = phaseOneReady;
+const checked = phaseOneCheckedOff;
 const confirmations = (list: Finding[]) => list.filter((f) => f.ruleId === RULE).map((f) => f.file);
 
 /** The agent's check-off, staged as `stage` does it, as commit-msg judges it (pre-commit leaves it to commit-msg). */

@@ -515,3 +515,27 @@ export function installHooks(repo: Repo): Repo {
   expect(repo.git('config', 'user.name').trim()).toBe(ANA.name);
   return repo;
 }
+
+/** An agent's commit as Claude Code makes it: the human's identity, Claude as co-author. */
+export const AGENT: CommitOpts = { author: ANA, coAuthors: [CLAUDE] };
+
+/** Phase 1 done and verified by automation (`mode: direct`), only its manual item open. */
+export const phaseOneReady = (s: PlanSpec = {}) =>
+  planDoc({ frontmatter: ['mode: direct'], tasks: [1, 2], auto: [1], ...s });
+
+/** phaseOneReady with its manual item checked: the change only a human may make. */
+export const phaseOneCheckedOff = () => phaseOneReady({ manual: [1] });
+
+/** A second plan beside PLAN. */
+export const OTHER_PLAN = 'thoughts/shared/plans/2026-11-21-other.md';
+
+/** PLAN and OTHER_PLAN, committed by the human, promising no manual checks. */
+export function unpromisedPlans(): Repo {
+  const repo = Repo.create();
+  repo.commit(
+    'Plan two flows',
+    { [PLAN]: planDoc({ noManual: [1, 2] }), [OTHER_PLAN]: planDoc({ noManual: [1, 2] }) },
+    { author: ANA },
+  );
+  return repo;
+}

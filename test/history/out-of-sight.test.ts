@@ -9,7 +9,11 @@ import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/model/finding.js';
 import {
+  AGENT,
   ANA,
+  CONFIG,
+  phaseOneCheckedOff,
+  phaseOneReady,
   CLAUDE,
   PLAN,
   Repo,
@@ -23,17 +27,12 @@ import {
   taskHandoff,
   tempDir,
   TASK,
-  type CommitOpts,
 } from './helpers.js';
 
-const CONFIG = 'validate-workflow.config.json';
 const LEDGER = 'thoughts/ledgers/CONTINUITY_CLAUDE-auth-1.md';
-const AGENT: CommitOpts = { author: ANA, coAuthors: [CLAUDE] };
 const ledgerNaming = (plan: string) => ledger({ plan, state: [1, 2, 3, 4].map((t) => `- [ ] ${TASK(t)}`) });
-/** Phase 1 done and verified by automation; only its manual item is open. */
-const ready = (s: Parameters<typeof planDoc>[0] = {}) =>
-  planDoc({ frontmatter: ['mode: direct'], tasks: [1, 2], auto: [1], ...s });
-const checked = () => ready({ manual: [1] });
+const ready = phaseOneReady;
+const checked = phaseOneCheckedOff;
 
 const rule = (list: Finding[], id: string) => list.filter((f) => f.ruleId === id);
 

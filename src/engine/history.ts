@@ -98,6 +98,7 @@ export function trackedPacks(config: Config): Tracked {
   return {
     match: (path) => path === signers || active.some((a) => a.match(path)),
     pathspecs: [...active.flatMap((a) => a.bases), ...(signers ? [`:(literal)${signers}`] : [])],
+    baseless: active.some((a) => a.baseless),
   };
 }
 

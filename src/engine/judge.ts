@@ -31,6 +31,8 @@ interface ActivePack {
   match: (path: string) => boolean;
   /** Static folders of the globs: pathspecs for git. */
   bases: string[];
+  /** A glob has none (a memory pack rooted at `.`): git is asked about the whole tree. */
+  baseless: boolean;
 }
 
 export function activePacks(config: Config): ActivePack[] {
@@ -47,6 +49,7 @@ export function activePacks(config: Config): ActivePack[] {
         pack,
         match: picomatch(globs, { dot: true }),
         bases: [...new Set(globs.map((g) => picomatch.scan(g).base).filter(Boolean))],
+        baseless: globs.some((g) => !picomatch.scan(g).base),
       };
       if (compiledPacks.size >= 64) compiledPacks.clear();
       compiledPacks.set(k, active);

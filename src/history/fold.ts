@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Config } from '../config/config.js';
 import type { Change, Commit, Event, Trailer } from '../model/history.js';
-import { classifier, pathspecs, type Classifier } from '../read/classify.js';
+import { baseless, classifier, pathspecs, type Classifier } from '../read/classify.js';
 import { linkTarget } from '../read/paths.js';
 import { INSTRUCTION_PATHSPECS } from '../read/profile.js';
 import { jobs } from '../read/parallel.js';
@@ -130,7 +130,9 @@ function relevantTo(classify: Classifier, tracked: Tracked): (path: string) => b
   return (path) => TRUST_FILES.includes(path) || classify(path) !== null || tracked.match(path);
 }
 
+/** What git is asked about: the workflow, trust and tracked files; none (the whole tree) where a glob has no folder. */
 function specsOf(config: Config, tracked: Tracked): string[] {
+  if (baseless(config.paths) || tracked.baseless) return [];
   return [...new Set([...pathspecs(config.paths), ...TRUST_FILES, ...tracked.pathspecs])];
 }
 
@@ -957,6 +959,8 @@ export async function untouched(
   head: string,
 ): Promise<boolean> {
   if (/(?:^|\0)120000 /.test(index) || mergeHeads(root).length > 0 || amending()) return false;
+  // A glob no pathspec can name: the whole tree is read, so anything staged may be.
+  if (specsOf(config, tracked).length === 0) return false;
   // Exit 0: no difference; 1: some; anything else: git could not tell (no).
   return (await ask(root, untouchedQuestion(config, tracked, head))).ok;
 }

@@ -15,6 +15,8 @@ import type { FileMap, ModelSource } from './snapshot.js';
 export interface Tracked {
   match: (path: string) => boolean;
   pathspecs: string[];
+  /** A tracked glob has no static folder: no pathspec limits git to its files (read/classify.ts baseless). */
+  baseless?: boolean;
 }
 
 export const NOTHING_ELSE: Tracked = { match: () => false, pathspecs: [] };
@@ -53,7 +55,11 @@ export class Sight {
   tracked(base: Tracked): Tracked {
     if (this.named.size === 0 && this.targets.size === 0) return base;
     const extra = [...this.named, ...this.targets].sort().map((p) => `:(literal)${p}`);
-    return { match: (p) => base.match(p) || this.targets.has(p), pathspecs: [...base.pathspecs, ...extra] };
+    return {
+      match: (p) => base.match(p) || this.targets.has(p),
+      pathspecs: [...base.pathspecs, ...extra],
+      baseless: base.baseless,
+    };
   }
 
   /** The plan paths a ledger or handoff version names that the sight does not cover yet. */

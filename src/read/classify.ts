@@ -49,7 +49,15 @@ function newClassifier(paths: Paths): Classifier {
   };
 }
 
-/** Static folders of the globs: the pathspecs that limit `git log` to workflow files. */
+/**
+ * Whether a glob of the workflow files has no static folder (`**\/handoffs/*.yaml`): no pathspec of git's limits a
+ * listing or a log to its files, so git is asked about the whole tree.
+ */
+export function baseless(paths: Paths): boolean {
+  return [...paths.plans, ...paths.handoffs, ...paths.ledgers].some((g) => !picomatch.scan(g).base);
+}
+
+/** Static folders of the globs: the pathspecs that limit `git log` to workflow files (see baseless). */
 export function pathspecs(paths: Paths): string[] {
   const bases = [...paths.plans, ...paths.handoffs, ...paths.ledgers]
     .map((g) => picomatch.scan(g).base)

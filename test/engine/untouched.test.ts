@@ -132,4 +132,25 @@ describe('a commit that stages nothing the check reads', () => {
     expect(res.results.map((f) => f.file)).toContain(bad);
     expect(res.code).toBe(1);
   });
+
+  it('leaves nothing out where a glob names no folder: git is asked about the whole tree', async () => {
+    // `**/plans/*.md` has no static folder: no pathspec of git's names its files, and both the doors and history
+    // listed none of them (git was asked about the folders the other globs name).
+    const plan = 'docs/plans/auth.md';
+    const repo = Repo.create();
+    repo.commit(
+      'Adopt validate-workflow',
+      { [CONFIG]: JSON.stringify({ paths: { plans: ['**/plans/*.md'] } }), [plan]: ready() },
+      { author: ANA },
+    );
+    repo.stage({ 'src/app.ts': 'export const answer = 42;\n' });
+    expect(cli(repo.dir, ['--staged'], { VALIDATE_WORKFLOW_TIMING: '1' }).stderr).toContain(
+      'timing pending commit read',
+    );
+    repo.git('reset', '-q');
+    repo.stage({ [plan]: checked() });
+    expect(await checkOffFound(repo)).toEqual([plan]);
+    repo.commitStaged('Phase 1 verified', AGENT);
+    expect(confirmations((await door(repo.dir)).results)).toEqual([plan]);
+  });
 });

@@ -6,13 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../config/config.js';
-import { headSnapshot, headTrustSnapshot } from '../history/fold.js';
+import { headSnapshot, headTrustSnapshot, specsOf } from '../history/fold.js';
 import { parseRaw } from '../history/log.js';
 import { MemorySource } from '../history/memory.js';
 import { Overlay, Snapshot, TRUST_FILES } from '../history/snapshot.js';
 import type { Finding } from '../model/finding.js';
 import type { Commit } from '../model/history.js';
-import { baseless, pathspecs } from '../read/classify.js';
 import { gitIdentity, gitSync, headCommit, trackedSymlinks } from '../shared/git.js';
 import { RULE_IDS, ruleById } from './catalog.js';
 import { judgeRange } from './doors.js';
@@ -81,11 +80,7 @@ async function workingTree(root: string, config: Config, headSha: string | null)
     TRUST_FILES.includes(p) || (classify(p) !== null && classify(p)!.kind !== 'searchable') || tracked.match(p);
   const memory = new MemorySource(classify, config.maxFileBytes, head.store);
   const top = new Map<string, string | undefined>();
-  // A glob with no folder: git is asked about the whole tree (read/classify.ts baseless).
-  const specs =
-    baseless(config.paths) || tracked.baseless
-      ? []
-      : [...pathspecs(config.paths), ...TRUST_FILES, ...tracked.pathspecs];
+  const specs = specsOf(config, tracked);
   const hasHead = headSha !== null;
   const paths = new Set<string>();
   if (hasHead)

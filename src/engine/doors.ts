@@ -665,14 +665,14 @@ export async function judgePending(
   // hooks of a thoughts repository map the globs that way) is the caller's word.
   const headSha = opts.head !== undefined ? opts.head : headCommit(root);
   let t = performance.now();
-  // The effective config is a function of these and HEAD (below), so they key pre-commit's verdict.
   // Whether the commit stages anything the check reads (untouched, below), under the settings it will almost always
-  // be judged by: git answers beside the key's questions.
-  // The index as it stood when both were asked: git answers the two questions at two moments, and anything that
-  // writes the index meanwhile (another lint-staged task runs beside the check) must not pair one answer with another
-  // index's listing and stamp.
+  // be judged by: git answers beside the key's questions. The index as it stood when both were asked: git answers the
+  // two questions at two moments, and anything that writes the index meanwhile (another lint-staged task runs beside
+  // the check) must not pair one answer with another index's listing and stamp.
   const indexBefore = indexIdentity(root);
-  if (headSha !== null) void askEarly(root, untouchedQuestion(workingConfig, trackedPacks(workingConfig), headSha));
+  const early = headSha !== null ? untouchedQuestion(workingConfig, trackedPacks(workingConfig), headSha) : null;
+  if (early !== null) void askEarly(root, early);
+  // The effective config is a function of these and HEAD (below), so they key pre-commit's verdict.
   const [{ key: handover, who, trailers, index }] = await Promise.all([
     handoverKey(
       root,

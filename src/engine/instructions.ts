@@ -4,10 +4,9 @@
 // tree: git has listed the index already for the handover's key (engine/handover.ts), and its thousands of folders
 // under thoughts/ cost a wide repository's commit 13 to 17 ms of system calls.
 import { INSTRUCTION_FOLDERS, useInstructions, walkedFolder, walkedPath } from '../read/profile.js';
+import { GITLINK_MODE, LINK_MODE } from '../history/links.js';
 import { readBlobs } from '../shared/git.js';
 
-const LINK_MODE = '120000';
-const GITLINK_MODE = '160000';
 const TEMPLATE = /template/i;
 const FOLDER_LENGTHS = new Set(INSTRUCTION_FOLDERS.map((f) => f.length));
 

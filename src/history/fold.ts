@@ -12,7 +12,7 @@ import { amending, ask, COMMIT_ID, gitIdentities, gitSync, headCommit, mergeHead
 import { timing } from '../shared/timing.js';
 import { relieveMemory } from '../shared/memory.js';
 import { diffFiles, eventKey, eventsBetween, movesOut } from './events.js';
-import { LINK_MODE, isLinkValue, linkValue, parseLink } from './links.js';
+import { GITLINK_MODE, LINK_MODE, isLinkValue, linkValue, parseLink } from './links.js';
 import { mayHoldTrailerBlock, messageTrailers, parseRaw, parseTrailers, readTrace, type TraceEntry } from './log.js';
 import { NOTHING_ELSE, Sight, learned, type Learned, type Tracked } from './sight.js';
 import { Overlay, Snapshot, TRUST_FILES, type FileMap, type ModelSource } from './snapshot.js';
@@ -131,7 +131,7 @@ function relevantTo(classify: Classifier, tracked: Tracked): (path: string) => b
 }
 
 /** What git is asked about: the workflow, trust and tracked files; none (the whole tree) where a glob has no folder. */
-function specsOf(config: Config, tracked: Tracked): string[] {
+export function specsOf(config: Config, tracked: Tracked): string[] {
   if (baseless(config.paths) || tracked.baseless) return [];
   return [...new Set([...pathspecs(config.paths), ...TRUST_FILES, ...tracked.pathspecs])];
 }
@@ -262,7 +262,6 @@ export interface Listing {
 
 const newListing = (): Listing => ({ entries: new Map(), unmerged: false, failed: false });
 
-const GITLINK_MODE = '160000';
 /** The empty blob, SHA-1 and SHA-256: what `git add -N` stages, an entry `git diff --cached` does not show. */
 const EMPTY_BLOBS = new Set([
   'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391',
@@ -959,15 +958,20 @@ export async function untouched(
   head: string,
 ): Promise<boolean> {
   if (/(?:^|\0)120000 /.test(index) || mergeHeads(root).length > 0 || amending()) return false;
-  // A glob no pathspec can name: the whole tree is read, so anything staged may be.
-  if (specsOf(config, tracked).length === 0) return false;
+  const question = untouchedQuestion(config, tracked, head);
   // Exit 0: no difference; 1: some; anything else: git could not tell (no).
-  return (await ask(root, untouchedQuestion(config, tracked, head))).ok;
+  return question !== null && (await ask(root, question)).ok;
 }
 
-/** The question untouched asks git: the doors ask it early (askEarly), beside their first questions. */
-export function untouchedQuestion(config: Config, tracked: Tracked, head: string): string[] {
-  return ['diff', '--cached', '--quiet', '--no-ext-diff', head, '--', ...specsOf(config, tracked), ...READ_BESIDES];
+/**
+ * The question untouched asks git: the doors ask it early (askEarly), beside their first questions. null where a glob
+ * no pathspec can name has git read the whole tree: then anything staged may be read.
+ */
+export function untouchedQuestion(config: Config, tracked: Tracked, head: string): string[] | null {
+  const specs = specsOf(config, tracked);
+  return specs.length === 0
+    ? null
+    : ['diff', '--cached', '--quiet', '--no-ext-diff', head, '--', ...specs, ...READ_BESIDES];
 }
 
 /**

@@ -6,6 +6,8 @@
 // all, as the working tree's globs do not list it either.
 
 export const LINK_MODE = '120000';
+/** A submodule's entry in a tree or the index. */
+export const GITLINK_MODE = '160000';
 const PREFIX = 'link:';
 
 export function linkValue(blob: string | null, text: string): string {

@@ -329,20 +329,20 @@ export function blobId(bytes: Uint8Array): string {
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
+/** `--amend` and every start of it git takes: `--am` is `--amend` to `git commit`. */
+const AMEND = /^--am(?:e(?:n(?:d)?)?)?$/;
+
 /**
  * Whether this process runs inside `git commit --amend` (a hook of it): git tells hooks nothing of an amend, but
  * the commit they judge then replaces HEAD, so its "before" is HEAD's parent. Read from the process ancestry
  * (Linux /proc; elsewhere `ps`); false when neither answers.
  */
-const AMEND = /^--am(?:e(?:n(?:d)?)?)?$/;
-
 export function amending(): boolean {
   let pid = process.ppid;
   for (let depth = 0; depth < 12 && pid > 1; depth++) {
     const info = processInfo(pid);
     if (!info) return false;
     const [cmd, ...args] = info.argv;
-    // git takes any unambiguous start of a long option: `--am` is `--amend` to `git commit`.
     if (cmd && /(^|\/)git$/.test(cmd) && args.includes('commit') && args.some((a) => AMEND.test(a))) return true;
     pid = info.ppid;
   }

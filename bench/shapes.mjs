@@ -271,8 +271,10 @@ function measureHooks(targets, peer) {
       run(dir, 'git', ['commit', '-q', '--no-verify', '-m', `Note ${n}`]);
       return ms;
     };
-    // What the hooks start: fast-start.js beside the bin where the build has it (src/cli/fast-start.ts), the bin before.
-    const start = existsSync(join(dirname(cli), 'fast-start.js')) ? join(dirname(cli), 'fast-start.js') : cli;
+    // What the hooks start: fast-start beside the bin where the build has it (src/cli/fast-start.ts; CommonJS since
+    // round 20, an ES module before), the bin before that.
+    const start =
+      ['fast-start.cjs', 'fast-start.js'].map((f) => join(dirname(cli), f)).find((f) => existsSync(f)) ?? cli;
     /** The CLI on its own, as the hooks start it (no sh, no husky, no lint-staged): `first` runs before, untimed. */
     const alone = (args, first = [], keep = null) => {
       stage();

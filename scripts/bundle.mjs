@@ -25,7 +25,6 @@ const main = await build({
     api: 'dist/api/index.js',
     'read-worker': 'dist/read/read-worker.js',
     'blob-worker': 'dist/history/blob-worker.js',
-    'fast-start': 'dist/cli/fast-start.js',
   },
   bundle: true,
   splitting: true,
@@ -63,6 +62,14 @@ const cli = await build({
   inject: ['scripts/cjs-import-meta.js'],
   define: { 'import.meta.url': 'import_meta_url' },
 });
+// The hooks' start itself (src/cli/fast-start.ts), CommonJS too: an ES module as node's main script costs every hook
+// the ES module loader's start. It reaches the bin (main.js) only by a URL, which esbuild leaves to run time.
+const fastStart = await build({
+  ...commonJs,
+  entryPoints: { 'fast-start': 'dist/cli/fast-start.js' },
+  inject: ['scripts/cjs-import-meta.js'],
+  define: { 'import.meta.url': 'import_meta_url' },
+});
 // The validators `require` ajv's runtime helpers: bundled one by one, each stays a CommonJS file that needs no ajv.
 const validators = await build({
   ...commonJs,
@@ -79,7 +86,7 @@ function packageDir(input) {
   return m ? m[1] : null;
 }
 const packages = new Map();
-for (const input of [main, cli, validators].flatMap((b) => Object.keys(b.metafile.inputs))) {
+for (const input of [main, cli, fastStart, validators].flatMap((b) => Object.keys(b.metafile.inputs))) {
   const dir = packageDir(input);
   if (!dir || packages.has(dir)) continue;
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));

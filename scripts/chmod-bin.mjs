@@ -2,4 +2,4 @@
 import { chmodSync } from 'node:fs';
 chmodSync('dist/cli/main.js', 0o755);
 chmodSync('dist/bundle/main.js', 0o755);
-chmodSync('dist/bundle/fast-start.js', 0o755);
+chmodSync('dist/bundle/fast-start.cjs', 0o755);

@@ -1,4 +1,4 @@
-// The hooks' start (dist/bundle/fast-start.js): the command line loaded from dist/bundle/cli.cjs with V8's code cache.
+// The hooks' start (dist/bundle/fast-start.cjs): the command line loaded from dist/bundle/cli.cjs with V8's code cache.
 // What a user sees must not depend on the cache: each case runs the bin and fast-start on the same staged change in
 // a real repository and compares their reports and exit codes, with no cache, with one taken, and with one that V8
 // refuses. The package is copied (bundle, package.json, schemas) so that the cache it writes stays in the copy.
@@ -55,10 +55,10 @@ function stagedRepo(): { repo: string; message: string } {
   return { repo, message };
 }
 
-describe('fast-start.js, the hooks’ start', () => {
+describe('fast-start.cjs, the hooks’ start', () => {
   it('reports what the bin reports, with no cache, with its cache taken, and with a cache V8 refuses', () => {
     const pkg = packageCopy();
-    const fast = join(pkg, 'dist/bundle/fast-start.js');
+    const fast = join(pkg, 'dist/bundle/fast-start.cjs');
     const bin = join(pkg, 'dist/bundle/main.js');
     const { repo, message } = stagedRepo();
     const cacheDir = join(pkg, 'dist/bundle/.code-cache');
@@ -111,7 +111,7 @@ describe('fast-start.js, the hooks’ start', () => {
 
   it('takes no cache made for another source of the same length, and runs the bin’s modules where the file does not compile', () => {
     const pkg = packageCopy();
-    const fast = join(pkg, 'dist/bundle/fast-start.js');
+    const fast = join(pkg, 'dist/bundle/fast-start.cjs');
     const { repo, message } = stagedRepo();
     const before = node(repo, fast, ['commit-msg', message]);
     expect(before.stdout).toContain('history/manual-confirmation');
@@ -140,7 +140,7 @@ describe('fast-start.js, the hooks’ start', () => {
 
   it('replaces a cache made by a run that parsed no Markdown with the first one that does, once', () => {
     const pkg = packageCopy();
-    const fast = join(pkg, 'dist/bundle/fast-start.js');
+    const fast = join(pkg, 'dist/bundle/fast-start.cjs');
     const cacheDir = join(pkg, 'dist/bundle/.code-cache');
     const repo = makeRepo({ [PLAN]: plan() }, { commit: true });
     // The repository's models cached by a full run: a commit of no workflow file then parses nothing, and the code
@@ -180,7 +180,7 @@ describe('fast-start.js, the hooks’ start', () => {
 
   it('keeps no cache for a command the hooks do not run, nor when told not to, and still runs it', () => {
     const pkg = packageCopy();
-    const fast = join(pkg, 'dist/bundle/fast-start.js');
+    const fast = join(pkg, 'dist/bundle/fast-start.cjs');
     const { repo } = stagedRepo();
     const version = node(repo, fast, ['--version']);
     expect(version.status).toBe(0);

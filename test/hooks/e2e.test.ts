@@ -283,8 +283,8 @@ describe("the commit-msg hook's shell", () => {
       starts: () => {
         const lines = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
         rmSync(log, { force: true });
-        // The CLI's command word, as the hooks start it (`fast-start.js pre-commit`, `fast-start.js commit-msg <file>`).
-        return lines.map((l) => /(?:fast-start|main)\.js (\S+)/.exec(l)?.[1] ?? l);
+        // The CLI's command word, as the hooks start it (`fast-start.cjs pre-commit`, `fast-start.cjs commit-msg <file>`).
+        return lines.map((l) => /(?:fast-start\.cjs|main\.js) (\S+)/.exec(l)?.[1] ?? l);
       },
     };
   }

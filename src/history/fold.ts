@@ -6,7 +6,7 @@ import type { Config } from '../config/config.js';
 import type { Change, Commit, Event, Trailer } from '../model/history.js';
 import { baseless, classifier, pathspecs, type Classifier } from '../read/classify.js';
 import { linkTarget } from '../read/paths.js';
-import { INSTRUCTION_PATHSPECS } from '../read/profile.js';
+import { INSTRUCTION_FOLDERS, INSTRUCTION_PATHSPECS } from '../read/profile.js';
 import { jobs } from '../read/parallel.js';
 import { amending, ask, COMMIT_ID, gitIdentities, gitSync, headCommit, mergeHeads, readBlobs } from '../shared/git.js';
 import { timing } from '../shared/timing.js';
@@ -945,10 +945,9 @@ const READ_BESIDES = [
 /**
  * Whether the commit being made (HEAD -> the index, `index` as handoverKey listed it) stages nothing the check reads:
  * no workflow, trust or tracked file (specsOf), no instruction file, no Markdown file anywhere (a plan a handoff names
- * outside the globs), no link anywhere in the index (a workflow file's version may be a file anywhere else, and the
- * instruction walk follows links); not an amend (judged against HEAD's parents) nor a merge. Such a commit can add no
- * finding (no event, and the same snapshot on both sides), so the door judges nothing: git answers, and HEAD's
- * workflow files are not read.
+ * outside the globs), and nothing a link the check reads through leads to (linksCovered); not an amend (judged
+ * against HEAD's parents) nor a merge. Such a commit can add no finding (no event, and the same snapshot on both
+ * sides), so the door judges nothing: git answers, and HEAD's workflow files are not read.
  */
 export async function untouched(
   root: string,
@@ -957,10 +956,67 @@ export async function untouched(
   index: string,
   head: string,
 ): Promise<boolean> {
-  if (/(?:^|\0)120000 /.test(index) || mergeHeads(root).length > 0 || amending()) return false;
+  if (mergeHeads(root).length > 0 || amending()) return false;
   const question = untouchedQuestion(config, tracked, head);
+  if (question === null || !linksCovered(root, index, specsOf(config, tracked))) return false;
   // Exit 0: no difference; 1: some; anything else: git could not tell (no).
-  return question !== null && (await ask(root, question)).ok;
+  return (await ask(root, question)).ok;
+}
+
+const MARKDOWN_PATH = /\.(?:md|markdown)$/i;
+
+/**
+ * Whether every symbolic link in the index that the check may read through ends, through links with Markdown names,
+ * at a Markdown file the index holds: git's answer over every Markdown file then covers what the link reads and where
+ * each link on the way points. The check may read through a link that is a Markdown file (a plan some handoff names,
+ * CLAUDE.md), one under `.claude/` or `thoughts/` (the instruction walk follows links), or one at, under or on the
+ * way to what `specs` names (workflow, trust and pack files; compared in any case, which only adds links). A
+ * repository that keeps CLAUDE.md as a link to AGENTS.md passes; a plan linked to a text file, a linked folder or a
+ * link by way of a name no pathspec covers is judged in full. A link the check never reads (a code folder linked
+ * elsewhere) is no concern of it.
+ */
+function linksCovered(root: string, index: string, specs: string[]): boolean {
+  if (!/(?:^|\0)120000 /.test(index)) return true;
+  const entries = new Map<string, ListedRecord>();
+  for (const r of recordsOf(index, false)) if (r.merged) entries.set(r.path, r);
+  const links = [...entries.values()].filter((r) => r.mode === LINK_MODE);
+  // Pathspec magic aside, and a glob cut to the folder before it: every spec as a folder or file it reaches.
+  const bases = specs.map((s) =>
+    s
+      .replace(/^:\([^)]*\)/, '')
+      .replace(/(?:^|\/)[^/]*[*?[{].*$/, '')
+      .toLowerCase(),
+  );
+  const read = (path: string) => {
+    const p = path.toLowerCase();
+    return (
+      MARKDOWN_PATH.test(p) ||
+      INSTRUCTION_FOLDERS.some((f) => p === f || p.startsWith(`${f}/`)) ||
+      bases.some((b) => b === '' || p === b || p.startsWith(`${b}/`) || b.startsWith(`${p}/`))
+    );
+  };
+  const through = links.filter((l) => read(l.path));
+  if (through.length === 0) return true;
+  const texts = readBlobs(
+    root,
+    links.map((l) => l.blob),
+  );
+  return through.every((link) => {
+    let at = link;
+    // A chain of links, each in the index; bounded, as a loop of links is possible.
+    for (let hops = 0; hops < 40; hops++) {
+      // Every link on the way has a Markdown name too, so git's answer covers a change of where it points (a link to a
+      // link is read as its own text, history/links.ts; the rule holds either way).
+      if (!MARKDOWN_PATH.test(at.path)) return false;
+      if (at.mode !== LINK_MODE) return at.mode === '100644' || at.mode === '100755';
+      const text = texts.get(at.blob)?.toString('utf8');
+      const target = text === undefined ? null : linkTarget(at.path, text);
+      const next = target === null ? undefined : entries.get(target);
+      if (next === undefined) return false;
+      at = next;
+    }
+    return false;
+  });
 }
 
 /**

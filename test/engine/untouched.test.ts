@@ -73,6 +73,40 @@ describe('a commit that stages nothing the check reads', () => {
     expect(await checkOffFound(repo)).toEqual([PLAN]);
   });
 
+  it('is passed on git’s answer where the links the check reads through end at Markdown files', () => {
+    // CLAUDE.md kept as a link to AGENTS.md (common in agents' repositories), and a code folder linked elsewhere: git's
+    // answer over every Markdown file covers the first, and the check reads nothing through the second.
+    const repo = Repo.create();
+    repo.write({ [CONFIG]: '{}\n', [PLAN]: ready(), 'AGENTS.md': '# Agents\n', 'src/app.ts': 'export {};\n' });
+    symlinkSync('AGENTS.md', join(repo.dir, 'CLAUDE.md'));
+    symlinkSync('src', join(repo.dir, 'lib'));
+    repo.stage();
+    repo.commitStaged('Adopt', { author: ANA });
+    const timed = () => cli(repo.dir, ['--staged'], { VALIDATE_WORKFLOW_TIMING: '1' }).stderr;
+    repo.stage({ 'src/app.ts': 'export const answer = 42;\n' });
+    expect(timed()).toContain('timing nothing the check reads is staged');
+    // The file the link reads is Markdown: its change is judged in full.
+    repo.stage({ 'AGENTS.md': '# Agents\n\nAlways write a handoff.\n' });
+    expect(timed()).toContain('timing pending commit read');
+  });
+
+  it('is judged in full where the check reads through a link to a folder', () => {
+    // A linked `thoughts/templates`: the instruction walk reads the templates under the link's name, and a YAML
+    // template's change is staged under the target's name, which no pathspec of the question covers.
+    const template = 'tools/templates/handoff.yaml';
+    const repo = Repo.create();
+    repo.write({ [CONFIG]: '{}\n', [PLAN]: ready(), [template]: 'status: complete\n' });
+    symlinkSync('../tools/templates', join(repo.dir, 'thoughts/templates'));
+    repo.stage();
+    repo.commitStaged('Adopt', { author: ANA });
+    const timed = () => cli(repo.dir, ['--staged'], { VALIDATE_WORKFLOW_TIMING: '1' }).stderr;
+    repo.stage({ [template]: 'status: complete\nblocker: null\n' });
+    expect(timed()).toContain('timing pending commit read');
+    repo.git('reset', '-q');
+    repo.stage({ 'src/app.ts': 'export const answer = 42;\n' });
+    expect(timed()).toContain('timing pending commit read');
+  });
+
   it('is judged in full whatever the environment tells git of pathspecs', async () => {
     // A plan one folder up, named by the ledger: only the Markdown pathspec (a glob) brings its change to the door,
     // and the sight reads it through `:(literal)plans/auth.md`.

@@ -9,7 +9,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { CONFIG_FILE, configFromObject, loadConfig, type Config } from '../config/config.js';
-import { classifier, pathspecs } from '../read/classify.js';
+import { baseless, classifier, pathspecs } from '../read/classify.js';
 import { repositoryInfo, repositoryRoot, gitSync, trackedSymlinks } from '../shared/git.js';
 import { RULE_IDS } from '../engine/catalog.js';
 import type { Finding } from '../model/finding.js';
@@ -269,7 +269,7 @@ function editedFile(payload: Payload, cwd: string): string | null {
  * A file outside the repository that is a hard link to one of its workflow files: the same bytes under another
  * name, so the edit is an edit of that workflow file.
  */
-function hardLinkTarget(root: string, abs: string, specs: string[]): string | null {
+function hardLinkTarget(root: string, abs: string, specs: string[], isRead: (path: string) => boolean): string | null {
   let st;
   try {
     st = statSync(abs);
@@ -277,25 +277,28 @@ function hardLinkTarget(root: string, abs: string, specs: string[]): string | nu
     return null;
   }
   if (st.nlink < 2) return null;
+  const same: string[] = [];
   for (const p of gitSync(root, ['ls-files', '-z', '--', ...specs]).out.split('\0')) {
     if (!p) continue;
     try {
       const other = statSync(join(root, p));
-      if (other.ino === st.ino && other.dev === st.dev) return p;
+      if (other.ino === st.ino && other.dev === st.dev) same.push(p);
     } catch {
       // A tracked file missing from the working tree is no link target.
     }
   }
-  return null;
+  // `specs` may list the whole tree: a workflow or trust file among them first.
+  return same.find(isRead) ?? same[0] ?? null;
 }
 
-/** The tracked workflow file that is a symbolic link to this path, or null: its target is the same file. */
-function symlinkTo(root: string, abs: string, specs: string[]): string | null {
+/**
+ * The tracked workflow file that is a symbolic link to this path, or null: its target is the same file. Of several
+ * links to it, one `isRead` takes (a workflow or trust file) before any other: `specs` may list the whole tree.
+ */
+function symlinkTo(root: string, abs: string, specs: string[], isRead: (path: string) => boolean): string | null {
   const target = realish(abs);
-  for (const p of trackedSymlinks(root, specs)) {
-    if (realish(join(root, p)) === target) return p;
-  }
-  return null;
+  const to = trackedSymlinks(root, specs).filter((p) => realish(join(root, p)) === target);
+  return to.find(isRead) ?? to[0] ?? null;
 }
 
 function existingDir(dir: string): string {
@@ -317,25 +320,31 @@ async function preToolUse(root: string, cwd: string, payload: Payload, io: Io): 
   // plan must not let an edit of that plan pass unjudged.
   const loose = committedConfig(root) ?? loadConfig(root, undefined, RULE_IDS);
   const abs = isAbsolute(filePath) ? filePath : resolve(cwd, filePath);
-  const specs = [...pathspecs(loose.paths), CONFIG_FILE, 'validate-workflow.baseline.json'];
+  // Where a glob names no folder (`**/plans/*.md`), no pathspec names its files: git lists the whole tree.
+  const specs = baseless(loose.paths)
+    ? []
+    : [...pathspecs(loose.paths), CONFIG_FILE, 'validate-workflow.baseline.json'];
   const direct = repoPath(root, cwd, filePath);
+  // Only workflow, trust and pack files concern the engine.
+  const concerns = (path: string) => {
+    const kind = classifier(loose.paths)(path);
+    return (
+      (kind !== null && kind.kind !== 'searchable') ||
+      path === CONFIG_FILE ||
+      path === 'validate-workflow.baseline.json' ||
+      path === 'package.json' ||
+      mayBePackFile(path)
+    );
+  };
   // A workflow file committed as a symbolic link is edited through its target: the edit is the link's.
   const rel =
-    (direct !== null && classifier(loose.paths)(direct) === null ? symlinkTo(root, abs, specs) : null) ??
+    (direct !== null && classifier(loose.paths)(direct) === null ? symlinkTo(root, abs, specs, concerns) : null) ??
     direct ??
-    hardLinkTarget(root, abs, specs);
+    hardLinkTarget(root, abs, specs, concerns);
   if (rel === null) return 0;
   const spec = editsOf(tool, rec);
-  // Cheap test first: only workflow, trust and pack files concern the engine.
-  const looseKind = classifier(loose.paths)(rel);
-  if (
-    !(looseKind && looseKind.kind !== 'searchable') &&
-    rel !== CONFIG_FILE &&
-    rel !== 'validate-workflow.baseline.json' &&
-    rel !== 'package.json' &&
-    !mayBePackFile(rel)
-  )
-    return 0;
+  // Cheap test first.
+  if (!concerns(rel)) return 0;
   const nowBytes = readDisk(root, rel);
   const afterText =
     'content' in spec ? spec.content : applyEdits(nowBytes === null ? null : nowBytes.toString('utf8'), spec);

@@ -964,6 +964,8 @@ export async function untouched(
 }
 
 const MARKDOWN_PATH = /\.(?:md|markdown)$/i;
+/** An entry of `git ls-files --stage -z` that is a symbolic link. */
+const HAS_LINK = new RegExp(`(?:^|\\0)${LINK_MODE} `);
 
 /**
  * Whether every symbolic link in the index that the check may read through ends, through links with Markdown names,
@@ -976,7 +978,7 @@ const MARKDOWN_PATH = /\.(?:md|markdown)$/i;
  * elsewhere) is no concern of it.
  */
 function linksCovered(root: string, index: string, specs: string[]): boolean {
-  if (!/(?:^|\0)120000 /.test(index)) return true;
+  if (!HAS_LINK.test(index)) return true;
   const entries = new Map<string, ListedRecord>();
   for (const r of recordsOf(index, false)) if (r.merged) entries.set(r.path, r);
   const links = [...entries.values()].filter((r) => r.mode === LINK_MODE);
@@ -997,9 +999,10 @@ function linksCovered(root: string, index: string, specs: string[]): boolean {
   };
   const through = links.filter((l) => read(l.path));
   if (through.length === 0) return true;
+  // Every link a chain goes on through has a Markdown name, so it is among these: their texts are all it reads.
   const texts = readBlobs(
     root,
-    links.map((l) => l.blob),
+    through.map((l) => l.blob),
   );
   return through.every((link) => {
     let at = link;

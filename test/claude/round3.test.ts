@@ -66,9 +66,9 @@ describe('case 6: a commit made inside one Bash call', () => {
 });
 
 describe('case 7: a plan committed as a symbolic link', () => {
-  /** The plan moved to docs/ and a symbolic link left at its path, committed. */
-  function linked(): { dir: string; target: string } {
-    const dir = workflowRepo();
+  /** The plan moved to docs/ and a symbolic link left at its path, committed (with `extra`). */
+  function linked(extra: Record<string, string> = {}): { dir: string; target: string } {
+    const dir = workflowRepo(extra);
     const target = 'docs/auth-plan.md';
     writeFiles(dir, { [target]: read(dir, PLAN) });
     git(dir, 'rm', '-q', PLAN);
@@ -91,6 +91,18 @@ describe('case 7: a plan committed as a symbolic link', () => {
     expect(end.json).toMatchObject({
       decision: 'block',
       reason: expect.stringContaining('history/manual-confirmation'),
+    });
+  });
+
+  it('is found where the plans glob names no folder: git is asked about the whole tree', async () => {
+    // `**/plans/*.md` has no static folder: the links were looked for only under the other globs' folders.
+    const { dir, target } = linked({
+      'validate-workflow.config.json': JSON.stringify({ paths: { plans: ['**/plans/*.md'] } }),
+    });
+    const run = await hook(preToolUse(dir, 'Write', { file_path: target, content: checked(read(dir, target)) }));
+    expect(decision(run)).toMatchObject({
+      permissionDecision: 'deny',
+      permissionDecisionReason: expect.stringContaining('Phase 1 works in the browser'),
     });
   });
 

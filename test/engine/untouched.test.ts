@@ -187,4 +187,19 @@ describe('a commit that stages nothing the check reads', () => {
     repo.commitStaged('Phase 1 verified', AGENT);
     expect(confirmations((await door(repo.dir)).results)).toEqual([plan]);
   });
+
+  it('leaves nothing out where a pack is rooted at the repository: git is asked about the whole tree', () => {
+    // The memory pack rooted at `.` reads `**/*.sqlite` and its kin: a derived index committed in any folder is a
+    // finding, and a commit that stages only such a file stages something the check reads.
+    const repo = Repo.create();
+    repo.commit(
+      'Adopt validate-workflow',
+      { [CONFIG]: JSON.stringify({ packs: { memory: { root: '.' } } }), [PLAN]: ready() },
+      { author: ANA },
+    );
+    repo.stage({ 'scratch/store.sqlite': 'SQLite format 3\n' });
+    const res = cli(repo.dir, ['--staged']);
+    expect(res.results.map((f) => [f.ruleId, f.file])).toEqual([['memory/index-committed', 'scratch/store.sqlite']]);
+    expect(res.code).toBe(1);
+  });
 });

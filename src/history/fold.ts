@@ -284,6 +284,9 @@ function listedDiff(before: Listing, after: Listing): Change[] | null {
     const now = after.entries.get(path);
     if (now && now.blob === was.blob && now.mode === was.mode) continue;
     if (was.mode === GITLINK_MODE || now?.mode === GITLINK_MODE) return null;
+    // The empty blob may be an intent-to-add entry over a path HEAD holds (`git rm --cached`, then `git add -N`),
+    // which git shows as a deletion: git says.
+    if (now && EMPTY_BLOBS.has(now.blob)) return null;
     const link = now?.mode === LINK_MODE ? { link: true } : {};
     out.push(
       now
@@ -844,6 +847,14 @@ export function pendingCommit(
         afterFiles,
       )
     : diffFiles(beforeFiles, afterFiles);
+  // An intent-to-add entry (`git add -N`) is in git's listing of the index with the empty blob, but `git diff --cached`
+  // leaves it out and `git commit` records nothing there: the commit being judged has no such file. (Its snapshot
+  // reported an empty file that is not empty on disk and was never going to be committed.)
+  if (base) {
+    const staged = new Set(changes.flatMap((c) => (c.newBlob !== null ? [c.path] : [])));
+    for (const [path, blob] of afterFiles)
+      if (EMPTY_BLOBS.has(blob) && beforeFiles.get(path) !== blob && !staged.has(path)) afterFiles.delete(path);
+  }
   // A changed version is parsed here, never taken from the cache: the cache lives in .git/, where anything that can
   // run git can write, and the change being judged is exactly what a poisoned entry would misrepresent.
   for (const c of changes) {

@@ -40,7 +40,7 @@ const main = await build({
   logLevel: 'warning',
   metafile: true,
 });
-// The same command line once more as one CommonJS file, for the hooks: fast-start.js compiles it with V8's code
+// The same command line once more as one CommonJS file, for the hooks: fast-start.cjs compiles it with V8's code
 // cache, which Node 20 offers for scripts and not for ES modules. No splitting (CommonJS has none): its dynamic
 // imports are inlined, and V8 compiles a function only when it first runs, so the file's size is not its load cost.
 // `import.meta.url` is the file's own URL, as in the ES module bundle beside it: the workers, the validators and the

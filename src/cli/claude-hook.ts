@@ -9,7 +9,9 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { CONFIG_FILE, configFromObject, loadConfig, type Config } from '../config/config.js';
-import { baseless, classifier, pathspecs } from '../read/classify.js';
+import { classifier } from '../read/classify.js';
+import { specsOf } from '../history/fold.js';
+import { NOTHING_ELSE } from '../history/sight.js';
 import { repositoryInfo, repositoryRoot, gitSync, trackedSymlinks } from '../shared/git.js';
 import { RULE_IDS } from '../engine/catalog.js';
 import type { Finding } from '../model/finding.js';
@@ -320,10 +322,8 @@ async function preToolUse(root: string, cwd: string, payload: Payload, io: Io): 
   // plan must not let an edit of that plan pass unjudged.
   const loose = committedConfig(root) ?? loadConfig(root, undefined, RULE_IDS);
   const abs = isAbsolute(filePath) ? filePath : resolve(cwd, filePath);
-  // Where a glob names no folder (`**/plans/*.md`), no pathspec names its files: git lists the whole tree.
-  const specs = baseless(loose.paths)
-    ? []
-    : [...pathspecs(loose.paths), CONFIG_FILE, 'validate-workflow.baseline.json'];
+  // The doors' own pathspecs (none, the whole tree, where a glob names no folder: `**/plans/*.md`).
+  const specs = specsOf(loose, NOTHING_ELSE);
   const direct = repoPath(root, cwd, filePath);
   // Only workflow, trust and pack files concern the engine.
   const concerns = (path: string) => {

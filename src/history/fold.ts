@@ -968,10 +968,11 @@ export async function untouched(
   head: string,
 ): Promise<boolean> {
   if (mergeHeads(root).length > 0 || amending()) return false;
-  const question = untouchedQuestion(config, tracked, head);
-  if (question === null || !linksCovered(root, index, specsOf(config, tracked))) return false;
+  const specs = specsOf(config, tracked);
+  // No pathspec where a glob names no folder (git reads the whole tree): then anything staged may be read.
+  if (specs.length === 0 || !linksCovered(root, index, specs)) return false;
   // Exit 0: no difference; 1: some; anything else: git could not tell (no).
-  return (await ask(root, question)).ok;
+  return (await ask(root, questionOver(head, specs))).ok;
 }
 
 const MARKDOWN_PATH = /\.(?:md|markdown)$/i;
@@ -1039,9 +1040,11 @@ function linksCovered(root: string, index: string, specs: string[]): boolean {
  */
 export function untouchedQuestion(config: Config, tracked: Tracked, head: string): string[] | null {
   const specs = specsOf(config, tracked);
-  return specs.length === 0
-    ? null
-    : ['diff', '--cached', '--quiet', '--no-ext-diff', head, '--', ...specs, ...READ_BESIDES];
+  return specs.length === 0 ? null : questionOver(head, specs);
+}
+
+function questionOver(head: string, specs: string[]): string[] {
+  return ['diff', '--cached', '--quiet', '--no-ext-diff', head, '--', ...specs, ...READ_BESIDES];
 }
 
 /**

@@ -290,7 +290,8 @@ async function judgeRepositoryWith(
   if (!hist.incomplete && hist.resume) {
     t = performance.now();
     const ofHead = hist.resume.sha === headSha;
-    if (!unchanged(cache, hist.resume.sha, keep, ofHead, verdictKept)) {
+    // A cache a commit kept is at HEAD with no history (keepParsed): the history this run judged is still to be kept.
+    if (!cache?.history || !unchanged(cache, hist.resume.sha, keep, ofHead, verdictKept)) {
       const { sha, state, findings, timeline, ...small } = hist.resume;
       const sections: Record<string, unknown> = {};
       if (ofHead) {
@@ -373,13 +374,20 @@ async function headGuidance(
   headSha: string | null,
   standing: CacheStanding,
 ): Promise<Map<string, string>> {
+  const t = performance.now();
   const cached = cache?.head && headSha ? cache.section(GUIDANCE) : null;
   if (cache?.head && headSha && isPairs(cached)) {
     const at = await standing();
     if (at === 'head') return new Map(cached);
-    if (at === 'ancestor') return new Map([...(await guidanceIn(root, config, headSha, cache.head)), ...cached]);
+    if (at === 'ancestor') {
+      const walked = await guidanceIn(root, config, headSha, cache.head);
+      timing("guidance walked since the cache's head", since(t));
+      return new Map([...walked, ...cached]);
+    }
   }
-  return guidanceIn(root, config);
+  const all = await guidanceIn(root, config);
+  timing("guidance walked over HEAD's whole history", since(t));
+  return all;
 }
 
 /** Where the cache was judged: at HEAD, at an ancestor of HEAD, or elsewhere. */
@@ -760,8 +768,9 @@ export async function judgePending(
     // judgeRepository): a commit then walks no log of the whole history for it.
     const atHead = cache !== null && headSha !== null && cache.head === headSha;
     const cachedResolved = atHead && pending.commit.parents[0] === headSha ? cache.section(SELF_RESOLVED) : null;
+    const guidedAtHead = await headGuidance(root, config, cache, headSha, standingOf(root, cache, headSha));
     const guidance = new Map([
-      ...(await headGuidance(root, config, cache, headSha, standingOf(root, cache, headSha))),
+      ...guidedAtHead,
       ...guidedBy(pending.commit, pending.before, pending.after, pending.signed),
     ]);
     // Resolutions agents wrote before; those this commit writes are judgeChange's to add.
@@ -810,7 +819,18 @@ export async function judgePending(
       leaveVerdict(root, handover, verdict, [...changed], stampable ? verdictStamp(headSha, index) : null);
     } else if (opts.stage === 'staged') dropVerdict(root, true);
     timing('verdict left for commit-msg', since(t));
-    if (cache === null) keepParsed(root, config, pending.before.store);
+    if (cache === null)
+      keepParsed(
+        root,
+        config,
+        pending.before.store,
+        // What HEAD's history says, as the repository door keeps it for its head: the next commit walks only the
+        // commits since for its guidance (HEAD's whole log was ~80 ms of every plan commit on the wide bench shape,
+        // until a full run wrote a cache). The resolutions are HEAD's only when the commit's parent is HEAD.
+        headSha !== null && pending.commit.parents[0] === headSha
+          ? { head: headSha, guidance: guidedAtHead, selfResolved }
+          : null,
+      );
     const digested = trailers.some((t) => t.key.toLowerCase() === 'confirmed-items');
     const digest =
       opts.stage === 'commit-msg' && checked.length > 0 && !digested && judged.confirmation().ok
@@ -832,17 +852,23 @@ export async function judgePending(
  * left alone, whatever settings it was kept under (a full run's with `--since`, with its history; one a full run
  * finished meanwhile), so this never costs another run what it saves a commit.
  */
-function keepParsed(root: string, config: Config, store: unknown): void {
+function keepParsed(
+  root: string,
+  config: Config,
+  store: unknown,
+  atHead: { head: string; guidance: Map<string, string>; selfResolved: Set<string> } | null,
+): void {
   if (!(store instanceof ModelStore) || store.models.size === 0) return;
   const file = cacheFile(root);
   if (writtenByThisBuild(file)) return;
   const t = performance.now();
   saveCache(file, {
     key: settingsKey(config),
-    head: null,
+    // The commit HEAD's guidance and resolutions hold for, with no history judged at it (a full run walks it all).
+    head: atHead?.head ?? null,
     history: null,
     state: [],
-    sections: {},
+    sections: atHead ? { [GUIDANCE]: [...atHead.guidance], [SELF_RESOLVED]: [...atHead.selfResolved] } : {},
     models: store.models,
   });
   timing(`models kept for the next commit (${store.models.size})`, since(t));

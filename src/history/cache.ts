@@ -57,6 +57,10 @@ type Names = string | null;
 
 interface Header {
   key: string;
+  /**
+   * The commit the history and the sections of HEAD's history (guidance, resolutions) were judged at; a commit door's
+   * cache (engine/doors.ts keepParsed) has those sections at its head and no history.
+   */
   head: string | null;
   state: [string, string][];
   /** The cached history's small parts (engine/doors.ts); null when history was not judged. */

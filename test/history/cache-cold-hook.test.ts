@@ -5,6 +5,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  ANA,
   CLAUDE,
   cli,
   handoffPath,
@@ -15,6 +16,7 @@ import {
   taskHandoff,
   taskOneDone,
   type CliJson,
+  type Repo,
 } from './helpers.js';
 
 const cacheOf = (dir: string) => join(dir, '.git/validate-workflow/cache.pack');
@@ -57,6 +59,10 @@ describe('a commit with no cache for its settings', () => {
     const full = cli(repo.dir, [], TIMING);
     expect(verdict(full)).toEqual(verdict(fresh));
     expect(full.stderr).toMatch(/timing trace \(2 commits\)/);
+    // And keeps that history: the kept cache stands at HEAD, and one that looked unchanged was written back without it.
+    const again = cli(repo.dir, [], TIMING);
+    expect(verdict(again)).toEqual(verdict(fresh));
+    expect(again.stderr).not.toMatch(/timing trace \([1-9]\d* commits\)/);
     // The agent's next commit is judged alike with the models a commit kept and with none.
     rmSync(cacheOf(repo.dir), { force: true });
     repo.stage({ [PLAN]: planDoc({ tasks: [1, 2] }) });
@@ -79,5 +85,68 @@ describe('a commit with no cache for its settings', () => {
     const again = cli(repo.dir, ['--since', 'root'], TIMING);
     expect(verdict(again)).toEqual(verdict(first));
     expect(again.stderr).not.toMatch(/timing trace \([1-9]\d* commits\)/);
+  });
+});
+
+/** Task 1 done, task 2 blocked and waiting for the user (as test/history/guidance.test.ts). */
+function waiting(): Repo {
+  const repo = taskOneDone();
+  const blocked = taskHandoff(2, {
+    status: 'blocked',
+    blocker: 'The staging database refuses the migration; which schema should win?',
+    verification_results: [],
+  });
+  repo.commit('Task 2 blocked', { [handoffPath(2)]: blocked, [LEDGER]: ledgerDoc([1], 2) }, { author: CLAUDE });
+  return repo;
+}
+const GUIDED = { author: ANA, trailers: [`Guidance-by: ${ANA.name} <${ANA.email}>`], args: ['--allow-empty'] };
+const nextTask = { [handoffPath(3)]: taskHandoff(3, { previous: 'task-02-step-2.md' }) };
+const blockedProceed = (r: CliJson) =>
+  r.results.filter((f) => f.ruleId === 'handoff/blocked-proceed').map((f) => f.file);
+const WHOLE = /timing guidance walked over HEAD's whole history/;
+const SINCE = /timing guidance walked since the cache's head/;
+
+describe("a commit with no cache keeps what HEAD's history says of blocked handoffs", () => {
+  it('so the next commit walks only the commits since for guidance, and finds what a human gave there', () => {
+    const repo = waiting();
+    rmSync(cacheOf(repo.dir), { force: true });
+    const env = { ...TIMING, ...repo.env(CLAUDE) };
+    repo.stage({ 'notes.md': 'a note\n' });
+    const cold = cli(repo.dir, ['--staged'], env);
+    expect(cold.stderr).toMatch(WHOLE);
+    expect(kept(cold)).not.toBeNull();
+    repo.commitStaged('A note', { author: CLAUDE });
+    // Without guidance the next task is refused, from the kept cache as from none.
+    repo.stage(nextTask);
+    const refused = cli(repo.dir, ['--staged'], env);
+    expect(refused.stderr).toMatch(SINCE);
+    expect(refused.stderr).not.toMatch(WHOLE);
+    expect(blockedProceed(refused)).toEqual([handoffPath(3)]);
+    // Ana's word, given after the cache was kept, is among the commits walked.
+    repo.git('reset', '-q');
+    rmSync(join(repo.dir, handoffPath(3)));
+    repo.commit('Use the new schema; drop the old table', {}, GUIDED);
+    repo.stage(nextTask);
+    const guided = cli(repo.dir, ['--staged'], env);
+    expect(guided.stderr).toMatch(SINCE);
+    expect(blockedProceed(guided)).toEqual([]);
+  });
+
+  it("keeps the guidance HEAD's history gave before, which the next commit takes from it", () => {
+    const repo = waiting();
+    repo.commit('Use the new schema; drop the old table', {}, GUIDED);
+    rmSync(cacheOf(repo.dir), { force: true });
+    const env = { ...TIMING, ...repo.env(CLAUDE) };
+    repo.stage({ 'notes.md': 'a note\n' });
+    cli(repo.dir, ['--staged'], env);
+    repo.commitStaged('A note', { author: CLAUDE });
+    repo.stage(nextTask);
+    const next = cli(repo.dir, ['--staged'], env);
+    expect(next.stderr).toMatch(SINCE);
+    expect(next.stderr).not.toMatch(WHOLE);
+    expect(blockedProceed(next)).toEqual([]);
+    // The same verdict as with no cache at all.
+    rmSync(cacheOf(repo.dir), { force: true });
+    expect(blockedProceed(cli(repo.dir, ['--staged'], env))).toEqual([]);
   });
 });

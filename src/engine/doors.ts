@@ -826,8 +826,10 @@ export async function judgePending(
         pending.before.store,
         // What HEAD's history says, as the repository door keeps it for its head: the next commit walks only the
         // commits since for its guidance (HEAD's whole log was ~80 ms of every plan commit on the wide bench shape,
-        // until a full run wrote a cache). The resolutions are HEAD's only when the commit's parent is HEAD.
-        headSha !== null && pending.commit.parents[0] === headSha
+        // until a full run wrote a cache). The resolutions are HEAD's only when the commit's parent is HEAD. Not in a
+        // shallow clone, whose log stops at the boundary: kept, guidance given before it would stay ungiven after
+        // the clone is deepened (the full run keeps none there either: its history is incomplete).
+        headSha !== null && pending.commit.parents[0] === headSha && !(await shallow(root))
           ? { head: headSha, guidance: guidedAtHead, selfResolved }
           : null,
       );
@@ -872,6 +874,12 @@ function keepParsed(
     models: store.models,
   });
   timing(`models kept for the next commit (${store.models.size})`, since(t));
+}
+
+/** Whether the clone is shallow (asked only where a cache is written for a commit: once per clone or upgrade). */
+async function shallow(root: string): Promise<boolean> {
+  const res = await ask(root, ['rev-parse', '--is-shallow-repository']);
+  return !res.ok || res.out.trim() !== 'false';
 }
 
 /** Which door: the whole repository, the index (pre-commit), a message (commit-msg), or a range (pre-push, PRs). */

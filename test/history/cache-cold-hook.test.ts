@@ -1,8 +1,10 @@
 // A commit judged with no cache for its settings (a fresh clone, the tool just upgraded) parses every workflow file at
 // HEAD; it keeps what it parsed as the cache's models, so the next commit parses its change alone, and nothing it
 // keeps changes a verdict: the hooks' and the full run's, with and without it.
-import { existsSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   ANA,
@@ -15,6 +17,7 @@ import {
   planDoc,
   taskHandoff,
   taskOneDone,
+  tempDir,
   type CliJson,
   type Repo,
 } from './helpers.js';
@@ -145,8 +148,39 @@ describe("a commit with no cache keeps what HEAD's history says of blocked hando
     expect(next.stderr).toMatch(SINCE);
     expect(next.stderr).not.toMatch(WHOLE);
     expect(blockedProceed(next)).toEqual([]);
-    // The same verdict as with no cache at all.
+    // The full run over the kept cache takes its guidance along, and reads as one with no cache.
+    const full = cli(repo.dir, [], TIMING);
+    expect(full.stderr).toMatch(/timing trace \([1-9]\d* commits\)/);
+    // The same verdicts as with no cache at all.
+    rmSync(cacheOf(repo.dir), { force: true });
+    expect(verdict(cli(repo.dir))).toEqual(verdict(full));
     rmSync(cacheOf(repo.dir), { force: true });
     expect(blockedProceed(cli(repo.dir, ['--staged'], env))).toEqual([]);
+  });
+
+  it('keeps none in a shallow clone, whose log stops short: guidance given before its boundary counts once deepened', () => {
+    const repo = waiting();
+    repo.commit('Use the new schema; drop the old table', {}, GUIDED);
+    repo.commit('A note', { 'notes.md': 'a note\n' }, { author: CLAUDE });
+    const dir = join(tempDir(), 'shallow');
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
+    execFileSync('git', ['clone', '-q', '--depth', '1', pathToFileURL(repo.dir).href, dir], { stdio: 'pipe' });
+    const stage = (files: Record<string, string>) => {
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(dir, path)), { recursive: true });
+        writeFileSync(join(dir, path), text);
+      }
+      git('add', '-A');
+    };
+    const env = { ...TIMING, ...repo.env(CLAUDE) };
+    // The first commit in the shallow clone has no cache: it keeps HEAD's models, and nothing of its cut-off log.
+    stage({ 'notes.md': 'another note\n' });
+    expect(kept(cli(dir, ['--staged'], env))).not.toBeNull();
+    git('reset', '-q', '--hard');
+    git('fetch', '-q', '--unshallow');
+    stage(nextTask);
+    const next = cli(dir, ['--staged'], env);
+    expect(next.stderr).toMatch(WHOLE);
+    expect(blockedProceed(next)).toEqual([]);
   });
 });

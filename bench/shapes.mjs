@@ -1,7 +1,7 @@
 // The table of issue 22 on every bench shape, each figure a ratio against a baseline measured in the same run:
 //   cold full run       vs raw `git log -p` + a bare single-thread remark parse of every distinct workflow version
 //   warm full run       vs raw `git log -p`
-//   snapshot pass       (`--no-history`, no cache) vs markdownlint-cli2 on the same files
+//   snapshot pass       (`--no-history`, no cache) vs markdownlint-cli2 on the same files (each the best of three)
 //   status, warm        vs a bare `node -e ''`
 //   a commit through the installed hooks vs a bare node start, and vs husky + lint-staged + commitlint on a plain
 //                       commit (the leanest peer: the binaries run directly, lint-staged's task does nothing); the
@@ -93,6 +93,17 @@ function run(cwd, cmd, args, extra = {}, okCodes = [0]) {
   return { ms, out: res.stdout, err: res.stderr };
 }
 const best = (n, fn) => Math.min(...Array.from({ length: n }, () => fn().ms));
+/** markdownlint-cli2 over the same files, the best of n runs (it exits 1 when it finds something). */
+const markdownlint = (dir, n) =>
+  best(n, () =>
+    run(
+      dir,
+      process.execPath,
+      [join(project, 'node_modules/markdownlint-cli2/markdownlint-cli2-bin.mjs'), 'thoughts/**/*.md'],
+      {},
+      [0, 1],
+    ),
+  );
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -380,13 +391,7 @@ for (const shape of shapes) {
   if (!hooksOnly) {
     gitLog = best(3, () => run(dir, 'git', ['log', '-p', '--reverse', '--', 'thoughts/']));
     bare = bareParse(dir);
-    mdl = run(
-      dir,
-      process.execPath,
-      [join(project, 'node_modules/markdownlint-cli2/markdownlint-cli2-bin.mjs'), 'thoughts/**/*.md'],
-      {},
-      [0, 1],
-    ).ms;
+    mdl = markdownlint(dir, 3);
     console.log(
       `  ${commits} commits, ${files} files under thoughts/ at HEAD, ${bare.versions} distinct workflow versions (${(bare.bytes / 2 ** 20).toFixed(1)} MB)`,
     );
@@ -401,19 +406,27 @@ for (const shape of shapes) {
       if (n > 0) {
         gitLog = best(3, () => run(dir, 'git', ['log', '-p', '--reverse', '--', 'thoughts/']));
         node = best(5, () => run(dir, process.execPath, ['-e', '']));
-        console.log(`  baselines again: raw git log -p ${sec(gitLog)}; node -e '' ${sec(node)}`);
+        mdl = markdownlint(dir, 2);
+        console.log(
+          `  baselines again: raw git log -p ${sec(gitLog)}; markdownlint-cli2 ${sec(mdl)}; node -e '' ${sec(node)}`,
+        );
       }
       const cacheDir = join(dir, '.git', 'validate-workflow');
       const tool = (args, extra = {}) => run(dir, process.execPath, [cli, ...args], { ...TIMING, ...extra }, [0, 1]);
-      rmSync(cacheDir, { recursive: true, force: true });
-      const snapshot = tool(['--no-history', '--format', 'json']);
+      // The best of three, as markdownlint-cli2's: one sample disturbed by the machine read as a missed goal (issue 22,
+      // round 21: 0.73x on the monorepo shape, 0.53x in four interleaved rounds after).
+      const snapshots = Array.from({ length: 3 }, () => {
+        rmSync(cacheDir, { recursive: true, force: true });
+        return tool(['--no-history', '--format', 'json']);
+      });
+      const snapshot = snapshots.reduce((a, b) => (b.ms < a.ms ? b : a));
       rmSync(cacheDir, { recursive: true, force: true });
       const cold = tool(['--format', 'json']);
       const warmRuns = Array.from({ length: 3 }, () => tool(['--format', 'json']));
       const warm = warmRuns.reduce((a, b) => (b.ms < a.ms ? b : a));
       tool(['status']);
       const status = best(RUNS, () => tool(['status']));
-      const peak = Math.max(...[snapshot, cold, ...warmRuns].map((t) => timings(t.err)['peak rss'] ?? 0));
+      const peak = Math.max(...[...snapshots, cold, ...warmRuns].map((t) => timings(t.err)['peak rss'] ?? 0));
       const summary = JSON.parse(cold.out).summary;
       console.log(
         `  -- ${cli}${label(cli)}: ${summary.errors} errors, ${summary.warnings} warnings on the clean history`,

@@ -158,6 +158,31 @@ describe("a commit with no cache keeps what HEAD's history says of blocked hando
     expect(blockedProceed(cli(repo.dir, ['--staged'], env))).toEqual([]);
   });
 
+  it('keeps the resolutions an agent wrote itself: the next task is still held back by the same finding', () => {
+    const repo = waiting();
+    // The agent appends the user's answer to its own blocked handoff (test/history/self-resolved.test.ts).
+    const resolved = taskHandoff(
+      2,
+      {
+        status: 'blocked',
+        blocker: 'The staging database refuses the migration; which schema should win?',
+        verification_results: [],
+      },
+      '\n## Resolution\n\nThe user said: use the new schema and drop the old table.\n',
+    );
+    repo.commit('Task 2: the user said to go on', { [handoffPath(2)]: resolved }, { author: CLAUDE });
+    repo.stage(nextTask);
+    rmSync(cacheOf(repo.dir), { force: true });
+    const env = { ...TIMING, ...repo.env(CLAUDE) };
+    const cold = cli(repo.dir, ['--staged'], env);
+    expect(kept(cold)).not.toBeNull();
+    expect(blockedProceed(cold)).toEqual([handoffPath(3)]);
+    // At the same HEAD the kept cache answers which resolutions an agent wrote: the same verdict.
+    const warm = cli(repo.dir, ['--staged'], env);
+    expect(kept(warm)).toBeNull();
+    expect(verdict(warm)).toEqual(verdict(cold));
+  });
+
   it('keeps none in a shallow clone, whose log stops short: guidance given before its boundary counts once deepened', () => {
     const repo = waiting();
     repo.commit('Use the new schema; drop the old table', {}, GUIDED);

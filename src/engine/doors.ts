@@ -666,6 +666,8 @@ export async function judgePending(
     explicitConfig?: boolean;
     /** HEAD's commit, when the caller asked git already; undefined: asked here. */
     head?: string | null;
+    /** Whether the clone is shallow, asked with `head` (engine/run.ts scopeOf); undefined: asked where needed. */
+    shallow?: boolean;
   },
 ): Promise<Judged> {
   // Which files are workflow files, and every trust setting, come from HEAD: a config narrowed in the working tree
@@ -829,7 +831,7 @@ export async function judgePending(
         // until a full run wrote a cache). The resolutions are HEAD's only when the commit's parent is HEAD. Not in a
         // shallow clone, whose log stops at the boundary: kept, guidance given before it would stay ungiven after
         // the clone is deepened (the full run keeps none there either: its history is incomplete).
-        headSha !== null && pending.commit.parents[0] === headSha && !(await shallow(root))
+        headSha !== null && pending.commit.parents[0] === headSha && !(opts.shallow ?? (await shallow(root)))
           ? { head: headSha, guidance: guidedAtHead, selfResolved }
           : null,
       );
@@ -876,7 +878,7 @@ function keepParsed(
   timing(`models kept for the next commit (${store.models.size})`, since(t));
 }
 
-/** Whether the clone is shallow (asked only where a cache is written for a commit: once per clone or upgrade). */
+/** Whether the clone is shallow, where the caller did not ask with HEAD (only where a commit writes a cache). */
 async function shallow(root: string): Promise<boolean> {
   const res = await ask(root, ['rev-parse', '--is-shallow-repository']);
   return !res.ok || res.out.trim() !== 'false';
@@ -982,5 +984,6 @@ async function judgedAt(door: Door, opts: DoorOptions): Promise<Judged> {
     presetOverride: opts.presetOverride,
     explicitConfig: opts.explicitConfig,
     head: opts.head,
+    shallow: opts.shallow,
   });
 }

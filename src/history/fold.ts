@@ -861,6 +861,7 @@ export function pendingCommit(
     if (c.oldBlob) store.seed.delete(key(c.oldBlob, c.from ?? c.path));
     if (c.newBlob) store.seed.delete(key(c.newBlob, c.path));
   }
+  const loadStart = performance.now();
   store.load(
     changes
       .flatMap((c) => [
@@ -868,6 +869,10 @@ export function pendingCommit(
         c.newBlob ? { path: c.path, blob: c.newBlob } : null,
       ])
       .filter((x): x is { path: string; blob: string } => x !== null),
+  );
+  timing(
+    `versions changed (plans: ${store.versions.parsed} parsed, ${store.versions.derived} derived)`,
+    performance.now() - loadStart,
   );
   const message = opts.message ?? '';
   // Co-author lines outside git's trailer block and a squash's confirmations count as well (history/log.ts).

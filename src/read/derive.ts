@@ -1,11 +1,18 @@
-// Checkbox changes without a parse (issue 22). Most versions of a plan in an agent's history differ from the
-// previous one only in box marks (`- [ ]` to `- [x]`). When that is all that changed, and every changed box is one the
-// previous version's model already holds, the new model is the previous one with those items checked: the block
-// structure of a Markdown document does not depend on the character between a task item's brackets. Anything else
-// (an unchecked box, a line added or removed, a box the model does not hold) is parsed. test/read/derive.test.ts
-// holds the derived model equal to a full read for generated plans and edits.
+// Versions of a plan without a parse (issue 22). Most versions of a plan in an agent's history differ from the
+// previous one only in box marks (`- [ ]` to `- [x]`), or in prose appended at its end. When that is all that changed,
+// the new model is derived from the previous one:
+// - Box marks (deriveChecked): every changed box is one the previous version's model already holds, and the new model
+//   is the previous one with those items checked: the block structure of a Markdown document does not depend on the
+//   character between a task item's brackets. Anything else (an unchecked box, a box the model does not hold) is parsed.
+// - Appended prose (deriveVersion): after a blank line that nothing open can swallow (read/sections.ts closedAtEnd),
+//   paragraphs that start at column 0 parse exactly as they would alone, and the plan reader does nothing with a
+// paragraph whose text says nothing it looks for (read/plan.ts planMayMatter: no box, comment, entity, quote or bold
+//   label). The model is then the previous one as it is. Anything else appended (a heading, a list, code) is parsed.
+// test/read/derive.test.ts holds the derived model equal to a full read for generated plans and edits.
 import type { CheckItem, Plan, Task, WorkflowFile } from '../model/types.js';
-import { stepsDone } from './plan.js';
+import { planMayMatter, stepsDone } from './plan.js';
+import { parseWhole } from './markdown.js';
+import { closedAtEnd } from './sections.js';
 
 /** A list marker and a task box at the start of what follows the item's column: `- [ ] `, `12) [x] `. */
 const BOX_AFTER_BULLET = /^(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ xX]\]/;
@@ -68,4 +75,27 @@ export function deriveChecked(previous: WorkflowFile, previousText: string, text
   const normalized = plan.normalized as { phases?: { tasks: { checked: boolean }[] }[] } | undefined;
   normalized?.phases?.forEach((p, i) => p.tasks.forEach((t, j) => (t.checked = plan.phases[i]!.tasks[j]!.checked)));
   return plan;
+}
+
+/**
+ * The model of `text`, derived from `previous` (the model of `previousText`), or null when `text` must be parsed: the
+ * previous text with boxes checked (deriveChecked), then possibly prose appended that the reader does nothing with.
+ */
+export function deriveVersion(previous: WorkflowFile, previousText: string, text: string): Plan | null {
+  if (previous.kind !== 'plan' || !previous.readable || text.length < previousText.length) return null;
+  const prefix = text.slice(0, previousText.length);
+  const model = deriveChecked(previous, previousText, prefix);
+  if (!model || prefix.length === text.length) return model;
+  return proseOnly(prefix, text.slice(prefix.length)) ? model : null;
+}
+
+/** Whether `added`, appended to `before`, is paragraphs the plan reader does nothing with, parsing as they would alone. */
+function proseOnly(before: string, added: string): boolean {
+  if (added.includes('\r')) return false;
+  const lead = /^(?:[ \t]*\n)*/.exec(added)![0];
+  if (!closedAtEnd(before + lead)) return false;
+  if (planMayMatter({ text: added, offset: 0, line: 0, kind: 'preamble', unseen: false })) return false;
+  const blocks = parseWhole(added).children;
+  // The first starts at column 0: indented, it could continue a list item of the previous text.
+  return blocks.length > 0 && blocks.every((b) => b.type === 'paragraph') && blocks[0]!.position?.start.column === 1;
 }

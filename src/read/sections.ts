@@ -138,6 +138,33 @@ function step(state: State, line: string, out: Set<State>): void {
 }
 
 /**
+ * Whether a line at column 0 after `text` starts a new top-level block whatever `text` holds: `text` ends with a blank
+ * line, and in every reading of the scanner no frontmatter, fenced code or HTML block is open there (a list item, a
+ * quote, a table and a paragraph all end at a blank line followed by an unindented line). read/derive.ts takes
+ * lines appended after such an end as parsing exactly as they would alone.
+ */
+export function closedAtEnd(text: string): boolean {
+  if (text.charCodeAt(0) === 0xfeff) return false;
+  const lines = text.split(/\r\n|\r|\n/);
+  // The text ends with a line ending (split leaves '' after it), and the line before that is blank.
+  if (lines.length < 2 || lines.pop() !== '' || !BLANK.test(lines[lines.length - 1]!)) return false;
+  let i = 0;
+  if (FM_FENCE.test(lines[0]!)) {
+    // remark-frontmatter: closed by `---` alone on a later line; unclosed, it is no frontmatter, rare enough to refuse.
+    i = lines.findIndex((l, k) => k > 0 && FM_FENCE.test(l)) + 1;
+    if (i === 0) return false;
+  }
+  let states = new Set<State>(['n']);
+  let next = new Set<State>();
+  for (; i < lines.length; i++) {
+    next.clear();
+    for (const s of states) step(s, lines[i]!, next);
+    [states, next] = [next, states];
+  }
+  return states.size === 1 && states.has('n');
+}
+
+/**
  * Cut a document into sections, or null when it must be parsed whole. Every section but the first starts with an
  * ATX heading that a whole-file parse also reads as a top-level heading starting a new block.
  */

@@ -17,7 +17,7 @@ import type {
 import type { Config } from '../config/config.js';
 import { discoverNamed, type Discovered } from './discover.js';
 import { decode, type Decoded } from './text.js';
-import { deriveChecked } from './derive.js';
+import { deriveVersion } from './derive.js';
 import { readPlanText } from './plan.js';
 import { readHandoffText, readOrchestrationState } from './handoff.js';
 import { readLedgerText } from './ledger.js';
@@ -82,7 +82,7 @@ function readDecoded(item: Discovered, decoded: Decoded): WorkflowFile {
 
 /**
  * Reads versions of files in the order given, each path's versions oldest first (a history walk): a plan version
- * that only checks boxes of the path's previous version is derived from that version's model (read/derive.ts)
+ * that only checks boxes of the path's previous version, or appends prose to it, is derived from that version's model (read/derive.ts)
  * instead of parsed. One per thread: the previous versions it keeps are that thread's.
  */
 export class VersionReader {
@@ -94,7 +94,7 @@ export class VersionReader {
     const decoded = decode(bytes, maxBytes);
     if (item.kind !== 'plan' || !decoded.ok) return readDecoded(item, decoded);
     const previous = this.last.get(item.path);
-    const derived = previous ? deriveChecked(previous.model, previous.text, decoded.text) : null;
+    const derived = previous ? deriveVersion(previous.model, previous.text, decoded.text) : null;
     const model = derived ?? readDecoded(item, decoded);
     if (derived) this.derived++;
     else this.parsed++;

@@ -13,6 +13,7 @@ import {
   handoffPath,
   LEDGER,
   ledgerDoc,
+  messageFile,
   PLAN,
   planDoc,
   taskHandoff,
@@ -181,6 +182,26 @@ describe("a commit with no cache keeps what HEAD's history says of blocked hando
     const warm = cli(repo.dir, ['--staged'], env);
     expect(kept(warm)).toBeNull();
     expect(verdict(warm)).toEqual(verdict(cold));
+  });
+
+  it("keeps none of the guidance the commit's own message gives: a commit that did not land gave none", () => {
+    const repo = waiting();
+    rmSync(cacheOf(repo.dir), { force: true });
+    repo.stage(nextTask);
+    // commit-msg with Ana's word in the message, judged with no cache: the guidance counts for this commit.
+    const message = messageFile('Task 3: go on with the new schema', {
+      trailers: [`Guidance-by: ${ANA.name} <${ANA.email}>`],
+    });
+    const msg = cli(repo.dir, ['commit-msg', message], { ...TIMING, ...repo.env(ANA) });
+    expect(kept(msg)).not.toBeNull();
+    expect(blockedProceed(msg)).toEqual([]);
+    // The commit was not made (another hook refused it, the editor was closed empty): the same change, asked again
+    // from the kept cache, has no guidance.
+    const again = cli(repo.dir, ['--staged'], { ...TIMING, ...repo.env(CLAUDE) });
+    // Taken from the kept cache at HEAD: no log walked.
+    expect(again.stderr).not.toMatch(WHOLE);
+    expect(again.stderr).not.toMatch(SINCE);
+    expect(blockedProceed(again)).toEqual([handoffPath(3)]);
   });
 
   it('keeps none in a shallow clone, whose log stops short: guidance given before its boundary counts once deepened', () => {

@@ -151,3 +151,30 @@ for (const file of readdirSync('dist/bundle')
   .sort())
   id.update(file).update(readFileSync(`dist/bundle/${file}`));
 writeFileSync('dist/bundle/BUILD_ID', `${id.digest('hex')}\n`);
+
+// The readers' identity, for the models of that cache alone: a model is a pure function of a version's bytes, its
+// path's kind and the code that reads, classifies and encodes it. That code is what the modules below import, as
+// esbuild resolved it (packages included): a release that changes only rules, messages or doors keeps its models, and
+// its first commit parses its change rather than every workflow file at HEAD.
+const READER_ROOTS = [
+  'dist/history/blob-worker.js',
+  'dist/read/read-worker.js',
+  'dist/history/store.js',
+  'dist/read/workspace.js',
+  'dist/read/classify.js',
+  'dist/history/sight.js',
+  'dist/history/cache.js',
+];
+const inputs = main.metafile.inputs;
+const reached = new Set();
+const todo2 = [...READER_ROOTS];
+while (todo2.length) {
+  const file = todo2.pop();
+  if (reached.has(file)) continue;
+  if (!inputs[file]) throw new Error(`the readers' identity: ${file} is not in the bundle`);
+  reached.add(file);
+  for (const i of inputs[file].imports) if (!i.external) todo2.push(i.path);
+}
+const readers = createHash('sha1');
+for (const file of [...reached].sort()) readers.update(file).update(readFileSync(file));
+writeFileSync('dist/bundle/READERS_ID', `${readers.digest('hex')}\n`);

@@ -8,7 +8,16 @@ import { join, resolve } from 'node:path';
 import type { Config, Preset } from '../config/config.js';
 import type { TimelineEntry } from '../model/history.js';
 import type { WorkflowFile, Workspace } from '../model/types.js';
-import { cacheFile, cacheKey, loadCache, saveCache, writtenByThisBuild, type Cache, Raw } from '../history/cache.js';
+import {
+  cacheFile,
+  cacheKey,
+  loadCache,
+  modelsKey,
+  saveCache,
+  writtenByThisBuild,
+  type Cache,
+  Raw,
+} from '../history/cache.js';
 import {
   filesAt,
   headTrustSnapshot,
@@ -101,6 +110,15 @@ export function settingsKey(config: Config, since?: string): string {
   ]);
 }
 
+/**
+ * What cached models depend on besides the readers' code: the settings that decide which paths are read and as
+ * what. A cache under another key (a build that changed only rules, a run with `--since`) lends its models when this
+ * matches (history/cache.ts loadCache).
+ */
+export function readersKey(config: Config): string {
+  return modelsKey([config.paths, config.maxFileBytes, config.packs]);
+}
+
 export interface RepositoryOptions {
   config: Config;
   presetOverride?: Preset;
@@ -158,7 +176,7 @@ export async function judgeRepository(root: string, inGit: boolean, opts: Reposi
   const cachePath = inGit ? cacheFile(root) : null;
   const ck = settingsKey(config, opts.since);
   const t = performance.now();
-  const cache = loadCache(cachePath, ck);
+  const cache = loadCache(cachePath, ck, readersKey(config));
   timing('cache read', since(t));
   try {
     return await judgeRepositoryWith(root, inGit, opts, cache, cachePath, ck);
@@ -261,6 +279,7 @@ async function judgeRepositoryWith(
       cache?.detach();
       saveCache(cachePath, {
         key: ck,
+        readers: readersKey(config),
         head: cache?.head ?? null,
         history: cache?.history ?? null,
         state: cache?.state ?? [],
@@ -311,6 +330,7 @@ async function judgeRepositoryWith(
       cache?.detach();
       saveCache(cachePath, {
         key: ck,
+        readers: readersKey(config),
         head: sha,
         history: small satisfies CachedHistory,
         state: [...state],
@@ -418,7 +438,14 @@ function unchanged(
   ofHead: boolean,
   verdictKept: boolean,
 ): boolean {
-  if (!cache || !verdictKept || cache.head !== head || cache.models.broken > 0 || cache.models.size !== keep.size)
+  if (
+    !cache ||
+    cache.adopted ||
+    !verdictKept ||
+    cache.head !== head ||
+    cache.models.broken > 0 ||
+    cache.models.size !== keep.size
+  )
     return false;
   if (ofHead && !(isPairs(cache.section(GUIDANCE)) && isStrings(cache.section(SELF_RESOLVED)))) return false;
   for (const k of cache.models.keys()) if (!keep.has(k)) return false;
@@ -528,7 +555,7 @@ export async function judgeRange(
   // The models of the base's files from the cache: a push of a few commits must not parse the whole workspace as it
   // was at the base. Only the base's versions: a version the pushed commits bring is parsed, never taken from the
   // cache (which anything that can run git can write).
-  const cache = loadCache(cacheFile(root), settingsKey(config));
+  const cache = loadCache(cacheFile(root), settingsKey(config), readersKey(config));
   const seed = new Map<string, WorkflowFile>();
   // merge-base(from, to), asked once: the seed, the fold and the snapshot at the base all start from it.
   const asked = range.from && !/^0+$/.test(range.from) ? await ask(root, ['merge-base', range.from, range.to]) : null;
@@ -623,7 +650,7 @@ async function timelineBefore(
   if (!unexplained) return [];
   // The repository's cached models (keyed by blob) spare the parsing; what they say is shown, never judged. Walked
   // as the full run walks it (the same adoption point), so both say the same of each box.
-  const cache = loadCache(cacheFile(root), settingsKey(config));
+  const cache = loadCache(cacheFile(root), settingsKey(config), readersKey(config));
   try {
     const earlier = await judgeHistory(root, { config, presetOverride, to: base, seed: cache?.models, since });
     return earlier.incomplete ? [] : earlier.timeline.map((e) => ({ ...e, before: true }));
@@ -740,7 +767,7 @@ export async function judgePending(
   if (index !== undefined) instructionsOfIndex(root, index);
   timing('instruction files of the index', since(t));
   t = performance.now();
-  const cache = loadCache(cacheFile(root), settingsKey(config));
+  const cache = loadCache(cacheFile(root), settingsKey(config), readersKey(config));
   timing('cache read', since(t));
   // HEAD's guidance continues the cache's when HEAD descends from the cache's head (headGuidance): both questions
   // are asked now, and git answers them while the pending commit is read.
@@ -821,11 +848,12 @@ export async function judgePending(
       leaveVerdict(root, handover, verdict, [...changed], stampable ? verdictStamp(headSha, index) : null);
     } else if (opts.stage === 'staged') dropVerdict(root, true);
     timing('verdict left for commit-msg', since(t));
-    if (cache === null)
+    if (cache === null || cache.adopted)
       keepParsed(
         root,
         config,
         pending.before.store,
+        cache,
         // What HEAD's history says, as the repository door keeps it for its head: the next commit walks only the
         // commits since for its guidance (HEAD's whole log was ~80 ms of every plan commit on the wide bench shape,
         // until a full run wrote a cache). The resolutions are HEAD's only when the commit's parent is HEAD. Not in a
@@ -854,28 +882,43 @@ export async function judgePending(
  * of files. What it parsed is kept as such a cache's models (no history: the next full run judges that, these models
  * spared), so the next commit parses its change and nothing else. There is one cache file: one this build wrote is
  * left alone, whatever settings it was kept under (a full run's with `--since`, with its history; one a full run
- * finished meanwhile), so this never costs another run what it saves a commit.
+ * finished meanwhile), so this never costs another run what it saves a commit. A cache another build wrote whose models
+ * the same readers made (`adopted`: an upgrade that changed rules) lent the commit its models, so the commit parsed
+ * little: they are kept with what it parsed, in a cache under this build's key.
  */
 function keepParsed(
   root: string,
   config: Config,
   store: unknown,
+  adopted: Cache | null,
   atHead: { head: string; guidance: Map<string, string>; selfResolved: Set<string> } | null,
 ): void {
   if (!(store instanceof ModelStore) || store.models.size === 0) return;
   const file = cacheFile(root);
   if (writtenByThisBuild(file)) return;
   const t = performance.now();
+  // The models another build's cache lent (the same readers made them) go on, as stored, with those parsed now.
+  const models = new Map<string, WorkflowFile | Raw>();
+  if (adopted) {
+    for (const k of adopted.models.keys()) {
+      const raw = adopted.models.raw(k);
+      if (raw) models.set(k, raw);
+    }
+    // Windows renames nothing over a file held open.
+    adopted.detach();
+  }
+  for (const [k, m] of store.models) models.set(k, m);
   saveCache(file, {
     key: settingsKey(config),
+    readers: readersKey(config),
     // The commit HEAD's guidance and resolutions hold for, with no history judged at it (a full run walks it all).
     head: atHead?.head ?? null,
     history: null,
     state: [],
     sections: atHead ? { [GUIDANCE]: [...atHead.guidance], [SELF_RESOLVED]: [...atHead.selfResolved] } : {},
-    models: store.models,
+    models,
   });
-  timing(`models kept for the next commit (${store.models.size})`, since(t));
+  timing(`models kept for the next commit (${models.size}${adopted ? ', lent by another build' : ''})`, since(t));
 }
 
 /** Whether the clone is shallow, where the caller did not ask with HEAD (only where a commit writes a cache). */

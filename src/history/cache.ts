@@ -78,6 +78,11 @@ interface Header {
   blocked?: [number, number] | null;
   /** The build that wrote it (toolStamp), whatever the settings in its key; absent in files of older builds. */
   tool?: string;
+  /**
+   * What its models were read by (modelsKey: the readers' code and the settings that classify paths): a cache under
+   * another key whose models the same readers made lends its models alone (loadCache). Absent in older files.
+   */
+  readers?: string;
 }
 
 /** 2 GiB - 1: Node's largest buffer on 32-bit platforms, and what readFileSync read before the body was read lazily. */
@@ -382,6 +387,11 @@ function decode<T>(body: Buffer, [offset, length]: [number, number]): T | null {
 
 export interface Cache {
   key: string;
+  /**
+   * Taken from a cache under another key (another build, other settings) whose models the same readers made: its
+   * models alone, with no head, history or sections (loadCache).
+   */
+  adopted: boolean;
   head: string | null;
   state: [string, string][];
   history: unknown;
@@ -403,6 +413,8 @@ export interface Cache {
 
 export interface CacheWrite {
   key: string;
+  /** modelsKey of the settings the models were read under. */
+  readers: string;
   head: string | null;
   state: [string, string][];
   history: unknown;
@@ -451,6 +463,26 @@ function toolStamp(): string {
   else for (const f of modulesBeside(here)) hash.update(f).update(readFileSync(resolve(here, '..', f)));
   stamp = hash.digest('hex');
   return stamp;
+}
+
+let readersStamp: string | undefined;
+
+/**
+ * The identity of the code that reads, classifies and encodes models: the bundle's READERS_ID (scripts/bundle.mjs,
+ * from what those modules import), else the whole tool's stamp (unbundled, every module counts).
+ */
+function readersOf(): string {
+  if (readersStamp !== undefined) return readersStamp;
+  const id = resolve(dirname(fileURLToPath(import.meta.url)), 'READERS_ID');
+  readersStamp = existsSync(id) ? `readers ${readFileSync(id, 'utf8').trim()}` : `tool ${toolStamp()}`;
+  return readersStamp;
+}
+
+/** The key a cache's models hold under: the readers' identity and the settings `parts` that decide how paths read. */
+export function modelsKey(parts: unknown[]): string {
+  return createHash('sha1')
+    .update(JSON.stringify([readersOf(), ...parts]))
+    .digest('hex');
 }
 
 export function cacheKey(parts: unknown[]): string {
@@ -521,7 +553,7 @@ export function writtenByThisBuild(file: string | null): boolean {
  * judged, its files, where each section lies): sections and models are decoded when asked for. Anything malformed
  * (a truncated file, another format, offsets past the end) is no cache at all.
  */
-export function loadCache(file: string | null, key: string): Cache | null {
+export function loadCache(file: string | null, key: string, readers?: string): Cache | null {
   if (!file) return null;
   let fd: number | null = null;
   try {
@@ -532,8 +564,11 @@ export function loadCache(file: string | null, key: string): Cache | null {
     if (!read) return null;
     const { header, nl } = read;
     const length = size - (nl + 1);
+    // Another build's cache, or this build's under other settings: its models still hold when the same readers made
+    // them under settings that read paths alike (an upgrade that changed rules). Nothing else of it is taken.
+    const adopted = header.key !== key && readers !== undefined && header.readers === readers;
     if (
-      header.key !== key ||
+      (header.key !== key && !adopted) ||
       // A commit's id, or nothing: the head is handed to git (a hostile `--output=<file>` would be an option).
       (header.head !== null && (typeof header.head !== 'string' || !COMMIT_ID.test(header.head))) ||
       !Array.isArray(header.state) ||
@@ -559,11 +594,13 @@ export function loadCache(file: string | null, key: string): Cache | null {
     }
     const body = new Body(fd, nl + 1, length);
     fd = null;
+    if (adopted) sections.clear();
     return {
       key: header.key,
-      head: header.head,
-      state: header.state,
-      history: header.history,
+      adopted,
+      head: adopted ? null : header.head,
+      state: adopted ? [] : header.state,
+      history: adopted ? null : header.history,
       models: new CachedModels(body, index, names, blocked),
       section: (name) => {
         const at = sections.get(name);
@@ -611,6 +648,7 @@ export function saveCache(file: string | null, data: CacheWrite): void {
   const header: Header = {
     tool: toolStamp(),
     key: data.key,
+    readers: data.readers,
     head: data.head,
     state: data.state,
     history: data.history,

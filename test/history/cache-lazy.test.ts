@@ -29,6 +29,7 @@ function written(models: [string, unknown][]): string {
   const file = join(dir, `cache-${Math.random().toString(36).slice(2)}.pack`);
   saveCache(file, {
     key: 'k',
+    readers: 'r',
     head: null,
     state: [],
     history: null,
@@ -108,6 +109,7 @@ describe("a cache's body, read on demand", () => {
   const save = (file: string, models: [string, unknown][], sections: Record<string, unknown> = {}) =>
     saveCache(file, {
       key: 'k',
+      readers: 'r',
       head: null,
       state: [],
       history: null,

@@ -52,7 +52,7 @@ async function staged(repo: Repo): Promise<{ warm: Finding[]; cold: Finding[] }>
 
 interface Pack {
   magic: Buffer;
-  header: { key: string; models: [string, number, number][]; names: [number, number] | null };
+  header: { key: string; readers?: string; models: [string, number, number][]; names: [number, number] | null };
   body: Buffer;
 }
 
@@ -138,7 +138,7 @@ describe('what the cache says a ledger or handoff version names', () => {
     expect(warm).toEqual(cold);
   });
 
-  it('is no index when it is another settings key’s, or its entries do not line up with the models', async () => {
+  it('is no index when it is another settings key’s of other readers, or its entries do not line up with the models', async () => {
     const repo = await adopted(OUTSIDE);
     repo.stage({ [OUTSIDE]: manualFirst() });
     const { cold } = await staged(repo);
@@ -147,12 +147,15 @@ describe('what the cache says a ledger or handoff version names', () => {
     const ledgerKey = versionKey(repo, 'HEAD', LEDGER);
     const cases: [string, (pack: Pack) => void][] = [
       [
-        'another settings key',
+        // Under another key, only models the same readers made under settings that classify alike are lent (with
+        // their index): a cache of other readers lends nothing.
+        'another settings key, of other readers',
         (pack) => {
           const list = namesOf(pack);
           list[pack.header.models.findIndex(([k]) => k === ledgerKey)] = null;
           pack.header.names = append(pack, Buffer.from(JSON.stringify(list)));
           pack.header.key = 'made under other settings';
+          pack.header.readers = 'made by other readers';
         },
       ],
       [

@@ -52,6 +52,59 @@ describe('the cache and the build that wrote it', () => {
     expect(foldsHistory(repo.dir)).toBe(false);
   });
 
+  it("lends its models to another build with the same readers: that build's first commit parses only its change", () => {
+    const copy = mkdtempSync(join(tmpdir(), 'vw-pkg-'));
+    try {
+      cpSync(join(PROJECT, 'dist'), join(copy, 'dist'), { recursive: true });
+      cpSync(join(PROJECT, 'package.json'), join(copy, 'package.json'));
+      symlinkSync(join(PROJECT, 'node_modules'), join(copy, 'node_modules'));
+      const run = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}) => {
+        const res = spawnSync(process.execPath, [join(copy, 'dist/bundle/main.js'), '--format', 'json', ...args], {
+          cwd: dir,
+          encoding: 'utf8',
+          env: { ...process.env, VALIDATE_WORKFLOW_TIMING: '1', NO_COLOR: '1', ...env },
+        });
+        expect(res.status, res.stderr).not.toBe(2);
+        return { stderr: res.stderr, results: JSON.parse(res.stdout).results as unknown[] };
+      };
+      const build = (file: string, id: string) => writeFileSync(join(copy, 'dist/bundle', file), `${id}\n`);
+      const lent = /timing models kept for the next commit \(\d+, lent by another build\)/;
+      const kept = /timing models kept for the next commit \(\d+\)/;
+      const repo = taskOneDone();
+      const fresh = run(repo.dir, []);
+      expect(folded(fresh.stderr)).toBe(true);
+      repo.stage({ [PLAN]: planDoc({ tasks: [1, 2] }), [handoffPath(2)]: taskHandoff(2) });
+      const env = repo.env(CLAUDE);
+      const before = run(repo.dir, ['--staged'], env);
+      // An upgrade that changed rules: another build, the same readers.
+      build('BUILD_ID', 'another build');
+      const upgraded = run(repo.dir, ['--staged'], env);
+      expect(upgraded.stderr).toMatch(lent);
+      const lentModels = Number(/cache models decoded \([1-9]\d* of (\d+)\)/.exec(upgraded.stderr)?.[1]);
+      // Every model lent is kept, with the change's versions parsed now.
+      expect(Number(/models kept for the next commit \((\d+)/.exec(upgraded.stderr)?.[1])).toBeGreaterThan(lentModels);
+      expect(upgraded.results).toEqual(before.results);
+      // The models it kept serve the next commit under this build's key, and the full run, which judges history again.
+      const next = run(repo.dir, ['--staged'], env);
+      expect(next.stderr).not.toMatch(kept);
+      expect(next.stderr).not.toMatch(lent);
+      expect(next.results).toEqual(before.results);
+      const full = run(repo.dir, []);
+      expect(folded(full.stderr)).toBe(true);
+      rmSync(join(repo.dir, '.git/validate-workflow/cache.pack'));
+      expect(full.results).toEqual(run(repo.dir, []).results);
+      // Readers changed too: nothing is lent, and the commit parses HEAD's files as with no cache.
+      build('BUILD_ID', 'a third build');
+      build('READERS_ID', 'other readers');
+      const reread = run(repo.dir, ['--staged'], env);
+      expect(reread.stderr).toMatch(kept);
+      expect(reread.stderr).not.toMatch(lent);
+      expect(reread.results).toEqual(before.results);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
   it('unbundled (dist/cli/main.js), is rebuilt when a rule changes, as the bundle is by its build id', () => {
     const copy = mkdtempSync(join(tmpdir(), 'vw-pkg-'));
     try {

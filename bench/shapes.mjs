@@ -9,7 +9,8 @@
 //   peak memory         (limit 500 MB)
 // and what each step of a hook commit costs (lint-staged, node start, bundle load, git processes, the CLI alone at
 // each hook, and where its --staged run goes by VALIDATE_WORKFLOW_TIMING), and a commit with no cache (a fresh clone,
-// an upgraded tool): the first and the next, every CLI's steps interleaved.
+// an upgraded tool): the first and the next, and the first after an upgrade that kept the readers, every CLI's steps
+// interleaved.
 //
 //   node bench/shapes.mjs [--shape history|wide|monorepo|all] [--cli dist/bundle/main.js]... [--runs N] [--no-hooks]
 //     [--hooks-only]   only the hook commits (no full runs; the hooked clones' first full run warms their cache)
@@ -239,6 +240,32 @@ function withoutCache(dir, fn) {
   }
 }
 
+/**
+ * The cache as another build with the same readers would have left it (history/cache.ts loadCache: its key and build
+ * are not this one's, its readers are): an upgrade that changed rules. The header is the file's second line.
+ */
+function asAnotherBuild(dir, fn) {
+  const cache = join(dir, '.git', 'validate-workflow', 'cache.pack');
+  const aside = `${cache}.bench`;
+  renameSync(cache, aside);
+  try {
+    const bytes = readFileSync(aside);
+    const first = bytes.indexOf(10);
+    const second = bytes.indexOf(10, first + 1);
+    const header = JSON.parse(bytes.subarray(first + 1, second).toString('utf8'));
+    header.key = 'f'.repeat(40);
+    header.tool = 'another build';
+    writeFileSync(
+      cache,
+      Buffer.concat([bytes.subarray(0, first + 1), Buffer.from(JSON.stringify(header)), bytes.subarray(second)]),
+    );
+    return fn();
+  } finally {
+    rmSync(cache, { force: true });
+    renameSync(aside, cache);
+  }
+}
+
 function gitProcesses(dir, fn) {
   const trace = join(work, `trace-${Math.random().toString(36).slice(2)}`);
   fn({ GIT_TRACE2_EVENT: trace });
@@ -331,6 +358,9 @@ function measureHooks(targets, peer) {
           alone(['--staged']);
           return alone(['--staged']);
         }),
+      // The tool upgraded with the same readers (READERS_ID): the old cache lends its models. A build before round 22
+      // reads no readers in the header: the same as no cache.
+      [`${i}|--staged after an upgrade of rules only`]: () => asAnotherBuild(dir, () => alone(['--staged'])),
     });
     targets[i].commit = commit;
   }

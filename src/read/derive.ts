@@ -84,17 +84,17 @@ export function deriveChecked(previous: WorkflowFile, previousText: string, text
 export function deriveVersion(previous: WorkflowFile, previousText: string, text: string): Plan | null {
   if (previous.kind !== 'plan' || !previous.readable || text.length < previousText.length) return null;
   const prefix = text.slice(0, previousText.length);
-  const model = deriveChecked(previous, previousText, prefix);
-  if (!model || prefix.length === text.length) return model;
-  return proseOnly(prefix, text.slice(prefix.length)) ? model : null;
+  if (prefix.length < text.length && !proseOnly(prefix, text.slice(prefix.length))) return null;
+  return deriveChecked(previous, previousText, prefix);
 }
 
 /** Whether `added`, appended to `before`, is paragraphs the plan reader does nothing with, parsing as they would alone. */
 function proseOnly(before: string, added: string): boolean {
   if (added.includes('\r')) return false;
+  // Cheapest first: the appended text alone, then a scan of the whole previous text, then a parse.
+  if (planMayMatter({ text: added, offset: 0, line: 0, kind: 'preamble', unseen: false })) return false;
   const lead = /^(?:[ \t]*\n)*/.exec(added)![0];
   if (!closedAtEnd(before + lead)) return false;
-  if (planMayMatter({ text: added, offset: 0, line: 0, kind: 'preamble', unseen: false })) return false;
   const blocks = parseWhole(added).children;
   // The first starts at column 0: indented, it could continue a list item of the previous text.
   return blocks.length > 0 && blocks.every((b) => b.type === 'paragraph') && blocks[0]!.position?.start.column === 1;

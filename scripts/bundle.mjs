@@ -154,8 +154,12 @@ writeFileSync('dist/bundle/BUILD_ID', `${id.digest('hex')}\n`);
 
 // The readers' identity, for the models of that cache alone: a model is a pure function of a version's bytes, its
 // path's kind and the code that reads, classifies and encodes it. That code is what the modules below import, as
-// esbuild resolved it (packages included): a release that changes only rules, messages or doors keeps its models, and
-// its first commit parses its change rather than every workflow file at HEAD.
+// esbuild resolved it (packages included), as this esbuild emits it for this target: a release that changes only
+// rules, messages or doors keeps its models, and its first commit parses its change rather than every workflow file
+// at HEAD. Every module under dist/read/ must be among them (checked below): a reader the roots do not reach would
+// change models without changing the id. What decides a model's key outside them (engine/lint.ts keys the working
+// tree's files, history/fold.ts follows links) is not hashed: a change there that alters what a cached key holds
+// bumps FORMAT in src/history/cache.ts, which is hashed.
 const READER_ROOTS = [
   'dist/history/blob-worker.js',
   'dist/read/read-worker.js',
@@ -175,6 +179,19 @@ while (todo2.length) {
   reached.add(file);
   for (const i of inputs[file].imports) if (!i.external) todo2.push(i.path);
 }
-const readers = createHash('sha1');
+/** Modules under dist/read/ that make no model, with why. */
+const NOT_MODELS = {
+  // The signals of the agent's instructions (the promise): rules read them, the cache holds no model of them.
+  'dist/read/profile.js': 'instructions',
+};
+const unreached = Object.keys(inputs).filter(
+  (f) => f.startsWith('dist/read/') && !reached.has(f) && !(f in NOT_MODELS),
+);
+if (unreached.length)
+  throw new Error(
+    `the readers' identity: ${unreached.join(', ')} not reached from READER_ROOTS (add the module that uses it)`,
+  );
+const { version: esbuildVersion } = JSON.parse(readFileSync('node_modules/esbuild/package.json', 'utf8'));
+const readers = createHash('sha1').update(JSON.stringify({ esbuild: esbuildVersion, target: 'node20', format: 'esm' }));
 for (const file of [...reached].sort()) readers.update(file).update(readFileSync(file));
 writeFileSync('dist/bundle/READERS_ID', `${readers.digest('hex')}\n`);

@@ -29,7 +29,7 @@ import {
 } from '../history/fold.js';
 import { CONFIG_FILE } from '../config/config.js';
 import { RULE_IDS } from './catalog.js';
-import { BASELINE_FILE, Snapshot } from '../history/snapshot.js';
+import { BASELINE_FILE, Snapshot, type FileMap } from '../history/snapshot.js';
 import { key, ModelStore, rememberTexts, sources, type KnownModels } from '../history/store.js';
 import { ask, askEarly, dropEarly, headCommit, mergeHeads, repositoryInfo } from '../shared/git.js';
 import { UsageError } from '../shared/errors.js';
@@ -440,7 +440,7 @@ function unchanged(
 ): boolean {
   if (
     !cache ||
-    cache.adopted ||
+    cache.lent ||
     !verdictKept ||
     cache.head !== head ||
     cache.models.broken > 0 ||
@@ -848,12 +848,12 @@ export async function judgePending(
       leaveVerdict(root, handover, verdict, [...changed], stampable ? verdictStamp(headSha, index) : null);
     } else if (opts.stage === 'staged') dropVerdict(root, true);
     timing('verdict left for commit-msg', since(t));
-    if (cache === null || cache.adopted)
+    if (cache === null || cache.lent)
       keepParsed(
         root,
         config,
         pending.before.store,
-        cache,
+        cache?.lent ? { cache, at: [pending.before.files, pending.after.files] } : null,
         // What HEAD's history says, as the repository door keeps it for its head: the next commit walks only the
         // commits since for its guidance (HEAD's whole log was ~80 ms of every plan commit on the wide bench shape,
         // until a full run wrote a cache). The resolutions are HEAD's only when the commit's parent is HEAD. Not in a
@@ -883,29 +883,34 @@ export async function judgePending(
  * spared), so the next commit parses its change and nothing else. There is one cache file: one this build wrote is
  * left alone, whatever settings it was kept under (a full run's with `--since`, with its history; one a full run
  * finished meanwhile), so this never costs another run what it saves a commit. A cache another build wrote whose models
- * the same readers made (`adopted`: an upgrade that changed rules) lent the commit its models, so the commit parsed
+ * the same readers made (`lent`: an upgrade that changed rules) lent the commit its models, so the commit parsed
  * little: they are kept with what it parsed, in a cache under this build's key.
  */
 function keepParsed(
   root: string,
   config: Config,
   store: unknown,
-  adopted: Cache | null,
+  lent: { cache: Cache; at: FileMap[] } | null,
   atHead: { head: string; guidance: Map<string, string>; selfResolved: Set<string> } | null,
 ): void {
-  if (!(store instanceof ModelStore) || store.models.size === 0) return;
+  // A commit that parsed nothing still writes the models it was lent: the next one would borrow them again otherwise.
+  if (!(store instanceof ModelStore) || (store.models.size === 0 && !lent)) return;
   const file = cacheFile(root);
   if (writtenByThisBuild(file)) return;
   const t = performance.now();
-  // The models another build's cache lent (the same readers made them) go on, as stored, with those parsed now.
+  // The models another build's cache lent (the same readers made them) go on, as stored, with those parsed now: those
+  // of HEAD's and the index's files, as a full run keeps those of its head and tree (two builds taking turns would
+  // otherwise grow the file by each one's change, rewritten whole every time).
   const models = new Map<string, WorkflowFile | Raw>();
-  if (adopted) {
-    for (const k of adopted.models.keys()) {
-      const raw = adopted.models.raw(k);
-      if (raw) models.set(k, raw);
-    }
+  if (lent) {
+    for (const files of lent.at)
+      for (const path of files.keys()) {
+        const k = key(files.get(path)!, path);
+        const raw = lent.cache.models.raw(k);
+        if (raw) models.set(k, raw);
+      }
     // Windows renames nothing over a file held open.
-    adopted.detach();
+    lent.cache.detach();
   }
   for (const [k, m] of store.models) models.set(k, m);
   saveCache(file, {
@@ -918,7 +923,7 @@ function keepParsed(
     sections: atHead ? { [GUIDANCE]: [...atHead.guidance], [SELF_RESOLVED]: [...atHead.selfResolved] } : {},
     models,
   });
-  timing(`models kept for the next commit (${models.size}${adopted ? ', lent by another build' : ''})`, since(t));
+  timing(`models kept for the next commit (${models.size}${lent ? ', lent by another build' : ''})`, since(t));
 }
 
 /** Whether the clone is shallow, where the caller did not ask with HEAD (only where a commit writes a cache). */

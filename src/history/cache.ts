@@ -28,6 +28,9 @@ import { planRefOf } from './sight.js';
 //    handoffs name without decoding every model.
 // 7: a model's slice holds its seldom-read fields apart (LAZY), decoded when a run first reads one of them; and
 //    whether each model is a blocked handoff beside the models (Header.blocked): the hooks ask every handoff of HEAD.
+// Models outlive an upgrade that changed no reader (READERS_ID, scripts/bundle.mjs): a change outside the readers'
+// modules that alters what a cached key holds (the keys engine/lint.ts gives the working tree's files, the links
+// history/fold.ts follows) bumps this number, which is hashed with them.
 const FORMAT = 7;
 const MAGIC = `validate-workflow cache ${FORMAT}\n`;
 
@@ -391,7 +394,7 @@ export interface Cache {
    * Taken from a cache under another key (another build, other settings) whose models the same readers made: its
    * models alone, with no head, history or sections (loadCache).
    */
-  adopted: boolean;
+  lent: boolean;
   head: string | null;
   state: [string, string][];
   history: unknown;
@@ -566,9 +569,9 @@ export function loadCache(file: string | null, key: string, readers?: string): C
     const length = size - (nl + 1);
     // Another build's cache, or this build's under other settings: its models still hold when the same readers made
     // them under settings that read paths alike (an upgrade that changed rules). Nothing else of it is taken.
-    const adopted = header.key !== key && readers !== undefined && header.readers === readers;
+    const lent = header.key !== key && readers !== undefined && header.readers === readers;
     if (
-      (header.key !== key && !adopted) ||
+      (header.key !== key && !lent) ||
       // A commit's id, or nothing: the head is handed to git (a hostile `--output=<file>` would be an option).
       (header.head !== null && (typeof header.head !== 'string' || !COMMIT_ID.test(header.head))) ||
       !Array.isArray(header.state) ||
@@ -594,13 +597,13 @@ export function loadCache(file: string | null, key: string, readers?: string): C
     }
     const body = new Body(fd, nl + 1, length);
     fd = null;
-    if (adopted) sections.clear();
+    if (lent) sections.clear();
     return {
       key: header.key,
-      adopted,
-      head: adopted ? null : header.head,
-      state: adopted ? [] : header.state,
-      history: adopted ? null : header.history,
+      lent,
+      head: lent ? null : header.head,
+      state: lent ? [] : header.state,
+      history: lent ? null : header.history,
       models: new CachedModels(body, index, names, blocked),
       section: (name) => {
         const at = sections.get(name);

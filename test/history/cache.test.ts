@@ -100,6 +100,22 @@ describe('the cache and the build that wrote it', () => {
       expect(reread.stderr).toMatch(kept);
       expect(reread.stderr).not.toMatch(lent);
       expect(reread.results).toEqual(before.results);
+      // A commit that reads no workflow file (a README) still keeps what it was lent: the next one borrows nothing.
+      build('BUILD_ID', 'a fourth build');
+      repo.git('reset', '-q', '--hard');
+      repo.git('clean', '-fdq');
+      repo.stage({ 'README.md': '# Auth\n' });
+      expect(run(repo.dir, ['--staged'], env).stderr).toMatch(lent);
+      expect(run(repo.dir, ['--staged'], env).stderr).not.toMatch(lent);
+      // Two builds taking turns lend each other HEAD's and the index's models, not every version either one parsed.
+      const counts = ['x', 'y', 'x', 'y'].map((id, i) => {
+        build('BUILD_ID', `build ${id}`);
+        repo.stage({ [PLAN]: `${planDoc({ tasks: [1] })}\nA note (${i}).\n` });
+        const res = run(repo.dir, ['--staged'], env);
+        expect(res.stderr).toMatch(lent);
+        return Number(/models kept for the next commit \((\d+)/.exec(res.stderr)?.[1]);
+      });
+      expect(new Set(counts).size, counts.join(' ')).toBe(1);
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }

@@ -37,12 +37,17 @@ function foldsHistory(dir: string, main = join(pkg, 'dist/bundle/main.js')): boo
   return folded(res.stderr);
 }
 
+/** The package installed in `dir`: a copy of this build, whose build ids a test may change. */
+function installCopy(dir: string): void {
+  cpSync(join(PROJECT, 'dist'), join(dir, 'dist'), { recursive: true });
+  cpSync(join(PROJECT, 'package.json'), join(dir, 'package.json'));
+  // ajv's standalone validators require its runtime, as an installed package finds it.
+  symlinkSync(join(PROJECT, 'node_modules'), join(dir, 'node_modules'));
+}
+
 describe('the cache and the build that wrote it', () => {
   it('is resumed by the same build and rebuilt by another one', () => {
-    cpSync(join(PROJECT, 'dist'), join(pkg, 'dist'), { recursive: true });
-    cpSync(join(PROJECT, 'package.json'), join(pkg, 'package.json'));
-    // ajv's standalone validators require its runtime, as an installed package finds it.
-    symlinkSync(join(PROJECT, 'node_modules'), join(pkg, 'node_modules'));
+    installCopy(pkg);
     const repo = taskOneDone();
     expect(foldsHistory(repo.dir)).toBe(true);
     expect(foldsHistory(repo.dir)).toBe(false);
@@ -55,9 +60,7 @@ describe('the cache and the build that wrote it', () => {
   it("lends its models to another build with the same readers: that build's first commit parses only its change", () => {
     const copy = mkdtempSync(join(tmpdir(), 'vw-pkg-'));
     try {
-      cpSync(join(PROJECT, 'dist'), join(copy, 'dist'), { recursive: true });
-      cpSync(join(PROJECT, 'package.json'), join(copy, 'package.json'));
-      symlinkSync(join(PROJECT, 'node_modules'), join(copy, 'node_modules'));
+      installCopy(copy);
       const run = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}) => {
         const res = spawnSync(process.execPath, [join(copy, 'dist/bundle/main.js'), '--format', 'json', ...args], {
           cwd: dir,
@@ -124,9 +127,7 @@ describe('the cache and the build that wrote it', () => {
   it('unbundled (dist/cli/main.js), is rebuilt when a rule changes, as the bundle is by its build id', () => {
     const copy = mkdtempSync(join(tmpdir(), 'vw-pkg-'));
     try {
-      cpSync(join(PROJECT, 'dist'), join(copy, 'dist'), { recursive: true });
-      cpSync(join(PROJECT, 'package.json'), join(copy, 'package.json'));
-      symlinkSync(join(PROJECT, 'node_modules'), join(copy, 'node_modules'));
+      installCopy(copy);
       const folds = (dir: string) => foldsHistory(dir, join(copy, 'dist/cli/main.js'));
       const repo = taskOneDone();
       expect(folds(repo.dir)).toBe(true);

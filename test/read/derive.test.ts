@@ -9,6 +9,7 @@ import { readPlanText } from '../../src/read/plan.js';
 import { deriveChecked, deriveVersion } from '../../src/read/derive.js';
 import { VersionReader } from '../../src/read/workspace.js';
 import type { Discovered } from '../../src/read/discover.js';
+import type { Plan } from '../../src/model/types.js';
 import { propertyRuns } from '../helpers/runs.js';
 import { loadParsers } from '../../src/read/lazy.js';
 
@@ -63,10 +64,30 @@ function checkSome(source: string, picks: boolean[], marks: string[]): string {
   });
 }
 
+/** How many versions were derived and how many declined; a derived model must equal a full read of the text. */
+function tally() {
+  const seen = {
+    derived: 0,
+    declined: 0,
+    check(result: Plan | null, next: string): void {
+      if (result === null) seen.declined++;
+      else {
+        seen.derived++;
+        expect(result).toEqual(readPlanText('p.md', next));
+      }
+    },
+    /** Both paths are exercised: the property is not passing by always declining. */
+    bothTaken(derived: number, declined: number): void {
+      expect(seen.derived).toBeGreaterThan(derived);
+      expect(seen.declined).toBeGreaterThan(declined);
+    },
+  };
+  return seen;
+}
+
 describe('a plan version that only checks boxes', () => {
   it('derives exactly the model a full read gives, or declines', () => {
-    let derived = 0;
-    let declined = 0;
+    const seen = tally();
     const runs = propertyRuns(400);
     fc.assert(
       fc.property(
@@ -75,19 +96,12 @@ describe('a plan version that only checks boxes', () => {
         fc.array(fc.constantFrom('x', 'X'), { minLength: 1, maxLength: 3 }),
         (source, picks, marks) => {
           const next = checkSome(source, picks, marks);
-          const result = deriveChecked(readPlanText('p.md', source), source, next);
-          if (result === null) declined++;
-          else {
-            derived++;
-            expect(result).toEqual(readPlanText('p.md', next));
-          }
+          seen.check(deriveChecked(readPlanText('p.md', source), source, next), next);
         },
       ),
       { seed: SEED, numRuns: runs },
     );
-    // Both paths are exercised: the property is not passing by always declining.
-    expect(derived).toBeGreaterThan(runs / 4);
-    expect(declined).toBeGreaterThan(runs / 20);
+    seen.bothTaken(runs / 4, runs / 20);
   });
 
   const before = [
@@ -196,8 +210,7 @@ const appended = fc
 
 describe('a plan version that appends to the previous one', () => {
   it('derives exactly the model a full read gives, or declines', () => {
-    let derived = 0;
-    let declined = 0;
+    const seen = tally();
     const runs = propertyRuns(400);
     fc.assert(
       fc.property(
@@ -210,18 +223,12 @@ describe('a plan version that appends to the previous one', () => {
           const before = `${source}${end}${newline}`;
           // Boxes checked as well, some of the time.
           const next = `${picks ? checkSome(before, picks, ['x']) : before}${added}`;
-          const result = deriveVersion(readPlanText('p.md', before), before, next);
-          if (result === null) declined++;
-          else {
-            derived++;
-            expect(result).toEqual(readPlanText('p.md', next));
-          }
+          seen.check(deriveVersion(readPlanText('p.md', before), before, next), next);
         },
       ),
       { seed: SEED, numRuns: runs },
     );
-    expect(derived).toBeGreaterThan(runs / 10);
-    expect(declined).toBeGreaterThan(runs / 4);
+    seen.bothTaken(runs / 10, runs / 4);
   });
 
   const before = [

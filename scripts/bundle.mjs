@@ -171,13 +171,13 @@ const READER_ROOTS = [
 ];
 const inputs = main.metafile.inputs;
 const reached = new Set();
-const todo2 = [...READER_ROOTS];
-while (todo2.length) {
-  const file = todo2.pop();
+const toReach = [...READER_ROOTS];
+while (toReach.length) {
+  const file = toReach.pop();
   if (reached.has(file)) continue;
   if (!inputs[file]) throw new Error(`the readers' identity: ${file} is not in the bundle`);
   reached.add(file);
-  for (const i of inputs[file].imports) if (!i.external) todo2.push(i.path);
+  for (const i of inputs[file].imports) if (!i.external) toReach.push(i.path);
 }
 /** Modules under dist/read/ that make no model, with why. */
 const NOT_MODELS = {

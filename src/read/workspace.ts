@@ -82,8 +82,8 @@ function readDecoded(item: Discovered, decoded: Decoded): WorkflowFile {
 
 /**
  * Reads versions of files in the order given, each path's versions oldest first (a history walk): a plan version
- * that only checks boxes of the path's previous version, or appends prose to it, is derived from that version's model (read/derive.ts)
- * instead of parsed. One per thread: the previous versions it keeps are that thread's.
+ * that only checks boxes of the path's previous version, or appends prose to it, is derived from that version's
+ * model (read/derive.ts) instead of parsed. One per thread: the previous versions it keeps are that thread's.
  */
 export class VersionReader {
   private readonly last = new Map<string, { text: string; model: WorkflowFile }>();

@@ -94,6 +94,8 @@ function run(cwd, cmd, args, extra = {}, okCodes = [0]) {
   return { ms, out: res.stdout, err: res.stderr };
 }
 const best = (n, fn) => Math.min(...Array.from({ length: n }, () => fn().ms));
+/** The quickest of several runs, whole (its output and timings with it). */
+const fastest = (runs) => runs.reduce((a, b) => (b.ms < a.ms ? b : a));
 /** markdownlint-cli2 over the same files, the best of n runs (it exits 1 when it finds something). */
 const markdownlint = (dir, n) =>
   best(n, () =>
@@ -227,13 +229,16 @@ function hookInCommit(commit, name) {
   return exit.t_rel * 1000;
 }
 
-/** `fn`'s result with the clone's cache set aside (whatever `fn` leaves there is dropped), then put back. */
+/**
+ * `fn`'s result with the clone's cache set aside (whatever `fn` leaves there is dropped), then put back. `fn` is
+ * given the cache's path and where it was set aside.
+ */
 function withoutCache(dir, fn) {
   const cache = join(dir, '.git', 'validate-workflow', 'cache.pack');
   const aside = `${cache}.bench`;
   renameSync(cache, aside);
   try {
-    return fn();
+    return fn(cache, aside);
   } finally {
     rmSync(cache, { force: true });
     renameSync(aside, cache);
@@ -245,10 +250,8 @@ function withoutCache(dir, fn) {
  * are not this one's, its readers are): an upgrade that changed rules. The header is the file's second line.
  */
 function asAnotherBuild(dir, fn) {
-  const cache = join(dir, '.git', 'validate-workflow', 'cache.pack');
-  const aside = `${cache}.bench`;
-  renameSync(cache, aside);
-  try {
+  // The full run's cache is kept aside and put back: the rewritten copy is this case's alone.
+  return withoutCache(dir, (cache, aside) => {
     const bytes = readFileSync(aside);
     const first = bytes.indexOf(10);
     const second = bytes.indexOf(10, first + 1);
@@ -260,10 +263,7 @@ function asAnotherBuild(dir, fn) {
       Buffer.concat([bytes.subarray(0, first + 1), Buffer.from(JSON.stringify(header)), bytes.subarray(second)]),
     );
     return fn();
-  } finally {
-    rmSync(cache, { force: true });
-    renameSync(aside, cache);
-  }
+  });
 }
 
 function gitProcesses(dir, fn) {
@@ -449,11 +449,11 @@ for (const shape of shapes) {
         rmSync(cacheDir, { recursive: true, force: true });
         return tool(['--no-history', '--format', 'json']);
       });
-      const snapshot = snapshots.reduce((a, b) => (b.ms < a.ms ? b : a));
+      const snapshot = fastest(snapshots);
       rmSync(cacheDir, { recursive: true, force: true });
       const cold = tool(['--format', 'json']);
       const warmRuns = Array.from({ length: 3 }, () => tool(['--format', 'json']));
-      const warm = warmRuns.reduce((a, b) => (b.ms < a.ms ? b : a));
+      const warm = fastest(warmRuns);
       tool(['status']);
       const status = best(RUNS, () => tool(['status']));
       const peak = Math.max(...[...snapshots, cold, ...warmRuns].map((t) => timings(t.err)['peak rss'] ?? 0));

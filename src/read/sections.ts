@@ -137,6 +137,28 @@ function step(state: State, line: string, out: Set<State>): void {
   out.add(HTML_END[state]!(line) ? 'n' : state);
 }
 
+/** The scanner's readings of what is open at top level, fed a line at a time. */
+class Readings {
+  private states = new Set<State>(['n']);
+  private next = new Set<State>();
+
+  /** Nothing is open in any reading: a column-0 ATX heading here starts a top-level block. */
+  get closed(): boolean {
+    return this.states.size === 1 && this.states.has('n');
+  }
+
+  /** Some reading has nothing open. */
+  get mayBeClosed(): boolean {
+    return this.states.has('n');
+  }
+
+  feed(line: string): void {
+    this.next.clear();
+    for (const s of this.states) step(s, line, this.next);
+    [this.states, this.next] = [this.next, this.states];
+  }
+}
+
 /**
  * Whether a line at column 0 after `text` starts a new top-level block whatever `text` holds: `text` ends with a blank
  * line, and in every reading of the scanner no frontmatter, fenced code or HTML block is open there (a list item, a
@@ -154,14 +176,9 @@ export function closedAtEnd(text: string): boolean {
     i = lines.findIndex((l, k) => k > 0 && FM_FENCE.test(l)) + 1;
     if (i === 0) return false;
   }
-  let states = new Set<State>(['n']);
-  let next = new Set<State>();
-  for (; i < lines.length; i++) {
-    next.clear();
-    for (const s of states) step(s, lines[i]!, next);
-    [states, next] = [next, states];
-  }
-  return states.size === 1 && states.has('n');
+  const readings = new Readings();
+  for (; i < lines.length; i++) readings.feed(lines[i]!);
+  return readings.closed;
 }
 
 /**
@@ -173,8 +190,7 @@ export function splitSections(text: string, minChars = MIN_SECTIONED_CHARS): Sec
   // Link reference and footnote definitions resolve across the whole document (`[label]:` is their only spelling).
   if (text.includes(']:')) return null;
   const sections: Section[] = [];
-  let states = new Set<State>(['n']);
-  let next = new Set<State>();
+  const readings = new Readings();
   let sectionStart = 0;
   let sectionLine = 0;
   let kind: Section['kind'] = 'preamble';
@@ -214,20 +230,18 @@ export function splitSections(text: string, minChars = MIN_SECTIONED_CHARS): Sec
         kind = 'preamble';
       }
     } else {
-      if (states.size === 1 && states.has('n') && ATX.test(line) && pos > sectionStart) {
+      if (readings.closed && ATX.test(line) && pos > sectionStart) {
         sections.push({ text: text.slice(sectionStart, pos), offset: sectionStart, line: sectionLine, kind, unseen });
         sectionStart = pos;
         sectionLine = lineNo;
         kind = 'heading';
         unseen = false;
-      } else if (pos === sectionStart && ATX.test(line) && states.size === 1 && states.has('n')) {
+      } else if (pos === sectionStart && ATX.test(line) && readings.closed) {
         kind = 'heading';
-      } else if (!unseen && states.has('n') && (MAYBE_ATX.test(line) || (!afterBlank && SETEXT.test(line)))) {
+      } else if (!unseen && readings.mayBeClosed && (MAYBE_ATX.test(line) || (!afterBlank && SETEXT.test(line)))) {
         unseen = true;
       }
-      next.clear();
-      for (const s of states) step(s, line, next);
-      [states, next] = [next, states];
+      readings.feed(line);
     }
     afterBlank = BLANK.test(line);
     lineNo++;

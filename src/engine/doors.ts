@@ -74,6 +74,7 @@ import { loadParsers } from '../read/lazy.js';
 import { forgetInstructions } from '../read/profile.js';
 import { instructionsOfIndex } from './instructions.js';
 import { snapshotMemory } from './snapshot-memory.js';
+import { changeModels } from './change-models.js';
 
 export interface Judged {
   findings: Finding[];
@@ -777,7 +778,9 @@ export async function judgePending(
   }
   try {
     t = performance.now();
-    const seed = cache?.models;
+    // HEAD's side of the change: the last commit door kept its index's models (engine/change-models.ts).
+    const lastChange = changeModels(root, settingsKey(config));
+    const seed = sources(lastChange, cache?.models);
     // A merge in progress: only a parent whose commits were judged vouches for what it brings (asked only then).
     const vouches = mergeHeads(root).length > 0 ? await vouchingParents(root, config) : undefined;
     const pending = pendingCommit(root, config, {
@@ -828,7 +831,16 @@ export async function judgePending(
     const judged = judgeChange(input);
     t = performance.now();
     memory.save();
-    timing('snapshot memory saved', since(t));
+    // The index's models, HEAD's side of the next commit.
+    const { store } = pending.after;
+    if (store instanceof ModelStore)
+      for (const c of pending.changes)
+        if (c.newBlob) {
+          const model = store.models.get(key(c.newBlob, c.path));
+          if (model) lastChange.keep(key(c.newBlob, c.path), model);
+        }
+    lastChange.save();
+    timing('snapshot memory and the change models saved', since(t));
     if (cache) timing(`cache models decoded (${cache.models.decodedCount} of ${cache.models.size})`, 0);
     const findings = judged.findings.sort(compareFindings);
     // What commit-msg will find when the message has no trailers: pre-commit leaves manual items to commit-msg, which

@@ -855,23 +855,24 @@ export function pendingCommit(
     for (const [path, blob] of afterFiles)
       if (EMPTY_BLOBS.has(blob) && beforeFiles.get(path) !== blob && !staged.has(path)) afterFiles.delete(path);
   }
-  // A changed version is parsed here, never taken from the cache: the cache lives in .git/, where anything that can
-  // run git can write, and the change being judged is exactly what a poisoned entry would misrepresent.
-  for (const c of changes) {
-    if (c.oldBlob) store.seed.delete(key(c.oldBlob, c.from ?? c.path));
-    if (c.newBlob) store.seed.delete(key(c.newBlob, c.path));
-  }
+  // The index's side of the change is read here, never taken from a model kept in .git/ (the cache, the last commit
+  // door's: engine/change-models.ts): it is what is being judged. It is parsed, or derived from HEAD's version of the
+  // same path, which is taken from those models like every file the change leaves alone (the last commit's index is
+  // this one's HEAD) and read from git with it. Trusting the git folder for HEAD's side buys nothing `--no-verify`
+  // does not: pre-push parses every version the pushed commits bring.
+  for (const c of changes) if (c.newBlob) store.seed.delete(key(c.newBlob, c.path));
   const loadStart = performance.now();
   store.load(
-    changes
-      .flatMap((c) => [
-        c.oldBlob ? { path: c.from ?? c.path, blob: c.oldBlob } : null,
-        c.newBlob ? { path: c.path, blob: c.newBlob } : null,
-      ])
-      .filter((x): x is { path: string; blob: string } => x !== null),
+    changes.flatMap((c) => [
+      ...(c.oldBlob ? [{ path: c.from ?? c.path, blob: c.oldBlob }] : []),
+      ...(c.newBlob ? [{ path: c.path, blob: c.newBlob }] : []),
+    ]),
+    [],
+    changes.flatMap((c) => (c.oldBlob && c.newBlob && !c.from ? [{ path: c.path, blob: c.oldBlob }] : [])),
   );
+  const read = store.versions;
   timing(
-    `versions changed (plans: ${store.versions.parsed} parsed, ${store.versions.derived} derived)`,
+    `versions changed (plans: ${read.parsed} parsed, ${read.derived} derived; ${read.primed} of HEAD's known)`,
     performance.now() - loadStart,
   );
   const message = opts.message ?? '';
@@ -1069,7 +1070,7 @@ export function headSnapshot(root: string, config: Config, tracked: Tracked, hea
 /**
  * Read two states (`read`, given what is tracked) until what their ledgers, handoffs and links name is in sight:
  * a plan named outside the globs is read once a file names it, and it names no further plan, so this ends.
- * Versions that differ between the two are never taken from the cache while learning (see pendingCommit).
+ * The second state's versions that differ from the first's are never taken from kept models (see pendingCommit).
  */
 function inSight(
   root: string,
@@ -1086,7 +1087,6 @@ function inSight(
     // versions are learned from only where they differ from HEAD's.
     const changed = new Map([...after].filter(([path, blob]) => before.get(path) !== blob));
     for (const [path, blob] of changed) store.seed.delete(key(blob, path));
-    for (const [path, blob] of before) if (after.get(path) !== blob) store.seed.delete(key(blob, path));
     // What the cache's index says an unchanged version names needs no model (a commit on a wide repository decoded
     // every handoff's for it); the other versions are read in one batch.
     const unknown: { path: string; blob: string }[] = [];

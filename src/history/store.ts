@@ -112,15 +112,34 @@ export class ModelStore {
   /**
    * Parse every (blob, path) not yet known, in one batch. `texts`: versions of trust files (the config, package.json)
    * whose text a step may read (`text`); they come along in the same batch when there is one, each otherwise costs a
-   * `git cat-file` process of its own when it is read.
+   * `git cat-file` process of its own when it is read. `previous`: versions whose model is known (HEAD's side of a
+   * change), read in the same batch so that the version of the same path in `refs` may be derived from them.
    */
-  load(refs: { blob: string; path: string }[], texts: readonly string[] = []): void {
+  load(
+    refs: { blob: string; path: string }[],
+    texts: readonly string[] = [],
+    previous: readonly { blob: string; path: string }[] = [],
+  ): void {
     const todo = refs.filter(
       (r) => this.classify(r.path) && r.path !== '' && contentBlob(r.blob) !== null && !this.has(key(r.blob, r.path)),
     );
     if (todo.length === 0) return;
     const wanted = this.untold(texts);
-    const blobs = readBlobs(this.root, [...new Set([...todo.map((r) => contentBlob(r.blob)!), ...wanted])]);
+    const primes = previous.filter(
+      (p) =>
+        this.classify(p.path)?.kind === 'plan' &&
+        contentBlob(p.blob) !== null &&
+        todo.some((r) => r.path === p.path) &&
+        this.has(key(p.blob, p.path)),
+    );
+    const blobs = readBlobs(this.root, [
+      ...new Set([...todo.map((r) => contentBlob(r.blob)!), ...wanted, ...primes.map((p) => contentBlob(p.blob)!)]),
+    ]);
+    for (const p of primes) {
+      const bytes = blobs.get(contentBlob(p.blob)!);
+      const model = this.seed.get(key(p.blob, p.path)) ?? this.models.get(key(p.blob, p.path));
+      if (bytes && model) this.versions.prime(this.classify(p.path)!, bytes, this.maxBytes, model);
+    }
     for (const blob of wanted) {
       const bytes = blobs.get(blob);
       if (!bytes) continue;

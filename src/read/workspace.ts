@@ -89,6 +89,19 @@ export class VersionReader {
   private readonly last = new Map<string, { text: string; model: WorkflowFile }>();
   derived = 0;
   parsed = 0;
+  /** Previous versions given with their model (prime), not read here. */
+  primed = 0;
+
+  /**
+   * A version whose model is known (HEAD's, kept by the last commit door: engine/change-models.ts) as the path's
+   * previous one, so that the next version read can be derived from it.
+   */
+  prime(item: Discovered, bytes: Uint8Array, maxBytes: number, model: WorkflowFile): void {
+    const decoded = decode(bytes, maxBytes);
+    if (item.kind !== 'plan' || !decoded.ok || !model.readable) return;
+    this.last.set(item.path, { text: decoded.text, model: structuredClone(model) });
+    this.primed++;
+  }
 
   read(item: Discovered, bytes: Uint8Array, maxBytes: number): WorkflowFile {
     const decoded = decode(bytes, maxBytes);

@@ -122,16 +122,14 @@ describe('what the cache says a ledger or handoff version names', () => {
   });
 
   // The cache lives in .git/, where anything that can run git can write (history/fold.ts pendingCommit): what it says
-  // of a version the commit changes is never taken, on either side of the change.
-  it.each([
-    ['the version staged', OUTSIDE, PLAN, ':'],
-    ['the version the commit replaces', PLAN, OUTSIDE, 'HEAD:'],
-  ] as const)('is never taken for a version the commit changes: %s', async (_what, staged1, head, side) => {
-    const repo = await adopted(head);
-    repo.stage({ [LEDGER]: ledgerNaming(staged1), [OUTSIDE]: manualFirst() });
-    const key = versionKey(repo, side.slice(0, -1), LEDGER);
+  // of the version the commit stages is never taken. (HEAD's side of the change is taken from it like every version
+  // HEAD holds, since round 23: a forged entry there buys nothing `--no-verify` does not, engine/change-models.ts.)
+  it('is never taken for the version the commit stages', async () => {
+    const repo = await adopted(PLAN);
+    repo.stage({ [LEDGER]: ledgerNaming(OUTSIDE), [OUTSIDE]: manualFirst() });
+    const key = versionKey(repo, '', LEDGER);
     // The planted entry says the version names the other plan, the one in the globs: were it taken, the plan outside
-    // them would be out of sight on both sides of the change.
+    // them would be out of sight after the change.
     plant(repo, key, PLAN, versionKey(repo, 'HEAD', LEDGER));
     const { warm, cold } = await staged(repo);
     expect(onOutside(warm)).toHaveLength(1);

@@ -211,11 +211,13 @@ describe("the human's resolution", () => {
     // Which handoffs are blocked, the cache says without decoding them: a prose change decodes task 2's alone.
     repo.stage({ [PLAN]: `${planDoc({ tasks: [1] })}\nA note on the rollout.\n` });
     cli(repo.dir, ['--staged'], timed);
-    // Again, HEAD's findings remembered now: what is decoded is what the guidance asks.
+    // Again, HEAD's findings remembered now: what is decoded is what the guidance asks, and HEAD's version of the
+    // plan the change edits (taken from the cache since round 23, the staged version derived from it).
     const prose = cli(repo.dir, ['--staged'], timed);
     expect(prose.stderr).toMatch(/^timing snapshot rules, before \(remembered\)/m);
     expect(prose.stderr).toMatch(/^timing snapshot rules, after \(the models of before\)/m);
-    expect(prose.stderr).toMatch(/^timing cache models decoded \(1 of \d+\)/m);
+    expect(prose.stderr).toMatch(/^timing versions changed \(plans: 0 parsed, 1 derived; 1 of HEAD's known\)/m);
+    expect(prose.stderr).toMatch(/^timing cache models decoded \(2 of \d+\)/m);
     repo.git('reset', '-q', '--hard');
     repo.stage(nextTask);
     const warm = cli(repo.dir, ['--staged'], timed).results;

@@ -1,0 +1,93 @@
+// The commit doors judge HEAD -> the index, and the index's side of one commit is HEAD's side of the next: an agent
+// that commits its plan again and again had it parsed twice per commit, HEAD's version cold (44 ms of a wide
+// repository's plan commit, 171 ms of the monorepo shape's 50 KB plan; issue 22). Each door that judged a change keeps
+// the models of the versions the index brought, by blob id and path, and the next door takes HEAD's side from here
+// (or from the cache) like every unchanged file's. The index's side is never taken from either: it is parsed, or
+// derived from HEAD's version (read/derive.ts), which is read for that with the change.
+//
+// Anything that can run git can write the git folder, so a forged entry can misstate HEAD's side of a change at
+// pre-commit and commit-msg, as a forged cache already could for every file the change leaves alone. It buys nothing
+// `--no-verify` does not: pre-push parses every version the pushed commits bring, and CI judges them with no cache
+// (engine/handover.ts and engine/snapshot-memory.ts say the same of the verdicts they keep). A damaged file (cut short,
+// edited by hand) is checked by its digest and is no memory.
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { WorkflowFile } from '../model/types.js';
+import { readCacheText, writeCacheFile } from '../history/cache.js';
+import type { KnownModels } from '../history/store.js';
+import { repositoryInfo } from '../shared/git.js';
+
+const FORMAT = 1;
+/** Versions kept: the last change's and the one before, so a commit that failed between two does not lose HEAD's. */
+const KEPT = 16;
+/** A change of many large files is not worth its write on every commit: beyond this, the newest models only. */
+const MAX_CHARS = 4 * 2 ** 20;
+
+type Entry = [key: string, model: WorkflowFile];
+
+function memoryFile(root: string): string | null {
+  const info = repositoryInfo(root);
+  return info ? join(info.gitDir, 'validate-workflow', 'change-models.json') : null;
+}
+
+const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
+
+/** A model as the readers make one, for the path its key names: anything else in the file is not taken. */
+const isEntry = (e: unknown): e is Entry =>
+  Array.isArray(e) &&
+  e.length === 2 &&
+  typeof e[0] === 'string' &&
+  typeof e[1] === 'object' &&
+  e[1] !== null &&
+  !Array.isArray(e[1]) &&
+  typeof (e[1] as WorkflowFile).kind === 'string' &&
+  e[0].endsWith(`:${String((e[1] as WorkflowFile).path)}`);
+
+/** The entries kept under these settings; none when the file is missing, damaged or kept under other settings. */
+function readEntries(file: string | null, settings: string): Entry[] {
+  if (!file) return [];
+  try {
+    const text = readCacheText(file);
+    const cut = text.indexOf('\n');
+    const body = text.slice(cut + 1);
+    if (cut !== 40 || sha1(body) !== text.slice(0, cut)) return [];
+    const data = JSON.parse(body) as { format?: unknown; settings?: unknown; entries?: unknown };
+    return data.format === FORMAT && data.settings === settings && Array.isArray(data.entries)
+      ? data.entries.filter(isEntry)
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The models the last commit doors kept, asked like the cache's (a Seed source); `save` adds this run's. */
+export function changeModels(
+  root: string,
+  settings: string,
+): KnownModels & { keep(k: string, model: WorkflowFile): void; save(): void } {
+  const file = memoryFile(root);
+  const stored = new Map(readEntries(file, settings));
+  const kept = new Map<string, WorkflowFile>();
+  return {
+    get: (k) => stored.get(k),
+    has: (k) => stored.has(k),
+    keep(k, model) {
+      kept.set(k, model);
+    },
+    save() {
+      if (!file || kept.size === 0) return;
+      // Judged again as it was (commit-msg after pre-commit, a retried commit): nothing to write.
+      if ([...kept.keys()].every((k) => stored.has(k))) return;
+      const next: string[] = [];
+      let chars = 0;
+      for (const e of [...kept, ...[...stored].filter(([k]) => !kept.has(k))]) {
+        const text = JSON.stringify(e);
+        if (next.length >= KEPT || (next.length > 0 && chars + text.length > MAX_CHARS)) break;
+        next.push(text);
+        chars += text.length;
+      }
+      const body = `{"format":${FORMAT},"settings":${JSON.stringify(settings)},"entries":[${next.join(',')}]}`;
+      writeCacheFile(file, `${sha1(body)}\n${body}`);
+    },
+  };
+}

@@ -1,0 +1,96 @@
+// The commit doors keep the models of the versions the index brings (engine/change-models.ts): the next commit takes
+// HEAD's side of its change from there instead of parsing it, and reads the index's side itself. What a user sees is
+// the verdict, which is the one a commit with nothing kept gets; the rest is which reads were spared.
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  AGENT,
+  ANA,
+  PLAN,
+  Repo,
+  cli,
+  messageFile,
+  phaseOneCheckedOff,
+  phaseOneReady,
+  planDoc,
+  type CliJson,
+} from '../history/helpers.js';
+
+const TIMING = { VALIDATE_WORKFLOW_TIMING: '1' };
+const memoryOf = (repo: Repo) => join(repo.dir, '.git/validate-workflow/change-models.json');
+const cacheOf = (repo: Repo) => join(repo.dir, '.git/validate-workflow/cache.pack');
+const verdict = (r: CliJson) => ({ code: r.code, results: r.results });
+/** Plans parsed, derived, and HEAD's versions known without a parse, as the pending read reports them. */
+const reads = (r: CliJson) =>
+  /versions changed \(plans: (\d+) parsed, (\d+) derived; (\d+) of HEAD's known\)/.exec(r.stderr)?.slice(1).map(Number);
+
+/** Ana's plan; the agent's tasks of phase 1 judged by pre-commit and committed: the commit door kept the plan. */
+function committed(): Repo {
+  const repo = Repo.create();
+  repo.commit('Plan the auth flow', { [PLAN]: planDoc({ frontmatter: ['mode: direct'] }) }, { author: ANA });
+  repo.stage({ [PLAN]: phaseOneReady() });
+  const staged = cli(repo.dir, ['--staged'], repo.env(ANA));
+  expect(staged.code, staged.stderr).toBe(0);
+  repo.commitStaged('Phase 1 done', AGENT);
+  return repo;
+}
+
+/** The agent checks phase 1's manual item, as commit-msg judges it. */
+function checkOff(repo: Repo): CliJson {
+  repo.stage({ [PLAN]: phaseOneCheckedOff() });
+  return cli(repo.dir, ['commit-msg', messageFile('Phase 1 verified', AGENT)], { ...TIMING, ...repo.env(ANA) });
+}
+
+/** The same judged with nothing kept: no change models, no cache. */
+function coldly(repo: Repo): CliJson {
+  rmSync(memoryOf(repo), { force: true });
+  rmSync(cacheOf(repo), { force: true });
+  return cli(repo.dir, ['commit-msg', messageFile('Phase 1 verified', AGENT)], { ...TIMING, ...repo.env(ANA) });
+}
+
+describe('the models the last commit door kept', () => {
+  it("give HEAD's side of the next change, and the agent's check-off is refused as without them", () => {
+    const repo = committed();
+    // The commit before kept a cache too (it had none): set aside, so that HEAD's models come from the change's.
+    rmSync(cacheOf(repo));
+    const warm = checkOff(repo);
+    // HEAD's plan was not parsed: the staged version is derived from the kept model (a box checked).
+    expect(reads(warm)).toEqual([0, 1, 1]);
+    expect(warm.code).toBe(1);
+    expect(warm.results.map((f) => f.ruleId)).toContain('history/manual-confirmation');
+    const cold = coldly(repo);
+    expect(reads(cold)).toEqual([1, 1, 0]);
+    expect(verdict(warm)).toEqual(verdict(cold));
+  });
+
+  it('are not written again when the same change is judged again', () => {
+    const repo = committed();
+    repo.stage({ [PLAN]: phaseOneReady({ tasks: [1, 2, 3] }) });
+    expect(cli(repo.dir, ['--staged'], repo.env(ANA)).code).not.toBe(2);
+    const written = statSync(memoryOf(repo)).mtimeMs;
+    const kept = readFileSync(memoryOf(repo), 'utf8');
+    expect(cli(repo.dir, ['--staged'], repo.env(ANA)).code).not.toBe(2);
+    expect(statSync(memoryOf(repo)).mtimeMs).toBe(written);
+    // Both versions are kept: HEAD's (the last commit's index) and the one staged now.
+    expect(kept.match(/"[0-9a-f]{40}:thoughts\/shared\/plans\//g)).toHaveLength(2);
+  });
+
+  it.each([
+    ['a byte changed', (text: string) => text.replace('"kind":"plan"', '"kind":"plam"')],
+    ['cut short', (text: string) => text.slice(0, text.length >> 1)],
+    ['kept under other settings', (text: string) => text.replace(/"settings":"[^"]*"/, '"settings":"other"')],
+    ['not JSON', () => 'x'.repeat(41)],
+  ])('are no memory when the file is %s, and judge as none', (_what, damage) => {
+    const repo = committed();
+    const text = readFileSync(memoryOf(repo), 'utf8');
+    const damaged = damage(text);
+    expect(damaged).not.toBe(text);
+    writeFileSync(memoryOf(repo), damaged);
+    rmSync(cacheOf(repo));
+    const warm = checkOff(repo);
+    expect(warm.stderr).not.toMatch(/internal error/);
+    expect(reads(warm)).toEqual([1, 1, 0]);
+    expect(verdict(warm)).toEqual(verdict(coldly(repo)));
+  });
+});

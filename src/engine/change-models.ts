@@ -18,7 +18,11 @@ import type { KnownModels } from '../history/store.js';
 import { repositoryInfo } from '../shared/git.js';
 
 const FORMAT = 1;
-/** Versions kept: the last change's and the one before, so a commit that failed between two does not lose HEAD's. */
+/**
+ * Versions kept: the index's side of the change judged last, and HEAD's side it took from here, so that a commit
+ * refused in between (its index is kept, HEAD stays) does not lose HEAD's. Older versions are left out: every model
+ * kept is parsed back by the next door.
+ */
 const KEPT = 16;
 /** A change of many large files is not worth its write on every commit: beyond this, the newest models only. */
 const MAX_CHARS = 4 * 2 ** 20;
@@ -68,19 +72,25 @@ export function changeModels(
   const file = memoryFile(root);
   const stored = new Map(readEntries(file, settings));
   const kept = new Map<string, WorkflowFile>();
+  const used = new Map<string, WorkflowFile>();
   return {
-    get: (k) => stored.get(k),
+    get(k) {
+      const model = stored.get(k);
+      if (model) used.set(k, model);
+      return model;
+    },
     has: (k) => stored.has(k),
     keep(k, model) {
       kept.set(k, model);
     },
     save() {
       if (!file || kept.size === 0) return;
+      const entries = [...kept, ...[...used].filter(([k]) => !kept.has(k))];
       // Judged again as it was (commit-msg after pre-commit, a retried commit): nothing to write.
-      if ([...kept.keys()].every((k) => stored.has(k))) return;
+      if (entries.length === stored.size && entries.every(([k]) => stored.has(k))) return;
       const next: string[] = [];
       let chars = 0;
-      for (const e of [...kept, ...[...stored].filter(([k]) => !kept.has(k))]) {
+      for (const e of entries) {
         const text = JSON.stringify(e);
         if (next.length >= KEPT || (next.length > 0 && chars + text.length > MAX_CHARS)) break;
         next.push(text);

@@ -787,7 +787,8 @@ export function pendingCommit(
   opts: {
     message?: string;
     trailers?: Trailer[];
-    seed?: KnownModels;
+    /** Models parsed elsewhere, asked in this order. */
+    seed?: KnownModels | readonly (KnownModels | undefined)[];
     tracked?: Tracked;
     amend?: boolean;
     head?: string | null;
@@ -799,7 +800,7 @@ export function pendingCommit(
 ): Pending {
   const sight = new Sight(classifier(config.paths));
   const store = newStore(root, config, sight);
-  store.seed.add(opts.seed);
+  for (const source of [opts.seed].flat()) store.seed.add(source);
   // Every git process costs a hook milliseconds: HEAD is asked once (the caller may already know it).
   const headSha = opts.head !== undefined ? opts.head : headCommit(root);
   const hasHead = headSha !== null;

@@ -64,16 +64,19 @@ describe('the models the last commit door kept', () => {
     expect(verdict(warm)).toEqual(verdict(cold));
   });
 
-  it('are not written again when the same change is judged again', () => {
+  it("keep HEAD's side through a refused commit, and are not written again for the same change", () => {
     const repo = committed();
-    repo.stage({ [PLAN]: phaseOneReady({ tasks: [1, 2, 3] }) });
-    expect(cli(repo.dir, ['--staged'], repo.env(ANA)).code).not.toBe(2);
+    rmSync(cacheOf(repo));
+    // Refused: HEAD stays, and the models kept for it must outlive what the refused attempt kept.
+    expect(checkOff(repo).code).toBe(1);
     const written = statSync(memoryOf(repo)).mtimeMs;
-    const kept = readFileSync(memoryOf(repo), 'utf8');
-    expect(cli(repo.dir, ['--staged'], repo.env(ANA)).code).not.toBe(2);
+    expect(checkOff(repo).code).toBe(1);
     expect(statSync(memoryOf(repo)).mtimeMs).toBe(written);
-    // Both versions are kept: HEAD's (the last commit's index) and the one staged now.
-    expect(kept.match(/"[0-9a-f]{40}:thoughts\/shared\/plans\//g)).toHaveLength(2);
+    // The agent stages something else: HEAD's plan is still known without a parse.
+    repo.stage({ [PLAN]: phaseOneReady({ tasks: [1, 2, 3] }) });
+    const next = cli(repo.dir, ['--staged'], { ...TIMING, ...repo.env(ANA) });
+    expect(next.code).not.toBe(2);
+    expect(reads(next)).toEqual([0, 1, 1]);
   });
 
   it.each([

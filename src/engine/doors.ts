@@ -74,7 +74,7 @@ import { loadParsers } from '../read/lazy.js';
 import { forgetInstructions } from '../read/profile.js';
 import { instructionsOfIndex } from './instructions.js';
 import { snapshotMemory } from './snapshot-memory.js';
-import { changeModels } from './change-models.js';
+import { changeModels, forgetChangeModels, type ChangeModels } from './change-models.js';
 
 export interface Judged {
   findings: Finding[];
@@ -684,19 +684,37 @@ function indexIdentity(root: string): string | null {
  * The pending commit (pre-commit; commit-msg with the message): HEAD -> the index. The hooks read the cache, so
  * unchanged files are not parsed again on every commit, and write it only where there was none (keepParsed).
  */
-export async function judgePending(
+export async function judgePending(root: string, workingConfig: Config, opts: PendingOptions): Promise<Judged> {
+  const models: { kept?: ChangeModels | null } = {};
+  try {
+    return await judgePendingWith(root, workingConfig, opts, models);
+  } catch (err) {
+    // A model the last commit door kept failed the judgement: one of the right outer shape that no reader made (the
+    // file is in the git folder, which anything that can run git can write). The file goes and the change is judged
+    // again without it, as with none: a bad memory is no memory, never the tool's own failure (exit 2).
+    if (!models.kept?.consulted()) throw err;
+    forgetChangeModels(root);
+    return judgePendingWith(root, workingConfig, opts, { kept: null });
+  }
+}
+
+interface PendingOptions {
+  stage: 'staged' | 'commit-msg';
+  message?: string;
+  presetOverride?: Preset;
+  explicitConfig?: boolean;
+  /** HEAD's commit, when the caller asked git already; undefined: asked here. */
+  head?: string | null;
+  /** Whether the clone is shallow, asked with `head` (engine/run.ts scopeOf); undefined: asked where needed. */
+  shallow?: boolean;
+}
+
+/** judgePending, with the change models the last commit door kept (models.kept: set here) or, with null, none. */
+async function judgePendingWith(
   root: string,
   workingConfig: Config,
-  opts: {
-    stage: 'staged' | 'commit-msg';
-    message?: string;
-    presetOverride?: Preset;
-    explicitConfig?: boolean;
-    /** HEAD's commit, when the caller asked git already; undefined: asked here. */
-    head?: string | null;
-    /** Whether the clone is shallow, asked with `head` (engine/run.ts scopeOf); undefined: asked where needed. */
-    shallow?: boolean;
-  },
+  opts: PendingOptions,
+  models: { kept?: ChangeModels | null },
 ): Promise<Judged> {
   // Which files are workflow files, and every trust setting, come from HEAD: a config narrowed in the working tree
   // (the plans globs pointed elsewhere) must not take the commit's own plans out of sight. An explicit --config (the
@@ -781,8 +799,8 @@ export async function judgePending(
     // HEAD's side of the change: the last commit door kept its index's models (engine/change-models.ts). Asked after
     // the cache, side by side rather than through one more Seed: every handoff's name goes through them (a nested
     // Seed cost the wide shape's commit ~10 ms in 3,300 such questions).
-    const lastChange = changeModels(root, settingsKey(config));
-    const seed = [cache?.models, lastChange];
+    const lastChange = models.kept === null ? null : (models.kept = changeModels(root, settingsKey(config)));
+    const seed = [cache?.models, lastChange ?? undefined];
     // A merge in progress: only a parent whose commits were judged vouches for what it brings (asked only then).
     const vouches = mergeHeads(root).length > 0 ? await vouchingParents(root, config) : undefined;
     const pending = pendingCommit(root, config, {
@@ -839,9 +857,9 @@ export async function judgePending(
       for (const c of pending.changes)
         if (c.newBlob) {
           const model = store.models.get(key(c.newBlob, c.path));
-          if (model) lastChange.keep(key(c.newBlob, c.path), model);
+          if (model) lastChange?.keep(key(c.newBlob, c.path), model);
         }
-    lastChange.save();
+    lastChange?.save();
     timing('snapshot memory and the change models saved', since(t));
     if (cache) timing(`cache models decoded (${cache.models.decodedCount} of ${cache.models.size})`, 0);
     const findings = judged.findings.sort(compareFindings);

@@ -856,11 +856,11 @@ export function pendingCommit(
     for (const [path, blob] of afterFiles)
       if (EMPTY_BLOBS.has(blob) && beforeFiles.get(path) !== blob && !staged.has(path)) afterFiles.delete(path);
   }
-  // The index's side of the change is read here, never taken from a model kept in .git/ (the cache, the last commit
-  // door's: engine/change-models.ts): it is what is being judged. It is parsed, or derived from HEAD's version of the
-  // same path, which is taken from those models like every file the change leaves alone (the last commit's index is
-  // this one's HEAD) and read from git with it. Trusting the git folder for HEAD's side buys nothing `--no-verify`
-  // does not: pre-push parses every version the pushed commits bring.
+  // The index's side of the change is read here, never taken as it stands from a model kept in the git folder (the
+  // cache, the last commit door's: engine/change-models.ts): it is what is being judged. It is parsed, or derived
+  // from HEAD's version of the same path, which is taken from those models like every file the change leaves alone
+  // (the last commit's index is this one's HEAD) and read from git with it. Trusting the git folder for HEAD's side
+  // buys nothing `--no-verify` does not (engine/change-models.ts says why).
   for (const c of changes) if (c.newBlob) store.seed.delete(key(c.newBlob, c.path));
   const loadStart = performance.now();
   store.load(

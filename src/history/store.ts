@@ -31,7 +31,7 @@ export interface KnownModels {
 export class Seed implements KnownModels {
   private readonly own = new Map<string, WorkflowFile>();
   private readonly sources: KnownModels[] = [];
-  /** Versions that must be parsed here whatever a source says (see pendingCommit: the change being judged). */
+  /** Versions that must be read here whatever a source says (see pendingCommit: the index's side of the change). */
   private readonly refused = new Set<string>();
 
   add(source: KnownModels | undefined): void {

@@ -93,8 +93,8 @@ export class VersionReader {
   primed = 0;
 
   /**
-   * A version whose model is known (HEAD's, kept by the last commit door: engine/change-models.ts) as the path's
-   * previous one, so that the next version read can be derived from it.
+   * A version whose model is known (HEAD's side of a commit's change, from the models a commit door kept or the
+   * cache: engine/change-models.ts) as the path's previous one, so that the next version read can be derived from it.
    */
   prime(item: Discovered, bytes: Uint8Array, maxBytes: number, model: WorkflowFile): void {
     const decoded = decode(bytes, maxBytes);
@@ -107,13 +107,26 @@ export class VersionReader {
     const decoded = decode(bytes, maxBytes);
     if (item.kind !== 'plan' || !decoded.ok) return readDecoded(item, decoded);
     const previous = this.last.get(item.path);
-    const derived = previous ? deriveVersion(previous.model, previous.text, decoded.text) : null;
+    const derived = previous ? deriveFrom(previous, decoded.text) : null;
     const model = derived ?? readDecoded(item, decoded);
     if (derived) this.derived++;
     else this.parsed++;
     // The kept model is a copy: callers own what they are given and may change it.
     if (model.readable) this.last.set(item.path, { text: decoded.text, model: structuredClone(model) });
     return model;
+  }
+}
+
+/**
+ * The version derived from the previous one, or null (parse it). A previous model given to prime comes from a file in
+ * the git folder, which anything that can run git can write: one that is not the shape a reader makes (a forged
+ * entry under a valid digest) is parsed instead of failing the hook.
+ */
+function deriveFrom(previous: { text: string; model: WorkflowFile }, text: string): WorkflowFile | null {
+  try {
+    return deriveVersion(previous.model, previous.text, text);
+  } catch {
+    return null;
   }
 }
 

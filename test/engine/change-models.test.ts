@@ -1,6 +1,7 @@
 // The commit doors keep the models of the versions the index brings (engine/change-models.ts): the next commit takes
 // HEAD's side of its change from there instead of parsing it, and reads the index's side itself. What a user sees is
 // the verdict, which is the one a commit with nothing kept gets; the rest is which reads were spared.
+import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +22,11 @@ const TIMING = { VALIDATE_WORKFLOW_TIMING: '1' };
 const memoryOf = (repo: Repo) => join(repo.dir, '.git/validate-workflow/change-models.json');
 const cacheOf = (repo: Repo) => join(repo.dir, '.git/validate-workflow/cache.pack');
 const verdict = (r: CliJson) => ({ code: r.code, results: r.results });
+/** The file with its body's digest made again, as anyone who writes the git folder can. */
+function redigested(text: string): string {
+  const body = text.slice(text.indexOf('\n') + 1);
+  return `${createHash('sha1').update(body).digest('hex')}\n${body}`;
+}
 /** Plans parsed, derived, and HEAD's versions known without a parse, as the pending read reports them. */
 const reads = (r: CliJson) =>
   /versions changed \(plans: (\d+) parsed, (\d+) derived; (\d+) of HEAD's known\)/.exec(r.stderr)?.slice(1).map(Number);
@@ -82,8 +88,13 @@ describe('the models the last commit door kept', () => {
   it.each([
     ['a byte changed', (text: string) => text.replace('"kind":"plan"', '"kind":"plam"')],
     ['cut short', (text: string) => text.slice(0, text.length >> 1)],
-    ['kept under other settings', (text: string) => text.replace(/"settings":"[^"]*"/, '"settings":"other"')],
     ['not JSON', () => 'x'.repeat(41)],
+    // Under a digest made again: what is checked is the settings, or the model's shape, not the digest.
+    [
+      'kept under other settings',
+      (text: string) => redigested(text.replace(/"settings":"[^"]*"/, '"settings":"other"')),
+    ],
+    ['a plan without its phases', (text: string) => redigested(text.replace('"phases":[', '"phasesGone":['))],
   ])('are no memory when the file is %s, and judge as none', (_what, damage) => {
     const repo = committed();
     const text = readFileSync(memoryOf(repo), 'utf8');
@@ -94,6 +105,20 @@ describe('the models the last commit door kept', () => {
     const warm = checkOff(repo);
     expect(warm.stderr).not.toMatch(/internal error/);
     expect(reads(warm)).toEqual([1, 1, 0]);
+    expect(verdict(warm)).toEqual(verdict(coldly(repo)));
+  });
+
+  it('judge the change again without them when a model of the right outer shape fails the judgement', () => {
+    const repo = committed();
+    const text = readFileSync(memoryOf(repo), 'utf8');
+    // Phases with nothing in them: no reader makes this, and isEntry's first check lets it through.
+    const data = JSON.parse(text.slice(text.indexOf('\n') + 1)) as { entries: [string, { phases: unknown }][] };
+    for (const [, model] of data.entries) model.phases = [{}];
+    writeFileSync(memoryOf(repo), redigested(`x\n${JSON.stringify(data)}`));
+    rmSync(cacheOf(repo));
+    const warm = checkOff(repo);
+    expect(warm.stderr).not.toMatch(/internal error/);
+    expect(warm.code).toBe(1);
     expect(verdict(warm)).toEqual(verdict(coldly(repo)));
   });
 });

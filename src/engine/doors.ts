@@ -856,8 +856,9 @@ async function judgePendingWith(
     if (store instanceof ModelStore)
       for (const c of pending.changes)
         if (c.newBlob) {
-          const model = store.models.get(key(c.newBlob, c.path));
-          if (model) lastChange?.keep(key(c.newBlob, c.path), model);
+          const k = key(c.newBlob, c.path);
+          const model = store.models.get(k);
+          if (model) lastChange?.keep(k, model);
         }
     lastChange?.save();
     timing('snapshot memory and the change models saved', since(t));

@@ -125,11 +125,12 @@ export class ModelStore {
     );
     if (todo.length === 0) return;
     const wanted = this.untold(texts);
+    const todoPaths = new Set(todo.map((r) => r.path));
     const primes = previous.filter(
       (p) =>
+        todoPaths.has(p.path) &&
         this.classify(p.path)?.kind === 'plan' &&
         contentBlob(p.blob) !== null &&
-        todo.some((r) => r.path === p.path) &&
         this.has(key(p.blob, p.path)),
     );
     const blobs = readBlobs(this.root, [

@@ -86,7 +86,8 @@ function readDecoded(item: Discovered, decoded: Decoded): WorkflowFile {
  * model (read/derive.ts) instead of parsed. One per thread: the previous versions it keeps are that thread's.
  */
 export class VersionReader {
-  private readonly last = new Map<string, { text: string; model: WorkflowFile }>();
+  /** Each path's previous version; `given`: its model came to prime (or was derived from one that did). */
+  private readonly last = new Map<string, Previous>();
   derived = 0;
   parsed = 0;
   /** Previous versions given with their model (prime), not read here. */
@@ -97,9 +98,10 @@ export class VersionReader {
    * cache: engine/change-models.ts) as the path's previous one, so that the next version read can be derived from it.
    */
   prime(item: Discovered, bytes: Uint8Array, maxBytes: number, model: WorkflowFile): void {
+    if (item.kind !== 'plan' || !model.readable) return;
     const decoded = decode(bytes, maxBytes);
-    if (item.kind !== 'plan' || !decoded.ok || !model.readable) return;
-    this.last.set(item.path, { text: decoded.text, model: structuredClone(model) });
+    if (!decoded.ok) return;
+    this.last.set(item.path, { text: decoded.text, model: structuredClone(model), given: true });
     this.primed++;
   }
 
@@ -112,17 +114,30 @@ export class VersionReader {
     if (derived) this.derived++;
     else this.parsed++;
     // The kept model is a copy: callers own what they are given and may change it.
-    if (model.readable) this.last.set(item.path, { text: decoded.text, model: structuredClone(model) });
+    if (model.readable)
+      this.last.set(item.path, {
+        text: decoded.text,
+        model: structuredClone(model),
+        given: derived !== null && previous!.given,
+      });
     return model;
   }
 }
 
+interface Previous {
+  text: string;
+  model: WorkflowFile;
+  given: boolean;
+}
+
 /**
- * The version derived from the previous one, or null (parse it). A previous model given to prime comes from a file in
- * the git folder, which anything that can run git can write: one that is not the shape a reader makes (a forged
- * entry under a valid digest) is parsed instead of failing the hook.
+ * The version derived from the previous one, or null (parse it). A model given to prime comes from a file in the git
+ * folder, which anything that can run git can write: one that is not the shape a reader makes (a forged entry under
+ * a valid digest) is parsed instead of failing the hook. A model this reader made is derived from without that net,
+ * so that a fault of the derivation itself still fails loudly (the property tests of test/read/derive.test.ts).
  */
-function deriveFrom(previous: { text: string; model: WorkflowFile }, text: string): WorkflowFile | null {
+function deriveFrom(previous: Previous, text: string): WorkflowFile | null {
+  if (!previous.given) return deriveVersion(previous.model, previous.text, text);
   try {
     return deriveVersion(previous.model, previous.text, text);
   } catch {

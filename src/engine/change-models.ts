@@ -17,10 +17,10 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkflowFile } from '../model/types.js';
 import { readCacheText, writeCacheFile } from '../history/cache.js';
-import type { KnownModels } from '../history/store.js';
+import { knowBytes, knownBytes, type KnownModels } from '../history/store.js';
 import { repositoryInfo } from '../shared/git.js';
 
-const FORMAT = 1;
+const FORMAT = 2;
 /**
  * Versions kept: the index's side of the change judged last, and HEAD's side it took from here, so that a commit
  * refused in between (its index is kept, HEAD stays) does not lose HEAD's. Older versions are left out: every model
@@ -30,7 +30,8 @@ const KEPT = 16;
 /** A change of many large files is not worth its write on every commit: beyond this, the newest models only. */
 const MAX_CHARS = 4 * 2 ** 20;
 
-type Entry = [key: string, model: WorkflowFile];
+/** A version's key, its model, and its text where the door held it (the next door's HEAD side, read without git). */
+type Entry = [key: string, model: WorkflowFile, text?: string];
 
 function memoryFile(root: string): string | null {
   const info = repositoryInfo(root);
@@ -38,6 +39,8 @@ function memoryFile(root: string): string | null {
 }
 
 const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
+/** The blob id a key (`blob:path`, history/store.ts key) names. */
+const blobOf = (k: string) => k.slice(0, k.indexOf(':'));
 
 /**
  * A model for the path its key names, of the shape every model has (a kind, its problems; a plan's phases): anything
@@ -45,7 +48,8 @@ const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
  * can still be wrong inside.
  */
 const isEntry = (e: unknown): e is Entry => {
-  if (!Array.isArray(e) || e.length !== 2 || typeof e[0] !== 'string') return false;
+  if (!Array.isArray(e) || (e.length !== 2 && e.length !== 3) || typeof e[0] !== 'string') return false;
+  if (e.length === 3 && typeof e[2] !== 'string') return false;
   const model = e[1] as Partial<WorkflowFile> | null;
   return (
     typeof model === 'object' &&
@@ -58,30 +62,49 @@ const isEntry = (e: unknown): e is Entry => {
   );
 };
 
-/** The entries kept under these settings; none when the file is missing, damaged or kept under other settings. */
-function readEntries(file: string | null, settings: string): Entry[] {
-  if (!file) return [];
+/**
+ * Digests of commits' listings that teach the sight nothing (history/fold.ts quietListing): the index's judged
+ * last, and HEAD's this run took, for a commit refused in between.
+ */
+const QUIET_KEPT = 2;
+const isDigest = (d: unknown): d is string => typeof d === 'string' && /^[0-9a-f]{40}$/.test(d);
+
+interface Kept {
+  entries: Entry[];
+  quiet: string[];
+}
+
+/** What was kept under these settings; nothing when the file is missing, damaged or kept under other settings. */
+function readKept(file: string | null, settings: string): Kept {
+  const none = { entries: [], quiet: [] };
+  if (!file) return none;
   try {
     const text = readCacheText(file);
     const cut = text.indexOf('\n');
     const body = text.slice(cut + 1);
-    if (cut !== 40 || sha1(body) !== text.slice(0, cut)) return [];
-    const data = JSON.parse(body) as { format?: unknown; settings?: unknown; entries?: unknown };
-    return data.format === FORMAT && data.settings === settings && Array.isArray(data.entries)
-      ? data.entries.filter(isEntry)
-      : [];
+    if (cut !== 40 || sha1(body) !== text.slice(0, cut)) return none;
+    const data = JSON.parse(body) as { format?: unknown; settings?: unknown; entries?: unknown; quiet?: unknown };
+    if (data.format !== FORMAT || data.settings !== settings) return none;
+    return {
+      entries: Array.isArray(data.entries) ? data.entries.filter(isEntry) : [],
+      quiet: Array.isArray(data.quiet) ? data.quiet.filter(isDigest).slice(0, QUIET_KEPT) : [],
+    };
   } catch {
-    return [];
+    return none;
   }
 }
 
 /** The models the last commit doors kept, asked like the cache's (a Seed source), and what this run keeps. */
 export interface ChangeModels extends KnownModels {
   keep(k: string, model: WorkflowFile): void;
-  /** Writes the index's models this run kept, and HEAD's it was given. */
+  /** Writes the index's models this run kept, and HEAD's it was given; and the listings that teach nothing. */
   save(): void;
   /** Whether any kept model was given to this run. */
   consulted(): boolean;
+  /** Digests of commits' listings whose files teach the sight nothing (history/fold.ts pendingCommit quietHeads). */
+  quiet(): readonly string[];
+  /** The digest of the listing the commit made from this index will have, when it teaches nothing (quietListing). */
+  keepQuiet(digest: string | null): void;
 }
 
 /** The file is dropped: a model in it failed a judgement (engine/doors.ts judgePending). */
@@ -92,9 +115,16 @@ export function forgetChangeModels(root: string): void {
 
 export function changeModels(root: string, settings: string): ChangeModels {
   const file = memoryFile(root);
-  const stored = new Map(readEntries(file, settings));
+  const read = readKept(file, settings);
+  const stored = new Map(read.entries.map(([k, model]) => [k, model]));
+  // The texts kept beside the models: the next change's HEAD side is read from here when the text is the version its
+  // key names (history/store.ts knowBytes checks the blob id), and through git otherwise.
+  const texts = new Map<string, string>();
+  for (const [k, , text] of read.entries)
+    if (text !== undefined && knowBytes(blobOf(k), Buffer.from(text, 'utf8'))) texts.set(k, text);
   const kept = new Map<string, WorkflowFile>();
   const used = new Map<string, WorkflowFile>();
+  let quiet = read.quiet;
   return {
     get(k) {
       const model = stored.get(k);
@@ -106,11 +136,21 @@ export function changeModels(root: string, settings: string): ChangeModels {
     keep(k, model) {
       kept.set(k, model);
     },
+    quiet: () => read.quiet,
+    keepQuiet(digest) {
+      if (digest !== null) quiet = [digest, ...read.quiet.filter((d) => d !== digest)].slice(0, QUIET_KEPT);
+    },
     save() {
-      if (!file || kept.size === 0) return;
-      const entries = [...kept, ...[...used].filter(([k]) => !kept.has(k))];
+      const sameQuiet = quiet.length === read.quiet.length && quiet.every((d, i) => read.quiet[i] === d);
+      if (!file || (kept.size === 0 && sameQuiet)) return;
+      // A change that brings no model (a deletion) keeps what was kept: only the listings' digests are new.
+      const models = kept.size > 0 ? [...kept, ...[...used].filter(([k]) => !kept.has(k))] : [...stored];
+      const entries = models.map(([k, model]): Entry => {
+        const text = texts.get(k) ?? knownBytes(blobOf(k))?.toString('utf8');
+        return text === undefined ? [k, model] : [k, model, text];
+      });
       // Judged again as it was (commit-msg after pre-commit, a retried commit): nothing to write.
-      if (entries.length === stored.size && entries.every(([k]) => stored.has(k))) return;
+      if (sameQuiet && entries.length === stored.size && entries.every(([k]) => stored.has(k))) return;
       const next: string[] = [];
       let chars = 0;
       for (const e of entries) {
@@ -119,7 +159,7 @@ export function changeModels(root: string, settings: string): ChangeModels {
         next.push(text);
         chars += text.length;
       }
-      const body = `{"format":${FORMAT},"settings":${JSON.stringify(settings)},"entries":[${next.join(',')}]}`;
+      const body = `{"format":${FORMAT},"settings":${JSON.stringify(settings)},"quiet":${JSON.stringify(quiet)},"entries":[${next.join(',')}]}`;
       writeCacheFile(file, `${sha1(body)}\n${body}`);
     },
   };

@@ -1,6 +1,7 @@
 // git -> the trace: the commits that touch workflow files (and whatever else the caller tracks: trust files, pack
 // files), oldest first, each handed to the caller as (snapshot before, snapshot after, changes, events). This module
 // knows nothing of rules: the engine judges each step.
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Config } from '../config/config.js';
 import type { Change, Commit, Event, Trailer } from '../model/history.js';
@@ -16,7 +17,7 @@ import { GITLINK_MODE, LINK_MODE, isLinkValue, linkValue, parseLink } from './li
 import { mayHoldTrailerBlock, messageTrailers, parseRaw, parseTrailers, readTrace, type TraceEntry } from './log.js';
 import { NOTHING_ELSE, Sight, learned, type Learned, type Tracked } from './sight.js';
 import { Overlay, Snapshot, TRUST_FILES, type FileMap, type ModelSource } from './snapshot.js';
-import { ModelStore, key, type KnownModels } from './store.js';
+import { ModelStore, key, knowWorkingTree, type KnownModels } from './store.js';
 import { expectCommits } from './trust.js';
 
 export { NOTHING_ELSE, Sight, type Tracked };
@@ -163,6 +164,7 @@ export function filesAt(
     if (listing) listing.failed = true;
     return files;
   }
+  if (listing) listing.text = res.out;
   const relevant = relevantTo(classify, tracked);
   const links: { path: string; blob: string }[] = [];
   for (const { path, mode, blob, merged } of recordsOf(res.out, treeish !== null)) {
@@ -258,9 +260,44 @@ export interface Listing {
   unmerged: boolean;
   /** git could not list it. */
   failed: boolean;
+  /** What git printed, as it printed it (a commit's listing: `ls-tree`'s text). */
+  text?: string;
 }
 
 const newListing = (): Listing => ({ entries: new Map(), unmerged: false, failed: false });
+
+/** The digest a commit's listing is known by: of `git ls-tree -r -z`'s text (treeListingDigest). */
+const listingDigest = (text: string) => createHash('sha1').update(text).digest('hex');
+
+/** A record of either listing that is a symbolic link: what it reads depends on files outside the listing. */
+const LINK_RECORD = new RegExp(`(?:^|\0)${LINK_MODE} `);
+/** A record of `git ls-files -s -z` at stage 0, as `<mode> <id> 0\t`: its fields, and the NUL that ends the last. */
+const INDEX_RECORD = /(^|\0)(\d{6}) ([0-9a-f]+) 0\t/g;
+const GITLINK_RECORD = new RegExp(`(^|\0)${GITLINK_MODE} blob `, 'g');
+
+/**
+ * The digest of what `git ls-tree -r -z` prints of the commit made from a listed index (`git ls-files -s -z`), over
+ * the same pathspecs: the same records in the same order (a tree's recursive order is the index's, the paths'
+ * bytes), each written as `<mode> <type> <id>\t<path>\0`. Rewritten by two replacements of the whole text, not
+ * record by record: this is asked on every commit, of thousands of records. null where the commit's listing cannot
+ * be told from the index's, or its files from the listing: a conflict, an empty blob (an intent-to-add entry, which
+ * the commit does not record), a symbolic link (what it reads depends on files outside the listing).
+ */
+export function treeListingDigest(listing: Listing): string | null {
+  const text = listing.text;
+  if (text === undefined || listing.failed || listing.unmerged || LINK_RECORD.test(text)) return null;
+  if ([...EMPTY_BLOBS].some((blob) => text.includes(` ${blob} `))) return null;
+  let tree = text.replace(INDEX_RECORD, '$1$2 blob $3\t');
+  if (tree.includes(`${GITLINK_MODE} blob `)) tree = tree.replace(GITLINK_RECORD, `$1${GITLINK_MODE} commit `);
+  return listingDigest(tree);
+}
+
+/** The digest of a commit's listing (`ls-tree`'s text) as treeListingDigest spells it; null as that says. */
+function commitListingDigest(listing: Listing): string | null {
+  const text = listing.text;
+  if (text === undefined || listing.failed || LINK_RECORD.test(text)) return null;
+  return listingDigest(text);
+}
 
 /** The empty blob, SHA-1 and SHA-256: what `git add -N` stages, an entry `git diff --cached` does not show. */
 const EMPTY_BLOBS = new Set([
@@ -778,7 +815,14 @@ class Folder {
  * The commit being made, as a step like the fold's: its events are, for a merge in progress, only what the merge
  * does itself, and since the commit does not exist yet its signature can only be promised (commit.gpgSign).
  */
-export type Pending = Step;
+export type Pending = Step & {
+  /**
+   * What the next commit door may take of this index once it is HEAD: the digest of the commit's listing
+   * (treeListingDigest) when the files of both sides taught the sight nothing (no plan named outside the globs, no
+   * link), null otherwise (see the option quietHeads).
+   */
+  quietListing: () => string | null;
+};
 
 /** HEAD's snapshot -> the index's, with the commit as it will be made (the message's trailers for commit-msg). */
 export function pendingCommit(
@@ -796,6 +840,12 @@ export function pendingCommit(
     vouches?: (sha: string) => boolean;
     /** The whole index as `git ls-files --stage -z` printed it, when the caller asked already (underSpecs). */
     index?: string;
+    /**
+     * Digests of commits' listings whose files teach the sight nothing (quietListing, kept by the last commit door:
+     * engine/change-models.ts). When HEAD's listing is one of them, HEAD's files are not asked what they name: a wide
+     * repository's commit asked it of every handoff.
+     */
+    quietHeads?: readonly string[];
   },
 ): Pending {
   const sight = new Sight(classifier(config.paths));
@@ -813,17 +863,36 @@ export function pendingCommit(
   // The plans that the ledgers and handoffs of HEAD and of the index name outside the globs, and the targets of
   // links, are read too: the doors before a commit see what the full run will see after it (history/sight.ts).
   let listings = { before: newListing(), after: newListing() };
+  const quietHeads = opts.quietHeads ?? [];
   const {
     before: beforeFiles,
     after: afterFiles,
     tracked,
-  } = inSight(root, config, sight, store, opts.tracked ?? NOTHING_ELSE, (t) => {
-    listings = { before: newListing(), after: newListing() };
-    return {
-      before: base ? filesAt(root, base, config, store.classify, t, t, listings.before) : new Map<string, string>(),
-      after: filesAt(root, null, config, store.classify, t, t, listings.after, opts.index),
-    };
-  });
+    learnedNothing,
+    tookQuiet,
+  } = inSight(
+    root,
+    config,
+    sight,
+    store,
+    opts.tracked ?? NOTHING_ELSE,
+    (t) => {
+      listings = { before: newListing(), after: newListing() };
+      return {
+        before: base ? filesAt(root, base, config, store.classify, t, t, listings.before) : new Map<string, string>(),
+        after: filesAt(root, null, config, store.classify, t, t, listings.after, opts.index),
+      };
+    },
+    () => {
+      if (quietHeads.length === 0) return false;
+      const listed = commitListingDigest(listings.before);
+      return listed !== null && quietHeads.includes(listed);
+    },
+  );
+  timing(
+    tookQuiet ? "what HEAD's files name: nothing, as the last commit door saw" : "what HEAD's files name: asked",
+    0,
+  );
   const relevant = relevantTo(store.classify, tracked);
   // Renames as the commit will record them (`-M`), so the hooks see what the full run will see afterwards.
   const changes = base
@@ -863,6 +932,13 @@ export function pendingCommit(
   // buys nothing `--no-verify` does not (engine/change-models.ts says why).
   for (const c of changes) if (c.newBlob) store.seed.delete(key(c.newBlob, c.path));
   const loadStart = performance.now();
+  // The staged versions are usually the working tree's files (`git add`, then the commit): read there when their blob
+  // id says so, and from git otherwise.
+  knowWorkingTree(
+    root,
+    changes.flatMap((c) => (c.newBlob && !isLinkValue(c.newBlob) ? [{ path: c.path, blob: c.newBlob }] : [])),
+    config.maxFileBytes,
+  );
   store.load(
     changes.flatMap((c) => [
       ...(c.oldBlob ? [{ path: c.from ?? c.path, blob: c.oldBlob }] : []),
@@ -883,8 +959,13 @@ export function pendingCommit(
   // itself, not by what the other branch brings (a human's confirmation merged into an agent's branch).
   const head = amend ? (parentsOfHead[0] ?? null) : headSha;
   const others = amend ? parentsOfHead.slice(1) : hasHead ? mergeHeads(root) : [];
-  const before = new Snapshot(beforeFiles, store);
-  const after = new Snapshot(afterFiles, store);
+  // Each side named by its listing's digest and what the sight reads besides the globs (Snapshot.listed): the index's
+  // is HEAD's of the commit made from it, so the next door knows HEAD's snapshot by a digest of git's text alone.
+  const indexListed = treeListingDigest(listings.after);
+  const sighted = `${[...sight.named].sort().join('\0')}\0\0${[...sight.targets].sort().join('\0')}`;
+  const listedAs = (digest: string | null) => (digest === null ? undefined : listingDigest(`${digest}\0${sighted}`));
+  const before = new Snapshot(beforeFiles, store, base ? listedAs(commitListingDigest(listings.before)) : undefined);
+  const after = new Snapshot(afterFiles, store, listedAs(indexListed));
   let events = movesOut(eventsBetween(changes, before, after), changes, () =>
     base
       ? parseRaw(gitSync(root, ['diff', '--cached', '--raw', '-z', '--no-abbrev', '--diff-filter=A', base]).out)
@@ -922,6 +1003,7 @@ export function pendingCommit(
     changes: kept,
     events,
     signed: () => gitSync(root, ['config', '--bool', 'commit.gpgsign']).out.trim() === 'true',
+    quietListing: () => (learnedNothing ? indexListed : null),
   };
 }
 
@@ -1072,6 +1154,13 @@ export function headSnapshot(root: string, config: Config, tracked: Tracked, hea
  * Read two states (`read`, given what is tracked) until what their ledgers, handoffs and links name is in sight:
  * a plan named outside the globs is read once a file names it, and it names no further plan, so this ends.
  * The second state's versions that differ from the first's are never taken from kept models (see pendingCommit).
+ *
+ * `quietBefore`, asked once the first state is read with the globs' sight alone: whether it is known to teach that
+ * sight nothing (its listing is one a commit door saw teach nothing: pendingCommit's quietHeads). What a state
+ * teaches is what each of its files teaches, each the same in any state under the same sight, so the first round
+ * learns from the second state's changed versions alone, and learns exactly what it would have learned from both.
+ * `learnedNothing`: the first round taught nothing, so neither state teaches the globs' sight anything, nor does
+ * any state made of their files (the index, once it is HEAD: quietListing). `tookQuiet`: quietBefore said yes.
  */
 function inSight(
   root: string,
@@ -1080,18 +1169,30 @@ function inSight(
   store: ModelStore,
   base: Tracked,
   read: (tracked: Tracked) => { before: Map<string, string>; after: Map<string, string> },
-): { before: Map<string, string>; after: Map<string, string>; tracked: Tracked } {
-  for (;;) {
+  quietBefore: () => boolean = () => false,
+): {
+  before: Map<string, string>;
+  after: Map<string, string>;
+  tracked: Tracked;
+  learnedNothing: boolean;
+  tookQuiet: boolean;
+} {
+  let tookQuiet = false;
+  for (let round = 0; ; round++) {
     const tracked = sight.tracked(base);
     const { before, after } = read(tracked);
     // The sight does not change while it learns: a version both states hold teaches the same twice, so the index's
     // versions are learned from only where they differ from HEAD's.
-    const changed = new Map([...after].filter(([path, blob]) => before.get(path) !== blob));
+    const changed = new Map<string, string>();
+    for (const [path, blob] of after) if (before.get(path) !== blob) changed.set(path, blob);
     for (const [path, blob] of changed) store.seed.delete(key(blob, path));
+    const quiet = round === 0 && quietBefore();
+    if (quiet) tookQuiet = true;
+    const states = quiet ? [changed] : [before, changed];
     // What the cache's index says an unchanged version names needs no model (a commit on a wide repository decoded
     // every handoff's for it); the other versions are read in one batch.
     const unknown: { path: string; blob: string }[] = [];
-    for (const state of [before, changed])
+    for (const state of states)
       for (const [path, blob] of state) {
         const kind = store.classify(path)?.kind;
         if ((kind === 'ledger' || kind === 'handoff') && store.names(blob, path) === undefined)
@@ -1099,9 +1200,8 @@ function inSight(
       }
     store.load(unknown);
     const found = learned();
-    sight.learnState(before, store, found);
-    sight.learnState(changed, store, found);
-    if (!sight.grow(found)) return { before, after, tracked };
+    for (const state of states) sight.learnState(state, store, found);
+    if (!sight.grow(found)) return { before, after, tracked, learnedNothing: round === 0, tookQuiet };
   }
 }
 

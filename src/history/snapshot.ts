@@ -71,6 +71,12 @@ export class Snapshot {
   constructor(
     readonly files: FileMap,
     readonly store: ModelSource,
+    /**
+     * A digest that names the files and what each is read as, where the snapshot is a commit's listing read as a
+     * whole (history/fold.ts pendingCommit): the same digest, the same paths in the same order, the same versions,
+     * read the same way. undefined: no such name (engine/snapshot-memory.ts then digests every path).
+     */
+    readonly listed?: string,
   ) {}
 
   model(path: string): WorkflowFile | null {

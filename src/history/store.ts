@@ -9,7 +9,7 @@ import type { Discovered } from '../read/discover.js';
 import type { Classifier } from '../read/classify.js';
 import { VersionReader } from '../read/workspace.js';
 import { PathShards } from '../read/parallel.js';
-import { blobId, readBlobs } from '../shared/git.js';
+import { blobId, readBlobs, type BlobBytes } from '../shared/git.js';
 import { contentBlob } from './links.js';
 
 export const key = (blob: string, path: string) => `${blob}:${path}`;
@@ -133,7 +133,7 @@ export class ModelStore {
         contentBlob(p.blob) !== null &&
         this.has(key(p.blob, p.path)),
     );
-    const blobs = readBlobs(this.root, [
+    const blobs = readKnown(this.root, [
       ...new Set([...todo.map((r) => contentBlob(r.blob)!), ...wanted, ...primes.map((p) => contentBlob(p.blob)!)]),
     ]);
     for (const p of primes) {
@@ -336,4 +336,67 @@ export function rememberTexts(root: string, paths: readonly string[]): void {
 function keepText(blob: string, text: string): void {
   if (TEXTS.size >= 256) TEXTS.clear();
   TEXTS.set(blob, text);
+}
+
+/**
+ * Bytes of versions this process holds without asking git, by blob id: a blob id names its content, so bytes whose id
+ * is the blob's are that version wherever they were read (the working tree, the change models a commit door kept).
+ * The commit doors read the change's versions (a plan's, both sides) from here rather than through one more
+ * `git cat-file` process. A few of them only: what a commit's change brings.
+ */
+const KNOWN = new Map<string, BlobBytes>();
+let knownSize = 0;
+const KNOWN_MAX = 16 * 2 ** 20;
+
+/** Keeps these bytes as the version `blob` when they are its content; @returns whether they are. */
+export function knowBytes(blob: string, bytes: Uint8Array): boolean {
+  if (KNOWN.has(blob)) return true;
+  if (bytes.length > KNOWN_MAX || blobId(bytes) !== blob) return false;
+  if (knownSize + bytes.length > KNOWN_MAX) {
+    KNOWN.clear();
+    knownSize = 0;
+  }
+  KNOWN.set(blob, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length) as BlobBytes);
+  knownSize += bytes.length;
+  return true;
+}
+
+/** The bytes of `blob` when this process holds them (knowBytes). */
+export function knownBytes(blob: string): BlobBytes | undefined {
+  return KNOWN.get(blob);
+}
+
+/**
+ * Keeps the working tree's files where they hold the version given (a change's staged side, after `git add` the
+ * usual case): read only as plain files no larger than `maxBytes`, and taken only when their blob id is the one given.
+ */
+export function knowWorkingTree(
+  root: string,
+  versions: readonly { path: string; blob: string }[],
+  maxBytes: number,
+): void {
+  for (const { path, blob } of versions) {
+    if (KNOWN.has(blob)) continue;
+    try {
+      // Only a plain file: a fifo of that name would hold the hook.
+      const st = statSync(join(root, path));
+      if (!st.isFile() || st.size > Math.min(maxBytes, KNOWN_MAX)) continue;
+      knowBytes(blob, readFileSync(join(root, path)));
+    } catch {
+      continue;
+    }
+  }
+}
+
+/** readBlobs, with the blobs this process holds taken from here: git is asked for the others only. */
+function readKnown(root: string, ids: string[]): Map<string, BlobBytes> {
+  const out = new Map<string, BlobBytes>();
+  const ask: string[] = [];
+  for (const id of ids) {
+    const known = KNOWN.get(id);
+    if (known) out.set(id, known);
+    else ask.push(id);
+  }
+  if (ask.length > 0) for (const [id, bytes] of readBlobs(root, ask)) out.set(id, bytes);
+  return out;
 }

@@ -1,0 +1,158 @@
+// What a commit door keeps of the index it judged for the next door, whose HEAD that index becomes: that its files
+// teach the sight nothing (history/fold.ts quietListing, by the digest of the listing the commit will have), and the
+// texts of the versions it brought (engine/change-models.ts, history/store.ts knowBytes). The next door takes either
+// only where git's own answer names the same thing: HEAD's listing by its digest, a text by its blob id. What a user
+// sees is the verdict, which is the one a door with nothing kept gives; the rest is which questions were spared.
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  AGENT,
+  ANA,
+  LEDGER,
+  PLAN,
+  Repo,
+  cli,
+  ledger,
+  messageFile,
+  phaseOneCheckedOff,
+  phaseOneReady,
+  planDoc,
+  tempDir,
+  TASK,
+  type CliJson,
+} from '../history/helpers.js';
+
+const TIMING = { VALIDATE_WORKFLOW_TIMING: '1' };
+const memoryOf = (repo: Repo) => join(repo.dir, '.git/validate-workflow/change-models.json');
+const cacheOf = (repo: Repo) => join(repo.dir, '.git/validate-workflow/cache.pack');
+const verdict = (r: CliJson) => ({ code: r.code, results: r.results });
+const QUIET = "what HEAD's files name: nothing, as the last commit door saw";
+const ASKED = "what HEAD's files name: asked";
+
+/** The agent's check-off of phase 1's manual item (staged by the caller), judged by commit-msg; git's processes. */
+function checkOffJudged(repo: Repo): { judged: CliJson; git: string[] } {
+  const trace = join(tempDir(), 'trace.json');
+  const judged = cli(repo.dir, ['commit-msg', messageFile('Phase 1 verified', AGENT)], {
+    ...TIMING,
+    GIT_TRACE2_EVENT: trace,
+    ...repo.env(ANA),
+  });
+  const git = readFileSync(trace, 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('"event":"start"'))
+    .map((l) => (JSON.parse(l) as { argv: string[] }).argv.filter((a) => !a.startsWith('-')).slice(1, 2)[0] ?? '');
+  return { judged, git };
+}
+
+/** The same change judged with nothing kept: no change models, no cache. */
+function coldly(repo: Repo): CliJson {
+  rmSync(memoryOf(repo), { force: true });
+  rmSync(cacheOf(repo), { force: true });
+  return cli(repo.dir, ['commit-msg', messageFile('Phase 1 verified', AGENT)], { ...TIMING, ...repo.env(ANA) });
+}
+
+/** Ana's plan; phase 1's tasks staged, judged by pre-commit (which keeps what it saw), and committed. */
+function committed(): Repo {
+  const repo = Repo.create();
+  repo.commit('Plan the auth flow', { [PLAN]: planDoc({ frontmatter: ['mode: direct'] }) }, { author: ANA });
+  repo.stage({ [PLAN]: phaseOneReady() });
+  const staged = cli(repo.dir, ['--staged'], repo.env(ANA));
+  expect(staged.code, staged.stderr).toBe(0);
+  repo.commitStaged('Phase 1 done', AGENT);
+  return repo;
+}
+
+describe('what the last commit door kept of its index, at the next commit', () => {
+  it("HEAD's files are asked nothing and no version is read through git, and the check-off is refused as with nothing kept", () => {
+    const repo = committed();
+    repo.stage({ [PLAN]: phaseOneCheckedOff() });
+    const { judged, git } = checkOffJudged(repo);
+    expect(judged.stderr).toContain(QUIET);
+    // HEAD's plan text came with its model, the staged one from the working tree: no `git cat-file`.
+    expect(git).not.toContain('cat-file');
+    expect(judged.code).toBe(1);
+    expect(judged.results.map((f) => f.ruleId)).toContain('history/manual-confirmation');
+    const cold = coldly(repo);
+    expect(cold.stderr).toContain(ASKED);
+    expect(verdict(judged)).toEqual(verdict(cold));
+  });
+
+  it('HEAD is asked again when it is not the index the last door judged: a plan named outside the globs by a commit made without the hooks', () => {
+    const repo = committed();
+    // Committed past the hooks: a ledger naming a plan no glob covers, and that plan.
+    const outside = 'plans/auth.md';
+    repo.commit(
+      'Session ledger and the plan',
+      {
+        [outside]: phaseOneReady(),
+        [LEDGER]: ledger({ plan: outside, state: [1, 2, 3, 4].map((t) => `- [ ] ${TASK(t)}`) }),
+      },
+      { author: ANA },
+    );
+    // The check-off changes the outside plan alone: only HEAD's ledger says it is a plan.
+    repo.stage({ [outside]: phaseOneCheckedOff() });
+    const { judged } = checkOffJudged(repo);
+    expect(judged.stderr).toContain(ASKED);
+    expect(judged.results.filter((f) => f.ruleId === 'history/manual-confirmation').map((f) => f.file)).toEqual([
+      outside,
+    ]);
+    expect(verdict(judged)).toEqual(verdict(coldly(repo)));
+  });
+
+  it("the staged version is judged, not the working tree's, when the two differ", () => {
+    const repo = committed();
+    repo.stage({ [PLAN]: phaseOneCheckedOff() });
+    // The check-off staged, then undone in the working tree only: the commit records the staged text.
+    repo.write({ [PLAN]: phaseOneReady() });
+    const { judged, git } = checkOffJudged(repo);
+    expect(git).toContain('cat-file');
+    expect(judged.code).toBe(1);
+    expect(judged.results.map((f) => f.ruleId)).toContain('history/manual-confirmation');
+    expect(verdict(judged)).toEqual(verdict(coldly(repo)));
+  });
+
+  it('a text kept under a version it is not is not taken: HEAD is read through git', () => {
+    const repo = committed();
+    const text = readFileSync(memoryOf(repo), 'utf8');
+    const body = JSON.parse(text.slice(text.indexOf('\n') + 1)) as { entries: [string, unknown, string?][] };
+    expect(body.entries[0]?.[2]).toBe(phaseOneReady());
+    // HEAD's plan kept as already checked off: derived from it, the check-off would read as no change at all.
+    body.entries[0]![2] = phaseOneCheckedOff();
+    const forged = JSON.stringify(body);
+    writeFileSync(memoryOf(repo), `${createHash('sha1').update(forged).digest('hex')}\n${forged}`);
+    rmSync(cacheOf(repo));
+    repo.stage({ [PLAN]: phaseOneCheckedOff() });
+    const { judged, git } = checkOffJudged(repo);
+    expect(git).toContain('cat-file');
+    expect(judged.code).toBe(1);
+    expect(judged.results.map((f) => f.ruleId)).toContain('history/manual-confirmation');
+    expect(verdict(judged)).toEqual(verdict(coldly(repo)));
+  });
+
+  it("HEAD's snapshot findings are not taken from the last door when the sight reads the same listing otherwise", () => {
+    // A plan the plans glob misses (upper case `.MD`) in the plans folder: listed under that folder's pathspec, and a
+    // plan only once a ledger names it.
+    const outside = 'thoughts/shared/plans/2026-11-20-billing.MD';
+    const repo = committed();
+    repo.commit('Billing plan', { [outside]: planDoc({ frontmatter: ['mode: direct'] }) }, { author: ANA });
+    repo.stage({ [PLAN]: phaseOneReady({ tasks: [1, 2, 3] }) });
+    expect(cli(repo.dir, ['--staged'], repo.env(ANA)).code).toBe(0);
+    repo.commitStaged('Task 3 done', AGENT);
+    // The ledger names it: the same listing of HEAD now holds a plan, and its snapshot findings are HEAD's too (a
+    // `mode: direct` plan of four tasks is plan/mode's), not something this commit brings.
+    repo.stage({ [LEDGER]: ledger({ plan: outside, state: [1, 2, 3, 4].map((t) => `- [ ] ${TASK(t)}`) }) });
+    const staged = cli(repo.dir, ['--staged'], { ...TIMING, ...repo.env(ANA) });
+    expect(staged.results.filter((f) => f.file === outside)).toEqual([]);
+    expect(staged.stderr).toMatch(/timing snapshot rules, before: /);
+    rmSync(memoryOf(repo).replace('change-models', 'snapshot-findings'), { force: true });
+    expect(verdict(staged)).toEqual(verdict(cli(repo.dir, ['--staged'], repo.env(ANA))));
+    // The full run reads it as a plan.
+    expect(
+      cli(repo.dir, ['--no-history'])
+        .results.filter((f) => f.file === outside)
+        .map((f) => f.ruleId),
+    ).toContain('plan/mode');
+  });
+});

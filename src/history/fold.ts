@@ -167,12 +167,13 @@ export function filesAt(
   if (listing) listing.text = res.out;
   const relevant = relevantTo(classify, tracked);
   const links: { path: string; blob: string }[] = [];
-  for (const { path, mode, blob, merged } of recordsOf(res.out, treeish !== null)) {
+  for (const record of recordsOf(res.out, treeish !== null)) {
+    const { path, mode, blob, merged } = record;
     if (!merged) {
       if (listing) listing.unmerged = true;
       continue;
     }
-    listing?.entries.set(path, { mode, blob });
+    listing?.entries.set(path, record);
     if (!relevant(path)) continue;
     if (mode === LINK_MODE && workflowFile(classify, path)) links.push({ path, blob });
     else files.set(path, blob);
@@ -213,14 +214,15 @@ function recordsOf(out: string, tree: boolean): ListedRecord[] {
   const records: ListedRecord[] = [];
   for (const rec of out.split('\0')) {
     if (!rec) continue;
+    // ls-tree: mode type blob; ls-files -s: mode blob stage. By position, not split: a door reads thousands.
     const tab = rec.indexOf('\t');
-    const meta = rec.slice(0, tab).split(' ');
-    // ls-tree: mode type blob; ls-files -s: mode blob stage.
+    const first = rec.indexOf(' ');
+    const second = rec.indexOf(' ', first + 1);
     records.push({
       path: rec.slice(tab + 1),
-      mode: meta[0]!,
-      blob: tree ? meta[2]! : meta[1]!,
-      merged: tree || meta[2] === '0',
+      mode: rec.slice(0, first),
+      blob: tree ? rec.slice(second + 1, tab) : rec.slice(first + 1, second),
+      merged: tree || (tab === second + 2 && rec.charCodeAt(second + 1) === 48),
     });
   }
   lastRecords = { out, tree, records };
@@ -915,6 +917,7 @@ export function pendingCommit(
         ).filter((c) => relevant(c.path) || (c.from !== null && relevant(c.from))),
         beforeFiles,
         afterFiles,
+        [listings.before, listings.after],
       )
     : diffFiles(beforeFiles, afterFiles);
   // An intent-to-add entry (`git add -N`) is in git's listing of the index with the empty blob, but `git diff --cached`
@@ -1209,7 +1212,15 @@ function inSight(
  * git's changes of the index with the versions as the snapshots hold them (history/links.ts): a link's value for
  * its text's blob, and a change for every link whose target alone changed.
  */
-function linkedChanges(changes: Change[], before: Map<string, string>, after: Map<string, string>): Change[] {
+function linkedChanges(
+  changes: Change[],
+  before: Map<string, string>,
+  after: Map<string, string>,
+  listed: readonly Listing[],
+): Change[] {
+  // A link's value comes from a link's record: where neither listing holds one, no version is one (a door's commit
+  // compared every path of both sides for it).
+  if (listed.every((l) => l.text !== undefined && !LINK_RECORD.test(l.text))) return changes;
   const seen = new Set(changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));
   const out = changes.map((c) => {
     const was = before.get(c.from ?? c.path);

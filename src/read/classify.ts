@@ -32,7 +32,7 @@ function newClassifier(paths: Paths): Classifier {
     ['searchable', paths.searchable],
   ];
   const matchers = order.flatMap(([kind, globs]) =>
-    globs.map((glob) => ({ kind, root: picomatch.scan(glob).base, match: picomatch(glob, { dot: false }) })),
+    globs.map((glob) => ({ kind, root: picomatch.scan(glob).base, match: globMatcher(glob) })),
   );
   const memo = new Map<string, Discovered | null>();
   return (path) => {
@@ -47,6 +47,17 @@ function newClassifier(paths: Paths): Classifier {
     memo.set(path, hit);
     return hit;
   };
+}
+
+/**
+ * What `picomatch(glob, { dot: false })` answers of a path, without its matcher's two objects per question: its test
+ * is the path equal to the glob, or the glob's regular expression (the one picomatch compiles for it). A commit door
+ * classifies every path of HEAD and of the index in a fresh process: on the wide bench shape, 7,200 questions cost
+ * ~13 ms through picomatch's matcher.
+ */
+export function globMatcher(glob: string): (path: string) => boolean {
+  const re = picomatch.makeRe(glob, { dot: false });
+  return (path) => path !== '' && (path === glob || re.test(path));
 }
 
 /**

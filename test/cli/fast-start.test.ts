@@ -109,6 +109,29 @@ describe('fast-start.cjs, the hooks’ start', () => {
     expect(node(repo, fast, ['--staged']).cache).toBe('taken');
   });
 
+  it('reads the bundle, written in ASCII, as the bin does, and one patched with other characters as UTF-8', () => {
+    const pkg = packageCopy();
+    const fast = join(pkg, 'dist/bundle/fast-start.cjs');
+    const cjs = join(pkg, 'dist/bundle/cli.cjs');
+    const { repo, message } = stagedRepo();
+    // The build escapes every other character (scripts/bundle.mjs), so fast-start reads the file as Latin-1.
+    const source = readFileSync(cjs);
+    expect(source.every((b) => b < 0x80)).toBe(true);
+    const expected = node(repo, join(pkg, 'dist/bundle/main.js'), ['commit-msg', message]);
+    expect(expected.stdout).toContain('\u2716');
+    expect(node(repo, fast, ['commit-msg', message]).stdout).toBe(expected.stdout);
+    // The report's mark written as the character itself (a file patched by hand): read as Latin-1 it would print
+    // three other characters.
+    const text = source.toString('latin1');
+    expect(text).toContain('\\u2716');
+    writeFileSync(cjs, text.replaceAll('\\u2716', '\u2716'), 'utf8');
+    const patched = node(repo, fast, ['commit-msg', message]);
+    expect({ status: patched.status, stdout: patched.stdout }).toEqual({
+      status: expected.status,
+      stdout: expected.stdout,
+    });
+  });
+
   it('takes no cache made for another source of the same length, and runs the bin’s modules where the file does not compile', () => {
     const pkg = packageCopy();
     const fast = join(pkg, 'dist/bundle/fast-start.cjs');

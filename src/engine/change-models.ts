@@ -20,7 +20,7 @@ import { readCacheText, writeCacheFile } from '../history/cache.js';
 import { knowBytes, knownBytes, type KnownModels } from '../history/store.js';
 import { repositoryInfo } from '../shared/git.js';
 
-const FORMAT = 2;
+const FORMAT = 3;
 /**
  * Versions kept: the index's side of the change judged last, and HEAD's side it took from here, so that a commit
  * refused in between (its index is kept, HEAD stays) does not lose HEAD's. Older versions are left out: every model
@@ -72,22 +72,32 @@ const isDigest = (d: unknown): d is string => typeof d === 'string' && /^[0-9a-f
 interface Kept {
   entries: Entry[];
   quiet: string[];
+  /** Snapshots (history/snapshot.ts Snapshot.listed) that hold no blocked handoff, as quiet. */
+  unblocked: string[];
 }
 
 /** What was kept under these settings; nothing when the file is missing, damaged or kept under other settings. */
 function readKept(file: string | null, settings: string): Kept {
-  const none = { entries: [], quiet: [] };
+  const none = { entries: [], quiet: [], unblocked: [] };
   if (!file) return none;
   try {
     const text = readCacheText(file);
     const cut = text.indexOf('\n');
     const body = text.slice(cut + 1);
     if (cut !== 40 || sha1(body) !== text.slice(0, cut)) return none;
-    const data = JSON.parse(body) as { format?: unknown; settings?: unknown; entries?: unknown; quiet?: unknown };
+    const data = JSON.parse(body) as {
+      format?: unknown;
+      settings?: unknown;
+      entries?: unknown;
+      quiet?: unknown;
+      unblocked?: unknown;
+    };
     if (data.format !== FORMAT || data.settings !== settings) return none;
+    const digests = (list: unknown) => (Array.isArray(list) ? list.filter(isDigest).slice(0, QUIET_KEPT) : []);
     return {
       entries: Array.isArray(data.entries) ? data.entries.filter(isEntry) : [],
-      quiet: Array.isArray(data.quiet) ? data.quiet.filter(isDigest).slice(0, QUIET_KEPT) : [],
+      quiet: digests(data.quiet),
+      unblocked: digests(data.unblocked),
     };
   } catch {
     return none;
@@ -105,6 +115,9 @@ export interface ChangeModels extends KnownModels {
   quiet(): readonly string[];
   /** The digest of the listing the commit made from this index will have, when it teaches nothing (quietListing). */
   keepQuiet(digest: string | null): void;
+  /** Snapshots known to hold no blocked handoff (Snapshot.listed): the next door asks HEAD's handoffs nothing then. */
+  unblocked(): readonly string[];
+  keepUnblocked(listed: string): void;
 }
 
 /** The file is dropped: a model in it failed a judgement (engine/doors.ts judgePending). */
@@ -125,6 +138,11 @@ export function changeModels(root: string, settings: string): ChangeModels {
   const kept = new Map<string, WorkflowFile>();
   const used = new Map<string, WorkflowFile>();
   let quiet = read.quiet;
+  let unblocked = read.unblocked;
+  /** `digest` first, then the others kept, at most QUIET_KEPT. */
+  const newest = (digest: string, kept: readonly string[]) =>
+    [digest, ...kept.filter((d) => d !== digest)].slice(0, QUIET_KEPT);
+  const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((d, i) => b[i] === d);
   return {
     get(k) {
       const model = stored.get(k);
@@ -138,10 +156,14 @@ export function changeModels(root: string, settings: string): ChangeModels {
     },
     quiet: () => read.quiet,
     keepQuiet(digest) {
-      if (digest !== null) quiet = [digest, ...read.quiet.filter((d) => d !== digest)].slice(0, QUIET_KEPT);
+      if (digest !== null) quiet = newest(digest, read.quiet);
+    },
+    unblocked: () => read.unblocked,
+    keepUnblocked(listed) {
+      unblocked = newest(listed, read.unblocked);
     },
     save() {
-      const sameQuiet = quiet.length === read.quiet.length && quiet.every((d, i) => read.quiet[i] === d);
+      const sameQuiet = same(quiet, read.quiet) && same(unblocked, read.unblocked);
       if (!file || (kept.size === 0 && sameQuiet)) return;
       // A change that brings no model (a deletion) keeps what was kept: only the listings' digests are new.
       const models = kept.size > 0 ? [...kept, ...[...used].filter(([k]) => !kept.has(k))] : [...stored];
@@ -159,7 +181,7 @@ export function changeModels(root: string, settings: string): ChangeModels {
         next.push(text);
         chars += text.length;
       }
-      const body = `{"format":${FORMAT},"settings":${JSON.stringify(settings)},"quiet":${JSON.stringify(quiet)},"entries":[${next.join(',')}]}`;
+      const body = `{"format":${FORMAT},"settings":${JSON.stringify(settings)},"quiet":${JSON.stringify(quiet)},"unblocked":${JSON.stringify(unblocked)},"entries":[${next.join(',')}]}`;
       writeCacheFile(file, `${sha1(body)}\n${body}`);
     },
   };

@@ -35,7 +35,7 @@ import { ask, askEarly, dropEarly, headCommit, mergeHeads, repositoryInfo } from
 import { UsageError } from '../shared/errors.js';
 import { since, timing } from '../shared/timing.js';
 import { applyBaseline, baselineAt, baselineIn } from './baseline.js';
-import { guidanceIn, guidanceLog, guidedBy, selfResolvedIn } from './guidance.js';
+import { guidanceIn, guidanceLog, guidedBy, holdsBlockedHandoff, selfResolvedIn } from './guidance.js';
 import {
   commentFree,
   dropVerdict,
@@ -726,6 +726,10 @@ async function judgePendingWith(
   // two questions at two moments, and anything that writes the index meanwhile (another lint-staged task runs beside
   // the check) must not pair one answer with another index's listing and stamp.
   const indexBefore = indexIdentity(root);
+  // HEAD's listing for its trust settings (below), asked first: git takes longest over it (a tree of thousands of
+  // files read from the packs, ~15 ms on the bench's history shape), and the other questions run beside it.
+  const headListed =
+    headSha !== null ? listHeadAhead(root, headSha, workingConfig, trackedPacks(workingConfig)) : undefined;
   const early = headSha !== null ? untouchedQuestion(workingConfig, trackedPacks(workingConfig), headSha) : null;
   if (early !== null) void askEarly(root, early);
   // The effective config is a function of these and HEAD (below), so they key pre-commit's verdict.
@@ -736,8 +740,7 @@ async function judgePendingWith(
       headSha,
       opts.message ?? '',
     ),
-    // HEAD's listing for its trust settings (below), asked beside the key's questions.
-    headSha !== null ? listHeadAhead(root, headSha, workingConfig, trackedPacks(workingConfig)) : undefined,
+    headListed,
   ]);
   timing("handover key and HEAD's listing", since(t));
   if (handover !== null && opts.stage === 'commit-msg' && trailers.length === 0) {
@@ -826,12 +829,28 @@ async function judgePendingWith(
       ...guidedAtHead,
       ...guidedBy(pending.commit, pending.before, pending.after, pending.signed),
     ]);
-    // Resolutions agents wrote before; those this commit writes are judgeChange's to add.
+    // Resolutions agents wrote before; those this commit writes are judgeChange's to add. A snapshot with no blocked
+    // handoff has none: known of HEAD by its listing when the last commit door saw its index hold none (the change
+    // models), asked of HEAD's handoffs otherwise (every handoff of a wide repository, ~6 ms).
+    const { listed } = pending.before;
+    const unblockedKnown = listed !== undefined && lastChange?.unblocked().includes(listed) === true;
+    if (unblockedKnown) timing("HEAD's blocked handoffs: none, as the last commit door saw", 0);
+    const headUnblocked =
+      isStrings(cachedResolved) || pending.commit.parents.length === 0
+        ? null
+        : unblockedKnown || !(await holdsBlockedHandoff(pending.before));
+    // The index then holds none either where the handoffs it changes are not blocked: the next door's HEAD.
+    if (headUnblocked && pending.after.listed !== undefined) {
+      const changedHandoffs = pending.changes.flatMap((c) => (c.newBlob ? [c.path] : []));
+      if (!(await holdsBlockedHandoff(pending.after, changedHandoffs))) lastChange?.keepUnblocked(pending.after.listed);
+    }
     const selfResolved = isStrings(cachedResolved)
       ? new Set(cachedResolved)
-      : pending.commit.parents.length > 0
-        ? await selfResolvedIn(root, config, pending.commit.parents[0], undefined, pending.before)
-        : new Set<string>();
+      : headUnblocked
+        ? new Set<string>()
+        : pending.commit.parents.length > 0
+          ? await selfResolvedIn(root, config, pending.commit.parents[0], undefined, pending.before)
+          : new Set<string>();
     timing('guidance and resolutions', since(t));
     const changed = new Set(pending.changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));
     // HEAD's baseline: an entry only in the working tree (or staged with this very commit) excuses nothing.

@@ -101,6 +101,24 @@ export function guidedBy(
 }
 
 /**
+ * Whether a blocked handoff is among the snapshot's handoffs, or among `paths` of them: selfResolvedIn asks only
+ * those, so a snapshot with none has no resolution an agent wrote.
+ */
+export async function holdsBlockedHandoff(
+  at: Snapshot,
+  paths: readonly string[] = at.paths('handoff'),
+): Promise<boolean> {
+  await loadParsers();
+  for (const path of paths) {
+    const blob = at.files.get(path);
+    if (blob === undefined || at.kindOf(path) !== 'handoff' || at.store.blocked?.(blob, path) === false) continue;
+    const h = at.model(path);
+    if (h?.kind === 'handoff' && h.status === 'blocked') return true;
+  }
+  return false;
+}
+
+/**
  * The resolutions of the blocked handoffs at `to` that an agent's commit wrote (history/resolutions.ts keys): for
  * each blocked handoff with a resolution, the commit that wrote the resolution as it stands (the oldest of the
  * newest commits that hold it) is asked whether an agent took part without the human's `Guidance-by:` or

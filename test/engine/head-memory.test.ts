@@ -10,15 +10,19 @@ import { describe, expect, it } from 'vitest';
 import {
   AGENT,
   ANA,
+  CONFIG,
   LEDGER,
   PLAN,
   Repo,
   cli,
+  handoffPath,
   ledger,
+  ledgerDoc,
   messageFile,
   phaseOneCheckedOff,
   phaseOneReady,
   planDoc,
+  taskHandoff,
   tempDir,
   TASK,
   type CliJson,
@@ -70,6 +74,7 @@ describe('what the last commit door kept of its index, at the next commit', () =
     repo.stage({ [PLAN]: phaseOneCheckedOff() });
     const { judged, git } = checkOffJudged(repo);
     expect(judged.stderr).toContain(QUIET);
+    expect(judged.stderr).toContain("HEAD's blocked handoffs: none, as the last commit door saw");
     // HEAD's plan text came with its model, the staged one from the working tree: no `git cat-file`.
     expect(git).not.toContain('cat-file');
     expect(judged.code).toBe(1);
@@ -154,5 +159,45 @@ describe('what the last commit door kept of its index, at the next commit', () =
         .results.filter((f) => f.file === outside)
         .map((f) => f.ruleId),
     ).toContain('plan/mode');
+  });
+
+  describe('a blocked handoff an agent resolved itself', () => {
+    const BLOCKER = 'The staging database refuses the migration; which schema should win?';
+    const resolved = () =>
+      taskHandoff(
+        2,
+        { status: 'blocked', blocker: BLOCKER, verification_results: [] },
+        '\n## Resolution\n\nThe user said: use the new schema and drop the old table.\n',
+      );
+    const nextTask = { [handoffPath(3)]: taskHandoff(3, { previous: 'task-02-step-2.md' }) };
+    /** Task 1 done through the hooks: the door kept that its index holds no blocked handoff. */
+    function started(): Repo {
+      const repo = Repo.create();
+      repo.commit('Adopt', { [CONFIG]: '{}\n', [PLAN]: planDoc(), [LEDGER]: ledgerDoc() }, { author: ANA });
+      repo.stage({ [PLAN]: planDoc({ tasks: [1] }), [handoffPath(1)]: taskHandoff(1), [LEDGER]: ledgerDoc([1]) });
+      expect(cli(repo.dir, ['--staged'], repo.env(ANA)).code).toBe(0);
+      repo.commitStaged('Task 1: Do step 1', AGENT);
+      return repo;
+    }
+    const proceeded = (r: CliJson) =>
+      r.results.filter((f) => f.ruleId === 'handoff/blocked-proceed' && f.message.includes('written by an agent'));
+
+    it('committed past the hooks: the next task is held back, HEAD no longer the index the door saw', () => {
+      const repo = started();
+      repo.commit('Task 2 blocked, and resolved', { [handoffPath(2)]: resolved(), [LEDGER]: ledgerDoc([1], 2) }, AGENT);
+      repo.stage(nextTask);
+      const staged = cli(repo.dir, ['--staged'], repo.env(ANA));
+      expect(proceeded(staged).map((f) => f.file)).toEqual([handoffPath(3)]);
+    });
+
+    it('committed through pre-commit: the door kept no word that its index holds none', () => {
+      const repo = started();
+      repo.stage({ [handoffPath(2)]: resolved(), [LEDGER]: ledgerDoc([1], 2) });
+      cli(repo.dir, ['--staged'], repo.env(ANA));
+      repo.commitStaged('Task 2 blocked, and resolved', AGENT);
+      repo.stage(nextTask);
+      const staged = cli(repo.dir, ['--staged'], repo.env(ANA));
+      expect(proceeded(staged).map((f) => f.file)).toEqual([handoffPath(3)]);
+    });
   });
 });

@@ -109,13 +109,18 @@ export async function holdsBlockedHandoff(
   paths: readonly string[] = at.paths('handoff'),
 ): Promise<boolean> {
   await loadParsers();
+  const asked: { blob: string; path: string }[] = [];
   for (const path of paths) {
     const blob = at.files.get(path);
     if (blob === undefined || at.kindOf(path) !== 'handoff' || at.store.blocked?.(blob, path) === false) continue;
-    const h = at.model(path);
-    if (h?.kind === 'handoff' && h.status === 'blocked') return true;
+    asked.push({ blob, path });
   }
-  return false;
+  // Those the cache cannot answer for are read in one batch: one `git cat-file` each was seconds without a cache.
+  at.store.load?.(asked);
+  return asked.some(({ path }) => {
+    const h = at.model(path);
+    return h?.kind === 'handoff' && h.status === 'blocked';
+  });
 }
 
 /**

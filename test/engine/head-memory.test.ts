@@ -200,4 +200,33 @@ describe('what the last commit door kept of its index, at the next commit', () =
       expect(proceeded(staged).map((f) => f.file)).toEqual([handoffPath(3)]);
     });
   });
+
+  it("with the cache gone, HEAD's handoffs are read in one batch, not a git process each", () => {
+    const repo = Repo.create();
+    const handoffs = Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [
+        handoffPath(i + 1),
+        taskHandoff(i + 1, i > 0 ? { previous: `task-${String(i).padStart(2, '0')}-step-${i}.md` } : {}),
+      ]),
+    );
+    repo.commit(
+      'Plan and handoffs',
+      { [PLAN]: planDoc({ frontmatter: ['mode: direct'] }), ...handoffs },
+      { author: ANA },
+    );
+    repo.stage({ [PLAN]: phaseOneReady() });
+    expect(cli(repo.dir, ['--staged'], repo.env(ANA)).code).not.toBe(2);
+    repo.commitStaged('Phase 1 done', AGENT);
+    rmSync(cacheOf(repo));
+    // What HEAD's files name is kept, whether they hold a blocked handoff is not: they are asked that.
+    const text = readFileSync(memoryOf(repo), 'utf8');
+    const body = text.slice(text.indexOf('\n') + 1).replace(/"unblocked":\[[^\]]*\]/, '"unblocked":[]');
+    writeFileSync(memoryOf(repo), `${createHash('sha1').update(body).digest('hex')}\n${body}`);
+    repo.stage({ [PLAN]: phaseOneCheckedOff() });
+    const { judged, git } = checkOffJudged(repo);
+    expect(judged.stderr).toContain(QUIET);
+    expect(judged.stderr).not.toContain("HEAD's blocked handoffs: none");
+    expect(git.filter((g) => g === 'cat-file').length).toBeLessThanOrEqual(2);
+    expect(verdict(judged)).toEqual(verdict(coldly(repo)));
+  });
 });

@@ -6,6 +6,12 @@
 // parsed, or derived from HEAD's model when it only checks boxes or appends prose (read/derive.ts), HEAD's text read
 // for that with the change.
 //
+// Beside the models, what else of the index a door learned that holds of it as HEAD: the texts of the versions it
+// brought (taken only where their git blob id is the one git lists: history/store.ts knowBytes), and by the digest
+// of the listing its commit will have, that its files teach the sight nothing (history/fold.ts quietListing) and which
+// snapshots hold no blocked handoff (Snapshot.listed). The next door asks HEAD's files neither question when git's
+// listing of HEAD has that digest.
+//
 // Anything that can run git can write the git folder. A forged entry misstates HEAD's side of a change at pre-commit
 // and commit-msg, and through the derivation the index's side too (an agent's check-off read as no change), as a
 // forged cache.pack already could for every file the change leaves alone and, at pre-push, for the base of the push.

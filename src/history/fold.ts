@@ -282,13 +282,17 @@ const GITLINK_RECORD = new RegExp(`(^|\0)${GITLINK_MODE} blob `, 'g');
  * the same pathspecs: the same records in the same order (a tree's recursive order is the index's, the paths'
  * bytes), each written as `<mode> <type> <id>\t<path>\0`. Rewritten by two replacements of the whole text, not
  * record by record: this is asked on every commit, of thousands of records. null where the commit's listing cannot
- * be told from the index's, or its files from the listing: a conflict, an empty blob (an intent-to-add entry, which
- * the commit does not record), a symbolic link (what it reads depends on files outside the listing).
+ * be told from the index's, or its files from the listing: a conflict, an empty blob HEAD (`head`) does not hold at
+ * that path (it may be an intent-to-add entry, which the commit does not record), a symbolic link (what it reads
+ * depends on files outside the listing).
  */
-export function treeListingDigest(listing: Listing): string | null {
+export function treeListingDigest(listing: Listing, head: Listing): string | null {
   const text = listing.text;
   if (text === undefined || listing.failed || listing.unmerged || LINK_RECORD.test(text)) return null;
-  if ([...EMPTY_BLOBS].some((blob) => text.includes(` ${blob} `))) return null;
+  // An empty file HEAD holds as it is (a folder's `.gitkeep`, which init writes) is the commit's too, as pendingCommit
+  // reads it; any other empty blob may be an intent-to-add entry.
+  for (const [, blob, path] of text.matchAll(EMPTY_RECORD))
+    if (head.failed || head.entries.get(path!)?.blob !== blob) return null;
   let tree = text.replace(INDEX_RECORD, '$1$2 blob $3\t');
   if (tree.includes(`${GITLINK_MODE} blob `)) tree = tree.replace(GITLINK_RECORD, `$1${GITLINK_MODE} commit `);
   return listingDigest(tree);
@@ -306,6 +310,8 @@ const EMPTY_BLOBS = new Set([
   'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391',
   '473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813',
 ]);
+/** A record of `git ls-files -s -z` with the empty blob: its blob and path. */
+const EMPTY_RECORD = new RegExp(`(?:^|\0)\\d{6} (${[...EMPTY_BLOBS].join('|')}) 0\t([^\0]*)`, 'g');
 
 const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 
@@ -964,7 +970,7 @@ export function pendingCommit(
   const others = amend ? parentsOfHead.slice(1) : hasHead ? mergeHeads(root) : [];
   // Each side named by its listing's digest and what the sight reads besides the globs (Snapshot.listed): the index's
   // is HEAD's of the commit made from it, so the next door knows HEAD's snapshot by a digest of git's text alone.
-  const indexListed = treeListingDigest(listings.after);
+  const indexListed = treeListingDigest(listings.after, listings.before);
   const sighted = `${[...sight.named].sort().join('\0')}\0\0${[...sight.targets].sort().join('\0')}`;
   const listedAs = (digest: string | null) => (digest === null ? undefined : listingDigest(`${digest}\0${sighted}`));
   const before = new Snapshot(beforeFiles, store, base ? listedAs(commitListingDigest(listings.before)) : undefined);

@@ -229,4 +229,21 @@ describe('what the last commit door kept of its index, at the next commit', () =
     expect(git.filter((g) => g === 'cat-file').length).toBeLessThanOrEqual(2);
     expect(verdict(judged)).toEqual(verdict(coldly(repo)));
   });
+
+  it("an empty file HEAD holds as it is (a folder's .gitkeep, as init writes) does not keep the door from knowing HEAD", () => {
+    const repo = Repo.create();
+    repo.commit(
+      'Plan the auth flow',
+      { [PLAN]: planDoc({ frontmatter: ['mode: direct'] }), 'thoughts/ledgers/.gitkeep': '' },
+      { author: ANA },
+    );
+    repo.stage({ [PLAN]: phaseOneReady() });
+    expect(cli(repo.dir, ['--staged'], repo.env(ANA)).code).toBe(0);
+    repo.commitStaged('Phase 1 done', AGENT);
+    repo.stage({ [PLAN]: phaseOneCheckedOff() });
+    const { judged } = checkOffJudged(repo);
+    expect(judged.stderr).toContain(QUIET);
+    expect(judged.stderr).toContain('snapshot rules, before (remembered)');
+    expect(verdict(judged)).toEqual(verdict(coldly(repo)));
+  });
 });

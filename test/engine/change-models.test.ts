@@ -1,10 +1,9 @@
 // The commit doors keep the models of the versions the index brings (engine/change-models.ts): the next commit takes
 // HEAD's side of its change from there instead of parsing it, and reads the index's side itself. What a user sees is
 // the verdict, which is the one a commit with nothing kept gets; the rest is which reads were spared.
-import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TIMING, cacheOf, coldly, committed, memoryOf, redigested, verdict } from './kept.js';
 import {
   AGENT,
   ANA,
@@ -14,44 +13,16 @@ import {
   messageFile,
   phaseOneCheckedOff,
   phaseOneReady,
-  planDoc,
   type CliJson,
 } from '../history/helpers.js';
 
-const TIMING = { VALIDATE_WORKFLOW_TIMING: '1' };
-const memoryOf = (repo: Repo) => join(repo.dir, '.git/validate-workflow/change-models.json');
-const cacheOf = (repo: Repo) => join(repo.dir, '.git/validate-workflow/cache.pack');
-const verdict = (r: CliJson) => ({ code: r.code, results: r.results });
-/** The file with its body's digest made again, as anyone who writes the git folder can. */
-function redigested(text: string): string {
-  const body = text.slice(text.indexOf('\n') + 1);
-  return `${createHash('sha1').update(body).digest('hex')}\n${body}`;
-}
 /** Plans parsed, derived, and HEAD's versions known without a parse, as the pending read reports them. */
 const reads = (r: CliJson) =>
   /versions changed \(plans: (\d+) parsed, (\d+) derived; (\d+) of HEAD's known\)/.exec(r.stderr)?.slice(1).map(Number);
 
-/** Ana's plan; the agent's tasks of phase 1 judged by pre-commit and committed: the commit door kept the plan. */
-function committed(): Repo {
-  const repo = Repo.create();
-  repo.commit('Plan the auth flow', { [PLAN]: planDoc({ frontmatter: ['mode: direct'] }) }, { author: ANA });
-  repo.stage({ [PLAN]: phaseOneReady() });
-  const staged = cli(repo.dir, ['--staged'], repo.env(ANA));
-  expect(staged.code, staged.stderr).toBe(0);
-  repo.commitStaged('Phase 1 done', AGENT);
-  return repo;
-}
-
 /** The agent checks phase 1's manual item, as commit-msg judges it. */
 function checkOff(repo: Repo): CliJson {
   repo.stage({ [PLAN]: phaseOneCheckedOff() });
-  return cli(repo.dir, ['commit-msg', messageFile('Phase 1 verified', AGENT)], { ...TIMING, ...repo.env(ANA) });
-}
-
-/** The same judged with nothing kept: no change models, no cache. */
-function coldly(repo: Repo): CliJson {
-  rmSync(memoryOf(repo), { force: true });
-  rmSync(cacheOf(repo), { force: true });
   return cli(repo.dir, ['commit-msg', messageFile('Phase 1 verified', AGENT)], { ...TIMING, ...repo.env(ANA) });
 }
 

@@ -3,10 +3,10 @@
 // texts of the versions it brought (engine/change-models.ts, history/store.ts knowBytes). The next door takes either
 // only where git's own answer names the same thing: HEAD's listing by its digest, a text by its blob id. What a user
 // sees is the verdict, which is the one a door with nothing kept gives; the rest is which questions were spared.
-import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TIMING, cacheOf, coldly, committed, memoryOf, redigested, verdict } from './kept.js';
 import {
   AGENT,
   ANA,
@@ -28,10 +28,6 @@ import {
   type CliJson,
 } from '../history/helpers.js';
 
-const TIMING = { VALIDATE_WORKFLOW_TIMING: '1' };
-const memoryOf = (repo: Repo) => join(repo.dir, '.git/validate-workflow/change-models.json');
-const cacheOf = (repo: Repo) => join(repo.dir, '.git/validate-workflow/cache.pack');
-const verdict = (r: CliJson) => ({ code: r.code, results: r.results });
 const QUIET = "what HEAD's files name: nothing, as the last commit door saw";
 const ASKED = "what HEAD's files name: asked";
 
@@ -48,24 +44,6 @@ function checkOffJudged(repo: Repo): { judged: CliJson; git: string[] } {
     .filter((l) => l.includes('"event":"start"'))
     .map((l) => (JSON.parse(l) as { argv: string[] }).argv.filter((a) => !a.startsWith('-')).slice(1, 2)[0] ?? '');
   return { judged, git };
-}
-
-/** The same change judged with nothing kept: no change models, no cache. */
-function coldly(repo: Repo): CliJson {
-  rmSync(memoryOf(repo), { force: true });
-  rmSync(cacheOf(repo), { force: true });
-  return cli(repo.dir, ['commit-msg', messageFile('Phase 1 verified', AGENT)], { ...TIMING, ...repo.env(ANA) });
-}
-
-/** Ana's plan; phase 1's tasks staged, judged by pre-commit (which keeps what it saw), and committed. */
-function committed(): Repo {
-  const repo = Repo.create();
-  repo.commit('Plan the auth flow', { [PLAN]: planDoc({ frontmatter: ['mode: direct'] }) }, { author: ANA });
-  repo.stage({ [PLAN]: phaseOneReady() });
-  const staged = cli(repo.dir, ['--staged'], repo.env(ANA));
-  expect(staged.code, staged.stderr).toBe(0);
-  repo.commitStaged('Phase 1 done', AGENT);
-  return repo;
 }
 
 describe('what the last commit door kept of its index, at the next commit', () => {
@@ -126,7 +104,7 @@ describe('what the last commit door kept of its index, at the next commit', () =
     // HEAD's plan kept as already checked off: derived from it, the check-off would read as no change at all.
     body.entries[0]![2] = phaseOneCheckedOff();
     const forged = JSON.stringify(body);
-    writeFileSync(memoryOf(repo), `${createHash('sha1').update(forged).digest('hex')}\n${forged}`);
+    writeFileSync(memoryOf(repo), redigested(`x\n${forged}`));
     rmSync(cacheOf(repo));
     repo.stage({ [PLAN]: phaseOneCheckedOff() });
     const { judged, git } = checkOffJudged(repo);
@@ -221,7 +199,7 @@ describe('what the last commit door kept of its index, at the next commit', () =
     // What HEAD's files name is kept, whether they hold a blocked handoff is not: they are asked that.
     const text = readFileSync(memoryOf(repo), 'utf8');
     const body = text.slice(text.indexOf('\n') + 1).replace(/"unblocked":\[[^\]]*\]/, '"unblocked":[]');
-    writeFileSync(memoryOf(repo), `${createHash('sha1').update(body).digest('hex')}\n${body}`);
+    writeFileSync(memoryOf(repo), redigested(`x\n${body}`));
     repo.stage({ [PLAN]: phaseOneCheckedOff() });
     const { judged, git } = checkOffJudged(repo);
     expect(judged.stderr).toContain(QUIET);

@@ -839,8 +839,9 @@ async function judgePendingWith(
       isStrings(cachedResolved) || pending.commit.parents.length === 0
         ? null
         : unblockedKnown || !(await holdsBlockedHandoff(pending.before));
-    // The index then holds none either where the handoffs it changes are not blocked: the next door's HEAD.
-    if (headUnblocked && pending.after.listed !== undefined) {
+    // The index then holds none either where the handoffs it changes are not blocked: the next door's HEAD. Not for a
+    // merge: its changes are only what the merge does itself, not what the other branch brings (a blocked handoff).
+    if (headUnblocked && pending.after.listed !== undefined && pending.commit.parents.length === 1) {
       const changedHandoffs = pending.changes.flatMap((c) => (c.newBlob ? [c.path] : []));
       if (!(await holdsBlockedHandoff(pending.after, changedHandoffs))) lastChange?.keepUnblocked(pending.after.listed);
     }

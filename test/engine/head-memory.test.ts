@@ -168,6 +168,21 @@ describe('what the last commit door kept of its index, at the next commit', () =
       expect(proceeded(staged).map((f) => f.file)).toEqual([handoffPath(3)]);
     });
 
+    it('merged from a branch through pre-commit: the door kept no word that the merge holds none', () => {
+      const repo = started();
+      repo.git('branch', 'side');
+      repo.git('checkout', '-q', 'side');
+      repo.commit('Task 2 blocked, and resolved', { [handoffPath(2)]: resolved() }, AGENT);
+      repo.git('checkout', '-q', '-');
+      repo.commit('Notes', { 'notes.txt': 'x\n' }, { author: ANA });
+      repo.gitWith(repo.env(ANA), ['merge', '--no-ff', '--no-commit', 'side']);
+      cli(repo.dir, ['--staged'], repo.env(ANA));
+      repo.gitWith(repo.env(ANA), ['commit', '-q', '--no-edit', '--no-verify']);
+      repo.stage(nextTask);
+      const staged = cli(repo.dir, ['--staged'], repo.env(ANA));
+      expect(proceeded(staged).map((f) => f.file)).toEqual([handoffPath(3)]);
+    });
+
     it('committed through pre-commit: the door kept no word that its index holds none', () => {
       const repo = started();
       repo.stage({ [handoffPath(2)]: resolved(), [LEDGER]: ledgerDoc([1], 2) });

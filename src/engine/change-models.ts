@@ -137,10 +137,8 @@ export function changeModels(root: string, settings: string): ChangeModels {
   const read = readKept(file, settings);
   const stored = new Map(read.entries.map(([k, model]) => [k, model]));
   // The texts kept beside the models: the next change's HEAD side is read from here when the text is the version its
-  // key names (history/store.ts knowBytes checks the blob id), and through git otherwise.
-  const texts = new Map<string, string>();
-  for (const [k, , text] of read.entries)
-    if (text !== undefined && knowBytes(blobOf(k), Buffer.from(text, 'utf8'))) texts.set(k, text);
+  // key names (history/store.ts knowBytes checks the blob id), and through git otherwise. Written back from there.
+  for (const [k, , text] of read.entries) if (text !== undefined) knowBytes(blobOf(k), Buffer.from(text, 'utf8'));
   const kept = new Map<string, WorkflowFile>();
   const used = new Map<string, WorkflowFile>();
   let quiet = read.quiet;
@@ -174,7 +172,7 @@ export function changeModels(root: string, settings: string): ChangeModels {
       // A change that brings no model (a deletion) keeps what was kept: only the listings' digests are new.
       const models = kept.size > 0 ? [...kept, ...[...used].filter(([k]) => !kept.has(k))] : [...stored];
       const entries = models.map(([k, model]): Entry => {
-        const text = texts.get(k) ?? knownBytes(blobOf(k))?.toString('utf8');
+        const text = knownBytes(blobOf(k))?.toString('utf8');
         return text === undefined ? [k, model] : [k, model, text];
       });
       // Judged again as it was (commit-msg after pre-commit, a retried commit): nothing to write.

@@ -881,7 +881,7 @@ async function judgePendingWith(
           const model = store.models.get(k);
           if (model) lastChange?.keep(k, model);
         }
-    lastChange?.keepQuiet(pending.quietListing());
+    lastChange?.keepQuiet(pending.quietListing);
     lastChange?.save();
     timing('snapshot memory and the change models saved', since(t));
     if (cache) timing(`cache models decoded (${cache.models.decodedCount} of ${cache.models.size})`, 0);

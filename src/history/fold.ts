@@ -169,6 +169,7 @@ export function filesAt(
   const links: { path: string; blob: string }[] = [];
   for (const record of recordsOf(res.out, treeish !== null)) {
     const { path, mode, blob, merged } = record;
+    if (listing && mode === LINK_MODE) listing.links = true;
     if (!merged) {
       if (listing) listing.unmerged = true;
       continue;
@@ -264,6 +265,10 @@ export interface Listing {
   failed: boolean;
   /** What git printed, as it printed it (a commit's listing: `ls-tree`'s text). */
   text?: string;
+  /** A record is a symbolic link: what it reads depends on files outside the listing. */
+  links?: boolean;
+  /** commitListingDigest's answer, asked of HEAD's listing by the sight and again for its snapshot's name. */
+  digest?: string | null;
 }
 
 const newListing = (): Listing => ({ entries: new Map(), unmerged: false, failed: false });
@@ -271,8 +276,6 @@ const newListing = (): Listing => ({ entries: new Map(), unmerged: false, failed
 /** The digest a commit's listing is known by: of `git ls-tree -r -z`'s text (treeListingDigest). */
 const listingDigest = (text: string) => createHash('sha1').update(text).digest('hex');
 
-/** A record of either listing that is a symbolic link: what it reads depends on files outside the listing. */
-const LINK_RECORD = new RegExp(`(?:^|\0)${LINK_MODE} `);
 /** A record of `git ls-files -s -z` at stage 0, as `<mode> <id> 0\t`: its fields, and the NUL that ends the last. */
 const INDEX_RECORD = /(^|\0)(\d{6}) ([0-9a-f]+) 0\t/g;
 const GITLINK_RECORD = new RegExp(`(^|\0)${GITLINK_MODE} blob `, 'g');
@@ -288,7 +291,7 @@ const GITLINK_RECORD = new RegExp(`(^|\0)${GITLINK_MODE} blob `, 'g');
  */
 export function treeListingDigest(listing: Listing, head: Listing): string | null {
   const text = listing.text;
-  if (text === undefined || listing.failed || listing.unmerged || LINK_RECORD.test(text)) return null;
+  if (text === undefined || listing.failed || listing.unmerged || listing.links) return null;
   // An empty file HEAD holds as it is (a folder's `.gitkeep`, which init writes) is the commit's too, as pendingCommit
   // reads it; any other empty blob may be an intent-to-add entry.
   for (const [, blob, path] of text.matchAll(EMPTY_RECORD))
@@ -301,8 +304,9 @@ export function treeListingDigest(listing: Listing, head: Listing): string | nul
 /** The digest of a commit's listing (`ls-tree`'s text) as treeListingDigest spells it; null as that says. */
 function commitListingDigest(listing: Listing): string | null {
   const text = listing.text;
-  if (text === undefined || listing.failed || LINK_RECORD.test(text)) return null;
-  return listingDigest(text);
+  if (listing.digest === undefined)
+    listing.digest = text === undefined || listing.failed || listing.links ? null : listingDigest(text);
+  return listing.digest;
 }
 
 /** The empty blob, SHA-1 and SHA-256: what `git add -N` stages, an entry `git diff --cached` does not show. */
@@ -829,7 +833,7 @@ export type Pending = Step & {
    * (treeListingDigest) when the files of both sides taught the sight nothing (no plan named outside the globs, no
    * link), null otherwise (see the option quietHeads).
    */
-  quietListing: () => string | null;
+  quietListing: string | null;
 };
 
 /** HEAD's snapshot -> the index's, with the commit as it will be made (the message's trailers for commit-msg). */
@@ -1012,7 +1016,7 @@ export function pendingCommit(
     changes: kept,
     events,
     signed: () => gitSync(root, ['config', '--bool', 'commit.gpgsign']).out.trim() === 'true',
-    quietListing: () => (learnedNothing ? indexListed : null),
+    quietListing: learnedNothing ? indexListed : null,
   };
 }
 
@@ -1226,7 +1230,7 @@ function linkedChanges(
 ): Change[] {
   // A link's value comes from a link's record: where neither listing holds one, no version is one (a door's commit
   // compared every path of both sides for it).
-  if (listed.every((l) => l.text !== undefined && !LINK_RECORD.test(l.text))) return changes;
+  if (listed.every((l) => l.text !== undefined && !l.failed && !l.links)) return changes;
   const seen = new Set(changes.flatMap((c) => (c.from ? [c.path, c.from] : [c.path])));
   const out = changes.map((c) => {
     const was = before.get(c.from ?? c.path);

@@ -320,15 +320,21 @@ const TEXTS = new Map<string, string>();
  */
 export function rememberTexts(root: string, paths: readonly string[]): void {
   for (const path of paths) {
-    let bytes: Buffer;
-    try {
-      // Only a plain file: a fifo of that name would hold the hook.
-      if (!statSync(join(root, path)).isFile()) continue;
-      bytes = readFileSync(join(root, path));
-    } catch {
-      continue;
-    }
-    keepText(blobId(bytes), bytes.toString('utf8'));
+    const bytes = plainFile(root, path);
+    if (bytes) keepText(blobId(bytes), bytes.toString('utf8'));
+  }
+}
+
+/**
+ * The working tree's file at `path` when it is a plain file no larger than `maxBytes` (a fifo of that name would hold
+ * the hook), else null.
+ */
+function plainFile(root: string, path: string, maxBytes = Infinity): Buffer | null {
+  try {
+    const st = statSync(join(root, path));
+    return st.isFile() && st.size <= maxBytes ? readFileSync(join(root, path)) : null;
+  } catch {
+    return null;
   }
 }
 
@@ -377,14 +383,8 @@ export function knowWorkingTree(
 ): void {
   for (const { path, blob } of versions) {
     if (KNOWN.has(blob)) continue;
-    try {
-      // Only a plain file: a fifo of that name would hold the hook.
-      const st = statSync(join(root, path));
-      if (!st.isFile() || st.size > Math.min(maxBytes, KNOWN_MAX)) continue;
-      knowBytes(blob, readFileSync(join(root, path)));
-    } catch {
-      continue;
-    }
+    const bytes = plainFile(root, path, Math.min(maxBytes, KNOWN_MAX));
+    if (bytes) knowBytes(blob, bytes);
   }
 }
 

@@ -157,15 +157,20 @@ describe('what the last commit door kept of its index, at the next commit', () =
       repo.commitStaged('Task 1: Do step 1', AGENT);
       return repo;
     }
-    const proceeded = (r: CliJson) =>
-      r.results.filter((f) => f.ruleId === 'handoff/blocked-proceed' && f.message.includes('written by an agent'));
+    /** Task 3 staged: pre-commit refuses it, task 2's resolution being the agent's own. */
+    function expectNextTaskHeldBack(repo: Repo): void {
+      repo.stage(nextTask);
+      const staged = cli(repo.dir, ['--staged'], repo.env(ANA));
+      const proceeded = staged.results.filter(
+        (f) => f.ruleId === 'handoff/blocked-proceed' && f.message.includes('written by an agent'),
+      );
+      expect(proceeded.map((f) => f.file)).toEqual([handoffPath(3)]);
+    }
 
     it('committed past the hooks: the next task is held back, HEAD no longer the index the door saw', () => {
       const repo = started();
       repo.commit('Task 2 blocked, and resolved', { [handoffPath(2)]: resolved(), [LEDGER]: ledgerDoc([1], 2) }, AGENT);
-      repo.stage(nextTask);
-      const staged = cli(repo.dir, ['--staged'], repo.env(ANA));
-      expect(proceeded(staged).map((f) => f.file)).toEqual([handoffPath(3)]);
+      expectNextTaskHeldBack(repo);
     });
 
     it('merged from a branch through pre-commit: the door kept no word that the merge holds none', () => {
@@ -178,9 +183,7 @@ describe('what the last commit door kept of its index, at the next commit', () =
       repo.gitWith(repo.env(ANA), ['merge', '--no-ff', '--no-commit', 'side']);
       cli(repo.dir, ['--staged'], repo.env(ANA));
       repo.gitWith(repo.env(ANA), ['commit', '-q', '--no-edit', '--no-verify']);
-      repo.stage(nextTask);
-      const staged = cli(repo.dir, ['--staged'], repo.env(ANA));
-      expect(proceeded(staged).map((f) => f.file)).toEqual([handoffPath(3)]);
+      expectNextTaskHeldBack(repo);
     });
 
     it('committed through pre-commit: the door kept no word that its index holds none', () => {
@@ -188,9 +191,7 @@ describe('what the last commit door kept of its index, at the next commit', () =
       repo.stage({ [handoffPath(2)]: resolved(), [LEDGER]: ledgerDoc([1], 2) });
       cli(repo.dir, ['--staged'], repo.env(ANA));
       repo.commitStaged('Task 2 blocked, and resolved', AGENT);
-      repo.stage(nextTask);
-      const staged = cli(repo.dir, ['--staged'], repo.env(ANA));
-      expect(proceeded(staged).map((f) => f.file)).toEqual([handoffPath(3)]);
+      expectNextTaskHeldBack(repo);
     });
   });
 
